@@ -1,0 +1,104 @@
+/** Small helpers for plain JSON values: narrowing at the input boundary and safe building. */
+import type { Json, JsonObject } from './model.js';
+
+export const isObject = (v: unknown): v is JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const asObject = (v: unknown): JsonObject | undefined => (isObject(v) ? v : undefined);
+export const asArray = (v: unknown): Json[] | undefined => (Array.isArray(v) ? (v as Json[]) : undefined);
+export const asString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+export const asNumber = (v: unknown): number | undefined =>
+  typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+export const asBoolean = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+
+/** Keys that must never be written as own properties of objects built from user data. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Deep copy of a JSON value; objects get own, enumerable data properties only. */
+export function cloneJson<T extends Json>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => cloneJson(v)) as T;
+  if (isObject(value)) {
+    const out: JsonObject = {};
+    for (const key of Object.keys(value)) defineKey(out, key, cloneJson(value[key] as Json));
+    return out as T;
+  }
+  return value;
+}
+
+/** Sets `obj[key]` as an own data property, so `__proto__` as data cannot reach the prototype. */
+export function defineKey(obj: JsonObject, key: string, value: Json): void {
+  if (key === '__proto__') {
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    obj[key] = value;
+  }
+}
+
+/** Reads a nested value by path segments; undefined when any segment is missing. */
+export function getPath(root: unknown, path: readonly string[]): Json | undefined {
+  let cur: unknown = root;
+  for (const seg of path) {
+    if (!isObject(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
+    cur = cur[seg];
+  }
+  return cur as Json;
+}
+
+/** Sets a nested value, creating intermediate objects (replacing non-objects on the way). */
+export function setPath(root: JsonObject, path: readonly string[], value: Json): void {
+  let cur = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const seg = path[i]!;
+    const next = Object.prototype.hasOwnProperty.call(cur, seg) ? cur[seg] : undefined;
+    if (isObject(next)) {
+      cur = next;
+    } else {
+      const created: JsonObject = {};
+      defineKey(cur, seg, created);
+      cur = created;
+    }
+  }
+  defineKey(cur, path[path.length - 1]!, value);
+}
+
+export function deletePath(root: JsonObject, path: readonly string[]): void {
+  const parent = getPath(root, path.slice(0, -1));
+  if (isObject(parent)) delete parent[path[path.length - 1]!];
+}
+
+/** A string→string map (labels, annotations); non-string values are dropped. */
+export function asStringMap(v: unknown): Record<string, string> | undefined {
+  if (!isObject(v)) return undefined;
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) {
+    if (typeof val === 'string') defineKey(out, k, val);
+  }
+  return out;
+}
+
+/** Returns a copy of the map with keys sorted, or undefined when empty (Go's MergeMap → nil). */
+export function sortedMap(m: Record<string, string> | undefined): Record<string, string> | undefined {
+  if (!m) return undefined;
+  const keys = Object.keys(m).sort();
+  if (keys.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const k of keys) defineKey(out, k, m[k]!);
+  return out;
+}
+
+/** Canonical JSON: sorted keys, no whitespace (used for content hashes). */
+export function canonicalJson(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as Json)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Drops keys whose value is undefined (objects built with optional fields). */
+export function compact<T extends Record<string, unknown>>(obj: T): JsonObject {
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) defineKey(out, k, v as Json);
+  return out;
+}

@@ -1,0 +1,137 @@
+/**
+ * The blueprint: a ClusterClass with its templates resolved and everything per-class compiled
+ * once (variable schemas, patches, contract) — reused by every Cluster of the class, as CAPI's
+ * `getBlueprint` does for one reconcile.
+ */
+import type {
+  ClusterClass,
+  JsonObject,
+  MachineDeploymentClass,
+  MachinePoolClass,
+  ObjectRef,
+  TemplateRef,
+} from '../api/model.js';
+import type { Result } from '../krm/result.js';
+import type { ContractVersion } from '../krm/config.js';
+import { compileClassVariables, inlineVariableNames, type CompiledVariables } from '../variables/index.js';
+import { compilePatches, type CompiledPatches } from '../patches/index.js';
+import type { ContractLookup } from './contract.js';
+import { validateClusterClass } from '../validation/clusterclass.js';
+
+/** Looks up template documents by apiVersion/kind/namespace/name. */
+export interface TemplateIndex {
+  get(apiVersion: string, kind: string, namespace: string, name: string): JsonObject | undefined;
+}
+
+export const templateKey = (apiVersion: string, kind: string, namespace: string, name: string): string =>
+  `${apiVersion}\0${kind}\0${namespace}\0${name}`;
+
+/** Every template reference of a class. */
+export function templateRefsOf(cc: ClusterClass): TemplateRef[] {
+  const refs: TemplateRef[] = [cc.controlPlane.templateRef];
+  if (cc.infrastructure) refs.push(cc.infrastructure.templateRef);
+  if (cc.controlPlane.machineInfrastructure) refs.push(cc.controlPlane.machineInfrastructure.templateRef);
+  for (const w of [...cc.workers.machineDeployments, ...cc.workers.machinePools]) refs.push(w.bootstrap.templateRef, w.infrastructure.templateRef);
+  return refs;
+}
+
+export interface ResolvedTemplate {
+  ref: TemplateRef;
+  object: JsonObject;
+}
+
+export interface MachineDeploymentBlueprint {
+  cls: MachineDeploymentClass;
+  bootstrap: ResolvedTemplate;
+  infrastructure: ResolvedTemplate;
+}
+
+export interface MachinePoolBlueprint {
+  cls: MachinePoolClass;
+  bootstrap: ResolvedTemplate;
+  infrastructure: ResolvedTemplate;
+}
+
+export interface Blueprint {
+  classRef: ObjectRef;
+  cc: ClusterClass;
+  infrastructureCluster?: ResolvedTemplate;
+  controlPlane: ResolvedTemplate;
+  controlPlaneMachineInfrastructure?: ResolvedTemplate;
+  controlPlaneContract: ContractVersion;
+  machineDeployments: Map<string, MachineDeploymentBlueprint>;
+  machinePools: Map<string, MachinePoolBlueprint>;
+  variables: CompiledVariables;
+  inlineVariables: Set<string>;
+  patches: CompiledPatches;
+}
+
+export interface BlueprintOptions {
+  skipExternalPatches: boolean;
+  contractOf: ContractLookup;
+}
+
+/**
+ * Builds the blueprint. Returns `blueprint: undefined` when the class cannot be used at all
+ * (missing template, invalid definitions); the results say why, and every Cluster of the class
+ * then gets an error pointing at them.
+ */
+export function buildBlueprint(
+  cc: ClusterClass,
+  classRef: ObjectRef,
+  templates: TemplateIndex,
+  options: BlueprintOptions,
+): { blueprint?: Blueprint; results: Result[] } {
+  const results: Result[] = [...validateClusterClass(cc, classRef)];
+  const resolve = (ref: TemplateRef): ResolvedTemplate | undefined => {
+    const object = templates.get(ref.apiVersion, ref.kind, cc.namespace, ref.name);
+    if (!object) {
+      results.push({
+        severity: 'error',
+        message: `${ref.kind} "${ref.name}" (${ref.apiVersion}) referenced by ClusterClass "${cc.name}" not found in namespace "${cc.namespace}": add the template to the input`,
+        resourceRef: classRef,
+        field: { path: ref.fieldPath },
+        tags: { rule: 'template-missing' },
+      });
+      return undefined;
+    }
+    return { ref, object };
+  };
+
+  const infrastructureCluster = cc.infrastructure ? resolve(cc.infrastructure.templateRef) : undefined;
+  const controlPlane = resolve(cc.controlPlane.templateRef);
+  const cpMachine = cc.controlPlane.machineInfrastructure ? resolve(cc.controlPlane.machineInfrastructure.templateRef) : undefined;
+  const machineDeployments = new Map<string, MachineDeploymentBlueprint>();
+  for (const cls of cc.workers.machineDeployments) {
+    const bootstrap = resolve(cls.bootstrap.templateRef);
+    const infrastructure = resolve(cls.infrastructure.templateRef);
+    if (bootstrap && infrastructure && !machineDeployments.has(cls.class)) machineDeployments.set(cls.class, { cls, bootstrap, infrastructure });
+  }
+  const machinePools = new Map<string, MachinePoolBlueprint>();
+  for (const cls of cc.workers.machinePools) {
+    const bootstrap = resolve(cls.bootstrap.templateRef);
+    const infrastructure = resolve(cls.infrastructure.templateRef);
+    if (bootstrap && infrastructure && !machinePools.has(cls.class)) machinePools.set(cls.class, { cls, bootstrap, infrastructure });
+  }
+
+  const compiledVariables = compileClassVariables(cc, classRef);
+  results.push(...compiledVariables.results);
+  const compiledPatches = compilePatches(cc, classRef, { skipExternalPatches: options.skipExternalPatches });
+  results.push(...compiledPatches.results);
+
+  if (results.some((r) => r.severity === 'error') || !controlPlane) return { results };
+  const blueprint: Blueprint = {
+    classRef,
+    cc,
+    controlPlane,
+    controlPlaneContract: options.contractOf(controlPlane.ref.apiVersion, controlPlane.ref.kind),
+    machineDeployments,
+    machinePools,
+    variables: compiledVariables.variables,
+    inlineVariables: inlineVariableNames(compiledVariables.variables),
+    patches: compiledPatches.patches,
+  };
+  if (infrastructureCluster) blueprint.infrastructureCluster = infrastructureCluster;
+  if (cpMachine) blueprint.controlPlaneMachineInfrastructure = cpMachine;
+  return { blueprint, results };
+}

@@ -1,0 +1,199 @@
+/**
+ * The two front-ends of the renderer core: the KRM function (ResourceList on stdin → stdout) and
+ * `render PATH...` over files and directories (CI, Flux, Argo CD). Both run `runPipeline`.
+ */
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import type { JsonObject } from '../api/model.js';
+import { applySettings, parseFunctionConfig, type RenderConfig } from '../krm/config.js';
+import { hasErrors, type Result } from '../krm/result.js';
+import { readResourceList, readYamlStream, type InputItem } from '../krm/read.js';
+import { formatResults, newResourceListDocument, outputFiles, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
+import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
+import { ExitCode, type CliIO } from './io.js';
+import { parseArgs, type ArgSpec } from './args.js';
+
+function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
+  if (hasErrors(results)) return ExitCode.errorResults;
+  if (config.failOn === 'warning' && results.some((r) => r.severity === 'warning')) return ExitCode.errorResults;
+  return ExitCode.ok;
+}
+
+/**
+ * Refuses to print an output that lost input items (kpt would delete their files): every input
+ * item must be kept, or be a previous output being replaced, or be a class input dropped on purpose.
+ */
+function lostItems(items: readonly InputItem[], output: PipelineOutput): boolean {
+  return output.keep.length === 0 && output.generated.length === 0 && items.length > 0;
+}
+
+/** KRM function mode. */
+export async function runFunction(io: CliIO): Promise<number> {
+  const text = await io.readStdin();
+  const read = readResourceList(text);
+  if (!read.ok) {
+    io.stderr(`render-clusterclass: ${read.message}\n`);
+    return ExitCode.internal;
+  }
+  const cfg = parseFunctionConfig(read.input.functionConfig);
+  if (!cfg.ok) {
+    io.stderr(`render-clusterclass: ${cfg.message}\n`);
+    return ExitCode.functionConfig;
+  }
+  const output = runPipeline(read.input.items, cfg.config, read.input.results);
+  if (lostItems(read.input.items, output)) {
+    io.stderr('render-clusterclass: refusing to return an empty item list\n');
+    return ExitCode.internal;
+  }
+  io.stdout(writeResourceList(read.input.doc!, output));
+  const code = exitCodeFor(output.results, cfg.config);
+  if (code !== 0) io.stderr(formatResults(output.results, 'error'));
+  return code;
+}
+
+const YAML_FILE = /\.(ya?ml|json)$/i;
+
+/** Files under the given paths, sorted for a stable item order. */
+async function collectFiles(paths: string[]): Promise<{ abs: string; rel: string }[]> {
+  const out: { abs: string; rel: string }[] = [];
+  const base = process.cwd();
+  const walk = async (abs: string, root: string): Promise<void> => {
+    const st = await stat(abs);
+    if (st.isDirectory()) {
+      const entries = (await readdir(abs)).sort();
+      for (const e of entries) {
+        if (e.startsWith('.') || e === 'node_modules') continue;
+        await walk(join(abs, e), root);
+      }
+    } else if (st.isFile() && (YAML_FILE.test(abs) || abs === root)) {
+      out.push({ abs, rel: relative(st.isFile() && abs === root ? dirname(root) : root, abs).split(sep).join('/') });
+    }
+  };
+  for (const p of paths) await walk(resolve(base, p), resolve(base, p));
+  return out;
+}
+
+const RENDER_ARGS: ArgSpec = {
+  flags: { output: 'string', o: 'string', config: 'string', mode: 'string', format: 'string', set: 'list', help: 'boolean', 'fail-on': 'string', shard: 'string' },
+};
+
+export const RENDER_HELP = `Usage: render-clusterclass render PATH... [options]
+
+Renders every Cluster with spec.topology found in the YAML files under PATH (files or
+directories, read recursively) and prints the result, or writes it to a directory.
+
+Options:
+  -o, --output DIR     write files: inputs keep their relative paths, rendered objects go to
+                       <outputDir>/<namespace>/<cluster>.yaml (default: print to stdout)
+  --config FILE        function config (RenderClusterClass or ConfigMap) as a file
+  --set KEY=VALUE      a function config field (repeatable), e.g. --set mode=preview
+  --mode MODE          expand (default) | preview | validate
+  --format FORMAT      manifests (default: applyable objects only) | all | resourcelist
+  --fail-on SEVERITY   error (default) | warning
+  --shard I/N          render only shard I (0-based) of N
+Exit codes: 0 ok, 1 error results, 2 internal failure or unreadable input, 3 bad config.
+`;
+
+export async function runRender(args: string[], io: CliIO): Promise<number> {
+  const parsed = parseArgs(args, RENDER_ARGS);
+  if (!parsed.ok) {
+    io.stderr(`render-clusterclass render: ${parsed.message}\n${RENDER_HELP}`);
+    return ExitCode.functionConfig;
+  }
+  if (parsed.flags.help) {
+    io.stdout(RENDER_HELP);
+    return ExitCode.ok;
+  }
+  if (parsed.positional.length === 0) {
+    io.stderr(`render-clusterclass render: no PATH given\n${RENDER_HELP}`);
+    return ExitCode.functionConfig;
+  }
+  // Config: file, then flags on top.
+  let fc: JsonObject | undefined;
+  const configFile = parsed.flags.config as string | undefined;
+  if (configFile) {
+    const read = readYamlStream(await readFile(configFile, 'utf8').catch(() => ''), configFile);
+    if (!read.ok || read.items.length !== 1) {
+      io.stderr(`render-clusterclass render: --config ${configFile}: expected one YAML object\n`);
+      return ExitCode.functionConfig;
+    }
+    fc = read.items[0]!.value;
+  }
+  let cfg = parseFunctionConfig(fc);
+  const settings: Record<string, string> = {};
+  for (const kv of (parsed.flags.set as string[] | undefined) ?? []) {
+    const i = kv.indexOf('=');
+    if (i <= 0) {
+      io.stderr(`render-clusterclass render: --set expects KEY=VALUE, got "${kv}"\n`);
+      return ExitCode.functionConfig;
+    }
+    settings[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  for (const [flag, key] of [['mode', 'mode'], ['fail-on', 'failOn'], ['shard', 'shard']] as const) {
+    const v = parsed.flags[flag];
+    if (typeof v === 'string') settings[key] = v;
+  }
+  if (cfg.ok) cfg = applySettings(cfg.config, settings, true);
+  if (!cfg.ok) {
+    io.stderr(`render-clusterclass render: ${cfg.message}\n`);
+    return ExitCode.functionConfig;
+  }
+  const format = (parsed.flags.format as string | undefined) ?? 'manifests';
+  if (!['manifests', 'all', 'resourcelist'].includes(format)) {
+    io.stderr(`render-clusterclass render: --format must be manifests, all or resourcelist\n`);
+    return ExitCode.functionConfig;
+  }
+
+  let inputFiles: { abs: string; rel: string }[];
+  try {
+    inputFiles = await collectFiles(parsed.positional);
+  } catch (e) {
+    io.stderr(`render-clusterclass render: ${(e as Error).message}\n`);
+    return ExitCode.internal;
+  }
+  const items: InputItem[] = [];
+  const readResults: Result[] = [];
+  for (const f of inputFiles) {
+    const read = readYamlStream(await readFile(f.abs, 'utf8'), f.rel);
+    if (!read.ok) {
+      io.stderr(`render-clusterclass render: ${read.message}\n`);
+      return ExitCode.internal;
+    }
+    items.push(...read.items);
+    readResults.push(...read.results);
+  }
+  const output = runPipeline(items, cfg.config, readResults);
+  io.stderr(formatResults(output.results));
+  const code = exitCodeFor(output.results, cfg.config);
+
+  const outDir = (parsed.flags.output ?? parsed.flags.o) as string | undefined;
+  if (format === 'resourcelist') {
+    io.stdout(writeResourceList(newResourceListDocument(), output));
+    return code;
+  }
+  // Never hand an applier an empty or partial set on error (Argo CD would prune).
+  if (code !== ExitCode.ok && !outDir) return code;
+  const files = outputFiles(output).flatMap(({ path, object }) => {
+    const o = format === 'manifests' ? toManifest(object) : object;
+    return o ? [{ path, object: o }] : [];
+  });
+  if (!outDir) {
+    io.stdout(stringifyDocuments(files.map((f) => f.object)));
+    return code;
+  }
+  await writeFiles(outDir, files);
+  return code;
+}
+
+/** Writes objects grouped by file; paths that would leave the output directory are refused. */
+async function writeFiles(outDir: string, files: { path: string; object: JsonObject }[]): Promise<void> {
+  const byFile = new Map<string, JsonObject[]>();
+  for (const f of files) byFile.set(f.path, [...(byFile.get(f.path) ?? []), f.object]);
+  const root = resolve(outDir);
+  for (const [path, objects] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const target = resolve(root, path);
+    if (!target.startsWith(root + sep)) continue;
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, stringifyDocuments(objects));
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Function configuration: the typed `RenderClusterClass` kind, or a `v1/ConfigMap` whose `data`
+ * carries the same fields as strings (what `kpt fn eval -- key=value` and Kptfile `configMap:`
+ * produce). Unknown keys and bad values are configuration errors (exit 3).
+ */
+import type { JsonObject } from '../api/model.js';
+import { asObject, isObject } from '../api/json.js';
+
+export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
+export const CONFIG_KIND = 'RenderClusterClass';
+
+export type OutputMode = 'expand' | 'preview' | 'validate';
+export type ContractVersion = 'v1beta1' | 'v1beta2';
+
+export interface RenderConfig {
+  /** expand: classic Cluster + rendered objects; preview: add rendered objects as local-config; validate: results only. */
+  mode: OutputMode;
+  /** Keep the ClusterClass and its templates in the output (expand mode). */
+  keepClassInputs: boolean;
+  /** API version of generated CAPI objects: follow the input Cluster, or force one. */
+  outputApiVersion: 'auto' | ContractVersion;
+  /** Folder (relative to the package) for rendered files: `<outputDir>/<namespace>/<cluster>.yaml`. */
+  outputDir: string;
+  /** Render classes with external (Runtime SDK) patches by skipping those patches, with a warning. */
+  skipExternalPatches: boolean;
+  /** Control-plane contract per `group/version/Kind` (spec §1.2); falls back to CRD labels, then the version heuristic. */
+  contractVersions: Record<string, ContractVersion>;
+  /** Lowest result severity that makes the run fail (exit 1). */
+  failOn: 'error' | 'warning';
+  /** Namespace of input objects that do not set one. */
+  defaultNamespace: string;
+  /** Render only the Clusters of shard I of N (`I/N`, 0-based): a stable hash of namespace/name. */
+  shard?: { index: number; count: number };
+}
+
+export const DEFAULT_CONFIG: RenderConfig = {
+  mode: 'expand',
+  keepClassInputs: true,
+  outputApiVersion: 'auto',
+  outputDir: 'rendered',
+  skipExternalPatches: false,
+  contractVersions: {},
+  failOn: 'error',
+  defaultNamespace: 'default',
+};
+
+export type ConfigOutcome = { ok: true; config: RenderConfig } | { ok: false; message: string };
+
+type Setter = (cfg: RenderConfig, value: unknown, fromString: boolean) => string | undefined;
+
+const oneOf =
+  <K extends keyof RenderConfig>(key: K, allowed: readonly string[]): Setter =>
+  (cfg, v) => {
+    if (typeof v !== 'string' || !allowed.includes(v)) return `${key} must be one of ${allowed.join(', ')}`;
+    (cfg as unknown as Record<string, unknown>)[key] = v;
+    return undefined;
+  };
+
+const bool =
+  (key: 'keepClassInputs' | 'skipExternalPatches'): Setter =>
+  (cfg, v, fromString) => {
+    const b = fromString && typeof v === 'string' ? (v === 'true' ? true : v === 'false' ? false : undefined) : v;
+    if (typeof b !== 'boolean') return `${key} must be true or false`;
+    cfg[key] = b;
+    return undefined;
+  };
+
+const nonEmptyString =
+  (key: 'outputDir' | 'defaultNamespace'): Setter =>
+  (cfg, v) => {
+    if (typeof v !== 'string' || v === '') return `${key} must be a non-empty string`;
+    if (key === 'outputDir' && (v.startsWith('/') || v.split('/').includes('..'))) return 'outputDir must stay inside the package';
+    cfg[key] = v;
+    return undefined;
+  };
+
+/** `a/v/Kind=v1beta1,b/v/Kind=v1beta2` (ConfigMap) or a map (typed config). */
+const contractVersions: Setter = (cfg, v) => {
+  const entries: [string, unknown][] =
+    typeof v === 'string'
+      ? v.split(',').filter((s) => s.trim() !== '').map((s) => s.trim().split('=') as [string, unknown])
+      : isObject(v)
+        ? Object.entries(v)
+        : [];
+  if (typeof v !== 'string' && !isObject(v)) return 'contractVersions must be a map of group/version/Kind to v1beta1|v1beta2';
+  const out: Record<string, ContractVersion> = {};
+  for (const [k, c] of entries) {
+    if (k.split('/').length !== 3) return `contractVersions key "${k}" must be group/version/Kind`;
+    if (c !== 'v1beta1' && c !== 'v1beta2') return `contractVersions["${k}"] must be v1beta1 or v1beta2`;
+    out[k] = c;
+  }
+  cfg.contractVersions = out;
+  return undefined;
+};
+
+const shard: Setter = (cfg, v) => {
+  const m = typeof v === 'string' ? /^(\d+)\/(\d+)$/.exec(v) : null;
+  if (!m) return 'shard must be I/N with 0 <= I < N';
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1 || index >= count) return 'shard must be I/N with 0 <= I < N';
+  cfg.shard = { index, count };
+  return undefined;
+};
+
+const SETTERS: Record<string, Setter> = {
+  mode: oneOf('mode', ['expand', 'preview', 'validate']),
+  keepClassInputs: bool('keepClassInputs'),
+  outputApiVersion: oneOf('outputApiVersion', ['auto', 'v1beta1', 'v1beta2']),
+  outputDir: nonEmptyString('outputDir'),
+  skipExternalPatches: bool('skipExternalPatches'),
+  contractVersions,
+  failOn: oneOf('failOn', ['error', 'warning']),
+  defaultNamespace: nonEmptyString('defaultNamespace'),
+  shard,
+};
+
+/** Applies `key: value` settings onto a copy of `base`. */
+export function applySettings(base: RenderConfig, settings: Record<string, unknown>, fromString: boolean): ConfigOutcome {
+  const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions } };
+  for (const key of Object.keys(settings).sort()) {
+    const setter = Object.prototype.hasOwnProperty.call(SETTERS, key) ? SETTERS[key] : undefined;
+    if (!setter) return { ok: false, message: `unknown function config field "${key}"; known fields: ${Object.keys(SETTERS).join(', ')}` };
+    const err = setter(cfg, settings[key], fromString);
+    if (err) return { ok: false, message: `invalid function config: ${err}` };
+  }
+  return { ok: true, config: cfg };
+}
+
+/** Reads the function config object (absent → defaults). */
+export function parseFunctionConfig(fc: JsonObject | undefined): ConfigOutcome {
+  if (!fc) return { ok: true, config: DEFAULT_CONFIG };
+  if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
+    const data = asObject(fc.data) ?? {};
+    return applySettings(DEFAULT_CONFIG, data, true);
+  }
+  if (fc.kind === CONFIG_KIND && fc.apiVersion === CONFIG_API_VERSION) {
+    const spec = fc.spec === undefined || fc.spec === null ? {} : asObject(fc.spec);
+    if (!spec) return { ok: false, message: 'invalid function config: spec must be an object' };
+    return applySettings(DEFAULT_CONFIG, spec, false);
+  }
+  return {
+    ok: false,
+    message: `unsupported function config ${String(fc.apiVersion)}/${String(fc.kind)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
+  };
+}

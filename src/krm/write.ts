@@ -1,0 +1,116 @@
+/**
+ * Writing output. ResourceList mode keeps every pass-through item as its original YAML node (so
+ * untouched objects stay byte-for-byte what they were, modulo comments, which kpt restores by id)
+ * and appends generated objects. Manifest mode prints plain multi-document YAML for appliers.
+ */
+import YAML, { isMap, visit, type Document, type Node, type YAMLMap } from 'yaml';
+import type { JsonObject } from '../api/model.js';
+import type { PipelineOutput } from '../pipeline/run.js';
+import { isToolAnnotation } from '../pipeline/classify.js';
+import { asObject, cloneJson } from '../api/json.js';
+import type { Result } from './result.js';
+import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, type InputItem } from './read.js';
+
+const STRINGIFY_OPTIONS = { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false } as const;
+
+/** Removes every comment: kpt/kustomize put the originals back by object id (krm-integration §2.4). */
+function stripComments(doc: Document): void {
+  doc.commentBefore = null;
+  doc.comment = null;
+  visit(doc, {
+    Node(_, node) {
+      const n = node as Node & { commentBefore?: string | null; comment?: string | null; spaceBefore?: boolean };
+      n.commentBefore = null;
+      n.comment = null;
+    },
+  });
+}
+
+/** Sets metadata.annotations[key] on a YAML map node without creating 1.1 `!!omap` nodes. */
+function setAnnotation(doc: Document, node: YAMLMap, key: string, value: string): void {
+  const child = (parent: YAMLMap, name: string): YAMLMap => {
+    const existing: unknown = parent.get(name, true);
+    if (isMap(existing)) return existing;
+    const created = doc.createNode({}) as YAMLMap;
+    parent.set(name, created);
+    return created;
+  };
+  child(child(node, 'metadata'), 'annotations').set(doc.createNode(key), doc.createNode(value));
+}
+
+function itemNode(doc: Document, item: InputItem, output: PipelineOutput): Node {
+  const edit = output.edits.get(item);
+  if (edit?.replaceWith) return doc.createNode(edit.replaceWith) as Node;
+  const node = item.doc === doc ? item.node : (doc.createNode(item.value) as YAMLMap);
+  for (const [k, v] of Object.entries(edit?.addAnnotations ?? {})) setAnnotation(doc, node, k, v);
+  return node;
+}
+
+/** The output ResourceList, reusing the input document. */
+export function writeResourceList(doc: Document, output: PipelineOutput): string {
+  const items = doc.createNode([]) as YAML.YAMLSeq;
+  for (const item of output.keep) items.items.push(itemNode(doc, item, output));
+  for (const g of output.generated) for (const obj of g.objects) items.items.push(doc.createNode(obj) as Node);
+  const root = doc.contents as YAMLMap;
+  root.set('items', items);
+  if (output.results.length > 0) root.set('results', doc.createNode(output.results));
+  else root.delete('results');
+  stripComments(doc);
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** A fresh ResourceList (CLI input read from files). */
+export function newResourceListDocument(): Document {
+  return new YAML.Document({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [] }, { version: '1.1' });
+}
+
+/** An output object as a plain value, with edits applied. */
+export function outputValue(item: InputItem, output: PipelineOutput): JsonObject {
+  const edit = output.edits.get(item);
+  if (edit?.replaceWith) return edit.replaceWith;
+  const value = cloneJson(item.value);
+  if (edit?.addAnnotations) {
+    const meta = asObject(value.metadata) ?? (value.metadata = {});
+    (meta as JsonObject).annotations = { ...asObject((meta as JsonObject).annotations), ...edit.addAnnotations };
+  }
+  return value;
+}
+
+/** The applyable form of an object: undefined for local-config objects; tool annotations removed. */
+export function toManifest(o: JsonObject): JsonObject | undefined {
+  if (annotationsOf(o)[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile') return undefined;
+  const copy = cloneJson(o);
+  const meta = asObject(copy.metadata);
+  const annotations = asObject(meta?.annotations);
+  if (meta && annotations) {
+    for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
+    if (Object.keys(annotations).length === 0) delete meta.annotations;
+  }
+  return copy;
+}
+
+/** Every output object with the file it belongs to: inputs their source file, rendered ones outputDir. */
+export function outputFiles(output: PipelineOutput): { path: string; object: JsonObject }[] {
+  return [
+    ...output.keep.map((i) => ({ path: i.file?.path ?? 'objects.yaml', object: outputValue(i, output) })),
+    ...output.generated.flatMap((g) => g.objects.map((o) => ({ path: String(annotationsOf(o)[PATH_ANNOTATION]), object: o }))),
+  ];
+}
+
+export function stringifyDocuments(objects: JsonObject[]): string {
+  return objects.map((o) => YAML.stringify(o, STRINGIFY_OPTIONS)).join('---\n');
+}
+
+/** Human-readable results for stderr (CLI, Argo CD, kustomize: no structured channel). */
+export function formatResults(results: readonly Result[], minimum: 'info' | 'warning' | 'error' = 'warning'): string {
+  const rank = { info: 0, warning: 1, error: 2 } as const;
+  return results
+    .filter((r) => rank[r.severity] >= rank[minimum])
+    .map((r) => {
+      const ref = r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}` : '';
+      const field = r.field ? ` ${r.field.path}` : '';
+      const file = r.file ? ` (${r.file.path}${r.file.index ? `#${r.file.index}` : ''})` : '';
+      return `[${r.severity}] ${ref}${field}${file}: ${r.message}\n`;
+    })
+    .join('');
+}

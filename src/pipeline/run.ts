@@ -1,0 +1,230 @@
+/**
+ * The whole function, independent of I/O: input items + config → kept/edited input items,
+ * generated objects per Cluster, and results. One Cluster's failure (even an internal bug) never
+ * stops another; a Cluster that fails keeps what an earlier run generated for it.
+ */
+import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../api/model.js';
+import type { Result } from '../krm/result.js';
+import type { RenderConfig } from '../krm/config.js';
+import type { InputItem } from '../krm/read.js';
+import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf } from '../krm/read.js';
+import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
+import { asObject, cloneJson } from '../api/json.js';
+import { buildBlueprint, templateKey, templateRefsOf, type Blueprint } from '../blueprint/blueprint.js';
+import { contractLookup } from '../blueprint/contract.js';
+import { renderCluster, type RenderedCluster } from '../topology/render.js';
+import type { CoreVersion } from '../topology/desired.js';
+import { classicCluster } from '../topology/cluster.js';
+import { OWNER_ANNOTATION, classify, clusterKey, isToolAnnotation, shardOf } from './classify.js';
+
+export interface ItemEdit {
+  /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
+  replaceWith?: JsonObject;
+  /** Annotations to add to the item (expand mode marks the source Cluster local-config). */
+  addAnnotations?: Record<string, string>;
+}
+
+export interface ClusterOutput {
+  cluster: string;
+  objects: JsonObject[];
+}
+
+export interface PipelineOutput {
+  /** Input items to write back, in input order (previous outputs being replaced are left out). */
+  keep: InputItem[];
+  edits: Map<InputItem, ItemEdit>;
+  generated: ClusterOutput[];
+  results: Result[];
+}
+
+const refKey = (r: ObjectRef, defaultNamespace: string) => `${r.apiVersion}\0${r.kind}\0${r.namespace ?? defaultNamespace}\0${r.name}`;
+
+function coreVersionFor(cluster: Cluster, config: RenderConfig): CoreVersion {
+  if (config.outputApiVersion !== 'auto') return config.outputApiVersion;
+  return cluster.sourceApiVersion.endsWith('/v1beta1') ? 'v1beta1' : 'v1beta2';
+}
+
+/** The rendered objects of one Cluster, in a fixed order (also their index in the output file). */
+function orderedObjects(r: RenderedCluster): JsonObject[] {
+  const d = r.desired;
+  const out: JsonObject[] = [];
+  if (d.infrastructureCluster) out.push(d.infrastructureCluster);
+  if (d.controlPlaneMachineTemplate) out.push(d.controlPlaneMachineTemplate);
+  out.push(d.controlPlane);
+  if (d.controlPlaneHealthCheck) out.push(d.controlPlaneHealthCheck);
+  for (const md of d.machineDeployments) {
+    out.push(md.bootstrapTemplate, md.infrastructureTemplate, md.machineDeployment);
+    if (md.healthCheck) out.push(md.healthCheck);
+  }
+  for (const mp of d.machinePools) out.push(mp.bootstrapObject, mp.infrastructureObject, mp.machinePool);
+  return out;
+}
+
+/** Owner, file path/index (both annotation generations) and, in preview, local-config. */
+function annotateGenerated(objects: JsonObject[], owner: string, path: string, preview: boolean): void {
+  objects.forEach((obj, index) => {
+    const meta = asObject(obj.metadata) ?? {};
+    const annotations: JsonObject = { ...asObject(meta.annotations) };
+    annotations[OWNER_ANNOTATION] = owner;
+    if (preview) annotations[LOCAL_CONFIG_ANNOTATION] = 'true';
+    annotations[PATH_ANNOTATION] = path;
+    annotations[INDEX_ANNOTATION] = String(index);
+    annotations[LEGACY_PATH_ANNOTATION] = path;
+    annotations[LEGACY_INDEX_ANNOTATION] = String(index);
+    meta.annotations = annotations;
+    obj.metadata = meta;
+  });
+}
+
+function internalError(ref: ObjectRef, e: unknown): Result {
+  const detail = e instanceof Error ? e.message : String(e);
+  return {
+    severity: 'error',
+    message: `internal error while rendering ${ref.kind} "${ref.name}": ${detail} (please report this; other Clusters were rendered)`,
+    resourceRef: ref,
+    tags: { rule: 'internal' },
+  };
+}
+
+export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = []): PipelineOutput {
+  const results: Result[] = [...readResults];
+  const ns = config.defaultNamespace;
+  const { classes, clusters, generated, templates } = classify(items, ns);
+  const contractOf = contractLookup(config.contractVersions);
+
+  // Blueprints are built lazily: only classes some Cluster of this run uses are compiled.
+  const classDocs = new Map<string, InputItem>();
+  for (const item of classes) classDocs.set(clusterKey(item.ref!.namespace ?? ns, item.ref!.name), item);
+  const blueprints = new Map<string, { blueprint?: Blueprint; ok: boolean }>();
+  const classTemplates = new Set<string>();
+  const blueprintFor = (key: string): { blueprint?: Blueprint; ok: boolean } | undefined => {
+    const cached = blueprints.get(key);
+    if (cached) return cached;
+    const item = classDocs.get(key);
+    if (!item) return undefined;
+    const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
+    let entry: { blueprint?: Blueprint; ok: boolean };
+    try {
+      const normalized = normalizeClusterClass(item.value, ref);
+      results.push(...normalized.results);
+      const cc: ClusterClass | undefined = normalized.value;
+      if (cc) for (const t of templateRefsOf(cc)) classTemplates.add(templateKey(t.apiVersion, t.kind, cc.namespace, t.name));
+      const built = cc ? buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf }) : { results: [] };
+      results.push(...built.results);
+      entry = built.blueprint ? { blueprint: built.blueprint, ok: true } : { ok: false };
+    } catch (e) {
+      results.push(internalError(ref, e));
+      entry = { ok: false };
+    }
+    blueprints.set(key, entry);
+    return entry;
+  };
+
+  const edits = new Map<InputItem, ItemEdit>();
+  const out: ClusterOutput[] = [];
+  const rendered = new Set<string>();
+  const inShard = new Set<string>();
+  for (const item of clusters) {
+    const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
+    const key = clusterKey(ref.namespace!, ref.name);
+    if (config.shard && shardOf(ref.namespace!, ref.name, config.shard.count) !== config.shard.index) continue;
+    inShard.add(key);
+    try {
+      const normalized = normalizeCluster(item.value, ref);
+      results.push(...normalized.results);
+      const cluster = normalized.value;
+      if (!cluster) continue;
+      const classKey = clusterKey(cluster.topology.classRef.namespace ?? cluster.namespace, cluster.topology.classRef.name);
+      const bp = blueprintFor(classKey);
+      if (!bp) {
+        const v1 = cluster.sourceApiVersion.endsWith('/v1beta1');
+        results.push({
+          severity: 'error',
+          message: `ClusterClass "${classKey}" not found: add it (and its templates) to the input, or fix the class reference`,
+          resourceRef: ref,
+          field: { path: v1 ? 'spec.topology.class' : 'spec.topology.classRef.name' },
+          tags: { rule: 'class-missing' },
+        });
+        continue;
+      }
+      if (!bp.ok || !bp.blueprint) {
+        results.push({
+          severity: 'error',
+          message: `ClusterClass "${classKey}" is invalid (see its results); Cluster not rendered`,
+          resourceRef: ref,
+          field: { path: 'spec.topology' },
+          tags: { rule: 'class-invalid' },
+        });
+        continue;
+      }
+      const coreVersion = coreVersionFor(cluster, config);
+      const outcome = renderCluster(bp.blueprint, cluster, ref, { coreVersion });
+      results.push(...outcome.results);
+      if (!outcome.ok) continue;
+      rendered.add(key);
+      if (config.mode === 'validate') continue;
+      const objects = orderedObjects(outcome.rendered);
+      if (config.mode === 'expand') {
+        const classic = classicCluster(item.value, outcome.rendered.desired, coreVersion);
+        if (annotationsOf(item.value)['kustomize.config.k8s.io/id'] !== undefined) {
+          edits.set(item, { replaceWith: classic });
+        } else {
+          edits.set(item, { addAnnotations: { [LOCAL_CONFIG_ANNOTATION]: 'true' } });
+          objects.unshift(stripToolAnnotations(classic));
+        }
+      }
+      annotateGenerated(objects, key, `${config.outputDir}/${ref.namespace}/${ref.name}.yaml`, config.mode === 'preview');
+      out.push({ cluster: key, objects });
+      results.push({
+        severity: 'info',
+        message: `rendered ${objects.length} objects for Cluster ${key}`,
+        resourceRef: ref,
+        tags: { rule: 'rendered' },
+      });
+    } catch (e) {
+      results.push(internalError(ref, e));
+    }
+  }
+
+  // Outputs of an earlier run are replaced for Clusters rendered now and pruned for Clusters that
+  // are gone; a Cluster that failed keeps them, so an error never deletes files.
+  const allClusters = new Set(clusters.map((c) => clusterKey(c.ref!.namespace ?? ns, c.ref!.name)));
+  const replaced = new Set<InputItem>();
+  if (config.mode !== 'validate') {
+    for (const [owner, list] of generated) {
+      const gone = !allClusters.has(owner) && (!config.shard || shardOf(...splitKey(owner), config.shard.count) === config.shard.index);
+      if (rendered.has(owner) || gone) list.forEach((i) => replaced.add(i));
+    }
+  }
+  const dropClassInputs = config.mode === 'expand' && !config.keepClassInputs;
+  const isClassInput = (i: InputItem) =>
+    classes.includes(i) || (!!i.ref && classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
+  const keep = items.filter((i) => !replaced.has(i) && !(dropClassInputs && isClassInput(i)));
+  out.sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
+  return { keep, edits, generated: out, results: withFiles(results, items, ns) };
+}
+
+const splitKey = (key: string): [string, string] => {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+};
+
+function stripToolAnnotations(obj: JsonObject): JsonObject {
+  const meta = asObject(obj.metadata);
+  const annotations = asObject(meta?.annotations);
+  if (annotations) {
+    for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
+  }
+  return obj;
+}
+
+/** Fills `file` of results about input objects from their path annotations. */
+function withFiles(results: Result[], items: readonly InputItem[], ns: string): Result[] {
+  const files = new Map<string, InputItem['file']>();
+  for (const i of items) if (i.ref && i.file) files.set(refKey(i.ref, ns), i.file);
+  return results.map((r) => {
+    if (!r.resourceRef || r.file) return r;
+    const file = files.get(refKey(r.resourceRef, ns));
+    return file ? { ...r, file: cloneJson(file as unknown as JsonObject) as unknown as Result['file'] } : r;
+  });
+}

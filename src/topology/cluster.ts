@@ -1,0 +1,27 @@
+/**
+ * The Cluster in classic form (expand mode): what `computeCluster` owns (§2.7) applied to the
+ * input Cluster, and `spec.topology` removed, so the output works without the topology controller.
+ */
+import type { JsonObject } from '../api/model.js';
+import { asObject, cloneJson, sortedMap } from '../api/json.js';
+import { LOCAL_CONFIG_ANNOTATION } from '../krm/read.js';
+import type { CoreVersion, DesiredState } from './desired.js';
+
+export function classicCluster(input: JsonObject, desired: DesiredState, version: CoreVersion): JsonObject {
+  const out = cloneJson(input);
+  out.apiVersion = `cluster.x-k8s.io/${version}`;
+  const meta = asObject(out.metadata) ?? {};
+  meta.labels = sortedMap({ ...(asObject(meta.labels) as Record<string, string> | undefined), ...desired.cluster.labels }) ?? {};
+  const annotations = asObject(meta.annotations);
+  if (annotations) {
+    delete annotations[LOCAL_CONFIG_ANNOTATION];
+    if (Object.keys(annotations).length === 0) delete meta.annotations;
+  }
+  out.metadata = meta;
+  const spec = asObject(out.spec) ?? {};
+  delete spec.topology;
+  if (desired.cluster.infrastructureRef) spec.infrastructureRef = desired.cluster.infrastructureRef;
+  spec.controlPlaneRef = desired.cluster.controlPlaneRef;
+  out.spec = spec;
+  return out;
+}

@@ -1,0 +1,251 @@
+/**
+ * Rendering one Cluster: validate → variables → names → desired state → patches, with the
+ * two-pass naming of topology-semantics §3.3 so rotating template clones are named from their
+ * patched content. Pure: the same blueprint and Cluster always give the same objects.
+ */
+import type { Cluster, Json, JsonObject, ObjectRef } from '../api/model.js';
+import type { Result } from '../krm/result.js';
+import type { Blueprint } from '../blueprint/blueprint.js';
+import { asObject, cloneJson } from '../api/json.js';
+import { defaultAndValidateClusterVariables, type DefaultedVariables } from '../variables/index.js';
+import { applyPatches, updateDesiredObject, type PatchRequestItem, type PatchTargetRole } from '../patches/index.js';
+import { validateClusterTopology } from '../validation/cluster.js';
+import { computeDesiredState, controlPlaneContractPaths, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
+import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from './builtins.js';
+import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from './names.js';
+
+export interface RenderedCluster {
+  desired: DesiredState;
+  /** Cluster-level variables after defaulting (what the mutating webhook writes back). */
+  variables: DefaultedVariables;
+}
+
+export type ClusterOutcome = { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[] };
+
+/** Rotating clone prefixes (§3.1): `<cluster>-` and `<cluster>-<md>-`. */
+function rotatingNames(cluster: Cluster, bp: Blueprint, suffixes?: Map<string, string>): Pick<TopologyNames, 'controlPlaneMachineTemplate'> & {
+  md: Map<string, { bootstrapTemplate: string; infrastructureTemplate: string }>;
+} {
+  const pick = (key: string) => suffixes?.get(key) ?? PLACEHOLDER_SUFFIX;
+  const md = new Map<string, { bootstrapTemplate: string; infrastructureTemplate: string }>();
+  for (const t of cluster.topology.workers.machineDeployments) {
+    const prefix = `${cluster.name}-${t.name}-`;
+    md.set(t.name, {
+      bootstrapTemplate: prefixName(prefix, pick(`md/${t.name}/bootstrap`)),
+      infrastructureTemplate: prefixName(prefix, pick(`md/${t.name}/infrastructure`)),
+    });
+  }
+  const out: ReturnType<typeof rotatingNames> = { md };
+  if (bp.controlPlaneMachineInfrastructure) out.controlPlaneMachineTemplate = prefixName(`${cluster.name}-`, pick('cp/machine'));
+  return out;
+}
+
+/** Names of the objects that never rotate, or the naming-template errors. */
+function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { names?: Omit<TopologyNames, 'controlPlaneMachineTemplate'>; results: Result[] } {
+  const results: Result[] = [];
+  const base = { namespace: cluster.namespace, clusterName: cluster.name };
+  const fail = (what: string, path: string, error: string) =>
+    results.push({
+      severity: 'error',
+      message: `failed to generate name for ${what}: ${error}`,
+      resourceRef: bp.classRef,
+      field: { path },
+      tags: { cluster: `${cluster.namespace}/${cluster.name}`, rule: 'naming-template' },
+    });
+  const gen = (what: string, path: string, input: Parameters<typeof generateStableName>[0]): string => {
+    const out = generateStableName(input);
+    if (!out.ok) {
+      fail(what, path, out.error);
+      return '';
+    }
+    return out.name;
+  };
+  const tmpl = (t: string | undefined) => (t !== undefined ? { template: t } : {});
+  const names: Omit<TopologyNames, 'controlPlaneMachineTemplate'> = {
+    controlPlane: gen('ControlPlane', 'spec.controlPlane.naming.template', { ...base, role: 'control-plane', ...tmpl(bp.cc.controlPlane.naming?.template) }),
+    machineDeployments: new Map(),
+    machinePools: new Map(),
+  };
+  if (bp.infrastructureCluster) {
+    names.infrastructureCluster = gen('InfrastructureCluster', 'spec.infrastructure.naming.template', { ...base, role: 'infrastructure-cluster', ...tmpl(bp.cc.infrastructure?.naming?.template) });
+  }
+  for (const t of cluster.topology.workers.machineDeployments) {
+    const cls = bp.machineDeployments.get(t.class)!.cls;
+    names.machineDeployments.set(t.name, {
+      machineDeployment: gen('MachineDeployment', `${cls.fieldPath}.naming.template`, {
+        ...base,
+        role: 'machine-deployment',
+        topologyName: t.name,
+        topologyKey: 'machineDeployment',
+        ...tmpl(cls.naming?.template),
+      }),
+      bootstrapTemplate: '',
+      infrastructureTemplate: '',
+    });
+  }
+  for (const t of cluster.topology.workers.machinePools) {
+    const cls = bp.machinePools.get(t.class)!.cls;
+    names.machinePools.set(t.name, {
+      machinePool: gen('MachinePool', `${cls.fieldPath}.naming.template`, { ...base, role: 'machine-pool', topologyName: t.name, topologyKey: 'machinePool', ...tmpl(cls.naming?.template) }),
+      bootstrapObject: stablePrefixName('mp-bootstrap', cluster.namespace, cluster.name, t.name),
+      infrastructureObject: stablePrefixName('mp-infrastructure', cluster.namespace, cluster.name, t.name),
+    });
+  }
+  void clusterRef;
+  return results.length > 0 ? { results } : { names, results };
+}
+
+function withRotating(stable: Omit<TopologyNames, 'controlPlaneMachineTemplate'>, rotating: ReturnType<typeof rotatingNames>): TopologyNames {
+  const names: TopologyNames = { ...stable, machineDeployments: new Map() };
+  for (const [k, v] of stable.machineDeployments) names.machineDeployments.set(k, { ...v, ...rotating.md.get(k)! });
+  if (rotating.controlPlaneMachineTemplate) names.controlPlaneMachineTemplate = rotating.controlPlaneMachineTemplate;
+  return names;
+}
+
+const valuesOf = (vars: { name: string; value: Json }[]): Record<string, Json> => {
+  const out: Record<string, Json> = Object.create(null);
+  for (const v of vars) out[v.name] = v.value;
+  return out;
+};
+
+/** §7.1: a copy of the class template with the desired object's metadata synced in. */
+function requestTemplate(template: JsonObject, desired: JsonObject, inner: boolean): JsonObject {
+  const copy = cloneJson(template);
+  const meta = asObject(desired.metadata) ?? {};
+  const target = inner ? asObject(asObject(asObject(copy.spec)?.template)?.metadata) ?? ensureInnerMetadata(copy) : (asObject(copy.metadata) ?? {});
+  for (const key of ['labels', 'annotations'] as const) {
+    if (meta[key] !== undefined) target[key] = cloneJson(meta[key] as Json);
+    else delete target[key];
+  }
+  return copy;
+}
+
+function ensureInnerMetadata(copy: JsonObject): JsonObject {
+  const spec = asObject(copy.spec) ?? (copy.spec = {});
+  const template = asObject(spec.template) ?? (spec.template = {});
+  return asObject(template.metadata) ?? ((template.metadata = {}) as JsonObject);
+}
+
+interface Slot {
+  role: PatchTargetRole;
+  get(): JsonObject;
+  set(o: JsonObject): void;
+}
+
+/** Runs the patch engine over the desired state (in place) and returns its results. */
+function patchDesiredState(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef, desired: DesiredState, variables: DefaultedVariables): Result[] {
+  const clusterKind = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: cluster.name };
+  const items: PatchRequestItem[] = [];
+  const slots: Slot[] = [];
+  const builtinCluster = clusterBuiltin(cluster, desired, bp.cc.namespace);
+  const cpVars = { ...valuesOf(variables.controlPlaneOverrides), builtin: { controlPlane: controlPlaneBuiltin(cluster, desired) } };
+  const add = (item: PatchRequestItem, slot: Slot) => {
+    items.push(item);
+    slots.push(slot);
+  };
+  if (desired.infrastructureCluster && bp.infrastructureCluster) {
+    add(
+      { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, desired.infrastructureCluster, true), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
+      { role: 'InfrastructureCluster', get: () => desired.infrastructureCluster!, set: (o) => (desired.infrastructureCluster = o) },
+    );
+  }
+  add(
+    { role: 'ControlPlane', template: requestTemplate(bp.controlPlane.object, desired.controlPlane, true), holder: { ...clusterKind, fieldPath: 'spec.controlPlaneRef' }, variables: cpVars },
+    { role: 'ControlPlane', get: () => desired.controlPlane, set: (o) => (desired.controlPlane = o) },
+  );
+  if (desired.controlPlaneMachineTemplate && bp.controlPlaneMachineInfrastructure) {
+    const cpMeta = asObject(desired.controlPlane.metadata)!;
+    add(
+      {
+        role: 'ControlPlaneMachineTemplate',
+        template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, desired.controlPlaneMachineTemplate, false),
+        holder: {
+          apiVersion: String(desired.controlPlane.apiVersion),
+          kind: String(desired.controlPlane.kind),
+          name: String(cpMeta.name),
+          fieldPath: controlPlaneContractPaths(bp.controlPlaneContract).infrastructureRef.join('.'),
+        },
+        variables: cpVars,
+      },
+      { role: 'ControlPlaneMachineTemplate', get: () => desired.controlPlaneMachineTemplate!, set: (o) => (desired.controlPlaneMachineTemplate = o) },
+    );
+  }
+  for (const md of desired.machineDeployments) {
+    const holder = { apiVersion: String(md.machineDeployment.apiVersion), kind: 'MachineDeployment', name: String(asObject(md.machineDeployment.metadata)!.name) };
+    const vars = { ...valuesOf(variables.machineDeploymentOverrides.get(md.topology.name) ?? []), builtin: { machineDeployment: machineDeploymentBuiltin(cluster, md) } };
+    const common = { className: md.topology.class, topologyName: md.topology.name, variables: vars };
+    add(
+      { role: 'MachineDeploymentBootstrapTemplate', template: requestTemplate(md.blueprint.bootstrap.object, md.bootstrapTemplate, false), holder: { ...holder, fieldPath: 'spec.template.spec.bootstrap.configRef' }, ...common },
+      { role: 'MachineDeploymentBootstrapTemplate', get: () => md.bootstrapTemplate, set: (o) => (md.bootstrapTemplate = o) },
+    );
+    add(
+      { role: 'MachineDeploymentInfrastructureTemplate', template: requestTemplate(md.blueprint.infrastructure.object, md.infrastructureTemplate, false), holder: { ...holder, fieldPath: 'spec.template.spec.infrastructureRef' }, ...common },
+      { role: 'MachineDeploymentInfrastructureTemplate', get: () => md.infrastructureTemplate, set: (o) => (md.infrastructureTemplate = o) },
+    );
+  }
+  for (const mp of desired.machinePools) {
+    const holder = { apiVersion: String(mp.machinePool.apiVersion), kind: 'MachinePool', name: String(asObject(mp.machinePool.metadata)!.name) };
+    const vars = { ...valuesOf(variables.machinePoolOverrides.get(mp.topology.name) ?? []), builtin: { machinePool: machinePoolBuiltin(cluster, mp) } };
+    const common = { className: mp.topology.class, topologyName: mp.topology.name, variables: vars };
+    add(
+      { role: 'MachinePoolBootstrapTemplate', template: requestTemplate(mp.blueprint.bootstrap.object, mp.bootstrapObject, true), holder: { ...holder, fieldPath: 'spec.template.spec.bootstrap.configRef' }, ...common },
+      { role: 'MachinePoolBootstrapTemplate', get: () => mp.bootstrapObject, set: (o) => (mp.bootstrapObject = o) },
+    );
+    add(
+      { role: 'MachinePoolInfrastructureTemplate', template: requestTemplate(mp.blueprint.infrastructure.object, mp.infrastructureObject, true), holder: { ...holder, fieldPath: 'spec.template.spec.infrastructureRef' }, ...common },
+      { role: 'MachinePoolInfrastructureTemplate', get: () => mp.infrastructureObject, set: (o) => (mp.infrastructureObject = o) },
+    );
+  }
+  const globalVariables: Record<string, Json> = { ...valuesOf(variables.cluster), builtin: { cluster: builtinCluster } };
+  const out = applyPatches(bp.patches, { globalVariables, items }, { inlineVariableNames: bp.inlineVariables, clusterRef, classRef: bp.classRef });
+  if (out.results.some((r) => r.severity === 'error')) return out.results;
+  out.templates.forEach((patched, i) => {
+    const slot = slots[i]!;
+    slot.set(updateDesiredObject(slot.role, slot.get(), patched, bp.controlPlaneContract));
+  });
+  return out.results;
+}
+
+/** Content suffixes of the rotating clones of a (patched) desired state. */
+function rotatingSuffixes(desired: DesiredState): Map<string, string> {
+  const out = new Map<string, string>();
+  if (desired.controlPlaneMachineTemplate) out.set('cp/machine', contentSuffix(desired.controlPlaneMachineTemplate));
+  for (const md of desired.machineDeployments) {
+    out.set(`md/${md.topology.name}/bootstrap`, contentSuffix(md.bootstrapTemplate));
+    out.set(`md/${md.topology.name}/infrastructure`, contentSuffix(md.infrastructureTemplate));
+  }
+  return out;
+}
+
+export interface RenderClusterOptions {
+  coreVersion: CoreVersion;
+}
+
+export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectRef, options: RenderClusterOptions): ClusterOutcome {
+  const validation = validateClusterTopology(bp, input, clusterRef);
+  const results: Result[] = [...validation.results];
+  if (!validation.cluster) return { ok: false, results };
+  const cluster = validation.cluster;
+  const vars = defaultAndValidateClusterVariables(bp.variables, cluster, clusterRef);
+  results.push(...vars.results);
+  const stable = stableNames(bp, cluster, clusterRef);
+  results.push(...stable.results);
+  if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results };
+
+  const hasPatches = bp.cc.patches.length > 0;
+  // Pass A: placeholder names for rotating clones; their patched content decides the final names.
+  const passA = computeDesiredState(bp, cluster, withRotating(stable.names, rotatingNames(cluster, bp)), options.coreVersion);
+  if (hasPatches) {
+    const patchResults = patchDesiredState(bp, cluster, clusterRef, passA, vars.variables);
+    results.push(...patchResults);
+    if (patchResults.some((r) => r.severity === 'error')) return { ok: false, results };
+  }
+  // Pass B: final names, so builtins and references carry them.
+  const finalNames = withRotating(stable.names, rotatingNames(cluster, bp, rotatingSuffixes(passA)));
+  const passB = computeDesiredState(bp, cluster, finalNames, options.coreVersion);
+  if (hasPatches) {
+    const errors = patchDesiredState(bp, cluster, clusterRef, passB, vars.variables).filter((r) => r.severity === 'error');
+    if (errors.length > 0) return { ok: false, results: [...results, ...errors] };
+  }
+  return { ok: true, rendered: { desired: passB, variables: vars.variables }, results };
+}

@@ -1,0 +1,74 @@
+/**
+ * ClusterClass rules of the admission webhook (topology-semantics §8.1) that need no other
+ * stage: template references, unique worker classes, health checks, naming templates.
+ * Variable and patch rules live with their stages (variables, patches).
+ */
+import type { ClusterClass, HealthCheck, ObjectRef } from '../api/model.js';
+import { templateRefsOf } from '../blueprint/blueprint.js';
+import type { Result } from '../krm/result.js';
+import { generateStableName, type StableRole } from '../topology/names.js';
+import { dns1123SubdomainErrors } from './format.js';
+
+export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
+  const results: Result[] = [];
+  const err = (path: string, message: string, rule: string) =>
+    results.push({ severity: 'error', message, resourceRef: ref, field: { path }, tags: { rule } });
+
+  for (const r of templateRefsOf(cc)) {
+    if (!r.kind.endsWith('Template') || r.kind === 'Template') {
+      err(`${r.fieldPath}.kind`, `Invalid value: "${r.kind}": template kind must be of form "<name>Template"`, 'template-ref');
+    }
+    if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(r.apiVersion)) {
+      err(`${r.fieldPath}.apiVersion`, `Invalid value: "${r.apiVersion}": template apiVersion must be a valid Kubernetes apiVersion`, 'template-ref');
+    }
+  }
+
+  for (const [kind, list] of [
+    ['MachineDeployment', cc.workers.machineDeployments],
+    ['MachinePool', cc.workers.machinePools],
+  ] as const) {
+    const seen = new Set<string>();
+    for (const w of list) {
+      if (seen.has(w.class)) {
+        err(`${w.fieldPath}.class`, `Invalid value: "${w.class}": ${kind} class must be unique. ${kind} with class "${w.class}" is defined more than once`, 'unique-class');
+      }
+      seen.add(w.class);
+    }
+  }
+
+  if (cc.controlPlane.healthCheck && !cc.controlPlane.machineInfrastructure) {
+    err('spec.controlPlane.healthCheck', 'Forbidden: can be only set if spec.controlPlane.machineInfrastructure is set', 'health-check');
+  }
+  const checkStartup = (hc: HealthCheck | undefined, path: string) => {
+    const t = hc?.checks?.nodeStartupTimeoutSeconds;
+    if (t !== undefined && t !== 0 && t < 30) err(`${path}.checks.nodeStartupTimeoutSeconds`, `Invalid value: ${t}: must be at least 30s`, 'health-check');
+  };
+  checkStartup(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck');
+  for (const md of cc.workers.machineDeployments) checkStartup(md.healthCheck, `${md.fieldPath}.healthCheck`);
+
+  // Naming templates are rendered once with sample names, as the webhook does (§3.4).
+  const naming = (template: string | undefined, path: string, what: string, role: StableRole, topologyKey?: 'machineDeployment' | 'machinePool') => {
+    if (template === undefined) return;
+    const sample = generateStableName({
+      role,
+      namespace: cc.namespace,
+      clusterName: 'cluster',
+      template,
+      ...(topologyKey ? { topologyKey, topologyName: topologyKey === 'machineDeployment' ? 'mdtopology' : 'mptopology' } : {}),
+    });
+    if (!sample.ok) {
+      err(path, `Invalid value: "${template}": invalid ${what} name template: ${sample.error}`, 'naming-template');
+      return;
+    }
+    for (const m of dns1123SubdomainErrors(sample.name)) err(path, `Invalid value: "${sample.name}": ${m}`, 'naming-template');
+  };
+  naming(cc.infrastructure?.naming?.template, 'spec.infrastructure.naming.template', 'InfraCluster', 'infrastructure-cluster');
+  naming(cc.controlPlane.naming?.template, 'spec.controlPlane.naming.template', 'ControlPlane', 'control-plane');
+  for (const md of cc.workers.machineDeployments) {
+    naming(md.naming?.template, `spec.workers.machineDeployments[${md.class}].naming.template`, 'MachineDeployment', 'machine-deployment', 'machineDeployment');
+  }
+  for (const mp of cc.workers.machinePools) {
+    naming(mp.naming?.template, `spec.workers.machinePools[${mp.class}].naming.template`, 'MachinePool', 'machine-pool', 'machinePool');
+  }
+  return results;
+}
