@@ -1,0 +1,176 @@
+/**
+ * Runs compiled `x-kubernetes-validations` over a value, walking the structural schema like the
+ * Kubernetes CEL validator (`apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go`):
+ * rules of a node run when its value is non-null; recursion into declared properties (path
+ * `.name`, old value correlated by key), additionalProperties (path `[key]`, correlated) and list
+ * items (path `[i]`, never correlated, so no `oldSelf` there). Transition rules are skipped when
+ * there is no old value.
+ */
+import type { CelEnv, CelInput } from '@bufbuild/cel';
+import type { Json } from '../../api/model.js';
+import { child, fieldError, index, key, type BadValue, type FieldError } from '../fielderror.js';
+import { getOwn, isJsonObject } from '../json.js';
+import type { SchemaNode } from '../schema.js';
+import { compileRule, evaluate, ruleErrorString, ruleMessageOrDefault, type CompiledRule } from './rules.js';
+import { toCel } from './values.js';
+
+export interface CelTree {
+  node: SchemaNode;
+  rules: CompiledRule[];
+  properties?: Map<string, CelTree>;
+  additionalProperties?: CelTree;
+  items?: CelTree;
+}
+
+/** Compiles every rule below `node`; undefined when the schema has no rules at all. */
+export function compileCelTree(env: CelEnv, node: SchemaNode): CelTree | undefined {
+  const t: CelTree = { node, rules: node.validations.map((d) => compileRule(env, d)) };
+  let any = t.rules.length > 0;
+  if (node.properties) {
+    const props = new Map<string, CelTree>();
+    for (const [k, p] of node.properties) {
+      const sub = compileCelTree(env, p);
+      if (sub) props.set(k, sub);
+    }
+    if (props.size > 0) { t.properties = props; any = true; }
+  }
+  if (node.additionalProperties) {
+    const sub = compileCelTree(env, node.additionalProperties);
+    if (sub) { t.additionalProperties = sub; any = true; }
+  }
+  if (node.items) {
+    const sub = compileCelTree(env, node.items);
+    if (sub) { t.items = sub; any = true; }
+  }
+  return any ? t : undefined;
+}
+
+export interface CelOutcome {
+  errors: FieldError[];
+  /** Rules that could not be evaluated here (unsupported functions): never silently passed. */
+  warnings: FieldError[];
+}
+
+/**
+ * Parses a rule `fieldPath` (`.a.b`, `['x.y']`) against the schema: Kubernetes' `ValidFieldPath`.
+ * Returns the field-path suffix to append, or an error text.
+ */
+export function resolveRuleFieldPath(fieldPath: string, s: SchemaNode): { suffix: string } | { error: string } {
+  let rest = fieldPath;
+  let suffix = '';
+  let cur: SchemaNode = s;
+  while (rest.length > 0) {
+    let name: string;
+    if (rest.startsWith('.')) {
+      const m = /^\.([^.[\]]*)/.exec(rest) as RegExpExecArray;
+      if (m[1] === '') return { error: 'unexpected end of JSON path' };
+      name = m[1] as string;
+      rest = rest.slice(m[0].length);
+    } else if (rest.startsWith('[')) {
+      const m = /^\['((?:[^'\\]|\\.)*)'\]/.exec(rest);
+      if (!m) return { error: `expected single quoted string but got ${rest.slice(1)}` };
+      name = (m[1] as string).replace(/\\(.)/g, '$1');
+      rest = rest.slice(m[0].length);
+    } else {
+      return { error: `expected [ or . but got: ${rest}` };
+    }
+    if (cur.properties) {
+      const next = cur.properties.get(name);
+      if (!next) return { error: 'does not refer to a valid field' };
+      suffix = child(suffix, name);
+      cur = next;
+    } else if (cur.additionalProperties) {
+      suffix = key(suffix, name);
+      cur = cur.additionalProperties;
+    } else return { error: 'does not refer to a valid field' };
+  }
+  return { suffix };
+}
+
+const joinPath = (base: string, suffix: string): string =>
+  suffix === '' ? base : suffix.startsWith('[') ? base + suffix : `${base}.${suffix}`;
+
+function failureError(r: CompiledRule, path: string, detail: string, badValue: BadValue): FieldError {
+  switch (r.def.reason) {
+    case 'FieldValueForbidden':
+      return fieldError('Forbidden', path, detail);
+    case 'FieldValueRequired':
+      return fieldError('Required value', path, detail);
+    case 'FieldValueDuplicate':
+      return fieldError('Duplicate value', path, '', badValue);
+    default:
+      return fieldError('Invalid value', path, detail, badValue);
+  }
+}
+
+/** Evaluates the messageExpression; undefined means "fall back to message / default". */
+function evalMessage(r: CompiledRule, activation: Record<string, CelInput>): string | undefined {
+  const m = r.message;
+  if (!m?.program) return undefined;
+  const res = evaluate(m.program, activation);
+  if (!res.ok || typeof res.value !== 'string') return undefined;
+  const trimmed = res.value.trim();
+  if (trimmed.length === 0 || trimmed.length > 5000 || trimmed.includes('\n')) return undefined;
+  return trimmed;
+}
+
+function runRules(t: CelTree, value: Json, old: Json | undefined, path: string, badValue: BadValue, out: CelOutcome): void {
+  if (t.rules.length === 0) return;
+  const self = toCel(value, t.node);
+  const activation: Record<string, CelInput> = { self };
+  if (old !== undefined && old !== null) activation.oldSelf = toCel(old, t.node);
+  for (const r of t.rules) {
+    const c = r.rule;
+    if (c.usesOldSelf && activation.oldSelf === undefined) continue;
+    if (c.compileError !== undefined) {
+      out.errors.push(fieldError('Invalid value', path, `rule compile error: ${c.compileError}`, badValue));
+      continue;
+    }
+    if (c.unsupported !== undefined || !c.program) {
+      out.warnings.push(fieldError('Invalid value', path, `x-kubernetes-validations rule ${JSON.stringify(r.def.rule)} not evaluated: ${c.unsupported ?? 'not compiled'}`, badValue));
+      continue;
+    }
+    const res = evaluate(c.program, activation);
+    if (!res.ok) {
+      const detail = res.error.startsWith('no such overload')
+        ? `'${res.error}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(r.def)}`
+        : `${res.error} evaluating rule: ${ruleErrorString(r.def)}`;
+      out.errors.push(fieldError('Invalid value', path, detail, badValue));
+      continue;
+    }
+    if (res.value === true) continue;
+    let errPath = path;
+    if (r.def.fieldPath !== '') {
+      const fp = resolveRuleFieldPath(r.def.fieldPath, t.node);
+      if ('suffix' in fp) errPath = joinPath(path, fp.suffix);
+    }
+    const detail = evalMessage(r, activation) ?? ruleMessageOrDefault(r.def);
+    out.errors.push(failureError(r, errPath, detail, badValue));
+  }
+}
+
+/**
+ * Validates `value` (and `old`, for transition rules) against every rule in the tree.
+ * `badValue` is what error messages show as the value (CAPI: the whole variable's raw JSON).
+ */
+export function validateCel(t: CelTree, value: Json, old: Json | undefined, path: string, badValue: BadValue | ((v: Json) => BadValue)): CelOutcome {
+  const out: CelOutcome = { errors: [], warnings: [] };
+  const bad = typeof badValue === 'function' ? badValue : () => badValue;
+  const walk = (tree: CelTree, v: Json, o: Json | undefined, p: string): void => {
+    if (v === null) return;
+    runRules(tree, v, o, p, bad(v), out);
+    if (Array.isArray(v)) {
+      if (tree.items) v.forEach((item, i) => walk(tree.items as CelTree, item, undefined, index(p, i)));
+      return;
+    }
+    if (!isJsonObject(v)) return;
+    const oldObj = isJsonObject(o ?? null) ? (o as Record<string, Json>) : undefined;
+    for (const k of Object.keys(v)) {
+      const sub = tree.properties?.get(k);
+      if (sub) walk(sub, v[k] as Json, oldObj ? getOwn(oldObj, k) : undefined, child(p, k));
+      else if (tree.additionalProperties) walk(tree.additionalProperties, v[k] as Json, oldObj ? getOwn(oldObj, k) : undefined, key(p, k));
+    }
+  };
+  walk(t, value, old, path);
+  return out;
+}

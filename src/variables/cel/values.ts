@@ -1,0 +1,57 @@
+/**
+ * JSON → CEL value conversion guided by the structural schema, like Kubernetes'
+ * `UnstructuredToVal`: `integer` values are CEL ints, `number` values CEL doubles (even when
+ * integral), int-or-string and untyped values keep their JSON kind, objects with declared
+ * properties expose those properties under their CEL-escaped names, and maps/lists convert
+ * their elements with the additionalProperties/items schema.
+ */
+import type { CelInput } from '@bufbuild/cel';
+import type { Json } from '../../api/model.js';
+import { isJsonObject } from '../json.js';
+import type { SchemaNode } from '../schema.js';
+
+const CEL_RESERVED = new Set([
+  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
+  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+]);
+
+/**
+ * Kubernetes' property-name escaping for CEL (`__underscores__`, `__dot__`, `__dash__`,
+ * `__slash__`, `__{keyword}__`); undefined when the name cannot be accessed from CEL.
+ */
+export function escapeCelPropertyName(name: string): string | undefined {
+  if (CEL_RESERVED.has(name)) return `__${name}__`;
+  if (!/^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/.test(name)) return undefined;
+  return name
+    .replace(/__/g, '__underscores__')
+    .replace(/\./g, '__dot__')
+    .replace(/-/g, '__dash__')
+    .replace(/\//g, '__slash__');
+}
+
+export function toCel(value: Json, s: SchemaNode | undefined): CelInput {
+  if (value === null) return null;
+  if (typeof value === 'boolean' || typeof value === 'string') return value;
+  if (typeof value === 'number') {
+    if (s && s.type === 'number') return value;
+    if (s && (s.type === 'integer' || s.intOrString)) return Number.isInteger(value) ? BigInt(value) : value;
+    return Number.isInteger(value) ? BigInt(value) : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => toCel(v, s?.items));
+  if (!isJsonObject(value)) return null;
+  const out = new Map<string, CelInput>();
+  for (const k of Object.keys(value)) {
+    const v = value[k] as Json;
+    const prop = s?.properties?.get(k);
+    if (prop) {
+      const escaped = escapeCelPropertyName(k);
+      if (escaped !== undefined) out.set(escaped, toCel(v, prop));
+    } else if (s?.additionalProperties) {
+      out.set(k, toCel(v, s.additionalProperties));
+    } else {
+      // Unknown fields under x-kubernetes-preserve-unknown-fields: untyped (dyn) conversion.
+      out.set(k, toCel(v, undefined));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,219 @@
+/**
+ * ClusterClass-side variable validation (CAPI `ValidateClusterClassVariables`,
+ * topology-semantics §5.3). Order and early returns follow `validateRootSchema`: conversion
+ * problems, then structural-schema errors, then default validation, then per-node checks
+ * (type, example, enum, properties/additionalProperties, CEL).
+ */
+import type { Ajv } from 'ajv';
+import type { CelEnv } from '@bufbuild/cel';
+import type { ClusterClassVariable, Json } from '../api/model.js';
+import { compileCelTree, resolveRuleFieldPath, validateCel, type CelTree } from './cel/validate.js';
+import { child, fieldError, forbidden, goQuote, index, invalid, key, notSupported, required, type BadValue, type FieldError } from './fielderror.js';
+import { goMarshal } from './json.js';
+import { validateMetadata } from './labels.js';
+import { compileSchemaValidator, schemaErrors } from './openapi.js';
+import { unknownFieldPaths } from './pruning.js';
+import type { SchemaNode } from './schema.js';
+import { RE2JS } from 're2js';
+
+const VALID_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
+const VALID_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+
+export interface ClassCheckContext {
+  ajv: Ajv;
+  env: CelEnv;
+}
+
+export interface ClassCheckOutcome {
+  errors: FieldError[];
+  warnings: FieldError[];
+}
+
+export function validateVariableNames(vars: readonly ClusterClassVariable[], base: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const v of vars) {
+    if (seen.has(v.name)) {
+      errs.push(invalid(child(key(base, v.name), 'name'), v.name, `variable name must be unique. Variable with name ${goQuote(v.name)} is defined more than once`));
+    }
+    seen.add(v.name);
+  }
+  for (const v of vars) {
+    const p = child(key(base, v.name), 'name');
+    if (v.name === '') errs.push(required(p, 'variable name must be defined'));
+    if (v.name === 'builtin') errs.push(invalid(p, v.name, '"builtin" is a reserved variable name'));
+    if (v.name.includes('.')) errs.push(invalid(p, v.name, 'variable name cannot contain "."'));
+  }
+  return errs;
+}
+
+export function validateVariableMetadata(v: ClusterClassVariable, root: SchemaNode, base: string): FieldError[] {
+  const errs = validateMetadata(v.deprecatedV1Beta1Metadata as { labels?: Json; annotations?: Json } | undefined, child(base, 'deprecatedV1Beta1Metadata'));
+  const walk = (n: SchemaNode): void => {
+    errs.push(...validateMetadata(n.xMetadata, child(n.path, 'x-metadata')));
+    if (n.additionalProperties) walk(n.additionalProperties);
+    if (n.properties) for (const p of n.properties.values()) walk(p);
+    if (n.items) walk(n.items);
+  };
+  walk(root);
+  return errs;
+}
+
+// ------------------------------------------------------------------ structural schema
+
+type Level = 'field' | 'item';
+
+export function structuralErrors(n: SchemaNode, level: Level): FieldError[] {
+  const errs: FieldError[] = [];
+  if (n.type === '' && !n.intOrString && n.preserveUnknownFields !== true) {
+    errs.push(required(child(n.path, 'type'), level === 'item' ? 'must not be empty for specified array items' : 'must not be empty for specified object fields'));
+  }
+  if (n.type === 'array' && !n.items) errs.push(required(child(n.path, 'items'), 'must be specified'));
+  if (n.preserveUnknownFields === false) errs.push(invalid(child(n.path, 'x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
+  if (n.items) errs.push(...structuralErrors(n.items, 'item'));
+  if (n.properties) for (const p of n.properties.values()) errs.push(...structuralErrors(p, 'field'));
+  if (n.additionalProperties) errs.push(...structuralErrors(n.additionalProperties, 'field'));
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) for (const s of n[k] ?? []) errs.push(...valueValidationErrors(s));
+  if (n.not) errs.push(...valueValidationErrors(n.not));
+  return errs;
+}
+
+/** Inside allOf/anyOf/oneOf/not only value validations are allowed (`NestedValueValidation`). */
+function valueValidationErrors(n: SchemaNode): FieldError[] {
+  const errs: FieldError[] = [];
+  const raw = n.json;
+  if (n.type !== '') errs.push(forbidden(child(n.path, 'type'), 'must be empty to be structural'));
+  if (n.additionalProperties) errs.push(forbidden(child(n.path, 'additionalProperties'), 'must be undefined to be structural'));
+  if (n.default) errs.push(forbidden(child(n.path, 'default'), 'must be undefined to be structural'));
+  if (n.description !== undefined && n.description !== '') errs.push(forbidden(child(n.path, 'description'), 'must be empty to be structural'));
+  if (n.preserveUnknownFields !== undefined) errs.push(forbidden(child(n.path, 'x-kubernetes-preserve-unknown-fields'), 'must be undefined to be structural'));
+  if (n.intOrString) errs.push(forbidden(child(n.path, 'x-kubernetes-int-or-string'), 'must be false to be structural'));
+  if (n.validations.length > 0) errs.push(forbidden(child(n.path, 'x-kubernetes-validations'), 'must be empty to be structural'));
+  if (raw['x-metadata'] !== undefined) errs.push(forbidden(child(n.path, 'x-metadata'), 'must be empty to be structural'));
+  if (n.items) errs.push(...valueValidationErrors(n.items));
+  if (n.properties) for (const p of n.properties.values()) errs.push(...valueValidationErrors(p));
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) for (const s of n[k] ?? []) errs.push(...valueValidationErrors(s));
+  if (n.not) errs.push(...valueValidationErrors(n.not));
+  return errs;
+}
+
+// ------------------------------------------------------------------ defaults, examples, enums
+
+/** Class-side BadValue: kube-openapi passes the offending value, or the actual type name for type errors. */
+const classBadValue = (offending: Json, typeName?: string): BadValue => {
+  if (typeName !== undefined) return typeName;
+  if (typeof offending === 'string' || typeof offending === 'number' || typeof offending === 'boolean' || offending === null) return offending;
+  return { go: goMarshal(offending) };
+};
+
+function valueErrors(ctx: ClassCheckContext, n: SchemaNode, value: Json, path: string): FieldError[] {
+  const v = compileSchemaValidator(ctx.ajv, n);
+  if ('error' in v) return [invalid(n.path, '', `failed to build schema validator: ${v.error}`)];
+  return schemaErrors(v, value, path, classBadValue);
+}
+
+function celValueErrors(tree: CelTree | undefined, n: SchemaNode, value: Json, old: Json | undefined, path: string): FieldError[] {
+  if (!tree) return [];
+  return validateCel(tree, value, old, path, n.type).errors;
+}
+
+/** `structuraldefaulting.ValidateDefaults` with requirePrunedDefaults. additionalProperties are not followed. */
+export function defaultErrors(ctx: ClassCheckContext, n: SchemaNode): FieldError[] {
+  const errs: FieldError[] = [];
+  if (n.default) {
+    const p = child(n.path, 'default');
+    const def = n.default.value;
+    if (unknownFieldPaths(def, n).length > 0) errs.push(invalid(p, classBadValue(def), 'must not have unknown fields'));
+    const schemaErrs = valueErrors(ctx, n, def, p);
+    if (schemaErrs.length > 0) errs.push(...schemaErrs);
+    else errs.push(...celValueErrors(compileCelTree(ctx.env, n), n, def, def, p));
+  }
+  if (n.items) errs.push(...defaultErrors(ctx, n.items));
+  if (n.properties) for (const s of n.properties.values()) errs.push(...defaultErrors(ctx, s));
+  return errs;
+}
+
+/** `validateSchema` in CAPI: per-node checks, recursing through the whole schema. */
+export function schemaNodeErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: string | undefined, celAllowed: boolean): ClassCheckOutcome {
+  const out: ClassCheckOutcome = { errors: [], warnings: [] };
+  if (n.type !== '' && !VALID_TYPES.includes(n.type)) {
+    out.errors.push(notSupported(child(n.path, 'type'), n.type, VALID_TYPES));
+    return out;
+  }
+  if (n.pattern !== undefined) {
+    try {
+      RE2JS.compile(n.pattern);
+    } catch (e) {
+      out.errors.push(invalid(child(n.path, 'pattern'), n.pattern, `must be a valid regular expression, but isn't: ${e instanceof Error ? e.message : String(e)}`));
+      return out;
+    }
+  }
+  if (n.example) out.errors.push(...valueErrors(ctx, n, n.example.value, child(n.path, 'example')));
+  n.enum?.forEach((e, i) => {
+    if (e !== null) out.errors.push(...valueErrors(ctx, n, e, index(child(n.path, 'enum'), i)));
+  });
+  const merge = (o: ClassCheckOutcome) => { out.errors.push(...o.errors); out.warnings.push(...o.warnings); };
+  if (n.additionalProperties) {
+    if (n.properties && n.properties.size > 0) out.errors.push(forbidden(n.path, 'additionalProperties and properties are mutually exclusive'));
+    merge(schemaNodeErrors(ctx, n.additionalProperties, uncorrelatable, celAllowed));
+  }
+  if (n.properties) for (const p of n.properties.values()) merge(schemaNodeErrors(ctx, p, uncorrelatable, celAllowed));
+  if (n.items) merge(schemaNodeErrors(ctx, n.items, uncorrelatable ?? child(n.path, 'items'), celAllowed));
+  if (n.not) merge(schemaNodeErrors(ctx, n.not, uncorrelatable, false));
+  for (const k of ['allOf', 'oneOf', 'anyOf'] as const) for (const s of n[k] ?? []) merge(schemaNodeErrors(ctx, s, uncorrelatable, false));
+
+  if (n.validations.length > 0) merge(celRuleErrors(ctx, n, uncorrelatable, celAllowed, out.errors.length === 0));
+  return out;
+}
+
+/** Go `%#v` of an `apiextensions.ValidationRule`, the BadValue CAPI reports for rule compile errors. */
+function goRule(r: SchemaNode['validations'][number]): BadValue {
+  const reason = r.reason === '' ? '(*apiextensions.FieldValueErrorReason)(nil)' : `(*apiextensions.FieldValueErrorReason)(${goQuote(r.reason)})`;
+  return { go: `apiextensions.ValidationRule{Rule:${goQuote(r.rule)}, Message:${goQuote(r.message)}, MessageExpression:${goQuote(r.messageExpression)}, Reason:${reason}, FieldPath:${goQuote(r.fieldPath)}, OptionalOldSelf:(*bool)(nil)}` };
+}
+
+function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: string | undefined, celAllowed: boolean, noSchemaErrors: boolean): ClassCheckOutcome {
+  const out: ClassCheckOutcome = { errors: [], warnings: [] };
+  const base = child(n.path, 'x-kubernetes-validations');
+  n.validations.forEach((r, i) => {
+    const p = index(base, i);
+    const rule = r.rule.trim();
+    const msg = r.message.trim();
+    if (rule.length === 0) out.errors.push(required(child(p, 'rule'), 'rule is not specified'));
+    else if (r.message.length > 0 && msg.length === 0) out.errors.push(invalid(child(p, 'message'), r.message, 'message must be non-empty if specified'));
+    else if (r.message.length > 2048) out.errors.push(invalid(child(p, 'message'), r.message.slice(0, 10) + '...', 'message must have a maximum length of 2048 characters'));
+    else if (/[\n\r]/.test(msg)) out.errors.push(invalid(child(p, 'message'), r.message, 'message must not contain line breaks'));
+    else if (/[\n\r]/.test(rule) && msg.length === 0) out.errors.push(required(child(p, 'message'), 'message must be specified if rule contains line breaks'));
+    if (r.messageExpression.length > 0 && r.messageExpression.trim().length === 0) {
+      out.errors.push(required(child(p, 'messageExpression'), 'messageExpression must be non-empty if specified'));
+    }
+    if (r.reason !== '' && !VALID_REASONS.includes(r.reason)) out.errors.push(notSupported(child(p, 'reason'), r.reason, VALID_REASONS));
+    if (r.fieldPath.length > 0 && r.fieldPath.trim().length === 0) out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, 'fieldPath must be non-empty if specified'));
+    if (/\n/.test(r.fieldPath)) out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, 'fieldPath must not contain line breaks'));
+    if (r.fieldPath.length > 0) {
+      const fp = resolveRuleFieldPath(r.fieldPath, n);
+      if ('error' in fp) out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, `fieldPath must be a valid path: ${fp.error}`));
+    }
+  });
+  if (!noSchemaErrors || out.errors.length > 0 || !celAllowed) return out;
+
+  const tree = compileCelTree(ctx.env, { ...n, properties: undefined, additionalProperties: undefined, items: undefined } as SchemaNode);
+  tree?.rules.forEach((c, i) => {
+    const p = index(base, i);
+    if (c.rule.compileError !== undefined) out.errors.push(invalid(child(p, 'rule'), goRule(c.def), c.rule.compileError));
+    if (c.message?.compileError !== undefined) out.errors.push(invalid(child(p, 'messageExpression'), goRule(c.def), c.message.compileError));
+    if ((c.rule.usesOldSelf) && uncorrelatable !== undefined) {
+      out.errors.push(invalid(child(p, 'rule'), c.def.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
+    }
+    if (c.rule.unsupported !== undefined) {
+      out.warnings.push(fieldError('Invalid value', child(p, 'rule'), `x-kubernetes-validations rule ${JSON.stringify(c.def.rule)} cannot be evaluated offline: ${c.rule.unsupported}; values are not checked against it`, c.def.rule));
+    }
+  });
+  if (out.errors.length > 0) return out;
+  const full = compileCelTree(ctx.env, n);
+  if (n.example) out.errors.push(...celValueErrors(full, n, n.example.value, undefined, child(n.path, 'example')));
+  n.enum?.forEach((e, i) => {
+    if (e !== null) out.errors.push(...celValueErrors(full, n, e, undefined, index(child(n.path, 'enum'), i)));
+  });
+  return out;
+}

@@ -1,0 +1,274 @@
+/**
+ * Variables stage (topology-semantics §5): compiles a ClusterClass's variable definitions once
+ * (validation of the definitions, synthesised `status.variables`, ajv validators, CEL programs)
+ * and then defaults and validates the variables of each Cluster using that class, with the
+ * field paths and messages of CAPI's webhooks.
+ */
+import type { CelEnv } from '@bufbuild/cel';
+import type { Ajv } from 'ajv';
+import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../api/model.js';
+import type { Result } from '../krm/result.js';
+import { newCelEnv } from './cel/library.js';
+import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
+import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
+import { defaultVariableValue } from './defaulting.js';
+import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from './fielderror.js';
+import { canonicalJson, compareGoStrings, goMarshal } from './json.js';
+import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
+import { unknownFieldPaths } from './pruning.js';
+import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
+
+export interface CompiledVariable {
+  name: string;
+  required: boolean;
+  definition: ClusterClassVariable;
+  schema: SchemaNode;
+  /** Undefined when the schema could not be compiled (already reported on the class). */
+  validator?: CompiledSchemaValidator;
+  cel?: CelTree;
+  /** The definition as `status.variables[].definitions[0]`. */
+  status: JsonObject;
+}
+
+/** Compiled once per ClusterClass and reused for every Cluster of the class. */
+export interface CompiledVariables {
+  classRef: ObjectRef;
+  /** Status order: sorted by name (Go string order). */
+  sorted: readonly CompiledVariable[];
+  byName: ReadonlyMap<string, CompiledVariable>;
+  /** Owned by this compiled class: ajv instance and CEL environment used for its programs. */
+  ajv: Ajv;
+  env: CelEnv;
+}
+
+export interface DefaultedVariables {
+  /** cluster-level list after defaulting: user entries in their order, then defaulted-but-unset ones in status (alphabetical) order */
+  cluster: ClusterVariable[];
+  controlPlaneOverrides: ClusterVariable[];
+  machineDeploymentOverrides: Map<string, ClusterVariable[]>;
+  machinePoolOverrides: Map<string, ClusterVariable[]>;
+}
+
+const SCHEMA_PATH = 'schema.openAPIV3Schema';
+
+function compileVariable(ajv: Ajv, env: CelEnv, v: ClusterClassVariable, base: string, errors: FieldError[], warnings: FieldError[]): CompiledVariable {
+  const schemaPath = child(base, SCHEMA_PATH);
+  const issues: ParseIssues = { errors: [], ignored: [] };
+  const schema = parseSchema(v.schema?.openAPIV3Schema as Json | undefined, schemaPath, issues);
+  warnings.push(...issues.ignored);
+  const status: JsonObject = { from: 'inline', required: v.required };
+  const meta = v.deprecatedV1Beta1Metadata;
+  if (meta && (Object.keys(meta.labels ?? {}).length > 0 || Object.keys(meta.annotations ?? {}).length > 0)) {
+    status.deprecatedV1Beta1Metadata = meta as unknown as Json;
+  }
+  status.schema = { openAPIV3Schema: schema.json };
+  const compiled: CompiledVariable = { name: v.name, required: v.required, definition: v, schema, status };
+
+  errors.push(...validateVariableMetadata(v, schema, base));
+  if (issues.errors.length > 0) {
+    for (const e of issues.errors) {
+      errors.push({ ...e, detail: `failed to convert schema definition for variable ${goQuote(v.name)}; ClusterClass should be checked: ${e.detail}` });
+    }
+    return compiled;
+  }
+  const structural = structuralErrors(schema, 'field');
+  if (structural.length > 0) {
+    errors.push(...structural);
+    return compiled;
+  }
+  const ctx = { ajv, env };
+  const defaults = defaultErrors(ctx, schema);
+  errors.push(...defaults);
+  if (defaults.length === 0) {
+    const node = schemaNodeErrors(ctx, schema, undefined, true);
+    errors.push(...node.errors);
+    warnings.push(...node.warnings);
+  }
+  const validator = compileSchemaValidator(ajv, schema);
+  if ('error' in validator) errors.push(invalid(schemaPath, '', `failed to build validator: ${validator.error}`));
+  else compiled.validator = validator;
+  const cel = compileCelTree(env, schema);
+  if (cel) compiled.cel = cel;
+  return compiled;
+}
+
+export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef): { variables: CompiledVariables; results: Result[] } {
+  const ajv = newAjv();
+  const env = newCelEnv();
+  const errors: FieldError[] = validateVariableNames(cc.variables, 'spec.variables');
+  const warnings: FieldError[] = [];
+  const byName = new Map<string, CompiledVariable>();
+  for (const v of cc.variables) {
+    const compiled = compileVariable(ajv, env, v, key('spec.variables', v.name), errors, warnings);
+    // A repeated name is an error above; the first definition is the one used.
+    if (!byName.has(v.name)) byName.set(v.name, compiled);
+  }
+  const sorted = [...byName.values()].sort((a, b) => compareGoStrings(a.name, b.name));
+  const results = dedupeResults([
+    ...errors.map((e) => toResult(e, classRef, 'error')),
+    ...warnings.map((e) => toResult(e, classRef, 'warning')),
+  ]);
+  return { variables: { classRef, sorted, byName, ajv, env }, results };
+}
+
+/** Synthesised ClusterClass status.variables (spec §5.2) as plain JSON, sorted by name. */
+export function statusVariables(v: CompiledVariables): Json[] {
+  return v.sorted.map((c) => ({ name: c.name, definitionsConflict: false, definitions: [c.status] }));
+}
+
+/** Names of variables whose definitions come from `spec.variables` (inline). */
+export function inlineVariableNames(v: CompiledVariables): Set<string> {
+  return new Set(v.sorted.map((c) => c.name));
+}
+
+// ------------------------------------------------------------------ Cluster side
+
+const raw = (value: Json | undefined): string => goMarshal(value ?? null);
+
+function indexValues(values: readonly ClusterVariable[], path: string): { index: Map<string, ClusterVariable>; errors: FieldError[] } {
+  const index = new Map<string, ClusterVariable>();
+  const errors: FieldError[] = [];
+  for (const val of values) {
+    if (index.has(val.name)) errors.push(invalid(key(path, val.name), raw(val.value), `variable ${goQuote(val.name)} is set more than once`));
+    index.set(val.name, val);
+  }
+  return { index, errors };
+}
+
+/** `defaultClusterVariables`: on error the list is left as it was (the webhook does not write it back). */
+export function defaultVariableList(
+  v: CompiledVariables,
+  values: readonly ClusterVariable[],
+  path: string,
+  createVariables: boolean,
+): { values: ClusterVariable[]; errors: FieldError[] } {
+  const { index, errors } = indexValues(values, path);
+  if (errors.length > 0) return { values: [...values], errors };
+  const work: { name: string; current?: ClusterVariable }[] = values.map((val) => ({ name: val.name, current: val }));
+  for (const c of v.sorted) if (!index.has(c.name)) work.push({ name: c.name });
+  const out: ClusterVariable[] = [];
+  for (const item of work) {
+    const def = v.byName.get(item.name);
+    if (!def) {
+      errors.push(invalid(key(path, item.name), raw(item.current?.value), 'variable is not defined'));
+      continue;
+    }
+    if (!item.current && (!createVariables || !def.schema.default)) continue;
+    out.push({ name: item.name, value: canonicalJson(defaultVariableValue(item.current?.value, def.schema)) });
+  }
+  if (errors.length > 0) return { values: [...values], errors };
+  return { values: out, errors };
+}
+
+/** `validateClusterVariables` for one list. */
+export function validateVariableList(
+  v: CompiledVariables,
+  values: readonly ClusterVariable[],
+  oldValues: readonly ClusterVariable[],
+  path: string,
+  validateRequired: boolean,
+): { errors: FieldError[]; warnings: FieldError[] } {
+  const warnings: FieldError[] = [];
+  const { index, errors } = indexValues(values, path);
+  if (errors.length > 0) return { errors, warnings };
+  const oldIndex = new Map(oldValues.map((o) => [o.name, o] as const));
+  if (validateRequired) {
+    for (const c of v.sorted) {
+      if (c.required && !index.has(c.name)) errors.push(required(path, `required variable ${goQuote(c.name)} must be set`));
+    }
+  }
+  for (const val of values) {
+    const p = key(path, val.name);
+    const def = v.byName.get(val.name);
+    const rawValue = raw(val.value);
+    if (!def) {
+      errors.push(invalid(p, rawValue, 'variable is not defined'));
+      continue;
+    }
+    const value = val.value ?? null;
+    const valuePath = child(p, 'value');
+    if (def.validator) {
+      const schemaErrs = schemaErrors(def.validator, value, valuePath, () => rawValue);
+      if (schemaErrs.length > 0) {
+        errors.push(...schemaErrs);
+        continue;
+      }
+    }
+    const unknown = unknownFieldPaths(value, def.schema);
+    if (unknown.length > 0) {
+      errors.push(invalid(p, rawValue, `failed validation: ${goQuote(unknown.join(','))} field(s) are not specified in the variable schema of variable ${goQuote(val.name)}`));
+      continue;
+    }
+    if (def.cel) {
+      const old = oldIndex.get(val.name)?.value;
+      const cel = validateCel(def.cel, value, old === null ? undefined : old, valuePath, rawValue);
+      errors.push(...cel.errors);
+      warnings.push(...cel.warnings);
+    }
+  }
+  return { errors, warnings };
+}
+
+export function defaultAndValidateClusterVariables(
+  v: CompiledVariables,
+  cluster: Cluster,
+  clusterRef: ObjectRef,
+  options?: { previous?: Cluster },
+): { variables: DefaultedVariables; results: Result[] } {
+  const errors: FieldError[] = [];
+  const warnings: FieldError[] = [];
+  const topo = cluster.topology;
+  const prev = options?.previous?.topology;
+
+  const clusterPath = 'spec.topology.variables';
+  const cl = defaultVariableList(v, topo.variables ?? [], clusterPath, true);
+  errors.push(...cl.errors);
+
+  const cpPath = 'spec.topology.controlPlane.variables.overrides';
+  const cpValues = topo.controlPlane?.variables?.overrides ?? [];
+  let cpOverrides = [...cpValues];
+  if (cpValues.length > 0) {
+    const cp = defaultVariableList(v, cpValues, cpPath, false);
+    errors.push(...cp.errors);
+    cpOverrides = cp.values;
+  }
+
+  const mdPath = (name: string) => child(key('spec.topology.workers.machineDeployments', name), 'variables.overrides');
+  const mpPath = (name: string) => child(key('spec.topology.workers.machinePools', name), 'variables.overrides');
+  const defaultMachines = (list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[], pathOf: (n: string) => string) => {
+    const out = new Map<string, ClusterVariable[]>();
+    for (const m of list) {
+      const values = m.variables?.overrides ?? [];
+      if (values.length === 0) { out.set(m.name, []); continue; }
+      const d = defaultVariableList(v, values, pathOf(m.name), false);
+      errors.push(...d.errors);
+      out.set(m.name, d.values);
+    }
+    return out;
+  };
+  const mdOverrides = defaultMachines(topo.workers?.machineDeployments ?? [], mdPath);
+  const mpOverrides = defaultMachines(topo.workers?.machinePools ?? [], mpPath);
+
+  const collect = (r: { errors: FieldError[]; warnings: FieldError[] }) => { errors.push(...r.errors); warnings.push(...r.warnings); };
+  collect(validateVariableList(v, cl.values, prev?.variables ?? [], clusterPath, true));
+  if (cpOverrides.length > 0) collect(validateVariableList(v, cpOverrides, prev?.controlPlane?.variables?.overrides ?? [], cpPath, false));
+  const oldMachine = (list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[] | undefined, name: string) =>
+    list?.find((m) => m.name === name)?.variables?.overrides ?? [];
+  for (const [name, values] of mdOverrides) {
+    if (values.length > 0) collect(validateVariableList(v, values, oldMachine(prev?.workers?.machineDeployments, name), mdPath(name), false));
+  }
+  for (const [name, values] of mpOverrides) {
+    if (values.length > 0) collect(validateVariableList(v, values, oldMachine(prev?.workers?.machinePools, name), mpPath(name), false));
+  }
+
+  const results = dedupeResults([
+    ...errors.map((e) => toResult(e, clusterRef, 'error')),
+    ...warnings.map((e) => toResult(e, clusterRef, 'warning')),
+  ]);
+  return {
+    variables: { cluster: cl.values, controlPlaneOverrides: cpOverrides, machineDeploymentOverrides: mdOverrides, machinePoolOverrides: mpOverrides },
+    results,
+  };
+}
+
+export { fieldError, type FieldError };

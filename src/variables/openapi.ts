@@ -1,0 +1,211 @@
+/**
+ * OpenAPI schema validation of variable values, behaving like the Kubernetes CRD validator
+ * (kube-openapi `validate` behind `apiextensions-apiserver/pkg/apiserver/validation`), built on
+ * ajv. A schema is translated and compiled once (per variable, per class) and the compiled
+ * function is reused for every Cluster.
+ *
+ * Kubernetes specifics handled in translation: `exclusiveMaximum`/`exclusiveMinimum` are
+ * booleans (OpenAPI 3.0), `x-kubernetes-int-or-string` means type integer or string, only the
+ * Kubernetes format set is checked, and `pattern` uses RE2 (re2js), never a backtracking RegExp.
+ * Error texts follow kube-openapi (`<name> in body should ...`) and the field error types chosen
+ * by `ValidateCustomResource`.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { RE2JS } from 're2js';
+import type { Json, JsonObject } from '../api/model.js';
+import { child, fieldError, goQuote, type BadValue, type FieldError } from './fielderror.js';
+import { checkedFormatName, formatChecker, formatNames } from './formats.js';
+import { goMarshal, isJsonObject, jsonTypeName, setOwn } from './json.js';
+import type { SchemaNode } from './schema.js';
+
+/** Owned by one compiled ClusterClass: ajv instance with the Kubernetes formats and RE2 patterns. */
+export function newAjv(): Ajv {
+  const regExp = Object.assign(
+    (pattern: string) => {
+      const re = RE2JS.compile(pattern);
+      return { test: (s: string) => re.test(s) };
+    },
+    { code: 're2' },
+  );
+  const ajv = new Ajv({
+    allErrors: true,
+    verbose: true,
+    strict: false,
+    ownProperties: true,
+    validateFormats: true,
+    validateSchema: false,
+    addUsedSchema: false,
+    code: { regExp },
+  });
+  for (const name of formatNames()) {
+    const check = formatChecker(name) as (s: string) => boolean;
+    ajv.addFormat(name, { type: 'string', validate: check });
+  }
+  return ajv;
+}
+
+/** The JSON Schema ajv compiles for a Kubernetes schema node (draft-07 semantics). */
+export function toAjvSchema(n: SchemaNode): JsonObject {
+  const s: JsonObject = {};
+  if (n.intOrString) s.type = ['integer', 'string'];
+  else if (n.type !== '') s.type = n.type;
+  if (n.properties) {
+    const props: JsonObject = {};
+    for (const [k, p] of n.properties) setOwn(props, k, toAjvSchema(p));
+    s.properties = props;
+  }
+  if (n.additionalProperties) s.additionalProperties = toAjvSchema(n.additionalProperties);
+  if (n.items) s.items = toAjvSchema(n.items);
+  if (n.required) s.required = [...n.required];
+  for (const k of ['maxProperties', 'minProperties', 'maxItems', 'minItems', 'maxLength', 'minLength'] as const) {
+    const v = n[k];
+    if (v !== undefined) s[k] = v;
+  }
+  if (n.uniqueItems) s.uniqueItems = true;
+  if (n.pattern !== undefined) s.pattern = n.pattern;
+  if (n.maximum !== undefined) s[n.exclusiveMaximum ? 'exclusiveMaximum' : 'maximum'] = n.maximum;
+  if (n.minimum !== undefined) s[n.exclusiveMinimum ? 'exclusiveMinimum' : 'minimum'] = n.minimum;
+  const format = checkedFormatName(n.format);
+  if (format !== undefined) s.format = format;
+  if (n.enum) s.enum = n.enum;
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const l = n[k];
+    if (l) s[k] = l.map(toAjvSchema);
+  }
+  if (n.not) s.not = toAjvSchema(n.not);
+  return s;
+}
+
+export interface CompiledSchemaValidator {
+  validate: ValidateFunction;
+}
+
+export function compileSchemaValidator(ajv: Ajv, n: SchemaNode): CompiledSchemaValidator | { error: string } {
+  try {
+    return { validate: ajv.compile(toAjvSchema(n)) };
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Chooses the field error's BadValue (CAPI uses the raw variable, class checks the offending value). */
+export type BadValueOf = (offending: Json, typeName?: string) => BadValue;
+
+/**
+ * Runs a compiled validator and maps ajv errors to Kubernetes field errors rooted at `basePath`.
+ */
+export function schemaErrors(v: CompiledSchemaValidator, value: Json, basePath: string, badValue: BadValueOf): FieldError[] {
+  if (v.validate(value)) return [];
+  const out: FieldError[] = [];
+  const seenAllOf = new Set<string>();
+  for (const e of v.validate.errors ?? []) {
+    // Sub-errors of anyOf/oneOf/not branches are summarised by the composite error only.
+    if (passesThroughBranch(e.schemaPath)) continue;
+    const data = e.data as Json | undefined;
+    // kube-openapi only runs the type check on null values.
+    if ((data === null || data === undefined) && e.keyword !== 'type' && e.keyword !== 'required') continue;
+    const name = openAPIName(value, e.instancePath);
+    const mapped = mapError(e, name, data ?? null, basePath, badValue);
+    if (mapped) out.push(mapped);
+    const allOfMatch = /^(.*)\/allOf\/\d+\/[^/]+$/.exec(e.schemaPath);
+    if (allOfMatch && !seenAllOf.has(e.instancePath)) {
+      seenAllOf.add(e.instancePath);
+      out.push(fieldError('Invalid value', pathFor(basePath, name), inBody(name, 'must validate all the schemas (allOf)'), badValue(data ?? null)));
+    }
+  }
+  return out;
+}
+
+/** True when a schema path goes into an anyOf/oneOf alternative or into `not` (not just ends there). */
+function passesThroughBranch(schemaPath: string): boolean {
+  const segs = schemaPath.split('/').slice(1);
+  for (let i = 0; i < segs.length - 1; i++) {
+    const s = segs[i];
+    if (s === 'properties') { i++; continue; }
+    if (s === 'anyOf' || s === 'oneOf' || s === 'not') return true;
+  }
+  return false;
+}
+
+/** kube-openapi names: properties joined with `.`, list items as `[i]`; `""` is the root. */
+function openAPIName(root: Json, instancePath: string): string {
+  if (instancePath === '') return '';
+  const segs = instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let name = '';
+  let cur: Json | undefined = root;
+  for (const seg of segs) {
+    if (Array.isArray(cur)) {
+      name += `[${seg}]`;
+      cur = cur[Number(seg)];
+    } else {
+      name = name === '' ? seg : `${name}.${seg}`;
+      cur = isJsonObject(cur) ? cur[seg] : undefined;
+    }
+  }
+  return name;
+}
+
+const pathFor = (base: string, name: string): string => (name === '' ? base : child(base, name));
+
+/** `<name> in body <msg>`, with CAPI's trimming of a leading ` in body ` for the root. */
+const inBody = (name: string, msg: string): string => (name === '' ? msg : `${name} in body ${msg}`);
+
+const fmtNum = (n: unknown): string => String(n);
+
+function mapError(e: ErrorObject, name: string, data: Json, basePath: string, badValue: BadValueOf): FieldError | undefined {
+  const p = e.params as Record<string, unknown>;
+  const path = pathFor(basePath, name);
+  const invalidWith = (msg: string) => fieldError('Invalid value', path, inBody(name, msg), badValue(data));
+  switch (e.keyword) {
+    case 'type': {
+      const expected = Array.isArray(p.type) ? (p.type as string[]).join(',') : String(p.type);
+      const actual = jsonTypeName(data);
+      return fieldError('Invalid value', path, inBody(name, `must be of type ${expected}: "${actual}"`), badValue(data, actual));
+    }
+    case 'required': {
+      const missing = String(p.missingProperty);
+      return fieldError('Required value', pathFor(basePath, name === '' ? missing : `${name}.${missing}`), '');
+    }
+    case 'enum': {
+      const allowed = ((e.schema as Json[]) ?? []).map((a) => (typeof a === 'string' ? a : goMarshal(a)));
+      const detail = allowed.length > 0 ? 'supported values: ' + allowed.map(goQuote).join(', ') : '';
+      return fieldError('Unsupported value', path, detail, badValue(data));
+    }
+    case 'maxLength':
+      return fieldError('Too long', path, `may not be more than ${fmtNum(p.limit)} bytes`, badValue(data));
+    case 'minLength':
+      return invalidWith(`should be at least ${fmtNum(p.limit)} chars long`);
+    case 'pattern':
+      return invalidWith(`should match '${String(p.pattern)}'`);
+    case 'maximum':
+      return invalidWith(`should be less than or equal to ${fmtNum(p.limit)}`);
+    case 'exclusiveMaximum':
+      return invalidWith(`should be less than ${fmtNum(p.limit)}`);
+    case 'minimum':
+      return invalidWith(`should be greater than or equal to ${fmtNum(p.limit)}`);
+    case 'exclusiveMinimum':
+      return invalidWith(`should be greater than ${fmtNum(p.limit)}`);
+    case 'maxItems':
+    case 'maxProperties':
+      return fieldError('Too many', path, `must have at most ${fmtNum(p.limit)} items`, badValue(data));
+    case 'minItems':
+      return invalidWith(`should have at least ${fmtNum(p.limit)} items`);
+    case 'minProperties':
+      return invalidWith(`should have at least ${fmtNum(p.limit)} properties`);
+    case 'uniqueItems':
+      return invalidWith(`shouldn't contain duplicates`);
+    case 'format':
+      return fieldError('Invalid value', path, inBody(name, `must be of type ${String(p.format)}: ${goQuote(String(data))}`), badValue(data, String(p.format)));
+    case 'anyOf':
+      return invalidWith('must validate at least one schema (anyOf)');
+    case 'oneOf': {
+      const passing = p.passingSchemas;
+      const extra = Array.isArray(passing) ? `Found ${passing.length} valid alternatives` : 'Found none valid';
+      return invalidWith(`must validate one and only one schema (oneOf). ${extra}`);
+    }
+    case 'not':
+      return invalidWith('must not validate the schema (not)');
+    default:
+      return invalidWith(e.message ?? e.keyword);
+  }
+}

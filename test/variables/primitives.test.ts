@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { formatChecker } from '../../src/variables/formats.js';
+import { goQuote } from '../../src/variables/fielderror.js';
+import { goMarshal } from '../../src/variables/json.js';
+import { escapeCelPropertyName } from '../../src/variables/cel/values.js';
+
+describe('primitives', () => {
+  it('quotes like Go strconv.Quote', () => {
+    expect(goQuote('a"b\\c\n')).toBe('"a\\"b\\\\c\\n"');
+    expect(goQuote('é\u0001')).toBe('"é\\x01"');
+  });
+
+  it('marshals like Go encoding/json', () => {
+    expect(goMarshal({ b: [1.0, '<&>'], a: null })).toBe('{"a":null,"b":[1,"\\u003c\\u0026\\u003e"]}');
+  });
+
+  it('checks the Kubernetes format set', () => {
+    const ok: [string, string][] = [['ipv6', '::1'], ['ipv6', '2001:db8::ffff:1.2.3.4'], ['cidr', '10.0.0.0/8'], ['mac', '00:1a:2b:3c:4d:5e'], ['uuid', '123e4567-e89b-12d3-a456-426614174000'],
+      ['hostname', 'example.com'], ['date', '2024-02-29'], ['datetime', '2026-08-19T22:21:07Z'], ['date-time', '2026-08-19T22:21:07.5+02:00'], ['duration', '1h30m'], ['byte', 'aGVsbG8='],
+      ['quantity', '500m'], ['isbn10', '0306406152'], ['email', 'a@b.c'], ['uri', 'https://x/y'], ['hexcolor', '#fff'], ['rgbcolor', 'rgb(1, 2, 255)']];
+    const bad: [string, string][] = [['ipv4', '01.2.3.4'], ['ipv6', '1::2::3'], ['cidr', '10.0.0.0/33'], ['date', '2023-02-29'], ['uuid', 'xyz'], ['quantity', '1.2.3'], ['byte', 'abc'], ['uri', 'no scheme']];
+    for (const [f, v] of ok) expect(formatChecker(f)?.(v), `${f} ${v}`).toBe(true);
+    for (const [f, v] of bad) expect(formatChecker(f)?.(v), `${f} ${v}`).toBe(false);
+    expect(formatChecker('k8s-short-name')).toBeUndefined();
+  });
+
+  it('escapes property names for CEL like Kubernetes', () => {
+    expect(escapeCelPropertyName('foo-bar')).toBe('foo__dash__bar');
+    expect(escapeCelPropertyName('a__b.c/d')).toBe('a__underscores__b__dot__c__slash__d');
+    expect(escapeCelPropertyName('if')).toBe('__if__');
+    expect(escapeCelPropertyName('1a')).toBeUndefined();
+  });
+});
