@@ -80,7 +80,8 @@ const RENDER_ARGS: ArgSpec = {
 export const RENDER_HELP = `Usage: render-clusterclass render PATH... [options]
 
 Renders every Cluster with spec.topology found in the YAML files under PATH (files or
-directories, read recursively) and prints the result, or writes it to a directory.
+directories, read recursively; - reads a YAML stream from stdin) and prints the result, or
+writes it to a directory.
 
 Options:
   -o, --output DIR     write files: inputs keep their relative paths, rendered objects go to
@@ -88,7 +89,9 @@ Options:
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
   --set KEY=VALUE      a function config field (repeatable), e.g. --set mode=preview
   --mode MODE          expand (default) | preview | validate
-  --format FORMAT      manifests (default: applyable objects only) | all | resourcelist
+  --format FORMAT      manifests (default: applyable objects only, no tool annotations) |
+                       all (every object, as kpt would write them) | resourcelist |
+                       kustomize (for the kustomize exec plugin: keeps kustomize ids)
   --fail-on SEVERITY   error (default) | warning
   --shard I/N          render only shard I (0-based) of N
 Exit codes: 0 ok, 1 error results, 2 internal failure or unreadable input, 3 bad config.
@@ -139,22 +142,24 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     return ExitCode.functionConfig;
   }
   const format = (parsed.flags.format as string | undefined) ?? 'manifests';
-  if (!['manifests', 'all', 'resourcelist'].includes(format)) {
-    io.stderr(`render-clusterclass render: --format must be manifests, all or resourcelist\n`);
+  if (!['manifests', 'all', 'resourcelist', 'kustomize'].includes(format)) {
+    io.stderr(`render-clusterclass render: --format must be manifests, all, kustomize or resourcelist\n`);
     return ExitCode.functionConfig;
   }
 
   let inputFiles: { abs: string; rel: string }[];
   try {
-    inputFiles = await collectFiles(parsed.positional);
+    inputFiles = await collectFiles(parsed.positional.filter((p) => p !== '-'));
   } catch (e) {
     io.stderr(`render-clusterclass render: ${(e as Error).message}\n`);
     return ExitCode.internal;
   }
+  const sources = inputFiles.map((f) => ({ rel: f.rel, text: () => readFile(f.abs, 'utf8') }));
+  if (parsed.positional.includes('-')) sources.unshift({ rel: 'stdin.yaml', text: () => io.readStdin() });
   const items: InputItem[] = [];
   const readResults: Result[] = [];
-  for (const f of inputFiles) {
-    const read = readYamlStream(await readFile(f.abs, 'utf8'), f.rel);
+  for (const f of sources) {
+    const read = readYamlStream(await f.text(), f.rel);
     if (!read.ok) {
       io.stderr(`render-clusterclass render: ${read.message}\n`);
       return ExitCode.internal;
@@ -174,7 +179,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok && !outDir) return code;
   const files = outputFiles(output).flatMap(({ path, object }) => {
-    const o = format === 'manifests' ? toManifest(object) : object;
+    const o = format === 'manifests' || format === 'kustomize' ? toManifest(object, format === 'kustomize') : object;
     return o ? [{ path, object: o }] : [];
   });
   if (!outDir) {

@@ -76,14 +76,20 @@ export function outputValue(item: InputItem, output: PipelineOutput): JsonObject
   return value;
 }
 
-/** The applyable form of an object: undefined for local-config objects; tool annotations removed. */
-export function toManifest(o: JsonObject): JsonObject | undefined {
-  if (annotationsOf(o)[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile') return undefined;
+/**
+ * The applyable form of an object: undefined for local-config objects; tool annotations removed.
+ * For kustomize the object ids stay (kustomize matches transformer output to its input by them)
+ * and local-config objects stay (kustomize drops them itself).
+ */
+export function toManifest(o: JsonObject, forKustomize = false): JsonObject | undefined {
+  if (!forKustomize && (annotationsOf(o)[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile')) return undefined;
   const copy = cloneJson(o);
   const meta = asObject(copy.metadata);
   const annotations = asObject(meta?.annotations);
   if (meta && annotations) {
-    for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
+    for (const k of Object.keys(annotations)) {
+      if (isToolAnnotation(k) && !(forKustomize && k.startsWith('kustomize.config.k8s.io/'))) delete annotations[k];
+    }
     if (Object.keys(annotations).length === 0) delete meta.annotations;
   }
   return copy;

@@ -1,0 +1,60 @@
+/** Real external tools (kpt, kubectl, git) for end-to-end tests; tests skip visibly without them. */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+export const repoRoot = join(import.meta.dirname, '..', '..');
+export const binPath = join(repoRoot, 'bin', 'render-clusterclass');
+
+export function hasTool(name: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Logs why a suite is skipped, so a missing tool is visible in the test output. */
+export function skipUnless(tool: string): boolean {
+  const ok = hasTool(tool);
+  if (!ok) console.warn(`SKIPPED: '${tool}' is not installed on this machine; its end-to-end tests did not run`);
+  return !ok;
+}
+
+export function tempCopy(dir: string): string {
+  const dest = mkdtempSync(join(tmpdir(), 'rcc-'));
+  cpSync(dir, dest, { recursive: true });
+  return dest;
+}
+
+/** Every file below `dir` with its content, for before/after comparisons. */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d).sort()) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function run(cmd: string, args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Run {
+  try {
+    const stdout = execFileSync(cmd, args, { cwd: options.cwd, input: options.input, env: options.env ?? process.env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+    return { code: 0, stdout, stderr: '' };
+  } catch (e) {
+    const err = e as { status?: number; stdout?: string; stderr?: string };
+    return { code: err.status ?? -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+  }
+}
