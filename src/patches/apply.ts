@@ -1,0 +1,255 @@
+/**
+ * Runs compiled patches over one Cluster's patch request (topology-semantics §7.2), the way
+ * CAPI's patch engine + inline generator do:
+ *
+ *   for each patch (in order):
+ *     generate: for each item, the matching definitions; enabledIf per item with the merged
+ *               variables; one JSON patch per matching definition. Errors from all items and
+ *               definitions are collected (CAPI aggregates them) and fail the patch.
+ *     apply:    each generated JSON patch immediately, in order; the first failure fails the
+ *               patch (CAPI returns there). After each, only spec, metadata.labels and
+ *               metadata.annotations of the patched document are copied into the item.
+ *   a failing patch stops the run (later patches would see a half-patched request).
+ *
+ * Nothing is mutated: templates are replaced by copy-on-write results.
+ */
+import type { Json, JsonObject, ObjectRef } from '../api/model.js';
+import type { Result } from '../krm/result.js';
+import type { CompiledDefinition, CompiledPatch, CompiledPatches } from './compile.js';
+import { goQuote } from './gostrconv.js';
+import { applyJsonPatch, type JsonPatchOp } from './jsonpatch.js';
+import { matchesSelector } from './selector.js';
+import { renderTemplate } from './templates.js';
+import type { PatchRequest, PatchRequestItem } from './types.js';
+import { lookupVariable } from './variablepath.js';
+
+export interface ApplyContext {
+  /** Names of variables whose definitions are `from: inline` (status.variables, §5.6). */
+  inlineVariableNames: ReadonlySet<string>;
+  clusterRef: ObjectRef;
+  classRef: ObjectRef;
+}
+
+export interface ApplyPatchesResult {
+  /** Patched templates, same order as `request.items` (as far as patching got when `failed`). */
+  templates: JsonObject[];
+  /** Errors (the Cluster must not be rendered) and warnings. */
+  results: Result[];
+  /** True when any error result was produced. */
+  failed: boolean;
+}
+
+const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Own-data-property assignment, so a key "__proto__" can never reach a prototype. */
+function define(obj: Record<string, Json>, key: string, value: Json): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * §5.6: global values (filtered to inline variables) + `builtin`, then item values replace
+ * global ones by name, except `builtin`, which is merged field by field (cluster part from the
+ * global map, controlPlane/machineDeployment/machinePool part from the item) like CAPI's
+ * MergeVariableMaps. The builtin parts are disjoint, so a shallow merge is equivalent.
+ */
+export function mergeVariables(
+  globalVariables: Readonly<Record<string, Json>>,
+  itemVariables: Readonly<Record<string, Json>>,
+  inlineVariableNames: ReadonlySet<string>,
+): Record<string, Json> {
+  const out: Record<string, Json> = {};
+  for (const [name, value] of Object.entries(globalVariables)) {
+    if (value === undefined) continue;
+    if (name === 'builtin' || inlineVariableNames.has(name)) define(out, name, value);
+  }
+  for (const [name, value] of Object.entries(itemVariables)) {
+    if (value === undefined) continue;
+    if (name === 'builtin') {
+      const prev = hasOwn(out, 'builtin') ? out['builtin'] : undefined;
+      define(out, name, isObj(prev) && isObj(value) ? { ...prev, ...value } : value);
+    } else if (inlineVariableNames.has(name)) {
+      define(out, name, value);
+    }
+  }
+  return out;
+}
+
+/** applyPatchToRequest: copy spec, metadata.labels, metadata.annotations (each only if present). */
+function copyBack(original: JsonObject, patched: Json): JsonObject {
+  if (!isObj(patched)) return original;
+  const out: JsonObject = { ...original };
+  if (hasOwn(patched, 'spec')) out['spec'] = patched['spec']!;
+  const pm = patched['metadata'];
+  if (isObj(pm)) {
+    for (const field of ['labels', 'annotations']) {
+      if (!hasOwn(pm, field)) continue;
+      const meta = isObj(out['metadata']) ? { ...out['metadata'] } : {};
+      meta[field] = pm[field]!;
+      out['metadata'] = meta;
+    }
+  }
+  return out;
+}
+
+interface Generated {
+  item: number;
+  def: CompiledDefinition;
+  ops: JsonPatchOp[];
+}
+
+export function applyPatches(compiled: CompiledPatches, request: PatchRequest, ctx: ApplyContext): ApplyPatchesResult {
+  const templates = request.items.map((i) => i.template);
+  const results: Result[] = [];
+  const clusterKey = ctx.clusterRef.namespace ? `${ctx.clusterRef.namespace}/${ctx.clusterRef.name}` : ctx.clusterRef.name;
+  const seenWarnings = new Set<string>();
+
+  // Inline patches all see the same variable set (definitions `from: inline`), so the merged
+  // map of an item is computed at most once per call and shared across patches.
+  const merged: (Record<string, Json> | undefined)[] = new Array(request.items.length);
+  const varsOf = (n: number): Record<string, Json> =>
+    (merged[n] ??= mergeVariables(request.globalVariables, request.items[n]!.variables, ctx.inlineVariableNames));
+
+  const fail = (patch: CompiledPatch, fieldPath: string, message: string): Result => ({
+    severity: 'error',
+    message: `Cluster ${clusterKey}: patch ${goQuote(patch.name)} ${message}`,
+    resourceRef: ctx.classRef,
+    field: { path: fieldPath },
+    tags: { cluster: clusterKey, patch: patch.name },
+  });
+  const warn = (patch: CompiledPatch, warnings: readonly string[]): void => {
+    for (const w of warnings) {
+      const message = `Cluster ${clusterKey}: patch ${goQuote(patch.name)}: template warning: ${w}`;
+      if (seenWarnings.has(message)) continue;
+      seenWarnings.add(message);
+      results.push({ severity: 'warning', message, resourceRef: ctx.classRef, tags: { cluster: clusterKey, patch: patch.name } });
+    }
+  };
+  const done = (failed: boolean): ApplyPatchesResult => ({ templates, results, failed });
+
+  for (const patch of compiled.patches) {
+    const base = `spec.patches[${patch.index}]`;
+    switch (patch.kind) {
+      case 'validateOnly':
+        continue; // warned about once by compilePatches
+      case 'external':
+        if (patch.skip) continue; // warned about once by compilePatches
+        results.push(
+          fail(
+            patch,
+            `${base}.external.generatePatchesExtension`,
+            `uses the external patch extension ${goQuote(patch.extension)}, which cannot be evaluated offline; set skipExternalPatches to render without it`,
+          ),
+        );
+        return done(true);
+      case 'noGenerator':
+        results.push(fail(patch, base, `cannot be applied: failed to create patch generator for patch ${goQuote(patch.name)}`));
+        return done(true);
+      case 'inline':
+        break;
+    }
+
+    // ---- generate
+    const errors: Result[] = [];
+    const generated: Generated[] = [];
+    for (let n = 0; n < request.items.length; n++) {
+      const item = request.items[n]!;
+      const matching = patch.definitions.filter((d) => matchesSelector(item, d.selector, templates[n]));
+      if (matching.length === 0) continue;
+      const target = describeTarget(item, templates[n]!);
+      const vars = varsOf(n);
+
+      if (patch.enabledIf !== undefined) {
+        const r = renderTemplate(patch.enabledIf, vars);
+        if (!r.ok) {
+          errors.push(fail(patch, `${base}.enabledIf`, `(enabledIf) failed on ${target}: failed to calculate value for enabledIf: ${r.error}`));
+          continue;
+        }
+        warn(patch, r.warnings);
+        if (r.value !== true) continue;
+      }
+
+      for (const def of matching) {
+        const ops: JsonPatchOp[] = [];
+        let ok = true;
+        for (const op of def.ops) {
+          const v = op.value;
+          let value: Json | undefined;
+          let error: string | undefined;
+          switch (v.kind) {
+            case 'none':
+              break;
+            case 'error':
+              error = v.error;
+              break;
+            case 'literal':
+              value = structuredClone(v.value);
+              break;
+            case 'variable': {
+              const r = lookupVariable(vars, v.path);
+              if (r.ok) value = structuredClone(r.value);
+              else error = `failed to calculate value: ${r.error}`;
+              break;
+            }
+            case 'template': {
+              const r = renderTemplate(v.template, vars);
+              if (r.ok) {
+                value = r.value;
+                warn(patch, r.warnings);
+              } else {
+                error = `failed to calculate value for template: ${r.error}`;
+              }
+              break;
+            }
+          }
+          if (error !== undefined) {
+            errors.push(
+              fail(
+                patch,
+                `${base}.definitions[${def.index}].jsonPatches[${op.index}]`,
+                `(definitions[${def.index}].jsonPatches[${op.index}]) failed on ${target} at ${op.path}: ${error}`,
+              ),
+            );
+            ok = false;
+            break; // generateJSONPatches returns at the first failing operation of a definition
+          }
+          ops.push(v.kind === 'none' ? { op: op.op, path: op.path } : { op: op.op, path: op.path, value: value ?? null });
+        }
+        if (ok) generated.push({ item: n, def, ops });
+      }
+    }
+    if (errors.length > 0) {
+      results.push(...errors);
+      return done(true);
+    }
+
+    // ---- apply
+    for (const g of generated) {
+      if (g.ops.length === 0) continue;
+      const r = applyJsonPatch(templates[g.item]!, g.ops);
+      if (!r.ok) {
+        const op = g.def.ops[r.opIndex]!;
+        const target = describeTarget(request.items[g.item]!, templates[g.item]!);
+        results.push(
+          fail(
+            patch,
+            `${base}.definitions[${g.def.index}].jsonPatches[${op.index}]`,
+            `(definitions[${g.def.index}].jsonPatches[${op.index}]) failed on ${target} at ${op.path}: ${r.error}`,
+          ),
+        );
+        return done(true);
+      }
+      templates[g.item] = copyBack(templates[g.item]!, r.doc);
+    }
+  }
+  return done(false);
+}
+
+/** `DevClusterTemplate "quick-start-cluster"`, plus the MD/MP topology name when known. */
+function describeTarget(item: PatchRequestItem, template: JsonObject): string {
+  const kind = typeof template['kind'] === 'string' ? template['kind'] : '<unknown kind>';
+  const md = template['metadata'];
+  const name = isObj(md) && typeof md['name'] === 'string' ? md['name'] : '';
+  const topo = item.topologyName !== undefined ? ` (${item.holder.kind} topology ${goQuote(item.topologyName)})` : '';
+  return `${kind} ${goQuote(name)}${topo}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * Compiles a ClusterClass's `spec.patches` once (templates parsed, variable paths split,
+ * selectors prepared, value-shape problems precomputed) so `applyPatches`, which runs per
+ * Cluster and twice per Cluster, only evaluates.
+ */
+import type { ClusterClass, ClusterClassPatch, Json, JsonPatchOperation, ObjectRef } from '../api/model.js';
+import type { Result } from '../krm/result.js';
+import { compileSelector, type CompiledSelector } from './selector.js';
+import { prepareTemplate, type PreparedTemplate } from './templates.js';
+import { parseVariablePath, type ParsedVariablePath } from './variablepath.js';
+
+/** Where an add/replace value comes from; `error` holds CAPI's render-time calculateValue text. */
+export type ValueSource =
+  | { kind: 'none' }
+  | { kind: 'literal'; value: Json }
+  | { kind: 'variable'; path: ParsedVariablePath }
+  | { kind: 'template'; template: PreparedTemplate }
+  | { kind: 'error'; error: string };
+
+export interface CompiledOp {
+  readonly index: number;
+  readonly op: string;
+  readonly path: string;
+  readonly value: ValueSource;
+}
+
+export interface CompiledDefinition {
+  readonly index: number;
+  readonly selector: CompiledSelector;
+  readonly ops: readonly CompiledOp[];
+}
+
+export type CompiledPatch =
+  | {
+      readonly kind: 'inline';
+      readonly index: number;
+      readonly name: string;
+      readonly enabledIf: PreparedTemplate | undefined;
+      readonly definitions: readonly CompiledDefinition[];
+    }
+  /** external.generatePatchesExtension: cannot run offline. */
+  | { readonly kind: 'external'; readonly index: number; readonly name: string; readonly extension: string; readonly skip: boolean }
+  /** Only validateTopologyExtension (warned about at compile time, nothing to apply). */
+  | { readonly kind: 'validateOnly'; readonly index: number; readonly name: string }
+  /** Neither definitions nor a generate extension: CAPI fails with "failed to create patch generator". */
+  | { readonly kind: 'noGenerator'; readonly index: number; readonly name: string };
+
+export interface CompiledPatches {
+  readonly classRef: ObjectRef;
+  readonly patches: readonly CompiledPatch[];
+}
+
+/** calculateValue's checks, in CAPI's order (only add/replace compute a value). */
+function compileValue(op: JsonPatchOperation): ValueSource {
+  if (op.op !== 'add' && op.op !== 'replace') return { kind: 'none' };
+  // A JSON null `value` decodes to a nil *JSON in Go (and the API server prunes it), i.e. unset.
+  const hasValue = op.value !== undefined && op.value !== null;
+  const vf = op.valueFrom;
+  const hasValueFrom = vf !== undefined && vf !== null;
+  if (!hasValue && !hasValueFrom) return { kind: 'error', error: 'failed to calculate value: neither .value nor .valueFrom are set' };
+  if (hasValue && hasValueFrom) return { kind: 'error', error: 'failed to calculate value: both .value and .valueFrom are set' };
+  if (hasValue) return { kind: 'literal', value: op.value as Json };
+  const variable = vf!.variable ?? '';
+  const template = vf!.template ?? '';
+  if (variable === '' && template === '') {
+    return {
+      kind: 'error',
+      error: 'failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set',
+    };
+  }
+  if (variable !== '' && template !== '') {
+    return {
+      kind: 'error',
+      error: 'failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set',
+    };
+  }
+  if (variable !== '') return { kind: 'variable', path: parseVariablePath(variable) };
+  return { kind: 'template', template: prepareTemplate(template) };
+}
+
+function compileOne(p: ClusterClassPatch, index: number, skipExternal: boolean): CompiledPatch {
+  const name = p.name;
+  // createPatchGenerator: inline wins whenever definitions are present.
+  if (p.definitions && p.definitions.length > 0) {
+    return {
+      kind: 'inline',
+      index,
+      name,
+      enabledIf: p.enabledIf ? prepareTemplate(p.enabledIf) : undefined,
+      definitions: p.definitions.map((d, j) => ({
+        index: j,
+        selector: compileSelector(d.selector),
+        ops: (d.jsonPatches ?? []).map((op, k) => ({ index: k, op: op.op, path: op.path, value: compileValue(op) })),
+      })),
+    };
+  }
+  const ext = p.external?.generatePatchesExtension;
+  if (ext) return { kind: 'external', index, name, extension: ext, skip: skipExternal };
+  if (p.external?.validateTopologyExtension) return { kind: 'validateOnly', index, name };
+  return { kind: 'noGenerator', index, name };
+}
+
+export function compilePatches(
+  cc: ClusterClass,
+  classRef: ObjectRef,
+  options: { skipExternalPatches: boolean },
+): { patches: CompiledPatches; results: Result[] } {
+  const results: Result[] = [];
+  const patches = (cc.patches ?? []).map((p, i) => {
+    const compiled = compileOne(p, i, options.skipExternalPatches);
+    const tags = { patch: p.name };
+    if (compiled.kind === 'external' && compiled.skip) {
+      results.push({
+        severity: 'warning',
+        message: `patch ${JSON.stringify(p.name)}: external patch (generatePatchesExtension ${JSON.stringify(compiled.extension)}) skipped because skipExternalPatches is set; rendered objects lack its changes`,
+        resourceRef: classRef,
+        field: { path: `spec.patches[${i}].external.generatePatchesExtension` },
+        tags,
+      });
+    }
+    // ValidateTopology runs after all patches in CAPI; offline it cannot be called at all.
+    const validate = p.external?.validateTopologyExtension;
+    if (validate) {
+      results.push({
+        severity: 'warning',
+        message: `patch ${JSON.stringify(p.name)}: validateTopologyExtension ${JSON.stringify(validate)} cannot be called offline; topology validation by the extension is skipped`,
+        resourceRef: classRef,
+        field: { path: `spec.patches[${i}].external.validateTopologyExtension` },
+        tags,
+      });
+    }
+    return compiled;
+  });
+  return { patches: { classRef, patches }, results };
+}

@@ -1,0 +1,24 @@
+/**
+ * Patch engine (topology-semantics §7): inline JSON patches of ClusterClass templates and the
+ * write-back into desired objects, reproducing CAPI's topology controller offline.
+ *
+ * Usage per ClusterClass: `compilePatches` once; per Cluster: build a `PatchRequest` (§7.1),
+ * `applyPatches`, and if it did not fail, `updateDesiredObject` for every item.
+ */
+export type { PatchTargetRole, PatchHolder, PatchRequestItem, PatchRequest } from './types.js';
+export { compilePatches } from './compile.js';
+export type { CompiledPatches, CompiledPatch, CompiledDefinition, CompiledOp, ValueSource } from './compile.js';
+export { applyPatches, mergeVariables } from './apply.js';
+export type { ApplyContext, ApplyPatchesResult } from './apply.js';
+export {
+  updateDesiredObject,
+  writeBackPatchedTemplate,
+  ALWAYS_PRESERVED,
+  CONTROL_PLANE_PRESERVED,
+} from './writeback.js';
+export type { WriteBackResult } from './writeback.js';
+export { applyJsonPatch, decodePointerSegment } from './jsonpatch.js';
+export type { JsonPatchOp, ApplyPatchResult } from './jsonpatch.js';
+export { parseVariablePath, lookupVariable } from './variablepath.js';
+export type { ParsedVariablePath, LookupResult } from './variablepath.js';
+export { engineAvailable as templateEngineAvailable } from './templates.js';

@@ -1,0 +1,47 @@
+/** Public request/response shapes of the patch engine (topology-semantics §7.1). */
+import type { Json, JsonObject } from '../api/model.js';
+
+export type PatchTargetRole =
+  | 'InfrastructureCluster'
+  | 'ControlPlane'
+  | 'ControlPlaneMachineTemplate'
+  | 'MachineDeploymentBootstrapTemplate'
+  | 'MachineDeploymentInfrastructureTemplate'
+  | 'MachinePoolBootstrapTemplate'
+  | 'MachinePoolInfrastructureTemplate';
+
+export interface PatchHolder {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** e.g. `spec.infrastructureRef`, `spec.machineTemplate.spec.infrastructureRef`, `spec.template.spec.bootstrap.configRef`. */
+  fieldPath: string;
+}
+
+export interface PatchRequestItem {
+  role: PatchTargetRole;
+  /**
+   * The ClusterClass template (a copy with the desired object's metadata already synced in, §7.1).
+   * Never mutated: `applyPatches` returns new objects (sharing unmodified subtrees with this one).
+   */
+  template: JsonObject;
+  /** Holder reference per §7.1 (used for selector matching, as CAPI does, and in messages). */
+  holder: PatchHolder;
+  /** MD or MP class name, for machineDeploymentClass / machinePoolClass selectors. When absent,
+   * `builtin.machineDeployment.class` / `builtin.machinePool.class` of `variables` is used, as CAPI does. */
+  className?: string;
+  /** MD/MP topology name, for messages. */
+  topologyName?: string;
+  /**
+   * Item-specific variables: override values (name → value) plus `builtin` holding ONLY the item
+   * part (`controlPlane` / `machineDeployment` / `machinePool`). The key `builtin` is always taken
+   * to be the builtin object (CAPI never passes a user value of that name).
+   */
+  variables: Record<string, Json>;
+}
+
+export interface PatchRequest {
+  /** Cluster-level variable values (name → value) plus `builtin: {cluster: ...}`. */
+  globalVariables: Record<string, Json>;
+  items: PatchRequestItem[];
+}

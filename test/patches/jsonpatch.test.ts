@@ -1,0 +1,232 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Json } from '../../src/api/model.js';
+import { applyJsonPatch, decodePointerSegment, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
+
+const doc = (): Json => ({
+  apiVersion: 'v1',
+  kind: 'T',
+  spec: { a: 1, list: ['x', 'y'], obj: { k: 'v' }, nul: null, str: 's' },
+});
+
+function ok(d: Json, ops: JsonPatchOp[]): Json {
+  const r = applyJsonPatch(d, ops);
+  if (!r.ok) throw new Error(r.error);
+  return r.doc;
+}
+function err(d: Json, ops: JsonPatchOp[]): string {
+  const r = applyJsonPatch(d, ops);
+  if (r.ok) throw new Error('expected failure');
+  return r.error;
+}
+
+describe('add', () => {
+  it('adds a new key and replaces an existing one', () => {
+    const out = ok(doc(), [
+      { op: 'add', path: '/spec/b', value: 2 },
+      { op: 'add', path: '/spec/obj', value: { n: 1 } },
+    ]) as any;
+    expect(out.spec.b).toBe(2);
+    expect(out.spec.obj).toEqual({ n: 1 });
+  });
+  it('appends with - and inserts with N (before N), len appends', () => {
+    const out = ok(doc(), [
+      { op: 'add', path: '/spec/list/-', value: 'z' },
+      { op: 'add', path: '/spec/list/0', value: 'first' },
+      { op: 'add', path: '/spec/list/4', value: 'last' },
+    ]) as any;
+    expect(out.spec.list).toEqual(['first', 'x', 'y', 'z', 'last']);
+  });
+  it('accepts negative indexes like evanphx (-1 appends)', () => {
+    expect((ok(doc(), [{ op: 'add', path: '/spec/list/-1', value: 'e' }]) as any).spec.list).toEqual(['x', 'y', 'e']);
+    expect((ok(doc(), [{ op: 'add', path: '/spec/list/-3', value: 's' }]) as any).spec.list).toEqual(['s', 'x', 'y']);
+  });
+  it('requires the parent', () => {
+    expect(err(doc(), [{ op: 'add', path: '/spec/template/spec/x', value: 1 }])).toBe(
+      'add operation does not apply: doc is missing path: "/spec/template/spec/x": missing value',
+    );
+  });
+  it('cannot go through scalars or null', () => {
+    expect(err(doc(), [{ op: 'add', path: '/spec/str/x', value: 1 }])).toBe(
+      'add operation does not apply: doc is missing path: "/spec/str/x": missing value',
+    );
+    expect(err(doc(), [{ op: 'add', path: '/spec/nul/x', value: 1 }])).toBe(
+      'add operation does not apply: doc is missing path: "/spec/nul/x": missing value',
+    );
+  });
+  it('reports bad array indexes with evanphx texts', () => {
+    expect(err(doc(), [{ op: 'add', path: '/spec/list/5', value: 1 }])).toBe(
+      "error in add for path: '/spec/list/5': Unable to access invalid index: 5: invalid index referenced",
+    );
+    expect(err(doc(), [{ op: 'add', path: '/spec/list/-4', value: 1 }])).toBe(
+      "error in add for path: '/spec/list/-4': Unable to access invalid index: -4: invalid index referenced",
+    );
+    expect(err(doc(), [{ op: 'add', path: '/spec/list/x', value: 1 }])).toBe(
+      `error in add for path: '/spec/list/x': value was not a proper array index: 'x': strconv.Atoi: parsing "x": invalid syntax`,
+    );
+    expect(err(doc(), [{ op: 'add', path: '/spec/list/99999999999999999999', value: 1 }])).toBe(
+      `error in add for path: '/spec/list/99999999999999999999': value was not a proper array index: '99999999999999999999': strconv.Atoi: parsing "99999999999999999999": value out of range`,
+    );
+  });
+  it('treats a path without "/" as missing and ignores text before the first "/"', () => {
+    expect(err(doc(), [{ op: 'add', path: 'spec', value: 1 }])).toBe(
+      'add operation does not apply: doc is missing path: "spec": missing value',
+    );
+    expect((ok(doc(), [{ op: 'add', path: 'ignored/spec/b', value: 1 }]) as any).spec.b).toBe(1);
+  });
+  it('walks arrays in the middle of a path, with Go Atoi rules', () => {
+    const d = { spec: { l: [{ a: 1 }, { a: 2 }] } };
+    expect(ok(d, [{ op: 'add', path: '/spec/l/1/b', value: 3 }])).toEqual({ spec: { l: [{ a: 1 }, { a: 2, b: 3 }] } });
+    expect(ok(d, [{ op: 'add', path: '/spec/l/+0/b', value: 3 }])).toEqual({ spec: { l: [{ a: 1, b: 3 }, { a: 2 }] } });
+    expect(ok(d, [{ op: 'add', path: '/spec/l/-1/b', value: 3 }])).toEqual({ spec: { l: [{ a: 1 }, { a: 2, b: 3 }] } });
+    expect(err(d, [{ op: 'add', path: '/spec/l/2/b', value: 3 }])).toContain('doc is missing path');
+    expect(err(d, [{ op: 'add', path: '/spec/l//b', value: 3 }])).toContain('doc is missing path');
+  });
+});
+
+describe('replace', () => {
+  it('replaces existing keys and elements', () => {
+    const out = ok(doc(), [
+      { op: 'replace', path: '/spec/a', value: 5 },
+      { op: 'replace', path: '/spec/list/1', value: 'Y' },
+      { op: 'replace', path: '/spec/nul', value: 'set' },
+    ]) as any;
+    expect(out.spec.a).toBe(5);
+    expect(out.spec.list).toEqual(['x', 'Y']);
+    expect(out.spec.nul).toBe('set');
+  });
+  it('requires the target', () => {
+    expect(err(doc(), [{ op: 'replace', path: '/spec/missing', value: 1 }])).toBe(
+      'replace operation does not apply: doc is missing key: /spec/missing: missing value',
+    );
+    expect(err(doc(), [{ op: 'replace', path: '/spec/nope/x', value: 1 }])).toBe(
+      'replace operation does not apply: doc is missing path: /spec/nope/x: missing value',
+    );
+    expect(err(doc(), [{ op: 'replace', path: '/spec/list/2', value: 1 }])).toBe(
+      'replace operation does not apply: doc is missing key: /spec/list/2: missing value',
+    );
+    expect(err(doc(), [{ op: 'replace', path: '/spec/list/x', value: 1 }])).toBe(
+      'replace operation does not apply: doc is missing key: /spec/list/x: missing value',
+    );
+  });
+  it('keeps the evanphx empty-final-key quirks', () => {
+    expect((ok(doc(), [{ op: 'replace', path: '/spec/', value: 1 }]) as any).spec['']).toBe(1);
+    expect(err(doc(), [{ op: 'replace', path: '/spec/list/', value: 1 }])).toBe(
+      `error in remove for path: '/spec/list/': strconv.Atoi: parsing "": invalid syntax`,
+    );
+  });
+});
+
+describe('remove', () => {
+  it('removes keys and elements (negative indexes count from the end)', () => {
+    const out = ok(doc(), [
+      { op: 'remove', path: '/spec/a' },
+      { op: 'remove', path: '/spec/list/-1' },
+    ]) as any;
+    expect('a' in out.spec).toBe(false);
+    expect(out.spec.list).toEqual(['x']);
+  });
+  it('requires the target', () => {
+    expect(err(doc(), [{ op: 'remove', path: '/spec/nope/x' }])).toBe(
+      'remove operation does not apply: doc is missing path: "/spec/nope/x": missing value',
+    );
+    expect(err(doc(), [{ op: 'remove', path: '/spec/missing' }])).toBe(
+      "error in remove for path: '/spec/missing': unable to remove nonexistent key: missing: missing value",
+    );
+    expect(err(doc(), [{ op: 'remove', path: '/spec/list/2' }])).toBe(
+      "error in remove for path: '/spec/list/2': Unable to access invalid index: 2: invalid index referenced",
+    );
+    expect(err(doc(), [{ op: 'remove', path: '/spec/list/-3' }])).toBe(
+      "error in remove for path: '/spec/list/-3': Unable to access invalid index: -3: invalid index referenced",
+    );
+    expect(err(doc(), [{ op: 'remove', path: '/spec/list/a' }])).toBe(
+      `error in remove for path: '/spec/list/a': strconv.Atoi: parsing "a": invalid syntax`,
+    );
+  });
+});
+
+describe('pointer escapes', () => {
+  it('decodes ~1 and ~0 left to right', () => {
+    expect(decodePointerSegment('a~1b')).toBe('a/b');
+    expect(decodePointerSegment('a~0b')).toBe('a~b');
+    expect(decodePointerSegment('~01')).toBe('~1');
+    expect(decodePointerSegment('~2')).toBe('~2');
+  });
+  it('addresses label keys with slashes', () => {
+    const d = { spec: { template: { metadata: { labels: {} } } } };
+    const out = ok(d, [{ op: 'add', path: '/spec/template/metadata/labels/example.com~1role', value: 'x' }]) as any;
+    expect(out.spec.template.metadata.labels).toEqual({ 'example.com/role': 'x' });
+  });
+});
+
+describe('unsupported operations', () => {
+  it('mirrors DecodePatch texts', () => {
+    expect(err(doc(), [{ op: 'move', path: '/spec/a' }])).toBe(
+      `invalid operation {"op":"move","path":"/spec/a"}: failed to decode 'from': operation, missing from field: missing value`,
+    );
+    expect(err(doc(), [{ op: 'frob', path: '/spec/a' }])).toBe(`invalid operation {"op":"frob","path":"/spec/a"}: unsupported operation`);
+    expect(err(doc(), [{ op: 'test', path: '/spec/a' }])).toContain('not supported');
+  });
+});
+
+describe('atomicity and copy-on-write', () => {
+  it('reports the failing op index and leaves the input untouched', () => {
+    const d = doc();
+    const before = structuredClone(d);
+    const r = applyJsonPatch(d, [
+      { op: 'add', path: '/spec/b', value: 1 },
+      { op: 'remove', path: '/spec/zzz' },
+    ]);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.opIndex).toBe(1);
+    expect(d).toEqual(before);
+  });
+  it('shares untouched subtrees and never mutates the input', () => {
+    const d = doc() as any;
+    const out = ok(d, [{ op: 'add', path: '/spec/obj/n', value: 1 }]) as any;
+    expect(out).not.toBe(d);
+    expect(out.spec.list).toBe(d.spec.list);
+    expect(d.spec.obj).toEqual({ k: 'v' });
+  });
+  it('sees the results of earlier ops in the same patch', () => {
+    const out = ok({ spec: {} }, [
+      { op: 'add', path: '/spec/l', value: [] },
+      { op: 'add', path: '/spec/l/-', value: 1 },
+      { op: 'add', path: '/spec/l/-', value: 2 },
+      { op: 'add', path: '/spec/l/0', value: 0 },
+    ]);
+    expect(out).toEqual({ spec: { l: [0, 1, 2] } });
+  });
+});
+
+describe('prototype pollution', () => {
+  for (const seg of ['__proto__', 'constructor', 'prototype']) {
+    it(`rejects the segment ${seg} anywhere in the path`, () => {
+      for (const op of ['add', 'replace', 'remove']) {
+        expect(err(doc(), [{ op, path: `/spec/${seg}/polluted`, value: 1 }])).toContain(`"${seg}" is not allowed`);
+        expect(err(doc(), [{ op, path: `/spec/${seg}`, value: { polluted: 1 } }])).toContain(`"${seg}" is not allowed`);
+      }
+      // "~0" decodes to "~", so this is a different (harmless) own key.
+      expect(Object.keys((ok(doc(), [{ op: 'add', path: '/spec/__proto~0__', value: 1 }]) as any).spec)).toContain('__proto~__');
+    });
+  }
+  it('never changes Object.prototype for arbitrary patches (property)', () => {
+    const seg = fc.constantFrom('spec', 'a', 'list', '0', '-', '__proto__', 'constructor', 'prototype', '', '~1', 'x');
+    const opArb = fc.record({
+      op: fc.constantFrom('add', 'replace', 'remove'),
+      path: fc.array(seg, { minLength: 1, maxLength: 4 }).map((s) => '/' + s.join('/')),
+      value: fc.jsonValue() as fc.Arbitrary<Json>,
+    });
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 6 }), (ops) => {
+        const d = doc();
+        const snapshot = JSON.stringify(d);
+        applyJsonPatch(d, ops);
+        expect(JSON.stringify(d)).toBe(snapshot);
+        expect(({} as any).polluted).toBeUndefined();
+        expect(Object.keys(Object.prototype)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
