@@ -12,6 +12,8 @@ import type { Result } from './result.js';
 import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, type InputItem } from './read.js';
 
 const STRINGIFY_OPTIONS = { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false } as const;
+/** Shared sub-objects must be written out in full: kpt rejects YAML aliases in items. */
+const NODE_OPTIONS = { aliasDuplicateObjects: false } as const;
 
 /** Removes every comment: kpt/kustomize put the originals back by object id (krm-integration §2.4). */
 function stripComments(doc: Document): void {
@@ -35,13 +37,13 @@ function setAnnotation(doc: Document, node: YAMLMap, key: string, value: string)
     parent.set(name, created);
     return created;
   };
-  child(child(node, 'metadata'), 'annotations').set(doc.createNode(key), doc.createNode(value));
+  child(child(node, 'metadata'), 'annotations').set(doc.createNode(key, NODE_OPTIONS), doc.createNode(value, NODE_OPTIONS));
 }
 
 function itemNode(doc: Document, item: InputItem, output: PipelineOutput): Node {
   const edit = output.edits.get(item);
-  if (edit?.replaceWith) return doc.createNode(edit.replaceWith) as Node;
-  const node = item.doc === doc ? item.node : (doc.createNode(item.value) as YAMLMap);
+  if (edit?.replaceWith) return doc.createNode(edit.replaceWith, NODE_OPTIONS) as Node;
+  const node = item.doc === doc ? item.node : (doc.createNode(item.value, NODE_OPTIONS) as YAMLMap);
   for (const [k, v] of Object.entries(edit?.addAnnotations ?? {})) setAnnotation(doc, node, k, v);
   return node;
 }
@@ -50,10 +52,10 @@ function itemNode(doc: Document, item: InputItem, output: PipelineOutput): Node 
 export function writeResourceList(doc: Document, output: PipelineOutput): string {
   const items = doc.createNode([]) as YAML.YAMLSeq;
   for (const item of output.keep) items.items.push(itemNode(doc, item, output));
-  for (const g of output.generated) for (const obj of g.objects) items.items.push(doc.createNode(obj) as Node);
+  for (const g of output.generated) for (const obj of g.objects) items.items.push(doc.createNode(obj, NODE_OPTIONS) as Node);
   const root = doc.contents as YAMLMap;
   root.set('items', items);
-  if (output.results.length > 0) root.set('results', doc.createNode(output.results));
+  if (output.results.length > 0) root.set('results', doc.createNode(output.results, NODE_OPTIONS));
   else root.delete('results');
   stripComments(doc);
   return doc.toString({ lineWidth: 0 });
