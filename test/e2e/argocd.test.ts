@@ -1,0 +1,83 @@
+/**
+ * The Argo CD Config Management Plugin contract (krm-integration §3.3): run the generate command
+ * of examples/argocd/plugin.yaml exactly as the sidecar does — in the application's directory,
+ * with Argo CD's build environment and parameter variables — and check what Argo CD would apply.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { binPath, repoRoot, run, snapshot, tempCopy } from '../helpers/tools.js';
+
+const plugin = YAML.parse(readFileSync(join(repoRoot, 'examples', 'argocd', 'plugin.yaml'), 'utf8'));
+
+function generate(appDir: string, params: Record<string, string> = {}) {
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${dirname(binPath)}:${process.env.PATH ?? ''}`,
+    HOME: process.env.HOME,
+    ARGOCD_APP_NAME: 'clusters',
+    ARGOCD_APP_NAMESPACE: 'argocd',
+    ARGOCD_APP_PROJECT_NAME: 'default',
+    ARGOCD_APP_REVISION: '0123456789abcdef0123456789abcdef01234567',
+    ARGOCD_APP_REVISION_SHORT: '0123456',
+    ARGOCD_APP_SOURCE_PATH: 'clusters',
+    ARGOCD_APP_SOURCE_REPO_URL: 'https://git.example.com/platform/clusters.git',
+    ARGOCD_APP_SOURCE_TARGET_REVISION: 'main',
+    KUBE_VERSION: '1.34.2',
+    ARGOCD_APP_PARAMETERS: JSON.stringify(Object.entries(params).map(([name, string]) => ({ name, string }))),
+  };
+  for (const [name, value] of Object.entries(params)) env[`PARAM_${name.toUpperCase().replace(/[-.]/g, '_')}`] = value;
+  const [cmd, ...args] = [...plugin.spec.generate.command, ...plugin.spec.generate.args];
+  return run(cmd, args, { cwd: appDir, env });
+}
+
+describe('Argo CD config management plugin', () => {
+  it('prints only applyable manifests for an application directory', () => {
+    const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    writeFileSync(join(app, 'clusterclass-render.yaml'), readFileSync(join(repoRoot, 'examples', 'argocd', 'clusterclass-render.yaml')));
+    const before = snapshot(app);
+    const out = generate(app);
+    expect(out.code, out.stderr).toBe(0);
+    const docs = YAML.parseAllDocuments(out.stdout).map((d) => d.toJS());
+    const kinds = docs.map((d) => d.kind);
+    expect(kinds).not.toContain('Kptfile');
+    expect(kinds).not.toContain('RenderClusterClass');
+    expect(kinds).not.toContain('ResourceList');
+    expect(kinds.filter((k) => k === 'Cluster')).toHaveLength(1);
+    expect(docs.find((d) => d.kind === 'Cluster').spec.topology).toBeUndefined();
+    expect(kinds).toContain('KubeadmControlPlane');
+    for (const d of docs) {
+      for (const key of Object.keys(d.metadata.annotations ?? {})) {
+        expect(key).not.toMatch(/^(internal\.)?config\.kubernetes\.io\/|^config\.k8s\.io\/|^render-clusterclass\.dev\//);
+      }
+    }
+    // The checkout is left untouched.
+    expect(snapshot(app)).toEqual(before);
+  });
+
+  it('honours plugin parameters: keep-class-inputs=false drops the ClusterClass and templates', () => {
+    const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    const out = generate(app, { 'keep-class-inputs': 'false' });
+    expect(out.code, out.stderr).toBe(0);
+    const kinds = YAML.parseAllDocuments(out.stdout).map((d) => d.get('kind'));
+    expect(kinds).not.toContain('ClusterClass');
+    expect(kinds).not.toContain('KubeadmControlPlaneTemplate');
+  });
+
+  it('fails with the error on stderr and an empty stdout when a Cluster is invalid, so nothing is pruned', () => {
+    const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    const file = join(app, 'cluster-foo.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('class: linux-worker', 'class: no-such-class'));
+    const out = generate(app);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('MachineDeploymentClass with name "no-such-class" does not exist');
+  });
+
+  it('rejects a bad parameter value as a configuration error', () => {
+    const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    const out = generate(app, { mode: 'apply-everything' });
+    expect(out.code).toBe(3);
+    expect(out.stdout).toBe('');
+  });
+});
