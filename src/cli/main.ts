@@ -10,6 +10,8 @@ const HELP = `render-clusterclass: render Cluster API ClusterClass topologies of
 Usage:
   render-clusterclass                      KRM function: ResourceList on stdin, ResourceList on stdout
   render-clusterclass render PATH...       render YAML files/directories (see render --help)
+  render-clusterclass plan --base REF|DIR  what a change does to every Cluster (see plan --help)
+  render-clusterclass explain CLUSTER      where each rendered field comes from (see explain --help)
   render-clusterclass template TEMPLATE    evaluate a Go template as ClusterClass patches do
   render-clusterclass help | version
 
@@ -33,6 +35,14 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
       return runFunction(io);
     case 'render':
       return runRender(rest, io);
+    case 'plan': {
+      const { runPlanCommand } = await import('./plan.js');
+      return runPlanCommand(rest, io, process.stdout.isTTY === true);
+    }
+    case 'explain': {
+      const { runExplainCommand } = await import('./explain.js');
+      return runExplainCommand(rest, io);
+    }
     case 'template': {
       const { runTemplateCommand } = await import('./template.js');
       return runTemplateCommand(rest, io);

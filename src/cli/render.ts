@@ -5,7 +5,7 @@
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { JsonObject } from '../api/model.js';
-import { applySettings, parseFunctionConfig, type RenderConfig } from '../krm/config.js';
+import { applySettings, parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
 import { hasErrors, type Result } from '../krm/result.js';
 import { readResourceList, readYamlStream, type InputItem } from '../krm/read.js';
 import { formatResults, newResourceListDocument, outputFiles, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
@@ -73,6 +73,54 @@ async function collectFiles(paths: string[]): Promise<{ abs: string; rel: string
   return out;
 }
 
+export type InputsOutcome = { ok: true; items: InputItem[]; readResults: Result[] } | { ok: false; message: string };
+
+/** Reads YAML files and directories (and `-` for stdin) into input items, in a stable order. */
+export async function readInputs(paths: string[], io: CliIO): Promise<InputsOutcome> {
+  let inputFiles: { abs: string; rel: string }[];
+  try {
+    inputFiles = await collectFiles(paths.filter((p) => p !== '-'));
+  } catch (e) {
+    return { ok: false, message: (e as Error).message };
+  }
+  const sources = inputFiles.map((f) => ({ rel: f.rel, text: () => readFile(f.abs, 'utf8') }));
+  if (paths.includes('-')) sources.unshift({ rel: 'stdin.yaml', text: () => io.readStdin() });
+  const items: InputItem[] = [];
+  const readResults: Result[] = [];
+  for (const f of sources) {
+    const read = readYamlStream(await f.text(), f.rel);
+    if (!read.ok) return { ok: false, message: read.message };
+    items.push(...read.items);
+    readResults.push(...read.results);
+  }
+  return { ok: true, items, readResults };
+}
+
+/** The function config of a command: `--config FILE`, then `--set KEY=VALUE` and shorthand flags on top. */
+export async function configFromFlags(flags: Record<string, string | boolean | string[]>): Promise<ConfigOutcome> {
+  let fc: JsonObject | undefined;
+  const configFile = flags.config as string | undefined;
+  if (configFile) {
+    const text = await readFile(configFile, 'utf8').catch(() => undefined);
+    const read = text === undefined ? undefined : readYamlStream(text, configFile);
+    if (!read || !read.ok || read.items.length !== 1) return { ok: false, message: `--config ${configFile}: expected a file with one YAML object` };
+    fc = read.items[0]!.value;
+  }
+  const cfg = parseFunctionConfig(fc);
+  if (!cfg.ok) return cfg;
+  const settings: Record<string, string> = {};
+  for (const kv of (flags.set as string[] | undefined) ?? []) {
+    const i = kv.indexOf('=');
+    if (i <= 0) return { ok: false, message: `--set expects KEY=VALUE, got "${kv}"` };
+    settings[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  for (const [flag, key] of [['mode', 'mode'], ['fail-on', 'failOn'], ['shard', 'shard']] as const) {
+    const v = flags[flag];
+    if (typeof v === 'string') settings[key] = v;
+  }
+  return applySettings(cfg.config, settings, true);
+}
+
 const RENDER_ARGS: ArgSpec = {
   flags: { output: 'string', o: 'string', config: 'string', mode: 'string', format: 'string', set: 'list', help: 'boolean', 'fail-on': 'string', shard: 'string' },
 };
@@ -111,32 +159,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     io.stderr(`render-clusterclass render: no PATH given\n${RENDER_HELP}`);
     return ExitCode.functionConfig;
   }
-  // Config: file, then flags on top.
-  let fc: JsonObject | undefined;
-  const configFile = parsed.flags.config as string | undefined;
-  if (configFile) {
-    const read = readYamlStream(await readFile(configFile, 'utf8').catch(() => ''), configFile);
-    if (!read.ok || read.items.length !== 1) {
-      io.stderr(`render-clusterclass render: --config ${configFile}: expected one YAML object\n`);
-      return ExitCode.functionConfig;
-    }
-    fc = read.items[0]!.value;
-  }
-  let cfg = parseFunctionConfig(fc);
-  const settings: Record<string, string> = {};
-  for (const kv of (parsed.flags.set as string[] | undefined) ?? []) {
-    const i = kv.indexOf('=');
-    if (i <= 0) {
-      io.stderr(`render-clusterclass render: --set expects KEY=VALUE, got "${kv}"\n`);
-      return ExitCode.functionConfig;
-    }
-    settings[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  for (const [flag, key] of [['mode', 'mode'], ['fail-on', 'failOn'], ['shard', 'shard']] as const) {
-    const v = parsed.flags[flag];
-    if (typeof v === 'string') settings[key] = v;
-  }
-  if (cfg.ok) cfg = applySettings(cfg.config, settings, true);
+  const cfg = await configFromFlags(parsed.flags);
   if (!cfg.ok) {
     io.stderr(`render-clusterclass render: ${cfg.message}\n`);
     return ExitCode.functionConfig;
@@ -147,26 +170,12 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     return ExitCode.functionConfig;
   }
 
-  let inputFiles: { abs: string; rel: string }[];
-  try {
-    inputFiles = await collectFiles(parsed.positional.filter((p) => p !== '-'));
-  } catch (e) {
-    io.stderr(`render-clusterclass render: ${(e as Error).message}\n`);
+  const inputs = await readInputs(parsed.positional, io);
+  if (!inputs.ok) {
+    io.stderr(`render-clusterclass render: ${inputs.message}\n`);
     return ExitCode.internal;
   }
-  const sources = inputFiles.map((f) => ({ rel: f.rel, text: () => readFile(f.abs, 'utf8') }));
-  if (parsed.positional.includes('-')) sources.unshift({ rel: 'stdin.yaml', text: () => io.readStdin() });
-  const items: InputItem[] = [];
-  const readResults: Result[] = [];
-  for (const f of sources) {
-    const read = readYamlStream(await f.text(), f.rel);
-    if (!read.ok) {
-      io.stderr(`render-clusterclass render: ${read.message}\n`);
-      return ExitCode.internal;
-    }
-    items.push(...read.items);
-    readResults.push(...read.results);
-  }
+  const { items, readResults } = inputs;
   const output = runPipeline(items, cfg.config, readResults);
   io.stderr(formatResults(output.results));
   const code = exitCodeFor(output.results, cfg.config);

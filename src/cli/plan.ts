@@ -1,0 +1,58 @@
+/**
+ * `render-clusterclass plan --base GIT-REF|DIR [PATH...]`: what a change does to every Cluster.
+ * Exit code like `git diff --exit-code`: 0 no change, 1 changes, 2 unreadable input, 3 bad usage.
+ */
+import { parseArgs } from './args.js';
+import { materializeBase } from './base.js';
+import { ExitCode, type CliIO } from './io.js';
+import { configFromFlags, readInputs } from './render.js';
+import { computePlan, planHasChanges } from '../plan/plan.js';
+import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
+
+export const PLAN_HELP = `Usage: render-clusterclass plan --base GIT-REF|DIR [PATH...] [options]
+
+Renders the inputs at the base (a git revision of the same paths, or a directory) and in the
+working tree (PATH..., default .), and reports per Cluster the objects created, deleted and
+modified, the control planes and MachineDeployments that roll out and why, and Clusters that
+newly fail validation, with a fleet summary.
+
+Options:
+  --base REF|DIR       what to compare against (required)
+  --format FORMAT      text (default; colour on a terminal) | markdown | json
+  --config FILE, --set KEY=VALUE   function config, as for render
+Exit codes: 0 nothing changes, 1 something changes, 2 unreadable input, 3 bad usage.
+`;
+
+export async function runPlanCommand(args: string[], io: CliIO, isTTY = false): Promise<number> {
+  const parsed = parseArgs(args, { flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean' } });
+  if (!parsed.ok || parsed.flags.help || typeof parsed.flags.base !== 'string') {
+    const usageError = !parsed.ok ? parsed.message : parsed.flags.help ? undefined : '--base is required';
+    if (usageError) io.stderr(`render-clusterclass plan: ${usageError}\n`);
+    (usageError ? io.stderr : io.stdout)(PLAN_HELP);
+    return usageError ? ExitCode.functionConfig : ExitCode.ok;
+  }
+  const format = (parsed.flags.format as string | undefined) ?? 'text';
+  if (!['text', 'markdown', 'json'].includes(format)) {
+    io.stderr('render-clusterclass plan: --format must be text, markdown or json\n');
+    return ExitCode.functionConfig;
+  }
+  const cfg = await configFromFlags(parsed.flags);
+  if (!cfg.ok) {
+    io.stderr(`render-clusterclass plan: ${cfg.message}\n`);
+    return ExitCode.functionConfig;
+  }
+  const headPaths = parsed.positional.length > 0 ? parsed.positional : ['.'];
+  const base = materializeBase(parsed.flags.base, headPaths);
+  if (!base.ok) {
+    io.stderr(`render-clusterclass plan: ${base.message}\n`);
+    return ExitCode.internal;
+  }
+  const [before, after] = [await readInputs(base.paths, io), await readInputs(headPaths, io)];
+  if (!before.ok || !after.ok) {
+    io.stderr(`render-clusterclass plan: ${(!before.ok && before.message) || (!after.ok && after.message)}\n`);
+    return ExitCode.internal;
+  }
+  const plan = computePlan(before, after, cfg.config);
+  io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, isTTY));
+  return planHasChanges(plan) ? 1 : ExitCode.ok;
+}

@@ -1,0 +1,232 @@
+/**
+ * `render-clusterclass template`: evaluates a Go template (text/template + sprig, as Cluster API does)
+ * against data, for patch authors debugging `valueFrom.template` / `enabledIf`.
+ *
+ *   render-clusterclass template TEMPLATE [--data FILE] [--set a.b.c=value ...] [--missingkey default|error]
+ *                                         [--functions sprig-hermetic|builtins] [--yaml]
+ *   render-clusterclass template --jsonl      (gotmpl-oracle protocol on stdin/stdout)
+ *
+ * `--set` values: `true`/`false` become booleans, `null` becomes null, anything that is a number in
+ * JSON syntax (e.g. `3`, `-1.5`, `1e6`) becomes a float64 number, everything else is a string
+ * (`--set v=v1.29.0` is the string "v1.29.0"). Keys are split on `.`; `--set a.b=1` creates `{a: {b: 1}}`.
+ * `--data` reads JSON or YAML (YAML numbers become float64 as they would after CAPI's JSON round trip).
+ * `--yaml` additionally parses the output the way CAPI does and prints the resulting JSON value.
+ */
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import type { Json } from '../api/model.js';
+import { executeTemplate, parseTemplate, parseTemplateOutput, type FunctionSet } from '../gotemplate/index.js';
+import { ExitCode, type CliIO } from './io.js';
+
+const USAGE = `usage: render-clusterclass template TEMPLATE [--data FILE] [--set key=value]... [--missingkey default|error] [--functions sprig-hermetic|builtins] [--yaml]
+       render-clusterclass template --jsonl   (JSON Lines: {id, template, data} in; {id, output} or {id, error, phase} out)
+`;
+
+class UsageError extends Error {}
+
+/** `--set` value parsing (see the module comment). */
+export function parseSetValue(raw: string): Json {
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  if (raw === 'null') return null;
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+export function applySet(data: { [k: string]: Json }, assignment: string): void {
+  const eq = assignment.indexOf('=');
+  if (eq <= 0) throw new UsageError(`--set expects key=value, got ${JSON.stringify(assignment)}`);
+  const path = assignment.slice(0, eq).split('.');
+  if (path.some((p) => p === '')) throw new UsageError(`--set: invalid key ${JSON.stringify(assignment.slice(0, eq))}`);
+  let cur: { [k: string]: Json } = data;
+  for (const seg of path.slice(0, -1)) {
+    const next = cur[seg];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[seg] = {};
+    cur = cur[seg] as { [k: string]: Json };
+  }
+  cur[path[path.length - 1]!] = parseSetValue(assignment.slice(eq + 1));
+}
+
+/** Normalises parsed YAML/JSON to plain JSON (numbers as float64). */
+function toJson(v: unknown): Json {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return Number(v);
+  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(toJson);
+  if (typeof v === 'object') {
+    const out: { [k: string]: Json } = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = toJson(x);
+    return out;
+  }
+  return String(v);
+}
+
+interface Options {
+  template?: string;
+  dataFile?: string;
+  sets: string[];
+  missingKey: 'default' | 'error';
+  functions: FunctionSet;
+  jsonl: boolean;
+  yaml: boolean;
+}
+
+function parseArgs(args: string[]): Options {
+  const o: Options = { sets: [], missingKey: 'default', functions: 'sprig-hermetic', jsonl: false, yaml: false };
+  const value = (i: number, flag: string): string => {
+    const v = args[i];
+    if (v === undefined) throw new UsageError(`${flag} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < args.length; i++) {
+    let a = args[i]!;
+    let inline: string | undefined;
+    if (a.startsWith('--') && a.includes('=')) {
+      inline = a.slice(a.indexOf('=') + 1);
+      a = a.slice(0, a.indexOf('='));
+    }
+    const take = (): string => inline ?? value(++i, a);
+    switch (a) {
+      case '--data':
+      case '-f':
+        o.dataFile = take();
+        break;
+      case '--set':
+        o.sets.push(take());
+        break;
+      case '--missingkey': {
+        const v = take();
+        if (v !== 'default' && v !== 'error' && v !== 'invalid') throw new UsageError(`--missingkey must be default or error`);
+        o.missingKey = v === 'error' ? 'error' : 'default';
+        break;
+      }
+      case '--functions': {
+        const v = take();
+        if (v !== 'sprig-hermetic' && v !== 'builtins') throw new UsageError(`--functions must be sprig-hermetic or builtins`);
+        o.functions = v;
+        break;
+      }
+      case '--jsonl':
+        o.jsonl = true;
+        break;
+      case '--yaml':
+        o.yaml = true;
+        break;
+      case '-h':
+      case '--help':
+        throw new UsageError('');
+      default:
+        if (a.startsWith('--') && a.length > 2) throw new UsageError(`unknown flag ${a}`);
+        if (o.template !== undefined) throw new UsageError('only one TEMPLATE argument is allowed');
+        o.template = args[i]!;
+    }
+  }
+  return o;
+}
+
+function evaluate(template: string, data: Json, o: Pick<Options, 'missingKey' | 'functions'>):
+  | { output: string; warnings: string[] }
+  | { error: string; phase: 'parse' | 'exec' } {
+  const p = parseTemplate(template, { name: 'tpl', functions: o.functions });
+  if (!p.ok) return { error: p.error, phase: 'parse' };
+  const r = executeTemplate(p.template, data, { missingKey: o.missingKey });
+  if (!r.ok) return { error: r.error, phase: 'exec' };
+  return { output: r.output, warnings: r.warnings };
+}
+
+async function runJsonl(io: CliIO, o: Options): Promise<number> {
+  const input = await io.readStdin();
+  for (const line of input.split('\n')) {
+    if (line.trim() === '') continue;
+    let req: { id?: unknown; template?: unknown; data?: unknown; options?: unknown };
+    try {
+      req = JSON.parse(line) as typeof req;
+      if (req === null || typeof req !== 'object' || Array.isArray(req)) throw new Error('not an object');
+    } catch (e) {
+      io.stdout(JSON.stringify({ id: null, error: `bad request line: ${(e as Error).message}`, phase: 'input' }) + '\n');
+      continue;
+    }
+    const id = req.id === undefined ? null : req.id;
+    if (typeof req.template !== 'string') {
+      io.stdout(JSON.stringify({ id, error: 'request has no "template" string', phase: 'input' }) + '\n');
+      continue;
+    }
+    let missingKey = o.missingKey;
+    if (Array.isArray(req.options)) {
+      for (const opt of req.options) {
+        if (opt === 'missingkey=error') missingKey = 'error';
+        else if (opt === 'missingkey=default' || opt === 'missingkey=invalid') missingKey = 'default';
+        else {
+          io.stdout(JSON.stringify({ id, error: `bad option: unrecognized option ${JSON.stringify(opt)}`, phase: 'input' }) + '\n');
+          missingKey = 'invalid' as never;
+        }
+      }
+      if ((missingKey as string) === 'invalid') continue;
+    }
+    const data = req.data === undefined || req.data === null ? {} : (req.data as Json);
+    const r = evaluate(req.template, data, { missingKey, functions: o.functions });
+    io.stdout(JSON.stringify('output' in r ? { id, output: r.output } : { id, error: r.error, phase: r.phase }) + '\n');
+  }
+  return ExitCode.ok;
+}
+
+export async function runTemplateCommand(args: string[], io: CliIO): Promise<number> {
+  let o: Options;
+  try {
+    o = parseArgs(args);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      if (e.message) io.stderr(`render-clusterclass template: ${e.message}\n`);
+      io.stderr(USAGE);
+      return e.message ? ExitCode.errorResults : ExitCode.ok;
+    }
+    throw e;
+  }
+  try {
+    if (o.jsonl) return await runJsonl(io, o);
+    if (o.template === undefined) throw new UsageError('missing TEMPLATE argument');
+    let data: Json = {};
+    if (o.dataFile !== undefined) {
+      const text = o.dataFile === '-' ? await io.readStdin() : await readFile(o.dataFile, 'utf8');
+      let parsed: unknown;
+      try {
+        parsed = parseYaml(text, { schema: 'core', intAsBigInt: false });
+      } catch (e) {
+        throw new UsageError(`cannot parse --data ${o.dataFile}: ${(e as Error).message}`);
+      }
+      data = toJson(parsed);
+      if (data === null) data = {};
+    }
+    if (o.sets.length > 0) {
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+        throw new UsageError('--set needs the data to be an object');
+      }
+      for (const s of o.sets) applySet(data, s);
+    }
+    const r = evaluate(o.template, data, o);
+    if ('error' in r) {
+      io.stderr(`${r.phase} error: ${r.error}\n`);
+      return ExitCode.errorResults;
+    }
+    for (const w of r.warnings) io.stderr(`warning: ${w}\n`);
+    if (o.yaml) {
+      const y = parseTemplateOutput(r.output);
+      if (!y.ok) {
+        io.stderr(`yaml error: ${y.error}\n`);
+        return ExitCode.errorResults;
+      }
+      io.stdout(JSON.stringify(y.value) + '\n');
+      return ExitCode.ok;
+    }
+    io.stdout(r.output.endsWith('\n') || r.output === '' ? r.output : r.output + '\n');
+    return ExitCode.ok;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`render-clusterclass template: ${e.message}\n`);
+      return ExitCode.errorResults;
+    }
+    io.stderr(`render-clusterclass template: ${(e as Error)?.message ?? String(e)}\n`);
+    return ExitCode.errorResults;
+  }
+}

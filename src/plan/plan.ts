@@ -1,0 +1,186 @@
+/**
+ * Plan: render a base and a head input set and say, per Cluster, which objects are created,
+ * deleted or modified (field by field), which control planes and MachineDeployments roll out and
+ * why, and which Clusters newly fail validation — summarised across the fleet.
+ */
+import type { Json, JsonObject, ObjectRef } from '../api/model.js';
+import type { Result } from '../krm/result.js';
+import type { RenderConfig } from '../krm/config.js';
+import type { InputItem } from '../krm/read.js';
+import { asObject, asString, cloneJson } from '../api/json.js';
+import { runPipeline } from '../pipeline/run.js';
+import { isToolAnnotation } from '../pipeline/classify.js';
+import { CLONED_FROM_NAME } from '../topology/labels.js';
+import { rolloutReport, type Rollout } from '../validation/compatibility.js';
+import { diffJson, type FieldChange } from './diff.js';
+
+export interface PlanSide {
+  items: InputItem[];
+  readResults: Result[];
+}
+
+export interface ObjectChange {
+  ref: ObjectRef;
+  /** A rotated template clone: the name it had in the base. */
+  renamedFrom?: string;
+  changes: FieldChange[];
+}
+
+export type ClusterStatus = 'created' | 'deleted' | 'changed' | 'unchanged' | 'failing' | 'fixed';
+
+export interface ClusterPlan {
+  cluster: string;
+  clusterClass: string;
+  status: ClusterStatus;
+  created: ObjectRef[];
+  deleted: ObjectRef[];
+  modified: ObjectChange[];
+  rollouts: Rollout[];
+  /** Error results in head that the base did not have. */
+  newErrors: Result[];
+}
+
+export interface Plan {
+  clusters: ClusterPlan[];
+  summary: {
+    clusters: number;
+    changed: number;
+    rollingOut: number;
+    newlyFailing: number;
+    byClass: { clusterClass: string; clusters: number; changed: number; rollingOut: number; newlyFailing: number }[];
+  };
+}
+
+interface Rendered {
+  objects: Map<string, JsonObject[]>;
+  errors: Map<string, Result[]>;
+  classes: Map<string, string>;
+}
+
+const refOfObject = (o: JsonObject): ObjectRef => {
+  const meta = asObject(o.metadata) ?? {};
+  const ref: ObjectRef = { apiVersion: String(o.apiVersion), kind: String(o.kind), name: String(meta.name) };
+  if (typeof meta.namespace === 'string') ref.namespace = meta.namespace;
+  return ref;
+};
+
+/** An object without the bookkeeping annotations of tools (they never reach the cluster). */
+function comparable(o: JsonObject): JsonObject {
+  const copy = cloneJson(o);
+  const annotations = asObject(asObject(copy.metadata)?.annotations);
+  if (annotations) {
+    for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
+    if (Object.keys(annotations).length === 0) delete asObject(copy.metadata)!.annotations;
+  }
+  return copy;
+}
+
+/** Rotating template clones are matched by name prefix (their 5-character suffix is a content hash). */
+function matchKey(o: JsonObject): string {
+  const ref = refOfObject(o);
+  const rotating = ref.kind.endsWith('Template') && asString(asObject(asObject(o.metadata)?.annotations)?.[CLONED_FROM_NAME]) !== undefined;
+  return `${ref.kind}/${rotating ? `${ref.name.slice(0, -5)}*` : ref.name}`;
+}
+
+function render(side: PlanSide, config: RenderConfig): Rendered {
+  const out = runPipeline(side.items, { ...config, mode: 'preview' }, side.readResults);
+  const objects = new Map<string, JsonObject[]>();
+  for (const g of out.generated) objects.set(g.cluster, g.objects.map(comparable));
+  const errors = new Map<string, Result[]>();
+  const classes = new Map<string, string>();
+  for (const item of side.items) {
+    const ref = item.ref;
+    if (!ref || ref.kind !== 'Cluster') continue;
+    const topology = asObject(asObject(item.value.spec)?.topology);
+    if (!topology) continue;
+    const key = `${ref.namespace ?? config.defaultNamespace}/${ref.name}`;
+    classes.set(key, asString(asObject(topology.classRef)?.name) ?? asString(topology.class) ?? '');
+  }
+  for (const r of out.results) {
+    if (r.severity !== 'error') continue;
+    const cluster = r.tags?.cluster ?? (r.resourceRef?.kind === 'Cluster' ? `${r.resourceRef.namespace ?? config.defaultNamespace}/${r.resourceRef.name}` : undefined);
+    if (!cluster) continue;
+    errors.set(cluster, [...(errors.get(cluster) ?? []), r]);
+  }
+  return { objects, errors, classes };
+}
+
+const resultKey = (r: Result) => `${r.resourceRef?.kind}/${r.resourceRef?.name}/${r.field?.path}/${r.message}`;
+
+function planCluster(cluster: string, clusterClass: string, base: Rendered, head: Rendered): ClusterPlan {
+  const before = base.objects.get(cluster);
+  const after = head.objects.get(cluster);
+  const baseErrors = base.errors.get(cluster) ?? [];
+  const headErrors = head.errors.get(cluster) ?? [];
+  const known = new Set(baseErrors.map(resultKey));
+  const plan: ClusterPlan = {
+    cluster,
+    clusterClass,
+    status: 'unchanged',
+    created: [],
+    deleted: [],
+    modified: [],
+    rollouts: [],
+    newErrors: headErrors.filter((r) => !known.has(resultKey(r))),
+  };
+  if (!after) {
+    plan.status = headErrors.length > 0 ? 'failing' : 'deleted';
+    if (plan.status === 'deleted') plan.deleted = (before ?? []).map(refOfObject);
+    return plan;
+  }
+  if (!before) {
+    plan.status = base.classes.has(cluster) ? 'fixed' : 'created';
+    plan.created = after.map(refOfObject);
+    return plan;
+  }
+  const beforeByKey = new Map(before.map((o) => [matchKey(o), o]));
+  const afterByKey = new Map(after.map((o) => [matchKey(o), o]));
+  for (const [key, o] of afterByKey) {
+    const old = beforeByKey.get(key);
+    if (!old) {
+      plan.created.push(refOfObject(o));
+      continue;
+    }
+    const oldName = refOfObject(old).name;
+    const changes = diffJson({ ...old, metadata: { ...asObject(old.metadata), name: null } } as Json, { ...o, metadata: { ...asObject(o.metadata), name: null } } as Json);
+    const renamed = oldName !== refOfObject(o).name;
+    if (changes.length > 0 || renamed) {
+      const change: ObjectChange = { ref: refOfObject(o), changes };
+      if (renamed) change.renamedFrom = oldName;
+      plan.modified.push(change);
+    }
+  }
+  for (const [key, o] of beforeByKey) if (!afterByKey.has(key)) plan.deleted.push(refOfObject(o));
+  plan.rollouts = rolloutReport(before, after).filter((r) => r.cluster === cluster.split('/')[1] || r.cluster === cluster);
+  const changed = plan.created.length + plan.deleted.length + plan.modified.length > 0;
+  plan.status = changed ? 'changed' : 'unchanged';
+  return plan;
+}
+
+export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig): Plan {
+  const b = render(base, config);
+  const h = render(head, config);
+  const clusters = [...new Set([...b.classes.keys(), ...h.classes.keys(), ...b.objects.keys(), ...h.objects.keys()])].sort();
+  const plans = clusters.map((c) => planCluster(c, h.classes.get(c) ?? b.classes.get(c) ?? '', b, h));
+  const byClass = new Map<string, Plan['summary']['byClass'][number]>();
+  for (const p of plans) {
+    const entry = byClass.get(p.clusterClass) ?? { clusterClass: p.clusterClass, clusters: 0, changed: 0, rollingOut: 0, newlyFailing: 0 };
+    entry.clusters++;
+    if (p.status !== 'unchanged') entry.changed++;
+    if (p.rollouts.length > 0) entry.rollingOut++;
+    if (p.newErrors.length > 0) entry.newlyFailing++;
+    byClass.set(p.clusterClass, entry);
+  }
+  return {
+    clusters: plans,
+    summary: {
+      clusters: plans.length,
+      changed: plans.filter((p) => p.status !== 'unchanged').length,
+      rollingOut: plans.filter((p) => p.rollouts.length > 0).length,
+      newlyFailing: plans.filter((p) => p.newErrors.length > 0).length,
+      byClass: [...byClass.values()].sort((x, y) => (x.clusterClass < y.clusterClass ? -1 : 1)),
+    },
+  };
+}
+
+export const planHasChanges = (plan: Plan): boolean => plan.summary.changed > 0;
