@@ -1,0 +1,628 @@
+/**
+ * Executor for parsed Go templates: walks the tree with Go's evaluation rules (argument typing,
+ * missing keys, truthiness, variable scoping, break/continue) and enforces safety limits.
+ */
+import { formatValue } from './fmt.js';
+import {
+  argString,
+  errorContext,
+  nodeString,
+  type ArgNode,
+  type ChainNode,
+  type CommandNode,
+  type FieldNode,
+  type IdentifierNode,
+  type ListNode,
+  type Node,
+  type PipeNode,
+  type RangeNode,
+  type VariableNode,
+} from './nodes.js';
+import type { Tree } from './parser.js';
+import {
+  GoFuncError,
+  GoInt,
+  GoObject,
+  type CallContext,
+  type GoFunc,
+  type GoMap,
+  type GoType,
+  type GoValue,
+  goInt,
+  hasKey,
+  isMap,
+  isTrue,
+  mapElemType,
+  sliceElemType,
+  sortedKeys,
+  typeName,
+} from './values.js';
+
+export interface Limits {
+  maxOutputBytes: number;
+  maxSteps: number;
+  maxDepth: number;
+}
+
+export class ExecError extends Error {}
+/** A safety limit was hit (reported as an exec error). */
+export class LimitError extends ExecError {}
+
+const MISSING = Symbol('missing');
+type Final = GoValue | typeof MISSING;
+
+const BREAK = { brk: true };
+const CONTINUE = { cont: true };
+
+/** Go type names for error messages. */
+export function goTypeString(t: GoType): string {
+  switch (t) {
+    case 'any':
+      return 'interface {}';
+    case 'rv':
+      return 'reflect.Value';
+    case 'map':
+      return 'map[string]interface {}';
+    case 'slice':
+      return '[]interface {}';
+    case 'time':
+      return 'time.Time';
+    case 'cert':
+      return 'sprig.certificate';
+    default:
+      return t;
+  }
+}
+
+function canBeNil(t: GoType | 'none'): boolean {
+  return t === 'any' || t === 'rv' || t === 'map' || t === 'slice' || t === 'none';
+}
+
+export function assignable(v: GoValue, t: GoType): boolean {
+  switch (t) {
+    case 'any':
+    case 'rv':
+      return true;
+    case 'string':
+      return typeof v === 'string';
+    case 'bool':
+      return typeof v === 'boolean';
+    case 'float64':
+      return typeof v === 'number';
+    case 'map':
+      return isMap(v) && mapElemType(v) === 'interface {}';
+    case 'slice':
+      return Array.isArray(v) && sliceElemType(v) === 'interface {}';
+    case 'time':
+    case 'cert':
+      return v instanceof GoObject && v.typeName === (t === 'time' ? 'time.Time' : 'sprig.certificate');
+    default:
+      return v instanceof GoInt && v.kind === t;
+  }
+}
+
+interface Variable {
+  name: string;
+  value: GoValue;
+}
+
+export interface ExecEnv {
+  templates: Map<string, Tree>;
+  funcs: Map<string, GoFunc>;
+  builtinNames: Set<string>;
+}
+
+export class State implements CallContext {
+  out = '';
+  vars: Variable[];
+  depth = 0;
+  steps = 0;
+  node: Node | ArgNode | CommandNode | null = null;
+  tmplName: string;
+  warnings: string[] = [];
+  readonly maxBytes: number;
+
+  constructor(
+    readonly env: ExecEnv,
+    name: string,
+    dot: GoValue,
+    readonly missingKeyError: boolean,
+    readonly limits: Limits,
+  ) {
+    this.tmplName = name;
+    this.vars = [{ name: '$', value: dot }];
+    this.maxBytes = limits.maxOutputBytes;
+  }
+
+  // --- CallContext
+  warn(message: string): void {
+    if (!this.warnings.includes(message)) this.warnings.push(message);
+  }
+  charge(n: number): void {
+    this.steps += n;
+    if (this.steps > this.limits.maxSteps) {
+      this.limitError(`evaluation exceeded the limit of ${this.limits.maxSteps} steps`);
+    }
+  }
+
+  // --- errors
+  errorf(msg: string): never {
+    const name = this.tmplName;
+    if (this.node === null) throw new ExecError(`template: ${name}: ${msg}`);
+    const [location, context] = errorContext(this.node);
+    throw new ExecError(`template: ${location}: executing ${JSON.stringify(name)} at <${context}>: ${msg}`);
+  }
+  limitError(msg: string): never {
+    try {
+      this.errorf(msg);
+    } catch (e) {
+      throw new LimitError((e as Error).message);
+    }
+  }
+
+  write(s: string): void {
+    this.out += s;
+    if (this.out.length > this.limits.maxOutputBytes) {
+      this.limitError(`output exceeded the limit of ${this.limits.maxOutputBytes} bytes`);
+    }
+  }
+
+  step(): void {
+    if (++this.steps > this.limits.maxSteps) {
+      this.limitError(`evaluation exceeded the limit of ${this.limits.maxSteps} steps`);
+    }
+  }
+
+  // --- variables
+  push(name: string, value: GoValue): void {
+    this.vars.push({ name, value });
+  }
+  setVar(name: string, value: GoValue): void {
+    for (let i = this.vars.length - 1; i >= 0; i--) {
+      if (this.vars[i]!.name === name) {
+        this.vars[i]!.value = value;
+        return;
+      }
+    }
+    this.errorf(`undefined variable: ${name}`);
+  }
+  setTopVar(n: number, value: GoValue): void {
+    this.vars[this.vars.length - n]!.value = value;
+  }
+  varValue(name: string): GoValue {
+    for (let i = this.vars.length - 1; i >= 0; i--) {
+      if (this.vars[i]!.name === name) return this.vars[i]!.value;
+    }
+    this.errorf(`undefined variable: ${name}`);
+  }
+
+  // --- walking
+  walk(dot: GoValue, node: Node): void {
+    this.node = node;
+    this.step();
+    switch (node.type) {
+      case 'text':
+        this.write(node.text);
+        return;
+      case 'action': {
+        const val = this.evalPipeline(dot, node.pipe);
+        if (node.pipe.decl.length === 0) this.printValue(node, val);
+        return;
+      }
+      case 'list': {
+        const nodes = node.nodes;
+        for (let i = 0; i < nodes.length; i++) this.walk(dot, nodes[i]!);
+        return;
+      }
+      case 'if':
+      case 'with': {
+        const mark = this.vars.length;
+        const val = this.evalPipeline(dot, node.pipe);
+        if (isTrue(val)) {
+          this.walk(node.type === 'with' ? val : dot, node.list);
+        } else if (node.elseList) this.walk(dot, node.elseList);
+        this.vars.length = mark;
+        return;
+      }
+      case 'range':
+        this.walkRange(dot, node);
+        return;
+      case 'template':
+        this.walkTemplate(dot, node);
+        return;
+      case 'break':
+        throw BREAK;
+      case 'continue':
+        throw CONTINUE;
+      case 'comment':
+        return;
+      default:
+        this.errorf(`unknown node: ${nodeString(node)}`);
+    }
+  }
+
+  walkRange(dot: GoValue, r: RangeNode): void {
+    this.node = r;
+    const outer = this.vars.length;
+    const val = this.evalPipeline(dot, r.pipe);
+    const mark = this.vars.length;
+    const ndecl = r.pipe.decl.length;
+    const one = (index: GoValue, elem: GoValue): boolean => {
+      if (ndecl > 0) this.setTopVar(1, elem);
+      if (ndecl > 1) this.setTopVar(2, index);
+      try {
+        this.walk(elem, r.list);
+      } catch (e) {
+        if (e === CONTINUE) return true;
+        if (e === BREAK) return false;
+        throw e;
+      } finally {
+        this.vars.length = mark;
+      }
+      return true;
+    };
+    let ran = false;
+    if (Array.isArray(val)) {
+      if (val.length > 0) {
+        ran = true;
+        for (let i = 0; i < val.length; i++) {
+          if (!one(goInt(i), val[i])) break;
+        }
+      }
+    } else if (isMap(val)) {
+      const keys = sortedKeys(val);
+      if (keys.length > 0) {
+        ran = true;
+        for (const k of keys) {
+          if (!one(k, (val as GoMap)[k])) break;
+        }
+      }
+    } else if (val !== undefined && val !== null) {
+      this.node = r;
+      this.errorf(`range can't iterate over ${formatValue(val)}`);
+    }
+    if (!ran && r.elseList) this.walk(dot, r.elseList);
+    this.vars.length = outer;
+  }
+
+  walkTemplate(dot: GoValue, t: Node & { type: 'template' }): void {
+    this.node = t;
+    const tree = this.env.templates.get(t.name);
+    if (tree === undefined) this.errorf(`template ${JSON.stringify(t.name)} not defined`);
+    if (this.depth >= this.limits.maxDepth) {
+      this.limitError(`exceeded maximum template depth (${this.limits.maxDepth})`);
+    }
+    const newDot = t.pipe ? this.evalPipeline(dot, t.pipe) : undefined;
+    const savedVars = this.vars;
+    const savedName = this.tmplName;
+    this.vars = [{ name: '$', value: newDot }];
+    this.tmplName = t.name;
+    this.depth++;
+    try {
+      this.walk(newDot, tree.root);
+    } finally {
+      this.depth--;
+      this.vars = savedVars;
+      this.tmplName = savedName;
+    }
+  }
+
+  printValue(node: Node, v: GoValue): void {
+    this.node = node;
+    if (v === undefined) {
+      this.write('<no value>');
+      return;
+    }
+    this.write(formatValue(v));
+  }
+
+  // --- evaluation
+  evalPipeline(dot: GoValue, pipe: PipeNode): GoValue {
+    this.node = pipe;
+    let value: Final = MISSING;
+    const cmds = pipe.cmds;
+    for (let i = 0; i < cmds.length; i++) {
+      value = this.evalCommand(dot, cmds[i]!, value);
+      if (value === null) value = undefined; // nil interface -> invalid value
+    }
+    const v = value as GoValue;
+    const decl = pipe.decl;
+    for (let i = 0; i < decl.length; i++) {
+      if (pipe.isAssign) this.setVar(decl[i]!.ident[0]!, v);
+      else this.push(decl[i]!.ident[0]!, v);
+    }
+    return v;
+  }
+
+  notAFunction(args: ArgNode[] | null, final: Final): void {
+    if ((args !== null && args.length > 1) || final !== MISSING) {
+      this.errorf(`can't give argument to non-function ${argString(args![0]!)}`);
+    }
+  }
+
+  evalCommand(dot: GoValue, cmd: CommandNode, final: Final): GoValue {
+    const first = cmd.args[0]!;
+    this.step();
+    switch (first.type) {
+      case 'field':
+        return this.evalFieldNode(dot, first, cmd.args, final);
+      case 'chain':
+        return this.evalChainNode(dot, first, cmd.args, final);
+      case 'identifier':
+        return this.evalFunction(dot, first, cmd, cmd.args, final);
+      case 'pipe':
+        this.notAFunction(cmd.args, final);
+        return this.evalPipeline(dot, first);
+      case 'variable':
+        return this.evalVariableNode(dot, first, cmd.args, final);
+    }
+    this.node = first;
+    this.notAFunction(cmd.args, final);
+    switch (first.type) {
+      case 'bool':
+        return first.value;
+      case 'dot':
+        return dot;
+      case 'nil':
+        this.errorf('nil is not a command');
+      // eslint-disable-next-line no-fallthrough
+      case 'number':
+        return this.idealConstant(first);
+      case 'string':
+        return first.text;
+    }
+  }
+
+  idealConstant(n: ArgNode & { type: 'number' }): GoValue {
+    this.node = n;
+    if (n.idealError !== undefined) this.errorf(n.idealError);
+    return n.ideal;
+  }
+
+  evalFieldNode(dot: GoValue, field: FieldNode, args: ArgNode[] | null, final: Final): GoValue {
+    this.node = field;
+    return this.evalFieldChain(dot, dot, field, field.ident, args, final);
+  }
+
+  evalChainNode(dot: GoValue, chain: ChainNode, args: ArgNode[] | null, final: Final): GoValue {
+    this.node = chain;
+    if (chain.node.type === 'nil') this.errorf(`indirection through explicit nil in ${argString(chain)}`);
+    const pipe = this.evalArg(dot, 'none', chain.node);
+    return this.evalFieldChain(dot, pipe, chain, chain.field, args, final);
+  }
+
+  evalVariableNode(dot: GoValue, v: VariableNode, args: ArgNode[] | null, final: Final): GoValue {
+    this.node = v;
+    const value = this.varValue(v.ident[0]!);
+    if (v.ident.length === 1) {
+      this.notAFunction(args, final);
+      return value;
+    }
+    return this.evalFieldChain(dot, value, v, v.ident.slice(1), args, final);
+  }
+
+  evalFieldChain(
+    dot: GoValue,
+    receiver: GoValue,
+    node: ArgNode,
+    ident: string[],
+    args: ArgNode[] | null,
+    final: Final,
+  ): GoValue {
+    const n = ident.length;
+    for (let i = 0; i < n - 1; i++) receiver = this.evalField(dot, ident[i]!, node, null, MISSING, receiver);
+    return this.evalField(dot, ident[n - 1]!, node, args, final, receiver);
+  }
+
+  evalField(
+    dot: GoValue,
+    fieldName: string,
+    node: ArgNode,
+    args: ArgNode[] | null,
+    final: Final,
+    receiver: GoValue,
+  ): GoValue {
+    if (receiver === undefined) {
+      if (this.missingKeyError) this.errorf(`nil data; no entry for key ${JSON.stringify(fieldName)}`);
+      return undefined;
+    }
+    if (receiver === null) this.errorf(`nil pointer evaluating interface {}.${fieldName}`);
+    const hasArgs = (args !== null && args.length > 1) || final !== MISSING;
+    if (isMap(receiver)) {
+      if (hasArgs) this.errorf(`${fieldName} is not a method but has arguments`);
+      if (hasKey(receiver, fieldName)) return receiver[fieldName];
+      if (this.missingKeyError) this.errorf(`map has no entry for key ${JSON.stringify(fieldName)}`);
+      return undefined;
+    }
+    if (receiver instanceof GoObject) {
+      const m = receiver.method(fieldName);
+      if (m) return this.evalCall(dot, m, false, node, fieldName, args, final);
+      for (const [fname, fv] of receiver.fields()) {
+        if (fname === fieldName) {
+          if (hasArgs) this.errorf(`${fieldName} has arguments but cannot be invoked as function`);
+          return fv;
+        }
+      }
+    }
+    this.errorf(`can't evaluate field ${fieldName} in type ${typeName(receiver)}`);
+  }
+
+  evalFunction(
+    dot: GoValue,
+    node: IdentifierNode,
+    cmd: CommandNode | IdentifierNode,
+    args: ArgNode[] | null,
+    final: Final,
+  ): GoValue {
+    this.node = node;
+    const fn = this.env.funcs.get(node.ident);
+    if (fn === undefined) this.errorf(`${JSON.stringify(node.ident)} is not a defined function`);
+    return this.evalCall(dot, fn, this.env.builtinNames.has(node.ident), cmd, node.ident, args, final);
+  }
+
+  evalCall(
+    dot: GoValue,
+    fn: GoFunc,
+    isBuiltin: boolean,
+    node: Node | ArgNode | CommandNode,
+    name: string,
+    allArgs: ArgNode[] | null,
+    final: Final,
+  ): GoValue {
+    const args = allArgs !== null ? allArgs.slice(1) : [];
+    const params = fn.params;
+    let numIn = args.length;
+    if (final !== MISSING) numIn++;
+    let numFixed = args.length;
+    if (fn.variadic !== undefined) {
+      numFixed = params.length;
+      if (numIn < numFixed) {
+        this.errorf(`wrong number of args for ${name}: want at least ${params.length} got ${args.length}`);
+      }
+    } else if (numIn !== params.length) {
+      this.errorf(`wrong number of args for ${name}: want ${params.length} got ${numIn}`);
+    }
+    if (isBuiltin && (name === 'and' || name === 'or')) {
+      let v: GoValue = undefined;
+      for (const arg of args) {
+        v = this.evalArg(dot, 'rv', arg);
+        if (isTrue(v) === (name === 'or')) return v;
+      }
+      if (final !== MISSING) v = final;
+      return v;
+    }
+    const argv: GoValue[] = new Array(numIn);
+    let i = 0;
+    for (; i < numFixed && i < args.length; i++) argv[i] = this.evalArg(dot, params[i]!, args[i]!);
+    if (fn.variadic !== undefined) {
+      for (; i < args.length; i++) argv[i] = this.evalArg(dot, fn.variadic, args[i]!);
+    }
+    if (final !== MISSING) {
+      let t: GoType;
+      if (fn.variadic !== undefined) t = numIn - 1 < numFixed ? params[numIn - 1]! : fn.variadic;
+      else t = params[params.length - 1]!;
+      argv[i] = this.validateType(final, t);
+    }
+    try {
+      const result = fn.fn(argv, this);
+      if (typeof result === 'string') {
+        if (result.length > this.limits.maxOutputBytes) {
+          this.node = node;
+          this.limitError(`result of ${name} exceeded the limit of ${this.limits.maxOutputBytes} bytes`);
+        }
+      } else if (Array.isArray(result) && result.length > 64) this.charge(result.length >> 4);
+      return result;
+    } catch (e) {
+      if (e instanceof ExecError) throw e;
+      if (e instanceof GoFuncError || e instanceof Error) {
+        if (e instanceof RangeError && /call stack/.test(e.message)) throw e;
+        this.node = node;
+        this.errorf(`error calling ${name}: ${(e as Error).message}`);
+      }
+      throw e;
+    }
+  }
+
+  validateType(value: GoValue, t: GoType | 'none'): GoValue {
+    if (t === 'none') return value;
+    if (value === undefined) {
+      if (t === 'rv') return undefined;
+      if (canBeNil(t)) return null;
+      this.errorf(`invalid value; expected ${goTypeString(t)}`);
+    }
+    if (t === 'any' || t === 'rv') return value;
+    if (!assignable(value, t)) {
+      this.errorf(
+        `wrong type for value; expected ${goTypeString(t)}; got ${value === null ? 'interface {}' : typeName(value)}`,
+      );
+    }
+    return value;
+  }
+
+  evalArg(dot: GoValue, t: GoType | 'none', n: ArgNode): GoValue {
+    this.node = n;
+    switch (n.type) {
+      case 'dot':
+        return this.validateType(dot, t);
+      case 'nil':
+        if (canBeNil(t)) return t === 'rv' || t === 'none' ? undefined : null;
+        this.errorf(`cannot assign nil to ${goTypeString(t as GoType)}`);
+      // eslint-disable-next-line no-fallthrough
+      case 'field':
+        return this.validateType(this.evalFieldNode(dot, n, [n], MISSING), t);
+      case 'variable':
+        return this.validateType(this.evalVariableNode(dot, n, null, MISSING), t);
+      case 'pipe':
+        return this.validateType(this.evalPipeline(dot, n), t);
+      case 'identifier':
+        return this.validateType(this.evalFunction(dot, n, n, null, MISSING), t);
+      case 'chain':
+        return this.validateType(this.evalChainNode(dot, n, null, MISSING), t);
+    }
+    switch (t) {
+      case 'bool':
+        if (n.type === 'bool') return n.value;
+        this.errorf(`expected bool; found ${argString(n)}`);
+      // eslint-disable-next-line no-fallthrough
+      case 'float64':
+        if (n.type === 'number' && n.isFloat) return n.float64;
+        this.errorf(`expected float; found ${argString(n)}`);
+      // eslint-disable-next-line no-fallthrough
+      case 'string':
+        if (n.type === 'string') return n.text;
+        this.errorf(`expected string; found ${argString(n)}`);
+      // eslint-disable-next-line no-fallthrough
+      case 'int':
+      case 'int8':
+      case 'int16':
+      case 'int32':
+      case 'int64':
+        if (n.type === 'number' && n.isInt) return GoInt.of(t, n.int64);
+        this.errorf(`expected integer; found ${argString(n)}`);
+      // eslint-disable-next-line no-fallthrough
+      case 'uint':
+      case 'uint8':
+      case 'uint16':
+      case 'uint32':
+      case 'uint64':
+      case 'uintptr':
+        if (n.type === 'number' && n.isUint) return GoInt.of(t, n.uint64);
+        this.errorf(`expected unsigned integer; found ${argString(n)}`);
+      // eslint-disable-next-line no-fallthrough
+      case 'any':
+      case 'rv':
+      case 'none':
+        switch (n.type) {
+          case 'bool':
+            return n.value;
+          case 'number':
+            return this.idealConstant(n);
+          case 'string':
+            return n.text;
+        }
+    }
+    this.errorf(`can't handle ${argString(n)} for arg of type ${goTypeString(t as GoType)}`);
+  }
+}
+
+export function execute(
+  env: ExecEnv,
+  name: string,
+  root: ListNode,
+  data: GoValue,
+  missingKeyError: boolean,
+  limits: Limits,
+): { output: string; warnings: string[] } {
+  const s = new State(env, name, data, missingKeyError, limits);
+  try {
+    s.walk(data, root);
+  } catch (e) {
+    if (e instanceof RangeError && /call stack/.test(e.message)) {
+      s.limitError('evaluation nested too deeply (stack exhausted)');
+    }
+    throw e;
+  }
+  return { output: s.out, warnings: s.warnings };
+}
+
+export { GoFuncError };

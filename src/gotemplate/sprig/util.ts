@@ -1,0 +1,156 @@
+/** Helpers shared by the sprig functions: Go's strval, spf13/cast conversions, list access. */
+import { sprint } from '../fmt.js';
+import { parseGoFloat, parseInt0 } from '../parser.js';
+import {
+  GoComplex,
+  GoFuncError,
+  GoInt,
+  GoObject,
+  type GoFunc,
+  type GoType,
+  type GoValue,
+  isMap,
+  kindName,
+} from '../values.js';
+
+export function fail(msg: string): never {
+  throw new GoFuncError(msg);
+}
+
+/** sprig's strval: strings as is, Stringers via String(), everything else via %v. */
+export function strval(v: GoValue): string {
+  if (typeof v === 'string') return v;
+  if (v instanceof GoObject) {
+    const s = v.stringer();
+    if (s !== undefined) return s;
+  }
+  return sprint([v === undefined ? null : v]);
+}
+
+const INT64_MIN = -(1n << 63n);
+
+/** Go's int64(f) conversion (amd64 semantics for out-of-range values). */
+export function floatToInt64(f: number): bigint {
+  if (!Number.isFinite(f) || f >= 9223372036854775808 || f < -9223372036854775808) return INT64_MIN;
+  return BigInt(Math.trunc(f));
+}
+
+function trimZeroDecimal(s: string): string {
+  let foundZero = false;
+  for (let i = s.length; i > 0; i--) {
+    switch (s[i - 1]) {
+      case '.':
+        if (foundZero) return s.slice(0, i - 1);
+        break;
+      case '0':
+        foundZero = true;
+        break;
+      default:
+        return s;
+    }
+  }
+  return s;
+}
+
+/** cast.ToInt64 (errors become 0). */
+export function toInt64(v: GoValue): bigint {
+  if (v instanceof GoInt) return BigInt.asIntN(64, v.v);
+  switch (typeof v) {
+    case 'number':
+      return floatToInt64(v);
+    case 'string': {
+      const r = parseInt0(trimZeroDecimal(v));
+      return r ?? 0n;
+    }
+    case 'boolean':
+      return v ? 1n : 0n;
+  }
+  return 0n;
+}
+
+/** cast.ToFloat64 (errors become 0). */
+export function toFloat64(v: GoValue): number {
+  if (v instanceof GoInt) return Number(v.v);
+  switch (typeof v) {
+    case 'number':
+      return v;
+    case 'string': {
+      const f = parseGoFloatFull(v);
+      return f ?? 0;
+    }
+    case 'boolean':
+      return v ? 1 : 0;
+  }
+  return 0;
+}
+
+/** strconv.ParseFloat including inf/nan spellings and hex ints. */
+export function parseGoFloatFull(s: string): number | undefined {
+  const m = /^([+-]?)(inf|infinity|nan)$/i.exec(s);
+  if (m) return m[2]!.toLowerCase() === 'nan' ? NaN : m[1] === '-' ? -Infinity : Infinity;
+  return parseGoFloat(s);
+}
+
+/** Whether a value is a Go slice/array (sprig's reflect.Slice/Array checks). */
+export function isList(v: GoValue): v is GoValue[] {
+  return Array.isArray(v);
+}
+
+/** reflect.TypeOf(v).Kind() for error messages; nil panics in Go (we report an error). */
+export function kindForError(v: GoValue): string {
+  if (v === null || v === undefined) fail('reflect: call of reflect.Value.Type on zero Value');
+  return kindName(v);
+}
+
+/** sprig's empty(). */
+export function empty(v: GoValue): boolean {
+  if (v === undefined || v === null) return true;
+  switch (typeof v) {
+    case 'string':
+      return v.length === 0;
+    case 'boolean':
+      return !v;
+    case 'number':
+      return v === 0;
+  }
+  if (v instanceof GoInt) return v.v === 0n;
+  if (v instanceof GoComplex) return v.re === 0 && v.im === 0;
+  if (v instanceof GoObject) return false;
+  if (Array.isArray(v)) return v.length === 0;
+  if (isMap(v)) return Object.keys(v).length === 0;
+  return false;
+}
+
+export function fn(
+  name: string,
+  params: GoType[],
+  impl: GoFunc['fn'],
+  variadic?: GoType,
+): GoFunc {
+  return variadic === undefined ? { name, params, fn: impl } : { name, params, variadic, fn: impl };
+}
+
+/** Go string byte operations on JS strings. */
+export function bytesOf(s: string): Buffer {
+  return Buffer.from(s, 'utf8');
+}
+export function isAscii(s: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(s);
+}
+/** s[a:b] with Go's byte indexing and bounds panics. */
+export function byteSlice(s: string, a: number, b?: number): string {
+  if (isAscii(s)) {
+    const end = b ?? s.length;
+    if (a < 0 || end > s.length || a > end) fail(`runtime error: slice bounds out of range [${a}:${end}] with length ${s.length}`);
+    return s.slice(a, end);
+  }
+  const buf = bytesOf(s);
+  const end = b ?? buf.length;
+  if (a < 0 || end > buf.length || a > end) fail(`runtime error: slice bounds out of range [${a}:${end}] with length ${buf.length}`);
+  return buf.subarray(a, end).toString('utf8');
+}
+
+export function toNum(v: GoInt | number): number {
+  return typeof v === 'number' ? v : Number(v.v);
+}
