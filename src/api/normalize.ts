@@ -212,43 +212,45 @@ function namingTemplate(c: Ctx, obj: JsonObject | undefined, path: string, v1Key
 
 // ------------------------------------------------------------------ ClusterClass
 
-function machineDeploymentClass(c: Ctx, item: JsonObject, path: string, namespace: string): MachineDeploymentClass | undefined {
+/** What MachineDeployment and MachinePool classes share: class name, template refs, metadata, naming, timeouts. */
+function workerClass(c: Ctx, item: JsonObject, path: string, namespace: string) {
   const cls = c.r.string(item, 'class', `${path}.class`, true);
   const holder = c.v1 ? c.r.object(item, 'template', `${path}.template`, true) : item;
   const holderPath = c.v1 ? `${path}.template` : path;
   const bootstrap = templateRef(c, c.r.object(holder, 'bootstrap', `${holderPath}.bootstrap`, true), `${holderPath}.bootstrap`, namespace);
   const infra = templateRef(c, c.r.object(holder, 'infrastructure', `${holderPath}.infrastructure`, true), `${holderPath}.infrastructure`, namespace);
   if (cls === undefined || !bootstrap || !infra) return undefined;
-  const md: MachineDeploymentClass = {
-    class: cls,
-    bootstrap: { templateRef: bootstrap },
-    infrastructure: { templateRef: infra },
-    fieldPath: path,
-  };
+  const out: MachinePoolClass = { class: cls, bootstrap: { templateRef: bootstrap }, infrastructure: { templateRef: infra }, fieldPath: path };
   const metadata = c.r.metadata(holder, 'metadata', `${holderPath}.metadata`);
-  if (metadata) md.metadata = metadata;
+  if (metadata) out.metadata = metadata;
+  const naming = namingTemplate(c, item, path, 'namingStrategy');
+  if (naming) out.naming = naming;
+  const deletion = deletionTimeouts(c, item, path);
+  if (deletion) out.deletion = deletion;
+  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
+  if (minReady !== undefined) out.minReadySeconds = minReady;
+  const t = taints(c, item, path);
+  if (t) out.taints = t;
+  return out;
+}
+
+function machineDeploymentClass(c: Ctx, item: JsonObject, path: string, namespace: string): MachineDeploymentClass | undefined {
+  const base = workerClass(c, item, path, namespace);
+  if (!base) return undefined;
+  const md: MachineDeploymentClass = base;
   const hc = healthCheck(c, item, path, false);
   const failureDomain = c.r.string(item, 'failureDomain', `${path}.failureDomain`);
   if (failureDomain) md.failureDomain = failureDomain;
-  const naming = namingTemplate(c, item, path, 'namingStrategy');
-  if (naming) md.naming = naming;
-  const deletion: MachineDeploymentClass['deletion'] = { ...deletionTimeouts(c, item, path) };
-  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
-  if (minReady !== undefined) md.minReadySeconds = minReady;
+  const deletion: MachineDeploymentClass['deletion'] = { ...md.deletion };
   const gates = readinessGates(c, item, path);
   if (gates) md.readinessGates = gates;
-  const t = taints(c, item, path);
-  if (t) md.taints = t;
   if (c.v1) {
     const strategy = c.r.object(item, 'strategy', `${path}.strategy`);
     const { strategy: rollout, order, maxInFlight } = v1beta1Strategy(c, strategy, `${path}.strategy`);
     if (rollout) md.rollout = { strategy: rollout };
     if (order) deletion.order = order;
-    if (maxInFlight !== undefined) {
-      const merged: HealthCheck = hc ?? {};
-      merged.remediation = { ...merged.remediation, maxInFlight };
-      md.healthCheck = merged;
-    } else if (hc) md.healthCheck = hc;
+    if (maxInFlight !== undefined) md.healthCheck = { ...hc, remediation: { ...hc?.remediation, maxInFlight } };
+    else if (hc) md.healthCheck = hc;
   } else {
     if (hc) md.healthCheck = hc;
     const rollout = c.r.object(item, 'rollout', `${path}.rollout`);
@@ -283,25 +285,9 @@ function v1beta1Strategy(c: Ctx, strategy: JsonObject | undefined, path: string)
 }
 
 function machinePoolClass(c: Ctx, item: JsonObject, path: string, namespace: string): MachinePoolClass | undefined {
-  const cls = c.r.string(item, 'class', `${path}.class`, true);
-  const holder = c.v1 ? c.r.object(item, 'template', `${path}.template`, true) : item;
-  const holderPath = c.v1 ? `${path}.template` : path;
-  const bootstrap = templateRef(c, c.r.object(holder, 'bootstrap', `${holderPath}.bootstrap`, true), `${holderPath}.bootstrap`, namespace);
-  const infra = templateRef(c, c.r.object(holder, 'infrastructure', `${holderPath}.infrastructure`, true), `${holderPath}.infrastructure`, namespace);
-  if (cls === undefined || !bootstrap || !infra) return undefined;
-  const mp: MachinePoolClass = { class: cls, bootstrap: { templateRef: bootstrap }, infrastructure: { templateRef: infra }, fieldPath: path };
-  const metadata = c.r.metadata(holder, 'metadata', `${holderPath}.metadata`);
-  if (metadata) mp.metadata = metadata;
+  const mp = workerClass(c, item, path, namespace);
   const fds = c.r.stringList(item, 'failureDomains', `${path}.failureDomains`);
-  if (fds) mp.failureDomains = fds;
-  const naming = namingTemplate(c, item, path, 'namingStrategy');
-  if (naming) mp.naming = naming;
-  const deletion = deletionTimeouts(c, item, path);
-  if (deletion) mp.deletion = deletion;
-  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
-  if (minReady !== undefined) mp.minReadySeconds = minReady;
-  const t = taints(c, item, path);
-  if (t) mp.taints = t;
+  if (mp && fds) mp.failureDomains = fds;
   return mp;
 }
 
@@ -385,14 +371,20 @@ function definition(c: Ctx, d: JsonObject, path: string): PatchDefinition {
   };
 }
 
-export function normalizeClusterClass(doc: JsonObject, ref: ResourceRef): Normalized<ClusterClass> {
+/** The reading context for a document, or the unsupported-version error. */
+function contextFor(ref: ResourceRef): { c: Ctx } | { results: Result[] } {
   const version = capiVersionOf(ref.apiVersion);
   const r = new FieldReader(ref);
-  if (!version) {
-    r.error('apiVersion', `Unsupported value: "${ref.apiVersion}": supported values: "cluster.x-k8s.io/v1beta1", "cluster.x-k8s.io/v1beta2"`);
-    return { results: r.results };
-  }
-  const c: Ctx = { r, v1: version === 'v1beta1' };
+  if (version) return { c: { r, v1: version === 'v1beta1' } };
+  r.error('apiVersion', `Unsupported value: "${ref.apiVersion}": supported values: "cluster.x-k8s.io/v1beta1", "cluster.x-k8s.io/v1beta2"`);
+  return { results: r.results };
+}
+
+export function normalizeClusterClass(doc: JsonObject, ref: ResourceRef): Normalized<ClusterClass> {
+  const ctx = contextFor(ref);
+  if (!('c' in ctx)) return ctx;
+  const { c } = ctx;
+  const r = c.r;
   const namespace = ref.namespace ?? 'default';
   const spec = r.object(doc, 'spec', 'spec', true) ?? {};
   const meta = asObject(doc.metadata);
@@ -486,25 +478,36 @@ function controlPlaneTopology(c: Ctx, cp: JsonObject | undefined): ControlPlaneT
   return out;
 }
 
-function machineDeploymentTopology(c: Ctx, item: JsonObject, path: string): MachineDeploymentTopology | undefined {
+/** What MachineDeployment and MachinePool topologies share. */
+function workerTopology(c: Ctx, item: JsonObject, path: string): MachinePoolTopology | undefined {
   const cls = c.r.string(item, 'class', `${path}.class`, true);
   const name = c.r.string(item, 'name', `${path}.name`, true);
   if (cls === undefined || name === undefined) return undefined;
-  const md: MachineDeploymentTopology = { class: cls, name };
+  const out: MachinePoolTopology = { class: cls, name };
   const metadata = topologyMetadata(c, item, path);
-  if (metadata) md.metadata = metadata;
+  if (metadata) out.metadata = metadata;
   const replicas = c.r.number(item, 'replicas', `${path}.replicas`);
-  if (replicas !== undefined) md.replicas = replicas;
+  if (replicas !== undefined) out.replicas = replicas;
+  const deletion = deletionTimeouts(c, item, path);
+  if (deletion) out.deletion = deletion;
+  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
+  if (minReady !== undefined) out.minReadySeconds = minReady;
+  const t = taints(c, item, path);
+  if (t) out.taints = t;
+  const vars = overrides(c, item, path);
+  if (vars) out.variables = vars;
+  return out;
+}
+
+function machineDeploymentTopology(c: Ctx, item: JsonObject, path: string): MachineDeploymentTopology | undefined {
+  const md: MachineDeploymentTopology | undefined = workerTopology(c, item, path);
+  if (!md) return undefined;
   const fd = c.r.string(item, 'failureDomain', `${path}.failureDomain`);
   if (fd) md.failureDomain = fd;
   const hc = healthCheck(c, item, path, true);
-  const deletion: MachineDeploymentTopology['deletion'] = { ...deletionTimeouts(c, item, path) };
-  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
-  if (minReady !== undefined) md.minReadySeconds = minReady;
+  const deletion: MachineDeploymentTopology['deletion'] = { ...md.deletion };
   const gates = readinessGates(c, item, path);
   if (gates) md.readinessGates = gates;
-  const t = taints(c, item, path);
-  if (t) md.taints = t;
   if (c.v1) {
     const { strategy, order, maxInFlight } = v1beta1Strategy(c, c.r.object(item, 'strategy', `${path}.strategy`), `${path}.strategy`);
     if (strategy) md.rollout = { strategy };
@@ -526,30 +529,13 @@ function machineDeploymentTopology(c: Ctx, item: JsonObject, path: string): Mach
     if (order) deletion.order = order;
   }
   if (Object.keys(deletion).length > 0) md.deletion = deletion;
-  const vars = overrides(c, item, path);
-  if (vars) md.variables = vars;
   return md;
 }
 
 function machinePoolTopology(c: Ctx, item: JsonObject, path: string): MachinePoolTopology | undefined {
-  const cls = c.r.string(item, 'class', `${path}.class`, true);
-  const name = c.r.string(item, 'name', `${path}.name`, true);
-  if (cls === undefined || name === undefined) return undefined;
-  const mp: MachinePoolTopology = { class: cls, name };
-  const metadata = topologyMetadata(c, item, path);
-  if (metadata) mp.metadata = metadata;
-  const replicas = c.r.number(item, 'replicas', `${path}.replicas`);
-  if (replicas !== undefined) mp.replicas = replicas;
+  const mp = workerTopology(c, item, path);
   const fds = c.r.stringList(item, 'failureDomains', `${path}.failureDomains`);
-  if (fds) mp.failureDomains = fds;
-  const deletion = deletionTimeouts(c, item, path);
-  if (deletion) mp.deletion = deletion;
-  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
-  if (minReady !== undefined) mp.minReadySeconds = minReady;
-  const t = taints(c, item, path);
-  if (t) mp.taints = t;
-  const vars = overrides(c, item, path);
-  if (vars) mp.variables = vars;
+  if (mp && fds) mp.failureDomains = fds;
   return mp;
 }
 
@@ -559,13 +545,10 @@ export function hasTopology(doc: JsonObject): boolean {
 }
 
 export function normalizeCluster(doc: JsonObject, ref: ResourceRef): Normalized<Cluster> {
-  const version = capiVersionOf(ref.apiVersion);
-  const r = new FieldReader(ref);
-  if (!version) {
-    r.error('apiVersion', `Unsupported value: "${ref.apiVersion}": supported values: "cluster.x-k8s.io/v1beta1", "cluster.x-k8s.io/v1beta2"`);
-    return { results: r.results };
-  }
-  const c: Ctx = { r, v1: version === 'v1beta1' };
+  const ctx = contextFor(ref);
+  if (!('c' in ctx)) return ctx;
+  const { c } = ctx;
+  const r = c.r;
   const meta = asObject(doc.metadata);
   const spec = r.object(doc, 'spec', 'spec', true);
   const topo = r.object(spec, 'topology', 'spec.topology', true);

@@ -212,6 +212,55 @@ function computeHealthCheck(
   return { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'MachineHealthCheck', metadata, spec };
 }
 
+// ------------------------------------------------------------------ workers (shared)
+
+type WorkerClass = MachineDeploymentBlueprint['cls'] | MachinePoolBlueprint['cls'];
+type WorkerTopology = MachineDeploymentTopology | MachinePoolTopology;
+
+/**
+ * Worker metadata (§2.9 steps 5–6): topology over class, upgrade-control annotations stripped,
+ * the fixed labels on top; the same maps go to the object and its machine template.
+ */
+function workerMetadata(topo: WorkerTopology, cls: WorkerClass, fixed: Record<string, string>) {
+  const annotations = mergeMaps(topo.metadata?.annotations, cls.metadata?.annotations);
+  if (annotations) {
+    delete annotations[HOLD_UPGRADE_SEQUENCE];
+    delete annotations[DEFER_UPGRADE];
+  }
+  const labels = { ...mergeMaps(topo.metadata?.labels, cls.metadata?.labels), ...fixed };
+  return { labels, annotations, template: compact({ labels: sortedMap(labels), annotations: sortedMap(annotations) }) };
+}
+
+/** Node timeouts, each topology-over-class (seconds). */
+function workerTimeouts(topo: WorkerTopology, cls: WorkerClass): [string, number][] {
+  return TIMEOUT_NAMES.flatMap((n) => {
+    const v = topo.deletion?.[`${n}Seconds`] ?? cls.deletion?.[`${n}Seconds`];
+    return v === undefined ? [] : [[n, v] as [string, number]];
+  });
+}
+
+/**
+ * `spec.template.spec` of a MachineDeployment/MachinePool: refs, version, and the fields whose
+ * place and form differ by API version (v1beta2 seconds under `deletion`, v1beta1 durations).
+ */
+function machineTemplateSpec(
+  version: CoreVersion,
+  cluster: Cluster,
+  refs: { bootstrap: JsonObject; infrastructure: JsonObject },
+  fields: Record<string, Json | undefined>,
+  timeouts: [string, number][],
+  minReadySeconds: number | undefined,
+): JsonObject {
+  const common = { clusterName: cluster.name, version: cluster.topology.version, bootstrap: { configRef: refs.bootstrap }, infrastructureRef: refs.infrastructure };
+  if (version === 'v1beta2') {
+    const deletion = timeouts.length > 0 ? Object.fromEntries(timeouts.map(([n, v]) => [`${n}Seconds`, v])) : undefined;
+    return compact({ ...common, ...fields, minReadySeconds, deletion });
+  }
+  return compact({ ...common, ...fields, ...Object.fromEntries(timeouts.map(([n, v]) => [n, formatGoDuration(v)])) });
+}
+
+const copyOf = (v: unknown): Json | undefined => (v === undefined ? undefined : cloneJson(v as Json));
+
 // ------------------------------------------------------------------ MachineDeployments
 
 function computeMachineDeployment(
@@ -228,58 +277,38 @@ function computeMachineDeployment(
   const bootstrapTemplate = templateToTemplate({ template: mdBp.bootstrap.object, name: mdNames.bootstrapTemplate, cluster: identity, labels: extraLabel });
   const infrastructureTemplate = templateToTemplate({ template: mdBp.infrastructure.object, name: mdNames.infrastructureTemplate, cluster: identity, labels: extraLabel });
 
-  const annotations = mergeMaps(topo.metadata?.annotations, cls.metadata?.annotations);
-  if (annotations) {
-    delete annotations[HOLD_UPGRADE_SEQUENCE];
-    delete annotations[DEFER_UPGRADE];
-  }
   const fixed = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name };
-  const labels = { ...mergeMaps(topo.metadata?.labels, cls.metadata?.labels), ...fixed };
-  const templateMeta = compact({ labels: sortedMap(labels), annotations: sortedMap(annotations) });
-
+  const meta = workerMetadata(topo, cls, fixed);
   const minReadySeconds = topo.minReadySeconds ?? cls.minReadySeconds;
   const rollout = topo.rollout && (topo.rollout.after || topo.rollout.strategy) ? topo.rollout : cls.rollout?.strategy ? { strategy: cls.rollout.strategy } : undefined;
   const maxInFlight = topo.healthCheck?.remediation?.maxInFlight ?? cls.healthCheck?.remediation?.maxInFlight;
-  const failureDomain = topo.failureDomain || cls.failureDomain;
   const order = topo.deletion?.order || cls.deletion?.order;
-  const timeouts = Object.fromEntries(
-    TIMEOUT_NAMES.flatMap((n) => {
-      const v = topo.deletion?.[`${n}Seconds`] ?? cls.deletion?.[`${n}Seconds`];
-      return v === undefined ? [] : [[n, v]];
-    }),
-  ) as Record<string, number>;
-  const readinessGates = (topo.readinessGates ?? cls.readinessGates) as Json | undefined;
-  const taints = (topo.taints ?? cls.taints) as Json | undefined;
-  const bootstrapRef = objectRef(version, mdBp.bootstrap.ref.apiVersion, mdBp.bootstrap.ref.kind, mdNames.bootstrapTemplate, cluster.namespace);
-  const infraRef = objectRef(version, mdBp.infrastructure.ref.apiVersion, mdBp.infrastructure.ref.kind, mdNames.infrastructureTemplate, cluster.namespace);
+  const refs = {
+    bootstrap: objectRef(version, mdBp.bootstrap.ref.apiVersion, mdBp.bootstrap.ref.kind, mdNames.bootstrapTemplate, cluster.namespace),
+    infrastructure: objectRef(version, mdBp.infrastructure.ref.apiVersion, mdBp.infrastructure.ref.kind, mdNames.infrastructureTemplate, cluster.namespace),
+  };
+  const machineFields = {
+    failureDomain: topo.failureDomain || cls.failureDomain,
+    readinessGates: copyOf(topo.readinessGates ?? cls.readinessGates),
+    taints: copyOf(topo.taints ?? cls.taints),
+  };
+  const templateSpec = machineTemplateSpec(version, cluster, refs, machineFields, workerTimeouts(topo, cls), version === 'v1beta2' ? minReadySeconds : undefined);
+  const selector = { matchLabels: sortedMap(fixed) as Json };
+  const template = { metadata: meta.template, spec: templateSpec };
 
   let spec: JsonObject;
   if (version === 'v1beta2') {
-    const deletion = compact(Object.fromEntries(Object.entries(timeouts).map(([n, v]) => [`${n}Seconds`, v])));
     spec = compact({
       clusterName: cluster.name,
       replicas: topo.replicas,
-      rollout: rollout ? compact({ after: rollout.after, strategy: rollout.strategy ? cloneJson(rollout.strategy) : undefined }) : undefined,
+      rollout: rollout ? compact({ after: rollout.after, strategy: copyOf(rollout.strategy) }) : undefined,
       remediation: maxInFlight !== undefined ? { maxInFlight } : undefined,
       deletion: order ? { order } : undefined,
-      selector: { matchLabels: sortedMap(fixed) as Json },
-      template: {
-        metadata: templateMeta,
-        spec: compact({
-          clusterName: cluster.name,
-          version: cluster.topology.version,
-          bootstrap: { configRef: bootstrapRef },
-          infrastructureRef: infraRef,
-          failureDomain,
-          minReadySeconds,
-          readinessGates: readinessGates ? cloneJson(readinessGates) : undefined,
-          taints: taints ? cloneJson(taints) : undefined,
-          deletion: Object.keys(deletion).length > 0 ? deletion : undefined,
-        }),
-      },
+      selector,
+      template,
     });
   } else {
-    const strategy = asObject(rollout?.strategy ? cloneJson(rollout.strategy) : undefined) ?? {};
+    const strategy = asObject(copyOf(rollout?.strategy)) ?? {};
     if (order) strategy.rollingUpdate = { ...asObject(strategy.rollingUpdate), deletePolicy: order };
     if (maxInFlight !== undefined) strategy.remediation = { maxInFlight };
     spec = compact({
@@ -288,26 +317,14 @@ function computeMachineDeployment(
       rolloutAfter: rollout?.after,
       minReadySeconds,
       strategy: Object.keys(strategy).length > 0 ? strategy : undefined,
-      selector: { matchLabels: sortedMap(fixed) as Json },
-      template: {
-        metadata: templateMeta,
-        spec: compact({
-          clusterName: cluster.name,
-          version: cluster.topology.version,
-          bootstrap: { configRef: bootstrapRef },
-          infrastructureRef: infraRef,
-          failureDomain,
-          readinessGates: readinessGates ? cloneJson(readinessGates) : undefined,
-          taints: taints ? cloneJson(taints) : undefined,
-          ...Object.fromEntries(Object.entries(timeouts).map(([n, v]) => [n, formatGoDuration(v)])),
-        }),
-      },
+      selector,
+      template,
     });
   }
   const machineDeployment: JsonObject = {
     apiVersion: `cluster.x-k8s.io/${version}`,
     kind: 'MachineDeployment',
-    metadata: buildMetadata(mdNames.machineDeployment, cluster.namespace, labels, annotations),
+    metadata: buildMetadata(mdNames.machineDeployment, cluster.namespace, meta.labels, meta.annotations),
     spec,
   };
   const out: DesiredMachineDeployment = { topology: topo, blueprint: mdBp, bootstrapTemplate, infrastructureTemplate, machineDeployment };
@@ -333,55 +350,28 @@ function computeMachinePool(
   const cls = mpBp.cls;
   const poolLabel = { [POOL_NAME_LABEL]: topo.name };
   const owners = clusterOwnerReferences(identity);
-  const bootstrapObject = templateToObject({ template: mpBp.bootstrap.object, name: mpNames.bootstrapObject, cluster: identity, labels: poolLabel, ...(owners ? { ownerReferences: owners } : {}) });
-  const infrastructureObject = templateToObject({ template: mpBp.infrastructure.object, name: mpNames.infrastructureObject, cluster: identity, labels: poolLabel, ...(owners ? { ownerReferences: owners } : {}) });
-  const annotations = mergeMaps(topo.metadata?.annotations, cls.metadata?.annotations);
-  if (annotations) {
-    delete annotations[HOLD_UPGRADE_SEQUENCE];
-    delete annotations[DEFER_UPGRADE];
-  }
-  const labels = { ...mergeMaps(topo.metadata?.labels, cls.metadata?.labels), [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', ...poolLabel };
+  const objectFrom = (template: JsonObject, name: string) =>
+    templateToObject({ template, name, cluster: identity, labels: poolLabel, ...(owners ? { ownerReferences: owners } : {}) });
+  const bootstrapObject = objectFrom(mpBp.bootstrap.object, mpNames.bootstrapObject);
+  const infrastructureObject = objectFrom(mpBp.infrastructure.object, mpNames.infrastructureObject);
+  const meta = workerMetadata(topo, cls, { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', ...poolLabel });
   const minReadySeconds = topo.minReadySeconds ?? cls.minReadySeconds;
-  const failureDomains = (topo.failureDomains ?? cls.failureDomains) as Json | undefined;
-  const taints = (topo.taints ?? cls.taints) as Json | undefined;
-  const timeouts = Object.fromEntries(
-    TIMEOUT_NAMES.flatMap((n) => {
-      const v = topo.deletion?.[`${n}Seconds`] ?? cls.deletion?.[`${n}Seconds`];
-      return v === undefined ? [] : [[n, v]];
-    }),
-  ) as Record<string, number>;
-  const bootstrapRef = objectRef(version, String(bootstrapObject.apiVersion), String(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace);
-  const infraRef = objectRef(version, String(infrastructureObject.apiVersion), String(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace);
-  const templateSpec =
-    version === 'v1beta2'
-      ? compact({
-          clusterName: cluster.name,
-          version: cluster.topology.version,
-          bootstrap: { configRef: bootstrapRef },
-          infrastructureRef: infraRef,
-          minReadySeconds,
-          taints: taints ? cloneJson(taints) : undefined,
-          deletion: Object.keys(timeouts).length > 0 ? Object.fromEntries(Object.entries(timeouts).map(([n, v]) => [`${n}Seconds`, v])) : undefined,
-        })
-      : compact({
-          clusterName: cluster.name,
-          version: cluster.topology.version,
-          bootstrap: { configRef: bootstrapRef },
-          infrastructureRef: infraRef,
-          taints: taints ? cloneJson(taints) : undefined,
-          ...Object.fromEntries(Object.entries(timeouts).map(([n, v]) => [n, formatGoDuration(v)])),
-        });
+  const refs = {
+    bootstrap: objectRef(version, String(bootstrapObject.apiVersion), String(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace),
+    infrastructure: objectRef(version, String(infrastructureObject.apiVersion), String(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace),
+  };
+  const templateSpec = machineTemplateSpec(version, cluster, refs, { taints: copyOf(topo.taints ?? cls.taints) }, workerTimeouts(topo, cls), version === 'v1beta2' ? minReadySeconds : undefined);
   const spec = compact({
     clusterName: cluster.name,
     replicas: topo.replicas,
     minReadySeconds: version === 'v1beta1' ? minReadySeconds : undefined,
-    failureDomains: failureDomains ? cloneJson(failureDomains) : undefined,
-    template: { metadata: compact({ labels: sortedMap(labels), annotations: sortedMap(annotations) }), spec: templateSpec },
+    failureDomains: copyOf(topo.failureDomains ?? cls.failureDomains),
+    template: { metadata: meta.template, spec: templateSpec },
   });
   const machinePool: JsonObject = {
     apiVersion: `cluster.x-k8s.io/${version}`,
     kind: 'MachinePool',
-    metadata: buildMetadata(mpNames.machinePool, cluster.namespace, labels, annotations),
+    metadata: buildMetadata(mpNames.machinePool, cluster.namespace, meta.labels, meta.annotations),
     spec,
   };
   return { topology: topo, blueprint: mpBp, bootstrapObject, infrastructureObject, machinePool };
