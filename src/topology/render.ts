@@ -126,6 +126,9 @@ function ensureInnerMetadata(copy: JsonObject): JsonObject {
   return asObject(template.metadata) ?? ((template.metadata = {}) as JsonObject);
 }
 
+const BOOTSTRAP_REF_PATH = 'spec.template.spec.bootstrap.configRef';
+const INFRASTRUCTURE_REF_PATH = 'spec.template.spec.infrastructureRef';
+
 interface Slot {
   role: PatchTargetRole;
   get(): JsonObject;
@@ -170,31 +173,35 @@ function patchDesiredState(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRe
       { role: 'ControlPlaneMachineTemplate', get: () => desired.controlPlaneMachineTemplate!, set: (o) => (desired.controlPlaneMachineTemplate = o) },
     );
   }
+  /** A worker's bootstrap and infrastructure items; MachinePool ones are objects (synced like the InfraCluster). */
+  const addWorker = (
+    owner: JsonObject,
+    topology: { name: string; class: string },
+    vars: Record<string, Json>,
+    inner: boolean,
+    parts: [PatchTargetRole, JsonObject, string, Pick<Slot, 'get' | 'set'>][],
+  ) => {
+    const holder = { apiVersion: String(owner.apiVersion), kind: String(owner.kind), name: String(asObject(owner.metadata)!.name) };
+    for (const [role, classTemplate, fieldPath, slot] of parts) {
+      add(
+        { role, template: requestTemplate(classTemplate, slot.get(), inner), holder: { ...holder, fieldPath }, className: topology.class, topologyName: topology.name, variables: vars },
+        { role, ...slot },
+      );
+    }
+  };
   for (const md of desired.machineDeployments) {
-    const holder = { apiVersion: String(md.machineDeployment.apiVersion), kind: 'MachineDeployment', name: String(asObject(md.machineDeployment.metadata)!.name) };
     const vars = { ...valuesOf(variables.machineDeploymentOverrides.get(md.topology.name) ?? []), builtin: { machineDeployment: machineDeploymentBuiltin(cluster, md) } };
-    const common = { className: md.topology.class, topologyName: md.topology.name, variables: vars };
-    add(
-      { role: 'MachineDeploymentBootstrapTemplate', template: requestTemplate(md.blueprint.bootstrap.object, md.bootstrapTemplate, false), holder: { ...holder, fieldPath: 'spec.template.spec.bootstrap.configRef' }, ...common },
-      { role: 'MachineDeploymentBootstrapTemplate', get: () => md.bootstrapTemplate, set: (o) => (md.bootstrapTemplate = o) },
-    );
-    add(
-      { role: 'MachineDeploymentInfrastructureTemplate', template: requestTemplate(md.blueprint.infrastructure.object, md.infrastructureTemplate, false), holder: { ...holder, fieldPath: 'spec.template.spec.infrastructureRef' }, ...common },
-      { role: 'MachineDeploymentInfrastructureTemplate', get: () => md.infrastructureTemplate, set: (o) => (md.infrastructureTemplate = o) },
-    );
+    addWorker(md.machineDeployment, md.topology, vars, false, [
+      ['MachineDeploymentBootstrapTemplate', md.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => md.bootstrapTemplate, set: (o) => (md.bootstrapTemplate = o) }],
+      ['MachineDeploymentInfrastructureTemplate', md.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => md.infrastructureTemplate, set: (o) => (md.infrastructureTemplate = o) }],
+    ]);
   }
   for (const mp of desired.machinePools) {
-    const holder = { apiVersion: String(mp.machinePool.apiVersion), kind: 'MachinePool', name: String(asObject(mp.machinePool.metadata)!.name) };
     const vars = { ...valuesOf(variables.machinePoolOverrides.get(mp.topology.name) ?? []), builtin: { machinePool: machinePoolBuiltin(cluster, mp) } };
-    const common = { className: mp.topology.class, topologyName: mp.topology.name, variables: vars };
-    add(
-      { role: 'MachinePoolBootstrapTemplate', template: requestTemplate(mp.blueprint.bootstrap.object, mp.bootstrapObject, true), holder: { ...holder, fieldPath: 'spec.template.spec.bootstrap.configRef' }, ...common },
-      { role: 'MachinePoolBootstrapTemplate', get: () => mp.bootstrapObject, set: (o) => (mp.bootstrapObject = o) },
-    );
-    add(
-      { role: 'MachinePoolInfrastructureTemplate', template: requestTemplate(mp.blueprint.infrastructure.object, mp.infrastructureObject, true), holder: { ...holder, fieldPath: 'spec.template.spec.infrastructureRef' }, ...common },
-      { role: 'MachinePoolInfrastructureTemplate', get: () => mp.infrastructureObject, set: (o) => (mp.infrastructureObject = o) },
-    );
+    addWorker(mp.machinePool, mp.topology, vars, true, [
+      ['MachinePoolBootstrapTemplate', mp.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => mp.bootstrapObject, set: (o) => (mp.bootstrapObject = o) }],
+      ['MachinePoolInfrastructureTemplate', mp.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => mp.infrastructureObject, set: (o) => (mp.infrastructureObject = o) }],
+    ]);
   }
   const globalVariables: Record<string, Json> = { ...valuesOf(variables.cluster), builtin: { cluster: builtinCluster } };
   const out = applyPatches(bp.patches, { globalVariables, items }, { inlineVariableNames: bp.inlineVariables, clusterRef, classRef: bp.classRef });
