@@ -15,7 +15,7 @@ import { contractLookup } from '../blueprint/contract.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import type { CoreVersion } from '../topology/desired.js';
 import { classicCluster } from '../topology/cluster.js';
-import { OWNER_ANNOTATION, classify, clusterKey, isToolAnnotation, shardOf } from './classify.js';
+import { OWNER_ANNOTATION, classify, clusterKey, isToolAnnotation, ownerOf, shardOf } from './classify.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
@@ -221,7 +221,9 @@ function stripToolAnnotations(obj: JsonObject): JsonObject {
 /** Fills `file` of results about input objects from their path annotations. */
 function withFiles(results: Result[], items: readonly InputItem[], ns: string): Result[] {
   const files = new Map<string, InputItem['file']>();
-  for (const i of items) if (i.ref && i.file) files.set(refKey(i.ref, ns), i.file);
+  // An earlier run's output can share a source object's identity (the classic Cluster); results
+  // are about the source, so outputs never claim the file.
+  for (const i of items) if (i.ref && i.file && ownerOf(i) === undefined) files.set(refKey(i.ref, ns), i.file);
   return results.map((r) => {
     if (!r.resourceRef || r.file) return r;
     const file = files.get(refKey(r.resourceRef, ns));
