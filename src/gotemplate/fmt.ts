@@ -256,11 +256,16 @@ export function isPrint(cp: number): boolean {
   return printRe.test(String.fromCodePoint(cp));
 }
 
-function quoteWith(s: string, q: string, ascii: boolean): string {
+/**
+ * strconv's appendQuotedWith. A lone UTF-16 surrogate cannot occur in a Go string: with
+ * `surrogateAsFFFD` it is treated as U+FFFD, which it becomes when the output is UTF-8 encoded
+ * (printable, so kept as is; `\ufffd` when ASCII-only); without, it is escaped as `\udxxx`.
+ */
+function quoteWith(s: string, q: string, ascii: boolean, surrogateAsFFFD = true): string {
   let out = q;
   for (const ch of s) {
     let cp = ch.codePointAt(0)!;
-    if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
+    if (surrogateAsFFFD && cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
     if (ch === q || ch === '\\') {
       out += '\\' + ch;
       continue;
@@ -302,6 +307,13 @@ function quoteWith(s: string, q: string, ascii: boolean): string {
 /** strconv.Quote */
 export function quote(s: string): string {
   return quoteWith(s, '"', false);
+}
+/**
+ * strconv.Quote (`%q`) for the texts of CAPI/Kubernetes error messages (patches, variables):
+ * `quote`, except that a lone surrogate is escaped (`\ud800`) instead of kept.
+ */
+export function goQuote(s: string): string {
+  return quoteWith(s, '"', false, false);
 }
 export function quoteToASCII(s: string): string {
   return quoteWith(s, '"', true);
@@ -719,27 +731,28 @@ class Printer {
       this.badVerb(verb, arg);
       return;
     }
-    switch (typeof arg) {
-      case 'boolean':
-        this.fmtBool(arg, verb);
-        return;
-      case 'number':
-        this.fmtFloatVerb(arg, verb);
-        return;
-      case 'string':
-        this.fmtStringVerb(arg, verb);
-        return;
-    }
-    if (arg instanceof GoInt) {
-      this.fmtIntegerVerb(arg, verb);
-      return;
-    }
-    if (arg instanceof GoComplex) {
-      this.fmtComplex(arg, verb);
-      return;
-    }
+    if (this.fmtBasic(arg, verb)) return;
     if (this.handleMethods(arg, verb)) return;
     this.printValue(arg, verb, 0);
+  }
+
+  /** Prints a value of a basic kind (bool, float, string, integer, complex); false for others. */
+  fmtBasic(v: GoValue, verb: string): boolean {
+    switch (typeof v) {
+      case 'boolean':
+        this.fmtBool(v, verb);
+        return true;
+      case 'number':
+        this.fmtFloatVerb(v, verb);
+        return true;
+      case 'string':
+        this.fmtStringVerb(v, verb);
+        return true;
+    }
+    if (v instanceof GoInt) this.fmtIntegerVerb(v, verb);
+    else if (v instanceof GoComplex) this.fmtComplex(v, verb);
+    else return false;
+    return true;
   }
 
   printValue(v: GoValue, verb: string, depth: number): void {
@@ -758,19 +771,7 @@ class Printer {
       this.buf += this.sharpV ? 'interface {}(nil)' : '<nil>';
       return;
     }
-    switch (typeof v) {
-      case 'boolean':
-        this.fmtBool(v, verb);
-        return;
-      case 'number':
-        this.fmtFloatVerb(v, verb);
-        return;
-      case 'string':
-        this.fmtStringVerb(v, verb);
-        return;
-    }
-    if (v instanceof GoInt) return this.fmtIntegerVerb(v, verb);
-    if (v instanceof GoComplex) return this.fmtComplex(v, verb);
+    if (this.fmtBasic(v, verb)) return;
     if (v instanceof GoObject) {
       if (v.isPointer && depth === 0) this.buf += '&';
       if (this.sharpV) this.buf += v.typeName.replace(/^\*/, '');

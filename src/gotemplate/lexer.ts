@@ -110,12 +110,6 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
   let startLine = 1;
   let parenDepth = 0;
 
-  const emit = (typ: T): void => {
-    items.push({ typ, pos: start, val: input.slice(start, pos), line: startLine });
-    line += countNewlines(input, start, pos) - 0;
-    start = pos;
-    startLine = line;
-  };
   // Go tracks `line` incrementally while scanning; we recount per emitted/ignored span.
   const ignore = (): void => {
     line += countNewlines(input, start, pos);
@@ -159,7 +153,24 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
     start = pos;
     startLine = line;
   };
-  void emit;
+
+  /** Go's lexQuote/lexChar: scans past the closing `quote`; false, with an error item, when unterminated. */
+  const scanQuoted = (quote: string, unterminated: string): boolean => {
+    for (;;) {
+      const c = input[pos++];
+      if (c === '\\') {
+        const d = input[pos];
+        if (d !== undefined && d !== '\n') {
+          pos++;
+          continue;
+        }
+      } else if (c !== undefined && c !== '\n') {
+        if (c === quote) return true;
+        continue;
+      }
+      return errorf(unterminated);
+    }
+  };
 
   const scanNumber = (): boolean => {
     const accept = (valid: string): boolean => {
@@ -307,27 +318,10 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
         case '|':
           emitItem(T.Pipe);
           continue;
-        case '"': {
-          for (;;) {
-            const c = input[pos++];
-            if (c === '\\') {
-              const d = input[pos];
-              if (d !== undefined && d !== '\n') {
-                pos++;
-                continue;
-              }
-              errorf('unterminated quoted string');
-              return items;
-            }
-            if (c === undefined || c === '\n') {
-              errorf('unterminated quoted string');
-              return items;
-            }
-            if (c === '"') break;
-          }
+        case '"':
+          if (!scanQuoted('"', 'unterminated quoted string')) return items;
           emitItem(T.String);
           continue;
-        }
         case '`': {
           const i = input.indexOf('`', pos);
           if (i < 0) {
@@ -347,27 +341,10 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
           if (!lexFieldOrVariable(T.Variable)) return items;
           continue;
         }
-        case "'": {
-          for (;;) {
-            const c = input[pos++];
-            if (c === '\\') {
-              const d = input[pos];
-              if (d !== undefined && d !== '\n') {
-                pos++;
-                continue;
-              }
-              errorf('unterminated character constant');
-              return items;
-            }
-            if (c === undefined || c === '\n') {
-              errorf('unterminated character constant');
-              return items;
-            }
-            if (c === "'") break;
-          }
+        case "'":
+          if (!scanQuoted("'", 'unterminated character constant')) return items;
           emitItem(T.CharConstant);
           continue;
-        }
         case '(':
           emitItem(T.LeftParen);
           parenDepth++;

@@ -213,9 +213,8 @@ export function cmpStrings(a: string, b: string): number {
   return a.length < b.length ? -1 : a.length > b.length ? 1 : 0;
 }
 
-/** The Go type name `%T` prints. */
-export function typeName(v: GoValue): string {
-  if (v === undefined || v === null) return '<nil>';
+/** Type name of a basic kind (bool, string, integers, floats, complex), which is also its reflect.Kind; undefined for others. */
+function basicTypeName(v: GoValue): string | undefined {
   switch (typeof v) {
     case 'number':
       return 'float64';
@@ -225,8 +224,16 @@ export function typeName(v: GoValue): string {
       return 'bool';
   }
   if (v instanceof GoInt) return v.kind;
-  if (v instanceof GoObject) return v.typeName;
   if (v instanceof GoComplex) return 'complex128';
+  return undefined;
+}
+
+/** The Go type name `%T` prints. */
+export function typeName(v: GoValue): string {
+  if (v === undefined || v === null) return '<nil>';
+  const basic = basicTypeName(v);
+  if (basic !== undefined) return basic;
+  if (v instanceof GoObject) return v.typeName;
   if (Array.isArray(v)) return '[]' + sliceElemType(v as GoSlice);
   return 'map[string]' + mapElemType(v as GoMap);
 }
@@ -234,17 +241,9 @@ export function typeName(v: GoValue): string {
 /** Go's reflect.Kind name, as sprig's kindOf prints it. */
 export function kindName(v: GoValue): string {
   if (v === undefined || v === null) return 'invalid';
-  switch (typeof v) {
-    case 'number':
-      return 'float64';
-    case 'string':
-      return 'string';
-    case 'boolean':
-      return 'bool';
-  }
-  if (v instanceof GoInt) return v.kind;
+  const basic = basicTypeName(v);
+  if (basic !== undefined) return basic;
   if (v instanceof GoObject) return v.isPointer ? 'ptr' : 'struct';
-  if (v instanceof GoComplex) return 'complex128';
   if (Array.isArray(v)) return 'slice';
   return 'map';
 }

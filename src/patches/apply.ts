@@ -13,10 +13,11 @@
  *
  * Nothing is mutated: templates are replaced by copy-on-write results.
  */
+import { defineKey, isObject } from '../api/json.js';
 import type { Json, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import type { CompiledDefinition, CompiledPatch, CompiledPatches } from './compile.js';
-import { goQuote } from './gostrconv.js';
+import { goQuote } from '../gotemplate/fmt.js';
 import { applyJsonPatch, type JsonPatchOp } from './jsonpatch.js';
 import { matchesSelector } from './selector.js';
 import { renderTemplate } from './templates.js';
@@ -39,14 +40,6 @@ export interface ApplyPatchesResult {
   failed: boolean;
 }
 
-const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-
-/** Own-data-property assignment, so a key "__proto__" can never reach a prototype. */
-function define(obj: Record<string, Json>, key: string, value: Json): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
 /**
  * §5.6: global values (filtered to inline variables) + `builtin`, then item values replace
  * global ones by name, except `builtin`, which is merged field by field (cluster part from the
@@ -61,15 +54,15 @@ export function mergeVariables(
   const out: Record<string, Json> = {};
   for (const [name, value] of Object.entries(globalVariables)) {
     if (value === undefined) continue;
-    if (name === 'builtin' || inlineVariableNames.has(name)) define(out, name, value);
+    if (name === 'builtin' || inlineVariableNames.has(name)) defineKey(out, name, value);
   }
   for (const [name, value] of Object.entries(itemVariables)) {
     if (value === undefined) continue;
     if (name === 'builtin') {
-      const prev = hasOwn(out, 'builtin') ? out['builtin'] : undefined;
-      define(out, name, isObj(prev) && isObj(value) ? { ...prev, ...value } : value);
+      const prev = Object.hasOwn(out, 'builtin') ? out['builtin'] : undefined;
+      defineKey(out, name, isObject(prev) && isObject(value) ? { ...prev, ...value } : value);
     } else if (inlineVariableNames.has(name)) {
-      define(out, name, value);
+      defineKey(out, name, value);
     }
   }
   return out;
@@ -77,14 +70,14 @@ export function mergeVariables(
 
 /** applyPatchToRequest: copy spec, metadata.labels, metadata.annotations (each only if present). */
 function copyBack(original: JsonObject, patched: Json): JsonObject {
-  if (!isObj(patched)) return original;
+  if (!isObject(patched)) return original;
   const out: JsonObject = { ...original };
-  if (hasOwn(patched, 'spec')) out['spec'] = patched['spec']!;
+  if (Object.hasOwn(patched, 'spec')) out['spec'] = patched['spec']!;
   const pm = patched['metadata'];
-  if (isObj(pm)) {
+  if (isObject(pm)) {
     for (const field of ['labels', 'annotations']) {
-      if (!hasOwn(pm, field)) continue;
-      const meta = isObj(out['metadata']) ? { ...out['metadata'] } : {};
+      if (!Object.hasOwn(pm, field)) continue;
+      const meta = isObject(out['metadata']) ? { ...out['metadata'] } : {};
       meta[field] = pm[field]!;
       out['metadata'] = meta;
     }
@@ -249,7 +242,7 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
 function describeTarget(item: PatchRequestItem, template: JsonObject): string {
   const kind = typeof template['kind'] === 'string' ? template['kind'] : '<unknown kind>';
   const md = template['metadata'];
-  const name = isObj(md) && typeof md['name'] === 'string' ? md['name'] : '';
+  const name = isObject(md) && typeof md['name'] === 'string' ? md['name'] : '';
   const topo = item.topologyName !== undefined ? ` (${item.holder.kind} topology ${goQuote(item.topologyName)})` : '';
   return `${kind} ${goQuote(name)}${topo}`;
 }

@@ -14,8 +14,10 @@
  * name real Kubernetes fields, and rejecting them makes prototype pollution impossible whatever
  * the container), and object copies use spread (own data properties only).
  */
+import { FORBIDDEN_KEYS, isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
-import { goAtoi, goQuote } from './gostrconv.js';
+import { goQuote } from '../gotemplate/fmt.js';
+import { goAtoi } from './gostrconv.js';
 
 export interface JsonPatchOp {
   op: string;
@@ -28,13 +30,8 @@ export type ApplyPatchResult =
   | { ok: true; doc: Json }
   | { ok: false; error: string; opIndex: number };
 
-const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
-
 const MISSING = 'missing value'; // jsonpatch.ErrMissing
 const INVALID_INDEX = 'invalid index referenced'; // jsonpatch.ErrInvalidIndex
-
-const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** RFC 6901 unescaping exactly like Go's strings.NewReplacer("~1", "/", "~0", "~"). */
 export function decodePointerSegment(s: string): string {
@@ -70,7 +67,7 @@ function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>): StepResu
   const split = path.split('/');
   for (const raw of split.slice(1)) {
     const seg = decodePointerSegment(raw);
-    if (FORBIDDEN_SEGMENTS.has(seg)) {
+    if (FORBIDDEN_KEYS.has(seg)) {
       return { ok: false, error: `${kind} operation rejected: path segment ${goQuote(seg)} is not allowed` };
     }
   }
@@ -137,8 +134,8 @@ function findContainer(root: Json, parts: readonly string[]): Hop[] | undefined 
       if (idx === undefined) return undefined;
       next = cur[idx];
       via = idx;
-    } else if (isObj(cur)) {
-      if (seg === '' || !hasOwn(cur, seg)) return undefined;
+    } else if (isObject(cur)) {
+      if (seg === '' || !Object.hasOwn(cur, seg)) return undefined;
       next = cur[seg];
       via = seg;
     } else {
@@ -175,7 +172,7 @@ function plan(kind: 'add' | 'remove' | 'replace', parent: JsonObject | Json[], k
     case 'add':
       return { ok: true, mutate: (p, v) => void ((p as JsonObject)[key] = v) };
     case 'remove':
-      if (!hasOwn(obj, key)) {
+      if (!Object.hasOwn(obj, key)) {
         return {
           ok: false,
           error: `error in remove for path: '${path}': unable to remove nonexistent key: ${key}: ${MISSING}`,
@@ -185,7 +182,7 @@ function plan(kind: 'add' | 'remove' | 'replace', parent: JsonObject | Json[], k
     case 'replace':
       // partialDoc.get("") returns the container's `self` without error, so replacing an empty
       // final key always "succeeds" and sets key "" (evanphx quirk, kept).
-      if (key !== '' && !hasOwn(obj, key)) {
+      if (key !== '' && !Object.hasOwn(obj, key)) {
         return { ok: false, error: `replace operation does not apply: doc is missing key: ${path}: ${MISSING}` };
       }
       return { ok: true, mutate: (p, v) => void ((p as JsonObject)[key] = v) };
@@ -252,7 +249,7 @@ function missingPath(kind: 'add' | 'remove' | 'replace', path: string): string {
  * object, so that case is an error here (own wording; unreachable past the `/spec` webhook rule).
  */
 function replaceRoot(kind: 'add' | 'replace', value: Json | undefined): StepResult {
-  if (isObj(value)) return { ok: true, root: value };
+  if (isObject(value)) return { ok: true, root: value };
   return { ok: false, error: `${kind} operation does not apply: the document root must be replaced by an object` };
 }
 

@@ -60,9 +60,9 @@ const CP_MACHINE_FIELD_PATHS: ReadonlySet<string> = new Set([
 function builtinClass(variables: Record<string, Json>, part: 'machineDeployment' | 'machinePool'): string | undefined {
   const b = variables['builtin'];
   if (typeof b !== 'object' || b === null || Array.isArray(b)) return undefined;
-  const p = Object.prototype.hasOwnProperty.call(b, part) ? b[part] : undefined;
+  const p = Object.hasOwn(b, part) ? b[part] : undefined;
   if (typeof p !== 'object' || p === null || Array.isArray(p)) return undefined;
-  const c = Object.prototype.hasOwnProperty.call(p, 'class') ? p['class'] : undefined;
+  const c = Object.hasOwn(p, 'class') ? p['class'] : undefined;
   return typeof c === 'string' ? c : undefined;
 }
 

@@ -9,7 +9,7 @@
  */
 import type { Json } from '../api/model.js';
 import * as gotemplate from '../gotemplate/index.js';
-import { goQuote } from './gostrconv.js';
+import { goQuote } from '../gotemplate/fmt.js';
 
 export interface PreparedTemplate {
   readonly source: string;

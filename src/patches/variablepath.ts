@@ -8,7 +8,8 @@
  * segment is only reported if the earlier segments resolve.
  */
 import type { Json } from '../api/model.js';
-import { goAtoi, goQuote } from './gostrconv.js';
+import { goQuote } from '../gotemplate/fmt.js';
+import { goAtoi } from './gostrconv.js';
 
 export type Segment =
   | { ok: true; path: string; index: bigint | undefined }
@@ -50,8 +51,6 @@ export function parseVariablePath(raw: string): ParsedVariablePath {
   return { raw, rawName, name: parsePathSegment(rawName), relative: parts.slice(1).map(parsePathSegment) };
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
-
 /** fastjson Type().String() of a JSON value. */
 function fastjsonType(v: Json): string {
   if (v === null) return 'null';
@@ -71,7 +70,7 @@ function fastjsonGet(v: Json, key: string): Json | undefined {
     if (!a.ok || a.value < 0n || a.value >= BigInt(v.length)) return undefined;
     return v[Number(a.value)];
   }
-  if (typeof v === 'object' && v !== null) return hasOwn(v, key) ? v[key] : undefined;
+  if (typeof v === 'object' && v !== null) return Object.hasOwn(v, key) ? v[key] : undefined;
   return undefined;
 }
 
@@ -97,7 +96,7 @@ export function lookupVariable(variables: Readonly<Record<string, Json>>, p: Par
   const full = p.raw;
   if (!p.name.ok) return { ok: false, notFound: false, error: `variable ${goQuote(full)} is invalid: ${p.name.error}` };
   const nameSeg = p.name;
-  if (!hasOwn(variables, nameSeg.path) || variables[nameSeg.path] === undefined) {
+  if (!Object.hasOwn(variables, nameSeg.path) || variables[nameSeg.path] === undefined) {
     return { ok: false, notFound: true, error: `variable ${goQuote(p.rawName)} does not exist` };
   }
   let value = variables[nameSeg.path] as Json;

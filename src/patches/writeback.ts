@@ -11,13 +11,11 @@
  * intermediates are created, a non-object intermediate is an error and the object stays as it
  * was). The result is a fresh object: nothing from the inputs is aliased.
  */
+import { isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
 import type { PatchTargetRole } from './types.js';
 
 type Path = readonly string[];
-
-const isObj = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
 /** patchObject: template → object (InfraCluster, ControlPlane, MachinePool bootstrap/infra). */
 const OBJECT_FIELDS: readonly (readonly [Path, Path])[] = [
@@ -81,7 +79,7 @@ function isTemplateRole(role: PatchTargetRole): boolean {
 function nestedGet(obj: Json, path: Path): { found: true; value: Json } | { found: false } {
   let cur: Json = obj;
   for (const field of path) {
-    if (!isObj(cur) || !hasOwn(cur, field)) return { found: false };
+    if (!isObject(cur) || !Object.hasOwn(cur, field)) return { found: false };
     cur = cur[field]!;
   }
   return { found: true, value: cur };
@@ -92,9 +90,9 @@ function nestedSet(obj: JsonObject, path: Path, value: Json): string | undefined
   let m = obj;
   for (let i = 0; i < path.length - 1; i++) {
     const field = path[i]!;
-    if (hasOwn(m, field)) {
+    if (Object.hasOwn(m, field)) {
       const next = m[field];
-      if (!isObj(next)) return `value cannot be set because .${path.slice(0, i + 1).join('.')} is not a map[string]interface{}`;
+      if (!isObject(next)) return `value cannot be set because .${path.slice(0, i + 1).join('.')} is not a map[string]interface{}`;
       m = next;
     } else {
       const created: JsonObject = {};

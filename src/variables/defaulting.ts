@@ -9,7 +9,8 @@
  * default is inserted before recursion, `default: {}` on an object yields its nested defaults.
  */
 import type { Json, JsonObject } from '../api/model.js';
-import { deepCopy, hasOwn, isJsonObject, setOwn } from './json.js';
+import { cloneJson, defineKey, isObject } from '../api/json.js';
+import { hasOwn } from './json.js';
 import type { SchemaNode } from './schema.js';
 
 export function applyStructuralDefaults(value: Json, s: SchemaNode | undefined): Json {
@@ -18,28 +19,28 @@ export function applyStructuralDefaults(value: Json, s: SchemaNode | undefined):
     const items = s.items;
     if (!items) return value.map((v) => v);
     return value.map((v) => {
-      const filled = v === null && items.default ? deepCopy(items.default.value) : v;
+      const filled = v === null && items.default ? cloneJson(items.default.value) : v;
       return applyStructuralDefaults(filled, items);
     });
   }
-  if (!isJsonObject(value)) return value;
+  if (!isObject(value)) return value;
 
   const out: JsonObject = {};
-  for (const k of Object.keys(value)) setOwn(out, k, value[k] as Json);
+  for (const k of Object.keys(value)) defineKey(out, k, value[k] as Json);
   if (s.properties) {
     for (const [name, prop] of s.properties) {
       if (!prop.default) continue;
-      if (!hasOwn(out, name) || out[name] === null) setOwn(out, name, deepCopy(prop.default.value));
+      if (!hasOwn(out, name) || out[name] === null) defineKey(out, name, cloneJson(prop.default.value));
     }
   }
   for (const k of Object.keys(out)) {
     const prop = s.properties?.get(k);
     if (prop) {
-      setOwn(out, k, applyStructuralDefaults(out[k] as Json, prop));
+      defineKey(out, k, applyStructuralDefaults(out[k] as Json, prop));
     } else if (s.additionalProperties) {
       const ap = s.additionalProperties;
-      const v = out[k] === null && ap.default ? deepCopy(ap.default.value) : (out[k] as Json);
-      setOwn(out, k, applyStructuralDefaults(v, ap));
+      const v = out[k] === null && ap.default ? cloneJson(ap.default.value) : (out[k] as Json);
+      defineKey(out, k, applyStructuralDefaults(v, ap));
     }
   }
   return out;
@@ -51,6 +52,6 @@ export function applyStructuralDefaults(value: Json, s: SchemaNode | undefined):
  * takes the top-level default.
  */
 export function defaultVariableValue(value: Json | undefined, s: SchemaNode): Json {
-  const v = value === undefined || value === null ? (s.default ? deepCopy(s.default.value) : null) : value;
+  const v = value === undefined || value === null ? (s.default ? cloneJson(s.default.value) : null) : value;
   return applyStructuralDefaults(v, s);
 }

@@ -3,7 +3,11 @@
  * `(*field.Error).ErrorBody()` does, so messages match the API server's text.
  */
 import type { ObjectRef } from '../api/model.js';
+import { goQuote } from '../gotemplate/fmt.js';
 import { resultAt, type Result, type Severity } from '../krm/result.js';
+
+/** Go `strconv.Quote` (`%q`), as field error texts print strings. */
+export { goQuote };
 
 export type FieldErrorType =
   | 'Required value'
@@ -75,32 +79,6 @@ export function dedupeResults(results: Result[]): Result[] {
     seen.add(key);
     return true;
   });
-}
-
-const PRINTABLE = /[\p{L}\p{M}\p{N}\p{P}\p{S} ]/u;
-
-/** Go `strconv.Quote`. */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\x07': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\v': out += '\\v'; continue;
-    }
-    if (PRINTABLE.test(ch)) out += ch;
-    else if (c < 0x80) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if (c < 0x10000) out += '\\u' + c.toString(16).padStart(4, '0');
-    else out += '\\U' + c.toString(16).padStart(8, '0');
-  }
-  return out + '"';
 }
 
 // ------------------------------------------------------------ field paths (field.Path.String())

@@ -1,33 +1,20 @@
 /**
  * JSON value helpers for the variables stage. Variable values are user data: keys such as
- * `__proto__` must stay plain data, so objects built here get their keys through
- * `Object.defineProperty` and are read with own-property checks only.
+ * `__proto__` must stay plain data, so objects built here get their keys through `defineKey`
+ * and are read with own-property checks only. The generic helpers (`isObject`, `defineKey`,
+ * `cloneJson`) are src/api/json.ts's; what is here is Go-specific (json.Marshal, key order).
  */
+import { cloneJson, defineKey, isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
 
-export const isJsonObject = (v: unknown): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The src/api/json.ts helpers under this module's former names (src/validation imports them). */
+export { isObject as isJsonObject, defineKey as setOwn, cloneJson as deepCopy };
 
 export const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 
 /** Own value of `key`, or undefined; never walks the prototype chain. */
 export function getOwn(o: JsonObject, key: string): Json | undefined {
   return hasOwn(o, key) ? o[key] : undefined;
-}
-
-/** Sets `key` as an own enumerable data property, even for `__proto__`. */
-export function setOwn(o: JsonObject, key: string, value: Json): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-export function deepCopy(v: Json): Json {
-  if (Array.isArray(v)) return v.map(deepCopy);
-  if (isJsonObject(v)) {
-    const out: JsonObject = {};
-    for (const k of Object.keys(v)) setOwn(out, k, deepCopy(v[k] as Json));
-    return out;
-  }
-  return v;
 }
 
 /**
@@ -37,9 +24,9 @@ export function deepCopy(v: Json): Json {
  */
 export function canonicalJson(v: Json): Json {
   if (Array.isArray(v)) return v.map(canonicalJson);
-  if (isJsonObject(v)) {
+  if (isObject(v)) {
     const out: JsonObject = {};
-    for (const k of Object.keys(v).sort(compareGoStrings)) setOwn(out, k, canonicalJson(v[k] as Json));
+    for (const k of Object.keys(v).sort(compareGoStrings)) defineKey(out, k, canonicalJson(v[k] as Json));
     return out;
   }
   return v;
@@ -91,7 +78,7 @@ export function deepEqualJson(a: Json, b: Json): boolean {
   if (Array.isArray(a)) {
     return Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqualJson(x, b[i] as Json));
   }
-  if (isJsonObject(a) && isJsonObject(b)) {
+  if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
     if (ka.length !== Object.keys(b).length) return false;
     return ka.every((k) => hasOwn(b, k) && deepEqualJson(a[k] as Json, b[k] as Json));

@@ -4,7 +4,8 @@
  */
 import type { Json } from '../api/model.js';
 import { child, fieldError, invalid, key, type FieldError } from './fielderror.js';
-import { goMarshal, isJsonObject } from './json.js';
+import { isObject } from '../api/json.js';
+import { goMarshal } from './json.js';
 
 const NAME_RE = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE_RE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -49,7 +50,7 @@ function labelValueErrors(v: string): string[] {
 
 function stringMap(m: Json | undefined, path: string, out: FieldError[]): [string, string][] {
   if (m === undefined || m === null) return [];
-  if (!isJsonObject(m)) { out.push(invalid(path, { go: goMarshal(m) }, 'must be a map of strings')); return []; }
+  if (!isObject(m)) { out.push(invalid(path, { go: goMarshal(m) }, 'must be a map of strings')); return []; }
   const entries: [string, string][] = [];
   for (const k of Object.keys(m)) {
     const v = m[k];

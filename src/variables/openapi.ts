@@ -15,7 +15,8 @@ import { RE2JS } from 're2js';
 import type { Json, JsonObject } from '../api/model.js';
 import { child, fieldError, goQuote, type BadValue, type FieldError } from './fielderror.js';
 import { checkedFormatName, formatChecker, formatNames } from './formats.js';
-import { goMarshal, isJsonObject, jsonTypeName, setOwn } from './json.js';
+import { defineKey, isObject } from '../api/json.js';
+import { goMarshal, jsonTypeName } from './json.js';
 import type { SchemaNode } from './schema.js';
 
 /** Owned by one compiled ClusterClass: ajv instance with the Kubernetes formats and RE2 patterns. */
@@ -51,7 +52,7 @@ export function toAjvSchema(n: SchemaNode): JsonObject {
   else if (n.type !== '') s.type = n.type;
   if (n.properties) {
     const props: JsonObject = {};
-    for (const [k, p] of n.properties) setOwn(props, k, toAjvSchema(p));
+    for (const [k, p] of n.properties) defineKey(props, k, toAjvSchema(p));
     s.properties = props;
   }
   if (n.additionalProperties) s.additionalProperties = toAjvSchema(n.additionalProperties);
@@ -139,7 +140,7 @@ function openAPIName(root: Json, instancePath: string): string {
       cur = cur[Number(seg)];
     } else {
       name = name === '' ? seg : `${name}.${seg}`;
-      cur = isJsonObject(cur) ? cur[seg] : undefined;
+      cur = isObject(cur) ? cur[seg] : undefined;
     }
   }
   return name;

@@ -5,7 +5,7 @@
  * dotted, with `[i]` segments for list items (`a.[0].b`), as `UnknownFieldPathOptions` builds them.
  */
 import type { Json } from '../api/model.js';
-import { isJsonObject } from './json.js';
+import { isObject } from '../api/json.js';
 import type { SchemaNode } from './schema.js';
 
 export function unknownFieldPaths(value: Json, s: SchemaNode | undefined): string[] {
@@ -20,7 +20,7 @@ function walk(value: Json, s: SchemaNode | undefined, parent: string[], found: s
     value.forEach((v, i) => walk(v, s.items, [...parent, `[${i}]`], found));
     return;
   }
-  if (!isJsonObject(value) || !s) return;
+  if (!isObject(value) || !s) return;
   const preserve = s.preserveUnknownFields === true;
   for (const k of Object.keys(value)) {
     const v = value[k] as Json;

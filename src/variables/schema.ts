@@ -7,7 +7,8 @@
  */
 import type { Json, JsonObject } from '../api/model.js';
 import { child, fieldError, invalid, key, index, type FieldError } from './fielderror.js';
-import { getOwn, goMarshal, isJsonObject } from './json.js';
+import { defineKey, isObject } from '../api/json.js';
+import { getOwn, goMarshal } from './json.js';
 
 export interface ValidationRuleDef {
   rule: string;
@@ -79,39 +80,26 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
     intOrString: false, validations: [], json: {},
   };
   if (raw === undefined || raw === null) return node;
-  if (!isJsonObject(raw)) {
+  if (!isObject(raw)) {
     issues.errors.push(invalid(path, { go: goMarshal(raw) }, 'must be an object'));
     return node;
   }
   const json: JsonObject = {};
   node.json = json;
-  const keep = (k: string, v: Json) => Object.defineProperty(json, k, { value: v, enumerable: true, writable: true, configurable: true });
+  const keep = (k: string, v: Json) => defineKey(json, k, v);
 
-  const str = (k: string): string | undefined => {
+  /** A scalar keyword: absent/null → undefined, the wrong kind → an error, else kept. */
+  const scalar = <T extends Json>(k: string, is: (v: Json) => v is T, must: string): T | undefined => {
     const v = getOwn(raw, k);
     if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'string') { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, 'must be a string')); return undefined; }
+    if (!is(v)) { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, must)); return undefined; }
     keep(k, v);
     return v;
   };
-  const int = (k: string): number | undefined => {
-    const v = getOwn(raw, k);
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'number' || !Number.isInteger(v)) {
-      // maximum/minimum are int64 in CAPI's API: fractional bounds cannot be decoded.
-      issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, 'must be an integer'));
-      return undefined;
-    }
-    keep(k, v);
-    return v;
-  };
-  const bool = (k: string): boolean | undefined => {
-    const v = getOwn(raw, k);
-    if (v === undefined || v === null) return undefined;
-    if (typeof v !== 'boolean') { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, 'must be a boolean')); return undefined; }
-    keep(k, v);
-    return v;
-  };
+  const str = (k: string) => scalar(k, (v): v is string => typeof v === 'string', 'must be a string');
+  // maximum/minimum are int64 in CAPI's API: fractional bounds cannot be decoded.
+  const int = (k: string) => scalar(k, (v): v is number => typeof v === 'number' && Number.isInteger(v), 'must be an integer');
+  const bool = (k: string) => scalar(k, (v): v is boolean => typeof v === 'boolean', 'must be a boolean');
   const sub = (k: string): SchemaNode | undefined => {
     const v = getOwn(raw, k);
     if (v === undefined || v === null) return undefined;
@@ -161,14 +149,14 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
 
   const props = getOwn(raw, 'properties');
   if (props !== undefined && props !== null) {
-    if (!isJsonObject(props)) issues.errors.push(invalid(child(path, 'properties'), { go: goMarshal(props) }, 'must be an object'));
+    if (!isObject(props)) issues.errors.push(invalid(child(path, 'properties'), { go: goMarshal(props) }, 'must be an object'));
     else {
       const map = new Map<string, SchemaNode>();
       const pj: JsonObject = {};
       for (const name of Object.keys(props)) {
         const n = parseSchema(props[name], key(child(path, 'properties'), name), issues);
         map.set(name, n);
-        Object.defineProperty(pj, name, { value: n.json, enumerable: true, writable: true, configurable: true });
+        defineKey(pj, name, n.json);
       }
       node.properties = map;
       keep('properties', pj);
@@ -203,7 +191,7 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
     else {
       const kept: Json[] = [];
       xv.forEach((r, i) => {
-        if (!isJsonObject(r)) { issues.errors.push(invalid(index(p, i), { go: goMarshal(r) }, 'must be an object')); return; }
+        if (!isObject(r)) { issues.errors.push(invalid(index(p, i), { go: goMarshal(r) }, 'must be an object')); return; }
         const s = (f: string): string => {
           const v = getOwn(r, f);
           if (v === undefined || v === null) return '';
@@ -228,7 +216,7 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
 
   const xm = getOwn(raw, 'x-metadata');
   if (xm !== undefined && xm !== null) {
-    if (!isJsonObject(xm)) issues.errors.push(invalid(child(path, 'x-metadata'), { go: goMarshal(xm) }, 'must be an object'));
+    if (!isObject(xm)) issues.errors.push(invalid(child(path, 'x-metadata'), { go: goMarshal(xm) }, 'must be an object'));
     else {
       node.xMetadata = {};
       const labels = getOwn(xm, 'labels');

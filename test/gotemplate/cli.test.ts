@@ -2,23 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../../src/cli/io.js';
 import { parseSetValue, runTemplateCommand } from '../../src/cli/template.js';
-
-function fakeIO(stdin = ''): CliIO & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    readStdin: async () => stdin,
-    stdout(t: string) {
-      io.out += t;
-    },
-    stderr(t: string) {
-      io.err += t;
-    },
-  };
-  return io;
-}
+import { fakeIO } from '../helpers/io.js';
 
 describe('render-clusterclass template', () => {
   it('renders with --set', async () => {

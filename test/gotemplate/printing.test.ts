@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatFloat, sprint, sprintf } from '../../src/gotemplate/fmt.js';
-import { renderTemplate } from '../../src/gotemplate/index.js';
 import { goInt } from '../../src/gotemplate/values.js';
-
-const out = (t: string, d: unknown = {}): string => {
-  const r = renderTemplate(t, d as never);
-  if (!r.ok) throw new Error(r.error);
-  return (r as { output: string }).output;
-};
+import { out } from './helpers.js';
 
 describe('Go printing of values', () => {
   it('prints float64 as %v does', () => {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { executeTemplate, functionNames, parseTemplate, renderTemplate } from '../../src/gotemplate/index.js';
-
-const out = (t: string, d: unknown = {}): string => {
-  const r = renderTemplate(t, d as never);
-  if (!r.ok) throw new Error(r.error);
-  return (r as { output: string }).output;
-};
+import { out } from './helpers.js';
 
 describe('sprig hermetic function map', () => {
   it('exposes the 194 hermetic functions plus the text/template builtins', () => {

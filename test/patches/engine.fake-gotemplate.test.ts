@@ -10,7 +10,7 @@
  * `!!bad` → error.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Json, PatchDefinition } from '../../src/api/model.js';
+import type { Json } from '../../src/api/model.js';
 
 const calls = vi.hoisted(() => ({ parse: 0, exec: [] as unknown[] }));
 
@@ -59,17 +59,9 @@ vi.mock('../../src/gotemplate/index.js', () => {
   };
 });
 
-const { applyPatches, compilePatches } = await import('../../src/patches/index.js');
-const { INFRA_API, classRef, ctx, infraItem, innerSpec, makeClass, mdItems, request } = await import('./fixtures.js');
+const { applyPatches } = await import('../../src/patches/index.js');
+const { classRef, compileClass, ctx, infraDef, infraItem, innerSpec, mdInfraDef, mdItems, request, runPatches } = await import('./fixtures.js');
 
-const mdDef = (jsonPatches: PatchDefinition['jsonPatches']): PatchDefinition => ({
-  selector: { apiVersion: INFRA_API, kind: 'DevMachineTemplate', matchResources: { machineDeploymentClass: { names: ['*'] } } },
-  jsonPatches,
-});
-const infraDef = (jsonPatches: PatchDefinition['jsonPatches']): PatchDefinition => ({
-  selector: { apiVersion: INFRA_API, kind: 'DevClusterTemplate', matchResources: { infrastructureCluster: true } },
-  jsonPatches,
-});
 const ON = [{ op: 'add', path: '/spec/template/spec/on', value: true }];
 
 beforeEach(() => {
@@ -79,11 +71,8 @@ beforeEach(() => {
 
 describe('enabledIf (fake engine)', () => {
   it('is evaluated per item with that item’s merged variables', () => {
-    const { patches } = compilePatches(makeClass([{ name: 'p', enabledIf: '{{ .flag }}', definitions: [mdDef(ON)] }]), classRef, {
-      skipExternalPatches: false,
-    });
     const req = request([...mdItems('md-0', 'a', { flag: true }), ...mdItems('md-1', 'b')], { flag: false, other: 1 });
-    const out = applyPatches(patches, req, ctx(['flag']));
+    const out = runPatches([{ name: 'p', enabledIf: '{{ .flag }}', definitions: [mdInfraDef(ON)] }], req, ['flag']);
     expect(out.results).toEqual([]);
     expect(innerSpec(out.templates[1]!)).toEqual({ on: true });
     expect(innerSpec(out.templates[3]!)).toEqual({});
@@ -96,10 +85,7 @@ describe('enabledIf (fake engine)', () => {
   });
 
   it('is not evaluated for items no definition matches', () => {
-    const { patches } = compilePatches(makeClass([{ name: 'p', enabledIf: '{{ fail }}', definitions: [mdDef(ON)] }]), classRef, {
-      skipExternalPatches: false,
-    });
-    const out = applyPatches(patches, request([infraItem()]), ctx());
+    const out = runPatches([{ name: 'p', enabledIf: '{{ fail }}', definitions: [mdInfraDef(ON)] }]);
     expect(out.results).toEqual([]);
     expect(calls.exec).toHaveLength(0);
   });
@@ -115,18 +101,14 @@ describe('enabledIf (fake engine)', () => {
   ];
   for (const [enabledIf, globals, expected] of cases) {
     it(`${JSON.stringify(enabledIf)} with ${JSON.stringify(globals)} → ${expected ? 'enabled' : 'disabled'}`, () => {
-      const { patches } = compilePatches(makeClass([{ name: 'p', enabledIf, definitions: [infraDef(ON)] }]), classRef, { skipExternalPatches: false });
-      const out = applyPatches(patches, request([infraItem()], globals), ctx(['v']));
+      const out = runPatches([{ name: 'p', enabledIf, definitions: [infraDef(ON)] }], request([infraItem()], globals), ['v']);
       expect(out.results).toEqual([]);
       expect(innerSpec(out.templates[0]!)).toEqual(expected ? { on: true } : {});
     });
   }
 
   it('collects enabledIf errors from every matching item and skips their definitions', () => {
-    const { patches } = compilePatches(makeClass([{ name: 'p', enabledIf: 'x{{ fail }}', definitions: [mdDef(ON)] }]), classRef, {
-      skipExternalPatches: false,
-    });
-    const out = applyPatches(patches, request([...mdItems('md-0', 'a'), ...mdItems('md-1', 'b')]), ctx());
+    const out = runPatches([{ name: 'p', enabledIf: 'x{{ fail }}', definitions: [mdInfraDef(ON)] }], request([...mdItems('md-0', 'a'), ...mdItems('md-1', 'b')]));
     expect(out.failed).toBe(true);
     expect(out.results).toHaveLength(2);
     expect(out.results[0]).toEqual({
@@ -141,14 +123,8 @@ describe('enabledIf (fake engine)', () => {
 });
 
 describe('valueFrom.template (fake engine)', () => {
-  const run = (template: string, globals: Record<string, Json> = {}) => {
-    const { patches } = compilePatches(
-      makeClass([{ name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template } }])] }]),
-      classRef,
-      { skipExternalPatches: false },
-    );
-    return applyPatches(patches, request([infraItem()], globals), ctx(['v']));
-  };
+  const run = (template: string, globals: Record<string, Json> = {}) =>
+    runPatches([{ name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template } }])] }], request([infraItem()], globals), ['v']);
 
   it('uses the parsed output as the value; empty output becomes null', () => {
     expect(innerSpec(run('{{ .v }}', { v: 'x' }).templates[0]!)).toEqual({ v: 'x' });
@@ -170,12 +146,10 @@ describe('valueFrom.template (fake engine)', () => {
   });
 
   it('surfaces engine warnings once per message', () => {
-    const { patches } = compilePatches(
-      makeClass([{ name: 'p', definitions: [mdDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template: '{{ warn }}1' } }])] }]),
-      classRef,
-      { skipExternalPatches: false },
+    const out = runPatches(
+      [{ name: 'p', definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template: '{{ warn }}1' } }])] }],
+      request([...mdItems('md-0', 'a'), ...mdItems('md-1', 'b')]),
     );
-    const out = applyPatches(patches, request([...mdItems('md-0', 'a'), ...mdItems('md-1', 'b')]), ctx());
     expect(out.failed).toBe(false);
     expect(out.results).toEqual([
       {
@@ -188,13 +162,9 @@ describe('valueFrom.template (fake engine)', () => {
   });
 
   it('parses templates once per ClusterClass, not per Cluster', () => {
-    const { patches } = compilePatches(
-      makeClass([
-        { name: 'p', enabledIf: 'true', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template: '{{ .v }}' } }])] },
-      ]),
-      classRef,
-      { skipExternalPatches: false },
-    );
+    const { patches } = compileClass([
+      { name: 'p', enabledIf: 'true', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template: '{{ .v }}' } }])] },
+    ]);
     expect(calls.parse).toBe(2);
     for (let i = 0; i < 5; i++) applyPatches(patches, request([infraItem()], { v: i }), ctx(['v']));
     expect(calls.parse).toBe(2);
@@ -202,22 +172,17 @@ describe('valueFrom.template (fake engine)', () => {
   });
 
   it('does not render templates of remove operations', () => {
-    const { patches } = compilePatches(
-      makeClass([
-        {
-          name: 'p',
-          definitions: [
-            infraDef([
-              { op: 'add', path: '/spec/template/spec/v', value: 1 },
-              { op: 'remove', path: '/spec/template/spec/v', valueFrom: { template: '{{ fail }}' } },
-            ]),
-          ],
-        },
-      ]),
-      classRef,
-      { skipExternalPatches: false },
-    );
-    const out = applyPatches(patches, request([infraItem()]), ctx());
+    const out = runPatches([
+      {
+        name: 'p',
+        definitions: [
+          infraDef([
+            { op: 'add', path: '/spec/template/spec/v', value: 1 },
+            { op: 'remove', path: '/spec/template/spec/v', valueFrom: { template: '{{ fail }}' } },
+          ]),
+        ],
+      },
+    ]);
     expect(out.results).toEqual([]);
     expect(calls.exec).toHaveLength(0);
   });

@@ -5,38 +5,24 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterClassPatch, JsonObject, PatchDefinition } from '../../src/api/model.js';
 import * as gotemplate from '../../src/gotemplate/index.js';
-import { applyPatches, compilePatches, mergeVariables } from '../../src/patches/index.js';
+import { mergeVariables } from '../../src/patches/index.js';
 import {
   BOOT_API,
-  CP_API,
   INFRA_API,
   classRef,
+  cpDef,
   cpItem,
   cpMachineItem,
-  ctx,
+  infraDef,
   infraItem,
   innerSpec,
-  makeClass,
+  mdInfraDef,
   mdItems,
   request,
+  runPatches as run,
 } from './fixtures.js';
 
 const engineAvailable = typeof gotemplate.parseTemplate === 'function';
-
-const infraDef = (jsonPatches: PatchDefinition['jsonPatches']): PatchDefinition => ({
-  selector: { apiVersion: INFRA_API, kind: 'DevClusterTemplate', matchResources: { infrastructureCluster: true } },
-  jsonPatches,
-});
-const mdInfraDef = (jsonPatches: PatchDefinition['jsonPatches'], names = ['*']): PatchDefinition => ({
-  selector: { apiVersion: INFRA_API, kind: 'DevMachineTemplate', matchResources: { machineDeploymentClass: { names } } },
-  jsonPatches,
-});
-
-function run(patches: ClusterClassPatch[], req = request([infraItem()]), names: string[] = [], skipExternalPatches = false) {
-  const { patches: compiled, results: compileResults } = compilePatches(makeClass(patches), classRef, { skipExternalPatches });
-  const out = applyPatches(compiled, req, ctx(names));
-  return { ...out, compileResults };
-}
 
 describe('order and accumulation', () => {
   it('later patches see earlier results (append to an array an earlier patch created)', () => {
@@ -151,12 +137,7 @@ describe('variables', () => {
       [
         {
           name: 'p',
-          definitions: [
-            {
-              selector: { apiVersion: CP_API, kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } },
-              jsonPatches: [{ op: 'add', path: '/spec/template/spec/v', valueFrom: { variable: 'builtin.machineDeployment.version' } }],
-            },
-          ],
+          definitions: [cpDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { variable: 'builtin.machineDeployment.version' } }])],
         },
       ],
       request([cpItem()]),
@@ -350,11 +331,6 @@ describe('external patches', () => {
 });
 
 describe.skipIf(!engineAvailable)('with the real Go template engine', () => {
-  const cpDef = (jsonPatches: PatchDefinition['jsonPatches']): PatchDefinition => ({
-    selector: { apiVersion: CP_API, kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } },
-    jsonPatches,
-  });
-
   it('evaluates enabledIf per item with item overrides and builtins', () => {
     const req = request([...mdItems('md-0', 'a', { flag: true }), ...mdItems('md-1', 'b')], { flag: false });
     const out = run(

@@ -1,6 +1,9 @@
-/** Small hand-written ClusterClass / request builders for the patch engine tests. */
-import type { ClusterClass, ClusterClassPatch, Json, JsonObject, ObjectRef } from '../../src/api/model.js';
-import type { PatchRequest, PatchRequestItem } from '../../src/patches/index.js';
+/**
+ * Small hand-written ClusterClass / request builders for the patch engine tests. Test files that
+ * mock the template engine (vi.mock) import this module after registering the mock.
+ */
+import type { ClusterClass, ClusterClassPatch, Json, JsonObject, ObjectRef, PatchDefinition } from '../../src/api/model.js';
+import { applyPatches, compilePatches, type PatchRequest, type PatchRequestItem } from '../../src/patches/index.js';
 
 export const INFRA_API = 'infrastructure.cluster.x-k8s.io/v1beta1';
 export const CP_API = 'controlplane.cluster.x-k8s.io/v1beta2';
@@ -90,22 +93,19 @@ export function mdItems(topologyName: string, cls: string, variables: Record<str
 
 export function mpItems(topologyName: string, cls: string): PatchRequestItem[] {
   const builtin = { machinePool: { class: cls, topologyName, name: `c1-${topologyName}` } };
+  const base = { className: cls, topologyName, variables: { builtin } };
   return [
     {
+      ...base,
       role: 'MachinePoolBootstrapTemplate',
-      className: cls,
-      topologyName,
       template: tpl(BOOT_API, 'KubeadmConfigTemplate', `${cls}-mp-bootstrap`),
       holder: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachinePool', name: `c1-${topologyName}`, fieldPath: 'spec.template.spec.bootstrap.configRef' },
-      variables: { builtin },
     },
     {
+      ...base,
       role: 'MachinePoolInfrastructureTemplate',
-      className: cls,
-      topologyName,
       template: tpl(INFRA_API, 'DevMachinePoolTemplate', `${cls}-mp-infra`),
       holder: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachinePool', name: `c1-${topologyName}`, fieldPath: 'spec.template.spec.infrastructureRef' },
-      variables: { builtin },
     },
   ];
 }
@@ -118,6 +118,36 @@ export function request(items: PatchRequestItem[], globals: Record<string, Json>
 }
 
 export const ctx = (names: string[] = []) => ({ inlineVariableNames: new Set(names), clusterRef, classRef });
+
+type JsonPatches = PatchDefinition['jsonPatches'];
+
+/** A definition for the InfrastructureCluster template. */
+export const infraDef = (jsonPatches: JsonPatches): PatchDefinition => ({
+  selector: { apiVersion: INFRA_API, kind: 'DevClusterTemplate', matchResources: { infrastructureCluster: true } },
+  jsonPatches,
+});
+
+/** A definition for the infrastructure templates of the MachineDeployment classes `names`. */
+export const mdInfraDef = (jsonPatches: JsonPatches, names = ['*']): PatchDefinition => ({
+  selector: { apiVersion: INFRA_API, kind: 'DevMachineTemplate', matchResources: { machineDeploymentClass: { names } } },
+  jsonPatches,
+});
+
+/** A definition for the ControlPlane template. */
+export const cpDef = (jsonPatches: JsonPatches): PatchDefinition => ({
+  selector: { apiVersion: CP_API, kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } },
+  jsonPatches,
+});
+
+/** compilePatches over a ClusterClass with these patches. */
+export const compileClass = (patches: ClusterClassPatch[], skipExternalPatches = false) =>
+  compilePatches(makeClass(patches), classRef, { skipExternalPatches });
+
+/** Compiles `patches` and applies them to `req` with `names` as the inline variables; compile results included. */
+export function runPatches(patches: ClusterClassPatch[], req = request([infraItem()]), names: string[] = [], skipExternalPatches = false) {
+  const { patches: compiled, results: compileResults } = compileClass(patches, skipExternalPatches);
+  return { ...applyPatches(compiled, req, ctx(names)), compileResults };
+}
 
 /** Reads spec.template.spec of a template. */
 export const innerSpec = (t: JsonObject): Json => ((t['spec'] as JsonObject)['template'] as JsonObject)['spec']!;

@@ -109,6 +109,14 @@ export function parseTime(layout: string, value: string): GoTime {
     vi += m![0].length;
     return parseInt(m![0], 10);
   };
+  /** Go's lookup: index of the (case-insensitively) matching full or 3-letter name, consumed. */
+  const lookupName = (full: readonly string[], long: boolean): number => {
+    const names = long ? full : full.map((m) => m.slice(0, 3));
+    const idx = names.findIndex((m) => value.slice(vi, vi + m.length).toLowerCase() === m.toLowerCase());
+    if (idx < 0) bad();
+    vi += names[idx]!.length;
+    return idx;
+  };
   while (li < layout.length) {
     // fractional seconds: .000 / .999 / ,000
     const frac = /^[.,](0+|9+)/.exec(layout.slice(li));
@@ -152,22 +160,9 @@ export function parseTime(layout: string, value: string): GoTime {
       case '05': s = num(2, 2); break;
       case '5': s = num(1, 2); break;
       case 'January':
-      case 'Jan': {
-        const names = chunk === 'January' ? MONTHS : MONTHS.map((m) => m.slice(0, 3));
-        const idx = names.findIndex((m) => value.slice(vi, vi + m.length).toLowerCase() === m.toLowerCase());
-        if (idx < 0) bad();
-        vi += names[idx]!.length;
-        mo = idx + 1;
-        break;
-      }
+      case 'Jan': mo = lookupName(MONTHS, chunk === 'January') + 1; break;
       case 'Monday':
-      case 'Mon': {
-        const names = chunk === 'Monday' ? DAYS : DAYS.map((m) => m.slice(0, 3));
-        const idx = names.findIndex((m) => value.slice(vi, vi + m.length).toLowerCase() === m.toLowerCase());
-        if (idx < 0) bad();
-        vi += names[idx]!.length;
-        break;
-      }
+      case 'Mon': lookupName(DAYS, chunk === 'Monday'); break;
       case 'PM':
       case 'pm': {
         const t = value.slice(vi, vi + 2).toUpperCase();

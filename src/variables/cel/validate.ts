@@ -9,7 +9,8 @@
 import type { CelEnv, CelInput } from '@bufbuild/cel';
 import type { Json } from '../../api/model.js';
 import { child, fieldError, index, key, type BadValue, type FieldError } from '../fielderror.js';
-import { getOwn, isJsonObject } from '../json.js';
+import { isObject } from '../../api/json.js';
+import { getOwn } from '../json.js';
 import type { SchemaNode } from '../schema.js';
 import { compileRule, evaluate, ruleErrorString, ruleMessageOrDefault, type CompiledRule } from './rules.js';
 import { toCel } from './values.js';
@@ -163,8 +164,8 @@ export function validateCel(t: CelTree, value: Json, old: Json | undefined, path
       if (tree.items) v.forEach((item, i) => walk(tree.items as CelTree, item, undefined, index(p, i)));
       return;
     }
-    if (!isJsonObject(v)) return;
-    const oldObj = isJsonObject(o ?? null) ? (o as Record<string, Json>) : undefined;
+    if (!isObject(v)) return;
+    const oldObj = isObject(o ?? null) ? (o as Record<string, Json>) : undefined;
     for (const k of Object.keys(v)) {
       const sub = tree.properties?.get(k);
       if (sub) walk(sub, v[k] as Json, oldObj ? getOwn(oldObj, k) : undefined, child(p, k));

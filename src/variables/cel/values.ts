@@ -7,7 +7,7 @@
  */
 import type { CelInput } from '@bufbuild/cel';
 import type { Json } from '../../api/model.js';
-import { isJsonObject } from '../json.js';
+import { isObject } from '../../api/json.js';
 import type { SchemaNode } from '../schema.js';
 
 const CEL_RESERVED = new Set([
@@ -38,7 +38,7 @@ export function toCel(value: Json, s: SchemaNode | undefined): CelInput {
     return Number.isInteger(value) ? BigInt(value) : value;
   }
   if (Array.isArray(value)) return value.map((v) => toCel(v, s?.items));
-  if (!isJsonObject(value)) return null;
+  if (!isObject(value)) return null;
   const out = new Map<string, CelInput>();
   for (const k of Object.keys(value)) {
     const v = value[k] as Json;
