@@ -16,7 +16,8 @@ import type { ContractVersion } from '../krm/config.js';
 import { compileClassVariables, inlineVariableNames, type CompiledVariables } from '../variables/index.js';
 import { compilePatches, type CompiledPatches } from '../patches/index.js';
 import type { ContractLookup } from './contract.js';
-import { validateClusterClass } from '../validation/clusterclass.js';
+import { objectKindOf } from '../topology/labels.js';
+import { validateClusterClass, validateClusterClassDeep } from '../validation/clusterclass.js';
 
 /** Looks up template documents by apiVersion/kind/namespace/name. */
 export interface TemplateIndex {
@@ -82,7 +83,7 @@ export function buildBlueprint(
   templates: TemplateIndex,
   options: BlueprintOptions,
 ): { blueprint?: Blueprint; results: Result[] } {
-  const results: Result[] = [...validateClusterClass(cc, classRef)];
+  const results: Result[] = [...validateClusterClass(cc, classRef), ...validateClusterClassDeep(cc, classRef)];
   const resolve = (ref: TemplateRef): ResolvedTemplate | undefined => {
     const object = templates.get(ref.apiVersion, ref.kind, cc.namespace, ref.name);
     if (!object) {
@@ -124,7 +125,8 @@ export function buildBlueprint(
     classRef,
     cc,
     controlPlane,
-    controlPlaneContract: options.contractOf(controlPlane.ref.apiVersion, controlPlane.ref.kind),
+    // The contract belongs to the control plane's own CRD (KubeadmControlPlane), not its template's.
+    controlPlaneContract: options.contractOf(controlPlane.ref.apiVersion, objectKindOf(controlPlane.ref.kind)),
     machineDeployments,
     machinePools,
     variables: compiledVariables.variables,

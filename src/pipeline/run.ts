@@ -7,11 +7,13 @@ import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../api/model.
 import type { Result } from '../krm/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import type { InputItem } from '../krm/read.js';
-import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf } from '../krm/read.js';
+import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, refOf } from '../krm/read.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { asObject, cloneJson } from '../api/json.js';
-import { buildBlueprint, templateKey, templateRefsOf, type Blueprint } from '../blueprint/blueprint.js';
-import { contractLookup } from '../blueprint/contract.js';
+import { buildBlueprint, templateKey, templateRefsOf, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
+import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
+import { applyCrdDefaults, contractVersionsFromCrds, loadCrds, validateAgainstCrd, type CrdIndex } from '../validation/crds.js';
+import { rolloutReport } from '../validation/compatibility.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import type { CoreVersion } from '../topology/desired.js';
 import { classicCluster } from '../topology/cluster.js';
@@ -86,75 +88,114 @@ function internalError(ref: ObjectRef, e: unknown): Result {
   };
 }
 
-export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = []): PipelineOutput {
-  const results: Result[] = [...readResults];
-  const ns = config.defaultNamespace;
-  const { classes, clusters, generated, templates } = classify(items, ns);
-  const contractOf = contractLookup(config.contractVersions);
+/** Inputs that are not items of this run: CRDs given on the side (CLI `--crds`). */
+export interface PipelineExtras {
+  crds?: readonly JsonObject[];
+}
 
-  // Blueprints are built lazily: only classes some Cluster of this run uses are compiled.
-  const classDocs = new Map<string, InputItem>();
-  for (const item of classes) classDocs.set(clusterKey(item.ref!.namespace ?? ns, item.ref!.name), item);
-  const blueprints = new Map<string, { blueprint?: Blueprint; ok: boolean }>();
+type BlueprintEntry = { blueprint?: Blueprint; ok: boolean };
+
+/** ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them. */
+function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex, config: RenderConfig, contractOf: ContractLookup, results: Result[]) {
+  const ns = config.defaultNamespace;
+  const docs = new Map<string, InputItem>();
+  for (const item of classes) docs.set(clusterKey(item.ref!.namespace ?? ns, item.ref!.name), item);
+  const cache = new Map<string, BlueprintEntry>();
   const classTemplates = new Set<string>();
-  const blueprintFor = (key: string): { blueprint?: Blueprint; ok: boolean } | undefined => {
-    const cached = blueprints.get(key);
+  const get = (key: string): BlueprintEntry | undefined => {
+    const cached = cache.get(key);
     if (cached) return cached;
-    const item = classDocs.get(key);
+    const item = docs.get(key);
     if (!item) return undefined;
     const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
-    let entry: { blueprint?: Blueprint; ok: boolean };
+    let entry: BlueprintEntry = { ok: false };
     try {
       const normalized = normalizeClusterClass(item.value, ref);
       results.push(...normalized.results);
       const cc: ClusterClass | undefined = normalized.value;
-      if (cc) for (const t of templateRefsOf(cc)) classTemplates.add(templateKey(t.apiVersion, t.kind, cc.namespace, t.name));
-      const built = cc ? buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf }) : { results: [] };
-      results.push(...built.results);
-      entry = built.blueprint ? { blueprint: built.blueprint, ok: true } : { ok: false };
+      if (cc) {
+        for (const t of templateRefsOf(cc)) classTemplates.add(templateKey(t.apiVersion, t.kind, cc.namespace, t.name));
+        const built = buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf });
+        results.push(...built.results);
+        if (built.blueprint) entry = { blueprint: built.blueprint, ok: true };
+      }
     } catch (e) {
       results.push(internalError(ref, e));
-      entry = { ok: false };
     }
-    blueprints.set(key, entry);
+    cache.set(key, entry);
     return entry;
   };
+  return { get, classTemplates };
+}
+
+/** The template index with CRD structural defaults applied, as the API server stores templates (§1.1). */
+function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): TemplateIndex {
+  const cache = new Map<string, JsonObject | undefined>();
+  return {
+    get(apiVersion, kind, namespace, name) {
+      const key = templateKey(apiVersion, kind, namespace, name);
+      if (!cache.has(key)) {
+        const t = templates.get(apiVersion, kind, namespace, name);
+        cache.set(key, t && applyCrdDefaults(crds, t));
+      }
+      return cache.get(key);
+    },
+  };
+}
+
+const classMissing = (ref: ObjectRef, cluster: Cluster, classKey: string): Result => ({
+  severity: 'error',
+  message: `ClusterClass "${classKey}" not found: add it (and its templates) to the input, or fix the class reference`,
+  resourceRef: ref,
+  field: { path: cluster.sourceApiVersion.endsWith('/v1beta1') ? 'spec.topology.class' : 'spec.topology.classRef.name' },
+  tags: { rule: 'class-missing' },
+});
+
+const classInvalid = (ref: ObjectRef, classKey: string): Result => ({
+  severity: 'error',
+  message: `ClusterClass "${classKey}" is invalid (see its results); Cluster not rendered`,
+  resourceRef: ref,
+  field: { path: 'spec.topology' },
+  tags: { rule: 'class-invalid' },
+});
+
+/** Control planes and MachineDeployments whose rendered templates or versions changed since the earlier run. */
+function rolloutResults(previous: readonly InputItem[] | undefined, objects: JsonObject[], ref: ObjectRef): Result[] {
+  if (!previous || previous.length === 0) return [];
+  return rolloutReport(previous.map((i) => i.value), objects).map((r) => ({
+    severity: 'info',
+    message: `${r.kind} ${r.name} will roll out: ${r.reasons.map((x) => `${x.template}${x.fields.length > 0 ? ` (${x.fields.join(', ')})` : ''}`).join('; ')}`,
+    resourceRef: ref,
+    tags: { rule: 'rollout' },
+  }));
+}
+
+export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = [], extras: PipelineExtras = {}): PipelineOutput {
+  const results: Result[] = [...readResults];
+  const ns = config.defaultNamespace;
+  const { classes, clusters, generated, templates, crdObjects } = classify(items, ns);
+  const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])]);
+  results.push(...loaded.results);
+  const haveCrds = crdObjects.length + (extras.crds?.length ?? 0) > 0;
+  const contractOf = contractLookup(config.contractVersions, contractVersionsFromCrds(loaded.crds));
+  const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results);
 
   const edits = new Map<InputItem, ItemEdit>();
   const out: ClusterOutput[] = [];
   const rendered = new Set<string>();
-  const inShard = new Set<string>();
   for (const item of clusters) {
     const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
     const key = clusterKey(ref.namespace!, ref.name);
     if (config.shard && shardOf(ref.namespace!, ref.name, config.shard.count) !== config.shard.index) continue;
-    inShard.add(key);
     try {
       const normalized = normalizeCluster(item.value, ref);
       results.push(...normalized.results);
       const cluster = normalized.value;
       if (!cluster) continue;
       const classKey = clusterKey(cluster.topology.classRef.namespace ?? cluster.namespace, cluster.topology.classRef.name);
-      const bp = blueprintFor(classKey);
-      if (!bp) {
-        const v1 = cluster.sourceApiVersion.endsWith('/v1beta1');
-        results.push({
-          severity: 'error',
-          message: `ClusterClass "${classKey}" not found: add it (and its templates) to the input, or fix the class reference`,
-          resourceRef: ref,
-          field: { path: v1 ? 'spec.topology.class' : 'spec.topology.classRef.name' },
-          tags: { rule: 'class-missing' },
-        });
-        continue;
-      }
-      if (!bp.ok || !bp.blueprint) {
-        results.push({
-          severity: 'error',
-          message: `ClusterClass "${classKey}" is invalid (see its results); Cluster not rendered`,
-          resourceRef: ref,
-          field: { path: 'spec.topology' },
-          tags: { rule: 'class-invalid' },
-        });
+      const bp = blueprints.get(classKey);
+      if (!bp || !bp.blueprint) {
+        results.push(bp ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey));
         continue;
       }
       const coreVersion = coreVersionFor(cluster, config);
@@ -162,8 +203,16 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
       results.push(...outcome.results);
       if (!outcome.ok) continue;
       rendered.add(key);
-      if (config.mode === 'validate') continue;
       const objects = orderedObjects(outcome.rendered);
+      if (haveCrds) {
+        for (const o of objects) {
+          const objRef = refOf(o);
+          // The API server defaults an object from its CRD before validating it.
+          if (objRef) results.push(...validateAgainstCrd(loaded.crds, applyCrdDefaults(loaded.crds, o), objRef).map((r) => ({ ...r, tags: { ...r.tags, cluster: key } })));
+        }
+      }
+      results.push(...rolloutResults(generated.get(key), objects, ref));
+      if (config.mode === 'validate') continue;
       if (config.mode === 'expand') {
         const classic = classicCluster(item.value, outcome.rendered.desired, coreVersion);
         if (annotationsOf(item.value)['kustomize.config.k8s.io/id'] !== undefined) {
@@ -175,12 +224,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
       }
       annotateGenerated(objects, key, `${config.outputDir}/${ref.namespace}/${ref.name}.yaml`, config.mode === 'preview');
       out.push({ cluster: key, objects });
-      results.push({
-        severity: 'info',
-        message: `rendered ${objects.length} objects for Cluster ${key}`,
-        resourceRef: ref,
-        tags: { rule: 'rendered' },
-      });
+      results.push({ severity: 'info', message: `rendered ${objects.length} objects for Cluster ${key}`, resourceRef: ref, tags: { rule: 'rendered' } });
     } catch (e) {
       results.push(internalError(ref, e));
     }
@@ -198,7 +242,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
   }
   const dropClassInputs = config.mode === 'expand' && !config.keepClassInputs;
   const isClassInput = (i: InputItem) =>
-    classes.includes(i) || (!!i.ref && classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
+    classes.includes(i) || (!!i.ref && blueprints.classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
   const keep = items.filter((i) => !replaced.has(i) && !(dropClassInputs && isClassInput(i)));
   out.sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
   return { keep, edits, generated: out, results: withFiles(results, items, ns) };

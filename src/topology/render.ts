@@ -9,7 +9,7 @@ import type { Blueprint } from '../blueprint/blueprint.js';
 import { asObject, cloneJson } from '../api/json.js';
 import { defaultAndValidateClusterVariables, type DefaultedVariables } from '../variables/index.js';
 import { applyPatches, updateDesiredObject, type PatchRequestItem, type PatchTargetRole } from '../patches/index.js';
-import { validateClusterTopology } from '../validation/cluster.js';
+import { validateClusterDeep, validateClusterTopology } from '../validation/cluster.js';
 import { computeDesiredState, controlPlaneContractPaths, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
 import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from './builtins.js';
 import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from './names.js';
@@ -230,7 +230,7 @@ export interface RenderClusterOptions {
 
 export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectRef, options: RenderClusterOptions): ClusterOutcome {
   const validation = validateClusterTopology(bp, input, clusterRef);
-  const results: Result[] = [...validation.results];
+  const results: Result[] = [...validation.results, ...validateClusterDeep(input, clusterRef, bp.cc)];
   if (!validation.cluster) return { ok: false, results };
   const cluster = validation.cluster;
   const vars = defaultAndValidateClusterVariables(bp.variables, cluster, clusterRef);

@@ -7,6 +7,20 @@ import type { Cluster, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import { isStrictSemver, labelValueErrors } from './format.js';
+import type { ClusterClass } from '../api/model.js';
+import {
+  cidrErrors,
+  hasAutoscalerAnnotations,
+  healthCheckErrors,
+  keyed,
+  metadataErrors,
+  rolloutStrategyErrors,
+  taintErrors,
+  taintGateWarning,
+  toResults,
+  upgradeConcurrencyErrors,
+} from './rules.js';
+import { invalid } from '../variables/fielderror.js';
 
 export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: ObjectRef): { cluster?: Cluster; results: Result[] } {
   const results: Result[] = [];
@@ -57,4 +71,60 @@ export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: Obje
 
   if (results.length > 0) return { results };
   return { cluster: { ...input, topology: { ...topo, version } }, results };
+}
+
+/**
+ * The §8.2 rules `validateClusterTopology` does not cover: clusterNetwork CIDRs (rule 3), topology
+ * metadata, MD rollout strategies and taints (rule 6; the taint feature gate is a warning), the
+ * upgrade-concurrency annotation (rule 7), health-check value rules of the topology (rule 8) and
+ * autoscaler annotations vs replicas (rule 10; the class part only when `cc` is given).
+ */
+export function validateClusterDeep(cluster: Cluster, ref: ObjectRef, cc?: ClusterClass): Result[] {
+  const results: Result[] = [];
+  const topo = cluster.topology;
+  const mdPath = (name: string) => keyed('spec.topology.workers.machineDeployments', name);
+  const mpPath = (name: string) => keyed('spec.topology.workers.machinePools', name);
+
+  results.push(...toResults(cidrErrors(cluster.clusterNetwork?.pods?.cidrBlocks, 'spec.clusterNetwork.pods.cidrBlocks'), ref, 'cidr'));
+  results.push(...toResults(cidrErrors(cluster.clusterNetwork?.services?.cidrBlocks, 'spec.clusterNetwork.services.cidrBlocks'), ref, 'cidr'));
+
+  results.push(...toResults(metadataErrors(topo.controlPlane.metadata, 'spec.topology.controlPlane.metadata'), ref, 'metadata'));
+  for (const md of topo.workers.machineDeployments) results.push(...toResults(metadataErrors(md.metadata, `${mdPath(md.name)}.metadata`), ref, 'metadata'));
+  for (const mp of topo.workers.machinePools) results.push(...toResults(metadataErrors(mp.metadata, `${mpPath(mp.name)}.metadata`), ref, 'metadata'));
+
+  for (const md of topo.workers.machineDeployments) {
+    results.push(...toResults(rolloutStrategyErrors(md.rollout?.strategy, `${mdPath(md.name)}.rollout.strategy`), ref, 'rollout-strategy'));
+  }
+
+  const taintLists: [Cluster['topology']['controlPlane']['taints'], string][] = [
+    [topo.controlPlane.taints, 'spec.topology.controlPlane.taints'],
+    ...topo.workers.machineDeployments.map((md): [Cluster['topology']['controlPlane']['taints'], string] => [md.taints, `${mdPath(md.name)}.taints`]),
+    ...topo.workers.machinePools.map((mp): [Cluster['topology']['controlPlane']['taints'], string] => [mp.taints, `${mpPath(mp.name)}.taints`]),
+  ];
+  for (const [taints, path] of taintLists) {
+    results.push(...toResults(taintGateWarning(taints, path), ref, 'taints', 'warning'));
+    results.push(...toResults(taintErrors(taints, path), ref, 'taints'));
+  }
+
+  results.push(...toResults(upgradeConcurrencyErrors(cluster.metadata.annotations), ref, 'upgrade-concurrency'));
+
+  results.push(...toResults(healthCheckErrors(topo.controlPlane.healthCheck, 'spec.topology.controlPlane.healthCheck', { maxInFlight: false, startupTimeout: true }), ref, 'health-check'));
+  for (const md of topo.workers.machineDeployments) {
+    results.push(...toResults(healthCheckErrors(md.healthCheck, `${mdPath(md.name)}.healthCheck`, { maxInFlight: true, startupTimeout: true }), ref, 'health-check'));
+  }
+
+  for (const md of topo.workers.machineDeployments) {
+    if (md.replicas === undefined) continue;
+    const path = `${mdPath(md.name)}.replicas`;
+    if (hasAutoscalerAnnotations(md.metadata)) {
+      results.push(...toResults([invalid(path, md.replicas, `cannot be set for cluster "${cluster.name}" in namespace "${cluster.namespace}" if the same MachineDeploymentTopology has autoscaler annotations`)], ref, 'autoscaler'));
+    }
+    const cls = cc?.workers.machineDeployments.find((c) => c.class === md.class);
+    if (cls && hasAutoscalerAnnotations(cls.metadata)) {
+      results.push(
+        ...toResults([invalid(path, md.replicas, `cannot be set for cluster "${cluster.name}" in namespace "${cluster.namespace}" if the source class "${md.class}" of this MachineDeploymentTopology has autoscaler annotations`)], ref, 'autoscaler'),
+      );
+    }
+  }
+  return results;
 }

@@ -8,6 +8,7 @@ import { templateRefsOf } from '../blueprint/blueprint.js';
 import type { Result } from '../krm/result.js';
 import { generateStableName, type StableRole } from '../topology/names.js';
 import { dns1123SubdomainErrors } from './format.js';
+import { healthCheckErrors, keyed, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, toResults } from './rules.js';
 
 export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
   const results: Result[] = [];
@@ -70,5 +71,38 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
   for (const mp of cc.workers.machinePools) {
     naming(mp.naming?.template, `spec.workers.machinePools[${mp.class}].naming.template`, 'MachinePool', 'machine-pool', 'machinePool');
   }
+  return results;
+}
+
+/**
+ * The §8.1 create rules `validateClusterClass`, the variables stage and the patch compiler do not
+ * cover: MD rollout strategies (rule 4), `triggerIf.unhealthyLessThanOrEqualTo` and `maxInFlight`
+ * (rule 5), taints (rule 7; the feature-gate part is a warning), class metadata (rule 10) and
+ * `kubernetesVersions` (rule 11). Paths use class names as keys, like CAPI's webhook.
+ */
+export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef): Result[] {
+  const mdPath = (cls: string) => keyed('spec.workers.machineDeployments', cls);
+  const mpPath = (cls: string) => keyed('spec.workers.machinePools', cls);
+  const results: Result[] = [];
+  for (const md of cc.workers.machineDeployments) {
+    results.push(...toResults(rolloutStrategyErrors(md.rollout?.strategy, `${mdPath(md.class)}.rollout.strategy`), ref, 'rollout-strategy'));
+  }
+  results.push(...toResults(healthCheckErrors(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck', { maxInFlight: false, startupTimeout: false }), ref, 'health-check'));
+  for (const md of cc.workers.machineDeployments) {
+    results.push(...toResults(healthCheckErrors(md.healthCheck, `${mdPath(md.class)}.healthCheck`, { maxInFlight: true, startupTimeout: false }), ref, 'health-check'));
+  }
+  const taintLists: [Parameters<typeof taintErrors>[0], string][] = [
+    [cc.controlPlane.taints, 'spec.controlPlane.taints'],
+    ...cc.workers.machineDeployments.map((md): [Parameters<typeof taintErrors>[0], string] => [md.taints, `${mdPath(md.class)}.taints`]),
+    ...cc.workers.machinePools.map((mp): [Parameters<typeof taintErrors>[0], string] => [mp.taints, `${mpPath(mp.class)}.taints`]),
+  ];
+  for (const [taints, path] of taintLists) {
+    results.push(...toResults(taintGateWarning(taints, path), ref, 'taints', 'warning'));
+    results.push(...toResults(taintErrors(taints, path), ref, 'taints'));
+  }
+  results.push(...toResults(metadataErrors(cc.controlPlane.metadata, 'spec.controlPlane.metadata'), ref, 'metadata'));
+  for (const md of cc.workers.machineDeployments) results.push(...toResults(metadataErrors(md.metadata, `${mdPath(md.class)}.template.metadata`), ref, 'metadata'));
+  for (const mp of cc.workers.machinePools) results.push(...toResults(metadataErrors(mp.metadata, `${mpPath(mp.class)}.template.metadata`), ref, 'metadata'));
+  results.push(...toResults(kubernetesVersionsErrors(cc.kubernetesVersions), ref, 'kubernetes-versions'));
   return results;
 }

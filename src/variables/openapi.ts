@@ -22,9 +22,11 @@ import type { SchemaNode } from './schema.js';
 /** Owned by one compiled ClusterClass: ajv instance with the Kubernetes formats and RE2 patterns. */
 export function newAjv(): Ajv {
   const regExp = Object.assign(
-    (pattern: string) => {
+    (pattern: string, flags: string) => {
       const re = RE2JS.compile(pattern);
-      return { test: (s: string) => re.test(s) };
+      // ajv caches compiled patterns by `toString()`: it must differ per pattern, or every pattern
+      // of a schema would be checked with the first one compiled.
+      return { test: (s: string) => re.test(s), toString: () => `/${pattern}/${flags}` };
     },
     { code: 're2' },
   );

@@ -31,3 +31,16 @@ describe('primitives', () => {
     expect(escapeCelPropertyName('1a')).toBeUndefined();
   });
 });
+
+describe('RE2 patterns in ajv', () => {
+  it('checks each pattern of one schema with its own expression (ajv caches them by toString)', async () => {
+    const { newAjv } = await import('../../src/variables/openapi.js');
+    const validate = newAjv().compile({
+      type: 'object',
+      properties: { lower: { type: 'string', pattern: '^[a-z]+$' }, kind: { type: 'string', pattern: '^[A-Z][a-zA-Z]*$' } },
+    });
+    expect(validate({ lower: 'abc', kind: 'KubeadmConfigTemplate' })).toBe(true);
+    expect(validate({ lower: 'abc', kind: 'lowercase' })).toBe(false);
+    expect(validate({ lower: 'ABC', kind: 'Kind' })).toBe(false);
+  });
+});
