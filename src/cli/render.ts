@@ -10,6 +10,8 @@ import { hasErrors, type Result } from '../krm/result.js';
 import { readResourceList, readYamlStream, type InputItem } from '../krm/read.js';
 import { formatResults, newResourceListDocument, outputFiles, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
 import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
+import { previousStateResults } from '../plan/previous.js';
+import { materializeBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
 import { parseArgs, type ArgSpec } from './args.js';
 
@@ -130,7 +132,7 @@ export async function readCrds(dir: string | undefined, io: CliIO): Promise<{ ok
 }
 
 const RENDER_ARGS: ArgSpec = {
-  flags: { crds: 'string', output: 'string', o: 'string', config: 'string', mode: 'string', format: 'string', set: 'list', help: 'boolean', 'fail-on': 'string', shard: 'string' },
+  flags: { previous: 'string', crds: 'string', output: 'string', o: 'string', config: 'string', mode: 'string', format: 'string', set: 'list', help: 'boolean', 'fail-on': 'string', shard: 'string' },
 };
 
 export const RENDER_HELP = `Usage: render-clusterclass render PATH... [options]
@@ -150,6 +152,10 @@ Options:
                        kustomize (for the kustomize exec plugin: keeps kustomize ids)
   --fail-on SEVERITY   error (default) | warning
   --shard I/N          render only shard I (0-based) of N
+  --previous REF|DIR   the inputs as they were (a git revision of the same paths, or a directory):
+                       adds the webhooks' update checks (class compatibility, version
+                       downgrade or skipped minor) and reports which control planes and
+                       MachineDeployments will roll out, and why
   --crds DIR           CustomResourceDefinitions: their structural defaults are applied to
                        templates, their cluster.x-k8s.io/<contract> labels give control-plane
                        contracts, and every rendered object is validated against its schema
@@ -194,6 +200,16 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     return ExitCode.internal;
   }
   const output = runPipeline(items, cfg.config, readResults, { crds: crds.objects });
+  const previous = parsed.flags.previous as string | undefined;
+  if (previous) {
+    const base = materializeBase(previous, parsed.positional.filter((p) => p !== '-'));
+    const before = base.ok ? await readInputs(base.paths, io) : base;
+    if (!before.ok) {
+      io.stderr(`render-clusterclass render: --previous: ${before.message}\n`);
+      return ExitCode.internal;
+    }
+    output.results.push(...previousStateResults(before, inputs, cfg.config));
+  }
   io.stderr(formatResults(output.results));
   const code = exitCodeFor(output.results, cfg.config);
 

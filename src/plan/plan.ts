@@ -13,11 +13,9 @@ import { isToolAnnotation } from '../pipeline/classify.js';
 import { CLONED_FROM_NAME } from '../topology/labels.js';
 import { rolloutReport, type Rollout } from '../validation/compatibility.js';
 import { diffJson, type FieldChange } from './diff.js';
+import { updateResults, type InputSide } from './previous.js';
 
-export interface PlanSide {
-  items: InputItem[];
-  readResults: Result[];
-}
+export type { InputSide as PlanSide } from './previous.js';
 
 export interface ObjectChange {
   ref: ObjectRef;
@@ -82,7 +80,7 @@ function matchKey(o: JsonObject): string {
   return `${ref.kind}/${rotating ? `${ref.name.slice(0, -5)}*` : ref.name}`;
 }
 
-function render(side: PlanSide, config: RenderConfig): Rendered {
+function render(side: InputSide, config: RenderConfig): Rendered {
   const out = runPipeline(side.items, { ...config, mode: 'preview' }, side.readResults);
   const objects = new Map<string, JsonObject[]>();
   for (const g of out.generated) objects.set(g.cluster, g.objects.map(comparable));
@@ -157,9 +155,16 @@ function planCluster(cluster: string, clusterClass: string, base: Rendered, head
   return plan;
 }
 
-export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig): Plan {
+export function computePlan(base: InputSide, head: InputSide, config: RenderConfig): Plan {
   const b = render(base, config);
   const h = render(head, config);
+  // Update rules (class compatibility, version changes) count as new errors of the Clusters they name.
+  for (const r of updateResults(base.items, head.items, config)) {
+    if (r.severity !== 'error') continue;
+    const names = r.resourceRef?.kind === 'Cluster' ? [r.resourceRef.name] : (r.tags?.clusters ?? '').split(',').filter((n) => n !== '');
+    const ns = r.resourceRef?.namespace ?? config.defaultNamespace;
+    for (const name of names) h.errors.set(`${ns}/${name}`, [...(h.errors.get(`${ns}/${name}`) ?? []), r]);
+  }
   const clusters = [...new Set([...b.classes.keys(), ...h.classes.keys(), ...b.objects.keys(), ...h.objects.keys()])].sort();
   const plans = clusters.map((c) => planCluster(c, h.classes.get(c) ?? b.classes.get(c) ?? '', b, h));
   const byClass = new Map<string, Plan['summary']['byClass'][number]>();
