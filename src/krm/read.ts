@@ -4,7 +4,7 @@
  * renderer reads plain JSON values converted with YAML 1.1 semantics (what Kubernetes tools mean
  * by the same text) but with timestamps kept as strings.
  */
-import YAML, { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import YAML, { Document, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, type YAMLMap } from 'yaml';
 import type { JsonObject, ObjectRef, SourceLocation } from '../api/model.js';
 import { asObject, asString, defineKey, isObject } from '../api/json.js';
 import type { Json } from '../api/model.js';
@@ -17,11 +17,28 @@ export const LEGACY_INDEX_ANNOTATION = 'config.kubernetes.io/index';
 export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';
 
 export interface ReadLimits {
-  /** Alias expansions allowed per document (YAML "billion laughs" guard). */
+  /** Alias nodes allowed per YAML document. */
   maxAliasCount: number;
+  /** Nodes that alias expansion may add per YAML document ("billion laughs" guard). */
+  maxAliasExpansion: number;
+  /** Bytes of one input text (a ResourceList, or one file of a YAML stream); checked before parsing. */
+  maxInputBytes: number;
+  /** Items of one ResourceList or YAML stream. */
+  maxItems: number;
 }
 
-export const DEFAULT_READ_LIMITS: ReadLimits = { maxAliasCount: 1000 };
+/** 8 MiB by default; `RENDER_CLUSTERCLASS_MAX_INPUT_BYTES` raises or lowers it (bytes). */
+function maxInputBytesFromEnv(): number {
+  const v = Number(process.env.RENDER_CLUSTERCLASS_MAX_INPUT_BYTES);
+  return Number.isSafeInteger(v) && v > 0 ? v : 8 * 1024 * 1024;
+}
+
+export const DEFAULT_READ_LIMITS: ReadLimits = {
+  maxAliasCount: 1000,
+  maxAliasExpansion: 100_000,
+  maxInputBytes: maxInputBytesFromEnv(),
+  maxItems: 100_000,
+};
 
 export interface InputItem {
   /** The item's YAML node inside its document (kept for untouched pass-through output). */
@@ -44,41 +61,206 @@ export interface ResourceListInput {
 export type ReadOutcome = { ok: true; input: ResourceListInput } | { ok: false; message: string };
 
 /** YAML 1.1 without the timestamp tag: `2026-08-19T22:21:07Z` stays a string, as in Kubernetes. */
-const parseOptions = (limits: ReadLimits) =>
+const parseOptions = (limits: ReadLimits, lineCounter?: LineCounter) =>
   ({
     version: '1.1',
     customTags: (tags: YAML.Tags) => tags.filter((t) => (t as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp'),
     maxAliasCount: limits.maxAliasCount,
-    uniqueKeys: true,
+    // The library's duplicate-key check is quadratic in the keys of a map (a 100k-key map takes
+    // minutes); duplicateKey() below does the same check in one pass.
+    uniqueKeys: false,
     prettyErrors: true,
+    ...(lineCounter ? { lineCounter } : {}),
   }) as const;
 
-/** Converts what the YAML library produced into plain JSON (Maps, Sets, binary, bigints). */
+/** Converts a scalar value the YAML library produced into plain JSON (binary, bigints). */
 function toJson(v: unknown): Json {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (typeof v === 'number') return v;
   if (typeof v === 'bigint') return Number(v);
-  if (Array.isArray(v)) return v.map(toJson);
-  if (v instanceof Set) return [...v].map(toJson);
   if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
   if (v instanceof Date) return v.toISOString();
-  if (v instanceof Map) {
-    const out: JsonObject = {};
-    for (const [k, val] of v) defineKey(out, String(k), toJson(val));
-    return out;
-  }
-  if (typeof v === 'object') {
-    const out: JsonObject = {};
-    for (const k of Object.keys(v)) defineKey(out, k, toJson((v as Record<string, unknown>)[k]));
-    return out;
-  }
   return String(v);
 }
 
-function nodeToJson(node: YAMLMap, doc: Document, limits: ReadLimits): JsonObject {
-  const value = toJson(node.toJS(doc, { mapAsMap: true, maxAliasCount: limits.maxAliasCount }));
+/** Input the reader refuses (limits, aliases); the message names the position when it can. */
+class InputLimitError extends Error {}
+
+/** Shared state of converting one YAML document: anchors in document order, alias budget. */
+interface ConvertState {
+  anchors: Map<string, { value: Json; size: number }>;
+  aliases: number;
+  expanded: number;
+  limits: ReadLimits;
+  where: (node: unknown) => string;
+}
+
+const MERGE_TAG = 'tag:yaml.org,2002:merge';
+const isMergeKey = (key: unknown): boolean =>
+  isScalar(key) && (typeof key.value === 'symbol' || (key.tag === MERGE_TAG && key.value === '<<'));
+
+/**
+ * YAML node → plain JSON in one pass over the document (the YAML library's own toJS rescans the
+ * whole document for every alias, which is quadratic on hostile input). Aliases reuse the value
+ * of the latest anchor before them, as YAML specifies; every alias adds the size of its value to
+ * an expansion budget, so "billion laughs" documents stop early. Merge keys (`<<`) follow YAML 1.1:
+ * keys of the map itself win, then earlier merge sources.
+ */
+function convertNode(node: unknown, st: ConvertState): { value: Json; size: number } {
+  let out: { value: Json; size: number };
+  if (isAlias(node)) {
+    if (++st.aliases > st.limits.maxAliasCount) {
+      throw new InputLimitError(`more than ${st.limits.maxAliasCount} YAML aliases in one document${st.where(node)}`);
+    }
+    const target = st.anchors.get(node.source);
+    if (!target) throw new InputLimitError(`unresolved YAML alias *${node.source}${st.where(node)}`);
+    st.expanded += target.size;
+    if (st.expanded > st.limits.maxAliasExpansion) {
+      throw new InputLimitError(
+        `YAML aliases expand to more than ${st.limits.maxAliasExpansion} nodes (an alias bomb?)${st.where(node)}`,
+      );
+    }
+    return target;
+  }
+  if (isScalar(node)) {
+    out = { value: toJson(node.value), size: 1 };
+  } else if (isMap(node)) {
+    const isSet = node.tag === 'tag:yaml.org,2002:set';
+    const obj: JsonObject = {};
+    const list: Json[] = [];
+    const explicit = new Set<string>();
+    let size = 1;
+    for (const pair of node.items) {
+      if (isMergeKey(pair.key)) {
+        const src = convertNode(pair.value, st);
+        size += src.size;
+        for (const m of Array.isArray(src.value) ? src.value : [src.value]) {
+          if (!isObject(m)) throw new InputLimitError(`merge (<<) sources must be maps${st.where(pair.value)}`);
+          for (const k of Object.keys(m)) {
+            if (!Object.prototype.hasOwnProperty.call(obj, k)) defineKey(obj, k, m[k] as Json);
+          }
+        }
+        continue;
+      }
+      const key = convertNode(pair.key, st);
+      size += key.size;
+      const keyString = keyText(key.value);
+      if (isSet) {
+        list.push(key.value);
+        continue;
+      }
+      const value = convertNode(pair.value, st);
+      size += value.size;
+      // An explicit key replaces what a merge (<<) put there; the parser already rejects duplicates.
+      if (!explicit.has(keyString)) {
+        explicit.add(keyString);
+        defineKey(obj, keyString, value.value);
+      }
+    }
+    out = { value: isSet ? list : obj, size };
+  } else if (isSeq(node)) {
+    const omap = node.tag === 'tag:yaml.org,2002:omap';
+    const arr: Json[] = [];
+    const obj: JsonObject = {};
+    let size = 1;
+    for (const item of node.items) {
+      if (isPair(item)) {
+        const key = convertNode(item.key, st);
+        const value = convertNode(item.value, st);
+        size += key.size + value.size;
+        if (omap) defineKey(obj, keyText(key.value), value.value);
+        else {
+          const single: JsonObject = {};
+          defineKey(single, keyText(key.value), value.value);
+          arr.push(single);
+        }
+        continue;
+      }
+      const v = convertNode(item, st);
+      size += v.size;
+      arr.push(v.value);
+    }
+    out = { value: omap ? obj : arr, size };
+  } else if (isPair(node)) {
+    const key = convertNode(node.key, st);
+    const value = convertNode(node.value, st);
+    const single: JsonObject = {};
+    defineKey(single, keyText(key.value), value.value);
+    out = { value: single, size: 1 + key.size + value.size };
+  } else {
+    out = { value: null, size: 1 };
+  }
+  const anchor = (node as { anchor?: string } | null)?.anchor;
+  if (anchor) st.anchors.set(anchor, out);
+  return out;
+}
+
+/** A map key as a string: scalars as Go/YAML print them, collections as JSON. */
+function keyText(v: Json): string {
+  return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
+function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): ConvertState {
+  return {
+    anchors: new Map(),
+    aliases: 0,
+    expanded: 0,
+    limits,
+    where: (node) => {
+      const offset = (node as { range?: [number, number, number] } | null)?.range?.[0];
+      if (!lineCounter || offset === undefined) return '';
+      const pos = lineCounter.linePos(offset);
+      return ` at line ${pos.line}, column ${pos.col}`;
+    },
+  };
+}
+
+function nodeToJson(node: YAMLMap, st: ConvertState): JsonObject {
+  const value = convertNode(node, st).value;
   return isObject(value) ? value : {};
+}
+
+/** Position of a node as text (` (line 3, column 1)`), or '' when unknown. */
+function positionOf(node: unknown, lineCounter: LineCounter): string {
+  const offset = (node as { range?: [number, number, number] } | null)?.range?.[0];
+  if (offset === undefined) return '';
+  const pos = lineCounter.linePos(offset);
+  return ` (line ${pos.line}, column ${pos.col})`;
+}
+
+/**
+ * The first duplicate map key of a document (same rule as the YAML library's `uniqueKeys`:
+ * scalar keys with equal values), as an error message with its position.
+ */
+function duplicateKey(doc: Document, lineCounter: LineCounter): string | undefined {
+  let found: string | undefined;
+  YAML.visit(doc, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key = pair.key;
+        if (isMergeKey(key)) continue;
+        const id = isScalar(key) ? key.value : key;
+        if (seen.has(id)) {
+          const where = positionOf(key, lineCounter).replace(/^ \((.*)\)$/, ' at $1');
+          found = `Map keys must be unique; ${JSON.stringify(isScalar(key) ? String(key.value) : 'complex key')} is repeated${where}`;
+          return YAML.visit.BREAK;
+        }
+        seen.add(id);
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/** The input is refused before parsing when larger than the limit. */
+function tooLarge(text: string, limits: ReadLimits): string | undefined {
+  // UTF-16 length is a lower bound of the UTF-8 byte length and the bound the parser's work follows.
+  if (text.length <= limits.maxInputBytes) return undefined;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `input is too large (${mib(Buffer.byteLength(text, 'utf8'))}; the limit is ${mib(limits.maxInputBytes)}, RENDER_CLUSTERCLASS_MAX_INPUT_BYTES changes it)`;
 }
 
 /** Identity of a KRM object, or undefined when it is not one. */
@@ -106,8 +288,8 @@ function fileOf(value: JsonObject): SourceLocation | undefined {
   return Number.isInteger(index) && index > 0 ? { path, index } : { path };
 }
 
-function makeItem(node: YAMLMap, doc: Document, limits: ReadLimits, results: Result[], where: string): InputItem {
-  const value = nodeToJson(node, doc, limits);
+function makeItem(node: YAMLMap, doc: Document, st: ConvertState, results: Result[], where: string): InputItem {
+  const value = nodeToJson(node, st);
   const item: InputItem = { node, doc, value };
   const ref = refOf(value);
   if (ref) item.ref = ref;
@@ -125,23 +307,42 @@ function makeItem(node: YAMLMap, doc: Document, limits: ReadLimits, results: Res
 }
 
 function describeYamlError(e: YAML.YAMLError): string {
+  const first = e.message.split('\n')[0]!;
+  if (/Maximum call stack size exceeded|too much recursion/i.test(first)) {
+    const pos = e.linePos?.[0];
+    return `input is nested too deeply${pos ? ` (at line ${pos.line}, column ${pos.col})` : ''}`;
+  }
+  // prettyErrors already appends "at line L, column C" to the first line.
+  if (/ at line \d+, column \d+/.test(first)) return first.replace(/:$/, '');
   const pos = e.linePos?.[0];
-  const where = pos ? ` at line ${pos.line}, column ${pos.col}` : '';
-  return `${e.message.split('\n')[0]}${where}`;
+  return `${first}${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}`;
+}
+
+/** What a document's root is, for messages about wrong shapes. */
+function describeRoot(root: unknown): string {
+  if (root === null || root === undefined) return 'the input is empty';
+  if (isSeq(root)) return 'it is a list';
+  if (isScalar(root)) return `it is a scalar (${typeof root.value === 'string' ? 'text' : String(root.value)})`;
+  return 'it is not a mapping';
 }
 
 /** Parses a KRM ResourceList (YAML or JSON). */
 export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ_LIMITS): ReadOutcome {
+  const large = tooLarge(text, limits);
+  if (large) return { ok: false, message: large };
   const clean = text.replace(/^\uFEFF/, '');
+  const lineCounter = new LineCounter();
   let doc: Document;
   try {
-    doc = YAML.parseDocument(clean, parseOptions(limits));
+    doc = YAML.parseDocument(clean, parseOptions(limits, lineCounter));
   } catch (e) {
     return { ok: false, message: `input is not valid YAML: ${(e as Error).message}` };
   }
   if (doc.errors.length > 0) return { ok: false, message: `input is not valid YAML: ${describeYamlError(doc.errors[0]!)}` };
+  const dup = duplicateKey(doc, lineCounter);
+  if (dup) return { ok: false, message: `input is not valid YAML: ${dup}` };
   const root = doc.contents;
-  if (!isMap(root)) return { ok: false, message: 'input is not a ResourceList: expected a mapping with kind: ResourceList' };
+  if (!isMap(root)) return { ok: false, message: `input is not a ResourceList: expected a mapping with kind: ResourceList, but ${describeRoot(root)}` };
   const kind = root.get('kind');
   const apiVersion = root.get('apiVersion');
   if (kind !== 'ResourceList') return { ok: false, message: `input is not a ResourceList: kind is ${JSON.stringify(kind ?? null)}` };
@@ -151,27 +352,39 @@ export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ
   const itemsNode = root.get('items', true);
   const results: Result[] = [];
   const items: InputItem[] = [];
-  if (itemsNode !== undefined && itemsNode !== null && !isSeq(itemsNode)) {
-    return { ok: false, message: 'input is not a ResourceList: items must be a list' };
+  if (itemsNode !== undefined && itemsNode !== null && !(isScalar(itemsNode) && itemsNode.value === null) && !isSeq(itemsNode)) {
+    return { ok: false, message: `input is not a ResourceList: items must be a list${positionOf(itemsNode, lineCounter)}` };
   }
   try {
+    const st = newConvertState(limits, lineCounter);
     if (isSeq(itemsNode)) {
+      if (itemsNode.items.length > limits.maxItems) {
+        throw new InputShapeError(`${itemsNode.items.length} items; the limit is ${limits.maxItems}`);
+      }
       itemsNode.items.forEach((node, i) => {
-        if (!isMap(node)) throw new InputShapeError(`items[${i}] must be an object`);
-        items.push(makeItem(node, doc, limits, results, `items[${i}]`));
+        if (!isMap(node)) throw new InputShapeError(`items[${i}]${positionOf(node, lineCounter)} must be an object`);
+        items.push(makeItem(node, doc, st, results, `items[${i}]`));
       });
     }
     const fc = root.get('functionConfig', true);
     const input: ResourceListInput = { doc, items, results };
-    if (isMap(fc)) input.functionConfig = nodeToJson(fc, doc, limits);
-    else if (fc !== undefined && fc !== null) throw new InputShapeError('functionConfig must be an object');
+    if (isMap(fc)) input.functionConfig = nodeToJson(fc, st);
+    else if (fc !== undefined && fc !== null && !(isScalar(fc) && fc.value === null)) {
+      throw new InputShapeError(`functionConfig${positionOf(fc, lineCounter)} must be an object`);
+    }
     return { ok: true, input };
   } catch (e) {
-    return { ok: false, message: `input is not a valid ResourceList: ${(e as Error).message}` };
+    return { ok: false, message: `input is not a valid ResourceList: ${readErrorMessage(e)}` };
   }
 }
 
 class InputShapeError extends Error {}
+
+/** Messages of errors while converting: ours as they are; a stack overflow as "nested too deeply". */
+function readErrorMessage(e: unknown): string {
+  if (e instanceof RangeError && /call stack/i.test(e.message)) return 'input is nested too deeply';
+  return e instanceof Error ? e.message : String(e);
+}
 
 /** Parses a stream of YAML documents (one file); every document must be an object or empty. */
 export function readYamlStream(
@@ -179,30 +392,36 @@ export function readYamlStream(
   relPath: string,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
 ): { ok: true; items: InputItem[]; results: Result[] } | { ok: false; message: string } {
+  const large = tooLarge(text, limits);
+  if (large) return { ok: false, message: `${relPath}: ${large}` };
   const clean = text.replace(/^\uFEFF/, '');
+  const lineCounter = new LineCounter();
   let docs: Document[];
   try {
-    docs = YAML.parseAllDocuments(clean, parseOptions(limits)) as Document[];
+    docs = YAML.parseAllDocuments(clean, parseOptions(limits, lineCounter)) as Document[];
   } catch (e) {
-    return { ok: false, message: `${relPath}: not valid YAML: ${(e as Error).message}` };
+    return { ok: false, message: `${relPath}: not valid YAML: ${readErrorMessage(e)}` };
   }
   if (!Array.isArray(docs)) return { ok: false, message: `${relPath}: not valid YAML` };
+  if (docs.length > limits.maxItems) return { ok: false, message: `${relPath}: ${docs.length} documents; the limit is ${limits.maxItems}` };
   const items: InputItem[] = [];
   const results: Result[] = [];
   let index = 0;
   try {
     for (const doc of docs) {
       if (doc.errors.length > 0) return { ok: false, message: `${relPath}: not valid YAML: ${describeYamlError(doc.errors[0]!)}` };
+      const dup = duplicateKey(doc, lineCounter);
+      if (dup) return { ok: false, message: `${relPath}: not valid YAML: ${dup}` };
       const root = doc.contents;
-      if (root === null || root === undefined) continue;
-      if (!isMap(root)) return { ok: false, message: `${relPath}: document ${index} is not an object` };
-      const item = makeItem(root, doc, limits, results, `${relPath} document ${index}`);
+      if (root === null || root === undefined || (isScalar(root) && root.value === null)) continue;
+      if (!isMap(root)) return { ok: false, message: `${relPath}: document ${index}${positionOf(root, lineCounter)} is not an object: ${describeRoot(root)}` };
+      const item = makeItem(root, doc, newConvertState(limits, lineCounter), results, `${relPath} document ${index}`);
       item.file = index > 0 ? { path: relPath, index } : { path: relPath };
       items.push(item);
       index++;
     }
   } catch (e) {
-    return { ok: false, message: `${relPath}: ${(e as Error).message}` };
+    return { ok: false, message: `${relPath}: ${readErrorMessage(e)}` };
   }
   return { ok: true, items, results };
 }

@@ -119,7 +119,8 @@ export function formatResults(results: readonly Result[], minimum: 'info' | 'war
       const ref = r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}` : '';
       const field = r.field ? ` ${r.field.path}` : '';
       const file = r.file ? ` (${r.file.path}${r.file.index ? `#${r.file.index}` : ''})` : '';
-      return `[${r.severity}] ${ref}${field}${file}: ${r.message}\n`;
+      const where = `${ref}${field}${file}`;
+      return `[${r.severity}] ${where ? `${where}: ` : ''}${r.message}\n`;
     })
     .join('');
 }

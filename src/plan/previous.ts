@@ -74,12 +74,17 @@ export function rolloutsBetween(before: InputSide, after: InputSide, config: Ren
 
 /** Results for `render --previous`: update-rule violations, then one info result per rollout. */
 export function previousStateResults(before: InputSide, after: InputSide, config: RenderConfig): Result[] {
-  const rollouts = rolloutsBetween(before, after, config).map(
-    (r): Result => ({
+  const clusters = normalizeSide(after.items, config).clusters;
+  const rollouts = rolloutsBetween(before, after, config).map((r): Result => {
+    const key = clusterKey(r.namespace ?? config.defaultNamespace, r.cluster);
+    const result: Result = {
       severity: 'info',
-      message: `${r.kind} ${r.namespace ? `${r.namespace}/` : ''}${r.name} of Cluster ${r.cluster} will roll out: ${r.reasons.map((x) => `${x.template}${x.fields.length > 0 ? ` (${x.fields.join(', ')})` : ''}`).join('; ')}`,
-      tags: { rule: 'rollout', cluster: r.cluster },
-    }),
-  );
+      message: `${r.kind} ${r.name} will roll out: ${r.reasons.map((x) => `${x.template}${x.fields.length > 0 ? ` (${x.fields.join(', ')})` : ''}`).join('; ')}`,
+      tags: { rule: 'rollout', cluster: key },
+    };
+    const ref = clusters.get(key)?.ref;
+    if (ref) result.resourceRef = ref;
+    return result;
+  });
   return [...updateResults(before.items, after.items, config), ...rollouts];
 }

@@ -92,7 +92,7 @@ describe.skipIf(skipUnless('git'))('git scenarios', () => {
     expect(out.stderr).toContain('MachineDeploymentClass "gpu" cannot be deleted because it is used by Cluster');
     expect(out.stderr).toContain('c00');
     for (const c of ['c01', 'c02', 'c03']) {
-      expect(out.stderr).toMatch(new RegExp(`MachineDeployment fleet/${c}-md-0-\\w+ of Cluster ${c} will roll out`));
+      expect(out.stderr).toMatch(new RegExp(`Cluster fleet/${c}.*MachineDeployment ${c}-md-0-\\w+ will roll out`));
     }
     expect(out.stderr).toContain('spec.template.spec.backend.docker.preLoadImages');
   });
