@@ -101,3 +101,20 @@ describe('examples/basic: ClusterClass mixed, Cluster foo', () => {
     expect(committed.map(strip)).toEqual(generated.map(strip));
   });
 });
+
+describe('provenance option', () => {
+  it('writes a provenance report next to the rendered file', async () => {
+    const { mkdtempSync, readFileSync: read, existsSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const out = mkdtempSync(join(tmpdir(), 'rcc-prov-'));
+    const io = fakeIO();
+    expect(await runRender([example, '--set', 'provenance=true', '-o', out], io)).toBe(0);
+    const file = join(out, 'rendered', 'bar', 'foo.provenance.yaml');
+    expect(existsSync(file)).toBe(true);
+    const report = YAML.parse(read(file, 'utf8'));
+    expect(report.kind).toBe('ProvenanceReport');
+    const kcp = report.spec.objects.find((o: { kind: string }) => o.kind === 'KubeadmControlPlane');
+    const replicas = kcp.fields.find((f: { path: string }) => f.path === 'spec.replicas');
+    expect(replicas.source).toMatchObject({ kind: 'topology', path: 'spec.topology.controlPlane.replicas' });
+  });
+});

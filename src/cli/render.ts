@@ -221,7 +221,9 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok && !outDir) return code;
   const files = outputFiles(output).flatMap(({ path, object }) => {
-    const o = format === 'manifests' || format === 'kustomize' ? toManifest(object, format === 'kustomize') : object;
+    // A provenance report is local-config (never applied) but is wanted next to the files written.
+    const report = outDir !== undefined && object.kind === 'ProvenanceReport';
+    const o = (format === 'manifests' || format === 'kustomize') && !report ? toManifest(object, format === 'kustomize') : object;
     return o ? [{ path, object: o }] : [];
   });
   if (!outDir) {

@@ -15,6 +15,7 @@ import type { DesiredState } from '../topology/desired.js';
 import { controlPlaneContractPaths } from '../topology/desired.js';
 import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from '../topology/builtins.js';
 import { asObject, canonicalJson, cloneJson, isObject } from '../api/json.js';
+import { OBJECT_FIELDS, TEMPLATE_FIELDS, isTemplateRole, nestedGet, type Path } from '../patches/writeback.js';
 import {
   ALWAYS_PRESERVED,
   CONTROL_PLANE_PRESERVED,
@@ -307,34 +308,8 @@ export function replayPatches(vc: VariableContext, slots: Slot[], globalVariable
 }
 
 // ------------------------------------------------------------------ write-back (§7.6)
+// Same field tables and lookups as the patch engine's write-back; here each copy also carries sources.
 
-type Path = readonly string[];
-
-const OBJECT_FIELDS: readonly (readonly [Path, Path])[] = [
-  [['spec', 'template', 'spec'], ['spec']],
-  [['spec', 'template', 'metadata', 'labels'], ['metadata', 'labels']],
-  [['spec', 'template', 'metadata', 'annotations'], ['metadata', 'annotations']],
-];
-
-const TEMPLATE_FIELDS: readonly (readonly [Path, Path])[] = [
-  [['metadata', 'labels'], ['metadata', 'labels']],
-  [['metadata', 'annotations'], ['metadata', 'annotations']],
-  [['spec', 'template', 'spec'], ['spec', 'template', 'spec']],
-  [['spec', 'template', 'metadata', 'labels'], ['spec', 'template', 'metadata', 'labels']],
-  [['spec', 'template', 'metadata', 'annotations'], ['spec', 'template', 'metadata', 'annotations']],
-];
-
-const isTemplateRole = (role: PatchTargetRole) =>
-  role === 'ControlPlaneMachineTemplate' || role === 'MachineDeploymentBootstrapTemplate' || role === 'MachineDeploymentInfrastructureTemplate';
-
-function nestedGet(obj: Json, path: Path): { found: true; value: Json } | { found: false } {
-  let cur: Json = obj;
-  for (const f of path) {
-    if (!isObject(cur) || !Object.prototype.hasOwnProperty.call(cur, f)) return { found: false };
-    cur = cur[f]!;
-  }
-  return { found: true, value: cur };
-}
 
 /** SetNestedField on the document and the tree together; false when an intermediate is not an object. */
 function nestedSet(obj: JsonObject, tree: PNode, path: Path, value: Json, sub: PNode): boolean {

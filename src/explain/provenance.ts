@@ -22,6 +22,7 @@ import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { buildBlueprint } from '../blueprint/blueprint.js';
 import { contractLookup } from '../blueprint/contract.js';
 import { classify, clusterKey as keyOf, isToolAnnotation } from '../pipeline/classify.js';
+import { coreVersionFor } from '../pipeline/versions.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import { computeDesiredState, type CoreVersion, type DesiredState, type TopologyNames } from '../topology/desired.js';
 import { classicCluster } from '../topology/cluster.js';
@@ -200,11 +201,6 @@ function checked(source: Source, value: Json, templates: Map<string, JsonObject>
 function refOf(o: JsonObject): ExplainedObject['ref'] {
   const meta = asObject(o.metadata) ?? {};
   return { apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), name: String(meta.name ?? ''), namespace: String(meta.namespace ?? '') };
-}
-
-function coreVersionFor(cluster: Cluster, config: RenderConfig): CoreVersion {
-  if (config.outputApiVersion !== 'auto') return config.outputApiVersion;
-  return cluster.sourceApiVersion.endsWith('/v1beta1') ? 'v1beta1' : 'v1beta2';
 }
 
 /**

@@ -29,6 +29,8 @@ export interface RenderConfig {
   failOn: 'error' | 'warning';
   /** Namespace of input objects that do not set one. */
   defaultNamespace: string;
+  /** Write a provenance report (where every rendered field comes from) next to each rendered file. */
+  provenance: boolean;
   /** Render only the Clusters of shard I of N (`I/N`, 0-based): a stable hash of namespace/name. */
   shard?: { index: number; count: number };
 }
@@ -42,6 +44,7 @@ export const DEFAULT_CONFIG: RenderConfig = {
   contractVersions: {},
   failOn: 'error',
   defaultNamespace: 'default',
+  provenance: false,
 };
 
 export type ConfigOutcome = { ok: true; config: RenderConfig } | { ok: false; message: string };
@@ -57,7 +60,7 @@ const oneOf =
   };
 
 const bool =
-  (key: 'keepClassInputs' | 'skipExternalPatches'): Setter =>
+  (key: 'keepClassInputs' | 'skipExternalPatches' | 'provenance'): Setter =>
   (cfg, v, fromString) => {
     const b = fromString && typeof v === 'string' ? (v === 'true' ? true : v === 'false' ? false : undefined) : v;
     if (typeof b !== 'boolean') return `${key} must be true or false`;
@@ -113,6 +116,7 @@ const SETTERS: Record<string, Setter> = {
   failOn: oneOf('failOn', ['error', 'warning']),
   defaultNamespace: nonEmptyString('defaultNamespace'),
   shard,
+  provenance: bool('provenance'),
 };
 
 /** Applies `key: value` settings onto a copy of `base`. */

@@ -15,17 +15,17 @@ import { isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
 import type { PatchTargetRole } from './types.js';
 
-type Path = readonly string[];
+export type Path = readonly string[];
 
 /** patchObject: template → object (InfraCluster, ControlPlane, MachinePool bootstrap/infra). */
-const OBJECT_FIELDS: readonly (readonly [Path, Path])[] = [
+export const OBJECT_FIELDS: readonly (readonly [Path, Path])[] = [
   [['spec', 'template', 'spec'], ['spec']],
   [['spec', 'template', 'metadata', 'labels'], ['metadata', 'labels']],
   [['spec', 'template', 'metadata', 'annotations'], ['metadata', 'annotations']],
 ];
 
 /** patchTemplate: template → template (CP machine template, MD bootstrap/infra templates). */
-const TEMPLATE_FIELDS: readonly (readonly [Path, Path])[] = [
+export const TEMPLATE_FIELDS: readonly (readonly [Path, Path])[] = [
   [['metadata', 'labels'], ['metadata', 'labels']],
   [['metadata', 'annotations'], ['metadata', 'annotations']],
   [['spec', 'template', 'spec'], ['spec', 'template', 'spec']],
@@ -67,7 +67,7 @@ export const CONTROL_PLANE_PRESERVED: readonly Path[] = [
   ['spec', 'rollout', 'after'],
 ];
 
-function isTemplateRole(role: PatchTargetRole): boolean {
+export function isTemplateRole(role: PatchTargetRole): boolean {
   return (
     role === 'ControlPlaneMachineTemplate' ||
     role === 'MachineDeploymentBootstrapTemplate' ||
@@ -76,7 +76,7 @@ function isTemplateRole(role: PatchTargetRole): boolean {
 }
 
 /** unstructured.NestedFieldNoCopy, reduced to "found or not". */
-function nestedGet(obj: Json, path: Path): { found: true; value: Json } | { found: false } {
+export function nestedGet(obj: Json, path: Path): { found: true; value: Json } | { found: false } {
   let cur: Json = obj;
   for (const field of path) {
     if (!isObject(cur) || !Object.hasOwn(cur, field)) return { found: false };

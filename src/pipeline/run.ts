@@ -15,8 +15,10 @@ import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
 import { applyCrdDefaults, contractVersionsFromCrds, loadCrds, validateAgainstCrd, type CrdIndex } from '../validation/crds.js';
 import { rolloutReport } from '../validation/compatibility.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
-import type { CoreVersion } from '../topology/desired.js';
 import { classicCluster } from '../topology/cluster.js';
+import { coreVersionFor } from './versions.js';
+import { explainRendered } from '../explain/provenance.js';
+import { provenanceReport } from '../explain/report.js';
 import { OWNER_ANNOTATION, classify, clusterKey, isToolAnnotation, ownerOf, shardOf } from './classify.js';
 
 export interface ItemEdit {
@@ -40,11 +42,6 @@ export interface PipelineOutput {
 }
 
 const refKey = (r: ObjectRef, defaultNamespace: string) => `${r.apiVersion}\0${r.kind}\0${r.namespace ?? defaultNamespace}\0${r.name}`;
-
-function coreVersionFor(cluster: Cluster, config: RenderConfig): CoreVersion {
-  if (config.outputApiVersion !== 'auto') return config.outputApiVersion;
-  return cluster.sourceApiVersion.endsWith('/v1beta1') ? 'v1beta1' : 'v1beta2';
-}
 
 /** The rendered objects of one Cluster, in a fixed order (also their index in the output file). */
 function orderedObjects(r: RenderedCluster): JsonObject[] {
@@ -223,6 +220,21 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
         }
       }
       annotateGenerated(objects, key, `${config.outputDir}/${ref.namespace}/${ref.name}.yaml`, config.mode === 'preview');
+      if (config.provenance) {
+        const explained = explainRendered({
+          blueprint: bp.blueprint,
+          cluster,
+          clusterRef: ref,
+          rendered: outcome.rendered,
+          coreVersion,
+          clusterDocument: item.value,
+          includeClassicCluster: config.mode === 'expand',
+        });
+        results.push(...explained.results);
+        const report = provenanceReport({ cluster: ref, clusterClass: bp.blueprint.classRef, objects: explained.objects });
+        annotateGenerated([report], key, `${config.outputDir}/${ref.namespace}/${ref.name}.provenance.yaml`, true);
+        objects.push(report);
+      }
       out.push({ cluster: key, objects });
       results.push({ severity: 'info', message: `rendered ${objects.length} objects for Cluster ${key}`, resourceRef: ref, tags: { rule: 'rendered' } });
     } catch (e) {
