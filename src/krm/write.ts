@@ -6,7 +6,7 @@
 import YAML, { isMap, visit, type Document, type Node, type YAMLMap } from 'yaml';
 import type { JsonObject } from '../api/model.js';
 import type { PipelineOutput } from '../pipeline/run.js';
-import { isToolAnnotation } from '../pipeline/classify.js';
+import { PREVIOUS_ANNOTATION, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../api/json.js';
 import type { Result } from './result.js';
 import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, type InputItem } from './read.js';
@@ -84,7 +84,9 @@ export function outputValue(item: InputItem, output: PipelineOutput): JsonObject
  * and local-config objects stay (kustomize drops them itself).
  */
 export function toManifest(o: JsonObject, forKustomize = false): JsonObject | undefined {
-  if (!forKustomize && (annotationsOf(o)[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile')) return undefined;
+  const annotations0 = annotationsOf(o);
+  if (annotations0[PREVIOUS_ANNOTATION] === 'true') return undefined;
+  if (!forKustomize && (annotations0[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile')) return undefined;
   const copy = cloneJson(o);
   const meta = asObject(copy.metadata);
   const annotations = asObject(meta?.annotations);

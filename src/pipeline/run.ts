@@ -14,12 +14,13 @@ import { buildBlueprint, templateKey, templateRefsOf, type Blueprint, type Templ
 import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
 import { applyCrdDefaults, contractVersionsFromCrds, loadCrds, validateAgainstCrd, type CrdIndex } from '../validation/crds.js';
 import { rolloutReport } from '../validation/compatibility.js';
+import { updateResults } from '../validation/update.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import { coreVersionFor } from './versions.js';
 import { explainRendered } from '../explain/provenance.js';
 import { provenanceReport } from '../explain/report.js';
-import { OWNER_ANNOTATION, classify, clusterKey, isToolAnnotation, ownerOf, shardOf } from './classify.js';
+import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION, classify, clusterKey, isToolAnnotation, ownerOf, shardOf } from './classify.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
@@ -170,7 +171,12 @@ function rolloutResults(previous: readonly InputItem[] | undefined, objects: Jso
 export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = [], extras: PipelineExtras = {}): PipelineOutput {
   const results: Result[] = [...readResults];
   const ns = config.defaultNamespace;
-  const { classes, clusters, generated, templates, crdObjects } = classify(items, ns);
+  const { classes, clusters, generated, templates, crdObjects, previous } = classify(items, ns);
+  if (previous.length > 0) {
+    const current = items.filter((i) => !previous.includes(i));
+    const unmarked = previous.map((i) => ({ ...i, value: withoutPreviousMark(i.value) }));
+    results.push(...updateResults(unmarked, current, config));
+  }
   const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])]);
   results.push(...loaded.results);
   const haveCrds = crdObjects.length + (extras.crds?.length ?? 0) > 0;
@@ -264,6 +270,14 @@ const splitKey = (key: string): [string, string] => {
   const i = key.indexOf('/');
   return [key.slice(0, i), key.slice(i + 1)];
 };
+
+/** A previous-state item as it was: the marker annotation removed, so it classifies as a current one would. */
+function withoutPreviousMark(value: JsonObject): JsonObject {
+  const copy = cloneJson(value);
+  const annotations = asObject(asObject(copy.metadata)?.annotations);
+  if (annotations) delete annotations[PREVIOUS_ANNOTATION];
+  return copy;
+}
 
 function stripToolAnnotations(obj: JsonObject): JsonObject {
   const meta = asObject(obj.metadata);

@@ -13,7 +13,8 @@ import { isToolAnnotation } from '../pipeline/classify.js';
 import { CLONED_FROM_NAME } from '../topology/labels.js';
 import { rolloutReport, type Rollout } from '../validation/compatibility.js';
 import { diffJson, type FieldChange } from './diff.js';
-import { updateResults, type InputSide } from './previous.js';
+import type { InputSide } from './previous.js';
+import { updateResults } from '../validation/update.js';
 
 export type { InputSide as PlanSide } from './previous.js';
 
