@@ -129,6 +129,18 @@ export function compilePatches(
         tags,
       });
     }
+    // DiscoverVariables contributes definitions to status.variables (§5.2); offline only the
+    // class's own spec.variables exist, so values for discovered variables are "not defined".
+    const discover = p.external?.discoverVariablesExtension;
+    if (discover) {
+      results.push({
+        severity: 'warning',
+        message: `patch ${JSON.stringify(p.name)}: discoverVariablesExtension ${JSON.stringify(discover)} cannot be called offline; variables it would define are unknown here — define them in spec.variables to render Clusters that set them`,
+        resourceRef: classRef,
+        field: { path: `spec.patches[${i}].external.discoverVariablesExtension` },
+        tags,
+      });
+    }
     return compiled;
   });
   return { patches: { classRef, patches }, results };

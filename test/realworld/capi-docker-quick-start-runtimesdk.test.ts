@@ -27,6 +27,8 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start-runti
     expect(r.errors).toEqual([]);
     // The skipped extension is reported (clear warning), not silently dropped.
     expect(r.results.some((x) => x.severity === 'warning' && x.message.includes('generate-patches.k8s-upgrade-with-runtimesdk'))).toBe(true);
+    // So is variable discovery, which only a live extension can answer (§5.2, §7.7).
+    expect(r.results.find((x) => x.field?.path === 'spec.patches[0].external.discoverVariablesExtension')).toMatchObject({ severity: 'warning' });
     const c = clusterOf(r, 'rt-1');
     // {{ .cluster.name }}-infra-{{ .random }}
     expect(c.infraCluster.kind).toBe('DevCluster');
