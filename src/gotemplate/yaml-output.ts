@@ -3,6 +3,7 @@
  * YAML 1.1 scalar resolution, then JSON): `yes`/`on` are booleans, `0644` is octal, timestamps and
  * sexagesimal numbers stay strings, and non-finite floats cannot be represented in JSON.
  */
+import { cloneJson } from '../api/json.js';
 import { parseDocument, type Tags } from 'yaml';
 import type { Json } from '../api/model.js';
 
@@ -48,17 +49,37 @@ function keyString(k: unknown): string {
   return String(k);
 }
 
-export function parseYamlOutput(text: string): { ok: true; value: Json } | { ok: false; error: string } {
+const PARSE_OPTIONS = {
+  version: '1.1',
+  schema: 'yaml-1.1',
+  customTags,
+  merge: true,
+  uniqueKeys: false,
+  intAsBigInt: false,
+  prettyErrors: false,
+} as const;
+
+type Parsed = { ok: true; value: Json } | { ok: false; error: string };
+const CACHE_MAX = 4096;
+const cache = new Map<string, Parsed>();
+
+/**
+ * Parses template output. The same outputs recur for every Cluster of a class (an image name, a
+ * YAML block), so parsed values are memoised by text (bounded); callers get their own copy.
+ */
+export function parseYamlOutput(text: string): Parsed {
+  let r = cache.get(text);
+  if (r === undefined) {
+    r = parseUncached(text);
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(text, r);
+  }
+  return r.ok ? { ok: true, value: cloneJson(r.value) } : r;
+}
+
+function parseUncached(text: string): Parsed {
   try {
-    const doc = parseDocument(text, {
-      version: '1.1',
-      schema: 'yaml-1.1',
-      customTags,
-      merge: true,
-      uniqueKeys: false,
-      intAsBigInt: false,
-      prettyErrors: false,
-    });
+    const doc = parseDocument(text, PARSE_OPTIONS);
     if (doc.errors.length > 0) {
       return { ok: false, error: `error converting YAML to JSON: ${doc.errors[0]!.message}` };
     }

@@ -50,6 +50,7 @@ function itemNode(doc: Document, item: InputItem, output: PipelineOutput): Node 
 
 /** The output ResourceList, reusing the input document. */
 export function writeResourceList(doc: Document, output: PipelineOutput): string {
+  stripComments(doc);
   const items = doc.createNode([]) as YAML.YAMLSeq;
   for (const item of output.keep) items.items.push(itemNode(doc, item, output));
   for (const g of output.generated) for (const obj of g.objects) items.items.push(doc.createNode(obj, NODE_OPTIONS) as Node);
@@ -57,7 +58,6 @@ export function writeResourceList(doc: Document, output: PipelineOutput): string
   root.set('items', items);
   if (output.results.length > 0) root.set('results', doc.createNode(output.results, NODE_OPTIONS));
   else root.delete('results');
-  stripComments(doc);
   return doc.toString({ lineWidth: 0 });
 }
 

@@ -13,7 +13,7 @@
  *
  * Nothing is mutated: templates are replaced by copy-on-write results.
  */
-import { defineKey, isObject } from '../api/json.js';
+import { cloneJson, defineKey, isObject } from '../api/json.js';
 import type { Json, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import type { CompiledDefinition, CompiledPatch, CompiledPatches } from './compile.js';
@@ -176,11 +176,11 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
               error = v.error;
               break;
             case 'literal':
-              value = structuredClone(v.value);
+              value = cloneJson(v.value);
               break;
             case 'variable': {
               const r = lookupVariable(vars, v.path);
-              if (r.ok) value = structuredClone(r.value);
+              if (r.ok) value = cloneJson(r.value);
               else error = `failed to calculate value: ${r.error}`;
               break;
             }

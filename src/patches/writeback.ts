@@ -11,6 +11,7 @@
  * intermediates are created, a non-object intermediate is an error and the object stays as it
  * was). The result is a fresh object: nothing from the inputs is aliased.
  */
+import { cloneJson } from '../api/json.js';
 import { isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
 import type { PatchTargetRole } from './types.js';
@@ -129,20 +130,20 @@ export function writeBackPatchedTemplate(
     if (r.found) preserved.push({ path, value: r.value });
   }
 
-  const out = structuredClone(desired);
+  const out = cloneJson(desired);
   const kind = typeof desired['kind'] === 'string' ? desired['kind'] : 'object';
   const failed = (path: Path, e: string): WriteBackResult => ({
-    object: structuredClone(desired),
+    object: cloneJson(desired),
     errors: [`failed to apply patch to ${kind}: failed to set field "${path.join('.')}": ${e}`],
   });
   for (const [src, dest] of fields) {
     const r = nestedGet(patchedTemplate, src);
     if (!r.found) continue;
-    const e = nestedSet(out, dest, structuredClone(r.value));
+    const e = nestedSet(out, dest, cloneJson(r.value));
     if (e !== undefined) return failed(dest, e);
   }
   for (const p of preserved) {
-    const e = nestedSet(out, p.path, structuredClone(p.value));
+    const e = nestedSet(out, p.path, cloneJson(p.value));
     if (e !== undefined) return failed(p.path, e);
   }
   return { object: out, errors: [] };
