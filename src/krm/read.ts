@@ -27,17 +27,17 @@ export interface ReadLimits {
   maxItems: number;
 }
 
-/** 8 MiB by default; `RENDER_CLUSTERCLASS_MAX_INPUT_BYTES` raises or lowers it (bytes). */
+/** 4 MiB by default; `RENDER_CLUSTERCLASS_MAX_INPUT_BYTES` raises or lowers it (bytes). */
 function maxInputBytesFromEnv(): number {
   const v = Number(process.env.RENDER_CLUSTERCLASS_MAX_INPUT_BYTES);
-  return Number.isSafeInteger(v) && v > 0 ? v : 8 * 1024 * 1024;
+  return Number.isSafeInteger(v) && v > 0 ? v : 4 * 1024 * 1024;
 }
 
 export const DEFAULT_READ_LIMITS: ReadLimits = {
   maxAliasCount: 1000,
   maxAliasExpansion: 100_000,
   maxInputBytes: maxInputBytesFromEnv(),
-  maxItems: 100_000,
+  maxItems: 50_000,
 };
 
 export interface InputItem {
@@ -230,15 +230,27 @@ function positionOf(node: unknown, lineCounter: LineCounter): string {
 }
 
 /**
- * The first duplicate map key of a document (same rule as the YAML library's `uniqueKeys`:
- * scalar keys with equal values), as an error message with its position.
+ * The first structural problem of a parsed document the YAML library leaves for later: a
+ * duplicate map key (same rule as the library's `uniqueKeys`: scalar keys with equal values) or an
+ * alias used before its anchor (the library would throw while writing the output), as an error
+ * message with its position.
  */
-function duplicateKey(doc: Document, lineCounter: LineCounter): string | undefined {
+function documentProblem(doc: Document, lineCounter: LineCounter): string | undefined {
   let found: string | undefined;
+  const anchors = new Set<string>();
   YAML.visit(doc, {
-    Map(_, map) {
+    Node(_, node) {
+      if (isAlias(node)) {
+        if (!anchors.has(node.source)) {
+          found = `unresolved YAML alias *${node.source}${positionOf(node, lineCounter).replace(/^ \((.*)\)$/, ' at $1')}`;
+          return YAML.visit.BREAK;
+        }
+        return undefined;
+      }
+      if (node.anchor) anchors.add(node.anchor);
+      if (!isMap(node)) return undefined;
       const seen = new Set<unknown>();
-      for (const pair of map.items) {
+      for (const pair of node.items) {
         const key = pair.key;
         if (isMergeKey(key)) continue;
         const id = isScalar(key) ? key.value : key;
@@ -259,8 +271,7 @@ function duplicateKey(doc: Document, lineCounter: LineCounter): string | undefin
 function tooLarge(text: string, limits: ReadLimits): string | undefined {
   // UTF-16 length is a lower bound of the UTF-8 byte length and the bound the parser's work follows.
   if (text.length <= limits.maxInputBytes) return undefined;
-  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-  return `input is too large (${mib(Buffer.byteLength(text, 'utf8'))}; the limit is ${mib(limits.maxInputBytes)}, RENDER_CLUSTERCLASS_MAX_INPUT_BYTES changes it)`;
+  return `input is too large (${Buffer.byteLength(text, 'utf8')} bytes; the limit is ${limits.maxInputBytes} bytes, RENDER_CLUSTERCLASS_MAX_INPUT_BYTES changes it)`;
 }
 
 /** Identity of a KRM object, or undefined when it is not one. */
@@ -339,7 +350,7 @@ export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ
     return { ok: false, message: `input is not valid YAML: ${(e as Error).message}` };
   }
   if (doc.errors.length > 0) return { ok: false, message: `input is not valid YAML: ${describeYamlError(doc.errors[0]!)}` };
-  const dup = duplicateKey(doc, lineCounter);
+  const dup = documentProblem(doc, lineCounter);
   if (dup) return { ok: false, message: `input is not valid YAML: ${dup}` };
   const root = doc.contents;
   if (!isMap(root)) return { ok: false, message: `input is not a ResourceList: expected a mapping with kind: ResourceList, but ${describeRoot(root)}` };
@@ -410,7 +421,7 @@ export function readYamlStream(
   try {
     for (const doc of docs) {
       if (doc.errors.length > 0) return { ok: false, message: `${relPath}: not valid YAML: ${describeYamlError(doc.errors[0]!)}` };
-      const dup = duplicateKey(doc, lineCounter);
+      const dup = documentProblem(doc, lineCounter);
       if (dup) return { ok: false, message: `${relPath}: not valid YAML: ${dup}` };
       const root = doc.contents;
       if (root === null || root === undefined || (isScalar(root) && root.value === null)) continue;

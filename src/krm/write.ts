@@ -4,14 +4,14 @@
  * and appends generated objects. Manifest mode prints plain multi-document YAML for appliers.
  */
 import YAML, { isMap, visit, type Document, type Node, type YAMLMap } from 'yaml';
-import type { JsonObject } from '../api/model.js';
+import type { Json, JsonObject } from '../api/model.js';
+import { emitYaml } from './emit.js';
 import type { PipelineOutput } from '../pipeline/run.js';
 import { PREVIOUS_ANNOTATION, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../api/json.js';
 import type { Result } from './result.js';
 import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, type InputItem } from './read.js';
 
-const STRINGIFY_OPTIONS = { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false } as const;
 /** Shared sub-objects must be written out in full: kpt rejects YAML aliases in items. */
 const NODE_OPTIONS = { aliasDuplicateObjects: false } as const;
 
@@ -48,17 +48,34 @@ function itemNode(doc: Document, item: InputItem, output: PipelineOutput): Node 
   return node;
 }
 
-/** The output ResourceList, reusing the input document. */
+/** A YAML document body as an entry of the `items:` list (two-space list indentation, as the yaml library prints it). */
+function asListEntry(body: string): string {
+  const lines = body.replace(/\n$/, '').split('\n');
+  return lines.map((line, i) => (i === 0 ? `  - ${line}` : line === '' ? line : `    ${line}`)).join('\n');
+}
+
+/**
+ * The output ResourceList, reusing the input document for the items it keeps. Generated objects
+ * are appended as text (see emit.ts): building yaml nodes for thousands of them cost more than
+ * rendering them.
+ */
 export function writeResourceList(doc: Document, output: PipelineOutput): string {
   stripComments(doc);
-  const items = doc.createNode([]) as YAML.YAMLSeq;
-  for (const item of output.keep) items.items.push(itemNode(doc, item, output));
-  for (const g of output.generated) for (const obj of g.objects) items.items.push(doc.createNode(obj, NODE_OPTIONS) as Node);
   const root = doc.contents as YAMLMap;
-  root.set('items', items);
-  if (output.results.length > 0) root.set('results', doc.createNode(output.results, NODE_OPTIONS));
-  else root.delete('results');
-  return doc.toString({ lineWidth: 0 });
+  root.delete('results');
+  root.delete('items');
+  const generated = output.generated.flatMap((g) => g.objects);
+  const kept = doc.createNode([]) as YAML.YAMLSeq;
+  for (const item of output.keep) kept.items.push(itemNode(doc, item, output));
+  // `items` goes last so the generated entries can follow the kept ones.
+  root.set('items', kept);
+  let text = doc.toString({ lineWidth: 0 });
+  if (generated.length > 0) {
+    if (kept.items.length === 0) text = `${text.replace(/items: \[\]\n$/, 'items:\n')}`;
+    text += `${generated.map((o) => asListEntry(emitYaml(o))).join('\n')}\n`;
+  }
+  if (output.results.length > 0) text += emitYaml({ results: output.results as unknown as Json });
+  return text;
 }
 
 /** A fresh ResourceList (CLI input read from files). */
@@ -108,7 +125,7 @@ export function outputFiles(output: PipelineOutput): { path: string; object: Jso
 }
 
 export function stringifyDocuments(objects: JsonObject[]): string {
-  return objects.map((o) => YAML.stringify(o, STRINGIFY_OPTIONS)).join('---\n');
+  return objects.map(emitYaml).join('---\n');
 }
 
 /** Human-readable results for stderr (CLI, Argo CD, kustomize: no structured channel). */
