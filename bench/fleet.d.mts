@@ -1,0 +1,9 @@
+// Types of bench/fleet.mjs for the TypeScript tests (test/bench/shard.test.ts).
+export declare const CLASS_FILE: string;
+export declare const NAMESPACE: string;
+export declare function clusterName(i: number): string;
+export declare function classObjects(): Record<string, unknown>[];
+export declare function clusterObject(i: number): Record<string, unknown>;
+export declare function fleetFiles(count: number): { path: string; index: number; object: Record<string, unknown> }[];
+export declare function fleetStream(count: number): string;
+export declare function fleetResourceList(count: number, config?: Record<string, string>): string;
