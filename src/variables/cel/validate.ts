@@ -13,7 +13,7 @@ import { isObject } from '../../api/json.js';
 import { getOwn } from '../json.js';
 import type { SchemaNode } from '../schema.js';
 import { compileRule, evaluate, ruleErrorString, ruleMessageOrDefault, type CompiledRule } from './rules.js';
-import { toCel } from './values.js';
+import { CostBudget, toCel } from './values.js';
 
 export interface CelTree {
   node: SchemaNode;
@@ -115,12 +115,20 @@ function evalMessage(r: CompiledRule, activation: Record<string, CelInput>): str
   return trimmed;
 }
 
+/**
+ * Elements a rule may visit in the values it checks (Kubernetes: per-call cost limit 1,000,000).
+ * Charged by value lists only, so it bounds what input data can make a rule do.
+ */
+const RULE_COST_LIMIT = 1_000_000;
+
 function runRules(t: CelTree, value: Json, old: Json | undefined, path: string, badValue: BadValue, out: CelOutcome): void {
   if (t.rules.length === 0) return;
-  const self = toCel(value, t.node);
+  const budget = new CostBudget(RULE_COST_LIMIT);
+  const self = toCel(value, t.node, budget);
   const activation: Record<string, CelInput> = { self };
-  if (old !== undefined && old !== null) activation.oldSelf = toCel(old, t.node);
+  if (old !== undefined && old !== null) activation.oldSelf = toCel(old, t.node, budget);
   for (const r of t.rules) {
+    budget.reset();
     const c = r.rule;
     if (c.usesOldSelf && activation.oldSelf === undefined) continue;
     if (c.compileError !== undefined) {

@@ -29,7 +29,51 @@ export function escapeCelPropertyName(name: string): string | undefined {
     .replace(/\//g, '__slash__');
 }
 
-export function toCel(value: Json, s: SchemaNode | undefined): CelInput {
+/**
+ * The runtime cost budget of one rule evaluation (Kubernetes cancels a rule past its cost limit
+ * with "operation cancelled: actual cost limit exceeded"). Every element a comprehension visits
+ * in a value list is charged, so nested `all`/`exists`/`map` over large lists stop early.
+ */
+export class CostBudget {
+  private used = 0;
+  constructor(readonly limit: number) {}
+  reset(): void {
+    this.used = 0;
+  }
+  charge(): void {
+    if (++this.used > this.limit) throw new CostLimitExceeded();
+  }
+}
+
+export class CostLimitExceeded extends Error {
+  constructor() {
+    super('operation cancelled: actual cost limit exceeded');
+  }
+}
+
+/** A value list that charges the budget for each element iterated. */
+class MeteredList<T> extends Array<T> {
+  budget!: CostBudget;
+  static override get [Symbol.species]() {
+    return Array;
+  }
+  override *values(): ArrayIterator<T> {
+    for (let i = 0; i < this.length; i++) {
+      this.budget.charge();
+      yield this[i] as T;
+    }
+    return undefined;
+  }
+}
+
+function metered(items: CelInput[], budget: CostBudget): CelInput[] {
+  const list = new MeteredList<CelInput>();
+  list.budget = budget;
+  for (const item of items) list.push(item);
+  return list;
+}
+
+export function toCel(value: Json, s: SchemaNode | undefined, budget?: CostBudget): CelInput {
   if (value === null) return null;
   if (typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'number') {
@@ -37,7 +81,10 @@ export function toCel(value: Json, s: SchemaNode | undefined): CelInput {
     if (s && (s.type === 'integer' || s.intOrString)) return Number.isInteger(value) ? BigInt(value) : value;
     return Number.isInteger(value) ? BigInt(value) : value;
   }
-  if (Array.isArray(value)) return value.map((v) => toCel(v, s?.items));
+  if (Array.isArray(value)) {
+    const items = value.map((v) => toCel(v, s?.items, budget));
+    return budget ? metered(items, budget) : items;
+  }
   if (!isObject(value)) return null;
   const out = new Map<string, CelInput>();
   for (const k of Object.keys(value)) {
@@ -45,12 +92,12 @@ export function toCel(value: Json, s: SchemaNode | undefined): CelInput {
     const prop = s?.properties?.get(k);
     if (prop) {
       const escaped = escapeCelPropertyName(k);
-      if (escaped !== undefined) out.set(escaped, toCel(v, prop));
+      if (escaped !== undefined) out.set(escaped, toCel(v, prop, budget));
     } else if (s?.additionalProperties) {
-      out.set(k, toCel(v, s.additionalProperties));
+      out.set(k, toCel(v, s.additionalProperties, budget));
     } else {
       // Unknown fields under x-kubernetes-preserve-unknown-fields: untyped (dyn) conversion.
-      out.set(k, toCel(v, undefined));
+      out.set(k, toCel(v, undefined, budget));
     }
   }
   return out;
