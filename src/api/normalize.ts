@@ -448,7 +448,9 @@ export function normalizeClusterClass(doc: JsonObject, ref: ResourceRef): Normal
   if (versions) cc.kubernetesVersions = versions;
   const upgrade = r.object(spec, 'upgrade', 'spec.upgrade');
   if (upgrade) cc.upgrade = cloneJson(upgrade);
-  if (!cpRef) return { results: r.results };
+  // A class with errors is not compiled: a dropped reference (say, an infrastructure templateRef
+  // without a name) would otherwise render its Clusters without that object.
+  if (!cpRef || r.results.some((x) => x.severity === 'error')) return { results: r.results };
   return { value: cc, results: r.results };
 }
 
@@ -544,6 +546,8 @@ export function hasTopology(doc: JsonObject): boolean {
   return isObject(asObject(doc.spec)?.topology);
 }
 
+const DNS1123_LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
 export function normalizeCluster(doc: JsonObject, ref: ResourceRef): Normalized<Cluster> {
   const ctx = contextFor(ref);
   if (!('c' in ctx)) return ctx;
@@ -592,6 +596,14 @@ export function normalizeCluster(doc: JsonObject, ref: ResourceRef): Normalized<
   };
   const uid = asString(meta?.uid);
   if (uid) cluster.uid = uid;
+  // The namespace names the output file (<outputDir>/<namespace>/<name>.yaml): `../..` must not
+  // reach a path outside the package (the API server would reject it as well).
+  if (!DNS1123_LABEL.test(cluster.namespace)) {
+    r.error(
+      'metadata.namespace',
+      `Invalid value: ${JSON.stringify(cluster.namespace)}: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
+    );
+  }
   const net = r.object(spec, 'clusterNetwork', 'spec.clusterNetwork');
   if (net) cluster.clusterNetwork = cloneJson(net) as Cluster['clusterNetwork'] & JsonObject;
   if (r.results.some((x) => x.severity === 'error')) return { results: r.results };

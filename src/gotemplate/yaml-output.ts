@@ -77,7 +77,16 @@ export function parseYamlOutput(text: string): Parsed {
   return r.ok ? { ok: true, value: cloneJson(r.value) } : r;
 }
 
+/** Alias nodes (`*name` after a separator) allowed in one output; resolving many is quadratic. */
+const MAX_ALIASES = 1000;
+const ALIAS = /(?:^|[\s[{,])\*[^\s,[\]{}]/g;
+
 function parseUncached(text: string): Parsed {
+  // go-yaml refuses such documents too ("excessive aliasing"); counting first keeps it cheap.
+  let aliases = 0;
+  for (ALIAS.lastIndex = 0; ALIAS.exec(text) !== null; ) {
+    if (++aliases > MAX_ALIASES) return { ok: false, error: 'error converting YAML to JSON: yaml: document contains excessive aliasing' };
+  }
   try {
     const doc = parseDocument(text, PARSE_OPTIONS);
     if (doc.errors.length > 0) {
