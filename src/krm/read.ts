@@ -272,7 +272,7 @@ function documentProblem(doc: Document, lineCounter: LineCounter): string | unde
 }
 
 /** `apiVersion` keys: one per object, plus the few nested references that carry one. */
-const API_VERSION_KEY = /(?:^[ \t]*-[ \t]+apiVersion:|"apiVersion"[ \t]*:)/gm;
+const API_VERSION_KEY = /(?:^|[\s{,])["']?apiVersion["']?[ \t]*:/gm;
 
 /**
  * The input is refused before parsing when larger than the limit, or when it plainly holds far

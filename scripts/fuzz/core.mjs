@@ -1,0 +1,291 @@
+// Property-based fuzzing of the whole KRM function (issue #8): generated ClusterClasses, Clusters,
+// patches, templates and junk, serialised as a ResourceList (sometimes corrupted), then checked
+// against the invariants below. Shared by test/fuzz/fuzz.test.ts (CI sample, src/) and
+// scripts/fuzz/run.mjs (long runs, dist/). Plain ESM so both can import it.
+import YAML from 'yaml';
+
+const CAPI = 'cluster.x-k8s.io/v1beta2';
+const NS = 'fz';
+const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
+const TEMPLATES = [
+  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', name: 'infra', role: 'infrastructureCluster' },
+  { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'cp', role: 'controlPlane' },
+  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', name: 'machine', role: 'machineDeploymentClass' },
+  { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', name: 'boot', role: 'machineDeploymentClass' },
+];
+const TEMPLATE_SNIPPETS = [
+  '{{ .builtin.cluster.name }}', '{{ .builtin.cluster.namespace | upper }}', '{{ .v0 }}', '{{ .v1 | toJson }}',
+  '{{ if .v2 }}yes{{ else }}no{{ end }}', '{{ range $i, $e := until 3 }}{{ $i }}{{ end }}', '{{ printf "%05d" 42 }}',
+  '{{ .__proto__ }}', '{{ .constructor }}', '{{ index . "__proto__" }}', '{{ env "HOME" }}', '{{ now }}', '{{ expandenv "$PATH" }}',
+  '{{ getHostByName "x" }}', '{{ repeat 1000000000 "x" }}', '{{ range until 100000000 }}x{{ end }}',
+  '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}', '{{ regexMatch "^(a+)+$" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!" }}',
+  '{{ fail "boom" }}', '{{ toYaml .builtin }}', '{{ .builtin.controlPlane.version }}', '{{ default "d" .missing }}',
+  '{{ dict "__proto__" "x" | toJson }}', '{{ semverCompare ">=1.0.0" "1.2.3" }}', '{{', '}}', '{{ .v0 | b64enc | b64dec }}',
+  'plain text', '- a\n- b', '{a: 1}', '', '{{ index .v1 0 }}', '{{ len .v1 }}', '{{ .builtin.machineDeployment.topologyName }}',
+];
+const PATHS = [
+  '/spec/template/spec/x', '/spec/template/spec/backend', '/spec/template/spec/a/b', '/spec/template/metadata/labels/l',
+  '/spec/template/__proto__/polluted', '/__proto__/polluted', '/constructor/prototype/polluted', '/spec/template/spec/list/0',
+  '/spec/template/spec/list/-', '/spec', '', 'no-slash', '/spec/template/spec/a~1b', '/spec/template/spec/~2',
+];
+
+/** An object with own data properties only (so `__proto__` is a key, not the prototype). */
+function obj(entries) {
+  const o = {};
+  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return o;
+}
+
+export function arbitraries(fc) {
+  const key = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a', 'b', 'name', 'value', 'x-y', 'k8s.io/z') }, { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
+  const scalar = fc.oneof(
+    fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom('us-east-1', 'eu-west-1', 'v1.33.1', '{{ .x }}', '', 'a'.repeat(40), 'yes', 'null', '~', '0x1F'),
+  );
+  const { json } = fc.letrec((tie) => ({
+    json: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, tie('arr'), tie('map')),
+    arr: fc.array(tie('json'), { maxLength: 3 }),
+    map: fc.array(fc.tuple(key, tie('json')), { maxLength: 3 }).map(obj),
+  }));
+  const varName = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('v0', 'v1', 'v2', 'region') }, { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_KEYS, 'builtin', '', 'a.b') });
+  const schema = fc.oneof(
+    fc.record({ type: fc.constant('string'), pattern: fc.constantFrom(undefined, '^[a-z0-9-]+$', '^(a+)+$', '(', '^(a)\\1$'), maxLength: fc.constantFrom(undefined, 5, 64), enum: fc.constantFrom(undefined, ['a', 'b']), default: fc.constantFrom(undefined, 'a', 5) }, { requiredKeys: ['type'] }),
+    fc.record({ type: fc.constant('integer'), minimum: fc.constantFrom(undefined, 0, 10), maximum: fc.constantFrom(undefined, 100) }, { requiredKeys: ['type'] }),
+    fc.record({ type: fc.constant('boolean') }),
+    fc.record({ type: fc.constant('object'), 'x-kubernetes-preserve-unknown-fields': fc.constant(true) }),
+    fc.record({ type: fc.constant('array'), items: fc.constant({ type: 'string' }), maxItems: fc.constantFrom(undefined, 3) }, { requiredKeys: ['type', 'items'] }),
+    fc.record({ type: fc.constant('string'), 'x-kubernetes-validations': fc.constantFrom([{ rule: 'self.size() < 10' }], [{ rule: "self.matches('^(a+)+$')" }], [{ rule: 'self.(' }], [{ rule: 'has(self.__proto__)' }]) }),
+    json.map((j) => ({ type: 'frobnicate', junk: j })),
+  );
+  const variable = fc.record({ name: varName, required: fc.boolean(), schema: schema.map((s) => ({ openAPIV3Schema: JSON.parse(JSON.stringify(s)) })) });
+  const valueSource = fc.oneof(
+    json.map((value) => ({ value })),
+    fc.oneof(varName, fc.constantFrom('builtin.cluster.name', 'builtin.controlPlane.replicas', 'v1.a', 'v1.__proto__', 'builtin.constructor')).map((variable) => ({ valueFrom: { variable } })),
+    fc.array(fc.constantFrom(...TEMPLATE_SNIPPETS), { minLength: 1, maxLength: 3 }).map((t) => ({ valueFrom: { template: t.join('') } })),
+  );
+  const op = fc.tuple(fc.constantFrom('add', 'replace', 'remove', 'test', 'move', 'bogus'), fc.constantFrom(...PATHS), valueSource).map(([o, path, v]) => ({ op: o, path, ...v }));
+  const selector = fc.constantFrom(...TEMPLATES).chain((t) =>
+    fc.constantFrom(
+      { apiVersion: t.apiVersion, kind: t.kind, matchResources: { infrastructureCluster: true } },
+      { apiVersion: t.apiVersion, kind: t.kind, matchResources: { controlPlane: true } },
+      { apiVersion: t.apiVersion, kind: t.kind, matchResources: { machineDeploymentClass: { names: ['default'] } } },
+      obj([['apiVersion', t.apiVersion], ['kind', t.kind], ['matchResources', obj([['__proto__', { controlPlane: true }]])]]),
+    ),
+  );
+  const patch = fc.record(
+    {
+      name: fc.constantFrom('p0', 'p1', 'p2', '__proto__'),
+      enabledIf: fc.constantFrom(undefined, '{{ .v2 }}', 'true', '{{ env "X" }}'),
+      definitions: fc.array(fc.record({ selector, jsonPatches: fc.array(op, { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 2 }),
+      external: fc.constantFrom(undefined, undefined, undefined, { generatePatchesExtension: 'gen' }),
+    },
+    { requiredKeys: ['name'] },
+  );
+  const ref = (t) => ({ apiVersion: t.apiVersion, kind: t.kind, name: t.name });
+  const clusterClass = fc.record({
+    name: fc.constantFrom('c0', 'c1', '__proto__'),
+    variables: fc.array(variable, { maxLength: 3 }),
+    patches: fc.array(patch, { maxLength: 3 }),
+    withMachineInfra: fc.boolean(),
+    withWorkers: fc.boolean(),
+    namingTemplate: fc.constantFrom(undefined, '{{ .cluster.name }}-cp-{{ .random }}', '{{ env "HOME" }}', '{{'),
+  }).map((c) =>
+    obj([
+      ['apiVersion', CAPI], ['kind', 'ClusterClass'], ['metadata', { name: c.name, namespace: NS }],
+      ['spec', obj([
+        ['infrastructure', { templateRef: ref(TEMPLATES[0]) }],
+        ['controlPlane', obj([['templateRef', ref(TEMPLATES[1])], ...(c.withMachineInfra ? [['machineInfrastructure', { templateRef: ref(TEMPLATES[2]) }]] : []), ...(c.namingTemplate ? [['naming', { template: c.namingTemplate }]] : [])])],
+        ...(c.withWorkers ? [['workers', { machineDeployments: [{ class: 'default', bootstrap: { templateRef: ref(TEMPLATES[3]) }, infrastructure: { templateRef: ref(TEMPLATES[2]) } }] }]] : []),
+        ['variables', c.variables],
+        ['patches', JSON.parse(JSON.stringify(c.patches))],
+      ])],
+    ]),
+  );
+  const template = fc.constantFrom(...TEMPLATES).chain((t) =>
+    fc.oneof({ weight: 4, arbitrary: fc.constant({ backend: { docker: {} } }) }, { weight: 1, arbitrary: json }).map((spec) => ({
+      apiVersion: t.apiVersion, kind: t.kind, metadata: { name: t.name, namespace: NS }, spec: { template: { spec } },
+    })),
+  );
+  const cluster = fc.record({
+    name: fc.constantFrom('a', 'b', 'c', 'd', '__proto__', 'x'.repeat(70)),
+    cls: fc.constantFrom('c0', 'c1', '__proto__', 'missing'),
+    version: fc.constantFrom('v1.33.1', '1.33.1', 'v1.34.0-rc.1', 'banana', 1.33),
+    replicas: fc.constantFrom(undefined, 1, 3, -1, 'three'),
+    mds: fc.array(fc.record({ class: fc.constantFrom('default', 'nope'), name: fc.constantFrom('md-0', 'md-1', 'md-0', '__proto__'), replicas: fc.constantFrom(undefined, 0, 2) }, { requiredKeys: ['class', 'name'] }), { maxLength: 3 }),
+    variables: fc.array(fc.record({ name: varName, value: json }), { maxLength: 4 }),
+    labels: fc.array(fc.tuple(key, fc.string({ maxLength: 8 })), { maxLength: 3 }).map(obj),
+    v1beta1: fc.boolean(),
+  }).map((c) => {
+    const topology = obj([
+      ...(c.v1beta1 ? [['class', c.cls]] : [['classRef', { name: c.cls }]]),
+      ['version', c.version],
+      ['controlPlane', c.replicas === undefined ? {} : { replicas: c.replicas }],
+      ['workers', { machineDeployments: c.mds }],
+      ['variables', c.variables],
+    ]);
+    return obj([
+      ['apiVersion', c.v1beta1 ? 'cluster.x-k8s.io/v1beta1' : CAPI], ['kind', 'Cluster'],
+      ['metadata', obj([['name', c.name], ['namespace', NS], ['labels', c.labels]])],
+      ['spec', { topology }],
+    ]);
+  });
+  const junk = fc.oneof({ weight: 3, arbitrary: json.map((data) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'junk' }, data })) }, { weight: 1, arbitrary: json.filter((j) => j !== null && typeof j === 'object' && !Array.isArray(j)) });
+  const functionConfig = fc.constantFrom(
+    undefined,
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'preview' } },
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'validate' } },
+    { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: { mode: 'expand', keepClassInputs: true } },
+    { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: { bogus: 1 } },
+  );
+  const corruption = fc.oneof(
+    { weight: 12, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate'), at: fc.nat() }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('insert'), at: fc.nat(), text: fc.constantFrom('\u0000', '\uFEFF', '\r\n', '*x', '&a ', ': :', '- ', '{', '"', '\t', '\uD800', '<<: *a\n') }) },
+  );
+  const input = fc.record({
+    classes: fc.array(clusterClass, { maxLength: 2 }),
+    templates: fc.array(template, { maxLength: 5 }),
+    clusters: fc.array(cluster, { maxLength: 3 }),
+    junk: fc.array(junk, { maxLength: 2 }),
+    functionConfig,
+    corruption,
+    crlf: fc.boolean(),
+    // 0: as generated (mostly invalid); 1 and 2: repaired so Clusters render (1 keeps the patches).
+    sane: fc.constantFrom(0, 1, 1, 2, 2),
+  });
+  return { input };
+}
+
+/** Repairs a generated input so that its Clusters can render (their patches may still fail). */
+function repair(input) {
+  const classes = input.classes.length > 0 ? input.classes : [];
+  const names = new Set(classes.map((c) => c.metadata.name));
+  if (names.size === 0) return input;
+  const classNames = [...names];
+  const fixedClasses = classes.map((c) => {
+    const spec = obj(Object.entries(c.spec));
+    spec.variables = (spec.variables ?? []).filter((v) => ['string', 'integer', 'boolean', 'object', 'array'].includes(v.schema?.openAPIV3Schema?.type) && !v.schema.openAPIV3Schema.pattern?.startsWith('(')).map((v) => ({ ...v, required: false }));
+    if (input.sane === 2) spec.patches = [];
+    if (spec.controlPlane?.naming) spec.controlPlane = obj(Object.entries(spec.controlPlane).filter(([k]) => k !== 'naming'));
+    return obj([...Object.entries(c).filter(([k]) => k !== 'spec'), ['spec', spec]]);
+  });
+  const templates = TEMPLATES.map((t) => input.templates.find((x) => x.kind === t.kind && x.metadata.name === t.name && input.sane === 1) ?? {
+    apiVersion: t.apiVersion, kind: t.kind, metadata: { name: t.name, namespace: NS }, spec: { template: { spec: { backend: { docker: {} } } } },
+  });
+  const clusters = input.clusters.map((c, i) => {
+    const t = c.spec.topology;
+    const cls = classNames[i % classNames.length];
+    const topology = obj([
+      ...(c.apiVersion === CAPI ? [['classRef', { name: cls }]] : [['class', cls]]),
+      ['version', 'v1.33.1'],
+      ['controlPlane', { replicas: 1 }],
+      ['workers', { machineDeployments: fixedClasses.find((x) => x.metadata.name === cls)?.spec.workers ? (t.workers?.machineDeployments ?? []).map((md, j) => ({ class: 'default', name: `md-${j}` })) : [] }],
+      ['variables', []],
+    ]);
+    const metadata = obj([...Object.entries(c.metadata).filter(([k]) => k !== 'name'), ['name', `s${i}-${String(c.metadata.name).length % 7}`]]);
+    return obj([...Object.entries(c).filter(([k]) => k !== 'spec' && k !== 'metadata'), ['metadata', metadata], ['spec', { topology }]]);
+  });
+  const functionConfig = input.functionConfig?.spec?.bogus ? undefined : input.functionConfig;
+  return { ...input, functionConfig, classes: fixedClasses, templates, clusters, junk: input.junk.filter((j) => j.kind === 'ConfigMap'), corruption: undefined };
+}
+
+/** The ResourceList text of a generated input. */
+export function render(generated) {
+  const input = generated.sane ? repair(generated) : generated;
+  const items = [...input.classes, ...input.templates, ...input.clusters, ...input.junk];
+  const rl = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items };
+  if (input.functionConfig) rl.functionConfig = input.functionConfig;
+  let text = YAML.stringify(rl, { version: '1.1', aliasDuplicateObjects: false, lineWidth: 0 });
+  const c = input.corruption;
+  if (c?.kind === 'truncate') text = text.slice(0, c.at % (text.length + 1));
+  if (c?.kind === 'insert') {
+    const at = c.at % (text.length + 1);
+    text = text.slice(0, at) + c.text + text.slice(at);
+  }
+  if (input.crlf) text = text.replace(/\n/g, '\r\n');
+  return text;
+}
+
+const PARSE = { version: '1.1', uniqueKeys: false, maxAliasCount: -1, customTags: (t) => t.filter((x) => x.tag !== 'tag:yaml.org,2002:timestamp') };
+
+function identity(item) {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return `value:${JSON.stringify(item)}`;
+  const meta = typeof item.metadata === 'object' && item.metadata !== null && !Array.isArray(item.metadata) ? item.metadata : {};
+  if (typeof item.apiVersion === 'string' && typeof item.kind === 'string' && typeof meta.name === 'string' && meta.name && item.apiVersion && item.kind) {
+    return `${item.apiVersion}|${item.kind}|${typeof meta.namespace === 'string' ? meta.namespace : ''}|${meta.name}`;
+  }
+  return `content:${JSON.stringify(item)}`;
+}
+const ownerOf = (i) => i?.metadata?.annotations?.['render-clusterclass.dev/cluster'];
+
+function itemsOf(text) {
+  try {
+    const doc = YAML.parseDocument(text.replace(/^\uFEFF/, ''), PARSE);
+    if (doc.errors.length > 0) return undefined;
+    const v = doc.toJS({ maxAliasCount: -1 });
+    return Array.isArray(v?.items) ? v.items : v?.items == null ? [] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function run(runFunction, stdin) {
+  const io = { out: '', err: '', readStdin: async () => stdin, stdout(t) { io.out += t; }, stderr(t) { io.err += t; } };
+  let code;
+  try {
+    code = await runFunction(io);
+  } catch (e) {
+    return { threw: e, out: io.out, err: io.err };
+  }
+  return { code, out: io.out, err: io.err };
+}
+
+const protoSnapshot = () => [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join(',')).join('|');
+
+/**
+ * Runs one input through the KRM function and returns the invariant violations (empty = fine):
+ * no exception, exit code in {0,1,2,3}, byte-identical second run, every input item in the
+ * output, well-formed results, re-render of the output yields the same items, no prototype change.
+ */
+export async function checkInput(runFunction, text) {
+  const violations = [];
+  const before = protoSnapshot();
+  const a = await run(runFunction, text);
+  if (a.threw) return [`exception escaped: ${a.threw?.stack ?? a.threw}`];
+  if (![0, 1, 2, 3].includes(a.code)) violations.push(`exit code ${a.code}`);
+  if (/^\s{4}at /m.test(a.err)) violations.push(`stack trace on stderr: ${a.err.slice(0, 500)}`);
+  const b = await run(runFunction, text);
+  if (b.threw || b.code !== a.code || b.out !== a.out || b.err !== a.err) violations.push('not deterministic: a second run differs');
+  if (protoSnapshot() !== before || {}.polluted !== undefined) violations.push('prototype pollution');
+  if (a.code !== 0 && a.code !== 1) return violations;
+  const outItems = itemsOf(a.out);
+  if (!outItems) return [...violations, `output is not a ResourceList: ${a.out.slice(0, 300)}`];
+  const inItems = itemsOf(text);
+  if (inItems) {
+    const have = new Map();
+    for (const i of outItems) have.set(identity(i), (have.get(identity(i)) ?? 0) + 1);
+    for (const i of inItems) {
+      if (ownerOf(i) !== undefined) continue;
+      const id = identity(i);
+      if (!have.get(id)) violations.push(`input item lost: ${id.slice(0, 200)}`);
+      else have.set(id, have.get(id) - 1);
+    }
+  }
+  const out = YAML.parse(a.out, PARSE);
+  for (const r of Array.isArray(out.results) ? out.results : []) {
+    if (!['error', 'warning', 'info'].includes(r?.severity)) violations.push(`bad severity ${JSON.stringify(r?.severity)}`);
+    if (typeof r?.message !== 'string' || r.message.length === 0) violations.push(`empty message in ${JSON.stringify(r).slice(0, 200)}`);
+    if (r?.resourceRef !== undefined) {
+      for (const k of ['apiVersion', 'kind', 'name']) if (typeof r.resourceRef?.[k] !== 'string' || !r.resourceRef[k]) violations.push(`resourceRef.${k} missing in ${JSON.stringify(r).slice(0, 300)}`);
+    }
+    if (r?.tags?.rule === 'internal') violations.push(`internal error result: ${r.message}`);
+  }
+  const c = await run(runFunction, a.out);
+  if (c.threw) violations.push(`re-render threw: ${c.threw}`);
+  else if (c.code !== 0 && c.code !== 1) violations.push(`re-render exit code ${c.code}: ${c.err.slice(0, 300)}`);
+  else {
+    const again = itemsOf(c.out);
+    if (JSON.stringify(again) !== JSON.stringify(outItems)) violations.push('re-render of the output changed the items');
+  }
+  return violations;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// Long fuzz run over the built function (dist/): `npm run build && node scripts/fuzz/run.mjs`.
+// Options: --cases N (default 100000), --seed S (first seed, default 1), --workers W (default: CPU
+// count), --time-limit SECONDS (stop early, reporting how many cases ran). Case i uses seed S+i, so
+// a failure is replayed with `--seed <failing seed> --cases 1 --workers 1`.
+// Prints progress on stderr and a final line `fuzz: N cases, 0 invariant violations`, or exits 1
+// with the failing seed(s) and violations.
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+
+const arg = (name, def) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : def;
+};
+
+if (isMainThread) {
+  const total = arg('cases', 100_000);
+  const seed = arg('seed', 1);
+  const workers = Math.max(1, Math.min(arg('workers', availableParallelism()), total));
+  const timeLimit = arg('time-limit', Infinity) * 1000;
+  const start = Date.now();
+  let done = 0;
+  let lastReport = 0;
+  const failures = [];
+  const pool = [];
+  let finished = 0;
+  const stopAll = () => pool.forEach((w) => w.postMessage('stop'));
+  await new Promise((resolveAll) => {
+    for (let w = 0; w < workers; w++) {
+      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { seed, total, index: w, stride: workers } });
+      pool.push(worker);
+      worker.on('message', (m) => {
+        if (m.type === 'progress') {
+          done += m.count;
+          if (done - lastReport >= 1000 || done === total) {
+            lastReport = done;
+            const s = (Date.now() - start) / 1000;
+            process.stderr.write(`fuzz: ${done}/${total} cases, ${failures.length} violations, ${(done / s).toFixed(1)} cases/s\n`);
+          }
+          if (Date.now() - start > timeLimit) stopAll();
+        } else if (m.type === 'violation') {
+          failures.push(m);
+          process.stderr.write(`fuzz: seed ${m.seed}: ${m.violations.join('; ').slice(0, 2000)}\n`);
+          if (failures.length >= 10) stopAll();
+        }
+      });
+      worker.on('error', (e) => {
+        failures.push({ seed: -1, violations: [`worker crashed: ${e.stack ?? e}`] });
+        if (++finished === workers) resolveAll();
+      });
+      worker.on('exit', () => {
+        if (++finished === workers) resolveAll();
+      });
+    }
+  });
+  const secs = ((Date.now() - start) / 1000).toFixed(1);
+  if (failures.length > 0) {
+    console.log(`fuzz: ${done} cases, ${failures.length} invariant violations (${secs} s); failing seeds: ${failures.map((f) => f.seed).join(', ')}`);
+    process.exitCode = 1;
+  } else {
+    const early = done < total ? ` (stopped by --time-limit after ${secs} s; ${(done / Number(secs)).toFixed(1)} cases/s)` : ` (${secs} s)`;
+    console.log(`fuzz: ${done} cases, 0 invariant violations${early}`);
+  }
+} else {
+  const fc = (await import('fast-check')).default;
+  const { arbitraries, render, checkInput } = await import('./core.mjs');
+  const { runFunction } = await import('../../dist/cli/render.js');
+  const { input } = arbitraries(fc);
+  const { seed, total, index, stride } = workerData;
+  let stop = false;
+  parentPort.on('message', (m) => {
+    if (m === 'stop') stop = true;
+  });
+  let pending = 0;
+  for (let i = index; i < total && !stop; i += stride) {
+    const s = seed + i;
+    const [generated] = fc.sample(input, { seed: s, numRuns: 1 });
+    const violations = await checkInput(runFunction, render(generated));
+    if (violations.length > 0) parentPort.postMessage({ type: 'violation', seed: s, violations });
+    if (++pending === 50) {
+      parentPort.postMessage({ type: 'progress', count: pending });
+      pending = 0;
+      await new Promise((r) => setImmediate(r)); // let a "stop" message in
+    }
+  }
+  if (pending) parentPort.postMessage({ type: 'progress', count: pending });
+  process.exit(0);
+}

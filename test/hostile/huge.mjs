@@ -1,0 +1,76 @@
+// Generators of the huge hostile cases (too big to commit): each returns the text of the case.
+// Named by `generator` in cases.json; the test builds them at run time.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const RL = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n';
+
+/** The base fixture as ResourceList items (text). */
+export function baseItems() {
+  return readFileSync(join(here, 'base.yaml'), 'utf8')
+    .split(/^---$/m)
+    .map((d) => d.replace(/^(#.*\n|\s*\n)+/, '').trimEnd())
+    .filter((d) => d)
+    .map((d) => d.split('\n').map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)).join('\n'))
+    .join('\n');
+}
+
+const cm = (name, data) => `- {apiVersion: v1, kind: ConfigMap, metadata: {name: ${name}, namespace: hostile}${data ? `, data: ${data}` : ''}}`;
+
+export const generators = {
+  /** One 50 MiB scalar. */
+  scalar50m: () => `${RL}${baseItems()}\n${cm('giant', `{x: "${'x'.repeat(50 * 1024 * 1024)}"}`)}\n`,
+  /** 200,000 items. */
+  items200k: () => {
+    const parts = [RL, baseItems(), '\n'];
+    for (let i = 0; i < 200_000; i++) parts.push(cm(`cm-${i}`), '\n');
+    return parts.join('');
+  },
+  /** 60,000 minimal items, small enough for the byte limit: the item limit must stop them. */
+  items60kCompact: () => {
+    const parts = [RL];
+    for (let i = 0; i < 60_000; i++) parts.push(`- {apiVersion: v1, kind: C, metadata: {name: c${i}}}\n`);
+    return parts.join('');
+  },
+  /** 10,000 pass-through items next to the base fixture: renders, every item kept. */
+  items10k: () => {
+    const parts = [RL, baseItems(), '\n'];
+    for (let i = 0; i < 10_000; i++) parts.push(cm(`cm-${i}`, `{k: v${i}}`), '\n');
+    return parts.join('');
+  },
+  /** 2,000 items, each aliasing one anchor (quadratic in the YAML library's own alias resolution). */
+  aliasPerItem: () => {
+    const parts = [RL, baseItems(), '\n', cm('anchor', '{x: &v hello}'), '\n'];
+    for (let i = 0; i < 2_000; i++) parts.push(cm(`a-${i}`, '{x: *v}'), '\n');
+    return parts.join('');
+  },
+  /** 50,000 distinct anchors, each aliased once, in one map. */
+  anchors50k: () => {
+    const parts = [RL, baseItems(), '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: anchors, namespace: hostile}\n  data:\n'];
+    for (let i = 0; i < 50_000; i++) parts.push(`    k${i}: &a${i} v\n`);
+    for (let i = 0; i < 50_000; i++) parts.push(`    r${i}: *a${i}\n`);
+    return parts.join('');
+  },
+  /** One map with 50,000 keys (quadratic duplicate-key check in the YAML library: minutes). */
+  keys50k: () => {
+    const parts = [RL, baseItems(), '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: wide, namespace: hostile}\n  data:\n'];
+    for (let i = 0; i < 50_000; i++) parts.push(`    k${i}: v\n`);
+    return parts.join('');
+  },
+  /** A 3 MiB variable value copied into a template by a patch (within the input limit). */
+  variable4m: () =>
+    `${RL}${baseItems()}\n- apiVersion: cluster.x-k8s.io/v1beta2\n  kind: Cluster\n  metadata: {name: big-var, namespace: hostile}\n  spec:\n    topology:\n      classRef: {name: base}\n      version: v1.33.1\n      variables:\n      - {name: region, value: x}\n      - name: extra\n        value: {blob: "${'y'.repeat(3 * 1024 * 1024)}"}\n`,
+  /** Block-style nesting 2,000 levels deep. */
+  deepBlock: () => {
+    const parts = [RL, '- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: deep}\n  data:\n'];
+    for (let i = 0; i < 2_000; i++) parts.push(`${' '.repeat(4 + i)}k:\n`);
+    parts.push(`${' '.repeat(4 + 2_000)}v\n`);
+    return parts.join('');
+  },
+  /** A 40 MiB file for `render FILE` (over the 32 MiB default input limit). */
+  streamScalar40m: () => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: giant}\ndata: {x: "${'x'.repeat(40 * 1024 * 1024)}"}\n`,
+  /** A large file for `render FILE` (run with a lower RENDER_CLUSTERCLASS_MAX_INPUT_BYTES). */
+  streamScalar20m: () => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: giant}\ndata: {x: "${'x'.repeat(40 * 1024 * 1024)}"}\n`,
+};
