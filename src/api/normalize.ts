@@ -212,6 +212,16 @@ function namingTemplate(c: Ctx, obj: JsonObject | undefined, path: string, v1Key
 
 // ------------------------------------------------------------------ ClusterClass
 
+/** Node deletion timeouts, minReadySeconds and taints: the same fields on worker classes and topologies. */
+function readMachineFields(c: Ctx, item: JsonObject, path: string, out: Pick<MachinePoolClass, 'deletion' | 'minReadySeconds' | 'taints'>): void {
+  const deletion = deletionTimeouts(c, item, path);
+  if (deletion) out.deletion = deletion;
+  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
+  if (minReady !== undefined) out.minReadySeconds = minReady;
+  const t = taints(c, item, path);
+  if (t) out.taints = t;
+}
+
 /** What MachineDeployment and MachinePool classes share: class name, template refs, metadata, naming, timeouts. */
 function workerClass(c: Ctx, item: JsonObject, path: string, namespace: string) {
   const cls = c.r.string(item, 'class', `${path}.class`, true);
@@ -225,12 +235,7 @@ function workerClass(c: Ctx, item: JsonObject, path: string, namespace: string) 
   if (metadata) out.metadata = metadata;
   const naming = namingTemplate(c, item, path, 'namingStrategy');
   if (naming) out.naming = naming;
-  const deletion = deletionTimeouts(c, item, path);
-  if (deletion) out.deletion = deletion;
-  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
-  if (minReady !== undefined) out.minReadySeconds = minReady;
-  const t = taints(c, item, path);
-  if (t) out.taints = t;
+  readMachineFields(c, item, path, out);
   return out;
 }
 
@@ -490,12 +495,7 @@ function workerTopology(c: Ctx, item: JsonObject, path: string): MachinePoolTopo
   if (metadata) out.metadata = metadata;
   const replicas = c.r.number(item, 'replicas', `${path}.replicas`);
   if (replicas !== undefined) out.replicas = replicas;
-  const deletion = deletionTimeouts(c, item, path);
-  if (deletion) out.deletion = deletion;
-  const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
-  if (minReady !== undefined) out.minReadySeconds = minReady;
-  const t = taints(c, item, path);
-  if (t) out.taints = t;
+  readMachineFields(c, item, path, out);
   const vars = overrides(c, item, path);
   if (vars) out.variables = vars;
   return out;
