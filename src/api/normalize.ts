@@ -250,12 +250,7 @@ function machineDeploymentClass(c: Ctx, item: JsonObject, path: string, namespac
   const gates = readinessGates(c, item, path);
   if (gates) md.readinessGates = gates;
   if (c.v1) {
-    const strategy = c.r.object(item, 'strategy', `${path}.strategy`);
-    const { strategy: rollout, order, maxInFlight } = v1beta1Strategy(c, strategy, `${path}.strategy`);
-    if (rollout) md.rollout = { strategy: rollout };
-    if (order) deletion.order = order;
-    if (maxInFlight !== undefined) md.healthCheck = { ...hc, remediation: { ...hc?.remediation, maxInFlight } };
-    else if (hc) md.healthCheck = hc;
+    foldV1beta1Strategy(c, item, path, md, hc, deletion);
   } else {
     if (hc) md.healthCheck = hc;
     const rollout = c.r.object(item, 'rollout', `${path}.rollout`);
@@ -287,6 +282,22 @@ function v1beta1Strategy(c: Ctx, strategy: JsonObject | undefined, path: string)
   }
   const maxInFlight = intOrString(asObject(strategy.remediation)?.maxInFlight);
   return { strategy: Object.keys(out).length > 0 ? out : undefined, order, maxInFlight };
+}
+
+/** v1beta1 MD `strategy` folded into the v1beta2 places: rollout, deletion order, remediation maxInFlight. */
+function foldV1beta1Strategy(
+  c: Ctx,
+  item: JsonObject,
+  path: string,
+  md: { rollout?: { strategy?: JsonObject }; healthCheck?: HealthCheck },
+  hc: HealthCheck | undefined,
+  deletion: { order?: string },
+): void {
+  const { strategy, order, maxInFlight } = v1beta1Strategy(c, c.r.object(item, 'strategy', `${path}.strategy`), `${path}.strategy`);
+  if (strategy) md.rollout = { strategy };
+  if (order) deletion.order = order;
+  if (maxInFlight !== undefined) md.healthCheck = { ...hc, remediation: { ...hc?.remediation, maxInFlight } };
+  else if (hc) md.healthCheck = hc;
 }
 
 function machinePoolClass(c: Ctx, item: JsonObject, path: string, namespace: string): MachinePoolClass | undefined {
@@ -511,11 +522,7 @@ function machineDeploymentTopology(c: Ctx, item: JsonObject, path: string): Mach
   const gates = readinessGates(c, item, path);
   if (gates) md.readinessGates = gates;
   if (c.v1) {
-    const { strategy, order, maxInFlight } = v1beta1Strategy(c, c.r.object(item, 'strategy', `${path}.strategy`), `${path}.strategy`);
-    if (strategy) md.rollout = { strategy };
-    if (order) deletion.order = order;
-    if (maxInFlight !== undefined) md.healthCheck = { ...hc, remediation: { ...hc?.remediation, maxInFlight } };
-    else if (hc) md.healthCheck = hc;
+    foldV1beta1Strategy(c, item, path, md, hc, deletion);
   } else {
     if (hc) md.healthCheck = hc;
     const rollout = c.r.object(item, 'rollout', `${path}.rollout`);

@@ -12,7 +12,7 @@ import type { Result } from '../krm/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import type { DefaultedVariables } from '../variables/index.js';
 import type { DesiredState } from '../topology/desired.js';
-import { controlPlaneContractPaths } from '../topology/desired.js';
+import { controlPlaneMachineTemplateHolder } from '../topology/render.js';
 import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from '../topology/builtins.js';
 import { asObject, canonicalJson, cloneJson, isObject } from '../api/json.js';
 import { OBJECT_FIELDS, TEMPLATE_FIELDS, isTemplateRole, nestedGet, type Path } from '../patches/writeback.js';
@@ -115,7 +115,6 @@ export function buildSlots(bp: Blueprint, cluster: Cluster, desired: DesiredStat
   }
   add('ControlPlane', bp.controlPlane, desired.controlPlane, trees.controlPlane, true, { holder: { ...clusterKind, fieldPath: 'spec.controlPlaneRef' }, variables: cpVars }, cpOverrides);
   if (desired.controlPlaneMachineTemplate && bp.controlPlaneMachineInfrastructure && trees.controlPlaneMachineTemplate) {
-    const cpMeta = asObject(desired.controlPlane.metadata)!;
     add(
       'ControlPlaneMachineTemplate',
       bp.controlPlaneMachineInfrastructure,
@@ -123,12 +122,7 @@ export function buildSlots(bp: Blueprint, cluster: Cluster, desired: DesiredStat
       trees.controlPlaneMachineTemplate,
       false,
       {
-        holder: {
-          apiVersion: String(desired.controlPlane.apiVersion),
-          kind: String(desired.controlPlane.kind),
-          name: String(cpMeta.name),
-          fieldPath: controlPlaneContractPaths(bp.controlPlaneContract).infrastructureRef.join('.'),
-        },
+        holder: controlPlaneMachineTemplateHolder(bp, desired),
         variables: cpVars,
       },
       cpOverrides,

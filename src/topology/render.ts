@@ -129,6 +129,16 @@ function ensureInnerMetadata(copy: JsonObject): JsonObject {
 const BOOTSTRAP_REF_PATH = 'spec.template.spec.bootstrap.configRef';
 const INFRASTRUCTURE_REF_PATH = 'spec.template.spec.infrastructureRef';
 
+/** §7.1: the CP machine template's holder is the desired ControlPlane, at its contract's ref path. */
+export function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState): PatchRequestItem['holder'] {
+  return {
+    apiVersion: String(desired.controlPlane.apiVersion),
+    kind: String(desired.controlPlane.kind),
+    name: String(asObject(desired.controlPlane.metadata)!.name),
+    fieldPath: controlPlaneContractPaths(bp.controlPlaneContract).infrastructureRef.join('.'),
+  };
+}
+
 interface Slot {
   role: PatchTargetRole;
   get(): JsonObject;
@@ -157,17 +167,11 @@ function patchDesiredState(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRe
     { role: 'ControlPlane', get: () => desired.controlPlane, set: (o) => (desired.controlPlane = o) },
   );
   if (desired.controlPlaneMachineTemplate && bp.controlPlaneMachineInfrastructure) {
-    const cpMeta = asObject(desired.controlPlane.metadata)!;
     add(
       {
         role: 'ControlPlaneMachineTemplate',
         template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, desired.controlPlaneMachineTemplate, false),
-        holder: {
-          apiVersion: String(desired.controlPlane.apiVersion),
-          kind: String(desired.controlPlane.kind),
-          name: String(cpMeta.name),
-          fieldPath: controlPlaneContractPaths(bp.controlPlaneContract).infrastructureRef.join('.'),
-        },
+        holder: controlPlaneMachineTemplateHolder(bp, desired),
         variables: cpVars,
       },
       { role: 'ControlPlaneMachineTemplate', get: () => desired.controlPlaneMachineTemplate!, set: (o) => (desired.controlPlaneMachineTemplate = o) },
