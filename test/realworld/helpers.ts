@@ -81,6 +81,8 @@ export interface RenderOptions {
   settings?: Record<string, unknown>;
   /** Edits the parsed input documents in memory (never the fixture file) before rendering. */
   mutate?: (docs: Obj[]) => void;
+  /** CustomResourceDefinitions given on the side, as `render --crds DIR` does. */
+  crds?: readonly JsonObject[];
 }
 
 export function readFixtureItems(file: string, mutate?: (docs: Obj[]) => void): InputItem[] {
@@ -133,7 +135,7 @@ export function renderFixture(file: string, options: RenderOptions = {}): Fixtur
   const cfg = applySettings(DEFAULT_CONFIG, options.settings ?? {}, false);
   if (!cfg.ok) throw new Error(cfg.message);
   const items = readFixtureItems(file, options.mutate);
-  const out = runPipeline(items, cfg.config);
+  const out = runPipeline(items, cfg.config, [], options.crds ? { crds: options.crds } : {});
   const clusters = new Map<string, ClusterObjects>();
   for (const g of out.generated) clusters.set(g.cluster, group(JSON.parse(JSON.stringify(g.objects))));
   return {

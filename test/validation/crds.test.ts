@@ -1,7 +1,3 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import YAML from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject, ObjectRef } from '../../src/api/model.js';
 import {
@@ -12,46 +8,9 @@ import {
   validateAgainstCrd,
   type CrdIndex,
 } from '../../src/validation/crds.js';
+import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const CRD_DIR = resolve(here, '../../../shared/fixtures/crds');
-const available = existsSync(CRD_DIR);
-if (!available) console.warn(`[crds.test] ${CRD_DIR} not found: CRD fixture tests are skipped`);
-
-const BOTH = { 'cluster.x-k8s.io/v1beta1': 'v1beta1', 'cluster.x-k8s.io/v1beta2': 'v1beta2' };
-/**
- * The contract labels kustomize adds at install time (fixtures README, "Contract labels"); the
- * files carry none, so the harness adds them in memory like the README says.
- */
-function installLabels(folder: string, file: string): Record<string, string> {
-  switch (folder) {
-    case 'capi':
-      return file.startsWith('cluster.x-k8s.io_') ? {} : BOTH;
-    case 'capa':
-      return { 'cluster.x-k8s.io/v1alpha3': 'v1alpha3', 'cluster.x-k8s.io/v1alpha4': 'v1alpha4', 'cluster.x-k8s.io/v1beta1': 'v1beta1_v1beta2' };
-    case 'capz':
-      return { 'cluster.x-k8s.io/v1beta1': 'v1beta1' };
-    default:
-      return BOTH;
-  }
-}
-
-function loadFixtureCrds(): JsonObject[] {
-  const out: JsonObject[] = [];
-  for (const folder of readdirSync(CRD_DIR).sort()) {
-    const dir = join(CRD_DIR, folder);
-    if (!existsSync(dir) || folder.endsWith('.md')) continue;
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort()) {
-      const docs = YAML.parseAllDocuments(readFileSync(join(dir, file), 'utf8')).map((d) => d.toJS() as JsonObject).filter((d) => d && typeof d === 'object');
-      for (const crd of docs) {
-        const meta = crd.metadata as JsonObject;
-        meta.labels = { ...(meta.labels as Record<string, string> | undefined), ...installLabels(folder, file) };
-        out.push(crd);
-      }
-    }
-  }
-  return out;
-}
+const available = !fixtureCrdsMissing();
 
 const ref = (o: JsonObject): ObjectRef => ({ apiVersion: String(o.apiVersion), kind: String(o.kind), name: String((o.metadata as JsonObject).name), namespace: 'default' });
 
