@@ -8,6 +8,7 @@ import type { Result } from '../krm/result.js';
 import { compileSelector, type CompiledSelector } from './selector.js';
 import { prepareTemplate, type PreparedTemplate } from './templates.js';
 import { parseVariablePath, type ParsedVariablePath } from './variablepath.js';
+import { FIX, withFix } from '../validation/rules.js';
 
 /** Where an add/replace value comes from; `error` holds CAPI's render-time calculateValue text. */
 export type ValueSource =
@@ -57,21 +58,21 @@ function compileValue(op: JsonPatchOperation): ValueSource {
   const hasValue = op.value !== undefined && op.value !== null;
   const vf = op.valueFrom;
   const hasValueFrom = vf !== undefined && vf !== null;
-  if (!hasValue && !hasValueFrom) return { kind: 'error', error: 'failed to calculate value: neither .value nor .valueFrom are set' };
-  if (hasValue && hasValueFrom) return { kind: 'error', error: 'failed to calculate value: both .value and .valueFrom are set' };
+  if (!hasValue && !hasValueFrom) return { kind: 'error', error: withFix('failed to calculate value: neither .value nor .valueFrom are set', FIX.patchValueMissing) };
+  if (hasValue && hasValueFrom) return { kind: 'error', error: withFix('failed to calculate value: both .value and .valueFrom are set', FIX.patchValueBoth) };
   if (hasValue) return { kind: 'literal', value: op.value as Json };
   const variable = vf!.variable ?? '';
   const template = vf!.template ?? '';
   if (variable === '' && template === '') {
     return {
       kind: 'error',
-      error: 'failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set',
+      error: withFix('failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set', FIX.patchValueFromMissing),
     };
   }
   if (variable !== '' && template !== '') {
     return {
       kind: 'error',
-      error: 'failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set',
+      error: withFix('failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set', FIX.patchValueFromBoth),
     };
   }
   if (variable !== '') return { kind: 'variable', path: parseVariablePath(variable) };

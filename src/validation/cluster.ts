@@ -9,6 +9,7 @@ import type { Blueprint } from '../blueprint/blueprint.js';
 import { isStrictSemver, labelValueErrors } from './format.js';
 import type { ClusterClass } from '../api/model.js';
 import {
+  FIX,
   cidrErrors,
   hasAutoscalerAnnotations,
   healthCheckErrors,
@@ -19,55 +20,60 @@ import {
   taintGateWarning,
   toResults,
   upgradeConcurrencyErrors,
+  withFix,
 } from './rules.js';
-import { invalid } from '../variables/fielderror.js';
+import { forbidden, invalid, required, type FieldError } from '../variables/fielderror.js';
 
 export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: ObjectRef): { cluster?: Cluster; results: Result[] } {
   const results: Result[] = [];
-  const err = (path: string, message: string, rule: string) =>
-    results.push({ severity: 'error', message, resourceRef: ref, field: { path }, tags: { rule } });
+  const report = (rule: string, ...errors: FieldError[]) => results.push(...toResults(errors, ref, rule));
   const topo = input.topology;
 
-  for (const m of labelValueErrors(input.name)) err('metadata.name', `Invalid value: "${input.name}": ${m}`, 'cluster-name');
+  for (const m of labelValueErrors(input.name)) report('cluster-name', invalid('metadata.name', input.name, withFix(`must be a valid label value ${m}`, FIX.clusterName)));
 
   // Mutating webhook: prefix the version with `v`.
   const version = topo.version.startsWith('v') ? topo.version : `v${topo.version}`;
   if (!isStrictSemver(version.slice(1))) {
-    err('spec.topology.version', `Invalid value: "${topo.version}": version must be a valid semantic version`, 'version');
+    report('version', invalid('spec.topology.version', version, withFix('version must be a valid semantic version', FIX.clusterVersionSyntax)));
   } else if (bp.cc.kubernetesVersions && !bp.cc.kubernetesVersions.includes(version)) {
-    err('spec.topology.version', `Invalid value: "${version}": version must match one of the versions defined in the ClusterClass`, 'version');
+    report('version', invalid('spec.topology.version', version, withFix('version must match one of the versions defined in the ClusterClass', FIX.clusterVersionNotListed)));
   }
 
   const workers = [
-    ['MachineDeployment', 'machineDeployments', topo.workers.machineDeployments, bp.machineDeployments],
-    ['MachinePool', 'machinePools', topo.workers.machinePools, bp.machinePools],
+    ['MachineDeployment', 'machineDeployments', topo.workers.machineDeployments, bp.machineDeployments, bp.cc.workers.machineDeployments],
+    ['MachinePool', 'machinePools', topo.workers.machinePools, bp.machinePools, bp.cc.workers.machinePools],
   ] as const;
-  for (const [kind, key, list, classes] of workers) {
+  for (const [kind, key, list, classes, defined] of workers) {
     const seen = new Set<string>();
     list.forEach((w, i) => {
       const path = `spec.topology.workers.${key}[${i}]`;
       if (!classes.has(w.class)) {
-        err(`${path}.class`, `Invalid value: "${w.class}": ${kind}Class with name "${w.class}" does not exist in ClusterClass "${bp.cc.name}"`, 'worker-class');
+        const fix = FIX.workerClassMissing([...new Set(defined.map((c) => c.class))]);
+        report('worker-class', invalid(`${path}.class`, w.class, withFix(`${kind}Class with name "${w.class}" does not exist in ClusterClass "${bp.cc.name}"`, fix)));
       }
-      if (w.name === '') err(`${path}.name`, 'Invalid value: "": name must not be empty', 'worker-name');
-      else if (seen.has(w.name)) err(`${path}.name`, `Invalid value: "${w.name}": name must be unique. ${kind} with name "${w.name}" is defined more than once`, 'worker-name');
+      if (w.name === '') report('worker-name', required(`${path}.name`, withFix('name must not be empty', FIX.emptyTopologyName)));
+      else if (seen.has(w.name)) report('worker-name', invalid(`${path}.name`, w.name, withFix(`name must be unique. ${kind} with name "${w.name}" is defined more than once`, FIX.uniqueTopologyName)));
       seen.add(w.name);
     });
   }
 
   const cpHc = topo.controlPlane.healthCheck;
   if (cpHc && (cpHc.checks || cpHc.remediation) && !bp.controlPlaneMachineInfrastructure) {
-    err('spec.topology.controlPlane.healthCheck', 'Forbidden: can be only set if spec.controlPlane.machineInfrastructure is set in ClusterClass', 'health-check');
+    report(
+      'health-check',
+      forbidden('spec.topology.controlPlane.healthCheck', withFix('can be only set if spec.controlPlane.machineInfrastructure is set in ClusterClass', FIX.topologyHealthCheckNeedsMachineInfrastructure)),
+    );
   }
-  if (cpHc?.enabled === true && !cpHc.checks && !cpHc.remediation && !bp.cc.controlPlane.healthCheck) {
-    err('spec.topology.controlPlane.healthCheck.enable', 'Forbidden: cannot be set to true as healthCheck definition is not available in the Cluster topology or the ClusterClass', 'health-check');
-  }
-  topo.workers.machineDeployments.forEach((md, i) => {
+  const enabledWithoutDefinition = (path: string) =>
+    report('health-check', forbidden(path, withFix('cannot be set to true as healthCheck definition is not available in the Cluster topology or the ClusterClass', FIX.healthCheckEnabledWithoutDefinition)));
+  if (cpHc?.enabled === true && !cpHc.checks && !cpHc.remediation && !bp.cc.controlPlane.healthCheck) enabledWithoutDefinition('spec.topology.controlPlane.healthCheck.enable');
+  for (const md of topo.workers.machineDeployments) {
+    // A missing class is reported above; CAPI skips this check then.
     const cls = bp.machineDeployments.get(md.class)?.cls;
-    if (md.healthCheck?.enabled === true && !md.healthCheck.checks && !md.healthCheck.remediation && !cls?.healthCheck) {
-      err(`spec.topology.workers.machineDeployments[${i}].healthCheck.enable`, 'Forbidden: cannot be set to true as healthCheck definition is not available in the Cluster topology or the ClusterClass', 'health-check');
+    if (cls && md.healthCheck?.enabled === true && !md.healthCheck.checks && !md.healthCheck.remediation && !cls.healthCheck) {
+      enabledWithoutDefinition(`${keyed('spec.topology.workers.machineDeployments', md.name)}.healthCheck.enable`);
     }
-  });
+  }
 
   if (results.length > 0) return { results };
   return { cluster: { ...input, topology: { ...topo, version } }, results };
@@ -117,13 +123,13 @@ export function validateClusterDeep(cluster: Cluster, ref: ObjectRef, cc?: Clust
     if (md.replicas === undefined) continue;
     const path = `${mdPath(md.name)}.replicas`;
     if (hasAutoscalerAnnotations(md.metadata)) {
-      results.push(...toResults([invalid(path, md.replicas, `cannot be set for cluster "${cluster.name}" in namespace "${cluster.namespace}" if the same MachineDeploymentTopology has autoscaler annotations`)], ref, 'autoscaler'));
+      const detail = `cannot be set for cluster "${cluster.name}" in namespace "${cluster.namespace}" if the same MachineDeploymentTopology has autoscaler annotations`;
+      results.push(...toResults([invalid(path, md.replicas, withFix(detail, FIX.autoscalerTopology))], ref, 'autoscaler'));
     }
     const cls = cc?.workers.machineDeployments.find((c) => c.class === md.class);
     if (cls && hasAutoscalerAnnotations(cls.metadata)) {
-      results.push(
-        ...toResults([invalid(path, md.replicas, `cannot be set for cluster "${cluster.name}" in namespace "${cluster.namespace}" if the source class "${md.class}" of this MachineDeploymentTopology has autoscaler annotations`)], ref, 'autoscaler'),
-      );
+      const detail = `cannot be set for cluster "${cluster.name}" in namespace "${cluster.namespace}" if the source class "${md.class}" of this MachineDeploymentTopology has autoscaler annotations`;
+      results.push(...toResults([invalid(path, md.replicas, withFix(detail, FIX.autoscalerClass(md.class)))], ref, 'autoscaler'));
     }
   }
   return results;

@@ -8,19 +8,31 @@ import { templateRefsOf } from '../blueprint/blueprint.js';
 import type { Result } from '../krm/result.js';
 import { generateStableName, type StableRole } from '../topology/names.js';
 import { dns1123SubdomainErrors } from './format.js';
-import { healthCheckErrors, keyed, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, toResults } from './rules.js';
+import { forbidden, invalid, type FieldError } from '../variables/fielderror.js';
+import {
+  FIX,
+  healthCheckErrors,
+  keyed,
+  kubernetesVersionsErrors,
+  metadataErrors,
+  rolloutStrategyErrors,
+  startupTimeoutError,
+  taintErrors,
+  taintGateWarning,
+  toResults,
+  withFix,
+} from './rules.js';
 
 export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
   const results: Result[] = [];
-  const err = (path: string, message: string, rule: string) =>
-    results.push({ severity: 'error', message, resourceRef: ref, field: { path }, tags: { rule } });
+  const report = (rule: string, ...errors: FieldError[]) => results.push(...toResults(errors, ref, rule));
 
   for (const r of templateRefsOf(cc)) {
     if (!r.kind.endsWith('Template') || r.kind === 'Template') {
-      err(`${r.fieldPath}.kind`, `Invalid value: "${r.kind}": template kind must be of form "<name>Template"`, 'template-ref');
+      report('template-ref', invalid(`${r.fieldPath}.kind`, r.kind, withFix('template kind must be of form "<name>Template"', FIX.templateKind)));
     }
     if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(r.apiVersion)) {
-      err(`${r.fieldPath}.apiVersion`, `Invalid value: "${r.apiVersion}": template apiVersion must be a valid Kubernetes apiVersion`, 'template-ref');
+      report('template-ref', invalid(`${r.fieldPath}.apiVersion`, r.apiVersion, withFix('template apiVersion must be a valid Kubernetes apiVersion', FIX.templateApiVersion)));
     }
   }
 
@@ -31,21 +43,21 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
     const seen = new Set<string>();
     for (const w of list) {
       if (seen.has(w.class)) {
-        err(`${w.fieldPath}.class`, `Invalid value: "${w.class}": ${kind} class must be unique. ${kind} with class "${w.class}" is defined more than once`, 'unique-class');
+        report('unique-class', invalid(`${w.fieldPath}.class`, w.class, withFix(`${kind} class must be unique. ${kind} with class "${w.class}" is defined more than once`, FIX.duplicate)));
       }
       seen.add(w.class);
     }
   }
 
   if (cc.controlPlane.healthCheck && !cc.controlPlane.machineInfrastructure) {
-    err('spec.controlPlane.healthCheck', 'Forbidden: can be only set if spec.controlPlane.machineInfrastructure is set', 'health-check');
+    report('health-check', forbidden('spec.controlPlane.healthCheck', withFix('can be only set if spec.controlPlane.machineInfrastructure is set', FIX.classHealthCheckNeedsMachineInfrastructure)));
   }
   const checkStartup = (hc: HealthCheck | undefined, path: string) => {
     const t = hc?.checks?.nodeStartupTimeoutSeconds;
-    if (t !== undefined && t !== 0 && t < 30) err(`${path}.checks.nodeStartupTimeoutSeconds`, `Invalid value: ${t}: must be at least 30s`, 'health-check');
+    if (t !== undefined && t !== 0 && t < 30) report('health-check', startupTimeoutError(t, `${path}.checks.nodeStartupTimeoutSeconds`));
   };
   checkStartup(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck');
-  for (const md of cc.workers.machineDeployments) checkStartup(md.healthCheck, `${md.fieldPath}.healthCheck`);
+  for (const md of cc.workers.machineDeployments) checkStartup(md.healthCheck, `${keyed('spec.workers.machineDeployments', md.class)}.healthCheck`);
 
   // Naming templates are rendered once with sample names, as the webhook does (§3.4).
   const naming = (template: string | undefined, path: string, what: string, role: StableRole, topologyKey?: 'machineDeployment' | 'machinePool') => {
@@ -58,10 +70,10 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
       ...(topologyKey ? { topologyKey, topologyName: topologyKey === 'machineDeployment' ? 'mdtopology' : 'mptopology' } : {}),
     });
     if (!sample.ok) {
-      err(path, `Invalid value: "${template}": invalid ${what} name template: ${sample.error}`, 'naming-template');
+      report('naming-template', invalid(path, template, withFix(`invalid ${what} name template: ${sample.error}`, FIX.namingTemplateSyntax)));
       return;
     }
-    for (const m of dns1123SubdomainErrors(sample.name)) err(path, `Invalid value: "${sample.name}": ${m}`, 'naming-template');
+    for (const m of dns1123SubdomainErrors(sample.name)) report('naming-template', invalid(path, template, withFix(m, FIX.namingTemplateName)));
   };
   naming(cc.infrastructure?.naming?.template, 'spec.infrastructure.naming.template', 'InfraCluster', 'infrastructure-cluster');
   naming(cc.controlPlane.naming?.template, 'spec.controlPlane.naming.template', 'ControlPlane', 'control-plane');

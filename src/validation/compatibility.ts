@@ -18,20 +18,19 @@ import type { Result } from '../krm/result.js';
 import { diffJson } from '../plan/diff.js';
 import { CLUSTER_NAME_LABEL, groupOf } from '../topology/labels.js';
 import { compileClassVariables, validateVariableList, type CompiledVariables } from '../variables/index.js';
-import { errorString, forbidden, invalid, type FieldError } from '../variables/fielderror.js';
+import { errorBody, errorString, forbidden, invalid, type FieldError } from '../variables/fielderror.js';
 import { canonicalJson } from '../api/json.js';
 import { compareCore, parseTolerant, semverText } from './primitives.js';
-import { hasAutoscalerAnnotations, keyed } from './rules.js';
+import { FIX, hasAutoscalerAnnotations, keyed, withFix } from './rules.js';
 
 export const UNSAFE_VERSION_CHECK_ANNOTATION = 'unsafe.topology.cluster.x-k8s.io/disable-update-version-check';
 
 const goList = (names: readonly string[]) => `[${names.join(' ')}]`;
-const quotedList = (names: readonly string[]) => names.map((n) => `"${n}"`).join(', ');
 const uniqueSorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
-function classResult(e: FieldError, ref: ObjectRef, rule: string, clusters: readonly string[], hint: string): Result {
-  const body = errorString(e).slice(e.field.length + 2);
-  const result: Result = { severity: 'error', message: hint ? `${body}; ${hint}` : body, resourceRef: ref, field: { path: e.field }, tags: { rule } };
+/** A result about the class: CAPI's text, then `fix`; `clusters` are the Clusters affected. */
+function classResult(e: FieldError, ref: ObjectRef, rule: string, clusters: readonly string[], fix: string): Result {
+  const result: Result = { severity: 'error', message: withFix(errorBody(e), fix), resourceRef: ref, field: { path: e.field }, tags: { rule } };
   if (clusters.length > 0) result.tags!.clusters = clusters.join(',');
   return result;
 }
@@ -51,7 +50,31 @@ function templateCompat(oldRef: TemplateRef | undefined, newRef: TemplateRef | u
   return out;
 }
 
-const TEMPLATE_HINT = 'keep the previous API group and kind (switching provider or template kind needs a new ClusterClass and new Clusters)';
+
+/**
+ * `ClusterClassesAreCompatible`: group/kind changes of the infrastructure, control plane and
+ * control plane machine templates, and of the infrastructure template of each worker class
+ * (matched by class name) — with that worker class, whose users alone are affected.
+ */
+function templateChanges(oldCc: ClusterClass, newCc: ClusterClass): { errors: FieldError[]; worker?: { kind: 'MachineDeployment' | 'MachinePool'; class: string } }[] {
+  const out: { errors: FieldError[]; worker?: { kind: 'MachineDeployment' | 'MachinePool'; class: string } }[] = [
+    { errors: templateCompat(oldCc.infrastructure?.templateRef, newCc.infrastructure?.templateRef, 'spec.infrastructure.templateRef') },
+    { errors: templateCompat(oldCc.controlPlane.templateRef, newCc.controlPlane.templateRef, 'spec.controlPlane.templateRef') },
+  ];
+  const oldMi = oldCc.controlPlane.machineInfrastructure?.templateRef;
+  const newMi = newCc.controlPlane.machineInfrastructure?.templateRef;
+  if (oldMi || newMi) out.push({ errors: templateCompat(oldMi, newMi, 'spec.controlPlane.machineInfrastructure.templateRef') });
+  for (const [kind, oldList, newList] of [
+    ['MachineDeployment', oldCc.workers.machineDeployments, newCc.workers.machineDeployments],
+    ['MachinePool', oldCc.workers.machinePools, newCc.workers.machinePools],
+  ] as const) {
+    for (const cls of newList) {
+      const old = (oldList as readonly { class: string; infrastructure: { templateRef: TemplateRef } }[]).find((o) => o.class === cls.class);
+      if (old) out.push({ errors: templateCompat(old.infrastructure.templateRef, cls.infrastructure.templateRef, `${cls.fieldPath}.infrastructure.templateRef`), worker: { kind, class: cls.class } });
+    }
+  }
+  return out.filter((c) => c.errors.length > 0);
+}
 
 interface VariableUse {
   cluster: string;
@@ -87,23 +110,14 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
   const usingMdClass = (cls: string) => uniqueSorted(clustersUsing.filter((c) => c.topology.workers.machineDeployments.some((m) => m.class === cls)).map((c) => c.name));
   const usingMpClass = (cls: string) => uniqueSorted(clustersUsing.filter((c) => c.topology.workers.machinePools.some((m) => m.class === cls)).map((c) => c.name));
   const compat = (errs: FieldError[], clusters: string[]) => {
-    const suffix = clusters.length > 0 ? `; used by Cluster(s) ${quotedList(clusters)}` : '';
-    for (const e of errs) results.push(classResult(e, classRef, 'class-compatibility', clusters, `${TEMPLATE_HINT}${suffix}`));
+    const fix = clusters.length > 0 ? withFix(FIX.templateChange, FIX.usedBy(clusters)) : FIX.templateChange;
+    for (const e of errs) results.push(classResult(e, classRef, 'class-compatibility', clusters, fix));
   };
 
   // §8.1 rule 12: template group/kind.
-  compat(templateCompat(oldCc.infrastructure?.templateRef, newCc.infrastructure?.templateRef, 'spec.infrastructure.templateRef'), all);
-  compat(templateCompat(oldCc.controlPlane.templateRef, newCc.controlPlane.templateRef, 'spec.controlPlane.templateRef'), all);
-  const oldMi = oldCc.controlPlane.machineInfrastructure?.templateRef;
-  const newMi = newCc.controlPlane.machineInfrastructure?.templateRef;
-  if (oldMi || newMi) compat(templateCompat(oldMi, newMi, 'spec.controlPlane.machineInfrastructure.templateRef'), all);
-  for (const cls of newCc.workers.machineDeployments) {
-    const old = oldCc.workers.machineDeployments.find((o) => o.class === cls.class);
-    if (old) compat(templateCompat(old.infrastructure.templateRef, cls.infrastructure.templateRef, `${cls.fieldPath}.infrastructure.templateRef`), usingMdClass(cls.class));
-  }
-  for (const cls of newCc.workers.machinePools) {
-    const old = oldCc.workers.machinePools.find((o) => o.class === cls.class);
-    if (old) compat(templateCompat(old.infrastructure.templateRef, cls.infrastructure.templateRef, `${cls.fieldPath}.infrastructure.templateRef`), usingMpClass(cls.class));
+  for (const change of templateChanges(oldCc, newCc)) {
+    const users = change.worker === undefined ? all : change.worker.kind === 'MachineDeployment' ? usingMdClass(change.worker.class) : usingMpClass(change.worker.class);
+    compat(change.errors, users);
   }
 
   // §8.1 rule 13: worker classes still used.
@@ -112,7 +126,7 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
     for (const cls of uniqueSorted(oldList.map((c) => c.class).filter((c) => !kept.has(c)))) {
       for (const cluster of using(cls)) {
         const e = forbidden(`spec.workers.${key}`, `${kind}Class "${cls}" cannot be deleted because it is used by Cluster "${cluster}"`);
-        results.push(classResult(e, classRef, 'class-removed', [cluster], `keep the class until no Cluster uses it (move Cluster "${cluster}"'s ${key} of class "${cls}" to another class first)`));
+        results.push(classResult(e, classRef, 'class-removed', [cluster], FIX.workerClassInUse(cluster, key, cls)));
       }
     }
   };
@@ -124,7 +138,7 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
     const users = uniqueSorted(clustersUsing.filter((c) => reliesOnClassHealthCheck(c.topology.controlPlane.healthCheck)).map((c) => c.name));
     if (users.length > 0) {
       const e = forbidden('spec.controlPlane.healthCheck', `healthCheck cannot be deleted because it is used by Cluster(s) "${users.join(',')}"`);
-      results.push(classResult(e, classRef, 'health-check-removed', users, 'keep it, or give those Clusters their own healthCheck definition first'));
+      results.push(classResult(e, classRef, 'health-check-removed', users, FIX.healthCheckInUse));
     }
   }
   for (const cls of newCc.workers.machineDeployments) {
@@ -135,7 +149,7 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
     );
     if (users.length > 0) {
       const e = forbidden(`${keyed('spec.workers.machineDeployments', cls.class)}.healthCheck`, `healthCheck cannot be deleted because it is used by Cluster(s) "${users.join(',')}"`);
-      results.push(classResult(e, classRef, 'health-check-removed', users, 'keep it, or give those Clusters their own healthCheck definition first'));
+      results.push(classResult(e, classRef, 'health-check-removed', users, FIX.healthCheckInUse));
     }
   }
 
@@ -148,7 +162,7 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
       const v = c.topology.version.startsWith('v') ? c.topology.version : `v${c.topology.version}`;
       if (listed.has(v)) continue;
       const e = forbidden('spec.kubernetesVersions', `Kubernetes Version ${v} is used by Cluster "${c.name}" but not set in ClusterClass`);
-      results.push(classResult(e, classRef, 'kubernetes-versions', [c.name], `add ${v} to spec.kubernetesVersions, or move Cluster "${c.name}" to a listed version first`));
+      results.push(classResult(e, classRef, 'kubernetes-versions', [c.name], FIX.kubernetesVersionInUse(v, c.name)));
     }
   }
 
@@ -163,7 +177,7 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
         md.replicas,
         `cannot be set for cluster "${c.name}" in namespace "${c.namespace}" if the source class "${md.class}" of this MachineDeploymentTopology has autoscaler annotations`,
       );
-      results.push(classResult(e, classRef, 'autoscaler', [c.name], `remove the autoscaler annotations from class "${md.class}" or unset replicas in Cluster "${c.name}"`));
+      results.push(classResult(e, classRef, 'autoscaler', [c.name], FIX.autoscalerClassInUse(md.class, c.name)));
     }
   }
   return results;
@@ -181,7 +195,7 @@ function variableChanges(oldCc: ClusterClass, newCc: ClusterClass, classRef: Obj
     const users = uniqueSorted(uses.filter((u) => u.value.name === name).map((u) => u.cluster));
     if (users.length === 0) continue;
     const e = forbidden('spec.variables', `variable ${name} can not be removed. It is used in Clusters ${goList(users)}`);
-    results.push(classResult(e, classRef, 'variable-removed', users, `keep the variable until those Clusters stop setting "${name}"`));
+    results.push(classResult(e, classRef, 'variable-removed', users, FIX.variableInUse(name)));
   }
 
   // Schema changed: the values in use must still validate.
@@ -200,7 +214,7 @@ function variableChanges(oldCc: ClusterClass, newCc: ClusterClass, classRef: Obj
     if (failures.size === 0) continue;
     const users = uniqueSorted(failures.keys());
     const e = forbidden(v.fieldPath, `variable schema change for ${v.name} is invalid. It failed validation in Clusters ${goList(users)}`);
-    results.push(classResult(e, classRef, 'variable-schema', users, `make the schema accept the values in use or update those Clusters first (${users.map((c) => failures.get(c)).join('; ')})`));
+    results.push(classResult(e, classRef, 'variable-schema', users, FIX.variableSchemaInUse(users.map((c) => failures.get(c)!))));
   }
 
   // Newly required without a default: every Cluster must already set it.
@@ -210,7 +224,7 @@ function variableChanges(oldCc: ClusterClass, newCc: ClusterClass, classRef: Obj
     const users = uniqueSorted(clustersUsing.filter((c) => !c.topology.variables.some((x) => x.name === v.name)).map((c) => c.name));
     if (users.length === 0) continue;
     const e = forbidden(v.fieldPath, `variable ${v.name} is required but is not defined in Clusters ${goList(users)}`);
-    results.push(classResult(e, classRef, 'variable-required', users, `give the variable a default, or set it in those Clusters first`));
+    results.push(classResult(e, classRef, 'variable-required', users, FIX.variableNewlyRequired));
   }
   return results;
 }
@@ -236,11 +250,15 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
   const newKey = classKeyOf(newCluster);
   if (oldKey !== newKey) {
     if (!classes.old) {
-      push('warning', classPath, `the previous ClusterClass "${oldKey}" is not available, so the change from class "${oldKey}" to class "${newKey}" cannot be validated: include the previous ClusterClass in the previous state`, 'class-change');
+      push(
+        'warning',
+        classPath,
+        withFix(`valid ClusterClass with name "${oldKey}" could not be retrieved, change from class "${oldKey}" to class "${newKey}" cannot be validated`, FIX.previousClassMissing),
+        'class-change',
+      );
     } else if (classes.new) {
-      const newRef: ObjectRef = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', name: classes.new.name, namespace: classes.new.namespace };
-      for (const r of compareClusterClasses(classes.old, classes.new, newRef, [])) {
-        push('error', classPath, `ClusterClass "${newKey}" is not compatible with the previous ClusterClass "${oldKey}": ${r.field?.path}: ${r.message}`, 'class-change');
+      for (const e of templateChanges(classes.old, classes.new).flatMap((c) => c.errors)) {
+        push('error', classPath, withFix(errorBody(e), FIX.classChange(e.field, oldKey, newKey)), 'class-change');
       }
     }
   }
@@ -258,7 +276,7 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
     push(
       'error',
       'spec.topology.version',
-      `Invalid value: ${raw}: version cannot be decreased from "${semverText(oldV)}" to "${semverText(newV)}"; Kubernetes cannot be downgraded: restore version v${semverText(oldV)} (or later)`,
+      withFix(`Invalid value: ${raw}: version cannot be decreased from "${semverText(oldV)}" to "${semverText(newV)}"`, FIX.versionDecreased(semverText(oldV))),
       'version-update',
     );
     return results;
@@ -271,7 +289,7 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
       push(
         'error',
         'spec.topology.version',
-        `Invalid value: ${raw}: version cannot be increased from "${semverText(oldV)}" to "${semverText(newV)}"; upgrade one minor version at a time (to v${oldV.major}.${oldV.minor + 1}.x first), or list the versions in the ClusterClass spec.kubernetesVersions`,
+        withFix(`Invalid value: ${raw}: version cannot be increased from "${semverText(oldV)}" to "${semverText(newV)}"`, FIX.versionCeiling(`v${oldV.major}.${oldV.minor + 1}.x`)),
         'version-update',
       );
     }

@@ -2,12 +2,102 @@
  * Field rules shared by the ClusterClass and Cluster webhooks (topology-semantics §8.1 rules
  * 4, 5, 7, 10, 11 and §8.2 rules 3, 6, 7, 8, 10), as Kubernetes field errors with CAPI's paths and
  * texts. Pure: each returns the errors for one value at one path.
+ *
+ * Every message starts with CAPI's webhook text, verbatim (users search for it), followed by
+ * `; ` and a fix from `FIX`, the one table of fix hints for the webhook rules.
  */
 import type { HealthCheck, Json, JsonObject, Metadata, ObjectRef, Taint } from '../api/model.js';
 import type { Result, Severity } from '../krm/result.js';
 import { errorBody, fieldError, invalid, type FieldError } from '../variables/fielderror.js';
 import { qualifiedNameErrors, validateMetadata } from '../variables/labels.js';
 import { atoiError, cidrError, intOrPercentError, intOrStringText, parseTolerant, semverText } from './primitives.js';
+
+// ------------------------------------------------------------------ fix hints
+
+/** What to do about each rule's error: short, concrete, imperative. */
+export const FIX = {
+  templateKind: 'reference the template kind (it ends in "Template", e.g. DevMachineTemplate), not the kind of the object it creates',
+  templateApiVersion: 'use "<group>/<version>", e.g. "infrastructure.cluster.x-k8s.io/v1beta2"',
+  duplicate: 'remove the duplicate or rename one of them',
+  uniqueTopologyName: 'rename one of them',
+  emptyTopologyName: 'give it a name',
+  workerClassMissing: (classes: readonly string[]) =>
+    classes.length > 0 ? `use one of the classes the ClusterClass defines (${classes.map((c) => `"${c}"`).join(', ')}) or add this class to it` : 'add this class to the ClusterClass',
+  intOrPercent: 'use an integer such as 1 or a percentage such as "25%"',
+  rolloutBothZero: 'set maxSurge or maxUnavailable above 0',
+  startupTimeout: 'set it to 0 (no startup timeout) or to at least 30',
+  classHealthCheckNeedsMachineInfrastructure: 'set spec.controlPlane.machineInfrastructure, or remove spec.controlPlane.healthCheck',
+  topologyHealthCheckNeedsMachineInfrastructure: 'remove the control plane healthCheck from the Cluster topology, or use a ClusterClass that sets spec.controlPlane.machineInfrastructure',
+  healthCheckEnabledWithoutDefinition: 'add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true',
+  namingTemplateSyntax: 'fix the Go template (e.g. "{{ .cluster.name }}-{{ .random }}")',
+  namingTemplateName: 'change the template so the names it generates are lower case alphanumerics, \'-\' and \'.\'',
+  taintGate: 'enable MachineTaintPropagation on the management cluster, or remove the taints',
+  taintReserved: 'remove the taint: Cluster API manages this key',
+  taintPrefix: 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
+  taintMaster: 'use node-role.kubernetes.io/control-plane instead',
+  taintKeySyntax: 'use a valid label key as taint key ([prefix/]name)',
+  label: 'fix or remove this label',
+  annotation: 'fix or remove this annotation',
+  classVersionSyntax: 'write versions as v<major>.<minor>.<patch>, e.g. v1.32.0',
+  classVersionOrder: 'list each version once, in increasing order',
+  classVersionGap: 'add a version for every minor in between',
+  clusterVersionSyntax: 'use a version such as v1.32.0',
+  clusterVersionNotListed: 'use one of the versions in the ClusterClass spec.kubernetesVersions, or add this version there',
+  clusterName: 'rename the Cluster',
+  cidr: 'use CIDR notation such as 10.0.0.0/16 or fd00::/108',
+  upgradeConcurrency: 'set the annotation to a whole number of at least 1, e.g. "1"',
+  autoscalerTopology: 'remove replicas (the autoscaler sets them) or remove the autoscaler annotations',
+  autoscalerClass: (cls: string) => `remove replicas (the autoscaler sets them) or remove the autoscaler annotations from class "${cls}"`,
+  // Update rules (§8.1 rules 12–13, §8.2 rules 12–13; src/validation/compatibility.ts).
+  templateChange: 'keep the previous API group and kind (switching provider or template kind needs a new ClusterClass and new Clusters)',
+  usedBy: (clusters: readonly string[]) => `used by Cluster(s) ${clusters.map((c) => `"${c}"`).join(', ')}`,
+  workerClassInUse: (cluster: string, key: string, cls: string) => `keep the class until no Cluster uses it (move Cluster "${cluster}"'s ${key} of class "${cls}" to another class first)`,
+  healthCheckInUse: 'keep it, or give those Clusters their own healthCheck definition first',
+  variableInUse: (name: string) => `keep the variable until those Clusters stop setting "${name}"`,
+  variableSchemaInUse: (failures: readonly string[]) => `make the schema accept the values in use or update those Clusters first (${failures.join('; ')})`,
+  variableNewlyRequired: 'give the variable a default, or set it in those Clusters first',
+  kubernetesVersionInUse: (version: string, cluster: string) => `add ${version} to spec.kubernetesVersions, or move Cluster "${cluster}" to a listed version first`,
+  autoscalerClassInUse: (cls: string, cluster: string) => `remove the autoscaler annotations from class "${cls}" or unset replicas in Cluster "${cluster}"`,
+  classChange: (path: string, oldKey: string, newKey: string) =>
+    `${path} differs between the previous ClusterClass "${oldKey}" and ClusterClass "${newKey}": keep class "${oldKey}", or move to a class whose templates have the same API groups and kinds`,
+  previousClassMissing: 'add the previous ClusterClass to the previous state so the change can be checked',
+  versionDecreased: (old: string) => `Kubernetes cannot be downgraded: restore version v${old} (or later)`,
+  versionCeiling: (nextMinor: string) => `upgrade one minor version at a time (to ${nextMinor} first), or list the versions in the ClusterClass spec.kubernetesVersions`,
+  // ClusterClass variable definitions (§5.3, src/variables/classvalidation.ts).
+  variableName: 'give the variable a name',
+  variableBuiltin: 'choose another name: "builtin" holds the variables Cluster API provides',
+  variableDot: 'use a name without "." (nest values in an object schema instead)',
+  schemaType: 'set type, or set x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields to true',
+  schemaItems: 'add an items schema',
+  schemaPreserveFalse: 'remove x-kubernetes-preserve-unknown-fields or set it to true',
+  schemaNested: 'only value validations (e.g. minimum, pattern, enum) may appear inside allOf, anyOf, oneOf and not: move this field to the schema node itself',
+  schemaTypeValue: 'use one of the supported types',
+  schemaPattern: 'write the pattern in RE2 syntax (no lookaround, no backreferences)',
+  schemaPropertiesXorAdditional: 'keep either properties or additionalProperties',
+  schemaDefaultUnknown: 'remove the fields the schema does not declare from the default, or declare them',
+  schemaDefault: 'change the default so it satisfies the schema',
+  schemaExample: 'change the example so it satisfies the schema',
+  schemaEnum: 'change or remove this enum value so it satisfies the schema',
+  celRule: 'set rule to a CEL expression',
+  celMessage: 'remove message or give it text on one line of at most 2048 characters',
+  celMessageForMultiLineRule: 'add a message, or write the rule on one line',
+  celMessageExpression: 'remove messageExpression or give it an expression',
+  celReason: 'use one of the supported reasons, or omit reason',
+  celFieldPath: 'point fieldPath at a field of this schema (e.g. ".name"), or omit it',
+  celCompile: 'fix the CEL expression',
+  celOldSelfInItems: 'move the rule to the array itself, or do not use oldSelf',
+  // JSON patch values, checked when a Cluster is rendered (§7.4, src/patches/compile.ts).
+  patchValueMissing: 'set value or valueFrom',
+  patchValueBoth: 'set only one of value and valueFrom',
+  patchValueFromMissing: 'set valueFrom.variable or valueFrom.template',
+  patchValueFromBoth: 'set only one of valueFrom.variable and valueFrom.template',
+} as const;
+
+/** CAPI's `detail`, then the fix. */
+export const withFix = (detail: string, fix: string): string => `${detail}; ${fix}`;
+
+/** The same error with `fix` appended to its detail. */
+export const fixed = (e: FieldError, fix: string): FieldError => ({ ...e, detail: e.detail === '' ? fix : withFix(e.detail, fix) });
 
 export const child = (base: string, ...names: string[]): string => [base, ...names].filter((s) => s !== '').join('.');
 export const keyed = (base: string, key: string): string => `${base}[${key}]`;
@@ -19,7 +109,7 @@ export function toResults(errors: readonly FieldError[], ref: ObjectRef, rule: s
 /** `validateRemediationMaxInFlight` / `validateMachineHealthCheckUnhealthyLessThanOrEqualTo`. */
 export function intOrPercentErrors(value: Json | undefined, path: string): FieldError[] {
   const err = intOrPercentError(value);
-  return err ? [invalid(path, intOrStringText(value), `must be either an int or a percentage: ${err}`)] : [];
+  return err ? [invalid(path, intOrStringText(value), withFix(`must be either an int or a percentage: ${err}`, FIX.intOrPercent))] : [];
 }
 
 /** `validateRolloutStrategy` on a v1beta2 `rollout.strategy` object at `path`. */
@@ -33,17 +123,20 @@ export function rolloutStrategyErrors(strategy: JsonObject | undefined, path: st
     ...intOrPercentErrors(maxSurge, child(path, 'rollingUpdate', 'maxSurge')),
   ];
   if (maxUnavailable === 0 && maxSurge === 0) {
-    out.push(invalid(child(path, 'rollingUpdate'), intOrStringText(maxSurge), 'maxUnavailable and maxSurge cannot both be 0'));
+    out.push(invalid(child(path, 'rollingUpdate'), intOrStringText(maxSurge), withFix('maxUnavailable and maxSurge cannot both be 0', FIX.rolloutBothZero)));
   }
   return out;
 }
+
+/** `nodeStartupTimeoutSeconds` is 0 (none) or at least 30. */
+export const startupTimeoutError = (seconds: number, path: string): FieldError => invalid(path, seconds, withFix('must be at least 30s', FIX.startupTimeout));
 
 /** Health-check rules that need no class: startup timeout, triggerIf, and (MDs) maxInFlight. */
 export function healthCheckErrors(hc: HealthCheck | undefined, path: string, opts: { maxInFlight: boolean; startupTimeout: boolean }): FieldError[] {
   if (!hc) return [];
   const out: FieldError[] = [];
   const t = hc.checks?.nodeStartupTimeoutSeconds;
-  if (opts.startupTimeout && t !== undefined && t !== 0 && t < 30) out.push(invalid(child(path, 'checks', 'nodeStartupTimeoutSeconds'), t, 'must be at least 30s'));
+  if (opts.startupTimeout && t !== undefined && t !== 0 && t < 30) out.push(startupTimeoutError(t, child(path, 'checks', 'nodeStartupTimeoutSeconds')));
   out.push(...intOrPercentErrors(hc.remediation?.triggerIf?.unhealthyLessThanOrEqualTo, child(path, 'remediation', 'triggerIf', 'unhealthyLessThanOrEqualTo')));
   if (opts.maxInFlight) out.push(...intOrPercentErrors(hc.remediation?.maxInFlight, child(path, 'remediation', 'maxInFlight')));
   return out;
@@ -55,12 +148,13 @@ export function taintErrors(taints: readonly Taint[] | undefined, path: string):
   (taints ?? []).forEach((t, i) => {
     const p = child(`${path}[${i}]`, 'key');
     const key = t.key ?? '';
-    if (key === 'node.cluster.x-k8s.io/uninitialized' || key === 'node.cluster.x-k8s.io/outdated-revision') out.push(invalid(p, key, 'taint key is not allowed'));
+    const bad = (detail: string, fix: string) => out.push(invalid(p, key, withFix(detail, fix)));
+    if (key === 'node.cluster.x-k8s.io/uninitialized' || key === 'node.cluster.x-k8s.io/outdated-revision') bad('taint key is not allowed', FIX.taintReserved);
     else if (key.startsWith('node.kubernetes.io/') && key !== 'node.kubernetes.io/out-of-service') {
-      out.push(invalid(p, key, 'taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service'));
-    } else if (key.startsWith('node.cloudprovider.kubernetes.io/')) out.push(invalid(p, key, 'taint key must not have the prefix node.cloudprovider.kubernetes.io/'));
-    else if (key === 'node-role.kubernetes.io/master') out.push(invalid(p, key, 'taint is deprecated since 1.24 and should not be used anymore'));
-    for (const msg of qualifiedNameErrors(key)) out.push(invalid(p, key, msg));
+      bad('taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service', FIX.taintPrefix);
+    } else if (key.startsWith('node.cloudprovider.kubernetes.io/')) bad('taint key must not have the prefix node.cloudprovider.kubernetes.io/', FIX.taintPrefix);
+    else if (key === 'node-role.kubernetes.io/master') bad('taint is deprecated since 1.24 and should not be used anymore', FIX.taintMaster);
+    for (const msg of qualifiedNameErrors(key)) bad(msg, FIX.taintKeySyntax);
   });
   return out;
 }
@@ -68,18 +162,15 @@ export function taintErrors(taints: readonly Taint[] | undefined, path: string):
 /** Taints are Forbidden unless the MachineTaintPropagation gate is on; the renderer cannot know, so it warns. */
 export function taintGateWarning(taints: readonly Taint[] | undefined, path: string): FieldError[] {
   if (!taints || taints.length === 0) return [];
-  return [
-    fieldError(
-      'Forbidden',
-      path,
-      'taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled: enable MachineTaintPropagation on the management cluster, or remove the taints',
-    ),
-  ];
+  return [fieldError('Forbidden', path, withFix('taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled', FIX.taintGate))];
 }
 
 /** `ObjectMeta.Validate` for `{labels, annotations}` at `path`. */
 export const metadataErrors = (meta: Metadata | undefined, path: string): FieldError[] =>
-  meta ? validateMetadata(meta as { labels?: Json; annotations?: Json }, path) : [];
+  meta ? validateMetadata(meta as { labels?: Json; annotations?: Json }, path).map(metadataFix) : [];
+
+/** A label/annotation error from `validateMetadata` with the matching fix. */
+export const metadataFix = (e: FieldError): FieldError => fixed(e, /\.labels(\[|$)/.test(e.field) ? FIX.label : FIX.annotation);
 
 /** `validateKubernetesVersions` (§8.1 rule 11); the path really is `spec.kubernetesVersion[i]`. */
 export function kubernetesVersionsErrors(versions: readonly string[] | undefined): FieldError[] {
@@ -89,15 +180,15 @@ export function kubernetesVersionsErrors(versions: readonly string[] | undefined
     const path = `spec.kubernetesVersion[${i}]`;
     const sv = parseTolerant(v);
     if (!sv) {
-      out.push(invalid(path, v, 'version must be a valid semantic version'));
+      out.push(invalid(path, v, withFix('version must be a valid semantic version', FIX.classVersionSyntax)));
       return;
     }
     if (prev) {
       const c = sv.compare(prev);
       const sameCoreDifferentBuild = c === 0 && sv.build.join('.') !== prev.build.join('.');
-      if (c < 0 || (c === 0 && !sameCoreDifferentBuild)) out.push(invalid(path, v, `version must be greater than v${semverText(prev)}`));
+      if (c < 0 || (c === 0 && !sameCoreDifferentBuild)) out.push(invalid(path, v, withFix(`version must be greater than v${semverText(prev)}`, FIX.classVersionOrder)));
       if (prev.minor !== sv.minor && prev.minor + 1 !== sv.minor) {
-        out.push(invalid(path, v, `expecting a version with minor ${prev.minor} or ${prev.minor + 1}, found version ${semverText(sv)}`));
+        out.push(invalid(path, v, withFix(`expecting a version with minor ${prev.minor} or ${prev.minor + 1}, found version ${semverText(sv)}`, FIX.classVersionGap)));
       }
     }
     prev = sv;
@@ -110,7 +201,7 @@ export function cidrErrors(cidrs: readonly string[] | undefined, path: string): 
   const out: FieldError[] = [];
   (cidrs ?? []).forEach((c, i) => {
     const err = cidrError(c);
-    if (err) out.push(invalid(`${path}[${i}]`, c, err));
+    if (err) out.push(invalid(`${path}[${i}]`, c, withFix(err, FIX.cidr)));
   });
   return out;
 }
@@ -123,8 +214,8 @@ export function upgradeConcurrencyErrors(annotations: Record<string, string> | u
   if (v === undefined) return [];
   const path = `metadata.annotations[${UPGRADE_CONCURRENCY_ANNOTATION}]`;
   const err = atoiError(v);
-  if (err) return [invalid(path, v, `could not parse the value of the annotation: ${err}`)];
-  if (Number(v) < 1) return [invalid(path, v, 'value cannot be less than 1')];
+  if (err) return [invalid(path, v, withFix(`could not parse the value of the annotation: ${err}`, FIX.upgradeConcurrency))];
+  if (Number(v) < 1) return [invalid(path, v, withFix('value cannot be less than 1', FIX.upgradeConcurrency))];
   return [];
 }
 

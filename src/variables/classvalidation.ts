@@ -15,6 +15,7 @@ import { compileSchemaValidator, schemaErrors } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import type { SchemaNode } from './schema.js';
 import { RE2JS } from 're2js';
+import { FIX, fixed, metadataFix, withFix } from '../validation/rules.js';
 
 const VALID_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const VALID_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
@@ -34,15 +35,15 @@ export function validateVariableNames(vars: readonly ClusterClassVariable[], bas
   const seen = new Set<string>();
   for (const v of vars) {
     if (seen.has(v.name)) {
-      errs.push(invalid(child(key(base, v.name), 'name'), v.name, `variable name must be unique. Variable with name ${goQuote(v.name)} is defined more than once`));
+      errs.push(invalid(child(key(base, v.name), 'name'), v.name, withFix(`variable name must be unique. Variable with name ${goQuote(v.name)} is defined more than once`, FIX.duplicate)));
     }
     seen.add(v.name);
   }
   for (const v of vars) {
     const p = child(key(base, v.name), 'name');
-    if (v.name === '') errs.push(required(p, 'variable name must be defined'));
-    if (v.name === 'builtin') errs.push(invalid(p, v.name, '"builtin" is a reserved variable name'));
-    if (v.name.includes('.')) errs.push(invalid(p, v.name, 'variable name cannot contain "."'));
+    if (v.name === '') errs.push(required(p, withFix('variable name must be defined', FIX.variableName)));
+    if (v.name === 'builtin') errs.push(invalid(p, v.name, withFix('"builtin" is a reserved variable name', FIX.variableBuiltin)));
+    if (v.name.includes('.')) errs.push(invalid(p, v.name, withFix('variable name cannot contain "."', FIX.variableDot)));
   }
   return errs;
 }
@@ -56,7 +57,7 @@ export function validateVariableMetadata(v: ClusterClassVariable, root: SchemaNo
     if (n.items) walk(n.items);
   };
   walk(root);
-  return errs;
+  return errs.map(metadataFix);
 }
 
 // ------------------------------------------------------------------ structural schema
@@ -66,10 +67,11 @@ type Level = 'field' | 'item';
 export function structuralErrors(n: SchemaNode, level: Level): FieldError[] {
   const errs: FieldError[] = [];
   if (n.type === '' && !n.intOrString && n.preserveUnknownFields !== true) {
-    errs.push(required(child(n.path, 'type'), level === 'item' ? 'must not be empty for specified array items' : 'must not be empty for specified object fields'));
+    const detail = level === 'item' ? 'must not be empty for specified array items' : 'must not be empty for specified object fields';
+    errs.push(required(child(n.path, 'type'), withFix(detail, FIX.schemaType)));
   }
-  if (n.type === 'array' && !n.items) errs.push(required(child(n.path, 'items'), 'must be specified'));
-  if (n.preserveUnknownFields === false) errs.push(invalid(child(n.path, 'x-kubernetes-preserve-unknown-fields'), false, 'must be true or undefined'));
+  if (n.type === 'array' && !n.items) errs.push(required(child(n.path, 'items'), withFix('must be specified', FIX.schemaItems)));
+  if (n.preserveUnknownFields === false) errs.push(invalid(child(n.path, 'x-kubernetes-preserve-unknown-fields'), false, withFix('must be true or undefined', FIX.schemaPreserveFalse)));
   if (n.items) errs.push(...structuralErrors(n.items, 'item'));
   if (n.properties) for (const p of n.properties.values()) errs.push(...structuralErrors(p, 'field'));
   if (n.additionalProperties) errs.push(...structuralErrors(n.additionalProperties, 'field'));
@@ -80,6 +82,10 @@ export function structuralErrors(n: SchemaNode, level: Level): FieldError[] {
 
 /** Inside allOf/anyOf/oneOf/not only value validations are allowed (`NestedValueValidation`). */
 function valueValidationErrors(n: SchemaNode): FieldError[] {
+  return nestedStructuralErrors(n).map((e) => fixed(e, FIX.schemaNested));
+}
+
+function nestedStructuralErrors(n: SchemaNode): FieldError[] {
   const errs: FieldError[] = [];
   const raw = n.json;
   if (n.type !== '') errs.push(forbidden(child(n.path, 'type'), 'must be empty to be structural'));
@@ -90,10 +96,10 @@ function valueValidationErrors(n: SchemaNode): FieldError[] {
   if (n.intOrString) errs.push(forbidden(child(n.path, 'x-kubernetes-int-or-string'), 'must be false to be structural'));
   if (n.validations.length > 0) errs.push(forbidden(child(n.path, 'x-kubernetes-validations'), 'must be empty to be structural'));
   if (raw['x-metadata'] !== undefined) errs.push(forbidden(child(n.path, 'x-metadata'), 'must be empty to be structural'));
-  if (n.items) errs.push(...valueValidationErrors(n.items));
-  if (n.properties) for (const p of n.properties.values()) errs.push(...valueValidationErrors(p));
-  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) for (const s of n[k] ?? []) errs.push(...valueValidationErrors(s));
-  if (n.not) errs.push(...valueValidationErrors(n.not));
+  if (n.items) errs.push(...nestedStructuralErrors(n.items));
+  if (n.properties) for (const p of n.properties.values()) errs.push(...nestedStructuralErrors(p));
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) for (const s of n[k] ?? []) errs.push(...nestedStructuralErrors(s));
+  if (n.not) errs.push(...nestedStructuralErrors(n.not));
   return errs;
 }
 
@@ -123,10 +129,10 @@ export function defaultErrors(ctx: ClassCheckContext, n: SchemaNode): FieldError
   if (n.default) {
     const p = child(n.path, 'default');
     const def = n.default.value;
-    if (unknownFieldPaths(def, n).length > 0) errs.push(invalid(p, classBadValue(def), 'must not have unknown fields'));
+    if (unknownFieldPaths(def, n).length > 0) errs.push(invalid(p, classBadValue(def), withFix('must not have unknown fields', FIX.schemaDefaultUnknown)));
     const schemaErrs = valueErrors(ctx, n, def, p);
-    if (schemaErrs.length > 0) errs.push(...schemaErrs);
-    else errs.push(...celValueErrors(compileCelTree(ctx.env, n), n, def, def, p));
+    const valueErrs = schemaErrs.length > 0 ? schemaErrs : celValueErrors(compileCelTree(ctx.env, n), n, def, def, p);
+    errs.push(...valueErrs.map((e) => fixed(e, FIX.schemaDefault)));
   }
   if (n.items) errs.push(...defaultErrors(ctx, n.items));
   if (n.properties) for (const s of n.properties.values()) errs.push(...defaultErrors(ctx, s));
@@ -137,24 +143,24 @@ export function defaultErrors(ctx: ClassCheckContext, n: SchemaNode): FieldError
 export function schemaNodeErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: string | undefined, celAllowed: boolean): ClassCheckOutcome {
   const out: ClassCheckOutcome = { errors: [], warnings: [] };
   if (n.type !== '' && !VALID_TYPES.includes(n.type)) {
-    out.errors.push(notSupported(child(n.path, 'type'), n.type, VALID_TYPES));
+    out.errors.push(fixed(notSupported(child(n.path, 'type'), n.type, VALID_TYPES), FIX.schemaTypeValue));
     return out;
   }
   if (n.pattern !== undefined) {
     try {
       RE2JS.compile(n.pattern);
     } catch (e) {
-      out.errors.push(invalid(child(n.path, 'pattern'), n.pattern, `must be a valid regular expression, but isn't: ${e instanceof Error ? e.message : String(e)}`));
+      out.errors.push(invalid(child(n.path, 'pattern'), n.pattern, withFix(`must be a valid regular expression, but isn't: ${e instanceof Error ? e.message : String(e)}`, FIX.schemaPattern)));
       return out;
     }
   }
-  if (n.example) out.errors.push(...valueErrors(ctx, n, n.example.value, child(n.path, 'example')));
+  if (n.example) out.errors.push(...valueErrors(ctx, n, n.example.value, child(n.path, 'example')).map((e) => fixed(e, FIX.schemaExample)));
   n.enum?.forEach((e, i) => {
-    if (e !== null) out.errors.push(...valueErrors(ctx, n, e, index(child(n.path, 'enum'), i)));
+    if (e !== null) out.errors.push(...valueErrors(ctx, n, e, index(child(n.path, 'enum'), i)).map((x) => fixed(x, FIX.schemaEnum)));
   });
   const merge = (o: ClassCheckOutcome) => { out.errors.push(...o.errors); out.warnings.push(...o.warnings); };
   if (n.additionalProperties) {
-    if (n.properties && n.properties.size > 0) out.errors.push(forbidden(n.path, 'additionalProperties and properties are mutually exclusive'));
+    if (n.properties && n.properties.size > 0) out.errors.push(forbidden(n.path, withFix('additionalProperties and properties are mutually exclusive', FIX.schemaPropertiesXorAdditional)));
     merge(schemaNodeErrors(ctx, n.additionalProperties, uncorrelatable, celAllowed));
   }
   if (n.properties) for (const p of n.properties.values()) merge(schemaNodeErrors(ctx, p, uncorrelatable, celAllowed));
@@ -179,20 +185,22 @@ function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: st
     const p = index(base, i);
     const rule = r.rule.trim();
     const msg = r.message.trim();
-    if (rule.length === 0) out.errors.push(required(child(p, 'rule'), 'rule is not specified'));
-    else if (r.message.length > 0 && msg.length === 0) out.errors.push(invalid(child(p, 'message'), r.message, 'message must be non-empty if specified'));
-    else if (r.message.length > 2048) out.errors.push(invalid(child(p, 'message'), r.message.slice(0, 10) + '...', 'message must have a maximum length of 2048 characters'));
-    else if (/[\n\r]/.test(msg)) out.errors.push(invalid(child(p, 'message'), r.message, 'message must not contain line breaks'));
-    else if (/[\n\r]/.test(rule) && msg.length === 0) out.errors.push(required(child(p, 'message'), 'message must be specified if rule contains line breaks'));
+    const message = (detail: string, value = r.message) => out.errors.push(invalid(child(p, 'message'), value, withFix(detail, FIX.celMessage)));
+    const fieldPath = (detail: string) => out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, withFix(detail, FIX.celFieldPath)));
+    if (rule.length === 0) out.errors.push(required(child(p, 'rule'), withFix('rule is not specified', FIX.celRule)));
+    else if (r.message.length > 0 && msg.length === 0) message('message must be non-empty if specified');
+    else if (r.message.length > 2048) message('message must have a maximum length of 2048 characters', r.message.slice(0, 10) + '...');
+    else if (/[\n\r]/.test(msg)) message('message must not contain line breaks');
+    else if (/[\n\r]/.test(rule) && msg.length === 0) out.errors.push(required(child(p, 'message'), withFix('message must be specified if rule contains line breaks', FIX.celMessageForMultiLineRule)));
     if (r.messageExpression.length > 0 && r.messageExpression.trim().length === 0) {
-      out.errors.push(required(child(p, 'messageExpression'), 'messageExpression must be non-empty if specified'));
+      out.errors.push(required(child(p, 'messageExpression'), withFix('messageExpression must be non-empty if specified', FIX.celMessageExpression)));
     }
-    if (r.reason !== '' && !VALID_REASONS.includes(r.reason)) out.errors.push(notSupported(child(p, 'reason'), r.reason, VALID_REASONS));
-    if (r.fieldPath.length > 0 && r.fieldPath.trim().length === 0) out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, 'fieldPath must be non-empty if specified'));
-    if (/\n/.test(r.fieldPath)) out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, 'fieldPath must not contain line breaks'));
+    if (r.reason !== '' && !VALID_REASONS.includes(r.reason)) out.errors.push(fixed(notSupported(child(p, 'reason'), r.reason, VALID_REASONS), FIX.celReason));
+    if (r.fieldPath.length > 0 && r.fieldPath.trim().length === 0) fieldPath('fieldPath must be non-empty if specified');
+    if (/\n/.test(r.fieldPath)) fieldPath('fieldPath must not contain line breaks');
     if (r.fieldPath.length > 0) {
       const fp = resolveRuleFieldPath(r.fieldPath, n);
-      if ('error' in fp) out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, `fieldPath must be a valid path: ${fp.error}`));
+      if ('error' in fp) fieldPath(`fieldPath must be a valid path: ${fp.error}`);
     }
   });
   if (!noSchemaErrors || out.errors.length > 0 || !celAllowed) return out;
@@ -200,10 +208,10 @@ function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: st
   const tree = compileCelTree(ctx.env, { ...n, properties: undefined, additionalProperties: undefined, items: undefined } as SchemaNode);
   tree?.rules.forEach((c, i) => {
     const p = index(base, i);
-    if (c.rule.compileError !== undefined) out.errors.push(invalid(child(p, 'rule'), goRule(c.def), c.rule.compileError));
-    if (c.message?.compileError !== undefined) out.errors.push(invalid(child(p, 'messageExpression'), goRule(c.def), c.message.compileError));
+    if (c.rule.compileError !== undefined) out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));
+    if (c.message?.compileError !== undefined) out.errors.push(invalid(child(p, 'messageExpression'), goRule(c.def), withFix(c.message.compileError, FIX.celCompile)));
     if ((c.rule.usesOldSelf) && uncorrelatable !== undefined) {
-      out.errors.push(invalid(child(p, 'rule'), c.def.rule, `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`));
+      out.errors.push(invalid(child(p, 'rule'), c.def.rule, withFix(`oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`, FIX.celOldSelfInItems)));
     }
     if (c.rule.unsupported !== undefined) {
       out.warnings.push(fieldError('Invalid value', child(p, 'rule'), `x-kubernetes-validations rule ${JSON.stringify(c.def.rule)} cannot be evaluated offline: ${c.rule.unsupported}; values are not checked against it`, c.def.rule));
@@ -211,9 +219,9 @@ function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: st
   });
   if (out.errors.length > 0) return out;
   const full = compileCelTree(ctx.env, n);
-  if (n.example) out.errors.push(...celValueErrors(full, n, n.example.value, undefined, child(n.path, 'example')));
+  if (n.example) out.errors.push(...celValueErrors(full, n, n.example.value, undefined, child(n.path, 'example')).map((e) => fixed(e, FIX.schemaExample)));
   n.enum?.forEach((e, i) => {
-    if (e !== null) out.errors.push(...celValueErrors(full, n, e, undefined, index(child(n.path, 'enum'), i)));
+    if (e !== null) out.errors.push(...celValueErrors(full, n, e, undefined, index(child(n.path, 'enum'), i)).map((x) => fixed(x, FIX.schemaEnum)));
   });
   return out;
 }

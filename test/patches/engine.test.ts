@@ -150,16 +150,16 @@ describe('variables', () => {
 
 describe('value errors', () => {
   const cases: [PatchDefinition['jsonPatches'][number], string][] = [
-    [{ op: 'add', path: '/spec/x' }, 'failed to calculate value: neither .value nor .valueFrom are set'],
-    [{ op: 'add', path: '/spec/x', value: null }, 'failed to calculate value: neither .value nor .valueFrom are set'],
-    [{ op: 'replace', path: '/spec/x', value: 1, valueFrom: { variable: 'v' } }, 'failed to calculate value: both .value and .valueFrom are set'],
+    [{ op: 'add', path: '/spec/x' }, 'failed to calculate value: neither .value nor .valueFrom are set; set value or valueFrom'],
+    [{ op: 'add', path: '/spec/x', value: null }, 'failed to calculate value: neither .value nor .valueFrom are set; set value or valueFrom'],
+    [{ op: 'replace', path: '/spec/x', value: 1, valueFrom: { variable: 'v' } }, 'failed to calculate value: both .value and .valueFrom are set; set only one of value and valueFrom'],
     [
       { op: 'add', path: '/spec/x', valueFrom: {} },
-      'failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set',
+      'failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set; set valueFrom.variable or valueFrom.template',
     ],
     [
       { op: 'add', path: '/spec/x', valueFrom: { variable: 'v', template: 't' } },
-      'failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set',
+      'failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set; set only one of valueFrom.variable and valueFrom.template',
     ],
   ];
   for (const [op, text] of cases) {

@@ -254,13 +254,24 @@ describe('compareClusters', () => {
         rule: 'class-change',
         path: 'spec.topology.classRef',
         clusters: undefined,
-        message: expect.stringMatching(
-          /^ClusterClass "default\/other" is not compatible with the previous ClusterClass "default\/quick-start": spec\.infrastructure\.templateRef\.kind: Forbidden: kind cannot be changed from "DevClusterTemplate" to "AWSClusterTemplate"/,
-        ),
+        message:
+          'Forbidden: kind cannot be changed from "DevClusterTemplate" to "AWSClusterTemplate" to prevent incompatible changes in the Clusters; ' +
+          'spec.infrastructure.templateRef.kind differs between the previous ClusterClass "default/quick-start" and ClusterClass "default/other": ' +
+          'keep class "default/quick-start", or move to a class whose templates have the same API groups and kinds',
       },
     ]);
     expect(compareClusters(makeCluster('c1'), moved, ref, { old: cc, new: makeClass(undefined, { ...CLASS_REF, name: 'other' }) })).toEqual([]);
-    expect(brief(compareClusters(makeCluster('c1'), moved, ref, { new: other }))[0]).toMatchObject({ severity: 'warning', rule: 'class-change' });
+    expect(brief(compareClusters(makeCluster('c1'), moved, ref, { new: other }))).toEqual([
+      {
+        severity: 'warning',
+        rule: 'class-change',
+        path: 'spec.topology.classRef',
+        clusters: undefined,
+        message:
+          'valid ClusterClass with name "default/quick-start" could not be retrieved, change from class "default/quick-start" to class "default/other" cannot be validated; ' +
+          'add the previous ClusterClass to the previous state so the change can be checked',
+      },
+    ]);
   });
 });
 

@@ -23,19 +23,20 @@ describe('validateClusterClassDeep', () => {
         severity: 'error',
         kind: 'ClusterClass',
         path: 'spec.workers.machineDeployments[default-worker].rollout.strategy.rollingUpdate.maxUnavailable',
-        message: 'Invalid value: "10": must be either an int or a percentage: invalid value for IntOrString: invalid type: string is not a percentage',
+        message: 'Invalid value: "10": must be either an int or a percentage: invalid value for IntOrString: invalid type: string is not a percentage; use an integer such as 1 or a percentage such as "25%"',
       },
       {
         severity: 'error',
         kind: 'ClusterClass',
         path: 'spec.workers.machineDeployments[default-worker].rollout.strategy.rollingUpdate.maxSurge',
-        message: 'Invalid value: "x%": must be either an int or a percentage: invalid value for IntOrString: invalid value "x%": strconv.Atoi: parsing "x": invalid syntax',
+        message:
+          'Invalid value: "x%": must be either an int or a percentage: invalid value for IntOrString: invalid value "x%": strconv.Atoi: parsing "x": invalid syntax; use an integer such as 1 or a percentage such as "25%"',
       },
       {
         severity: 'error',
         kind: 'ClusterClass',
         path: 'spec.workers.machineDeployments[zero].rollout.strategy.rollingUpdate',
-        message: 'Invalid value: "0": maxUnavailable and maxSurge cannot both be 0',
+        message: 'Invalid value: "0": maxUnavailable and maxSurge cannot both be 0; set maxSurge or maxUnavailable above 0',
       },
     ]);
   });
@@ -46,10 +47,13 @@ describe('validateClusterClassDeep', () => {
       mdClasses(spec)[0]!.healthCheck = { remediation: { maxInFlight: '1.5%', triggerIf: { unhealthyLessThanOrEqualTo: '40%' } } };
     });
     expect(brief(validateClusterClassDeep(cc, CLASS_REF)).map((r) => [r.path, r.message])).toEqual([
-      ['spec.controlPlane.healthCheck.remediation.triggerIf.unhealthyLessThanOrEqualTo', 'Invalid value: "40": must be either an int or a percentage: invalid value for IntOrString: invalid type: string is not a percentage'],
+      [
+        'spec.controlPlane.healthCheck.remediation.triggerIf.unhealthyLessThanOrEqualTo',
+        'Invalid value: "40": must be either an int or a percentage: invalid value for IntOrString: invalid type: string is not a percentage; use an integer such as 1 or a percentage such as "25%"',
+      ],
       [
         'spec.workers.machineDeployments[default-worker].healthCheck.remediation.maxInFlight',
-        'Invalid value: "1.5%": must be either an int or a percentage: invalid value for IntOrString: invalid value "1.5%": strconv.Atoi: parsing "1.5": invalid syntax',
+        'Invalid value: "1.5%": must be either an int or a percentage: invalid value for IntOrString: invalid value "1.5%": strconv.Atoi: parsing "1.5": invalid syntax; use an integer such as 1 or a percentage such as "25%"',
       ],
     ]);
   });
@@ -69,14 +73,20 @@ describe('validateClusterClassDeep', () => {
     });
     const rs = brief(validateClusterClassDeep(cc, CLASS_REF));
     expect(rs.filter((r) => r.severity === 'warning').map((r) => [r.path, r.message])).toEqual([
-      ['spec.controlPlane.taints', 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled: enable MachineTaintPropagation on the management cluster, or remove the taints'],
+      ['spec.controlPlane.taints', 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled; enable MachineTaintPropagation on the management cluster, or remove the taints'],
       ['spec.workers.machinePools[default-pool].taints', expect.stringContaining('MachineTaintPropagation')],
     ]);
     expect(rs.filter((r) => r.severity === 'error').map((r) => [r.path, r.message])).toEqual([
-      ['spec.controlPlane.taints[0].key', 'Invalid value: "node.kubernetes.io/not-ready": taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service'],
-      ['spec.workers.machinePools[default-pool].taints[0].key', 'Invalid value: "node.cluster.x-k8s.io/uninitialized": taint key is not allowed'],
-      ['spec.workers.machinePools[default-pool].taints[1].key', 'Invalid value: "node-role.kubernetes.io/master": taint is deprecated since 1.24 and should not be used anymore'],
-      ['spec.workers.machinePools[default-pool].taints[2].key', 'Invalid value: "node.cloudprovider.kubernetes.io/x": taint key must not have the prefix node.cloudprovider.kubernetes.io/'],
+      [
+        'spec.controlPlane.taints[0].key',
+        'Invalid value: "node.kubernetes.io/not-ready": taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service; remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
+      ],
+      ['spec.workers.machinePools[default-pool].taints[0].key', 'Invalid value: "node.cluster.x-k8s.io/uninitialized": taint key is not allowed; remove the taint: Cluster API manages this key'],
+      ['spec.workers.machinePools[default-pool].taints[1].key', 'Invalid value: "node-role.kubernetes.io/master": taint is deprecated since 1.24 and should not be used anymore; use node-role.kubernetes.io/control-plane instead'],
+      [
+        'spec.workers.machinePools[default-pool].taints[2].key',
+        'Invalid value: "node.cloudprovider.kubernetes.io/x": taint key must not have the prefix node.cloudprovider.kubernetes.io/; remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
+      ],
       ['spec.workers.machinePools[default-pool].taints[3].key', expect.stringMatching(/^Invalid value: "bad key": name part must consist of alphanumeric characters/)],
     ]);
   });
@@ -98,11 +108,11 @@ describe('validateClusterClassDeep', () => {
       spec.kubernetesVersions = ['v1.30.0', 'v1.31.2', 'v1.31.2', 'not-a-version', 'v1.33.0', 'v1.33.0+build.2', 'v1.32.9'];
     });
     expect(brief(validateClusterClassDeep(cc, CLASS_REF)).map((r) => [r.path, r.message])).toEqual([
-      ['spec.kubernetesVersion[2]', 'Invalid value: "v1.31.2": version must be greater than v1.31.2'],
-      ['spec.kubernetesVersion[3]', 'Invalid value: "not-a-version": version must be a valid semantic version'],
-      ['spec.kubernetesVersion[4]', 'Invalid value: "v1.33.0": expecting a version with minor 31 or 32, found version 1.33.0'],
-      ['spec.kubernetesVersion[6]', 'Invalid value: "v1.32.9": version must be greater than v1.33.0+build.2'],
-      ['spec.kubernetesVersion[6]', 'Invalid value: "v1.32.9": expecting a version with minor 33 or 34, found version 1.32.9'],
+      ['spec.kubernetesVersion[2]', 'Invalid value: "v1.31.2": version must be greater than v1.31.2; list each version once, in increasing order'],
+      ['spec.kubernetesVersion[3]', 'Invalid value: "not-a-version": version must be a valid semantic version; write versions as v<major>.<minor>.<patch>, e.g. v1.32.0'],
+      ['spec.kubernetesVersion[4]', 'Invalid value: "v1.33.0": expecting a version with minor 31 or 32, found version 1.33.0; add a version for every minor in between'],
+      ['spec.kubernetesVersion[6]', 'Invalid value: "v1.32.9": version must be greater than v1.33.0+build.2; list each version once, in increasing order'],
+      ['spec.kubernetesVersion[6]', 'Invalid value: "v1.32.9": expecting a version with minor 33 or 34, found version 1.32.9; add a version for every minor in between'],
     ]);
   });
 });
@@ -117,8 +127,8 @@ describe('validateClusterDeep', () => {
       spec.clusterNetwork = { pods: { cidrBlocks: ['192.168.0.0/16', '10.0.0.0/33'] }, services: { cidrBlocks: ['fd00::/108', '10.96.0.1'] } };
     });
     expect(brief(validateClusterDeep(c, clusterRef('c1')))).toEqual([
-      { severity: 'error', kind: 'Cluster', path: 'spec.clusterNetwork.pods.cidrBlocks[1]', message: 'Invalid value: "10.0.0.0/33": invalid CIDR address: 10.0.0.0/33' },
-      { severity: 'error', kind: 'Cluster', path: 'spec.clusterNetwork.services.cidrBlocks[1]', message: 'Invalid value: "10.96.0.1": invalid CIDR address: 10.96.0.1' },
+      { severity: 'error', kind: 'Cluster', path: 'spec.clusterNetwork.pods.cidrBlocks[1]', message: 'Invalid value: "10.0.0.0/33": invalid CIDR address: 10.0.0.0/33; use CIDR notation such as 10.0.0.0/16 or fd00::/108' },
+      { severity: 'error', kind: 'Cluster', path: 'spec.clusterNetwork.services.cidrBlocks[1]', message: 'Invalid value: "10.96.0.1": invalid CIDR address: 10.96.0.1; use CIDR notation such as 10.0.0.0/16 or fd00::/108' },
     ]);
   });
 
@@ -150,9 +160,16 @@ describe('validateClusterDeep', () => {
     const withValue = (v: string) => brief(validateClusterDeep(makeCluster('c1', (_s, meta) => (meta.annotations = { 'topology.cluster.x-k8s.io/upgrade-concurrency': v })), clusterRef('c1')));
     expect(withValue('2')).toEqual([]);
     expect(withValue('abc')).toEqual([
-      { severity: 'error', kind: 'Cluster', path, message: 'Invalid value: "abc": could not parse the value of the annotation: strconv.Atoi: parsing "abc": invalid syntax' },
+      {
+        severity: 'error',
+        kind: 'Cluster',
+        path,
+        message: 'Invalid value: "abc": could not parse the value of the annotation: strconv.Atoi: parsing "abc": invalid syntax; set the annotation to a whole number of at least 1, e.g. "1"',
+      },
     ]);
-    expect(withValue('0')).toEqual([{ severity: 'error', kind: 'Cluster', path, message: 'Invalid value: "0": value cannot be less than 1' }]);
+    expect(withValue('0')).toEqual([
+      { severity: 'error', kind: 'Cluster', path, message: 'Invalid value: "0": value cannot be less than 1; set the annotation to a whole number of at least 1, e.g. "1"' },
+    ]);
   });
 
   it('checks autoscaler annotations against replicas (topology and class)', () => {
@@ -172,13 +189,15 @@ describe('validateClusterDeep', () => {
         severity: 'error',
         kind: 'Cluster',
         path: 'spec.topology.workers.machineDeployments[md-0].replicas',
-        message: 'Invalid value: 3: cannot be set for cluster "c1" in namespace "default" if the same MachineDeploymentTopology has autoscaler annotations',
+        message:
+          'Invalid value: 3: cannot be set for cluster "c1" in namespace "default" if the same MachineDeploymentTopology has autoscaler annotations; remove replicas (the autoscaler sets them) or remove the autoscaler annotations',
       },
       {
         severity: 'error',
         kind: 'Cluster',
         path: 'spec.topology.workers.machineDeployments[md-0].replicas',
-        message: 'Invalid value: 3: cannot be set for cluster "c1" in namespace "default" if the source class "default-worker" of this MachineDeploymentTopology has autoscaler annotations',
+        message:
+          'Invalid value: 3: cannot be set for cluster "c1" in namespace "default" if the source class "default-worker" of this MachineDeploymentTopology has autoscaler annotations; remove replicas (the autoscaler sets them) or remove the autoscaler annotations from class "default-worker"',
       },
     ]);
     // Without the class only the topology's own annotations are checked.

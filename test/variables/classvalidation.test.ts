@@ -16,21 +16,21 @@ describe('ClusterClass variable validation (§5.3)', () => {
 
   it('rejects duplicate names', () => {
     expect(errors([{ name: 'a', schema: { type: 'string' } }, { name: 'a', schema: { type: 'string' } }])).toContain(
-      `${S}[a].name: Invalid value: "a": variable name must be unique. Variable with name "a" is defined more than once`,
+      `${S}[a].name: Invalid value: "a": variable name must be unique. Variable with name "a" is defined more than once; remove the duplicate or rename one of them`,
     );
   });
 
   it('rejects an empty name', () => {
-    expect(errors([{ name: '', schema: { type: 'string' } }])).toContain(`${S}[].name: Required value: variable name must be defined`);
+    expect(errors([{ name: '', schema: { type: 'string' } }])).toContain(`${S}[].name: Required value: variable name must be defined; give the variable a name`);
   });
 
   it('rejects the reserved name builtin', () => {
-    expect(errors([{ name: 'builtin', schema: { type: 'string' } }])).toContain(`${S}[builtin].name: Invalid value: "builtin": "builtin" is a reserved variable name`);
+    expect(errors([{ name: 'builtin', schema: { type: 'string' } }])).toContain(`${S}[builtin].name: Invalid value: "builtin": "builtin" is a reserved variable name; choose another name: "builtin" holds the variables Cluster API provides`);
   });
 
   it('rejects dots in names', () => {
     const r = compile([{ name: 'a.b', schema: { type: 'string' } }]).results.find((x) => x.field?.path === `${S}[a.b].name`);
-    expect(r?.message).toBe('Invalid value: "a.b": variable name cannot contain "."');
+    expect(r?.message).toBe('Invalid value: "a.b": variable name cannot contain "."; use a name without "." (nest values in an object schema instead)');
     expect(r?.severity).toBe('error');
     expect(r?.resourceRef).toEqual(classRef());
   });
@@ -42,10 +42,11 @@ describe('ClusterClass variable validation (§5.3)', () => {
       { name: 'i', schema: { type: 'array', items: { description: 'no type' } } },
       { name: 'ap', schema: { type: 'object', additionalProperties: { description: 'no type' } } },
     ]);
-    expect(errs).toContain(`${S}[r].schema.openAPIV3Schema.type: Required value: must not be empty for specified object fields`);
-    expect(errs).toContain(`${S}[p].schema.openAPIV3Schema.properties[x].type: Required value: must not be empty for specified object fields`);
-    expect(errs).toContain(`${S}[i].schema.openAPIV3Schema.items.type: Required value: must not be empty for specified array items`);
-    expect(errs).toContain(`${S}[ap].schema.openAPIV3Schema.additionalProperties.type: Required value: must not be empty for specified object fields`);
+    const fix = '; set type, or set x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields to true';
+    expect(errs).toContain(`${S}[r].schema.openAPIV3Schema.type: Required value: must not be empty for specified object fields${fix}`);
+    expect(errs).toContain(`${S}[p].schema.openAPIV3Schema.properties[x].type: Required value: must not be empty for specified object fields${fix}`);
+    expect(errs).toContain(`${S}[i].schema.openAPIV3Schema.items.type: Required value: must not be empty for specified array items${fix}`);
+    expect(errs).toContain(`${S}[ap].schema.openAPIV3Schema.additionalProperties.type: Required value: must not be empty for specified object fields${fix}`);
   });
 
   it('does not require type with int-or-string or preserve-unknown-fields', () => {
@@ -57,55 +58,56 @@ describe('ClusterClass variable validation (§5.3)', () => {
 
   it('allows only value validations inside allOf/anyOf/oneOf/not', () => {
     const errs = errors([{ name: 'v', schema: { type: 'string', allOf: [{ type: 'string' }], anyOf: [{ default: 'x' }], not: { 'x-kubernetes-validations': [{ rule: 'true' }] }, oneOf: [{ minLength: 1 }] } }]);
-    expect(errs).toContain(`${S}[v].schema.openAPIV3Schema.allOf[0].type: Forbidden: must be empty to be structural`);
-    expect(errs).toContain(`${S}[v].schema.openAPIV3Schema.anyOf[0].default: Forbidden: must be undefined to be structural`);
-    expect(errs).toContain(`${S}[v].schema.openAPIV3Schema.not.x-kubernetes-validations: Forbidden: must be empty to be structural`);
+    const fix = '; only value validations (e.g. minimum, pattern, enum) may appear inside allOf, anyOf, oneOf and not: move this field to the schema node itself';
+    expect(errs).toContain(`${S}[v].schema.openAPIV3Schema.allOf[0].type: Forbidden: must be empty to be structural${fix}`);
+    expect(errs).toContain(`${S}[v].schema.openAPIV3Schema.anyOf[0].default: Forbidden: must be undefined to be structural${fix}`);
+    expect(errs).toContain(`${S}[v].schema.openAPIV3Schema.not.x-kubernetes-validations: Forbidden: must be empty to be structural${fix}`);
     expect(errs).toHaveLength(3);
   });
 
   it('rejects unsupported type values', () => {
     expect(errors([{ name: 'n', schema: { type: 'null' } }])).toContain(
-      `${S}[n].schema.openAPIV3Schema.type: Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"`,
+      `${S}[n].schema.openAPIV3Schema.type: Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"; use one of the supported types`,
     );
   });
 
   it('rejects properties together with additionalProperties', () => {
     expect(errors([{ name: 'o', schema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } } }])).toContain(
-      `${S}[o].schema.openAPIV3Schema: Forbidden: additionalProperties and properties are mutually exclusive`,
+      `${S}[o].schema.openAPIV3Schema: Forbidden: additionalProperties and properties are mutually exclusive; keep either properties or additionalProperties`,
     );
   });
 
   it('validates defaults against the schema', () => {
     expect(errors([{ name: 'd', schema: { type: 'integer', default: 'x' } }])).toContain(
-      `${S}[d].schema.openAPIV3Schema.default: Invalid value: "string": must be of type integer: "string"`,
+      `${S}[d].schema.openAPIV3Schema.default: Invalid value: "string": must be of type integer: "string"; change the default so it satisfies the schema`,
     );
     expect(errors([{ name: 'n', schema: { type: 'object', properties: { a: { type: 'integer', maximum: 3, default: 5 } } } }])).toContain(
-      `${S}[n].schema.openAPIV3Schema.properties[a].default: Invalid value: 5: should be less than or equal to 3`,
+      `${S}[n].schema.openAPIV3Schema.properties[a].default: Invalid value: 5: should be less than or equal to 3; change the default so it satisfies the schema`,
     );
   });
 
   it('rejects defaults with unknown (pruned) fields', () => {
     expect(errors([{ name: 'd', schema: { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } } }])).toContain(
-      `${S}[d].schema.openAPIV3Schema.default: Invalid value: {"a":"x","b":"y"}: must not have unknown fields`,
+      `${S}[d].schema.openAPIV3Schema.default: Invalid value: {"a":"x","b":"y"}: must not have unknown fields; remove the fields the schema does not declare from the default, or declare them`,
     );
   });
 
   it('validates defaults against CEL rules', () => {
     expect(errors([{ name: 'd', schema: { type: 'integer', default: 5, 'x-kubernetes-validations': [{ rule: 'self < 3' }] } }])).toContain(
-      `${S}[d].schema.openAPIV3Schema.default: Invalid value: "integer": failed rule: self < 3`,
+      `${S}[d].schema.openAPIV3Schema.default: Invalid value: "integer": failed rule: self < 3; change the default so it satisfies the schema`,
     );
   });
 
   it('validates examples and enum values against the schema', () => {
     const errs = errors([{ name: 'e', schema: { type: 'string', maxLength: 3, example: 'toolong', enum: ['ok', 'also-too-long'] } }]);
-    expect(errs).toContain(`${S}[e].schema.openAPIV3Schema.example: Too long: may not be more than 3 bytes`);
-    expect(errs).toContain(`${S}[e].schema.openAPIV3Schema.enum[1]: Too long: may not be more than 3 bytes`);
+    expect(errs).toContain(`${S}[e].schema.openAPIV3Schema.example: Too long: may not be more than 3 bytes; change the example so it satisfies the schema`);
+    expect(errs).toContain(`${S}[e].schema.openAPIV3Schema.enum[1]: Too long: may not be more than 3 bytes; change or remove this enum value so it satisfies the schema`);
   });
 
   it('validates examples and enum values against CEL rules', () => {
     const errs = errors([{ name: 'e', schema: { type: 'string', example: 'b', enum: ['a', 'b'], 'x-kubernetes-validations': [{ rule: "self == 'a'", message: 'must be a' }] } }]);
-    expect(errs).toContain(`${S}[e].schema.openAPIV3Schema.example: Invalid value: "string": must be a`);
-    expect(errs).toContain(`${S}[e].schema.openAPIV3Schema.enum[1]: Invalid value: "string": must be a`);
+    expect(errs).toContain(`${S}[e].schema.openAPIV3Schema.example: Invalid value: "string": must be a; change the example so it satisfies the schema`);
+    expect(errs).toContain(`${S}[e].schema.openAPIV3Schema.enum[1]: Invalid value: "string": must be a; change or remove this enum value so it satisfies the schema`);
   });
 
   it('validates x-metadata and deprecatedV1Beta1Metadata labels and annotations', () => {
@@ -116,7 +118,7 @@ describe('ClusterClass variable validation (§5.3)', () => {
     }]);
     expect(errs.some((e) => e.startsWith(`${S}[m].deprecatedV1Beta1Metadata.labels: Invalid value: "bad key!": name part must consist of`))).toBe(true);
     expect(errs.some((e) => e.startsWith(`${S}[m].schema.openAPIV3Schema.x-metadata.labels[ok]: Invalid value: "bad value!": a valid label must be`))).toBe(true);
-    expect(errs).toContain(`${S}[m].schema.openAPIV3Schema.properties[a].x-metadata.annotations: Invalid value: "/x": prefix part must be non-empty`);
+    expect(errs).toContain(`${S}[m].schema.openAPIV3Schema.properties[a].x-metadata.annotations: Invalid value: "/x": prefix part must be non-empty; fix or remove this annotation`);
   });
 
   it('reports CEL rule compile errors', () => {
@@ -133,15 +135,17 @@ describe('ClusterClass variable validation (§5.3)', () => {
       { rule: 'true', fieldPath: '.b' },
     ] } }]);
     const p = `${S}[c].schema.openAPIV3Schema.x-kubernetes-validations`;
-    expect(errs).toContain(`${p}[0].message: Invalid value: "  ": message must be non-empty if specified`);
-    expect(errs).toContain(`${p}[1].message: Required value: message must be specified if rule contains line breaks`);
-    expect(errs).toContain(`${p}[2].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`);
-    expect(errs).toContain(`${p}[3].fieldPath: Invalid value: ".b": fieldPath must be a valid path: does not refer to a valid field`);
+    expect(errs).toContain(`${p}[0].message: Invalid value: "  ": message must be non-empty if specified; remove message or give it text on one line of at most 2048 characters`);
+    expect(errs).toContain(`${p}[1].message: Required value: message must be specified if rule contains line breaks; add a message, or write the rule on one line`);
+    expect(errs).toContain(
+      `${p}[2].reason: Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"; use one of the supported reasons, or omit reason`,
+    );
+    expect(errs).toContain(`${p}[3].fieldPath: Invalid value: ".b": fieldPath must be a valid path: does not refer to a valid field; point fieldPath at a field of this schema (e.g. ".name"), or omit it`);
   });
 
   it('rejects oldSelf inside items', () => {
     expect(errors([{ name: 'l', schema: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } }])).toContain(
-      `${S}[l].schema.openAPIV3Schema.items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${S}[l].schema.openAPIV3Schema.items`,
+      `${S}[l].schema.openAPIV3Schema.items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within ${S}[l].schema.openAPIV3Schema.items; move the rule to the array itself, or do not use oldSelf`,
     );
   });
 
