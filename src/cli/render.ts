@@ -10,7 +10,6 @@ import { hasErrors, type Result } from '../krm/result.js';
 import { readResourceList, readYamlStream, type InputItem } from '../krm/read.js';
 import { formatResults, newResourceListDocument, outputFiles, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
 import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
-import { previousStateResults } from '../plan/previous.js';
 import { materializeBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
 import { parseArgs, type ArgSpec } from './args.js';
@@ -116,23 +115,42 @@ export async function configFromFlags(flags: Record<string, string | boolean | s
     if (i <= 0) return { ok: false, message: `--set expects KEY=VALUE, got "${kv}"` };
     settings[kv.slice(0, i)] = kv.slice(i + 1);
   }
-  for (const [flag, key] of [['mode', 'mode'], ['fail-on', 'failOn'], ['shard', 'shard']] as const) {
+  for (const [flag, key] of [['mode', 'mode'], ['fail-on', 'failOn'], ['shard', 'shard'], ['upgrade', 'upgrade']] as const) {
     const v = flags[flag];
     if (typeof v === 'string') settings[key] = v;
   }
+  if (flags.strict === true) settings.strict = 'true';
   return applySettings(cfg.config, settings, true);
 }
 
-/** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation; never output). */
-export async function readCrds(dir: string | undefined, io: CliIO): Promise<{ ok: true; objects: JsonObject[] } | { ok: false; message: string }> {
+/** Objects from a side directory (`--crds`, `--observed`): used by the render, never output. */
+export async function readSideObjects(dir: string | undefined, io: CliIO, keep: (i: InputItem) => boolean): Promise<{ ok: true; objects: JsonObject[] } | { ok: false; message: string }> {
   if (!dir) return { ok: true, objects: [] };
   const read = await readInputs([dir], io);
   if (!read.ok) return read;
-  return { ok: true, objects: read.items.filter((i) => i.ref?.kind === 'CustomResourceDefinition').map((i) => i.value) };
+  return { ok: true, objects: read.items.filter(keep).map((i) => i.value) };
 }
 
+/** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation). */
+export const readCrds = (dir: string | undefined, io: CliIO) => readSideObjects(dir, io, (i) => i.ref?.kind === 'CustomResourceDefinition');
+
 const RENDER_ARGS: ArgSpec = {
-  flags: { previous: 'string', crds: 'string', output: 'string', o: 'string', config: 'string', mode: 'string', format: 'string', set: 'list', help: 'boolean', 'fail-on': 'string', shard: 'string' },
+  flags: {
+    previous: 'string',
+    observed: 'string',
+    crds: 'string',
+    output: 'string',
+    o: 'string',
+    config: 'string',
+    mode: 'string',
+    format: 'string',
+    set: 'list',
+    help: 'boolean',
+    'fail-on': 'string',
+    strict: 'boolean',
+    upgrade: 'string',
+    shard: 'string',
+  },
 };
 
 export const RENDER_HELP = `Usage: render-clusterclass render PATH... [options]
@@ -151,11 +169,19 @@ Options:
                        all (every object, as kpt would write them) | resourcelist |
                        kustomize (for the kustomize exec plugin: keeps kustomize ids)
   --fail-on SEVERITY   error (default) | warning
+  --strict             report every warning as an error (CI gates)
   --shard I/N          render only shard I (0-based) of N
   --previous REF|DIR   the inputs as they were (a git revision of the same paths, or a directory):
                        adds the webhooks' update checks (class compatibility, version
                        downgrade or skipped minor) and reports which control planes and
-                       MachineDeployments will roll out, and why
+                       MachineDeployments will roll out, and why; its render is the
+                       current state for upgrade sequencing
+  --observed DIR       live objects exported with kubectl get -o yaml (control plane,
+                       MachineDeployments, MachinePools, with status): the observed state
+                       that lets workers follow a control-plane upgrade
+  --upgrade POLICY     control-plane-first (default): with a current state, the control
+                       plane moves first, one step at a time, workers follow once observed
+                       state shows it done | all-at-once: everything at spec.topology.version
   --crds DIR           CustomResourceDefinitions: their structural defaults are applied to
                        templates, their cluster.x-k8s.io/<contract> labels give control-plane
                        contracts, and every rendered object is validated against its schema
@@ -199,8 +225,13 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     io.stderr(`render-clusterclass render: --crds: ${crds.message}\n`);
     return ExitCode.internal;
   }
-  const output = runPipeline(items, cfg.config, readResults, { crds: crds.objects });
+  const observed = await readSideObjects(parsed.flags.observed as string | undefined, io, () => true);
+  if (!observed.ok) {
+    io.stderr(`render-clusterclass render: --observed: ${observed.message}\n`);
+    return ExitCode.internal;
+  }
   const previous = parsed.flags.previous as string | undefined;
+  let previousInputs: InputItem[] = [];
   if (previous) {
     const base = materializeBase(previous, parsed.positional.filter((p) => p !== '-'));
     const before = base.ok ? await readInputs(base.paths, io) : base;
@@ -208,8 +239,9 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
       io.stderr(`render-clusterclass render: --previous: ${before.message}\n`);
       return ExitCode.internal;
     }
-    output.results.push(...previousStateResults(before, inputs, cfg.config));
+    previousInputs = before.items;
   }
+  const output = runPipeline(items, cfg.config, readResults, { crds: crds.objects, observed: observed.objects, previousInputs });
   io.stderr(formatResults(output.results));
   const code = exitCodeFor(output.results, cfg.config);
 

@@ -49,7 +49,12 @@ const TOPOLOGY_CP = 'spec.topology.controlPlane';
 const mdTopologyPath = (i: number) => `spec.topology.workers.machineDeployments[${i}]`;
 const mpTopologyPath = (i: number) => `spec.topology.workers.machinePools[${i}]`;
 
-function versionNode(ctx: AttributionContext): PNode {
+/** A version below the topology's is the current one, kept back by upgrade sequencing (§2.8). */
+function versionNode(ctx: AttributionContext, obj: JsonObject, path: Seg[]): PNode {
+  const rendered = getAt(obj, path);
+  if (rendered !== ctx.cluster.topology.version) {
+    return fixed(`Kubernetes version ${String(rendered)} chosen by upgrade sequencing (control-plane-first) on the way to spec.topology.version ${ctx.cluster.topology.version}; see the upgrade-sequence results`);
+  }
   return fromTopology('spec.topology.version', ctx.inputVersion !== ctx.cluster.topology.version ? 'with the "v" prefix the Cluster defaulting webhook adds' : undefined);
 }
 
@@ -241,7 +246,7 @@ export function controlPlaneTree(ctx: AttributionContext, obj: JsonObject): PNod
       setAt(root, obj, target, fromClass(timeoutPath('spec.controlPlane', n, ctx.classV1), timeoutNote(ctx.classV1, duration)));
     }
   }
-  setAt(root, obj, ['spec', 'version'], versionNode(ctx));
+  setAt(root, obj, ['spec', 'version'], versionNode(ctx, obj, ['spec', 'version']));
   return root;
 }
 
@@ -380,7 +385,7 @@ function refNode(what: string, obj: JsonObject, path: Seg[]): PNode {
 function workerTemplateSpec(ctx: AttributionContext, root: PNode, obj: JsonObject, p: WorkerPaths, topo: WorkerTopologyLike, cls: WorkerBlueprint['cls'], bootstrapWhat: string, infraWhat: string): void {
   const ts: Seg[] = ['spec', 'template', 'spec'];
   setAt(root, obj, [...ts, 'clusterName'], fixed('name of the Cluster'));
-  setAt(root, obj, [...ts, 'version'], versionNode(ctx));
+  setAt(root, obj, [...ts, 'version'], versionNode(ctx, obj, [...ts, 'version']));
   setAt(root, obj, [...ts, 'bootstrap', 'configRef'], refNode(bootstrapWhat, obj, [...ts, 'bootstrap', 'configRef']));
   setAt(root, obj, [...ts, 'infrastructureRef'], refNode(infraWhat, obj, [...ts, 'infrastructureRef']));
   if (getAt(obj, [...ts, 'taints']) !== undefined) {

@@ -104,7 +104,7 @@ export function explainRendered(input: ExplainRenderedInput): { objects: Explain
     clusterV1: input.cluster.sourceApiVersion.endsWith('/v1beta1'),
     classV1: bp.cc.sourceApiVersion.endsWith('/v1beta1'),
   };
-  const desired = computeDesiredState(bp, validated, namesOf(rendered.desired), coreVersion);
+  const desired = computeDesiredState(bp, validated, namesOf(rendered.desired), coreVersion, rendered.versions);
 
   const trees: DesiredTrees = {
     controlPlane: controlPlaneTree(ctx, desired.controlPlane),

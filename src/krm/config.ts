@@ -5,6 +5,7 @@
  */
 import type { JsonObject } from '../api/model.js';
 import { asObject, isObject } from '../api/json.js';
+import type { UpgradePolicy } from '../topology/upgrade.js';
 
 export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 export const CONFIG_KIND = 'RenderClusterClass';
@@ -27,6 +28,10 @@ export interface RenderConfig {
   contractVersions: Record<string, ContractVersion>;
   /** Lowest result severity that makes the run fail (exit 1). */
   failOn: 'error' | 'warning';
+  /** For CI gates: every warning is reported as an error (and fails the run). */
+  strict: boolean;
+  /** How a topology version change reaches the objects when the current state is known (spec §2.8). */
+  upgrade: UpgradePolicy;
   /** Namespace of input objects that do not set one. */
   defaultNamespace: string;
   /** Write a provenance report (where every rendered field comes from) next to each rendered file. */
@@ -43,6 +48,8 @@ export const DEFAULT_CONFIG: RenderConfig = {
   skipExternalPatches: false,
   contractVersions: {},
   failOn: 'error',
+  strict: false,
+  upgrade: 'control-plane-first',
   defaultNamespace: 'default',
   provenance: false,
 };
@@ -60,7 +67,7 @@ const oneOf =
   };
 
 const bool =
-  (key: 'keepClassInputs' | 'skipExternalPatches' | 'provenance'): Setter =>
+  (key: 'keepClassInputs' | 'skipExternalPatches' | 'provenance' | 'strict'): Setter =>
   (cfg, v, fromString) => {
     const b = fromString && typeof v === 'string' ? (v === 'true' ? true : v === 'false' ? false : undefined) : v;
     if (typeof b !== 'boolean') return `${key} must be true or false`;
@@ -114,6 +121,8 @@ const SETTERS: Record<string, Setter> = {
   skipExternalPatches: bool('skipExternalPatches'),
   contractVersions,
   failOn: oneOf('failOn', ['error', 'warning']),
+  strict: bool('strict'),
+  upgrade: oneOf('upgrade', ['control-plane-first', 'all-at-once']),
   defaultNamespace: nonEmptyString('defaultNamespace'),
   shard,
   provenance: bool('provenance'),

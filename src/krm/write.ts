@@ -132,8 +132,8 @@ export function stringifyDocuments(objects: JsonObject[]): string {
 export function formatResults(results: readonly Result[], minimum: 'info' | 'warning' | 'error' = 'warning'): string {
   const rank = { info: 0, warning: 1, error: 2 } as const;
   return results
-    // Rollouts are information a reviewer always wants to see, unlike "rendered N objects".
-    .filter((r) => rank[r.severity] >= rank[minimum] || r.tags?.rule === 'rollout')
+    // Rollouts and held-back upgrades are information a reviewer always wants to see, unlike "rendered N objects".
+    .filter((r) => rank[r.severity] >= rank[minimum] || r.tags?.rule === 'rollout' || r.tags?.rule === 'upgrade-sequence')
     .map((r) => {
       const ref = r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}` : '';
       const field = r.field ? ` ${r.field.path}` : '';

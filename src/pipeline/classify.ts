@@ -15,6 +15,9 @@ export const OWNER_ANNOTATION = 'render-clusterclass.dev/cluster';
 /** Marks inputs as they were before this change (`"true"`): used only for the webhooks' update rules. */
 export const PREVIOUS_ANNOTATION = 'render-clusterclass.dev/previous';
 
+/** Marks objects exported from the live management cluster (`kubectl get -o yaml`): the observed state for upgrade sequencing. */
+export const OBSERVED_ANNOTATION = 'render-clusterclass.dev/observed';
+
 export interface Classified {
   classes: InputItem[];
   clusters: InputItem[];
@@ -23,6 +26,8 @@ export interface Classified {
   templates: TemplateIndex;
   /** Items marked as the previous state (not rendered, not templates). */
   previous: InputItem[];
+  /** Items marked as observed live objects (not rendered, not templates). */
+  observed: JsonObject[];
   /** CustomResourceDefinitions among the items (they also stay templates-indexable pass-through items). */
   crdObjects: JsonObject[];
 }
@@ -71,11 +76,17 @@ export function classify(items: readonly InputItem[], defaultNamespace: string):
   const templateItems = new Map<string, InputItem>();
   const crdObjects: JsonObject[] = [];
   const previous: InputItem[] = [];
+  const observed: JsonObject[] = [];
   for (const item of items) {
     const ref = item.ref;
     if (!ref) continue;
-    if (annotationsOf(item.value)[PREVIOUS_ANNOTATION] === 'true') {
+    const annotations = annotationsOf(item.value);
+    if (annotations[PREVIOUS_ANNOTATION] === 'true') {
       previous.push(item);
+      continue;
+    }
+    if (annotations[OBSERVED_ANNOTATION] !== undefined) {
+      observed.push(item.value);
       continue;
     }
     const owner = ownerOf(item);
@@ -104,7 +115,7 @@ export function classify(items: readonly InputItem[], defaultNamespace: string):
       return value;
     },
   };
-  return { classes, clusters, generated, templates, crdObjects, previous };
+  return { classes, clusters, generated, templates, crdObjects, previous, observed };
 }
 
 /** Stable shard of a Cluster: SHA-256 of `namespace/name`, first 32 bits, modulo the count. */

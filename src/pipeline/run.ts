@@ -12,13 +12,16 @@ import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { asObject, cloneJson } from '../api/json.js';
 import { buildBlueprint, templateKey, templateRefsOf, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
 import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
-import { applyCrdDefaults, contractVersionsFromCrds, loadCrds, validateAgainstCrd, type CrdIndex } from '../validation/crds.js';
+import { applyCrdDefaults, contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../validation/crds.js';
+import { inputCrdValidator, validateOnCreate, withWebhookHint } from '../validation/admission.js';
 import { rolloutReport } from '../validation/compatibility.js';
 import { updateResults } from '../validation/update.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import { coreVersionFor } from './versions.js';
 import { explainRendered } from '../explain/provenance.js';
+import { describeSource } from '../explain/format.js';
+import type { ExplainedObject } from '../explain/types.js';
 import { provenanceReport } from '../explain/report.js';
 import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION, classify, clusterKey, isToolAnnotation, ownerOf, shardOf } from './classify.js';
 
@@ -86,15 +89,25 @@ function internalError(ref: ObjectRef, e: unknown): Result {
   };
 }
 
-/** Inputs that are not items of this run: CRDs given on the side (CLI `--crds`). */
+/** Inputs that are not items of this run (CLI `--crds`, `--previous`, `--observed`). */
 export interface PipelineExtras {
   crds?: readonly JsonObject[];
+  /** The inputs as they were before this change (CLI `--previous`); in a package, items marked `render-clusterclass.dev/previous`. */
+  previousInputs?: readonly InputItem[];
+  /** Live objects exported from the management cluster, with their status. */
+  observed?: readonly JsonObject[];
 }
 
 type BlueprintEntry = { blueprint?: Blueprint; ok: boolean };
 
-/** ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them. */
-function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex, config: RenderConfig, contractOf: ContractLookup, results: Result[]) {
+/** Validates an input object against its CRD (each object once); absent without CRDs. */
+type InputCheck = (obj: JsonObject, ref: ObjectRef) => Result[];
+
+/**
+ * ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them;
+ * `checkInput` sees each used class and the templates it references, as written.
+ */
+function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex, config: RenderConfig, contractOf: ContractLookup, results: Result[], checkInput?: InputCheck) {
   const ns = config.defaultNamespace;
   const docs = new Map<string, InputItem>();
   for (const item of classes) docs.set(clusterKey(item.ref!.namespace ?? ns, item.ref!.name), item);
@@ -108,11 +121,16 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
     const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
     let entry: BlueprintEntry = { ok: false };
     try {
+      if (checkInput) results.push(...checkInput(item.value, ref));
       const normalized = normalizeClusterClass(item.value, ref);
       results.push(...normalized.results);
       const cc: ClusterClass | undefined = normalized.value;
       if (cc) {
-        for (const t of templateRefsOf(cc)) classTemplates.add(templateKey(t.apiVersion, t.kind, cc.namespace, t.name));
+        for (const t of templateRefsOf(cc)) {
+          classTemplates.add(templateKey(t.apiVersion, t.kind, cc.namespace, t.name));
+          const written = checkInput && templates.get(t.apiVersion, t.kind, cc.namespace, t.name);
+          if (written) results.push(...checkInput(written, { apiVersion: t.apiVersion, kind: t.kind, namespace: cc.namespace, name: t.name }));
+        }
         const built = buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf });
         results.push(...built.results);
         if (built.blueprint) entry = { blueprint: built.blueprint, ok: true };
@@ -141,6 +159,20 @@ function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): TemplateI
   };
 }
 
+/** Field origins of rendered objects for CRD errors, from `explain` (computed once, on the first error). */
+function fieldOrigins(explain: () => ExplainedObject[], className: string): FieldOriginsOf {
+  let objects: ExplainedObject[] | undefined;
+  return (r) => {
+    try {
+      objects ??= explain();
+    } catch {
+      objects = [];
+    }
+    const fields = objects.find((o) => o.ref.kind === r.kind && o.ref.name === r.name)?.fields;
+    return fields?.map((f) => ({ path: f.path, origin: describeSource(f.source, className) }));
+  };
+}
+
 const classMissing = (ref: ObjectRef, cluster: Cluster, classKey: string): Result => ({
   severity: 'error',
   message: `ClusterClass "${classKey}" not found: add it (and its templates) to the input, or fix the class reference`,
@@ -157,31 +189,41 @@ const classInvalid = (ref: ObjectRef, classKey: string): Result => ({
   tags: { rule: 'class-invalid' },
 });
 
-/** Control planes and MachineDeployments whose rendered templates or versions changed since the earlier run. */
-function rolloutResults(previous: readonly InputItem[] | undefined, objects: JsonObject[], ref: ObjectRef): Result[] {
+/** Control planes and MachineDeployments whose rendered templates or versions changed since the earlier render. */
+function rolloutResults(previous: readonly JsonObject[] | undefined, objects: JsonObject[], ref: ObjectRef, key: string): Result[] {
   if (!previous || previous.length === 0) return [];
-  return rolloutReport(previous.map((i) => i.value), objects).map((r) => ({
+  return rolloutReport(previous, objects).map((r) => ({
     severity: 'info',
     message: `${r.kind} ${r.name} will roll out: ${r.reasons.map((x) => `${x.template}${x.fields.length > 0 ? ` (${x.fields.join(', ')})` : ''}`).join('; ')}`,
     resourceRef: ref,
-    tags: { rule: 'rollout' },
+    tags: { rule: 'rollout', cluster: key },
   }));
 }
+
+/** Strict mode (CI gates): a warning is an error. */
+const strictly = (results: Result[]): Result[] => results.map((r) => (r.severity === 'warning' ? { ...r, severity: 'error', tags: { ...r.tags, strict: 'true' } } : r));
 
 export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = [], extras: PipelineExtras = {}): PipelineOutput {
   const results: Result[] = [...readResults];
   const ns = config.defaultNamespace;
-  const { classes, clusters, generated, templates, crdObjects, previous } = classify(items, ns);
-  if (previous.length > 0) {
-    const current = items.filter((i) => !previous.includes(i));
-    const unmarked = previous.map((i) => ({ ...i, value: withoutPreviousMark(i.value) }));
-    results.push(...updateResults(unmarked, current, config));
+  const { classes, clusters, generated, templates, crdObjects, previous, observed } = classify(items, ns);
+  const observedObjects = [...observed, ...(extras.observed ?? [])];
+  // The previous inputs give the webhooks' update rules and, rendered, the current state of
+  // Clusters whose earlier outputs are not in the package.
+  const previousInputs = [...previous.map((i) => ({ ...i, value: withoutPreviousMark(i.value) })), ...(extras.previousInputs ?? [])];
+  let previousRender: Map<string, JsonObject[]> | undefined;
+  if (previousInputs.length > 0) {
+    results.push(...updateResults(previousInputs, items.filter((i) => !previous.includes(i)), config));
+    const earlier = runPipeline(previousInputs, { ...config, mode: 'preview', strict: false, provenance: false }, [], extras.crds ? { crds: extras.crds } : {});
+    previousRender = new Map(earlier.generated.map((g) => [g.cluster, g.objects]));
   }
   const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])]);
   results.push(...loaded.results);
   const haveCrds = crdObjects.length + (extras.crds?.length ?? 0) > 0;
   const contractOf = contractLookup(config.contractVersions, contractVersionsFromCrds(loaded.crds));
-  const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results);
+  // With CRDs, the inputs a render uses are validated as the API server would validate them on create.
+  const checkInput = haveCrds ? inputCrdValidator(loaded.crds) : undefined;
+  const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results, checkInput);
 
   const edits = new Map<InputItem, ItemEdit>();
   const out: ClusterOutput[] = [];
@@ -191,6 +233,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
     const key = clusterKey(ref.namespace!, ref.name);
     if (config.shard && shardOf(ref.namespace!, ref.name, config.shard.count) !== config.shard.index) continue;
     try {
+      if (checkInput) results.push(...checkInput(item.value, ref));
       const normalized = normalizeCluster(item.value, ref);
       results.push(...normalized.results);
       const cluster = normalized.value;
@@ -202,19 +245,23 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
         continue;
       }
       const coreVersion = coreVersionFor(cluster, config);
-      const outcome = renderCluster(bp.blueprint, cluster, ref, { coreVersion });
-      results.push(...outcome.results);
+      const earlier = generated.get(key)?.map((i) => i.value) ?? previousRender?.get(key);
+      const current = earlier || observedObjects.length > 0 ? { previous: earlier, observed: observedObjects } : undefined;
+      const outcome = renderCluster(bp.blueprint, cluster, ref, { coreVersion, upgrade: config.upgrade, ...(current ? { current } : {}) });
+      results.push(...outcome.results.map(withWebhookHint));
       if (!outcome.ok) continue;
       rendered.add(key);
       const objects = orderedObjects(outcome.rendered);
       if (haveCrds) {
-        for (const o of objects) {
+        // As on create: CRD defaults, the provider's defaulting webhook, CRD defaults, then the schema (admission.ts).
+        const rejected = objects.flatMap((o) => {
           const objRef = refOf(o);
-          // The API server defaults an object from its CRD before validating it.
-          if (objRef) results.push(...validateAgainstCrd(loaded.crds, applyCrdDefaults(loaded.crds, o), objRef).map((r) => ({ ...r, tags: { ...r.tags, cluster: key } })));
-        }
+          return objRef ? validateOnCreate(loaded.crds, o, objRef) : [];
+        });
+        const origins = () => explainRendered({ blueprint: bp.blueprint!, cluster, clusterRef: ref, rendered: outcome.rendered, coreVersion }).objects;
+        results.push(...withValueOrigins(rejected, fieldOrigins(origins, bp.blueprint.classRef.name)).map((r) => ({ ...r, tags: { ...r.tags, cluster: key } })));
       }
-      results.push(...rolloutResults(generated.get(key), objects, ref));
+      results.push(...rolloutResults(earlier, objects, ref, key));
       if (config.mode === 'validate') continue;
       if (config.mode === 'expand') {
         const classic = classicCluster(item.value, outcome.rendered.desired, coreVersion);
@@ -263,7 +310,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
     classes.includes(i) || (!!i.ref && blueprints.classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
   const keep = items.filter((i) => !replaced.has(i) && !(dropClassInputs && isClassInput(i)));
   out.sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
-  return { keep, edits, generated: out, results: withFiles(results, items, ns) };
+  return { keep, edits, generated: out, results: withFiles(config.strict ? strictly(results) : results, items, ns) };
 }
 
 const splitKey = (key: string): [string, string] => {

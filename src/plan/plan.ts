@@ -13,10 +13,13 @@ import { isToolAnnotation } from '../pipeline/classify.js';
 import { CLONED_FROM_NAME } from '../topology/labels.js';
 import { rolloutReport, type Rollout } from '../validation/compatibility.js';
 import { diffJson, type FieldChange } from './diff.js';
-import type { InputSide } from './previous.js';
 import { updateResults } from '../validation/update.js';
 
-export type { InputSide as PlanSide } from './previous.js';
+/** One side of a plan: the input items of a revision and what reading them reported. */
+export interface PlanSide {
+  items: InputItem[];
+  readResults: Result[];
+}
 
 export interface ObjectChange {
   ref: ObjectRef;
@@ -81,7 +84,7 @@ function matchKey(o: JsonObject): string {
   return `${ref.kind}/${rotating ? `${ref.name.slice(0, -5)}*` : ref.name}`;
 }
 
-function render(side: InputSide, config: RenderConfig): Rendered {
+function render(side: PlanSide, config: RenderConfig): Rendered {
   const out = runPipeline(side.items, { ...config, mode: 'preview' }, side.readResults);
   const objects = new Map<string, JsonObject[]>();
   for (const g of out.generated) objects.set(g.cluster, g.objects.map(comparable));
@@ -156,7 +159,7 @@ function planCluster(cluster: string, clusterClass: string, base: Rendered, head
   return plan;
 }
 
-export function computePlan(base: InputSide, head: InputSide, config: RenderConfig): Plan {
+export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig): Plan {
   const b = render(base, config);
   const h = render(head, config);
   // Update rules (class compatibility, version changes) count as new errors of the Clusters they name.

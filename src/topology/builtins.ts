@@ -13,6 +13,9 @@ function metadataBuiltin(obj: JsonObject): JsonObject {
   return compact({ labels: sortedMap(asStringMap(meta?.labels)), annotations: sortedMap(asStringMap(meta?.annotations)) });
 }
 
+/** The Kubernetes version a MachineDeployment/MachinePool was computed with (§2.8). */
+const templateSpecVersion = (obj: JsonObject): Json | undefined => asObject(asObject(asObject(obj.spec)?.template)?.spec)?.version;
+
 export function clusterBuiltin(cluster: Cluster, desired: DesiredState, classNamespace: string): JsonObject {
   const annotations = { ...cluster.metadata.annotations };
   delete annotations[LAST_APPLIED];
@@ -43,7 +46,7 @@ export function controlPlaneBuiltin(cluster: Cluster, desired: DesiredState): Js
   const cp = desired.controlPlane;
   const mt = desired.controlPlaneMachineTemplate;
   return compact({
-    version: cluster.topology.version,
+    version: asObject(cp.spec)?.version,
     metadata: metadataBuiltin(cp),
     name: asObject(cp.metadata)?.name,
     replicas: cluster.topology.controlPlane.replicas,
@@ -53,7 +56,7 @@ export function controlPlaneBuiltin(cluster: Cluster, desired: DesiredState): Js
 
 export function machineDeploymentBuiltin(cluster: Cluster, md: DesiredMachineDeployment): JsonObject {
   return compact({
-    version: cluster.topology.version,
+    version: templateSpecVersion(md.machineDeployment),
     metadata: metadataBuiltin(md.machineDeployment),
     class: md.topology.class,
     name: asObject(md.machineDeployment.metadata)?.name,
@@ -66,7 +69,7 @@ export function machineDeploymentBuiltin(cluster: Cluster, md: DesiredMachineDep
 
 export function machinePoolBuiltin(cluster: Cluster, mp: DesiredMachinePool): JsonObject {
   return compact({
-    version: cluster.topology.version,
+    version: templateSpecVersion(mp.machinePool),
     metadata: metadataBuiltin(mp.machinePool),
     class: mp.topology.class,
     name: asObject(mp.machinePool.metadata)?.name,

@@ -16,6 +16,7 @@ import type { ContractVersion } from '../krm/config.js';
 import type { Blueprint, MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
 import { asObject, asStringMap, cloneJson, compact, sortedMap } from '../api/json.js';
 import { formatGoDuration } from '../api/duration.js';
+import type { TopologyVersions } from './upgrade.js';
 import {
   CLUSTER_NAME_LABEL,
   CONTROL_PLANE_LABEL,
@@ -119,7 +120,7 @@ export function controlPlaneContractPaths(contract: ContractVersion) {
   return CONTRACT_PATHS[contract];
 }
 
-function computeControlPlane(bp: Blueprint, cluster: Cluster, names: TopologyNames): JsonObject {
+function computeControlPlane(bp: Blueprint, cluster: Cluster, names: TopologyNames, kubernetesVersion: string): JsonObject {
   const topo = cluster.topology.controlPlane;
   const cls = bp.cc.controlPlane;
   const identity = identityOf(cluster);
@@ -164,7 +165,7 @@ function computeControlPlane(bp: Blueprint, cluster: Cluster, names: TopologyNam
     if (secs === undefined) continue;
     setIn(cp, paths.timeout(n), bp.controlPlaneContract === 'v1beta2' ? secs : formatGoDuration(secs));
   }
-  spec.version = cluster.topology.version;
+  spec.version = kubernetesVersion;
   return cp;
 }
 
@@ -246,12 +247,13 @@ function workerTimeouts(topo: WorkerTopology, cls: WorkerClass): [string, number
 function machineTemplateSpec(
   version: CoreVersion,
   cluster: Cluster,
+  kubernetesVersion: string,
   refs: { bootstrap: JsonObject; infrastructure: JsonObject },
   fields: Record<string, Json | undefined>,
   timeouts: [string, number][],
   minReadySeconds: number | undefined,
 ): JsonObject {
-  const common = { clusterName: cluster.name, version: cluster.topology.version, bootstrap: { configRef: refs.bootstrap }, infrastructureRef: refs.infrastructure };
+  const common = { clusterName: cluster.name, version: kubernetesVersion, bootstrap: { configRef: refs.bootstrap }, infrastructureRef: refs.infrastructure };
   if (version === 'v1beta2') {
     const deletion = timeouts.length > 0 ? Object.fromEntries(timeouts.map(([n, v]) => [`${n}Seconds`, v])) : undefined;
     return compact({ ...common, ...fields, minReadySeconds, deletion });
@@ -269,6 +271,7 @@ function computeMachineDeployment(
   mdBp: MachineDeploymentBlueprint,
   names: TopologyNames,
   version: CoreVersion,
+  kubernetesVersion: string,
 ): DesiredMachineDeployment {
   const identity = identityOf(cluster);
   const mdNames = names.machineDeployments.get(topo.name)!;
@@ -292,7 +295,7 @@ function computeMachineDeployment(
     readinessGates: copyOf(topo.readinessGates ?? cls.readinessGates),
     taints: copyOf(topo.taints ?? cls.taints),
   };
-  const templateSpec = machineTemplateSpec(version, cluster, refs, machineFields, workerTimeouts(topo, cls), version === 'v1beta2' ? minReadySeconds : undefined);
+  const templateSpec = machineTemplateSpec(version, cluster, kubernetesVersion, refs, machineFields, workerTimeouts(topo, cls), version === 'v1beta2' ? minReadySeconds : undefined);
   const selector = { matchLabels: sortedMap(fixed) as Json };
   const template = { metadata: meta.template, spec: templateSpec };
 
@@ -344,6 +347,7 @@ function computeMachinePool(
   mpBp: MachinePoolBlueprint,
   names: TopologyNames,
   version: CoreVersion,
+  kubernetesVersion: string,
 ): DesiredMachinePool {
   const identity = identityOf(cluster);
   const mpNames = names.machinePools.get(topo.name)!;
@@ -360,7 +364,7 @@ function computeMachinePool(
     bootstrap: objectRef(version, String(bootstrapObject.apiVersion), String(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace),
     infrastructure: objectRef(version, String(infrastructureObject.apiVersion), String(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace),
   };
-  const templateSpec = machineTemplateSpec(version, cluster, refs, { taints: copyOf(topo.taints ?? cls.taints) }, workerTimeouts(topo, cls), version === 'v1beta2' ? minReadySeconds : undefined);
+  const templateSpec = machineTemplateSpec(version, cluster, kubernetesVersion, refs, { taints: copyOf(topo.taints ?? cls.taints) }, workerTimeouts(topo, cls), version === 'v1beta2' ? minReadySeconds : undefined);
   const spec = compact({
     clusterName: cluster.name,
     replicas: topo.replicas,
@@ -379,8 +383,8 @@ function computeMachinePool(
 
 // ------------------------------------------------------------------ entry point
 
-/** §2.1: the whole desired state, in the controller's order. */
-export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: TopologyNames, version: CoreVersion): DesiredState {
+/** §2.1: the whole desired state, in the controller's order, each object at its Kubernetes version (§2.8). */
+export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: TopologyNames, version: CoreVersion, versions: TopologyVersions): DesiredState {
   const identity = identityOf(cluster);
   const desired: DesiredState = {
     cluster: { labels: computeClusterLabels(cluster), controlPlaneRef: {} },
@@ -395,7 +399,7 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
   if (bp.controlPlaneMachineInfrastructure && names.controlPlaneMachineTemplate) {
     desired.controlPlaneMachineTemplate = templateToTemplate({ template: bp.controlPlaneMachineInfrastructure.object, name: names.controlPlaneMachineTemplate, cluster: identity });
   }
-  desired.controlPlane = computeControlPlane(bp, cluster, names);
+  desired.controlPlane = computeControlPlane(bp, cluster, names, versions.controlPlane);
   const cpTopo = cluster.topology.controlPlane.healthCheck;
   const cpTopoDefined = healthCheckDefined(cpTopo);
   if (bp.controlPlaneMachineInfrastructure && (healthCheckDefined(bp.cc.controlPlane.healthCheck) || cpTopoDefined) && cpTopo?.enabled !== false) {
@@ -409,10 +413,10 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
   }
   desired.cluster.controlPlaneRef = objectRef(version, String(desired.controlPlane.apiVersion), String(desired.controlPlane.kind), names.controlPlane, cluster.namespace);
   for (const topo of cluster.topology.workers.machineDeployments) {
-    desired.machineDeployments.push(computeMachineDeployment(cluster, topo, bp.machineDeployments.get(topo.class)!, names, version));
+    desired.machineDeployments.push(computeMachineDeployment(cluster, topo, bp.machineDeployments.get(topo.class)!, names, version, versions.machineDeployments.get(topo.name) ?? cluster.topology.version));
   }
   for (const topo of cluster.topology.workers.machinePools) {
-    desired.machinePools.push(computeMachinePool(cluster, topo, bp.machinePools.get(topo.class)!, names, version));
+    desired.machinePools.push(computeMachinePool(cluster, topo, bp.machinePools.get(topo.class)!, names, version, versions.machinePools.get(topo.name) ?? cluster.topology.version));
   }
   return desired;
 }

@@ -12,12 +12,16 @@ import { applyPatches, updateDesiredObject, type PatchRequestItem, type PatchTar
 import { validateClusterDeep, validateClusterTopology } from '../validation/cluster.js';
 import { computeDesiredState, controlPlaneContractPaths, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
 import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from './builtins.js';
+import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions, type UpgradePolicy } from './upgrade.js';
+import { groupOf } from './labels.js';
 import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from './names.js';
 
 export interface RenderedCluster {
   desired: DesiredState;
   /** Cluster-level variables after defaulting (what the mutating webhook writes back). */
   variables: DefaultedVariables;
+  /** The Kubernetes version of each object (§2.8). */
+  versions: TopologyVersions;
 }
 
 export type ClusterOutcome = { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[] };
@@ -230,6 +234,15 @@ function rotatingSuffixes(desired: DesiredState): Map<string, string> {
 
 export interface RenderClusterOptions {
   coreVersion: CoreVersion;
+  /** How a version change reaches the objects; default `control-plane-first` (it needs a current state to differ). */
+  upgrade?: UpgradePolicy;
+  /** What is known of the Cluster's current objects: an earlier render and/or observed (live) objects. */
+  current?: { previous?: readonly JsonObject[]; observed?: readonly JsonObject[] };
+}
+
+/** The group and kind of the control plane object the class creates (its template's kind without `Template`). */
+function controlPlaneKind(bp: Blueprint): { group: string; kind: string } {
+  return { group: groupOf(bp.controlPlane.ref.apiVersion), kind: bp.controlPlane.ref.kind.replace(/Template$/, '') };
 }
 
 export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectRef, options: RenderClusterOptions): ClusterOutcome {
@@ -241,11 +254,15 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
   results.push(...vars.results);
   const stable = stableNames(bp, cluster, clusterRef);
   results.push(...stable.results);
+  const current = options.current ? currentStateOf(cluster, controlPlaneKind(bp), options.current) : undefined;
+  const sequenced = current ? sequenceUpgrade(cluster, bp.cc, current, options.upgrade ?? 'control-plane-first', clusterRef) : undefined;
+  results.push(...(sequenced?.results ?? []));
   if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results };
+  const versions = sequenced?.versions ?? targetVersions(cluster);
 
   const hasPatches = bp.cc.patches.length > 0;
   // Pass A: placeholder names for rotating clones; their patched content decides the final names.
-  const passA = computeDesiredState(bp, cluster, withRotating(stable.names, rotatingNames(cluster, bp)), options.coreVersion);
+  const passA = computeDesiredState(bp, cluster, withRotating(stable.names, rotatingNames(cluster, bp)), options.coreVersion, versions);
   if (hasPatches) {
     const patchResults = patchDesiredState(bp, cluster, clusterRef, passA, vars.variables);
     results.push(...patchResults);
@@ -253,10 +270,10 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
   }
   // Pass B: final names, so builtins and references carry them.
   const finalNames = withRotating(stable.names, rotatingNames(cluster, bp, rotatingSuffixes(passA)));
-  const passB = computeDesiredState(bp, cluster, finalNames, options.coreVersion);
+  const passB = computeDesiredState(bp, cluster, finalNames, options.coreVersion, versions);
   if (hasPatches) {
     const errors = patchDesiredState(bp, cluster, clusterRef, passB, vars.variables).filter((r) => r.severity === 'error');
     if (errors.length > 0) return { ok: false, results: [...results, ...errors] };
   }
-  return { ok: true, rendered: { desired: passB, variables: vars.variables }, results };
+  return { ok: true, rendered: { desired: passB, variables: vars.variables, versions }, results };
 }

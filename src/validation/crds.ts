@@ -15,6 +15,10 @@
  *   warnings because the API server silently drops them (the object is accepted, the value is
  *   lost). A version the CRD does not define or serve is an error. `x-kubernetes-validations`
  *   (CEL) rules and ObjectMeta validation are not evaluated. Kinds without a CRD are skipped.
+ *   Messages end with how to fix: in the template or patch for a rendered object, in the input
+ *   for an input object (`subject`). A missing required field lists the values its enum allows;
+ *   an empty list below `minItems` says that `[]` is kept and rejected, not treated as unset.
+ *   Mutating admission (provider defaulting webhooks) is emulated in `admission.ts`.
  *
  * The index owns one ajv instance and compiles a version's schema on first use.
  */
@@ -23,7 +27,7 @@ import type { Json, JsonObject, ObjectRef } from '../api/model.js';
 import type { ContractVersion } from '../krm/config.js';
 import type { Result } from '../krm/result.js';
 import { applyStructuralDefaults } from '../variables/defaulting.js';
-import { errorBody, type BadValue } from '../variables/fielderror.js';
+import { errorBody, type BadValue, type FieldError } from '../variables/fielderror.js';
 import { deepCopy, goMarshal, hasOwn, isJsonObject, jsonTypeName, setOwn } from '../variables/json.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from '../variables/openapi.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from '../variables/schema.js';
@@ -277,12 +281,39 @@ export function pruneUnknownFields(crds: CrdIndex, obj: JsonObject): { object: J
   return { object, pruned };
 }
 
+/** A rendered object (fix the template or patch) or an input object (fix the input as written). */
+export type CrdSubject = 'rendered' | 'input';
+
+/** The raw schema at a dotted field path (`a.b[0].c`, `m[key]`), or undefined. */
+function rawSchemaAt(root: JsonObject, path: string): JsonObject | undefined {
+  let s: JsonObject | undefined = root;
+  for (const m of path.matchAll(/([^.[\]]+)|\[([^\]]*)\]/g)) {
+    if (!s) return undefined;
+    if (m[1] !== undefined) s = propSchema(s, m[1]) ?? schemaOf(s.additionalProperties);
+    else s = schemaOf(s.items) ?? schemaOf(s.additionalProperties);
+  }
+  return s;
+}
+
+/** What to add to a schema error so that its message says how to fix it. */
+function fixHint(e: FieldError, schema: JsonObject): string {
+  if (e.type === 'Required value') {
+    const values = rawSchemaAt(schema, e.field)?.enum;
+    return Array.isArray(values) && values.length > 0 ? ` (set it to one of: ${values.map((v) => JSON.stringify(v)).join(', ')})` : '';
+  }
+  if (e.type === 'Invalid value' && typeof e.badValue === 'object' && e.badValue !== null && e.badValue.go === '[]' && e.detail.includes('should have at least')) {
+    return ' (an empty list is not the same as leaving the field out: the API server keeps `[]` and rejects it; remove the field where it is set to `[]`, e.g. a patch adding `value: []`, or add at least one item)';
+  }
+  return '';
+}
+
 /**
- * Validates a rendered object against its CRD (see the module comment for the severity policy).
- * Results carry `ref` and a dotted field path such as
+ * Validates an object against its CRD (see the module comment for the severity policy): a
+ * rendered object by default, an input object as written with `subject: 'input'`. Results carry
+ * `ref` and a dotted field path such as
  * `spec.template.spec.backend.docker.extraMounts[0].containerPath`.
  */
-export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectRef): Result[] {
+export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectRef, subject: CrdSubject = 'rendered'): Result[] {
   const { entry, defined, group, version, kind } = lookup(crds, obj);
   if (!defined || defined.length === 0) return [];
   const results: Result[] = [];
@@ -295,7 +326,7 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
   const gv = group === '' ? version : `${group}/${version}`;
   if (!entry || !entry.served) {
     const what = entry ? 'is not served by' : 'is not defined in';
-    push('error', 'apiVersion', `${kind} version ${version} ${what} its CustomResourceDefinition "${defined[0]!.crdName}" (served: ${served.join(', ') || 'none'}): use apiVersion ${group}/${served[served.length - 1] ?? '<served version>'} in the template`, 'crd-version');
+    push('error', 'apiVersion', `${kind} version ${version} ${what} its CustomResourceDefinition "${defined[0]!.crdName}" (served: ${served.join(', ') || 'none'}): use apiVersion ${group}/${served[served.length - 1] ?? '<served version>'}${subject === 'input' ? '' : ' in the template'}`, 'crd-version');
     return results;
   }
   if (!entry.schema) return results;
@@ -310,8 +341,34 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
     push('warning', undefined, `${kind} ${gv}: ${compiled.problem ?? 'no schema'}; the object was not validated`, 'crd-schema');
     return results;
   }
+  const fix = subject === 'input' ? `would reject this ${kind} as written (${gv} CRD schema); fix it in the input` : `would reject this ${kind} (${gv} CRD schema); fix the value in the template or the patch/variable that produces it`;
   for (const e of schemaErrors(compiled.validator, stored, '', badValue)) {
-    push('error', e.field, `${errorBody(e)}: the API server would reject this ${kind} (${gv} CRD schema); fix the value in the template or the patch/variable that produces it`, 'crd-schema');
+    push('error', e.field, `${errorBody(e)}${fixHint(e, entry.schema)}: the API server ${fix}`, 'crd-schema');
   }
   return results;
+}
+
+/** Where each field of an object came from (`explain` provenance), as one line per field path. */
+export type FieldOriginsOf = (ref: ObjectRef) => readonly { path: string; origin: string }[] | undefined;
+
+const isUnder = (path: string, parent: string): boolean => path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`);
+const parentPath = (path: string): string => path.replace(/(\.[^.[\]]+|\[[^\]]*\])$/, '');
+
+/**
+ * `crd-schema` errors get where the rejected value came from appended: the field itself, else the
+ * first field below it (an object or list), else, for a missing field, the first field next to
+ * it (in the object that lacks it). `originsOf` is only called when there is such an error.
+ */
+export function withValueOrigins(results: Result[], originsOf: FieldOriginsOf): Result[] {
+  return results.map((r) => {
+    const path = r.field?.path;
+    if (r.severity !== 'error' || r.tags?.rule !== 'crd-schema' || !path || !r.resourceRef) return r;
+    const fields = originsOf(r.resourceRef as ObjectRef);
+    if (!fields) return r;
+    const own = fields.find((f) => f.path === path) ?? fields.find((f) => isUnder(f.path, path));
+    if (own) return { ...r, message: `${r.message} (${path} comes from ${own.origin})` };
+    const parent = parentPath(path);
+    const holder = parent !== path && parent !== '' ? fields.find((f) => isUnder(f.path, parent)) : undefined;
+    return holder ? { ...r, message: `${r.message} (next to ${holder.path}, which comes from ${holder.origin})` } : r;
+  });
 }

@@ -1,7 +1,8 @@
 /**
  * CRD awareness through the whole pipeline: a patch that relies on a CRD default renders once the
- * CRD is supplied (as it does live, where the API server stored the template defaulted), and a
- * rendered object that its CRD would reject is reported with its field path.
+ * CRD is supplied (as it does live, where the API server stored the template defaulted), a
+ * rendered object that its CRD would reject is reported with its field path and where the value
+ * came from, and the input objects a render uses are validated once each.
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -68,6 +69,15 @@ const objectCrd = {
   },
 } as unknown as JsonObject;
 
+const cluster = (name: string) => `apiVersion: cluster.x-k8s.io/v1beta2
+kind: Cluster
+metadata: {name: ${name}, namespace: ns}
+spec:
+  topology:
+    classRef: {name: widgets}
+    version: v1.34.0
+`;
+
 const inputs = (size: string) => `
 apiVersion: cluster.x-k8s.io/v1beta2
 kind: ClusterClass
@@ -101,20 +111,15 @@ spec:
   template:
     spec: {}
 ---
-apiVersion: cluster.x-k8s.io/v1beta2
-kind: Cluster
-metadata: {name: w1, namespace: ns}
-spec:
-  topology:
-    classRef: {name: widgets}
-    version: v1.34.0
-`;
+${cluster('w1')}`;
 
-function render(size: string, withCrd: boolean) {
-  const read = readYamlStream(inputs(size), 'in.yaml');
+function renderText(text: string, withCrd: boolean) {
+  const read = readYamlStream(text, 'in.yaml');
   if (!read.ok) throw new Error(read.message);
   return runPipeline(read.items, { ...DEFAULT_CONFIG, mode: 'preview' }, read.results, withCrd ? { crds: [crd as unknown as JsonObject, objectCrd] } : {});
 }
+
+const render = (size: string, withCrd: boolean) => renderText(inputs(size), withCrd);
 
 describe('CRDs in the pipeline', () => {
   it('without the CRD, a patch replacing a defaulted-only field fails (the documented divergence)', () => {
@@ -129,11 +134,40 @@ describe('CRDs in the pipeline', () => {
     expect(YAML.stringify(widget.spec)).toBe('zones: 2\nsize: small\n');
   });
 
-  it('a rendered value the CRD rejects is an error at its field path', () => {
+  it('a rendered value the CRD rejects is an error at its field path, naming the patch that set it', () => {
     const out = render('medium', true);
     const error = out.results.find((r) => r.severity === 'error')!;
     expect(error.resourceRef).toMatchObject({ kind: 'WidgetCluster', namespace: 'ns' });
     expect(error.field?.path).toBe('spec.size');
     expect(error.message).toContain('Unsupported value: "medium"');
+    expect(error.message).toContain('(spec.size comes from patch "fewerZones" (spec.patches[0].definitions[0].jsonPatches[1]: add /spec/template/spec/size); literal value)');
+    expect(error.tags).toMatchObject({ rule: 'crd-schema', cluster: 'ns/w1' });
+  });
+
+  it('validates the input objects a render uses once each, at their own resourceRef and file', () => {
+    const text =
+      inputs('small').replace('kind: WidgetClusterTemplate\nmetadata: {name: widget, namespace: ns}\nspec:\n  template: {}', 'kind: WidgetClusterTemplate\nmetadata: {name: widget, namespace: ns}\nspec:\n  template: {spec: {zones: 0}}') +
+      `---
+${cluster('w2')}---
+apiVersion: infrastructure.example.com/v1beta2
+kind: WidgetClusterTemplate
+metadata: {name: unused, namespace: ns}
+spec:
+  template: {spec: {zones: -1}}
+`;
+    const out = renderText(text, true);
+    const errors = out.results.filter((r) => r.severity === 'error');
+    // The template as written violates minimum 1; the patch replaces the value, so nothing rendered is wrong.
+    expect(errors).toEqual([
+      {
+        severity: 'error',
+        message: expect.stringContaining('Invalid value: 0: spec.template.spec.zones in body should be greater than or equal to 1: the API server would reject this WidgetClusterTemplate as written'),
+        resourceRef: { apiVersion: 'infrastructure.example.com/v1beta2', kind: 'WidgetClusterTemplate', namespace: 'ns', name: 'widget' },
+        field: { path: 'spec.template.spec.zones' },
+        file: { path: 'in.yaml', index: 1 },
+        tags: { rule: 'crd-schema' },
+      },
+    ]);
+    expect(out.generated.map((g) => g.cluster)).toEqual(['ns/w1', 'ns/w2']);
   });
 });

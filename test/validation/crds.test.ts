@@ -6,8 +6,10 @@ import {
   loadCrds,
   pruneUnknownFields,
   validateAgainstCrd,
+  withValueOrigins,
   type CrdIndex,
 } from '../../src/validation/crds.js';
+import type { Result } from '../../src/krm/result.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 
 const available = !fixtureCrdsMissing();
@@ -122,22 +124,61 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
       expect(pruneUnknownFields(crds, o).pruned).toEqual(['spec.template.spec.backend.docker.extraMount', 'spec.template.spec.customImag']);
     });
 
+    /** A rendered MachineDeployment of Cluster c1 with a bootstrap configRef and `machine` added to its machine spec. */
+    const machineDeployment = (name: string, machine: JsonObject, spec: JsonObject = {}): JsonObject => ({
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'MachineDeployment',
+      metadata: { name, namespace: 'default' },
+      spec: {
+        clusterName: 'c1',
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { clusterName: 'c1', bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'x' } }, ...machine } },
+        ...spec,
+      },
+    });
+
     it('reports missing required fields and enum violations of a rendered MachineDeployment', () => {
-      const md: JsonObject = {
-        apiVersion: 'cluster.x-k8s.io/v1beta2',
-        kind: 'MachineDeployment',
-        metadata: { name: 'c1-md-0', namespace: 'default' },
-        spec: {
-          clusterName: 'c1',
-          selector: { matchLabels: { a: 'b' } },
-          template: { metadata: { labels: { a: 'b' } }, spec: { clusterName: 'c1', bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'x' } } } },
-          rollout: { strategy: { type: 'Sideways' } },
-        },
-      };
+      const md = machineDeployment('c1-md-0', {}, { rollout: { strategy: { type: 'Sideways' } } });
       const results = validateAgainstCrd(crds, md, ref(md));
       const paths = results.map((r) => `${r.severity} ${r.field?.path} ${r.message.split(':')[0]}`);
       expect(paths).toContain('error spec.template.spec.infrastructureRef Required value');
       expect(paths).toContain('error spec.rollout.strategy.type Unsupported value');
+    });
+
+    it('says how to fix: the allowed values of a missing enum field; why an empty list is rejected', () => {
+      const md = machineDeployment('c1-md-large-abcde', {
+        infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: 'y' },
+        taints: [{ key: 'example.com/dedicated', value: 'large', effect: 'NoSchedule' }],
+      });
+      const taint = validateAgainstCrd(crds, md, ref(md));
+      expect(taint.map((r) => [r.field?.path, r.message.split(': the API server')[0]])).toEqual([
+        ['spec.template.spec.taints[0].propagation', 'Required value (set it to one of: "Always", "OnInitialization")'],
+      ]);
+      const kct: JsonObject = {
+        apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+        kind: 'KubeadmConfigTemplate',
+        metadata: { name: 'capv-1-md-0-abcde', namespace: 'default' },
+        spec: { template: { spec: { files: [], users: [{ name: 'capv' }] } } },
+      };
+      const files = validateAgainstCrd(crds, kct, ref(kct));
+      expect(files).toHaveLength(1);
+      expect(files[0]!.field?.path).toBe('spec.template.spec.files');
+      expect(files[0]!.message).toBe(
+        'Invalid value: []: spec.template.spec.files in body should have at least 1 items (an empty list is not the same as leaving the field out: ' +
+          'the API server keeps `[]` and rejects it; remove the field where it is set to `[]`, e.g. a patch adding `value: []`, or add at least one item): ' +
+          'the API server would reject this KubeadmConfigTemplate (bootstrap.cluster.x-k8s.io/v1beta2 CRD schema); fix the value in the template or the patch/variable that produces it',
+      );
+    });
+
+    it('an input object is to be fixed where it is written', () => {
+      const o = devMachineTemplate({ backend: { docker: { extraMounts: [{ containerPath: 42 }] } } });
+      const [r] = validateAgainstCrd(crds, o, ref(o), 'input');
+      expect(r!.message).toBe(
+        'Invalid value: "integer": spec.template.spec.backend.docker.extraMounts[0].containerPath in body must be of type string: "integer": ' +
+          'the API server would reject this DevMachineTemplate as written (infrastructure.cluster.x-k8s.io/v1beta2 CRD schema); fix it in the input',
+      );
+      const unserved = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AWSClusterTemplate', metadata: { name: 'x' }, spec: {} };
+      expect(validateAgainstCrd(crds, unserved, ref(unserved), 'input')[0]!.message).toMatch(/use apiVersion infrastructure\.cluster\.x-k8s\.io\/v1beta2$/);
     });
 
     it('rejects an unserved version and skips kinds without a CRD', () => {
@@ -236,5 +277,37 @@ describe('loadCrds without fixtures', () => {
       ['spec.size', 'Invalid value: 0: spec.size in body should be greater than or equal to 1'],
       ['spec.labels.a', 'Invalid value: "integer": spec.labels.a in body must be of type string: "integer"'],
     ]);
+  });
+});
+
+describe('withValueOrigins', () => {
+  const objRef = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'ns' };
+  const err = (path: string, rule = 'crd-schema', severity: Result['severity'] = 'error'): Result => ({ severity, message: `bad ${path}`, resourceRef: objRef, field: { path }, tags: { rule } });
+  const fields = [
+    { path: 'spec.files', origin: 'patch "createEmptyArrays"' },
+    { path: 'spec.taints[0].key', origin: 'Cluster spec.topology.workers.machineDeployments[1].taints[0].key' },
+    { path: 'spec.size', origin: 'template WidgetTemplate/w spec.template.spec.size' },
+  ];
+
+  it('appends where the value (or the object lacking a field) came from', () => {
+    const out = withValueOrigins([err('spec.files'), err('spec.taints[0]'), err('spec.taints[0].propagation'), err('spec.other.deep')], () => fields);
+    expect(out.map((r) => r.message)).toEqual([
+      'bad spec.files (spec.files comes from patch "createEmptyArrays")',
+      'bad spec.taints[0] (spec.taints[0] comes from Cluster spec.topology.workers.machineDeployments[1].taints[0].key)',
+      'bad spec.taints[0].propagation (next to spec.taints[0].key, which comes from Cluster spec.topology.workers.machineDeployments[1].taints[0].key)',
+      'bad spec.other.deep',
+    ]);
+  });
+
+  it('leaves warnings, other rules and objects without origins alone, and asks only when needed', () => {
+    let asked = 0;
+    const originsOf = () => {
+      asked++;
+      return fields;
+    };
+    const untouched = [err('spec.files', 'crd-pruned', 'warning'), err('spec.files', 'crd-version'), { severity: 'error', message: 'no path', tags: { rule: 'crd-schema' } } as Result];
+    expect(withValueOrigins(untouched, originsOf)).toEqual(untouched);
+    expect(asked).toBe(0);
+    expect(withValueOrigins([err('spec.files')], () => undefined)[0]!.message).toBe('bad spec.files');
   });
 });

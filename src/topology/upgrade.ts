@@ -1,0 +1,376 @@
+/**
+ * Upgrade sequencing (topology-semantics §2.8, §8.3): which version each object of a Cluster gets
+ * when `spec.topology.version` moves, given what the renderer knows of the current state.
+ *
+ * CAPI decides this from live objects (`computeControlPlaneVersion`,
+ * `computeMachineDeploymentVersion`, `computeMachinePoolVersion` and `ComputeUpgradePlan` in
+ * `exp/topology/desiredstate/`). Offline, the current state comes from two optional sources:
+ * - the previous render (objects this function generated earlier): spec versions only;
+ * - observed objects (a `kubectl get -o yaml` export): spec versions plus status, which tells
+ *   whether the control plane is provisioning or upgrading and whether a worker is rolling.
+ * Observed objects win over the previous render. Without either, the Cluster is new and every
+ * object gets the topology version (CAPI's rule for new clusters).
+ *
+ * `control-plane-first` follows CAPI: the control plane takes one step of the upgrade plan per
+ * render; workers follow only once the control plane is known to be stable at its version, which
+ * needs observed state (a previous render only says what was asked for, not what happened).
+ * `all-at-once` is the stateless rule: everything at the topology version.
+ */
+import type { SemVer } from 'semver';
+import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../api/model.js';
+import { asObject, asString } from '../api/json.js';
+import type { Result } from '../krm/result.js';
+import { parseTolerant, semverText } from '../validation/primitives.js';
+import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf } from './labels.js';
+
+export type UpgradePolicy = 'control-plane-first' | 'all-at-once';
+
+/** The version each object of a Cluster is rendered with. */
+export interface TopologyVersions {
+  controlPlane: string;
+  /** By topology name; a name that is not here gets the topology version. */
+  machineDeployments: ReadonlyMap<string, string>;
+  machinePools: ReadonlyMap<string, string>;
+}
+
+const OBSERVED_HINT = 'workers follow once observed state shows it there (export the control plane with kubectl get -o yaml and pass it with --observed DIR)';
+
+export const UPGRADE_CONCURRENCY = 'topology.cluster.x-k8s.io/upgrade-concurrency';
+
+interface ControlPlaneState {
+  version: string;
+  /** Only known from observed objects: `status.version(s)` as the control plane reports it. */
+  observed: boolean;
+  provisioning: boolean;
+  upgrading: boolean;
+}
+
+interface WorkerState {
+  /** `metadata.name` of the current object. */
+  name: string;
+  version: string;
+  observed: boolean;
+  rolling: boolean;
+}
+
+/** What is known of a Cluster's current objects. */
+export interface CurrentState {
+  controlPlane?: ControlPlaneState;
+  machineDeployments: Map<string, WorkerState>;
+  machinePools: Map<string, WorkerState>;
+}
+
+const str = (o: JsonObject | undefined, ...path: string[]): string | undefined => {
+  let v: unknown = o;
+  for (const k of path) v = asObject(v as JsonObject)?.[k];
+  return asString(v as JsonObject[string]);
+};
+const num = (o: JsonObject | undefined, ...path: string[]): number | undefined => {
+  let v: unknown = o;
+  for (const k of path) v = asObject(v as JsonObject)?.[k];
+  return typeof v === 'number' ? v : undefined;
+};
+
+/**
+ * `version.Compare(a, b, WithBuildTags())`: -1, 0, 1 by semver precedence, then by build
+ * identifiers (numbers before strings, longer wins); 2 when two string identifiers differ and no
+ * order can be told.
+ */
+export function compareVersions(a: SemVer, b: SemVer): number {
+  const c = a.compare(b);
+  if (c !== 0) return c;
+  // A numeric identifier is a bigint, any other a string.
+  const ids = (v: SemVer): (bigint | string)[] => v.build.map((s) => (/^[0-9]+$/.test(s) ? BigInt(s) : s));
+  const x = ids(a);
+  const y = ids(b);
+  let i = 0;
+  for (; i < x.length && i < y.length; i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (typeof p === 'bigint' && typeof q === 'bigint') {
+      if (p !== q) return p < q ? -1 : 1;
+    } else if (typeof p === 'bigint') return -1;
+    else if (typeof q === 'bigint') return 1;
+    else if (p !== q) return 2;
+  }
+  return x.length === y.length ? 0 : i === x.length ? -1 : 1;
+}
+
+/** The control plane's reported version(s): `status.versions[].version` or `status.version`. */
+function reportedVersions(obj: JsonObject): string[] | undefined {
+  const status = asObject(obj.status);
+  const list = Array.isArray(status?.versions) ? status.versions : undefined;
+  if (list && list.length > 0) return list.map((e) => str(asObject(e), 'version') ?? '');
+  const single = str(status, 'version');
+  return single === undefined || single === '' ? undefined : [single];
+}
+
+/** contract.ControlPlane().IsUpgrading: spec.version above any reported version. */
+function controlPlaneUpgrading(spec: SemVer, reported: string[]): boolean {
+  return reported.some((r) => {
+    const v = parseTolerant(r);
+    return v !== undefined && compareVersions(spec, v) >= 1;
+  });
+}
+
+/**
+ * A MachineDeployment/MachinePool is rolling when fewer replicas are up to date than exist or are
+ * wanted (v1beta2 `status.upToDateReplicas`, v1beta1 `status.updatedReplicas`), or the controller
+ * has not observed its latest generation. Live, CAPI compares its Machines' versions.
+ */
+function workerRolling(obj: JsonObject): boolean {
+  const status = asObject(obj.status);
+  if (!status) return false;
+  const upToDate = num(status, 'upToDateReplicas') ?? num(status, 'updatedReplicas');
+  const replicas = Math.max(num(status, 'replicas') ?? 0, num(obj, 'spec', 'replicas') ?? 0);
+  const generation = num(obj, 'metadata', 'generation');
+  const observedGeneration = num(status, 'observedGeneration');
+  if (generation !== undefined && observedGeneration !== undefined && observedGeneration < generation) return true;
+  return upToDate !== undefined && upToDate < replicas;
+}
+
+const labelsOf = (o: JsonObject) => asObject(asObject(o.metadata)?.labels) ?? {};
+const isCore = (o: JsonObject, kind: string) => o.kind === kind && groupOf(String(o.apiVersion)) === 'cluster.x-k8s.io';
+
+/**
+ * The current state of one Cluster from its objects (previous render and/or observed): the
+ * control plane is the object of `controlPlaneKind` (its group and kind), workers are found by
+ * their topology name labels. Observed objects are read after the previous render and replace it.
+ */
+export function currentStateOf(
+  cluster: Cluster,
+  controlPlaneKind: { group: string; kind: string },
+  sources: { previous?: readonly JsonObject[]; observed?: readonly JsonObject[] },
+): CurrentState {
+  const state: CurrentState = { machineDeployments: new Map(), machinePools: new Map() };
+  const read = (objects: readonly JsonObject[], observed: boolean) => {
+    for (const o of objects) {
+      const labels = labelsOf(o);
+      const meta = asObject(o.metadata);
+      if (labels[CLUSTER_NAME_LABEL] !== cluster.name || (str(meta, 'namespace') ?? cluster.namespace) !== cluster.namespace) continue;
+      if (observed && labels[TOPOLOGY_OWNED_LABEL] === undefined) continue;
+      if (o.kind === controlPlaneKind.kind && groupOf(String(o.apiVersion)) === controlPlaneKind.group) {
+        const version = str(o, 'spec', 'version');
+        const spec = version === undefined ? undefined : parseTolerant(version);
+        if (!version || !spec) continue;
+        const reported = observed ? reportedVersions(o) : undefined;
+        state.controlPlane = { version, observed, provisioning: observed && reported === undefined, upgrading: !!reported && controlPlaneUpgrading(spec, reported) };
+        continue;
+      }
+      const worker = isCore(o, 'MachineDeployment') ? { map: state.machineDeployments, label: DEPLOYMENT_NAME_LABEL } : isCore(o, 'MachinePool') ? { map: state.machinePools, label: POOL_NAME_LABEL } : undefined;
+      const topologyName = worker && asString(labels[worker.label]);
+      const version = str(o, 'spec', 'template', 'spec', 'version');
+      if (!worker || topologyName === undefined || !version || !parseTolerant(version)) continue;
+      worker.map.set(topologyName, { name: str(meta, 'name') ?? topologyName, version, observed, rolling: observed && workerRolling(o) });
+    }
+  };
+  read(sources.previous ?? [], false);
+  read(sources.observed ?? [], true);
+  return state;
+}
+
+type Plan = { controlPlane: string[]; workers: string[] } | { error: string };
+
+const vtext = (v: SemVer) => `v${semverText(v)}`;
+
+/** `GetUpgradePlanOneMinor` / `GetUpgradePlanFromClusterClassVersions` (control-plane steps only). */
+function controlPlanePlan(cc: ClusterClass, desired: SemVer, desiredText: string, current: SemVer, currentText: string): string[] | { error: string } {
+  if (semverText(current) === semverText(desired)) return [];
+  if (!cc.kubernetesVersions || cc.kubernetesVersions.length === 0) {
+    if (desired.minor > current.minor + 1) return { error: `cannot compute an upgrade plan from ${currentText} to ${desiredText}` };
+    return [desiredText];
+  }
+  const steps: string[] = [];
+  for (const v of cc.kubernetesVersions) {
+    const sv = parseTolerant(v);
+    if (!sv) return { error: `failed to parse version ${v}` };
+    if (sv.compare(current) <= 0) continue;
+    if (compareVersions(sv, desired) === 1) break;
+    steps.push(v);
+    if (semverText(sv) === semverText(desired)) break;
+  }
+  if (steps.length === 0) return steps;
+  // One version per minor: the last one listed for it.
+  const simplified: string[] = [];
+  let minor = current.minor;
+  if (minor === desired.minor) simplified.push(steps[0]!);
+  for (const v of steps) {
+    const sv = parseTolerant(v)!;
+    if (sv.minor > minor) simplified.push(v);
+    if (sv.minor === minor && simplified.length > 0) simplified[simplified.length - 1] = v;
+    minor = sv.minor;
+  }
+  return simplified;
+}
+
+/** `isLowerThanMinVersion`: order unknown (2) → lower unless it is the control plane's version. */
+function lowerThanMin(v: SemVer, min: SemVer, cp: SemVer): boolean {
+  const c = compareVersions(v, min);
+  return c === -1 || (c === 2 && semverText(v) !== semverText(cp));
+}
+
+/** `ComputeUpgradePlan` + `DefaultAndValidateUpgradePlans` (default workers plan: every third minor, then the target). */
+function upgradePlan(cc: ClusterClass, desiredText: string, cpText: string, workers: WorkerState[]): Plan {
+  const desired = parseTolerant(desiredText);
+  const cp = parseTolerant(cpText);
+  if (!desired || !cp) return { error: `failed to parse version ${desired ? cpText : desiredText}` };
+  let min: SemVer | undefined;
+  for (const w of workers) {
+    const v = parseTolerant(w.version)!;
+    if (!min || lowerThanMin(v, min, cp)) min = v;
+  }
+  if (semverText(cp) === semverText(desired) && (!min || semverText(min) === semverText(desired))) return { controlPlane: [], workers: [] };
+  const cpSteps = controlPlanePlan(cc, desired, desiredText, cp, cpText);
+  if ('error' in cpSteps) return cpSteps;
+  const minors = new Map<number, string>([[cp.minor, cpText]]);
+  let cur = cp;
+  for (const [i, step] of cpSteps.entries()) {
+    const sv = parseTolerant(step);
+    if (!sv) return { error: `invalid ControlPlane upgrade plan: item ${i}; failed to parse version ${step}` };
+    if (compareVersions(sv, cur) <= 0) return { error: `invalid ControlPlane upgrade plan: item ${i}; version ${step} must be greater than ${vtext(cur)}` };
+    if (cur.minor !== sv.minor && cur.minor + 1 !== sv.minor) {
+      return { error: `invalid ControlPlane upgrade plan: item ${i}; expecting a version with minor ${cur.minor} or ${cur.minor + 1}, found version ${step}` };
+    }
+    minors.set(sv.minor, step);
+    cur = sv;
+  }
+  if (compareVersions(cur, desired) !== 0) {
+    return { error: `invalid ControlPlane upgrade plan: control plane upgrade plan must end with version ${desiredText}, ends with ${vtext(cur)} instead` };
+  }
+  const workerSteps: string[] = [];
+  if (min && compareVersions(min, desired) !== 0) {
+    for (let i = 3; i < desired.minor - min.minor; i += 3) {
+      const step = minors.get(min.minor + i);
+      if (!step) return { error: `invalid upgrade plan; unable to identify version for minor ${min.minor + i}` };
+      workerSteps.push(step);
+    }
+    if (workerSteps[workerSteps.length - 1] !== desiredText) workerSteps.push(desiredText);
+  }
+  return { controlPlane: cpSteps, workers: workerSteps };
+}
+
+interface Decision {
+  versions: TopologyVersions;
+  results: Result[];
+}
+
+/**
+ * The versions of one Cluster's objects. `current` is undefined or empty for a new Cluster.
+ * Results are `info` (what moves, what is held back and why) or `error` (no upgrade plan).
+ */
+export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: CurrentState, policy: UpgradePolicy, ref: ObjectRef): Decision {
+  const target = cluster.topology.version;
+  const allAtTarget = targetVersions(cluster);
+  const cpState = current.controlPlane;
+  if (policy === 'all-at-once' || !cpState) return { versions: allAtTarget, results: [] };
+
+  const results: Result[] = [];
+  const note = (message: string, path = 'spec.topology.version') =>
+    results.push({ severity: 'info', message, resourceRef: ref, field: { path }, tags: { rule: 'upgrade-sequence' } });
+
+  const mdTopologies = cluster.topology.workers.machineDeployments;
+  const mpTopologies = cluster.topology.workers.machinePools;
+  const existing = (topos: { name: string }[], map: Map<string, WorkerState>) => topos.flatMap((t) => (map.has(t.name) ? [map.get(t.name)!] : []));
+  const currentMDs = existing(mdTopologies, current.machineDeployments);
+  const currentMPs = existing(mpTopologies, current.machinePools);
+  const plan = upgradePlan(cc, target, cpState.version, [...currentMDs, ...currentMPs]);
+  if ('error' in plan) {
+    results.push({
+      severity: 'error',
+      message: `${plan.error}: the control plane is at ${cpState.version}; set spec.topology.version to the next minor first, list the intermediate versions in the ClusterClass spec.kubernetesVersions, or render with upgrade: all-at-once`,
+      resourceRef: ref,
+      field: { path: 'spec.topology.version' },
+      tags: { rule: 'upgrade-plan' },
+    });
+    return { versions: allAtTarget, results };
+  }
+  if (plan.controlPlane.length > 0 && asString(asObject(cc.upgrade?.external)?.generateUpgradePlanExtension)) {
+    results.push({
+      severity: 'warning',
+      message: `the ClusterClass asks the upgrade-plan extension for the plan, which cannot be called offline; used ${cc.kubernetesVersions?.length ? 'spec.kubernetesVersions' : 'one minor at a time'} instead: ${plan.controlPlane.join(' → ')}`,
+      resourceRef: ref,
+      field: { path: 'spec.topology.version' },
+      tags: { rule: 'upgrade-plan' },
+    });
+  }
+  const mdPlan = currentMDs.length > 0 ? plan.workers : [];
+  const mpPlan = currentMPs.length > 0 ? plan.workers : [];
+  const anyRolling = [...currentMDs, ...currentMPs].some((w) => w.rolling);
+
+  // computeControlPlaneVersion
+  const pending = cpState.version !== target;
+  let cpVersion = cpState.version;
+  let starting = false;
+  let waitingForWorkers = false;
+  if (cpState.provisioning) {
+    if (pending) note(`control plane stays at ${cpState.version}: it is still being provisioned (no status.version observed); it moves to ${target} once provisioned`);
+  } else if (cpState.upgrading) {
+    if (pending) note(`control plane stays at ${cpState.version}: it is still upgrading (its status reports an older version); it moves on once it reports ${cpState.version}`);
+  } else if (mdPlan[0] === cpState.version || mpPlan[0] === cpState.version) {
+    waitingForWorkers = true;
+    if (pending) note(`control plane stays at ${cpState.version}: workers must reach ${cpState.version} first (Kubernetes version skew)`);
+  } else if (anyRolling) {
+    if (pending) note(`control plane stays at ${cpState.version}: workers are still rolling out; it moves on once they are done`);
+  } else if (pending) {
+    cpVersion = plan.controlPlane[0]!;
+    starting = true;
+    const steps = plan.controlPlane.length > 1 ? ` (step 1 of ${plan.controlPlane.length}: ${plan.controlPlane.join(' → ')})` : '';
+    note(`control plane moves from ${cpState.version} to ${cpVersion}${steps}`);
+  }
+  const stableOrWaiting = !cpState.provisioning && !cpState.upgrading && !starting && (!pending || waitingForWorkers);
+  // Offline, "stable" also needs evidence: observed state showing the control plane at its version.
+  const evidence = cpState.observed;
+
+  const concurrency = Math.max(1, Number.parseInt(cluster.metadata.annotations?.[UPGRADE_CONCURRENCY] ?? '1', 10) || 1);
+  const workerVersions = (
+    kind: 'MachineDeployment' | 'MachinePool',
+    topos: { name: string; metadata?: { annotations?: Record<string, string> } }[],
+    map: Map<string, WorkerState>,
+    workersPlan: string[],
+    list: string,
+  ): Map<string, string> => {
+    const out = new Map<string, string>();
+    const upgrading = new Set(topos.filter((t) => map.get(t.name)?.rolling).map((t) => t.name));
+    let holdSeen = false;
+    topos.forEach((t, i) => {
+      const path = `spec.topology.workers.${list}[${i}]`;
+      const annotations = t.metadata?.annotations ?? {};
+      const hold = holdSeen || HOLD_UPGRADE_SEQUENCE in annotations;
+      holdSeen = hold;
+      const w = map.get(t.name);
+      if (!w) {
+        // A new worker gets the target; CAPI creates it only once the control plane is stable.
+        out.set(t.name, target);
+        if (!stableOrWaiting || !evidence) note(`${kind} ${t.name} is new: CAPI creates it only once the control plane is stable at ${cpVersion}`, path);
+        return;
+      }
+      const keep = (why: string) => {
+        out.set(t.name, w.version);
+        note(`${kind} ${w.name} (topology ${t.name}) stays at ${w.version} (target ${target}): ${why}`, path);
+      };
+      if (w.version === target) out.set(t.name, target);
+      else if (DEFER_UPGRADE in annotations) keep(`annotation ${DEFER_UPGRADE} is set; remove it to let it upgrade`);
+      else if (hold) keep(`annotation ${HOLD_UPGRADE_SEQUENCE} is set on it or on an earlier entry; remove it to continue the sequence`);
+      else if (upgrading.size >= concurrency) keep(`${upgrading.size} worker(s) already upgrading, the limit is ${concurrency} (annotation ${UPGRADE_CONCURRENCY})`);
+      else if (!stableOrWaiting || !evidence) keep(`waiting for the control plane to finish its upgrade to ${cpVersion}${evidence ? '' : `; ${OBSERVED_HINT}`}`);
+      else if (workersPlan[0] === w.version) keep(`waiting for the control plane to take the next step of the upgrade plan`);
+      else {
+        upgrading.add(t.name);
+        out.set(t.name, workersPlan[0]!);
+        note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${workersPlan[0]}`, path);
+      }
+    });
+    return out;
+  };
+  return {
+    versions: {
+      controlPlane: cpVersion,
+      machineDeployments: workerVersions('MachineDeployment', mdTopologies, current.machineDeployments, mdPlan, 'machineDeployments'),
+      machinePools: workerVersions('MachinePool', mpTopologies, current.machinePools, mpPlan, 'machinePools'),
+    },
+    results,
+  };
+}
+
+/** Every object at the topology version: a new Cluster, or `upgrade: all-at-once`. */
+export const targetVersions = (cluster: Cluster): TopologyVersions => ({ controlPlane: cluster.topology.version, machineDeployments: new Map(), machinePools: new Map() });

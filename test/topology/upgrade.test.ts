@@ -1,0 +1,323 @@
+/**
+ * Upgrade sequencing (spec §2.8, §8.3): with a current state (a previous render and/or observed
+ * live objects) the control plane moves first, one step of the upgrade plan per render; workers
+ * follow once observed state shows the control plane stable, honouring defer/hold annotations
+ * and the upgrade concurrency. Expectations are derived from CAPI's
+ * exp/topology/desiredstate/{desired_state,upgrade_plan}.go, not from our output.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import type { JsonObject } from '../../src/api/model.js';
+import { DEFAULT_CONFIG, applySettings, type RenderConfig } from '../../src/krm/config.js';
+import type { InputItem } from '../../src/krm/read.js';
+import { readYamlStream } from '../../src/krm/read.js';
+import type { Result } from '../../src/krm/result.js';
+import { runPipeline, type PipelineExtras } from '../../src/pipeline/run.js';
+import { parseTolerant } from '../../src/validation/primitives.js';
+import { compareVersions } from '../../src/topology/upgrade.js';
+import { runFunction, runRender } from '../../src/cli/render.js';
+import { fakeIO } from '../helpers/io.js';
+
+const classText = readFileSync(join(import.meta.dirname, '..', 'golden', 'plan', 'clusterclass.yaml'), 'utf8');
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+type Obj = any;
+
+interface ClusterOptions {
+  version: string;
+  mds?: { name: string; annotations?: Record<string, string> }[];
+  annotations?: Record<string, string>;
+}
+
+function cluster({ version, mds = [{ name: 'md-0' }, { name: 'md-1' }, { name: 'md-2' }], annotations }: ClusterOptions): JsonObject {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Cluster',
+    metadata: { name: 'c1', namespace: 'fleet', ...(annotations ? { annotations } : {}) },
+    spec: {
+      topology: {
+        classRef: { name: 'fleet' },
+        version,
+        workers: { machineDeployments: mds.map((m) => ({ class: 'general', name: m.name, ...(m.annotations ? { metadata: { annotations: m.annotations } } : {}) })) },
+      },
+    },
+  } as JsonObject;
+}
+
+/** Inputs as a plain document list (easier than text round trips). */
+function itemsOf(docs: JsonObject[]): InputItem[] {
+  const read = readYamlStream(docs.map((d) => YAML.stringify(d)).join('---\n'), 'in.yaml');
+  if (!read.ok) throw new Error(read.message);
+  return read.items;
+}
+
+function inputs(clusterDoc: JsonObject, classEdit?: (cc: Obj) => void): InputItem[] {
+  const docs = YAML.parseAllDocuments(classText).map((d) => d.toJS()) as JsonObject[];
+  if (classEdit) classEdit(docs.find((d) => d.kind === 'ClusterClass'));
+  return itemsOf([...docs, clusterDoc]);
+}
+
+function config(settings: Record<string, unknown> = {}): RenderConfig {
+  const c = applySettings(DEFAULT_CONFIG, { mode: 'preview', ...settings }, false);
+  if (!c.ok) throw new Error(c.message);
+  return c.config;
+}
+
+interface Rendered {
+  controlPlane: string;
+  machineDeployments: Record<string, string>;
+  sequence: string[];
+  errors: Result[];
+}
+
+function render(current: JsonObject, extras: PipelineExtras, settings: Record<string, unknown> = {}, classEdit?: (cc: Obj) => void): Rendered {
+  const out = runPipeline(inputs(current, classEdit), config(settings), [], extras);
+  const objects = out.generated.flatMap((g) => g.objects) as Obj[];
+  const cp = objects.find((o) => o.kind === 'KubeadmControlPlane');
+  const mds = objects.filter((o) => o.kind === 'MachineDeployment');
+  return {
+    controlPlane: cp?.spec.version,
+    machineDeployments: Object.fromEntries(mds.map((m) => [m.metadata.labels['topology.cluster.x-k8s.io/deployment-name'], m.spec.template.spec.version])),
+    sequence: out.results.filter((r) => r.tags?.rule === 'upgrade-sequence').map((r) => `${r.field?.path}: ${r.message}`),
+    errors: out.results.filter((r) => r.severity === 'error'),
+  };
+}
+
+/** The live objects of Cluster c1 as `kubectl get -o yaml` would export them. */
+function observedControlPlane(spec: string, status?: string): JsonObject {
+  return {
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmControlPlane',
+    metadata: { name: 'c1-abcde', namespace: 'fleet', labels: { 'cluster.x-k8s.io/cluster-name': 'c1', 'topology.cluster.x-k8s.io/owned': '' } },
+    spec: { version: spec },
+    ...(status ? { status: { version: status } } : {}),
+  } as JsonObject;
+}
+
+function observedMachineDeployment(name: string, version: string, rolling = false): JsonObject {
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'MachineDeployment',
+    metadata: {
+      name: `c1-${name}-xyz12`,
+      namespace: 'fleet',
+      generation: 2,
+      labels: { 'cluster.x-k8s.io/cluster-name': 'c1', 'topology.cluster.x-k8s.io/owned': '', 'topology.cluster.x-k8s.io/deployment-name': name },
+    },
+    spec: { replicas: 2, template: { spec: { version } } },
+    status: { observedGeneration: 2, replicas: 2, upToDateReplicas: rolling ? 1 : 2 },
+  } as JsonObject;
+}
+
+const previous = (version: string, opts: Partial<ClusterOptions> = {}) => ({ previousInputs: inputs(cluster({ version, ...opts })) });
+
+describe('compareVersions (CAPI version.Compare WithBuildTags)', () => {
+  const cmp = (a: string, b: string) => compareVersions(parseTolerant(a)!, parseTolerant(b)!);
+  it('orders by precedence, then build identifiers; 2 when they cannot be ordered', () => {
+    expect(cmp('v1.30.1', 'v1.30.0')).toBe(1);
+    expect(cmp('v1.30.0-rc.1', 'v1.30.0')).toBe(-1);
+    expect(cmp('v1.30.0+build.2', 'v1.30.0+build.10')).toBe(-1);
+    expect(cmp('v1.30.0+1', 'v1.30.0+abc')).toBe(-1);
+    expect(cmp('v1.30.0+abc', 'v1.30.0+def')).toBe(2);
+    expect(cmp('v1.30.0+a.1', 'v1.30.0+a')).toBe(1);
+    expect(cmp('v1.30.0', 'v1.30.0')).toBe(0);
+  });
+});
+
+describe('upgrade sequencing: control-plane-first (default)', () => {
+  it('a new Cluster (no current state) gets the topology version everywhere', () => {
+    const r = render(cluster({ version: 'v1.31.0' }), {});
+    expect(r).toMatchObject({ controlPlane: 'v1.31.0', machineDeployments: { 'md-0': 'v1.31.0', 'md-1': 'v1.31.0', 'md-2': 'v1.31.0' }, sequence: [], errors: [] });
+  });
+
+  it('with only a previous render, the control plane moves and workers wait for observed state', () => {
+    const r = render(cluster({ version: 'v1.31.0' }), previous('v1.30.0'));
+    expect(r.errors).toEqual([]);
+    expect(r.controlPlane).toBe('v1.31.0');
+    expect(r.machineDeployments).toEqual({ 'md-0': 'v1.30.0', 'md-1': 'v1.30.0', 'md-2': 'v1.30.0' });
+    expect(r.sequence[0]).toBe('spec.topology.version: control plane moves from v1.30.0 to v1.31.0');
+    expect(r.sequence[1]).toMatch(/^spec\.topology\.workers\.machineDeployments\[0\]: MachineDeployment c1-md-0-\w+ \(topology md-0\) stays at v1\.30\.0 \(target v1\.31\.0\): waiting for the control plane to finish its upgrade to v1\.31\.0; workers follow once observed state shows it there \(export the control plane with kubectl get -o yaml and pass it with --observed DIR\)$/);
+    expect(r.sequence).toHaveLength(4);
+  });
+
+  it('once observed state shows the control plane done, workers follow one at a time (upgrade-concurrency 1)', () => {
+    const observed = [observedControlPlane('v1.31.0', 'v1.31.0'), ...['md-0', 'md-1', 'md-2'].map((n) => observedMachineDeployment(n, 'v1.30.0'))];
+    const r = render(cluster({ version: 'v1.31.0' }), { ...previous('v1.30.0'), observed });
+    expect(r.controlPlane).toBe('v1.31.0');
+    expect(r.machineDeployments).toEqual({ 'md-0': 'v1.31.0', 'md-1': 'v1.30.0', 'md-2': 'v1.30.0' });
+    expect(r.sequence).toEqual([
+      'spec.topology.workers.machineDeployments[0]: MachineDeployment c1-md-0-xyz12 (topology md-0) moves from v1.30.0 to v1.31.0',
+      'spec.topology.workers.machineDeployments[1]: MachineDeployment c1-md-1-xyz12 (topology md-1) stays at v1.30.0 (target v1.31.0): 1 worker(s) already upgrading, the limit is 1 (annotation topology.cluster.x-k8s.io/upgrade-concurrency)',
+      'spec.topology.workers.machineDeployments[2]: MachineDeployment c1-md-2-xyz12 (topology md-2) stays at v1.30.0 (target v1.31.0): 1 worker(s) already upgrading, the limit is 1 (annotation topology.cluster.x-k8s.io/upgrade-concurrency)',
+    ]);
+  });
+
+  it('observed state alone is a current state; a rolling worker counts toward the concurrency', () => {
+    const observed = [observedControlPlane('v1.31.0', 'v1.31.0'), observedMachineDeployment('md-0', 'v1.31.0', true), observedMachineDeployment('md-1', 'v1.30.0'), observedMachineDeployment('md-2', 'v1.30.0')];
+    const two = render(cluster({ version: 'v1.31.0', annotations: { 'topology.cluster.x-k8s.io/upgrade-concurrency': '2' } }), { observed });
+    expect(two.machineDeployments).toEqual({ 'md-0': 'v1.31.0', 'md-1': 'v1.31.0', 'md-2': 'v1.30.0' });
+  });
+
+  it('honours defer-upgrade on one entry and hold-upgrade-sequence on it and every later entry', () => {
+    const observed = [observedControlPlane('v1.31.0', 'v1.31.0'), ...['md-0', 'md-1', 'md-2'].map((n) => observedMachineDeployment(n, 'v1.30.0'))];
+    const mds: ClusterOptions['mds'] = [
+      { name: 'md-0', annotations: { 'topology.cluster.x-k8s.io/defer-upgrade': '' } },
+      { name: 'md-1', annotations: { 'topology.cluster.x-k8s.io/hold-upgrade-sequence': '' } },
+      { name: 'md-2' },
+    ];
+    const r = render(cluster({ version: 'v1.31.0', mds, annotations: { 'topology.cluster.x-k8s.io/upgrade-concurrency': '3' } }), { observed });
+    expect(r.machineDeployments).toEqual({ 'md-0': 'v1.30.0', 'md-1': 'v1.30.0', 'md-2': 'v1.30.0' });
+    expect(r.sequence.map((s) => s.split(': ').slice(-1)[0])).toEqual([
+      'annotation topology.cluster.x-k8s.io/defer-upgrade is set; remove it to let it upgrade',
+      'annotation topology.cluster.x-k8s.io/hold-upgrade-sequence is set on it or on an earlier entry; remove it to continue the sequence',
+      'annotation topology.cluster.x-k8s.io/hold-upgrade-sequence is set on it or on an earlier entry; remove it to continue the sequence',
+    ]);
+  });
+
+  it('a control plane still upgrading keeps workers back, and a provisioning one keeps its own version', () => {
+    const upgrading = render(cluster({ version: 'v1.31.0' }), { observed: [observedControlPlane('v1.31.0', 'v1.30.0'), observedMachineDeployment('md-0', 'v1.30.0')] });
+    expect(upgrading.controlPlane).toBe('v1.31.0');
+    expect(upgrading.machineDeployments['md-0']).toBe('v1.30.0');
+    expect(upgrading.sequence.find((s) => s.includes('md-0'))).toContain('waiting for the control plane to finish its upgrade to v1.31.0');
+
+    const provisioning = render(cluster({ version: 'v1.31.0' }), { observed: [observedControlPlane('v1.30.0')] });
+    expect(provisioning.controlPlane).toBe('v1.30.0');
+    expect(provisioning.sequence[0]).toContain('control plane stays at v1.30.0: it is still being provisioned');
+  });
+
+  it('workers rolling out keep the control plane from taking its next step', () => {
+    const r = render(cluster({ version: 'v1.31.0' }), { observed: [observedControlPlane('v1.30.0', 'v1.30.0'), observedMachineDeployment('md-0', 'v1.30.0', true)] });
+    expect(r.controlPlane).toBe('v1.30.0');
+    expect(r.sequence[0]).toBe('spec.topology.version: control plane stays at v1.30.0: workers are still rolling out; it moves on once they are done');
+  });
+
+  it('without spec.kubernetesVersions a jump of two minors has no upgrade plan (one minor at a time)', () => {
+    const r = render(cluster({ version: 'v1.32.0' }), previous('v1.30.0'));
+    const plan = r.errors.find((e) => e.tags?.rule === 'upgrade-plan');
+    expect(plan).toMatchObject({ resourceRef: { kind: 'Cluster', name: 'c1' }, field: { path: 'spec.topology.version' } });
+    expect(plan!.message).toMatch(/^cannot compute an upgrade plan from v1\.30\.0 to v1\.32\.0: /);
+  });
+
+  it('with spec.kubernetesVersions the control plane walks the chain, the last patch of each minor, one step per render', () => {
+    const versions = (cc: Obj) => (cc.spec.kubernetesVersions = ['v1.30.0', 'v1.31.0', 'v1.31.2', 'v1.32.1', 'v1.33.0']);
+    const first = render(cluster({ version: 'v1.33.0' }), { previousInputs: inputs(cluster({ version: 'v1.30.0' }), versions) }, {}, versions);
+    expect(first.errors).toEqual([]);
+    expect(first.controlPlane).toBe('v1.31.2');
+    expect(first.sequence[0]).toBe('spec.topology.version: control plane moves from v1.30.0 to v1.31.2 (step 1 of 3: v1.31.2 → v1.32.1 → v1.33.0)');
+    // Workers may lag by up to three minors: they go straight to the target once the control plane is there.
+    const observed = [observedControlPlane('v1.33.0', 'v1.33.0'), observedMachineDeployment('md-0', 'v1.30.0')];
+    const last = render(cluster({ version: 'v1.33.0', mds: [{ name: 'md-0' }] }), { observed }, {}, versions);
+    expect(last.machineDeployments['md-0']).toBe('v1.33.0');
+  });
+
+  it('workers that would end more than three minors behind take an intermediate step, and the control plane waits for them', () => {
+    // A deferred worker stayed at v1.30 while the control plane walked to v1.33; the target is v1.34.
+    const versions = (cc: Obj) => (cc.spec.kubernetesVersions = ['v1.30.0', 'v1.31.0', 'v1.32.0', 'v1.33.0', 'v1.34.0']);
+    const observed = [observedControlPlane('v1.33.0', 'v1.33.0'), observedMachineDeployment('md-0', 'v1.30.0')];
+    const r = render(cluster({ version: 'v1.34.0', mds: [{ name: 'md-0' }] }), { observed }, {}, versions);
+    expect(r.errors).toEqual([]);
+    expect(r.controlPlane).toBe('v1.33.0');
+    expect(r.machineDeployments['md-0']).toBe('v1.33.0');
+    expect(r.sequence[0]).toBe('spec.topology.version: control plane stays at v1.33.0: workers must reach v1.33.0 first (Kubernetes version skew)');
+  });
+
+  it('uses the earlier outputs in a package (KRM function) as the previous render', () => {
+    const before = runPipeline(inputs(cluster({ version: 'v1.30.0' })), config(), []);
+    const earlierOutputs = before.generated.flatMap((g) => g.objects);
+    const out = runPipeline(itemsOf([...(YAML.parseAllDocuments(classText).map((d) => d.toJS()) as JsonObject[]), cluster({ version: 'v1.31.0' }), ...earlierOutputs]), config(), []);
+    const objects = out.generated.flatMap((g) => g.objects) as Obj[];
+    expect(objects.find((o) => o.kind === 'KubeadmControlPlane').spec.version).toBe('v1.31.0');
+    expect(objects.filter((o) => o.kind === 'MachineDeployment').map((m) => m.spec.template.spec.version)).toEqual(['v1.30.0', 'v1.30.0', 'v1.30.0']);
+  });
+});
+
+describe('upgrade: all-at-once', () => {
+  it('renders every object at the topology version whatever the current state', () => {
+    const r = render(cluster({ version: 'v1.31.0' }), previous('v1.30.0'), { upgrade: 'all-at-once' });
+    expect(r).toMatchObject({ controlPlane: 'v1.31.0', machineDeployments: { 'md-0': 'v1.31.0', 'md-1': 'v1.31.0', 'md-2': 'v1.31.0' }, sequence: [], errors: [] });
+  });
+});
+
+describe('observed state and strict mode through the KRM function', () => {
+  const resourceList = (docs: JsonObject[], config?: JsonObject) =>
+    YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: docs, ...(config ? { functionConfig: config } : {}) });
+  const classDocs = () => YAML.parseAllDocuments(classText).map((d) => d.toJS()) as JsonObject[];
+  const markObserved = (o: JsonObject): JsonObject => {
+    const copy = structuredClone(o) as Obj;
+    copy.metadata.annotations = { 'render-clusterclass.dev/observed': 'true', 'config.kubernetes.io/local-config': 'true' };
+    return copy;
+  };
+
+  it('takes objects marked render-clusterclass.dev/observed as the live state and keeps them untouched', async () => {
+    const observed = [observedControlPlane('v1.31.0', 'v1.31.0'), observedMachineDeployment('md-0', 'v1.30.0')].map(markObserved);
+    const io = fakeIO(resourceList([...classDocs(), cluster({ version: 'v1.31.0', mds: [{ name: 'md-0' }] }), ...observed]));
+    expect(await runFunction(io)).toBe(0);
+    const out = YAML.parse(io.out) as Obj;
+    const generatedMd = out.items.find((i: Obj) => i.kind === 'MachineDeployment' && i.metadata.annotations?.['render-clusterclass.dev/cluster']);
+    expect(generatedMd.spec.template.spec.version).toBe('v1.31.0');
+    const kept = out.items.filter((i: Obj) => i.metadata.annotations?.['render-clusterclass.dev/observed']);
+    expect(kept).toEqual(observed);
+  });
+
+  it('strict: true reports warnings as errors and fails the run', async () => {
+    const withTaint = cluster({ version: 'v1.31.0', mds: [{ name: 'md-0' }] }) as Obj;
+    withTaint.spec.topology.workers.machineDeployments[0].taints = [{ key: 'example.com/gpu', effect: 'NoSchedule', propagation: 'Always' }];
+    const plain = fakeIO(resourceList([...classDocs(), withTaint]));
+    expect(await runFunction(plain)).toBe(0);
+    const warning = (YAML.parse(plain.out) as Obj).results.find((r: Obj) => r.severity === 'warning');
+    expect(warning).toMatchObject({ resourceRef: { kind: 'Cluster', name: 'c1' }, field: { path: 'spec.topology.workers.machineDeployments[md-0].taints' } });
+
+    const strict = fakeIO(resourceList([...classDocs(), withTaint], { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', spec: { strict: true } }));
+    expect(await runFunction(strict)).toBe(1);
+    const promoted = (YAML.parse(strict.out) as Obj).results.find((r: Obj) => r.message === warning.message);
+    expect(promoted).toMatchObject({ severity: 'error', tags: { strict: 'true' }, field: warning.field });
+  });
+});
+
+describe('render CLI: --previous DIR, --observed DIR, --upgrade, --strict', () => {
+  const write = (dir: string, docs: JsonObject[]) => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'all.yaml'), docs.map((d) => YAML.stringify(d)).join('---\n'));
+  };
+  const versionsIn = (text: string) =>
+    (YAML.parseAllDocuments(text).map((d) => d.toJS()) as Obj[])
+      .filter((o) => o.kind === 'KubeadmControlPlane' || o.kind === 'MachineDeployment')
+      .map((o) => `${o.kind} ${o.spec.version ?? o.spec.template.spec.version}`);
+
+  it('sequences from the previous inputs and the observed export', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rcc-upgrade-'));
+    const classDocs = YAML.parseAllDocuments(classText).map((d) => d.toJS()) as JsonObject[];
+    const mds = [{ name: 'md-0' }];
+    write(join(root, 'now'), [...classDocs, cluster({ version: 'v1.31.0', mds })]);
+    write(join(root, 'before'), [...classDocs, cluster({ version: 'v1.30.0', mds })]);
+    write(join(root, 'live'), [observedControlPlane('v1.31.0', 'v1.31.0'), observedMachineDeployment('md-0', 'v1.30.0')]);
+
+    const held = fakeIO();
+    expect(await runRender([join(root, 'now'), '--previous', join(root, 'before')], held)).toBe(0);
+    expect(versionsIn(held.out)).toEqual(['KubeadmControlPlane v1.31.0', 'MachineDeployment v1.30.0']);
+    expect(held.err).toContain('stays at v1.30.0 (target v1.31.0)');
+
+    const follow = fakeIO();
+    expect(await runRender([join(root, 'now'), '--previous', join(root, 'before'), '--observed', join(root, 'live')], follow)).toBe(0);
+    expect(versionsIn(follow.out)).toEqual(['KubeadmControlPlane v1.31.0', 'MachineDeployment v1.31.0']);
+
+    const atOnce = fakeIO();
+    expect(await runRender([join(root, 'now'), '--previous', join(root, 'before'), '--upgrade', 'all-at-once'], atOnce)).toBe(0);
+    expect(versionsIn(atOnce.out)).toEqual(['KubeadmControlPlane v1.31.0', 'MachineDeployment v1.31.0']);
+
+    // --strict: the skipped external patch warning of a class becomes an error, and nothing is printed.
+    write(join(root, 'ext'), [
+      ...classDocs.map((d) => (d.kind === 'ClusterClass' ? { ...d, spec: { ...(d.spec as JsonObject), patches: [{ name: 'ext', external: { generatePatchesExtension: 'gen.example' } }] } } : d)),
+      cluster({ version: 'v1.31.0', mds }),
+    ]);
+    const lax = fakeIO();
+    expect(await runRender([join(root, 'ext'), '--set', 'skipExternalPatches=true'], lax)).toBe(0);
+    const strict = fakeIO();
+    expect(await runRender([join(root, 'ext'), '--set', 'skipExternalPatches=true', '--strict'], strict)).toBe(1);
+    expect(strict.out).toBe('');
+    expect(strict.err).toMatch(/error.*external patch \(generatePatchesExtension "gen\.example"\) skipped/);
+  });
+});
