@@ -1,12 +1,14 @@
 /**
  * Scenarios over a real git repository: `plan --base HEAD~1` after changing a patch (issue:
- * plan and explain), and `render --previous HEAD~1` after an incompatible ClusterClass change
- * (issue: update safety). Uses the built bin, as CI and users do.
+ * plan and explain), `render --previous HEAD~1` after an incompatible ClusterClass change
+ * (issue: update safety), and after a version bump (upgrade sequencing). Uses the built bin, as
+ * CI and users do.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { binPath, repoRoot, run, skipUnless } from '../helpers/tools.js';
 
 const classFile = readFileSync(join(repoRoot, 'test', 'golden', 'plan', 'clusterclass.yaml'), 'utf8');
@@ -45,8 +47,8 @@ function repo(): string {
   return dir;
 }
 
-function commit(dir: string, message: string, edit: (text: string) => string): void {
-  writeFileSync(join(dir, 'clusterclass.yaml'), edit(readFileSync(join(dir, 'clusterclass.yaml'), 'utf8')));
+function commit(dir: string, message: string, edit: (text: string) => string, file = 'clusterclass.yaml'): void {
+  writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), 'utf8')));
   for (const args of [['add', '.'], ['commit', '-qm', message]]) run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir });
 }
 
@@ -95,5 +97,28 @@ describe.skipIf(skipUnless('git'))('git scenarios', () => {
       expect(out.stderr).toMatch(new RegExp(`Cluster fleet/${c}.*MachineDeployment ${c}-md-0-\\w+ will roll out`));
     }
     expect(out.stderr).toContain('spec.template.spec.backend.docker.preLoadImages');
+  });
+
+  it('render --previous after a version bump moves only the control planes; the workers wait for observed state', () => {
+    const dir = repo();
+    commit(dir, 'upgrade the fleet', (t) => t.replace(/version: v1\.33\.\d/g, 'version: v1.34.0'), 'clusters.yaml');
+    type Doc = { kind: string; spec: { version?: string; template?: { spec: { version: string } } } };
+    const render = (...flags: string[]) => {
+      const out = run('node', [binPath, 'render', '.', '--previous', 'HEAD~1', '--format', 'resourcelist', ...flags], { cwd: dir });
+      expect(out.code, out.stderr).toBe(0);
+      const list = YAML.parse(out.stdout) as { items: Doc[]; results: { message: string; field?: { path: string }; resourceRef?: { name: string } }[] };
+      const versions = (kind: string) => new Set(list.items.filter((i) => i.kind === kind).map((i) => i.spec.version ?? i.spec.template!.spec.version));
+      return { list, cps: versions('KubeadmControlPlane'), mds: versions('MachineDeployment') };
+    };
+    const sequenced = render();
+    expect(sequenced.cps).toEqual(new Set(['v1.34.0']));
+    expect(sequenced.mds).toEqual(new Set(['v1.33.0', 'v1.33.1', 'v1.33.2']));
+    const c01 = sequenced.list.results.filter((r) => r.resourceRef?.name === 'c01').map((r) => `${r.field?.path ?? ''}: ${r.message}`);
+    expect(c01).toContain('spec.topology.version: control plane moves from v1.33.1 to v1.34.0');
+    expect(c01.find((m) => m.startsWith('spec.topology.workers.machineDeployments[0]: '))).toMatch(/MachineDeployment c01-md-0-\w+ \(topology md-0\) stays at v1\.33\.1 \(target v1\.34\.0\): waiting for the control plane/);
+    expect(c01.find((m) => m.includes('will roll out'))).toMatch(/^: KubeadmControlPlane c01-\w+ will roll out: version v1\.33\.1 → v1\.34\.0 \(spec\.version\)$/);
+
+    const atOnce = render('--upgrade', 'all-at-once');
+    expect(atOnce.mds).toEqual(new Set(['v1.34.0']));
   });
 });
