@@ -156,6 +156,42 @@ export function arbitraries(fc) {
   return { input };
 }
 
+/** Generated template snippets the ClusterClass webhook cannot parse: non-hermetic functions, `toYaml`, a bare `{{`. */
+const UNPARSABLE_TEMPLATE = /\{\{ (env|now|expandenv|getHostByName|toYaml)\b|\{\{(?! )|\{\{$/;
+
+/**
+ * The generated patches the ClusterClass webhook accepts (topology-semantics §7.5, §8.1 rule 9),
+ * so that a repaired class keeps patches (which may still fail at render time) and stays valid:
+ * unique names, definitions without external, parsable templates, known variables, valid ops and
+ * paths, selectors that match the class's templates.
+ */
+function webhookValidPatches(spec) {
+  const variables = new Set((spec.variables ?? []).map((v) => v.name));
+  const workers = Boolean(spec.workers);
+  const machineInfra = Boolean(spec.controlPlane?.machineInfrastructure);
+  const parses = (t) => !t || !UNPARSABLE_TEMPLATE.test(t);
+  const selectorOk = (s) => {
+    const own = (k) => Object.prototype.hasOwnProperty.call(s.matchResources, k);
+    if (own('infrastructureCluster')) return s.kind === 'DevClusterTemplate';
+    if (own('controlPlane')) return s.kind === 'KubeadmControlPlaneTemplate' || (machineInfra && s.kind === 'DevMachineTemplate');
+    if (own('machineDeploymentClass')) return workers && (s.kind === 'DevMachineTemplate' || s.kind === 'KubeadmConfigTemplate');
+    return false;
+  };
+  const opOk = (o) => {
+    if (!['add', 'replace', 'remove'].includes(o.op) || !o.path.startsWith('/spec') || (o.op !== 'add' && /\/\d/.test(o.path))) return false;
+    const v = o.valueFrom?.variable;
+    return parses(o.valueFrom?.template) && (v === undefined || ['builtin.cluster.name', 'builtin.controlPlane.replicas'].includes(v) || variables.has(v.split(/[.[]/)[0]));
+  };
+  return (spec.patches ?? []).flatMap((p, i) => {
+    const definitions = (p.definitions ?? [])
+      .filter((d) => selectorOk(d.selector))
+      .map((d) => ({ ...d, jsonPatches: d.jsonPatches.filter(opOk) }))
+      .filter((d) => d.jsonPatches.length > 0);
+    if (definitions.length === 0) return [];
+    return [{ name: `${p.name}-${i}`, ...(parses(p.enabledIf) ? { enabledIf: p.enabledIf } : {}), definitions }];
+  });
+}
+
 /** Repairs a generated input so that its Clusters can render (their patches may still fail). */
 function repair(input) {
   const classes = input.classes.length > 0 ? input.classes : [];
@@ -165,7 +201,7 @@ function repair(input) {
   const fixedClasses = classes.map((c) => {
     const spec = obj(Object.entries(c.spec));
     spec.variables = (spec.variables ?? []).filter((v) => ['string', 'integer', 'boolean', 'object', 'array'].includes(v.schema?.openAPIV3Schema?.type) && !v.schema.openAPIV3Schema.pattern?.startsWith('(')).map((v) => ({ ...v, required: false }));
-    if (input.sane === 2) spec.patches = [];
+    spec.patches = input.sane === 2 ? [] : webhookValidPatches(spec);
     if (spec.controlPlane?.naming) spec.controlPlane = obj(Object.entries(spec.controlPlane).filter(([k]) => k !== 'naming'));
     return obj([...Object.entries(c).filter(([k]) => k !== 'spec'), ['spec', spec]]);
   });

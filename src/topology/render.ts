@@ -254,10 +254,11 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
   results.push(...vars.results);
   const stable = stableNames(bp, cluster, clusterRef);
   results.push(...stable.results);
+  if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results };
   const current = options.current ? currentStateOf(cluster, controlPlaneKind(bp), options.current) : undefined;
   const sequenced = current ? sequenceUpgrade(cluster, bp.cc, current, options.upgrade ?? 'control-plane-first', clusterRef) : undefined;
   results.push(...(sequenced?.results ?? []));
-  if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results };
+  if (results.some((r) => r.severity === 'error')) return { ok: false, results };
   const versions = sequenced?.versions ?? targetVersions(cluster);
 
   const hasPatches = bp.cc.patches.length > 0;

@@ -1,7 +1,7 @@
 /**
  * ClusterClass rules of the admission webhook (topology-semantics §8.1) that need no other
  * stage: template references, unique worker classes, health checks, naming templates.
- * Variable and patch rules live with their stages (variables, patches).
+ * Variable rules live with their stage (src/variables); patch rules are in ./patches.ts.
  */
 import type { ClusterClass, HealthCheck, ObjectRef } from '../api/model.js';
 import { templateRefsOf } from '../blueprint/blueprint.js';
@@ -22,6 +22,7 @@ import {
   toResults,
   withFix,
 } from './rules.js';
+import { validateClusterClassPatches } from './patches.js';
 
 export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
   const results: Result[] = [];
@@ -87,10 +88,11 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
 }
 
 /**
- * The §8.1 create rules `validateClusterClass`, the variables stage and the patch compiler do not
- * cover: MD rollout strategies (rule 4), `triggerIf.unhealthyLessThanOrEqualTo` and `maxInFlight`
- * (rule 5), taints (rule 7; the feature-gate part is a warning), class metadata (rule 10) and
- * `kubernetesVersions` (rule 11). Paths use class names as keys, like CAPI's webhook.
+ * The §8.1 create rules `validateClusterClass` and the variables stage do not cover: MD rollout
+ * strategies (rule 4), `triggerIf.unhealthyLessThanOrEqualTo` and `maxInFlight` (rule 5), taints
+ * (rule 7; the feature-gate part is a warning), patches (rule 9, §7.5; src/validation/patches.ts),
+ * class metadata (rule 10) and `kubernetesVersions` (rule 11). Paths use class names as keys, like
+ * CAPI's webhook (patch paths use indexes, as CAPI's do).
  */
 export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef): Result[] {
   const mdPath = (cls: string) => keyed('spec.workers.machineDeployments', cls);
@@ -112,6 +114,7 @@ export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef): Resu
     results.push(...toResults(taintGateWarning(taints, path), ref, 'taints', 'warning'));
     results.push(...toResults(taintErrors(taints, path), ref, 'taints'));
   }
+  results.push(...validateClusterClassPatches(cc, ref));
   results.push(...toResults(metadataErrors(cc.controlPlane.metadata, 'spec.controlPlane.metadata'), ref, 'metadata'));
   for (const md of cc.workers.machineDeployments) results.push(...toResults(metadataErrors(md.metadata, `${mdPath(md.class)}.template.metadata`), ref, 'metadata'));
   for (const mp of cc.workers.machinePools) results.push(...toResults(metadataErrors(mp.metadata, `${mpPath(mp.class)}.template.metadata`), ref, 'metadata'));

@@ -86,11 +86,36 @@ export const FIX = {
   celFieldPath: 'point fieldPath at a field of this schema (e.g. ".name"), or omit it',
   celCompile: 'fix the CEL expression',
   celOldSelfInItems: 'move the rule to the array itself, or do not use oldSelf',
-  // JSON patch values, checked when a Cluster is rendered (§7.4, src/patches/compile.ts).
+  // ClusterClass patches (§7.5, §8.1 rule 9; src/validation/patches.ts). The four value rules are
+  // also the patch engine's own render-time checks (§7.4, src/patches/compile.ts).
   patchValueMissing: 'set value or valueFrom',
   patchValueBoth: 'set only one of value and valueFrom',
   patchValueFromMissing: 'set valueFrom.variable or valueFrom.template',
   patchValueFromBoth: 'set only one of valueFrom.variable and valueFrom.template',
+  patchName: 'give the patch a name',
+  patchNameInline: 'choose another name: "inline" is reserved',
+  patchDefinitionsOrExternal: 'add definitions (inline JSON patches) or external (a Runtime Extension)',
+  patchDefinitionsAndExternal: 'keep one of definitions and external, and move the other into a patch of its own',
+  patchExternalExtension: 'set generatePatchesExtension or validateTopologyExtension',
+  patchOp: 'use add, replace or remove',
+  patchPath: 'patch the template\'s spec: start the path with "/spec/" (e.g. /spec/template/spec/...)',
+  patchArrayAdd: 'use "0" to prepend or "-" to append; to change other elements, replace the whole array',
+  patchArrayElement: 'address the whole array (its parent field) instead of one element',
+  patchValueJson: 'use a value that can be written as JSON',
+  patchTemplate: 'fix the Go template (text/template with sprig functions)',
+  patchBuiltin: (allowed: readonly string[]) => `use one of ${allowed.join(', ')} (valueFrom.template can read any other builtin field)`,
+  patchVariable: (name: string) => `define variable "${name}" in spec.variables or fix the name (variables discovered by a Runtime Extension do not count here)`,
+  patchVariablePanic: 'name a variable: the path must not consist only of "." and "["',
+  patchSelectorNone: 'enable at least one of matchResources.infrastructureCluster, controlPlane, machineDeploymentClass.names or machinePoolClass.names',
+  patchSelectorTemplate: (where: string, refs: readonly string[]) =>
+    refs.length > 0 ? `set the selector apiVersion and kind to those of ${where} (${refs.join(' or ')}), or disable this match` : `the ClusterClass has no ${where}: disable this match`,
+  patchSelectorStars: 'use at most one "*"',
+  patchSelectorStarPosition: 'put the "*" at the beginning or the end of the name',
+  patchSelectorName: 'use a class name pattern of alphanumerics, \'-\', \'_\' and \'.\' with an optional leading or trailing "*"',
+  patchSelectorWorkerClass: (kind: string, matching: readonly string[]) =>
+    matching.length > 0
+      ? `name one of the ${kind} classes whose bootstrap or infrastructure template has the selector's apiVersion and kind (${matching.map((c) => `"${c}"`).join(', ')})`
+      : `no ${kind} class has a bootstrap or infrastructure template with the selector's apiVersion and kind: fix the selector apiVersion and kind`,
 } as const;
 
 /** CAPI's `detail`, then the fix. */

@@ -84,9 +84,11 @@ describe.skipIf(skipUnless('git'))('git scenarios', () => {
 
   it('render --previous reports an incompatible ClusterClass change and the MachineDeployments that would roll', () => {
     const dir = repo();
-    commit(dir, 'drop gpu class, change general machine', (t) =>
+    // The gpu patch goes with its class: the webhook rejects a selector naming no class (§8.1 rule 9).
+    commit(dir, 'drop gpu class and patch, change general machine', (t) =>
       t
         .replace(/    - class: gpu\n[\s\S]*?name: fleet-gpu-machine}\n/, '')
+        .replace(/  - name: gpuImage\n[\s\S]*?(?=  - name: generalImage\n)/, '')
         .replace('name: fleet-machine, namespace: fleet}\nspec:\n  template:\n    spec: {backend: {docker: {}}}', 'name: fleet-machine, namespace: fleet}\nspec:\n  template:\n    spec: {backend: {docker: {preLoadImages: [busybox]}}}'),
     );
     const out = run('node', [binPath, 'render', '.', '--previous', 'HEAD~1', '--mode', 'validate'], { cwd: dir });

@@ -529,6 +529,26 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
 
     it('write-back rules (§7.1, §7.6): metadata synced into the request, preserved CP fields, writes outside spec.template discarded', () => {
       const KCPT = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } };
+      const DMT = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', matchResources: { controlPlane: true } };
+      // Inline patches may only write under /spec (ClusterClass webhook, §7.5): a patch of the
+      // template's own /metadata makes the class invalid. (Writing the template's own metadata
+      // back, which only external patches can do, is covered by test/patches/writeback.test.ts.)
+      let probeIndex = -1;
+      const outsideSpec = renderFixture(FILE, {
+        mutate: (docs: Doc[]) => {
+          probeIndex = docs.find((d) => d.kind === 'ClusterClass')!.spec.patches.push({
+            name: 'probeMetadata',
+            definitions: [{ selector: DMT, jsonPatches: [{ op: 'add', path: '/metadata/labels/example.com~1clone', value: 'patched' }] }],
+          }) - 1;
+        },
+      });
+      expect(outsideSpec.errors.filter((e) => e.resourceRef?.kind === 'ClusterClass').map((e) => [e.field?.path, e.message.split('; ')[0]])).toEqual([
+        [
+          `spec.patches[${probeIndex}].definitions[0].jsonPatches[0].path`,
+          'Invalid value: "{\\n  \\"op\\": \\"add\\",\\n  \\"path\\": \\"/metadata/labels/example.com~1clone\\",\\n  \\"value\\": \\"patched\\"\\n}": jsonPatch path must start with "/spec"',
+        ],
+      ]);
+      expect(outsideSpec.clusters.size).toBe(0);
       const out = renderFixture(FILE, {
         mutate: (docs: Doc[]) => {
           docs.find((d) => d.kind === 'ClusterClass')!.spec.patches.push({
@@ -543,10 +563,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
                   { op: 'add', path: '/spec/outsideTemplate', value: 'dropped' },
                 ],
               },
-              {
-                selector: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', matchResources: { controlPlane: true } },
-                jsonPatches: [{ op: 'add', path: '/metadata/labels/example.com~1clone', value: 'patched' }],
-              },
+              { selector: DMT, jsonPatches: [{ op: 'add', path: '/spec/template/metadata/labels/example.com~1clone', value: 'patched' }] },
             ],
           });
         },
@@ -561,7 +578,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         expect(c.controlPlane.metadata.labels[CLUSTER_NAME], name).toBe(name);
         expect(c.controlPlane.spec.outsideTemplate, name).toBeUndefined();
         expect(c.controlPlane.outsideTemplate, name).toBeUndefined();
-        expect(c.cpMachineTemplate.metadata.labels['example.com/clone'], name).toBe('patched');
+        expect(c.cpMachineTemplate.spec.template.metadata.labels['example.com/clone'], name).toBe('patched');
       }
     });
 

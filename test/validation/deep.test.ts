@@ -117,6 +117,129 @@ describe('validateClusterClassDeep', () => {
   });
 });
 
+describe('validateClusterClassDeep: patches (§7.5, §8.1 rule 9)', () => {
+  const sel = (apiVersion: string, kind: string, matchResources: JsonObject) => ({ apiVersion, kind, matchResources });
+  const DCT = ['infrastructure.cluster.x-k8s.io/v1beta2', 'DevClusterTemplate'] as const;
+  const KCPT = ['controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlaneTemplate'] as const;
+  const DMT = ['infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate'] as const;
+  const KCT = ['bootstrap.cluster.x-k8s.io/v1beta2', 'KubeadmConfigTemplate'] as const;
+  const DMPT = ['infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachinePoolTemplate'] as const;
+  const add = (path: string, source: JsonObject): JsonObject => ({ op: 'add', path, ...source });
+  const patched = (...patches: JsonObject[]) => validateClusterClassDeep(makeClass((spec) => (spec.patches = patches)), CLASS_REF);
+
+  it('accepts valid inline and external patches of every kind', () => {
+    const rs = patched(
+      {
+        name: 'inline-all',
+        enabledIf: '{{ if .imageRepository }}true{{ end }}',
+        definitions: [
+          { selector: sel(...DCT, { infrastructureCluster: true }), jsonPatches: [add('/spec/template/spec/a', { value: { any: ['json'] } })] },
+          { selector: sel(...KCPT, { controlPlane: true }), jsonPatches: [add('/spec/template/spec/list/0', { valueFrom: { variable: 'imageRepository' } })] },
+          { selector: sel(...DMT, { controlPlane: true, machineDeploymentClass: { names: ['*'] } }), jsonPatches: [add('/spec/template/spec/l/-', { valueFrom: { variable: 'builtin.machineDeployment.version' } })] },
+          { selector: sel(...KCT, { machineDeploymentClass: { names: ['default-*', '*-worker'] }, machinePoolClass: { names: ['*pool'] } }), jsonPatches: [{ op: 'replace', path: '/spec/template/spec/x', valueFrom: { template: '{{ .builtin.cluster.name | upper }}' } }] },
+          { selector: sel(...DMPT, { machinePoolClass: { names: ['default-pool'] } }), jsonPatches: [{ op: 'remove', path: '/spec/template/spec/y' }] },
+        ],
+      },
+      { name: 'generate', external: { generatePatchesExtension: 'gen' } },
+      { name: 'validate-only', external: { validateTopologyExtension: 'val' } },
+      // Accepted by the webhook (definitions is set), fails at render time ("failed to create patch generator").
+      { name: 'empty', definitions: [] },
+    );
+    expect(rs).toEqual([]);
+  });
+
+  it('reports in CAPI order, tagged with the patch name', () => {
+    const rs = patched({
+      name: 'inline',
+      enabledIf: '{{',
+      definitions: [{ selector: sel(...DMT, { infrastructureCluster: true }), jsonPatches: [{ op: 'replace', path: 'spec/0', value: 'x' }] }],
+      external: {},
+    });
+    expect(rs.map((r) => [r.field?.path, r.message.split('; ')[0], r.tags])).toEqual([
+      ['spec.patches[0].name', 'Required value: "inline" can not be used as the name of a patch', { patch: 'inline', rule: 'patch-name' }],
+      ['spec.patches[0].enabledIf', 'Invalid value: "{{": template can not be parsed: template: enabledIf:1: unclosed action', { patch: 'inline', rule: 'patch-definitions' }],
+      [
+        'spec.patches[0]',
+        'Invalid value: {"name":"inline","enabledIf":"{{","definitions":[{"selector":{"apiVersion":"infrastructure.cluster.x-k8s.io/v1beta2","kind":"DevMachineTemplate","matchResources":{"infrastructureCluster":true}},"jsonPatches":[{"op":"replace","path":"spec/0","value":"x"}]}],"external":{}}: only one of definitions or external can be defined',
+        { patch: 'inline', rule: 'patch-definitions' },
+      ],
+      ['spec.patches[0].definitions[0].jsonPatches[0].path', 'Invalid value: "{\\n  \\"op\\": \\"replace\\",\\n  \\"path\\": \\"spec/0\\",\\n  \\"value\\": \\"x\\"\\n}": jsonPatch path must start with "/spec"', { patch: 'inline', rule: 'patch-definitions' }],
+      ['spec.patches[0].definitions[0].jsonPatches[0].path', 'Invalid value: "spec/0": elements in arrays can not be accessed in a replace operation', { patch: 'inline', rule: 'patch-definitions' }],
+      ['spec.patches[0].definitions[0].selector.matchResources.infrastructureCluster', 'Invalid value: true: selector is enabled but does not match the infrastructure ref', { patch: 'inline', rule: 'patch-definitions' }],
+      ['spec.patches[0].external', 'Invalid value: {}: one of validateTopologyExtension and generatePatchesExtension must be defined', { patch: 'inline', rule: 'patch-definitions' }],
+    ]);
+    expect(rs.every((r) => r.severity === 'error' && r.resourceRef === CLASS_REF)).toBe(true);
+  });
+
+  it('escapes values as Go does: HTML characters in JSON, %q around the pretty-printed patch', () => {
+    const rs = patched({ name: 'p', definitions: [{ selector: sel(...DCT, { infrastructureCluster: true }), jsonPatches: [{ op: 'copy', path: '/spec/a', value: { b: '<&>', a: [1.5, {}] } }] }] });
+    expect(rs.map((r) => r.message)).toEqual([
+      'Unsupported value: "{\\n  \\"op\\": \\"copy\\",\\n  \\"path\\": \\"/spec/a\\",\\n  \\"value\\": {\\n    \\"a\\": [\\n      1.5,\\n      {}\\n    ],\\n    \\"b\\": \\"\\\\u003c\\\\u0026\\\\u003e\\"\\n  }\\n}": supported values: "add", "remove", "replace"; use add, replace or remove',
+    ]);
+  });
+
+  it('selectors: a class without infrastructure, MachinePool classes, a machine template without machineInfrastructure', () => {
+    const cc = makeClass((spec) => {
+      delete spec.infrastructure;
+      delete (spec.controlPlane as JsonObject).machineInfrastructure;
+      spec.patches = [
+        {
+          name: 'p',
+          definitions: [
+            { selector: sel(...DCT, { infrastructureCluster: true }), jsonPatches: [add('/spec/a', { value: 1 })] },
+            { selector: sel(...DMT, { controlPlane: true, machinePoolClass: { names: ['default-pool'] } }), jsonPatches: [add('/spec/a', { value: 1 })] },
+          ],
+        },
+      ];
+    });
+    expect(brief(validateClusterClassDeep(cc, CLASS_REF)).map((r) => [r.path, r.message])).toEqual([
+      [
+        'spec.patches[0].definitions[0].selector.matchResources.infrastructureCluster',
+        'Invalid value: true: selector is enabled but does not match the infrastructure ref; the ClusterClass has no spec.infrastructure.templateRef: disable this match',
+      ],
+      [
+        'spec.patches[0].definitions[1].selector.matchResources.controlPlane',
+        'Invalid value: true: selector is enabled but matches neither the controlPlane ref nor the controlPlane machineInfrastructure ref; set the selector apiVersion and kind to those of spec.controlPlane.templateRef or spec.controlPlane.machineInfrastructure.templateRef (controlplane.cluster.x-k8s.io/v1beta2 KubeadmControlPlaneTemplate), or disable this match',
+      ],
+      [
+        'spec.patches[0].definitions[1].selector.matchResources.machinePoolClass.names[0]',
+        'Invalid value: "default-pool": selector is enabled but matches neither the bootstrap ref nor the infrastructure ref of a MachinePool class; no MachinePool class has a bootstrap or infrastructure template with the selector\'s apiVersion and kind: fix the selector apiVersion and kind',
+      ],
+    ]);
+  });
+
+  it('variables: builtin allow-list with suggestions, index suffixes, and the path the webhook panics on', () => {
+    const rs = patched({
+      name: 'p',
+      definitions: [
+        {
+          selector: sel(...DCT, { infrastructureCluster: true }),
+          jsonPatches: [
+            add('/spec/a', { valueFrom: { variable: 'builtin.cluster.labels' } }),
+            add('/spec/b', { valueFrom: { variable: 'replicasHint[0].x' } }),
+            add('/spec/c', { valueFrom: { variable: '.[' } }),
+            add('/spec/d', { valueFrom: { variable: 'builtin.controlPlane.metadata.labels.app' } }),
+          ],
+        },
+      ],
+    });
+    expect(rs.map((r) => [r.field?.path, r.message])).toEqual([
+      [
+        'spec.patches[0].definitions[0].jsonPatches[0].valueFrom.variable',
+        'Invalid value: "builtin.cluster.labels": not a defined builtin variable; use one of builtin.cluster.name, builtin.cluster.namespace, builtin.cluster.uid, builtin.cluster.topology, builtin.cluster.network (valueFrom.template can read any other builtin field)',
+      ],
+      [
+        'spec.patches[0].definitions[0].jsonPatches[2].valueFrom.variable',
+        'Internal error: panic: runtime error: index out of range [0] with length 0 [recovered]; name a variable: the path must not consist only of "." and "["',
+      ],
+      [
+        'spec.patches[0].definitions[0].jsonPatches[3].valueFrom.variable',
+        'Invalid value: "builtin.controlPlane.metadata.labels.app": not a defined builtin variable; use one of builtin.controlPlane.metadata.labels, builtin.controlPlane.metadata.annotations (valueFrom.template can read any other builtin field)',
+      ],
+    ]);
+  });
+});
+
 describe('validateClusterDeep', () => {
   it('accepts the base Cluster', () => {
     expect(validateClusterDeep(makeCluster('c1'), clusterRef('c1'), makeClass())).toEqual([]);

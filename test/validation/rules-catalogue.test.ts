@@ -32,8 +32,14 @@
  * variables: default, example, enum      | variables/classvalidation.ts    | must not have unknown fields / (schema texts)                         | var-3
  * variables: type, pattern, properties   | variables/classvalidation.ts    | Unsupported value / must be a valid regular expression / mutually exclusive | var-4
  * variables: CEL rules                   | variables/classvalidation.ts    | rule is not specified / message ... / reason / fieldPath ... / compile / oldSelf | var-5
- * patches: value xor valueFrom (render)  | patches/compile.ts ²            | failed to calculate value: ...                                        | patch-1
- * patches: webhook rules (§7.5, §8.1 r9) | not implemented                 | —                                                                     | it.todo
+ * patches: op add/replace/remove (§7.5)  | validation/patches.ts           | Unsupported value: "<patch as JSON>": supported values: ...           | patch-1
+ * patches: path starts with /spec        | validation/patches.ts           | jsonPatch path must start with "/spec"                                | patch-2
+ * patches: array indices                 | validation/patches.ts           | arrays can only be accessed using "0" ... / elements in arrays can not be accessed in a <op> operation | patch-3
+ * patches: value/valueFrom ²             | validation/patches.ts           | jsonPatch must define one of value or valueFrom / ... can not define both / Value is invalid JSON / valueFrom must set either ... / can not set both | patch-4
+ * patches: valueFrom.variable exists     | validation/patches.ts           | not a defined builtin variable / variable with name <path> cannot be found | patch-5
+ * patches: templates and enabledIf parse | validation/patches.ts           | template can not be parsed: <err>                                     | patch-6
+ * patches: names, definitions xor external (§8.1 r9) | validation/patches.ts | patch name must be defined / "inline" can not be used ... / patch names must be unique ... / one of definitions or external ... | patch-7
+ * patches: selectors (§8.1 r9)           | validation/patches.ts           | no selector enabled / selector is enabled but ... / selector can at most contain ... | patch-8
  * Cluster create (§8.2) — resourceRef Cluster
  * name is a label value                  | validation/cluster.ts           | must be a valid label value <err>                                     | cl-1
  * one of topology/infrastructureRef/controlPlaneRef | n/a: only Clusters with spec.topology are read; "cannot be removed" (update) not implemented | — | —
@@ -74,8 +80,8 @@
  *
  * ¹ message produced outside the validation files (not changed here): the tests pin today's text,
  *   which is the reader's or the pipeline's own, not CAPI's, and (except cl-3) has no fix hint.
- * ² checked when a Cluster is rendered, reported on the class with a `Cluster <ns>/<name>: patch
- *   "<p>" ...` prefix from src/patches/apply.ts; the webhook's own patch rules are `it.todo`.
+ * ² the patch engine checks the same at render time (`failed to calculate value: ...`, src/patches/compile.ts),
+ *   but a class the webhook rejects renders no Cluster, so the pipeline reports it once, on the class.
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -449,39 +455,194 @@ describe('ClusterClass variable definitions (§5.3)', () => {
   });
 });
 
-describe('ClusterClass patches', () => {
-  it('patch-1 add/replace carry exactly one of value and valueFrom (checked when a Cluster is rendered)', () => {
+describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
+  const INFRA = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', matchResources: { infrastructureCluster: true } };
+  /** One patch "p" with one definition (selector `INFRA` unless given) holding `ops`. */
+  const withOps = (ops: JsonObject[], selector: JsonObject = INFRA) => render({ cls: (spec) => (spec.patches = [{ name: 'p', definitions: [{ selector, jsonPatches: ops }] }]) });
+  const withPatches = (...patches: JsonObject[]) => render({ cls: (spec) => (spec.patches = patches) });
+  const op = (k: number) => `spec.patches[0].definitions[0].jsonPatches[${k}]`;
+  /** CAPI's `prettyPrint` (json.MarshalIndent) of a value, as field errors print a string: `%q`. */
+  const pretty = (v: JsonObject) => JSON.stringify(JSON.stringify(v, null, 2));
+
+  it('patch-1 op is add, replace or remove', () => {
+    const rs = withOps([{ op: 'move', path: '/spec/template/spec/x', value: 1 }]);
+    expectRule(rs, {
+      ...CC,
+      path: `${op(0)}.op`,
+      capi: `Unsupported value: ${pretty({ op: 'move', path: '/spec/template/spec/x', value: 1 })}: supported values: "add", "remove", "replace"`,
+      fix: FIX.patchOp,
+    });
+  });
+
+  it('patch-2 path starts with "/spec"', () => {
+    const rs = withOps([{ op: 'add', path: '/metadata/labels/a', value: 'b' }]);
+    expectRule(rs, { ...CC, path: `${op(0)}.path`, capi: `Invalid value: ${pretty({ op: 'add', path: '/metadata/labels/a', value: 'b' })}: jsonPatch path must start with "/spec"`, fix: FIX.patchPath });
+  });
+
+  it('patch-3 array indices: add only "0" or "-", replace/remove none (Go strconv.Atoi segments)', () => {
+    const rs = withOps([
+      { op: 'add', path: '/spec/template/spec/list/+1', value: 1 },
+      { op: 'replace', path: '/spec/template/spec/list/007', value: 1 },
+      { op: 'remove', path: '/spec/template/spec/list/-1' },
+      { op: 'add', path: '/spec/template/spec/list/-', value: 1 },
+      { op: 'add', path: '/spec/template/spec/list/0', value: 1 },
+    ]);
+    expectRule(rs, { ...CC, path: `${op(0)}.path`, capi: 'Invalid value: "/spec/template/spec/list/+1": arrays can only be accessed using "0" (prepend) or "-" (append)', fix: FIX.patchArrayAdd });
+    expectRule(rs, { ...CC, path: `${op(1)}.path`, capi: 'Invalid value: "/spec/template/spec/list/007": elements in arrays can not be accessed in a replace operation', fix: FIX.patchArrayElement });
+    expectRule(rs, { ...CC, path: `${op(2)}.path`, capi: 'Invalid value: "/spec/template/spec/list/-1": elements in arrays can not be accessed in a remove operation', fix: FIX.patchArrayElement });
+    expect(rs.filter((r) => r.field?.path === `${op(3)}.path` || r.field?.path === `${op(4)}.path`)).toEqual([]);
+  });
+
+  it('patch-4 add/replace carry exactly one of value and valueFrom, valueFrom exactly one of template and variable, value is JSON (at admission, not per Cluster)', () => {
+    const rs = withOps([
+      { op: 'add', path: '/spec/template/spec/a' },
+      { op: 'add', path: '/spec/template/spec/b', value: 1, valueFrom: { variable: 'imageRepository' } },
+      { op: 'replace', path: '/spec/template/spec/c', valueFrom: {} },
+      { op: 'replace', path: '/spec/template/spec/d', valueFrom: { variable: 'imageRepository', template: 'x' } },
+      { op: 'add', path: '/spec/template/spec/e', value: { size: Infinity } },
+      { op: 'remove', path: '/spec/template/spec/f', value: 1, valueFrom: {} },
+    ]);
+    expectRule(rs, { ...CC, path: op(0), capi: `Invalid value: ${pretty({ op: 'add', path: '/spec/template/spec/a' })}: jsonPatch must define one of value or valueFrom`, fix: FIX.patchValueMissing });
+    expectRule(rs, {
+      ...CC,
+      path: op(1),
+      capi: `Invalid value: ${pretty({ op: 'add', path: '/spec/template/spec/b', value: 1, valueFrom: { variable: 'imageRepository' } })}: jsonPatch can not define both value and valueFrom`,
+      fix: FIX.patchValueBoth,
+    });
+    expectRule(rs, { ...CC, path: `${op(2)}.valueFrom`, capi: 'Invalid value: "{}": valueFrom must set either template or variable', fix: FIX.patchValueFromMissing });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(3)}.valueFrom`,
+      capi: `Invalid value: ${pretty({ variable: 'imageRepository', template: 'x' })}: valueFrom can not set both template and variable`,
+      fix: FIX.patchValueFromBoth,
+    });
+    expectRule(rs, { ...CC, path: `${op(4)}.value`, capi: 'Invalid value: "{\\"size\\":Infinity}": jsonPatch Value is invalid JSON', fix: FIX.patchValueJson });
+    // remove ignores value fields; the class is rejected as a whole, so no Cluster reports these again at render time.
+    expect(rs.filter((r) => r.field?.path?.startsWith(op(5)))).toEqual([]);
+    expect(rs.filter((r) => r.tags?.cluster !== undefined)).toEqual([]);
+    expect(rs.find((r) => r.tags?.rule === 'class-invalid')?.resourceRef).toMatchObject(C1);
+  });
+
+  it('patch-5 valueFrom.variable names a variable of spec.variables or an allowed builtin', () => {
+    const rs = withOps([
+      { op: 'add', path: '/spec/template/spec/a', valueFrom: { variable: 'missing.field[0]' } },
+      { op: 'add', path: '/spec/template/spec/b', valueFrom: { variable: 'builtin.machineDeployment.bootstrap' } },
+      { op: 'add', path: '/spec/template/spec/c', valueFrom: { variable: 'builtin' } },
+      { op: 'add', path: '/spec/template/spec/d', valueFrom: { variable: 'imageRepository.x[2]' } },
+      { op: 'add', path: '/spec/template/spec/e', valueFrom: { variable: 'builtin.controlPlane.machineTemplate.infrastructureRef.name' } },
+    ]);
+    expectRule(rs, { ...CC, path: `${op(0)}.valueFrom.variable`, capi: 'Invalid value: "missing.field[0]": variable with name missing.field[0] cannot be found', fix: FIX.patchVariable('missing') });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(1)}.valueFrom.variable`,
+      capi: 'Invalid value: "builtin.machineDeployment.bootstrap": not a defined builtin variable',
+      fix: FIX.patchBuiltin(['builtin.machineDeployment.class', 'builtin.machineDeployment.name', 'builtin.machineDeployment.replicas', 'builtin.machineDeployment.topologyName', 'builtin.machineDeployment.version', 'builtin.machineDeployment.metadata.labels', 'builtin.machineDeployment.metadata.annotations', 'builtin.machineDeployment.bootstrap.configRef.name', 'builtin.machineDeployment.infrastructureRef.name']),
+    });
+    // Quirk: the bare "builtin" does not start with "builtin." and is no variable of the class.
+    expectRule(rs, { ...CC, path: `${op(2)}.valueFrom.variable`, capi: 'Invalid value: "builtin": variable with name builtin cannot be found', fix: FIX.patchVariable('builtin') });
+    expect(rs.filter((r) => r.field?.path?.startsWith(op(3)) || r.field?.path?.startsWith(op(4)))).toEqual([]);
+  });
+
+  it('patch-6 valueFrom.template and enabledIf parse (sprig hermetic functions; not executed)', () => {
+    const rs = withPatches({
+      name: 'p',
+      enabledIf: '{{ if .x }}',
+      definitions: [
+        {
+          selector: INFRA,
+          jsonPatches: [
+            { op: 'add', path: '/spec/template/spec/a', valueFrom: { template: '{{ now }}' } },
+            { op: 'add', path: '/spec/template/spec/b', valueFrom: { template: '{{ fail "only at render time" }}' } },
+          ],
+        },
+      ],
+    });
+    expectRule(rs, { ...CC, path: 'spec.patches[0].enabledIf', capi: 'Invalid value: "{{ if .x }}": template can not be parsed: template: enabledIf:1: unexpected EOF', fix: FIX.patchTemplate });
+    expectRule(rs, { ...CC, path: `${op(0)}.valueFrom.template`, capi: 'Invalid value: "{{ now }}": template can not be parsed: template: valueFrom.template:1: function "now" not defined', fix: FIX.patchTemplate });
+    expect(rs.filter((r) => r.field?.path?.startsWith(op(1)))).toEqual([]);
+  });
+
+  it('patch-7 patch names: set, not "inline", unique; exactly one of definitions and external; external names an extension', () => {
+    const defs = [{ selector: INFRA, jsonPatches: [{ op: 'add', path: '/spec/template/spec/a', value: 1 }] }];
+    const rs = withPatches(
+      { name: '', definitions: defs },
+      { name: 'inline', definitions: defs },
+      { name: 'inline' },
+      { name: 'both', definitions: defs, external: { generatePatchesExtension: 'gen' } },
+      { name: 'ext', external: { discoverVariablesExtension: 'disc', settings: { b: '2', a: '1' } } },
+    );
+    expectRule(rs, { ...CC, path: 'spec.patches[0].name', capi: 'Required value: patch name must be defined', fix: FIX.patchName });
+    expectRule(rs, { ...CC, path: 'spec.patches[1].name', capi: 'Required value: "inline" can not be used as the name of a patch', fix: FIX.patchNameInline });
+    expectRule(rs, { ...CC, path: 'spec.patches[2].name', capi: 'Invalid value: "inline": patch names must be unique. Patch with name "inline" is defined more than once', fix: FIX.duplicate });
+    expectRule(rs, { ...CC, path: 'spec.patches[2]', capi: 'Required value: one of definitions or external must be defined', fix: FIX.patchDefinitionsOrExternal });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.patches[3]',
+      capi: `Invalid value: ${JSON.stringify({ name: 'both', definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: '/spec/template/spec/a', value: 1 }] }], external: { generatePatchesExtension: 'gen' } })}: only one of definitions or external can be defined`,
+      fix: FIX.patchDefinitionsAndExternal,
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.patches[4].external',
+      capi: 'Invalid value: {"discoverVariablesExtension":"disc","settings":{"a":"1","b":"2"}}: one of validateTopologyExtension and generatePatchesExtension must be defined',
+      fix: FIX.patchExternalExtension,
+    });
+  });
+
+  it('patch-8 selectors: one enabled, matching the class templates; class-name patterns valid and matching a class', () => {
+    const sel = (apiVersion: string, kind: string, matchResources: JsonObject) => ({ apiVersion, kind, matchResources });
+    const KCT = ['bootstrap.cluster.x-k8s.io/v1beta2', 'KubeadmConfigTemplate'] as const;
     const rs = render({
       cls: (spec) =>
         (spec.patches = [
           {
             name: 'p',
             definitions: [
-              {
-                selector: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', matchResources: { infrastructureCluster: true } },
-                jsonPatches: [{ op: 'add', path: '/spec/template/spec/x', value: 1, valueFrom: { variable: 'imageRepository' } }],
-              },
-            ],
+              sel(...KCT, { infrastructureCluster: false }),
+              sel(...KCT, { infrastructureCluster: true, controlPlane: true }),
+              sel(...KCT, { machineDeploymentClass: { names: ['a*b', 'not-checked'] }, machinePoolClass: { names: ['*default-pool', '**', 'x'] } }),
+              sel(...KCT, { machineDeploymentClass: { names: ['*-worker', 'other*', '-bad*'] } }),
+              sel('infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate', { controlPlane: true, machineDeploymentClass: { names: ['*'] } }),
+            ].map((selector) => ({ selector, jsonPatches: [{ op: 'add', path: '/spec/template/spec/a', value: 1 }] })),
           },
         ]),
     });
-    const r = rs.find((x) => x.field?.path === 'spec.patches[0].definitions[0].jsonPatches[0]');
-    expect(r).toMatchObject({ severity: 'error', resourceRef: { kind: 'ClusterClass', name: 'quick-start' }, tags: { cluster: 'default/c1', patch: 'p' } });
-    expect(r?.message).toMatch(/: failed to calculate value: both \.value and \.valueFrom are set; set only one of value and valueFrom$/);
-    expect(r?.message.endsWith(`; ${FIX.patchValueBoth}`)).toBe(true);
+    const d = (j: number) => `spec.patches[0].definitions[${j}].selector`;
+    expectRule(rs, {
+      ...CC,
+      path: d(0),
+      capi: `Invalid value: ${pretty({ apiVersion: KCT[0], kind: KCT[1], matchResources: { infrastructureCluster: false } })}: no selector enabled`,
+      fix: FIX.patchSelectorNone,
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${d(1)}.matchResources.infrastructureCluster`,
+      capi: 'Invalid value: true: selector is enabled but does not match the infrastructure ref',
+      fix: FIX.patchSelectorTemplate('spec.infrastructure.templateRef', ['infrastructure.cluster.x-k8s.io/v1beta2 DevClusterTemplate']),
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${d(1)}.matchResources.controlPlane`,
+      capi: 'Invalid value: true: selector is enabled but matches neither the controlPlane ref nor the controlPlane machineInfrastructure ref',
+      fix: FIX.patchSelectorTemplate('spec.controlPlane.templateRef or spec.controlPlane.machineInfrastructure.templateRef', [
+        'controlplane.cluster.x-k8s.io/v1beta2 KubeadmControlPlaneTemplate',
+        'infrastructure.cluster.x-k8s.io/v1beta2 DevMachineTemplate',
+      ]),
+    });
+    // The first malformed name ends the list's checks ("not-checked" is not reported).
+    expectRule(rs, { ...CC, path: `${d(2)}.matchResources.machineDeploymentClass.names[0]`, capi: 'Invalid value: "a*b": "*" rune can only appear at the beginning, or ending of the selector', fix: FIX.patchSelectorStarPosition });
+    expect(rs.filter((r) => r.field?.path === `${d(2)}.matchResources.machineDeploymentClass.names[1]`)).toEqual([]);
+    expectRule(rs, { ...CC, path: `${d(2)}.matchResources.machinePoolClass.names[1]`, capi: 'Invalid value: "**": selector can at most contain a single "*" rune', fix: FIX.patchSelectorStars });
+    expect(rs.filter((r) => r.field?.path === `${d(2)}.matchResources.machinePoolClass.names[0]`)).toEqual([]);
+    expectRule(rs, {
+      ...CC,
+      path: `${d(3)}.matchResources.machineDeploymentClass.names[1]`,
+      capi: 'Invalid value: "other*": selector is enabled but matches neither the bootstrap ref nor the infrastructure ref of a MachineDeployment class',
+      fix: FIX.patchSelectorWorkerClass('MachineDeployment', ['default-worker']),
+    });
+    expectRule(rs, { ...CC, path: `${d(3)}.matchResources.machineDeploymentClass.names[2]`, capi: 'Invalid value: "-bad*": selector does not comply with the Kubernetes naming standards', fix: FIX.patchSelectorName });
+    expect(rs.filter((r) => r.field?.path?.startsWith(d(4)) || r.field?.path === `${d(3)}.matchResources.machineDeploymentClass.names[0]`)).toEqual([]);
   });
-
-  // The ClusterClass webhook's patch rules (topology-semantics §7.5 and §8.1 rule 9) are not
-  // implemented: a class breaking them is accepted, and only problems that also fail at render
-  // time are reported (per Cluster, as above).
-  it.todo('patch op is add, replace or remove (§7.5)');
-  it.todo('patch path starts with "/spec" (§7.5)');
-  it.todo('array indices: add only "0" or "-", replace/remove none (§7.5)');
-  it.todo('value is valid JSON; valueFrom sets exactly one of template and variable (at admission, §7.5)');
-  it.todo('valueFrom.variable names a variable of spec.variables or an allowed builtin (§7.5)');
-  it.todo('valueFrom.template and enabledIf parse (at admission, §7.5)');
-  it.todo('patch names: set, not "inline", unique; definitions xor external (§8.1 rule 9)');
-  it.todo('selectors: at least one enabled, matching the class templates, class-name patterns valid and matching a class (§8.1 rule 9)');
 });
 
 // ------------------------------------------------------------------ Cluster create
