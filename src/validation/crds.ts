@@ -14,7 +14,9 @@
  *   errors because the API server rejects the object; fields the schema does not declare are
  *   warnings because the API server silently drops them (the object is accepted, the value is
  *   lost). A version the CRD does not define or serve is an error. `x-kubernetes-validations`
- *   (CEL) rules and ObjectMeta validation are not evaluated. Kinds without a CRD are skipped.
+ *   (CEL) rules of a well-typed object are evaluated as on create (no transition rules); rules
+ *   using functions the offline CEL library lacks are listed in one `info` result. ObjectMeta
+ *   validation is not done. Kinds without a CRD are skipped.
  *   Messages end with how to fix: in the template or patch for a rendered object, in the input
  *   for an input object (`subject`). A missing required field lists the values its enum allows;
  *   an empty list below `minItems` says that `[]` is kept and rejected, not treated as unset.
@@ -31,6 +33,9 @@ import { errorBody, type BadValue, type FieldError } from '../variables/fielderr
 import { deepCopy, goMarshal, hasOwn, isJsonObject, jsonTypeName, setOwn } from '../variables/json.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from '../variables/openapi.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from '../variables/schema.js';
+import { compileCelTree, validateCel, type CelTree } from '../variables/cel/validate.js';
+import { newCelEnv } from '../variables/cel/library.js';
+import type { CelEnv } from '@bufbuild/cel';
 
 export interface CrdVersion {
   group: string;
@@ -49,6 +54,8 @@ export interface CrdVersion {
 interface CompiledCrdSchema {
   node?: SchemaNode;
   validator?: CompiledSchemaValidator;
+  /** The schema's `x-kubernetes-validations`, compiled; absent when it has none. */
+  cel?: CelTree;
   /** Why the schema cannot be used for validation (reported once per object). */
   problem?: string;
 }
@@ -62,6 +69,8 @@ export interface CrdIndex {
   readonly compiled: Map<string, CompiledCrdSchema>;
   /** @internal owned by this index */
   readonly ajv: Ajv;
+  /** @internal the CEL environment of `x-kubernetes-validations`, made on first use */
+  celEnv?: CelEnv;
 }
 
 const CRD_API_VERSION = 'apiextensions.k8s.io/v1';
@@ -194,7 +203,11 @@ function compiledFor(crds: CrdIndex, entry: CrdVersion): CompiledCrdSchema {
       out = { node, problem: `the CRD schema cannot be used: ${e.field}: ${errorBody(e)}` };
     } else {
       const v = compileSchemaValidator(crds.ajv, node);
-      out = 'error' in v ? { node, problem: `the CRD schema cannot be compiled: ${v.error}` } : { node, validator: v };
+      if ('error' in v) out = { node, problem: `the CRD schema cannot be compiled: ${v.error}` };
+      else {
+        const cel = compileCelTree((crds.celEnv ??= newCelEnv()), node);
+        out = cel ? { node, validator: v, cel } : { node, validator: v };
+      }
     }
   }
   crds.compiled.set(key, out);
@@ -317,7 +330,7 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
   const { entry, defined, group, version, kind } = lookup(crds, obj);
   if (!defined || defined.length === 0) return [];
   const results: Result[] = [];
-  const push = (severity: 'error' | 'warning', path: string | undefined, message: string, rule: string) => {
+  const push = (severity: Result['severity'], path: string | undefined, message: string, rule: string) => {
     const r: Result = { severity, message, resourceRef: ref, tags: { rule } };
     if (path !== undefined) r.field = { path };
     results.push(r);
@@ -342,8 +355,19 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
     return results;
   }
   const fix = subject === 'input' ? `would reject this ${kind} as written (${gv} CRD schema); fix it in the input` : `would reject this ${kind} (${gv} CRD schema); fix the value in the template or the patch/variable that produces it`;
-  for (const e of schemaErrors(compiled.validator, stored, '', badValue)) {
+  const schemaErrs = schemaErrors(compiled.validator, stored, '', badValue);
+  for (const e of schemaErrs) {
     push('error', e.field, `${errorBody(e)}${fixHint(e, entry.schema)}: the API server ${fix}`, 'crd-schema');
+  }
+  // CEL rules see well-typed values only; on create there is no old object, so transition rules are
+  // skipped. The API server shows the schema type as the bad value of a failed rule.
+  if (compiled.cel && schemaErrs.length === 0) {
+    const cel = validateCel(compiled.cel, stored, undefined, '', jsonTypeName);
+    for (const e of cel.errors) push('error', e.field, `${errorBody(e)}: the API server ${fix}`, 'crd-cel');
+    if (cel.warnings.length > 0) {
+      const rules = [...new Set(cel.warnings.map((w) => w.detail))];
+      push('info', undefined, `${kind} ${gv}: ${rules.length} x-kubernetes-validations rule(s) could not be evaluated offline and were not checked: ${rules.join('; ')}`, 'crd-cel');
+    }
   }
   return results;
 }

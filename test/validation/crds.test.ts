@@ -181,6 +181,27 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
       expect(validateAgainstCrd(crds, unserved, ref(unserved), 'input')[0]!.message).toMatch(/use apiVersion infrastructure\.cluster\.x-k8s\.io\/v1beta2$/);
     });
 
+    it('evaluates the CRD x-kubernetes-validations rules (CEL) of a well-typed object', () => {
+      const kcp = (extraArgs: JsonObject[]): JsonObject => ({
+        apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+        kind: 'KubeadmControlPlane',
+        metadata: { name: 'c1-abcde', namespace: 'default' },
+        spec: { version: 'v1.34.0', replicas: 1, machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: 'c1-cp' } } }, kubeadmConfigSpec: { clusterConfiguration: { apiServer: { extraArgs } } } },
+      });
+      const ok = kcp([{ name: 'v', value: '2' }, { name: 'cloud-provider', value: 'external' }]);
+      expect(validateAgainstCrd(crds, ok, ref(ok)).filter((r) => r.severity !== 'info')).toEqual([]);
+      const dup = kcp([{ name: 'v', value: '2' }, { name: 'v', value: '4' }]);
+      const results = validateAgainstCrd(crds, dup, ref(dup));
+      expect(results).toHaveLength(1);
+      expect(results[0]).toMatchObject({
+        severity: 'error',
+        resourceRef: { kind: 'KubeadmControlPlane', name: 'c1-abcde' },
+        field: { path: 'spec.kubeadmConfigSpec.clusterConfiguration.apiServer.extraArgs' },
+        tags: { rule: 'crd-cel' },
+      });
+      expect(results[0]!.message).toBe('Invalid value: "array": extraArgs name must be unique: the API server would reject this KubeadmControlPlane (controlplane.cluster.x-k8s.io/v1beta2 CRD schema); fix the value in the template or the patch/variable that produces it');
+    });
+
     it('rejects an unserved version and skips kinds without a CRD', () => {
       const o = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AWSClusterTemplate', metadata: { name: 'x' }, spec: {} };
       const results = validateAgainstCrd(crds, o, ref(o));
