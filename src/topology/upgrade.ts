@@ -17,8 +17,8 @@
  * `all-at-once` is the stateless rule: everything at the topology version.
  */
 import type { SemVer } from 'semver';
-import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../api/model.js';
-import { asObject, asString } from '../api/json.js';
+import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../api/model.js';
+import { asNumber, asObject, asString } from '../api/json.js';
 import type { Result } from '../krm/result.js';
 import { parseTolerant, semverText } from '../validation/primitives.js';
 import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf } from './labels.js';
@@ -60,16 +60,10 @@ export interface CurrentState {
   machinePools: Map<string, WorkerState>;
 }
 
-const str = (o: JsonObject | undefined, ...path: string[]): string | undefined => {
-  let v: unknown = o;
-  for (const k of path) v = asObject(v as JsonObject)?.[k];
-  return asString(v as JsonObject[string]);
-};
-const num = (o: JsonObject | undefined, ...path: string[]): number | undefined => {
-  let v: unknown = o;
-  for (const k of path) v = asObject(v as JsonObject)?.[k];
-  return typeof v === 'number' ? v : undefined;
-};
+/** The value at `path` below `o`, if every step is an object. */
+const at = (o: JsonObject | undefined, path: string[]): Json | undefined => path.reduce<Json | undefined>((v, k) => asObject(v)?.[k], o);
+const str = (o: JsonObject | undefined, ...path: string[]): string | undefined => asString(at(o, path));
+const num = (o: JsonObject | undefined, ...path: string[]): number | undefined => asNumber(at(o, path));
 
 /**
  * `version.Compare(a, b, WithBuildTags())`: -1, 0, 1 by semver precedence, then by build
