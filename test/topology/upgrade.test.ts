@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import fc from 'fast-check';
 import type { JsonObject } from '../../src/api/model.js';
 import { DEFAULT_CONFIG, applySettings, type RenderConfig } from '../../src/krm/config.js';
 import type { InputItem } from '../../src/krm/read.js';
@@ -319,5 +320,33 @@ describe('render CLI: --previous DIR, --observed DIR, --upgrade, --strict', () =
     expect(await runRender([join(root, 'ext'), '--set', 'skipExternalPatches=true', '--strict'], strict)).toBe(1);
     expect(strict.out).toBe('');
     expect(strict.err).toMatch(/error.*external patch \(generatePatchesExtension "gen\.example"\) skipped/);
+  });
+});
+
+describe('hostile current state', () => {
+  it('never crashes or reports an internal error, whatever the observed and previous objects hold', () => {
+    const junk = fc.oneof(fc.constant(null), fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }));
+    const version = fc.oneof(junk, fc.constantFrom('v1.30.0', 'v1.31.0', '1.31', 'v1.31.0+abc', 'v1.99.0-rc.1', 'v01.031.00', ''));
+    const observed = fc.record({
+      cpSpec: version,
+      cpStatus: fc.oneof(version, fc.constant({ versions: [{ version: 'v1.30.0' }, { version: 7 }] })),
+      mdVersion: version,
+      mdStatus: fc.dictionary(fc.constantFrom('replicas', 'upToDateReplicas', 'updatedReplicas', 'observedGeneration'), junk, { maxKeys: 4 }),
+      concurrency: fc.oneof(fc.constant(undefined), fc.constantFrom('0', '-1', 'x', '99999999999999999999', '2')),
+    });
+    fc.assert(
+      fc.property(observed, (o) => {
+        const cp = observedControlPlane('v1.31.0') as Obj;
+        cp.spec.version = o.cpSpec;
+        cp.status = typeof o.cpStatus === 'object' && o.cpStatus !== null && !Array.isArray(o.cpStatus) ? o.cpStatus : { version: o.cpStatus };
+        const md = observedMachineDeployment('md-0', 'v1.30.0') as Obj;
+        md.spec.template.spec.version = o.mdVersion;
+        md.status = o.mdStatus;
+        const annotations = o.concurrency === undefined ? undefined : { 'topology.cluster.x-k8s.io/upgrade-concurrency': o.concurrency };
+        const out = runPipeline(inputs(cluster({ version: 'v1.31.0', mds: [{ name: 'md-0' }], ...(annotations ? { annotations } : {}) })), config(), [], { observed: [cp, md] });
+        expect(out.results.filter((r) => r.tags?.rule === 'internal')).toEqual([]);
+      }),
+      { numRuns: 150, seed: 7 },
+    );
   });
 });
