@@ -1,8 +1,14 @@
 /** The process boundary every CLI command talks through, so commands stay testable. */
+import { once } from 'node:events';
+
 export interface CliIO {
   /** Reads all of standard input as UTF-8 text. */
   readStdin(): Promise<string>;
-  stdout(text: string): void;
+  /**
+   * Writes to standard output. A promise means the stream is full: await it before writing more
+   * (outputs of a fleet are hundreds of MiB; writing them unawaited would buffer them all).
+   */
+  stdout(text: string): void | Promise<void>;
   stderr(text: string): void;
 }
 
@@ -13,3 +19,15 @@ export const ExitCode = {
   internal: 2,
   functionConfig: 3,
 } as const;
+
+/** The real process. Never `process.exit()` after writing: the caller sets `process.exitCode`. */
+export const processIO: CliIO = {
+  async readStdin() {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+  // `once` also rejects when the stream fails (EPIPE), so a writer never waits forever.
+  stdout: (text) => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => undefined)),
+  stderr: (text) => void process.stderr.write(text),
+};

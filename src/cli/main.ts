@@ -2,7 +2,7 @@
  * Command-line entry point. Without a command it is the KRM function (ResourceList on stdin), so
  * `exec: render-clusterclass` works in kpt and kustomize as is.
  */
-import { ExitCode, type CliIO } from './io.js';
+import { ExitCode, processIO, type CliIO } from './io.js';
 import { RENDER_HELP, runFunction, runRender } from './render.js';
 
 const HELP = `render-clusterclass: render Cluster API ClusterClass topologies offline
@@ -16,16 +16,6 @@ Usage:
   render-clusterclass help | version
 
 ${RENDER_HELP}`;
-
-const processIO: CliIO = {
-  async readStdin() {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
-  stdout: (text) => void process.stdout.write(text),
-  stderr: (text) => void process.stderr.write(text),
-};
 
 export async function dispatch(args: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = args;

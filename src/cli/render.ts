@@ -8,8 +8,8 @@ import type { JsonObject } from '../api/model.js';
 import { applySettings, parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
 import { hasErrors, type Result } from '../krm/result.js';
 import { readResourceList, readYamlStream, type InputItem } from '../krm/read.js';
-import { formatResults, newResourceListDocument, outputFiles, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
-import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
+import { formatResults, newResourceListDocument, outputFiles, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
+import { renderPipeline, runPipeline } from '../pipeline/run.js';
 import { materializeBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
 import { parseArgs, type ArgSpec } from './args.js';
@@ -24,11 +24,15 @@ function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
  * Refuses to print an output that lost input items (kpt would delete their files): every input
  * item must be kept, or be a previous output being replaced, or be a class input dropped on purpose.
  */
-function lostItems(items: readonly InputItem[], output: PipelineOutput): boolean {
-  return output.keep.length === 0 && output.generated.length === 0 && items.length > 0;
+function lostItems(items: readonly InputItem[], kept: number, renderedClusters: number): boolean {
+  return kept === 0 && renderedClusters === 0 && items.length > 0;
 }
 
-/** KRM function mode. */
+/**
+ * KRM function mode. Each Cluster's objects are serialised as soon as they are rendered and
+ * dropped (krm/write.ts `resourceListWriter`); the output is written in pieces, awaiting the
+ * stream, once the last Cluster is rendered.
+ */
 export async function runFunction(io: CliIO): Promise<number> {
   const text = await io.readStdin();
   const read = readResourceList(text);
@@ -41,12 +45,13 @@ export async function runFunction(io: CliIO): Promise<number> {
     io.stderr(`render-clusterclass: ${cfg.message}\n`);
     return ExitCode.functionConfig;
   }
-  const output = runPipeline(read.input.items, cfg.config, read.input.results);
-  if (lostItems(read.input.items, output)) {
+  const writer = resourceListWriter();
+  const output = renderPipeline(read.input.items, cfg.config, read.input.results, {}, (g) => writer.add(g));
+  if (lostItems(read.input.items, output.keep.length, writer.clusters)) {
     io.stderr('render-clusterclass: refusing to return an empty item list\n');
     return ExitCode.internal;
   }
-  io.stdout(writeResourceList(read.input.doc!, output));
+  for (const piece of writer.pieces(read.input.doc!, output)) await io.stdout(piece);
   const code = exitCodeFor(output.results, cfg.config);
   if (code !== 0) io.stderr(formatResults(output.results, 'error'));
   return code;
@@ -247,7 +252,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
 
   const outDir = (parsed.flags.output ?? parsed.flags.o) as string | undefined;
   if (format === 'resourcelist') {
-    io.stdout(writeResourceList(newResourceListDocument(), output));
+    await io.stdout(writeResourceList(newResourceListDocument(), output));
     return code;
   }
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
@@ -259,7 +264,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     return o ? [{ path, object: o }] : [];
   });
   if (!outDir) {
-    io.stdout(stringifyDocuments(files.map((f) => f.object)));
+    await io.stdout(stringifyDocuments(files.map((f) => f.object)));
     return code;
   }
   await writeFiles(outDir, files);

@@ -2,11 +2,19 @@
  * Writing output. ResourceList mode keeps every pass-through item as its original YAML node (so
  * untouched objects stay byte-for-byte what they were, modulo comments, which kpt restores by id)
  * and appends generated objects. Manifest mode prints plain multi-document YAML for appliers.
+ *
+ * The output ResourceList is, in this order: the input's own keys (apiVersion, kind,
+ * functionConfig, …) as they were, then `items` (the kept input items in input order, then the
+ * generated objects by Cluster), then `results`. `items` and `results` come last so the generated
+ * entries and the results can be appended as text: `resourceListWriter` serialises each Cluster's
+ * objects as soon as it is rendered and writes the whole list in pieces, `writeResourceList` in one
+ * string; the bytes are the same.
  */
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import YAML, { isMap, visit, type Document, type Node, type YAMLMap } from 'yaml';
 import type { Json, JsonObject } from '../api/model.js';
 import { emitYaml } from './emit.js';
-import type { PipelineOutput } from '../pipeline/run.js';
+import { compareClusterOutputs, type ClusterOutput, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PREVIOUS_ANNOTATION, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../api/json.js';
 import type { Result } from './result.js';
@@ -40,7 +48,7 @@ function setAnnotation(doc: Document, node: YAMLMap, key: string, value: string)
   child(child(node, 'metadata'), 'annotations').set(doc.createNode(key, NODE_OPTIONS), doc.createNode(value, NODE_OPTIONS));
 }
 
-function itemNode(doc: Document, item: InputItem, output: PipelineOutput): Node {
+function itemNode(doc: Document, item: InputItem, output: PipelineSummary): Node {
   const edit = output.edits.get(item);
   if (edit?.replaceWith) return doc.createNode(edit.replaceWith, NODE_OPTIONS) as Node;
   const node = item.doc === doc ? item.node : (doc.createNode(item.value, NODE_OPTIONS) as YAMLMap);
@@ -54,28 +62,92 @@ function asListEntry(body: string): string {
   return lines.map((line, i) => (i === 0 ? `  - ${line}` : line === '' ? line : `    ${line}`)).join('\n');
 }
 
+/** Objects as entries of the `items:` list, each ending with a newline. */
+function itemEntries(objects: readonly JsonObject[]): string {
+  let text = '';
+  for (const o of objects) text += `${asListEntry(emitYaml(o))}\n`;
+  return text;
+}
+
 /**
- * The output ResourceList, reusing the input document for the items it keeps. Generated objects
- * are appended as text (see emit.ts): building yaml nodes for thousands of them cost more than
- * rendering them.
+ * The ResourceList up to its kept items, reusing the input document for them; `entriesFollow`
+ * says whether generated entries will be appended (an empty list is then opened as `items:`).
  */
-export function writeResourceList(doc: Document, output: PipelineOutput): string {
+function resourceListHead(doc: Document, summary: PipelineSummary, entriesFollow: boolean): string {
   stripComments(doc);
   const root = doc.contents as YAMLMap;
   root.delete('results');
   root.delete('items');
-  const generated = output.generated.flatMap((g) => g.objects);
   const kept = doc.createNode([]) as YAML.YAMLSeq;
-  for (const item of output.keep) kept.items.push(itemNode(doc, item, output));
+  for (const item of summary.keep) kept.items.push(itemNode(doc, item, summary));
   // `items` goes last so the generated entries can follow the kept ones.
   root.set('items', kept);
-  let text = doc.toString({ lineWidth: 0 });
-  if (generated.length > 0) {
-    if (kept.items.length === 0) text = `${text.replace(/items: \[\]\n$/, 'items:\n')}`;
-    text += `${generated.map((o) => asListEntry(emitYaml(o))).join('\n')}\n`;
-  }
-  if (output.results.length > 0) text += emitYaml({ results: output.results as unknown as Json });
-  return text;
+  const text = doc.toString({ lineWidth: 0 });
+  return entriesFollow && kept.items.length === 0 ? text.replace(/items: \[\]\n$/, 'items:\n') : text;
+}
+
+const resourceListTail = (results: readonly Result[]): string => (results.length > 0 ? emitYaml({ results: results as unknown as Json }) : '');
+
+/**
+ * The output ResourceList as one string, reusing the input document for the items it keeps.
+ * Generated objects are appended as text (see emit.ts): building yaml nodes for thousands of them
+ * cost more than rendering them.
+ */
+export function writeResourceList(doc: Document, output: PipelineOutput): string {
+  const entries = output.generated.map((g) => itemEntries(g.objects)).join('');
+  return resourceListHead(doc, output, entries !== '') + entries + resourceListTail(output.results);
+}
+
+/** Spooled text is compressed (about 7× for rendered objects) at zlib's fastest level. */
+const SPOOL_DEFLATE = { level: 1 } as const;
+const EMPTY = Buffer.alloc(0);
+
+/** Pieces handed to the writer are joined up to about this many characters. */
+const PIECE_CHARS = 1 << 20;
+
+/** Receives rendered Clusters while the pipeline runs, then yields the output ResourceList in pieces. */
+export interface ResourceListWriter {
+  /** Serialises one Cluster's objects now (a `ClusterSink`); only their text is kept. */
+  add(output: ClusterOutput): void;
+  /** Clusters added so far. */
+  readonly clusters: number;
+  /** The whole output, in order (same bytes as `writeResourceList`), once every Cluster is added. */
+  pieces(doc: Document, summary: PipelineSummary): Iterable<string>;
+}
+
+/**
+ * The streaming form of `writeResourceList`. The kept items come first in the list but depend on
+ * every Cluster's outcome (a rendered source Cluster is marked local-config or replaced, its
+ * earlier outputs dropped), so nothing can be written before the last Cluster is rendered; what
+ * this saves is holding every rendered object: each Cluster's entries are kept as text, and the
+ * text is written in Cluster order.
+ */
+export function resourceListWriter(): ResourceListWriter {
+  const spool: { cluster: string; text: Buffer }[] = [];
+  return {
+    add(output) {
+      const text = itemEntries(output.objects);
+      spool.push({ cluster: output.cluster, text: text === '' ? EMPTY : deflateRawSync(text, SPOOL_DEFLATE) });
+    },
+    get clusters() {
+      return spool.length;
+    },
+    *pieces(doc, summary) {
+      yield resourceListHead(doc, summary, spool.some((s) => s.text.length > 0));
+      spool.sort(compareClusterOutputs);
+      let piece = '';
+      for (let i = 0; i < spool.length; i++) {
+        if (spool[i]!.text.length > 0) piece += inflateRawSync(spool[i]!.text).toString('utf8');
+        spool[i]!.text = EMPTY;
+        if (piece.length >= PIECE_CHARS) {
+          yield piece;
+          piece = '';
+        }
+      }
+      piece += resourceListTail(summary.results);
+      if (piece !== '') yield piece;
+    },
+  };
 }
 
 /** A fresh ResourceList (CLI input read from files). */

@@ -2,6 +2,10 @@
  * The whole function, independent of I/O: input items + config → kept/edited input items,
  * generated objects per Cluster, and results. One Cluster's failure (even an internal bug) never
  * stops another; a Cluster that fails keeps what an earlier run generated for it.
+ *
+ * `renderPipeline` hands each Cluster's objects to a sink as soon as they are rendered (input
+ * order), so a writer can serialise and drop them (a fleet's output is far larger than its
+ * input); `runPipeline` collects them, sorted by Cluster, for plan, explain and tests.
  */
 import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
@@ -37,13 +41,24 @@ export interface ClusterOutput {
   objects: JsonObject[];
 }
 
-export interface PipelineOutput {
+/** What a run decides besides the generated objects (known once every Cluster is rendered). */
+export interface PipelineSummary {
   /** Input items to write back, in input order (previous outputs being replaced are left out). */
   keep: InputItem[];
   edits: Map<InputItem, ItemEdit>;
-  generated: ClusterOutput[];
   results: Result[];
 }
+
+export interface PipelineOutput extends PipelineSummary {
+  /** Sorted by Cluster (`compareClusterOutputs`). */
+  generated: ClusterOutput[];
+}
+
+/** Receives one Cluster's rendered objects; the objects are the receiver's from then on. */
+export type ClusterSink = (output: ClusterOutput) => void;
+
+/** The output order of generated objects: by Cluster key (a stable sort keeps duplicates in input order). */
+export const compareClusterOutputs = (a: Pick<ClusterOutput, 'cluster'>, b: Pick<ClusterOutput, 'cluster'>): number => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0);
 
 const refKey = (r: ObjectRef, defaultNamespace: string) => `${r.apiVersion}\0${r.kind}\0${r.namespace ?? defaultNamespace}\0${r.name}`;
 
@@ -203,7 +218,15 @@ function rolloutResults(previous: readonly JsonObject[] | undefined, objects: Js
 /** Strict mode (CI gates): a warning is an error. */
 const strictly = (results: Result[]): Result[] => results.map((r) => (r.severity === 'warning' ? { ...r, severity: 'error', tags: { ...r.tags, strict: 'true' } } : r));
 
+/** The run with every Cluster's objects collected (sorted by Cluster). */
 export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = [], extras: PipelineExtras = {}): PipelineOutput {
+  const generated: ClusterOutput[] = [];
+  const summary = renderPipeline(items, config, readResults, extras, (g) => generated.push(g));
+  return { ...summary, generated: generated.sort(compareClusterOutputs) };
+}
+
+/** The run, handing each rendered Cluster's objects to `sink` as soon as they are rendered (input order). */
+export function renderPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, sink: ClusterSink): PipelineSummary {
   const results: Result[] = [...readResults];
   const ns = config.defaultNamespace;
   const { classes, clusters, generated, templates, crdObjects, previous, observed } = classify(items, ns);
@@ -226,12 +249,12 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
   const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results, checkInput);
 
   const edits = new Map<InputItem, ItemEdit>();
-  const out: ClusterOutput[] = [];
   const rendered = new Set<string>();
   for (const item of clusters) {
     const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
     const key = clusterKey(ref.namespace!, ref.name);
     if (config.shard && shardOf(ref.namespace!, ref.name, config.shard.count) !== config.shard.index) continue;
+    let output: ClusterOutput | undefined;
     try {
       if (checkInput) results.push(...checkInput(item.value, ref));
       const normalized = normalizeCluster(item.value, ref);
@@ -288,11 +311,13 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
         annotateGenerated([report], key, `${config.outputDir}/${ref.namespace}/${ref.name}.provenance.yaml`, true);
         objects.push(report);
       }
-      out.push({ cluster: key, objects });
+      output = { cluster: key, objects };
       results.push({ severity: 'info', message: `rendered ${objects.length} objects for Cluster ${key}`, resourceRef: ref, tags: { rule: 'rendered' } });
     } catch (e) {
       results.push(internalError(ref, e));
     }
+    // Outside the try: a failing sink (the writer) fails the run rather than passing for this Cluster's error.
+    if (output) sink(output);
   }
 
   // Outputs of an earlier run are replaced for Clusters rendered now and pruned for Clusters that
@@ -309,8 +334,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
   const isClassInput = (i: InputItem) =>
     classes.includes(i) || (!!i.ref && blueprints.classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
   const keep = items.filter((i) => !replaced.has(i) && !(dropClassInputs && isClassInput(i)));
-  out.sort((a, b) => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0));
-  return { keep, edits, generated: out, results: withFiles(config.strict ? strictly(results) : results, items, ns) };
+  return { keep, edits, results: withFiles(config.strict ? strictly(results) : results, items, ns) };
 }
 
 const splitKey = (key: string): [string, string] => {
