@@ -1,5 +1,6 @@
 /** Kubernetes validation primitives shared by the ClusterClass and Cluster rules. */
-import { valid as semverValid } from 'semver';
+import { parse as semverParse } from 'semver';
+import { semverText } from './primitives.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
@@ -29,5 +30,12 @@ export function labelValueErrors(value: string): string[] {
   return errs;
 }
 
-/** A strict semantic version (`major.minor.patch[-pre][+build]`, no leading zeros) after a `v`. */
-export const isStrictSemver = (v: string): boolean => semverValid(v, { loose: false }) === v;
+/**
+ * blang `semver.Parse` (the Cluster webhook's check, `core/webhooks/admission/cluster.go`
+ * `validateTopology`): `major.minor.patch[-pre][+build]`, no leading zeros. Build metadata such as
+ * `+rke2r1` is valid; it must survive the round trip (npm semver's `valid` drops it).
+ */
+export function isStrictSemver(v: string): boolean {
+  const parsed = semverParse(v, { loose: false });
+  return parsed !== null && semverText(parsed) === v;
+}

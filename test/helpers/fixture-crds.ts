@@ -26,7 +26,15 @@ function installLabels(folder: string, file: string): Record<string, string> {
     case 'capa':
       return { 'cluster.x-k8s.io/v1alpha3': 'v1alpha3', 'cluster.x-k8s.io/v1alpha4': 'v1alpha4', 'cluster.x-k8s.io/v1beta1': 'v1beta1_v1beta2' };
     case 'capz':
+    case 'byoh':
       return { 'cluster.x-k8s.io/v1beta1': 'v1beta1' };
+    case 'rke2':
+      return { 'cluster.x-k8s.io/v1beta2': 'v1beta1_v1beta2' };
+    case 'k3s':
+      return { 'cluster.x-k8s.io/v1beta1': 'v1beta1_v1beta2', 'clusterctl.cluster.x-k8s.io': '' };
+    case 'capibm':
+      // `labels[].pairs` on every CRD plus the inline patch on the `ibmpowervs.*` CRDs (all of them here).
+      return { 'cluster.x-k8s.io/v1beta1': 'v1beta2', 'cluster.x-k8s.io/v1beta2': 'v1beta3' };
     default:
       return BOTH;
   }

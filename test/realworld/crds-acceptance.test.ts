@@ -211,6 +211,12 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
     expect(r.clusters.has(`default/${fix.cluster}`)).toBe(true);
   });
 
+  /**
+   * The fixture CRD README ("Gaps and things deliberately left out"): the Docker* kinds of
+   * rke2-docker-in-place and k3s-docker-v1beta1 have no CRD at the pinned cluster-api commit.
+   */
+  const NO_CRD_IN_FIXTURES = (o: Obj) => String(o.apiVersion).startsWith('infrastructure.cluster.x-k8s.io/') && String(o.kind).startsWith('Docker');
+
   it('every rendered and every input object has a served CRD version with a schema, so none is skipped by validation', () => {
     const fixesByFile = new Map<string, ((docs: Obj[]) => void)[]>();
     for (const f of Object.values(FIXES)) if (!f.alternative) fixesByFile.set(f.file, [...(fixesByFile.get(f.file) ?? []), f.mutate]);
@@ -222,6 +228,7 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
       const objects = [...r.clusters.values()].flatMap((c) => c.all);
       const inputs = readFixtureItems(file).map((i) => i.value as Obj);
       for (const o of [...objects, ...inputs]) {
+        if (NO_CRD_IN_FIXTURES(o)) continue;
         const v = index.versions.get(gvk(o));
         expect(v?.served && v.schema !== undefined, `${file}: ${gvk(o)} ${o.metadata?.name}`).toBe(true);
       }

@@ -24,8 +24,8 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
     crds = loaded.crds;
   });
 
-  it('indexes every served and unserved version of the 40 CRDs', () => {
-    expect(crds.kinds.size).toBe(40);
+  it('indexes every served and unserved version of the 72 CRDs', () => {
+    expect(crds.kinds.size).toBe(72);
     const awsct = crds.versions.get('infrastructure.cluster.x-k8s.io/v1beta2/AWSClusterTemplate');
     expect(awsct?.served).toBe(true);
     expect(crds.versions.get('infrastructure.cluster.x-k8s.io/v1beta1/AWSClusterTemplate')?.served).toBe(false);
