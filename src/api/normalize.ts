@@ -61,10 +61,12 @@ function templateRef(c: Ctx, holder: JsonObject | undefined, holderPath: string,
   const apiVersion = c.r.string(ref, 'apiVersion', `${path}.apiVersion`, true);
   const kind = c.r.string(ref, 'kind', `${path}.kind`, true);
   const name = c.r.string(ref, 'name', `${path}.name`, true);
+  // v1.14 converts v1beta1 references without their namespace (api/core/v1beta1/conversion.go
+  // `convert_v1beta1_LocalObjectTemplate_To_v1beta2_ClusterClassTemplateReference`): the
+  // template is looked up in the ClusterClass namespace, whatever the reference says.
   const ns = c.v1 ? c.r.string(ref, 'namespace', `${path}.namespace`) : undefined;
   if (ns && ns !== namespace) {
-    c.r.error(`${path}.namespace`, `Invalid value: "${ns}": template must be in the ClusterClass namespace "${namespace}"`);
-    return undefined;
+    c.r.warning(`${path}.namespace`, `namespace "${ns}" is ignored: Cluster API v1.14 drops it when converting this v1beta1 reference and looks the template up in the ClusterClass namespace "${namespace}"; move the template there and remove the namespace`);
   }
   if (!apiVersion || !kind || !name) return undefined;
   return { apiVersion, kind, name, fieldPath: path };
@@ -109,14 +111,29 @@ function intOrString(v: Json | undefined): number | string | undefined {
   return typeof v === 'number' || typeof v === 'string' ? v : undefined;
 }
 
+/** A Go zero value once decoded: absent, null, "", or an object/list holding only zero values. */
+const isZero = (v: unknown): boolean => v === undefined || v === null || v === '' || (typeof v === 'object' && Object.values(v as object).every(isZero));
+
+/**
+ * The parts of a health check CAPI sees: `checks` and `remediation` only when non-zero, so that
+ * `IsDefined()` (api/core/v1beta2 `ControlPlaneClassHealthCheck.IsDefined` and siblings) is
+ * "has checks or remediation". An empty v1beta1 `machineHealthCheck: {}` converts to an empty
+ * v1beta2 health check (api/core/v1beta1/conversion.go), which is not defined: a class then
+ * has none.
+ */
+function definedHealthCheck(hc: HealthCheck, topology: boolean): HealthCheck | undefined {
+  const out: HealthCheck = {};
+  if (topology && hc.enabled !== undefined) out.enabled = hc.enabled;
+  if (!isZero(hc.checks)) out.checks = hc.checks!;
+  if (!isZero(hc.remediation)) out.remediation = hc.remediation!;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** v1beta1 `machineHealthCheck` (§9.3) or v1beta2 `healthCheck`, normalised to v1beta2. */
 function healthCheck(c: Ctx, holder: JsonObject | undefined, path: string, topology: boolean): HealthCheck | undefined {
   if (!c.v1) {
     const hc = c.r.object(holder, 'healthCheck', `${path}.healthCheck`);
-    if (!hc) return undefined;
-    const out = cloneJson(hc) as unknown as HealthCheck;
-    if (!topology) delete out.enabled;
-    return out;
+    return hc && definedHealthCheck(cloneJson(hc) as unknown as HealthCheck, topology);
   }
   const p = `${path}.machineHealthCheck`;
   const mhc = c.r.object(holder, 'machineHealthCheck', p);
@@ -166,7 +183,7 @@ function healthCheck(c: Ctx, holder: JsonObject | undefined, path: string, topol
     };
   }
   if (Object.keys(remediation).length > 0) out.remediation = remediation;
-  return out;
+  return definedHealthCheck(out, topology);
 }
 
 /** Proposal-era topology shape (`labels`/`annotations` next to `metadata`), folded into metadata. */

@@ -13,6 +13,7 @@ import {
   sliceElemType,
   mapElemType,
 } from './values.js';
+import { PRINTABLE_RANGES } from './unicode-print.js';
 
 // ---------------------------------------------------------------------------------------------
 // strconv: floats
@@ -247,13 +248,36 @@ function formatHexFloat(x: number, fmt: string, prec: number): string {
 // ---------------------------------------------------------------------------------------------
 // strconv: quoting
 
-const printRe = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+/** First and last rune of each printable range above ASCII (decoded on first use). */
+let printable: { first: Uint32Array; last: Uint32Array } | undefined;
 
+function printableRanges(): { first: Uint32Array; last: Uint32Array } {
+  if (printable) return printable;
+  const parts = PRINTABLE_RANGES.split(',');
+  const first = new Uint32Array(parts.length);
+  const last = new Uint32Array(parts.length);
+  let prev = 0;
+  parts.forEach((p, i) => {
+    const [gap, len] = p.split('.') as [string, string];
+    first[i] = prev + parseInt(gap, 36);
+    last[i] = prev = first[i]! + parseInt(len, 36);
+  });
+  return (printable = { first, last });
+}
+
+/** Go's `unicode.IsPrint` (= `strconv.IsPrint`): letters, marks, numbers, punctuation, symbols, ASCII space. */
 export function isPrint(cp: number): boolean {
   if (cp < 0x80) return cp >= 0x20 && cp < 0x7f;
-  if (cp === 0xfffd) return true;
-  if (cp >= 0xd800 && cp <= 0xdfff) return false;
-  return printRe.test(String.fromCodePoint(cp));
+  const { first, last } = printableRanges();
+  let lo = 0;
+  let hi = first.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (cp < first[mid]!) hi = mid - 1;
+    else if (cp > last[mid]!) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }
 
 /**

@@ -30,6 +30,10 @@ export interface Classified {
   observed: JsonObject[];
   /** CustomResourceDefinitions among the items (they also stay templates-indexable pass-through items). */
   crdObjects: JsonObject[];
+  /** CAPI Clusters without `spec.topology`: passed through, never rendered. */
+  classicClusters: InputItem[];
+  /** Input objects sharing one identity (apiVersion, kind, namespace, name), in input order; none of them is in `clusters` or `classes`. */
+  duplicates: InputItem[][];
 }
 
 export const clusterKey = (namespace: string, name: string): string => `${namespace}/${name}`;
@@ -69,9 +73,27 @@ export function cleanTemplate(value: JsonObject): JsonObject {
 
 const namespaceOf = (ref: ObjectRef, defaultNamespace: string): string => ref.namespace ?? defaultNamespace;
 
+/** The identity kustomize refuses to see twice (`Kind.version.group/name.namespace`, as its ResId prints it). */
+export function identityOf(ref: ObjectRef, defaultNamespace: string): string {
+  const [group, version] = ref.apiVersion.includes('/') ? ref.apiVersion.split('/') : ['[noGrp]', ref.apiVersion];
+  return `${ref.kind}.${version}.${group}/${ref.name}.${namespaceOf(ref, defaultNamespace)}`;
+}
+
+/** Items of the same identity (a copied file whose object was not renamed), in input order. */
+function duplicateGroups(items: readonly InputItem[], defaultNamespace: string): InputItem[][] {
+  const byIdentity = new Map<string, InputItem[]>();
+  for (const item of items) {
+    const id = identityOf(item.ref!, defaultNamespace);
+    byIdentity.set(id, [...(byIdentity.get(id) ?? []), item]);
+  }
+  return [...byIdentity.values()].filter((group) => group.length > 1);
+}
+
 export function classify(items: readonly InputItem[], defaultNamespace: string): Classified {
   const classes: InputItem[] = [];
   const clusters: InputItem[] = [];
+  const classicClusters: InputItem[] = [];
+  const current: InputItem[] = [];
   const generated = new Map<string, InputItem[]>();
   const templateItems = new Map<string, InputItem>();
   const crdObjects: JsonObject[] = [];
@@ -96,11 +118,19 @@ export function classify(items: readonly InputItem[], defaultNamespace: string):
       generated.set(owner, list);
       continue;
     }
+    current.push(item);
+    const capi = capiVersionOf(ref.apiVersion) !== undefined;
     if (ref.kind === 'CustomResourceDefinition' && ref.apiVersion === 'apiextensions.k8s.io/v1') crdObjects.push(item.value);
-    else if (capiVersionOf(ref.apiVersion) && ref.kind === 'ClusterClass') classes.push(item);
-    else if (capiVersionOf(ref.apiVersion) && ref.kind === 'Cluster' && hasTopology(item.value)) clusters.push(item);
-    else templateItems.set(templateKey(ref.apiVersion, ref.kind, namespaceOf(ref, defaultNamespace), ref.name), item);
+    else if (capi && ref.kind === 'ClusterClass') classes.push(item);
+    else if (capi && ref.kind === 'Cluster' && hasTopology(item.value)) clusters.push(item);
+    else {
+      if (capi && ref.kind === 'Cluster') classicClusters.push(item);
+      templateItems.set(templateKey(ref.apiVersion, ref.kind, namespaceOf(ref, defaultNamespace), ref.name), item);
+    }
   }
+  const duplicates = duplicateGroups(current, defaultNamespace);
+  const duplicated = new Set(duplicates.flat());
+  const unique = (list: InputItem[]) => list.filter((i) => !duplicated.has(i));
   const cleaned = new Map<string, JsonObject>();
   const templates: TemplateIndex = {
     get(apiVersion, kind, namespace, name) {
@@ -115,7 +145,7 @@ export function classify(items: readonly InputItem[], defaultNamespace: string):
       return value;
     },
   };
-  return { classes, clusters, generated, templates, crdObjects, previous, observed };
+  return { classes: unique(classes), clusters: unique(clusters), generated, templates, crdObjects, previous, observed, classicClusters: unique(classicClusters), duplicates };
 }
 
 /** Stable shard of a Cluster: SHA-256 of `namespace/name`, first 32 bits, modulo the count. */

@@ -27,7 +27,9 @@ import { explainRendered } from '../explain/provenance.js';
 import { describeSource } from '../explain/format.js';
 import type { ExplainedObject } from '../explain/types.js';
 import { provenanceReport } from '../explain/report.js';
-import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION, classify, clusterKey, isToolAnnotation, ownerOf, shardOf } from './classify.js';
+import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION, classify, clusterKey, identityOf, isToolAnnotation, ownerOf, shardOf } from './classify.js';
+import { apiServerDecodingErrors } from '../validation/strict.js';
+import { hasErrors } from '../krm/result.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
@@ -122,8 +124,15 @@ type InputCheck = (obj: JsonObject, ref: ObjectRef) => Result[];
  * ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them;
  * `checkInput` sees each used class and the templates it references, as written.
  */
-function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex, config: RenderConfig, contractOf: ContractLookup, results: Result[], checkInput?: InputCheck) {
+function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex, config: RenderConfig, contractOf: ContractLookup, results: Result[], crds: CrdIndex, checkInput?: InputCheck) {
   const ns = config.defaultNamespace;
+  // Every class is decoded as the API server would, used or not: one it rejects is never compiled.
+  const rejected = new Set<InputItem>();
+  for (const item of classes) {
+    const decoding = apiServerDecodingErrors(item.value, { ...item.ref!, namespace: item.ref!.namespace ?? ns }, crds);
+    results.push(...decoding);
+    if (hasErrors(decoding)) rejected.add(item);
+  }
   const docs = new Map<string, InputItem>();
   for (const item of classes) docs.set(clusterKey(item.ref!.namespace ?? ns, item.ref!.name), item);
   const cache = new Map<string, BlueprintEntry>();
@@ -137,7 +146,7 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
     let entry: BlueprintEntry = { ok: false };
     try {
       if (checkInput) results.push(...checkInput(item.value, ref));
-      const normalized = normalizeClusterClass(item.value, ref);
+      const normalized = rejected.has(item) ? { results: [] } : normalizeClusterClass(item.value, ref);
       results.push(...normalized.results);
       const cc: ClusterClass | undefined = normalized.value;
       if (cc) {
@@ -215,6 +224,34 @@ function rolloutResults(previous: readonly JsonObject[] | undefined, objects: Js
   }));
 }
 
+const isCapiTopologyKind = (ref: ObjectRef) => (ref.kind === 'Cluster' || ref.kind === 'ClusterClass') && ref.apiVersion.startsWith('cluster.x-k8s.io/');
+
+/** A Cluster without `spec.topology` is CAPI's classic form: nothing to render. */
+const passedThrough = (ref: ObjectRef): Result => ({
+  severity: 'info',
+  message: `Cluster ${ref.namespace}/${ref.name} has no spec.topology: passed through unrendered (only Clusters with a managed topology are rendered)`,
+  resourceRef: ref,
+  field: { path: 'spec.topology' },
+  tags: { rule: 'no-topology' },
+});
+
+const located = (i: InputItem) => (i.file ? `${i.file.path}${i.file.index ? `#${i.file.index}` : ''}` : 'an input without a file annotation');
+
+/** kustomize refuses a second object of the same identity; so do we, naming where each copy is. */
+function duplicateResults(groups: readonly InputItem[][], ns: string): Result[] {
+  return groups.map((group) => {
+    const ref: ObjectRef = { ...group[0]!.ref!, namespace: group[0]!.ref!.namespace ?? ns };
+    const what = ref.kind === 'Cluster' ? 'none of them is rendered' : ref.kind === 'ClusterClass' ? 'its Clusters are not rendered' : 'which one a ClusterClass uses is undefined';
+    return {
+      severity: 'error',
+      message: `may not add resource with an already registered id: ${identityOf(ref, ns)}: defined in ${group.map(located).join(' and ')}; ${what}: rename or remove all but one`,
+      resourceRef: ref,
+      field: { path: 'metadata.name' },
+      tags: { rule: 'duplicate-identity' },
+    };
+  });
+}
+
 /** Strict mode (CI gates): a warning is an error. */
 const strictly = (results: Result[]): Result[] => results.map((r) => (r.severity === 'warning' ? { ...r, severity: 'error', tags: { ...r.tags, strict: 'true' } } : r));
 
@@ -229,7 +266,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
 export function renderPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, sink: ClusterSink): PipelineSummary {
   const results: Result[] = [...readResults];
   const ns = config.defaultNamespace;
-  const { classes, clusters, generated, templates, crdObjects, previous, observed } = classify(items, ns);
+  const { classes, clusters, generated, templates, crdObjects, previous, observed, classicClusters, duplicates } = classify(items, ns);
   const observedObjects = [...observed, ...(extras.observed ?? [])];
   // The previous inputs give the webhooks' update rules and, rendered, the current state of
   // Clusters whose earlier outputs are not in the package.
@@ -244,9 +281,17 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   results.push(...loaded.results);
   const haveCrds = crdObjects.length + (extras.crds?.length ?? 0) > 0;
   const contractOf = contractLookup(config.contractVersions, contractVersionsFromCrds(loaded.crds));
-  // With CRDs, the inputs a render uses are validated as the API server would validate them on create.
-  const checkInput = haveCrds ? inputCrdValidator(loaded.crds) : undefined;
-  const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results, checkInput);
+  // With CRDs, the inputs a render uses are validated as the API server would validate them on
+  // create; for Clusters and ClusterClasses, unknown fields are strict-decoding errors instead.
+  const crdCheck = haveCrds ? inputCrdValidator(loaded.crds) : undefined;
+  const checkInput: InputCheck | undefined = crdCheck && ((obj, ref) => crdCheck(obj, ref).filter((r) => !(r.tags?.rule === 'crd-pruned' && isCapiTopologyKind(ref))));
+  const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results, loaded.crds, checkInput);
+  results.push(...duplicateResults(duplicates, ns));
+  const duplicateClasses = new Set(duplicates.filter((g) => g[0]!.ref!.kind === 'ClusterClass').map((g) => clusterKey(g[0]!.ref!.namespace ?? ns, g[0]!.ref!.name)));
+  for (const item of classicClusters) {
+    const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
+    results.push(...apiServerDecodingErrors(item.value, ref, loaded.crds), passedThrough(ref));
+  }
 
   const edits = new Map<InputItem, ItemEdit>();
   const rendered = new Set<string>();
@@ -256,7 +301,10 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
     if (config.shard && shardOf(ref.namespace!, ref.name, config.shard.count) !== config.shard.index) continue;
     let output: ClusterOutput | undefined;
     try {
+      const decoding = apiServerDecodingErrors(item.value, ref, loaded.crds);
+      results.push(...decoding);
       if (checkInput) results.push(...checkInput(item.value, ref));
+      if (hasErrors(decoding)) continue;
       const normalized = normalizeCluster(item.value, ref);
       results.push(...normalized.results);
       const cluster = normalized.value;
@@ -264,7 +312,7 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
       const classKey = clusterKey(cluster.topology.classRef.namespace ?? cluster.namespace, cluster.topology.classRef.name);
       const bp = blueprints.get(classKey);
       if (!bp || !bp.blueprint) {
-        results.push(bp ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey));
+        results.push(bp || duplicateClasses.has(classKey) ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey));
         continue;
       }
       const coreVersion = coreVersionFor(cluster, config);

@@ -20,7 +20,7 @@ import type { SemVer } from 'semver';
 import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../api/model.js';
 import { asNumber, asObject, asString } from '../api/json.js';
 import type { Result } from '../krm/result.js';
-import { parseTolerant, semverText } from '../validation/primitives.js';
+import { compareVersions, parseTolerant, semverText } from '../validation/primitives.js';
 import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf } from './labels.js';
 
 export type UpgradePolicy = 'control-plane-first' | 'all-at-once';
@@ -64,31 +64,6 @@ export interface CurrentState {
 const at = (o: JsonObject | undefined, path: string[]): Json | undefined => path.reduce<Json | undefined>((v, k) => asObject(v)?.[k], o);
 const str = (o: JsonObject | undefined, ...path: string[]): string | undefined => asString(at(o, path));
 const num = (o: JsonObject | undefined, ...path: string[]): number | undefined => asNumber(at(o, path));
-
-/**
- * `version.Compare(a, b, WithBuildTags())`: -1, 0, 1 by semver precedence, then by build
- * identifiers (numbers before strings, longer wins); 2 when two string identifiers differ and no
- * order can be told.
- */
-export function compareVersions(a: SemVer, b: SemVer): number {
-  const c = a.compare(b);
-  if (c !== 0) return c;
-  // A numeric identifier is a bigint, any other a string.
-  const ids = (v: SemVer): (bigint | string)[] => v.build.map((s) => (/^[0-9]+$/.test(s) ? BigInt(s) : s));
-  const x = ids(a);
-  const y = ids(b);
-  let i = 0;
-  for (; i < x.length && i < y.length; i++) {
-    const p = x[i]!;
-    const q = y[i]!;
-    if (typeof p === 'bigint' && typeof q === 'bigint') {
-      if (p !== q) return p < q ? -1 : 1;
-    } else if (typeof p === 'bigint') return -1;
-    else if (typeof q === 'bigint') return 1;
-    else if (p !== q) return 2;
-  }
-  return x.length === y.length ? 0 : i === x.length ? -1 : 1;
-}
 
 /** The control plane's reported version(s): `status.versions[].version` or `status.version`. */
 function reportedVersions(obj: JsonObject): string[] | undefined {

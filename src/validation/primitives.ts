@@ -72,6 +72,31 @@ export function semverText(v: SemVer): string {
   return s;
 }
 
+/**
+ * CAPI `util/version/version.go` `Compare(a, b, WithBuildTags())`: -1, 0, 1 by semver precedence, then by build
+ * identifiers (numbers before strings, longer wins); 2 when two string identifiers differ and no
+ * order can be told.
+ */
+export function compareVersions(a: SemVer, b: SemVer): number {
+  const c = a.compare(b);
+  if (c !== 0) return c;
+  // A numeric identifier is a bigint, any other a string.
+  const ids = (v: SemVer): (bigint | string)[] => v.build.map((s) => (/^[0-9]+$/.test(s) ? BigInt(s) : s));
+  const x = ids(a);
+  const y = ids(b);
+  let i = 0;
+  for (; i < x.length && i < y.length; i++) {
+    const p = x[i]!;
+    const q = y[i]!;
+    if (typeof p === 'bigint' && typeof q === 'bigint') {
+      if (p !== q) return p < q ? -1 : 1;
+    } else if (typeof p === 'bigint') return -1;
+    else if (typeof q === 'bigint') return 1;
+    else if (p !== q) return 2;
+  }
+  return x.length === y.length ? 0 : i === x.length ? -1 : 1;
+}
+
 /** Compares major.minor.patch only (CAPI `version.Compare(..., WithoutPreReleases())`). */
 export function compareCore(a: SemVer, b: SemVer): number {
   return a.major - b.major || a.minor - b.minor || a.patch - b.patch;

@@ -10,7 +10,7 @@ import type { HealthCheck, Json, JsonObject, Metadata, ObjectRef, Taint } from '
 import type { Result, Severity } from '../krm/result.js';
 import { errorBody, fieldError, invalid, type FieldError } from '../variables/fielderror.js';
 import { qualifiedNameErrors, validateMetadata } from '../variables/labels.js';
-import { atoiError, cidrError, intOrPercentError, intOrStringText, parseTolerant, semverText } from './primitives.js';
+import { atoiError, cidrError, compareVersions, intOrPercentError, intOrStringText, parseTolerant, semverText } from './primitives.js';
 
 // ------------------------------------------------------------------ fix hints
 
@@ -197,7 +197,11 @@ export const metadataErrors = (meta: Metadata | undefined, path: string): FieldE
 /** A label/annotation error from `validateMetadata` with the matching fix. */
 export const metadataFix = (e: FieldError): FieldError => fixed(e, /\.labels(\[|$)/.test(e.field) ? FIX.label : FIX.annotation);
 
-/** `validateKubernetesVersions` (§8.1 rule 11); the path really is `spec.kubernetesVersion[i]`. */
+/**
+ * `validateKubernetesVersions` (§8.1 rule 11; core/webhooks/admission/clusterclass.go): blang
+ * `ParseTolerant`, then `version.Compare(..., WithBuildTags())`; the path really is
+ * `spec.kubernetesVersion[i]`.
+ */
 export function kubernetesVersionsErrors(versions: readonly string[] | undefined): FieldError[] {
   const out: FieldError[] = [];
   let prev: ReturnType<typeof parseTolerant>;
@@ -209,9 +213,8 @@ export function kubernetesVersionsErrors(versions: readonly string[] | undefined
       return;
     }
     if (prev) {
-      const c = sv.compare(prev);
-      const sameCoreDifferentBuild = c === 0 && sv.build.join('.') !== prev.build.join('.');
-      if (c < 0 || (c === 0 && !sameCoreDifferentBuild)) out.push(invalid(path, v, withFix(`version must be greater than v${semverText(prev)}`, FIX.classVersionOrder)));
+      // Build tags count (`v1.33.0+rke2r2` after `v1.33.0+rke2r1` is tolerated: order unknown, 2).
+      if (compareVersions(sv, prev) <= 0) out.push(invalid(path, v, withFix(`version must be greater than v${semverText(prev)}`, FIX.classVersionOrder)));
       if (prev.minor !== sv.minor && prev.minor + 1 !== sv.minor) {
         out.push(invalid(path, v, withFix(`expecting a version with minor ${prev.minor} or ${prev.minor + 1}, found version ${semverText(sv)}`, FIX.classVersionGap)));
       }

@@ -75,17 +75,29 @@ export function structuralErrors(n: SchemaNode, level: Level): FieldError[] {
   if (n.items) errs.push(...structuralErrors(n.items, 'item'));
   if (n.properties) for (const p of n.properties.values()) errs.push(...structuralErrors(p, 'field'));
   if (n.additionalProperties) errs.push(...structuralErrors(n.additionalProperties, 'field'));
-  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) for (const s of n[k] ?? []) errs.push(...valueValidationErrors(s));
+  // The int-or-string exception (apiextensions schema/validation.go `validateStructuralInvariants`):
+  // `anyOf: [{type: integer}, {type: string}]`, directly or as the first `allOf` entry, is allowed.
+  const skipAnyOf = isIntOrStringAnyOf(n.anyOf);
+  const skipFirstAllOfAnyOf = isIntOrStringAnyOf(n.allOf?.[0]?.anyOf);
+  for (const s of skipAnyOf ? [] : (n.anyOf ?? [])) errs.push(...valueValidationErrors(s));
+  (n.allOf ?? []).forEach((s, i) => errs.push(...valueValidationErrors(s, skipFirstAllOfAnyOf && i === 0)));
+  for (const s of n.oneOf ?? []) errs.push(...valueValidationErrors(s));
   if (n.not) errs.push(...valueValidationErrors(n.not));
   return errs;
 }
 
-/** Inside allOf/anyOf/oneOf/not only value validations are allowed (`NestedValueValidation`). */
-function valueValidationErrors(n: SchemaNode): FieldError[] {
-  return nestedStructuralErrors(n).map((e) => fixed(e, FIX.schemaNested));
+/** apiextensions `intOrStringAnyOf`: exactly `[{type: integer}, {type: string}]`, nothing else set. */
+function isIntOrStringAnyOf(list: readonly SchemaNode[] | undefined): boolean {
+  const only = (n: SchemaNode, type: string) => n.type === type && Object.entries(n.json).every(([k, v]) => k === 'type' || v === '' || v === false);
+  return list?.length === 2 && only(list[0]!, 'integer') && only(list[1]!, 'string');
 }
 
-function nestedStructuralErrors(n: SchemaNode): FieldError[] {
+/** Inside allOf/anyOf/oneOf/not only value validations are allowed (`NestedValueValidation`). */
+function valueValidationErrors(n: SchemaNode, skipAnyOf = false): FieldError[] {
+  return nestedStructuralErrors(n, skipAnyOf).map((e) => fixed(e, FIX.schemaNested));
+}
+
+function nestedStructuralErrors(n: SchemaNode, skipAnyOf = false): FieldError[] {
   const errs: FieldError[] = [];
   const raw = n.json;
   if (n.type !== '') errs.push(forbidden(child(n.path, 'type'), 'must be empty to be structural'));
@@ -98,7 +110,10 @@ function nestedStructuralErrors(n: SchemaNode): FieldError[] {
   if (raw['x-metadata'] !== undefined) errs.push(forbidden(child(n.path, 'x-metadata'), 'must be empty to be structural'));
   if (n.items) errs.push(...nestedStructuralErrors(n.items));
   if (n.properties) for (const p of n.properties.values()) errs.push(...nestedStructuralErrors(p));
-  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) for (const s of n[k] ?? []) errs.push(...nestedStructuralErrors(s));
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
+    if (k === 'anyOf' && skipAnyOf) continue;
+    for (const s of n[k] ?? []) errs.push(...nestedStructuralErrors(s));
+  }
   if (n.not) errs.push(...nestedStructuralErrors(n.not));
   return errs;
 }

@@ -17,8 +17,7 @@ import type { InputItem } from '../../src/krm/read.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import type { Result } from '../../src/krm/result.js';
 import { runPipeline, type PipelineExtras } from '../../src/pipeline/run.js';
-import { parseTolerant } from '../../src/validation/primitives.js';
-import { compareVersions } from '../../src/topology/upgrade.js';
+import { compareVersions, parseTolerant } from '../../src/validation/primitives.js';
 import { runFunction, runRender } from '../../src/cli/render.js';
 import { fakeIO } from '../helpers/io.js';
 
@@ -348,5 +347,60 @@ describe('hostile current state', () => {
       }),
       { numRuns: 150, seed: 7 },
     );
+  });
+});
+
+/**
+ * Build metadata (`+rke2r1`, every RKE2 class uses it): CAPI parses versions with blang
+ * `ParseTolerant` and orders them with `version.Compare(a, b, WithBuildTags())`
+ * (util/version/version.go): equal cores are ordered by build identifiers, and two different
+ * string identifiers give 2 ("different, order unknown"), which every `!= 0` / `>= 1` check in
+ * exp/topology/desiredstate/upgrade_plan.go and internal/contract/controlplane.go `IsUpgrading`
+ * treats as "not the same version".
+ */
+describe('upgrade sequencing with build-metadata versions (as CAPI util/version)', () => {
+  const mds = [{ name: 'md-0' }];
+  const stable = (v: string) => [observedControlPlane(v, v), observedMachineDeployment('md-0', v)];
+
+  it('a Cluster at v1.36.0+rke2r1 renders every object at that version (new Cluster)', () => {
+    const r = render(cluster({ version: 'v1.36.0+rke2r1', mds }), {});
+    expect(r.errors).toEqual([]);
+    expect(r.controlPlane).toBe('v1.36.0+rke2r1');
+    expect(r.machineDeployments).toEqual({ 'md-0': 'v1.36.0+rke2r1' });
+  });
+
+  it('a minor upgrade between RKE2 versions moves the control plane first (GetUpgradePlanOneMinor)', () => {
+    const r = render(cluster({ version: 'v1.36.0+rke2r1', mds }), { observed: stable('v1.35.3+rke2r1') });
+    expect(r.controlPlane).toBe('v1.36.0+rke2r1');
+    expect(r.machineDeployments).toEqual({ 'md-0': 'v1.35.3+rke2r1' });
+    expect(r.sequence[0]).toBe('spec.topology.version: control plane moves from v1.35.3+rke2r1 to v1.36.0+rke2r1');
+  });
+
+  it('a build-only change (+rke2r1 → +rke2r2) is an upgrade step: Compare WithBuildTags gives 2, not 0', () => {
+    const r = render(cluster({ version: 'v1.36.0+rke2r2', mds }), { observed: stable('v1.36.0+rke2r1') });
+    expect(r.controlPlane).toBe('v1.36.0+rke2r2');
+    expect(r.machineDeployments).toEqual({ 'md-0': 'v1.36.0+rke2r1' });
+  });
+
+  it('a control plane whose status reports another build of the same version is upgrading (IsUpgrading: Compare >= 1)', () => {
+    const observed = [observedControlPlane('v1.36.0+rke2r2', 'v1.36.0+rke2r1'), observedMachineDeployment('md-0', 'v1.36.0+rke2r1')];
+    const r = render(cluster({ version: 'v1.36.0+rke2r3', mds }), { observed });
+    expect(r.controlPlane).toBe('v1.36.0+rke2r2');
+    expect(r.sequence[0]).toBe('spec.topology.version: control plane stays at v1.36.0+rke2r2: it is still upgrading (its status reports an older version); it moves on once it reports v1.36.0+rke2r2');
+  });
+
+  it('workers follow a control plane that reached the build-tagged target (workers plan: the desired version)', () => {
+    const observed = [observedControlPlane('v1.36.0+rke2r1', 'v1.36.0+rke2r1'), observedMachineDeployment('md-0', 'v1.35.3+rke2r1')];
+    const r = render(cluster({ version: 'v1.36.0+rke2r1', mds }), { observed });
+    expect(r.controlPlane).toBe('v1.36.0+rke2r1');
+    expect(r.machineDeployments).toEqual({ 'md-0': 'v1.36.0+rke2r1' });
+  });
+
+  it('kubernetesVersions with build tags: the plan takes the last listed version of each minor (GetUpgradePlanFromClusterClassVersions)', () => {
+    const versions = ['v1.35.3+rke2r1', 'v1.36.0+rke2r1', 'v1.36.2+rke2r1', 'v1.37.1+rke2r1'];
+    const r = render(cluster({ version: 'v1.37.1+rke2r1', mds }), { observed: stable('v1.35.3+rke2r1') }, {}, (cc) => (cc.spec.kubernetesVersions = versions));
+    expect(r.errors).toEqual([]);
+    expect(r.controlPlane).toBe('v1.36.2+rke2r1');
+    expect(r.sequence[0]).toBe('spec.topology.version: control plane moves from v1.35.3+rke2r1 to v1.36.2+rke2r1 (step 1 of 2: v1.36.2+rke2r1 → v1.37.1+rke2r1)');
   });
 });

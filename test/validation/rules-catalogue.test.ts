@@ -11,7 +11,7 @@
  * template kind ends in Template         | validation/clusterclass.ts      | template kind must be of form "<name>Template"                        | cc-1
  * template apiVersion valid              | validation/clusterclass.ts      | template apiVersion must be a valid Kubernetes apiVersion             | cc-2
  * template name/kind/apiVersion set      | api/normalize.ts ¹              | Required value                                                        | cc-3
- * v1beta1 ref namespace = class namespace | api/normalize.ts ¹             | template must be in the ClusterClass namespace "<ns>"                 | cc-4
+ * v1beta1 ref namespace dropped (warning) | api/normalize.ts ¹             | namespace "<ns>" is ignored: Cluster API v1.14 drops it ...           | cc-4
  * template present in the input (offline) | blueprint/blueprint.ts         | <Kind> "<name>" (<apiVersion>) referenced by ClusterClass ... not found | cc-5
  * unique MachineDeployment classes       | validation/clusterclass.ts      | MachineDeployment class must be unique. ...                           | cc-6
  * unique MachinePool classes             | validation/clusterclass.ts      | MachinePool class must be unique. ...                                 | cc-7
@@ -191,7 +191,10 @@ describe('ClusterClass create rules (§8.1)', () => {
     ]);
   });
 
-  it('cc-4 v1beta1 template references stay in the class namespace (own text, not ours to change)', () => {
+  // CAPI v1.14 drops the namespace of a v1beta1 reference on conversion (api/core/v1beta1/conversion.go
+  // convert_v1beta1_LocalObjectTemplate_To_v1beta2_ClusterClassTemplateReference) and looks the template
+  // up in the class namespace: this was an error here before, a false one.
+  it('cc-4 v1beta1 template references: the namespace is dropped, the template is the class namespace one (own text)', () => {
     const doc: JsonObject = {
       apiVersion: 'cluster.x-k8s.io/v1beta1',
       kind: 'ClusterClass',
@@ -199,10 +202,15 @@ describe('ClusterClass create rules (§8.1)', () => {
       spec: { controlPlane: { ref: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'qs-control-plane', namespace: 'other' } } },
     };
     const cluster = clusterDoc('c1', (spec) => delete topology(spec).workers);
-    const rs = runPipeline(items([doc, ...TEMPLATES, cluster]), CONFIG).results;
-    expect(rs.filter((r) => r.field?.path === 'spec.controlPlane.ref.namespace').map((r) => [r.severity, r.resourceRef?.kind, r.message])).toEqual([
-      ['error', 'ClusterClass', 'Invalid value: "other": template must be in the ClusterClass namespace "default"'],
+    const out = runPipeline(items([doc, ...TEMPLATES, cluster]), CONFIG);
+    expect(out.results.filter((r) => r.field?.path === 'spec.controlPlane.ref.namespace').map((r) => [r.severity, r.resourceRef?.kind, r.message])).toEqual([
+      [
+        'warning',
+        'ClusterClass',
+        'namespace "other" is ignored: Cluster API v1.14 drops it when converting this v1beta1 reference and looks the template up in the ClusterClass namespace "default"; move the template there and remove the namespace',
+      ],
     ]);
+    expect(out.generated.map((g) => g.cluster)).toEqual(['default/c1']);
   });
 
   it('cc-5 every referenced template is in the input (offline rule)', () => {

@@ -1,8 +1,9 @@
 /** sprig defaults/flow, reflection, path and URL functions. */
 import path from 'node:path';
 import { sprint } from '../fmt.js';
-import { type GoFunc, type GoMap, type GoValue, deepEqual, hasKey, isMap, kindName, makeMap, typeName } from '../values.js';
+import { type GoFunc, type GoMap, type GoValue, deepEqual, hasKey, isMap, kindName, typeName } from '../values.js';
 import { empty, fail, fn } from './util.js';
+import { urlParse } from './url.js';
 
 function goPathClean(p: string): string {
   if (p === '') return '.';
@@ -38,75 +39,6 @@ function goPathDir(p: string): string {
 function goPathExt(p: string): string {
   for (let i = p.length - 1; i >= 0 && p[i] !== '/'; i--) if (p[i] === '.') return p.slice(i);
   return '';
-}
-
-/** RFC 3986-ish parse following Go's net/url for the fields sprig exposes. */
-function urlParse(raw: string): GoMap {
-  const d = makeMap();
-  let rest = raw;
-  let fragment = '';
-  const hashIdx = rest.indexOf('#');
-  if (hashIdx >= 0) {
-    fragment = decodeURIComponentSafe(rest.slice(hashIdx + 1));
-    rest = rest.slice(0, hashIdx);
-  }
-  let scheme = '';
-  const sm = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(rest);
-  if (sm) {
-    scheme = sm[1]!.toLowerCase();
-    rest = rest.slice(sm[0].length);
-  } else if (/^[^/?]*:/.test(rest) && !rest.startsWith('/')) {
-    fail(`unable to parse url: parse ${JSON.stringify(raw)}: first path segment in URL cannot contain colon`);
-  }
-  let query = '';
-  const q = rest.indexOf('?');
-  if (q >= 0) {
-    query = rest.slice(q + 1);
-    rest = rest.slice(0, q);
-  }
-  let opaque = '';
-  let host = '';
-  let userinfo = '';
-  let p = '';
-  if (scheme !== '' && !rest.startsWith('/')) {
-    opaque = rest;
-  } else if (rest.startsWith('//')) {
-    const after = rest.slice(2);
-    const slash = after.indexOf('/');
-    let authority = slash >= 0 ? after.slice(0, slash) : after;
-    p = slash >= 0 ? after.slice(slash) : '';
-    const at = authority.lastIndexOf('@');
-    if (at >= 0) {
-      userinfo = authority.slice(0, at);
-      authority = authority.slice(at + 1);
-    }
-    host = authority;
-  } else p = rest;
-  d['scheme'] = scheme;
-  d['host'] = host;
-  let hostname = host;
-  if (hostname.startsWith('[')) {
-    const e = hostname.indexOf(']');
-    hostname = e >= 0 ? hostname.slice(1, e) : hostname.slice(1);
-  } else {
-    const c = hostname.lastIndexOf(':');
-    if (c >= 0) hostname = hostname.slice(0, c);
-  }
-  d['hostname'] = hostname;
-  d['path'] = decodeURIComponentSafe(p);
-  d['query'] = query;
-  d['opaque'] = opaque;
-  d['fragment'] = fragment;
-  d['userinfo'] = userinfo;
-  return d;
-}
-
-function decodeURIComponentSafe(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }
 
 function urlJoin(d: GoMap | null): string {

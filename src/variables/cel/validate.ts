@@ -53,37 +53,87 @@ export interface CelOutcome {
 }
 
 /**
- * Parses a rule `fieldPath` (`.a.b`, `['x.y']`) against the schema: Kubernetes' `ValidFieldPath`.
- * Returns the field-path suffix to append, or an error text.
+ * The tokens of a rule `fieldPath`, as apiextensions' `ValidFieldPath` scans them: `.`, `[` and
+ * `]` alone, a single-quoted string up to the first `'` not preceded by `\\`, any other text up
+ * to the next delimiter.
+ */
+function fieldPathTokens(path: string): string[] {
+  const tokens: string[] = [];
+  let rest = path;
+  while (rest.length > 0) {
+    let end = rest.length;
+    if (rest[0] === "'") {
+      for (let i = 1; i < rest.length; i++) {
+        if (rest[i] === "'" && rest[i - 1] !== '\\') {
+          end = i + 1;
+          break;
+        }
+      }
+    } else if ('.[]'.includes(rest[0]!)) end = 1;
+    else {
+      const d = rest.search(/[.[\]]/);
+      if (d > 0) end = d;
+    }
+    tokens.push(rest.slice(0, end));
+    rest = rest.slice(end);
+  }
+  return tokens;
+}
+
+const FIELD_PATH_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
+
+/** `unescapeSingleQuote`: the escapes above; any other is an error (Go reports the last one; `\\.` never matches a newline). */
+function unescapeSingleQuote(s: string): { value: string } | { error: string } {
+  let bad: string | undefined;
+  const value = s.replace(/\\[^\n]/gu, (m) => {
+    const c = FIELD_PATH_ESCAPES[m.slice(1)];
+    if (c === undefined) bad = m;
+    return c ?? '';
+  });
+  return bad === undefined ? { value } : { error: `invalid escape char ${bad}` };
+}
+
+/**
+ * Resolves a rule `fieldPath` (`.a.b`, `['x.y']`, `['c\\a']`) against the schema: apiextensions'
+ * `ValidFieldPath` (apiserver/schema/cel/validation.go), with its error texts. Returns the field
+ * path suffix to append, or the error.
  */
 export function resolveRuleFieldPath(fieldPath: string, s: SchemaNode): { suffix: string } | { error: string } {
-  let rest = fieldPath;
+  const tokens = fieldPathTokens(fieldPath);
   let suffix = '';
   let cur: SchemaNode = s;
-  while (rest.length > 0) {
-    let name: string;
-    if (rest.startsWith('.')) {
-      const m = /^\.([^.[\]]*)/.exec(rest) as RegExpExecArray;
-      if (m[1] === '') return { error: 'unexpected end of JSON path' };
-      name = m[1] as string;
-      rest = rest.slice(m[0].length);
-    } else if (rest.startsWith('[')) {
-      const m = /^\['((?:[^'\\]|\\.)*)'\]/.exec(rest);
-      if (!m) return { error: `expected single quoted string but got ${rest.slice(1)}` };
-      name = (m[1] as string).replace(/\\(.)/g, '$1');
-      rest = rest.slice(m[0].length);
-    } else {
-      return { error: `expected [ or . but got: ${rest}` };
-    }
+  const append = (name: string): string | undefined => {
     if (cur.properties) {
-      const next = cur.properties.get(name);
-      if (!next) return { error: 'does not refer to a valid field' };
       suffix = child(suffix, name);
+      const next = cur.properties.get(name);
+      if (!next) return 'does not refer to a valid field';
       cur = next;
     } else if (cur.additionalProperties) {
       suffix = key(suffix, name);
       cur = cur.additionalProperties;
-    } else return { error: 'does not refer to a valid field' };
+    } else return 'does not refer to a valid field';
+    return undefined;
+  };
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    let err: string | undefined;
+    if (tok === '[') {
+      const quoted = tokens[++i];
+      if (quoted === undefined) return { error: 'unexpected end of JSON path' };
+      if (quoted.length < 2 || quoted[0] !== "'" || quoted[quoted.length - 1] !== "'") return { error: `expected single quoted string but got ${quoted}` };
+      const name = unescapeSingleQuote(quoted.slice(1, -1));
+      if ('error' in name) return { error: `invalid string literal: ${name.error}` };
+      err = append(name.value);
+      if (err) return { error: err };
+      const close = tokens[++i];
+      if (close === undefined) return { error: 'unexpected end of JSON path' };
+      if (close !== ']') return { error: `expected ] but got ${close}` };
+    } else if (tok === '.') {
+      const name = tokens[++i];
+      if (name === undefined) return { error: 'unexpected end of JSON path' };
+      err = append(name);
+      if (err) return { error: err };
+    } else return { error: `expected [ or . but got: ${tok}` };
   }
   return { suffix };
 }
