@@ -179,6 +179,18 @@ export interface ClusterClass {
   patches: ClusterClassPatch[];
   kubernetesVersions?: string[];
   upgrade?: JsonObject;
+  /**
+   * `status.variables` of a class exported from a management cluster: the definitions CAPI's
+   * Cluster webhook uses, including those discovered by Runtime Extensions.
+   */
+  statusVariables?: StatusVariable[];
+}
+
+/** One `status.variables` entry (v1beta1 `definitions[].metadata` read as `deprecatedV1Beta1Metadata`). */
+export interface StatusVariable {
+  name: string;
+  definitionsConflict: boolean;
+  definitions: { from: string; required: boolean; deprecatedV1Beta1Metadata?: Metadata; schema: { openAPIV3Schema: JSONSchemaProps } }[];
 }
 
 // ---------------------------------------------------------------- Cluster

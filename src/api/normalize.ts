@@ -22,6 +22,7 @@ import type {
   MachinePoolTopology,
   Metadata,
   PatchDefinition,
+  StatusVariable,
   ReadinessGate,
   Taint,
   TemplateRef,
@@ -404,6 +405,29 @@ function definition(c: Ctx, d: JsonObject, path: string): PatchDefinition {
   };
 }
 
+/**
+ * `status.variables` as the ClusterClass controller writes it (core/reconcilers/clusterclass
+ * `reconcileVariables`); undefined when the class has none, as a class from git has none.
+ */
+function readStatusVariables(c: Ctx, status: JsonObject | undefined): StatusVariable[] | undefined {
+  if (!status || status.variables === undefined || status.variables === null) return undefined;
+  return c.r.objects(status, 'variables', 'status.variables').map(({ item, path }) => ({
+    name: c.r.string(item, 'name', `${path}.name`) ?? '',
+    definitionsConflict: c.r.boolean(item, 'definitionsConflict', `${path}.definitionsConflict`) ?? false,
+    definitions: c.r.objects(item, 'definitions', `${path}.definitions`).map(({ item: d, path: dp }) => {
+      const metadataKey = c.v1 ? 'metadata' : 'deprecatedV1Beta1Metadata';
+      const metadata = c.r.metadata(d, metadataKey, `${dp}.${metadataKey}`);
+      const schema = c.r.object(c.r.object(d, 'schema', `${dp}.schema`), 'openAPIV3Schema', `${dp}.schema.openAPIV3Schema`) ?? {};
+      return {
+        from: c.r.string(d, 'from', `${dp}.from`) ?? '',
+        required: c.r.boolean(d, 'required', `${dp}.required`) ?? false,
+        ...(metadata ? { deprecatedV1Beta1Metadata: metadata } : {}),
+        schema: { openAPIV3Schema: cloneJson(schema) },
+      };
+    }),
+  }));
+}
+
 /** The reading context for a document, or the unsupported-version error. */
 function contextFor(ref: ResourceRef): { c: Ctx } | { results: Result[] } {
   const version = capiVersionOf(ref.apiVersion);
@@ -481,6 +505,8 @@ export function normalizeClusterClass(doc: JsonObject, ref: ResourceRef): Normal
   if (versions) cc.kubernetesVersions = versions;
   const upgrade = r.object(spec, 'upgrade', 'spec.upgrade');
   if (upgrade) cc.upgrade = cloneJson(upgrade);
+  const statusVariables = readStatusVariables(c, asObject(doc.status));
+  if (statusVariables) cc.statusVariables = statusVariables;
   // A class with errors is not compiled: a dropped reference (say, an infrastructure templateRef
   // without a name) would otherwise render its Clusters without that object.
   if (!cpRef || r.results.some((x) => x.severity === 'error')) return { results: r.results };

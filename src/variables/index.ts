@@ -14,12 +14,15 @@ import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMeta
 import { defaultVariableValue } from './defaulting.js';
 import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from './fielderror.js';
 import { canonicalJson, compareGoStrings, goMarshal } from './json.js';
+import { withFix } from '../validation/rules.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
 
 export interface CompiledVariable {
   name: string;
+  /** `inline` (spec.variables) or the Runtime Extension that discovered it (status.variables). */
+  from: string;
   required: boolean;
   definition: ClusterClassVariable;
   schema: SchemaNode;
@@ -39,6 +42,10 @@ export interface CompiledVariables {
   /** Owned by this compiled class: ajv instance and CEL environment used for its programs. */
   ajv: Ajv;
   env: CelEnv;
+  /** What "variable is not defined" tells the user to do: where the definitions come from. */
+  undefinedFix: string;
+  /** `newDefinitionsIndex`'s error about status.variables (no or conflicting definitions): the class's Clusters fail with it. */
+  invalidDefinitions?: { names: string; detail: string };
 }
 
 export interface DefaultedVariables {
@@ -51,18 +58,18 @@ export interface DefaultedVariables {
 
 const SCHEMA_PATH = 'schema.openAPIV3Schema';
 
-function compileVariable(ajv: Ajv, env: CelEnv, v: ClusterClassVariable, base: string, errors: FieldError[], warnings: FieldError[]): CompiledVariable {
+function compileVariable(ajv: Ajv, env: CelEnv, v: ClusterClassVariable, base: string, errors: FieldError[], warnings: FieldError[], from = 'inline'): CompiledVariable {
   const schemaPath = child(base, SCHEMA_PATH);
   const issues: ParseIssues = { errors: [], ignored: [] };
   const schema = parseSchema(v.schema?.openAPIV3Schema as Json | undefined, schemaPath, issues);
   warnings.push(...issues.ignored);
-  const status: JsonObject = { from: 'inline', required: v.required };
+  const status: JsonObject = { from, required: v.required };
   const meta = v.deprecatedV1Beta1Metadata;
   if (meta && (Object.keys(meta.labels ?? {}).length > 0 || Object.keys(meta.annotations ?? {}).length > 0)) {
     status.deprecatedV1Beta1Metadata = meta as unknown as Json;
   }
   status.schema = { openAPIV3Schema: schema.json };
-  const compiled: CompiledVariable = { name: v.name, required: v.required, definition: v, schema, status };
+  const compiled: CompiledVariable = { name: v.name, from, required: v.required, definition: v, schema, status };
 
   errors.push(...validateVariableMetadata(v, schema, base));
   if (issues.errors.length > 0) {
@@ -92,23 +99,66 @@ function compileVariable(ajv: Ajv, env: CelEnv, v: ClusterClassVariable, base: s
   return compiled;
 }
 
+/**
+ * The definitions of a class exported with `status.variables`, as the Cluster webhook indexes
+ * them (internal/topology/variables/utils.go `newDefinitionsIndex`: the first definition of each
+ * variable; none or conflicting definitions are problems). Status schemas were validated by the
+ * ClusterClass controller, so they are compiled without reporting.
+ */
+function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariables: NonNullable<ClusterClass['statusVariables']>) {
+  const byName = new Map<string, CompiledVariable>();
+  const problems: string[] = [];
+  for (const sv of statusVariables) {
+    if (sv.definitions.length === 0) problems.push(`variable ${goQuote(sv.name)} has no definitions`);
+    if (sv.definitionsConflict) problems.push(`variable ${goQuote(sv.name)} has conflicting definitions`);
+    const def = sv.definitions[0];
+    if (!def || byName.has(sv.name)) continue;
+    const variable: ClusterClassVariable = { name: sv.name, required: def.required, schema: def.schema, fieldPath: key('status.variables', sv.name) };
+    if (def.deprecatedV1Beta1Metadata) variable.deprecatedV1Beta1Metadata = def.deprecatedV1Beta1Metadata;
+    byName.set(sv.name, compileVariable(ajv, env, variable, variable.fieldPath, [], [], def.from));
+  }
+  const fix = `ClusterClass "${cc.name}" status.variables does not define it (the definitions Cluster API uses, discovered variables included): remove it from the Cluster or define it in the class`;
+  // A field.TypeInvalid naming every definition, with the problems aggregated (kerrors.NewAggregate).
+  const invalidDefinitions =
+    problems.length === 0
+      ? undefined
+      : {
+          names: `[${statusVariables.map((sv) => `Name: ${sv.name}`).join(',')}]`,
+          detail: `variable definitions in the ClusterClass not valid: ${problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`}`,
+        };
+  return { byName, invalidDefinitions, fix };
+}
+
+/** "Define it in spec.variables", and where the definitions of a Runtime Extension would come from. */
+function specUndefinedFix(cc: ClusterClass): string {
+  const discovering = cc.patches.filter((p) => p.external?.discoverVariablesExtension).map((p) => `"${p.external!.discoverVariablesExtension}"`);
+  const fix = `define it in ClusterClass "${cc.name}" spec.variables, or remove it from the Cluster`;
+  if (discovering.length === 0) return fix;
+  return `${fix}; variables of Runtime Extension ${discovering.join(', ')} are known only from the class's status.variables: render the ClusterClass as exported from the management cluster (kubectl get clusterclass ${cc.name} -n ${cc.namespace} -o yaml)`;
+}
+
 export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef): { variables: CompiledVariables; results: Result[] } {
   const ajv = newAjv();
   const env = newCelEnv();
   const errors: FieldError[] = validateVariableNames(cc.variables, 'spec.variables');
   const warnings: FieldError[] = [];
-  const byName = new Map<string, CompiledVariable>();
+  const inline = new Map<string, CompiledVariable>();
   for (const v of cc.variables) {
     const compiled = compileVariable(ajv, env, v, key('spec.variables', v.name), errors, warnings);
     // A repeated name is an error above; the first definition is the one used.
-    if (!byName.has(v.name)) byName.set(v.name, compiled);
+    if (!inline.has(v.name)) inline.set(v.name, compiled);
   }
+  const fromStatus = cc.statusVariables && statusDefinitions(ajv, env, cc, cc.statusVariables);
+  const byName = fromStatus?.byName ?? inline;
   const sorted = [...byName.values()].sort((a, b) => compareGoStrings(a.name, b.name));
   const results = dedupeResults([
     ...errors.map((e) => toResult(e, classRef, 'error')),
     ...warnings.map((e) => toResult(e, classRef, 'warning')),
   ]);
-  return { variables: { classRef, sorted, byName, ajv, env }, results };
+  const undefinedFix = fromStatus?.fix ?? specUndefinedFix(cc);
+  const variables: CompiledVariables = { classRef, sorted, byName, ajv, env, undefinedFix };
+  if (fromStatus?.invalidDefinitions) variables.invalidDefinitions = fromStatus.invalidDefinitions;
+  return { variables, results };
 }
 
 /** Synthesised ClusterClass status.variables (spec §5.2) as plain JSON, sorted by name. */
@@ -118,7 +168,7 @@ export function statusVariables(v: CompiledVariables): Json[] {
 
 /** Names of variables whose definitions come from `spec.variables` (inline). */
 export function inlineVariableNames(v: CompiledVariables): Set<string> {
-  return new Set(v.sorted.map((c) => c.name));
+  return new Set(v.sorted.filter((c) => c.from === 'inline').map((c) => c.name));
 }
 
 // ------------------------------------------------------------------ Cluster side
@@ -150,7 +200,7 @@ export function defaultVariableList(
   for (const item of work) {
     const def = v.byName.get(item.name);
     if (!def) {
-      errors.push(invalid(key(path, item.name), raw(item.current?.value), 'variable is not defined'));
+      errors.push(invalid(key(path, item.name), raw(item.current?.value), withFix('variable is not defined', v.undefinedFix)));
       continue;
     }
     if (!item.current && (!createVariables || !def.schema.default)) continue;
@@ -182,7 +232,7 @@ export function validateVariableList(
     const def = v.byName.get(val.name);
     const rawValue = raw(val.value);
     if (!def) {
-      errors.push(invalid(p, rawValue, 'variable is not defined'));
+      errors.push(invalid(p, rawValue, withFix('variable is not defined', v.undefinedFix)));
       continue;
     }
     const value = val.value ?? null;
@@ -219,6 +269,11 @@ export function defaultAndValidateClusterVariables(
   const warnings: FieldError[] = [];
   const topo = cluster.topology;
   const prev = options?.previous?.topology;
+  const unchanged = { cluster: topo.variables ?? [], controlPlaneOverrides: topo.controlPlane?.variables?.overrides ?? [], machineDeploymentOverrides: new Map(), machinePoolOverrides: new Map() };
+  if (v.invalidDefinitions) {
+    const e = invalid('spec.topology.variables', v.invalidDefinitions.names, v.invalidDefinitions.detail);
+    return { variables: unchanged, results: [toResult(e, clusterRef, 'error')] };
+  }
 
   const clusterPath = 'spec.topology.variables';
   const cl = defaultVariableList(v, topo.variables ?? [], clusterPath, true);

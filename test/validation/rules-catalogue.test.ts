@@ -839,12 +839,12 @@ describe('Cluster create rules (§8.2)', () => {
     });
   });
 
-  it('cl-19 variables: defined, required ones set, values valid (messages from src/variables/index.ts, without fix hints)', () => {
+  it('cl-19 variables: defined (the fix says where definitions come from), required ones set, values valid (messages from src/variables/index.ts)', () => {
     const errors = (edit: ClusterEdit, cls?: SpecEdit) =>
       renderCluster(edit, cls)
         .filter((r) => r.resourceRef?.kind === 'Cluster' && r.severity === 'error')
         .map((r) => [r.resourceRef?.name, r.field?.path, r.message]);
-    expect(errors((spec) => (topology(spec).variables = [{ name: 'unknown', value: 1 }]))).toEqual([['c1', 'spec.topology.variables[unknown]', 'Invalid value: "1": variable is not defined']]);
+    expect(errors((spec) => (topology(spec).variables = [{ name: 'unknown', value: 1 }]))).toEqual([['c1', 'spec.topology.variables[unknown]', 'Invalid value: "1": variable is not defined; define it in ClusterClass "quick-start" spec.variables, or remove it from the Cluster']]);
     expect(errors(() => {}, (spec) => (spec.variables as JsonObject[]).push({ name: 'region', required: true, schema: { openAPIV3Schema: { type: 'string' } } }))).toEqual([
       ['c1', 'spec.topology.variables', 'Required value: required variable "region" must be set'],
     ]);

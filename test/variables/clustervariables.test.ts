@@ -74,10 +74,11 @@ describe('defaulting (§5.4)', () => {
     expect(out.errors).toContain(`${V}[a]: Invalid value: "\\"y\\"": variable "a" is set more than once`);
   });
 
-  it('reports values without a definition', () => {
-    expect(run([], [{ name: 'location', value: 'us-east-1' }]).errors).toEqual([`${V}[location]: Invalid value: "\\"us-east-1\\"": variable is not defined`]);
+  it('reports values without a definition, saying where definitions come from (the class spec.variables)', () => {
+    const fix = 'define it in ClusterClass "cc" spec.variables, or remove it from the Cluster';
+    expect(run([], [{ name: 'location', value: 'us-east-1' }]).errors).toEqual([`${V}[location]: Invalid value: "\\"us-east-1\\"": variable is not defined; ${fix}`]);
     expect(run([], [], { md: { md0: [{ name: 'x', value: 1 }] } }).errors).toEqual([
-      'spec.topology.workers.machineDeployments[md0].variables.overrides[x]: Invalid value: "1": variable is not defined',
+      `spec.topology.workers.machineDeployments[md0].variables.overrides[x]: Invalid value: "1": variable is not defined; ${fix}`,
     ]);
   });
 
