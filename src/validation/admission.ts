@@ -183,6 +183,228 @@ function azureManagedControlPlaneTemplateDefaults(obj: JsonObject): void {
   aksClassSpecRoundTrip(spec);
 }
 
+// ---------------------------------------------------------------- CAPZ AzureCluster(Template)
+
+const AZURE = 'kubernetes-sigs/cluster-api-provider-azure internal/api/v1beta1';
+const isIPv6Subnet = (s: JsonObject) => Array.isArray(s.cidrBlocks) && s.cidrBlocks.some((c) => typeof c === 'string' && c.includes(':'));
+const subnetsOf = (net: JsonObject): JsonObject[] => {
+  if (!Array.isArray(net.subnets)) net.subnets = [];
+  return (net.subnets as Json[]).filter(isJsonObject);
+};
+const withRole = (subnets: JsonObject[], role: string) => subnets.find((s) => s.role === role);
+/** `SubnetClassSpecSetDefaults`: a CIDR when none is given. */
+const defaultCidr = (o: JsonObject, cidr: string) => {
+  if (!Array.isArray(o.cidrBlocks) || o.cidrBlocks.length === 0) o.cidrBlocks = [cidr];
+};
+/** `SecurityGroupClassSetDefaults`: security rules are Inbound unless said otherwise (the CRDs require `direction`). */
+function securityRuleDefaults(sg: JsonObject | undefined): void {
+  for (const rule of Array.isArray(sg?.securityRules) ? sg.securityRules : []) if (isJsonObject(rule) && unset(rule.direction)) rule.direction = 'Inbound';
+}
+const named = (o: JsonObject | undefined, name: string) => {
+  if (o && unset(o.name)) o.name = name;
+};
+
+/** `setDefaultSubnetSpec{Cluster,ControlPlane,Node}Subnet`: names of the subnet, its NSG, route table and NAT gateway. */
+function azureSubnetDefaults(s: JsonObject, cluster: string, role: 'cluster' | 'control-plane' | 'node', index = 0): void {
+  const base = role === 'cluster' ? '' : role === 'control-plane' ? 'controlplane-' : 'node-';
+  named(s, role === 'node' ? `${cluster}-node-subnet-${index}` : `${cluster}-${base}subnet`);
+  defaultCidr(s, role === 'node' ? `10.${index}.0.0/16` : role === 'control-plane' ? '10.0.0.0/16' : '10.0.0.0/16');
+  const sg = child(s, 'securityGroup');
+  named(sg, `${cluster}-${base}nsg`);
+  securityRuleDefaults(sg);
+  if (role === 'control-plane') return;
+  named(child(s, 'routeTable'), `${cluster}-${base}routetable`);
+  if (!unset(s.id) || (role === 'node' && isIPv6Subnet(s))) return;
+  const ng = child(s, 'natGateway');
+  named(ng, role === 'node' ? `${cluster}-node-natgw-${index}` : `${cluster}-natgw`);
+  if (ng && !isIPv6Subnet(s)) named(child(ng, 'ip'), `pip-${stringOr(ng.name, '')}`);
+}
+
+/** `setDefaultLoadBalancerClassSpec{APIServerLB,OutboundLB}`. */
+function lbClassDefaults(lb: JsonObject, outbound: boolean): void {
+  if (outbound || unset(lb.type)) lb.type = 'Public';
+  if (outbound || unset(lb.sku)) lb.sku = 'Standard';
+  if (lb.idleTimeoutInMinutes === undefined || lb.idleTimeoutInMinutes === null) lb.idleTimeoutInMinutes = 4;
+}
+
+/** `setDefaultAzureClusterOutboundLBFrontendIPs`: always rewritten from `frontendIPsCount`. */
+function outboundFrontendIPs(lb: JsonObject, cluster: string, ipPrefix: string): void {
+  if (typeof lb.frontendIPsCount !== 'number') lb.frontendIPsCount = 1;
+  const n = lb.frontendIPsCount as number;
+  const lbName = stringOr(lb.name, '');
+  lb.frontendIPs = Array.from({ length: Math.max(0, n) }, (_, i) => {
+    const suffix = n === 1 ? '' : `-${i + 1}`;
+    return { name: `${lbName}-frontEnd${suffix}`, publicIP: { name: `pip-${cluster}-${ipPrefix}${suffix}` } };
+  });
+}
+
+/**
+ * CAPZ AzureCluster, `internal/webhooks/azurecluster_webhook.go` `Default()` →
+ * `SetDefaultsAzureCluster` (internal/api/v1beta1/azurecluster_default.go): resource group,
+ * vnet, subnets (their NSG, route table and NAT gateway names), bastion, peerings and load
+ * balancers, all named from the object's name. The AzureCluster CRD requires these names
+ * (e.g. `subnets[].securityGroup.name`), so without them a rendered AzureCluster would be
+ * reported although the API server accepts it. The APIServerILB feature gate (off by default)
+ * is taken as off.
+ */
+function azureClusterDefaults(obj: JsonObject): void {
+  const spec = child(obj, 'spec');
+  if (!spec) return;
+  const cluster = nameOf(obj);
+  if (unset(spec.azureEnvironment)) spec.azureEnvironment = 'AzurePublicCloud';
+  if (unset(spec.resourceGroup)) spec.resourceGroup = cluster;
+  const cpEnabled = spec.controlPlaneEnabled !== false;
+  const net = child(spec, 'networkSpec');
+  if (!net) return;
+  const vnet = child(net, 'vnet');
+  if (vnet) {
+    if (unset(vnet.resourceGroup)) vnet.resourceGroup = stringOr(spec.resourceGroup, '');
+    named(vnet, `${cluster}-vnet`);
+    defaultCidr(vnet, '10.0.0.0/8');
+  }
+  const bastion = childAt(spec, 'bastionSpec');
+  if (bastion && isJsonObject(bastion.azureBastion)) {
+    const b = bastion.azureBastion;
+    named(b, `${cluster}-azure-bastion`);
+    const subnet = child(b, 'subnet');
+    if (subnet) {
+      named(subnet, 'AzureBastionSubnet');
+      defaultCidr(subnet, '10.255.255.224/27');
+      if (unset(subnet.role)) subnet.role = 'bastion';
+    }
+    named(child(b, 'publicIP'), `${cluster}-azure-bastion-pip`);
+  }
+  const subnets = subnetsOf(net);
+  const clusterSubnet = withRole(subnets, 'cluster');
+  if (clusterSubnet) azureSubnetDefaults(clusterSubnet, cluster, 'cluster');
+  if (cpEnabled) {
+    const cp = withRole(subnets, 'control-plane');
+    if (cp) azureSubnetDefaults(cp, cluster, 'control-plane');
+    else if (!clusterSubnet) {
+      const created: JsonObject = { role: 'control-plane' };
+      azureSubnetDefaults(created, cluster, 'control-plane');
+      (net.subnets as Json[]).push(created);
+    }
+  }
+  let nodes = 0;
+  for (const s of subnets) if (s.role === 'node') azureSubnetDefaults(s, cluster, 'node', ++nodes);
+  if (nodes === 0 && !clusterSubnet) {
+    (net.subnets as Json[]).push({
+      role: 'node',
+      cidrBlocks: ['10.1.0.0/16'],
+      name: `${cluster}-node-subnet`,
+      securityGroup: { name: `${cluster}-node-nsg` },
+      routeTable: { name: `${cluster}-node-routetable` },
+      natGateway: { name: `${cluster}-node-natgw` },
+    });
+  }
+  const cp = withRole(subnetsOf(net), 'control-plane');
+  if (cpEnabled && cp && unset(asObjectOr(cp.routeTable).name)) {
+    const rt = subnetsOf(net).find((s) => s.role === 'node' || s.role === 'cluster')?.routeTable;
+    if (isJsonObject(rt) && typeof rt.name === 'string' && rt.name !== '') child(cp, 'routeTable')!.name = rt.name;
+  }
+  for (const peering of Array.isArray(vnet?.peerings) ? vnet.peerings : []) if (isJsonObject(peering) && unset(peering.resourceGroup)) peering.resourceGroup = stringOr(spec.resourceGroup, '');
+
+  if (cpEnabled) {
+    const lb = child(net, 'apiServerLB')!;
+    lbClassDefaults(lb, false);
+    const internal = lb.type === 'Internal';
+    named(lb, internal ? `${cluster}-internal-lb` : `${cluster}-public-lb`);
+    if (!Array.isArray(lb.frontendIPs) || lb.frontendIPs.length === 0) {
+      const frontEnd = `${stringOr(lb.name, '')}-frontEnd`;
+      if (lb.type === 'Public') lb.frontendIPs = [{ name: frontEnd, publicIP: { name: `pip-${cluster}-apiserver` } }];
+      else if (internal) lb.frontendIPs = [{ name: frontEnd, privateIP: '10.0.0.100' }];
+    }
+    named(child(lb, 'backendPool'), `${stringOr(lb.name, '')}-backendPool`);
+  } else delete net.apiServerLB;
+  const apiServerInternal = isJsonObject(net.apiServerLB) && net.apiServerLB.type === 'Internal';
+  const needsNodeOutbound = subnetsOf(net).some((s) => (s.role === 'node' || s.role === 'cluster') && isIPv6Subnet(s));
+  if (isJsonObject(net.nodeOutboundLB) || (cpEnabled && !apiServerInternal && needsNodeOutbound)) {
+    const lb = child(net, 'nodeOutboundLB')!;
+    lbClassDefaults(lb, true);
+    named(lb, cluster);
+    outboundFrontendIPs(lb, cluster, 'node-outbound');
+    named(child(lb, 'backendPool'), `${stringOr(lb.name, '')}-outboundBackendPool`);
+  }
+  if (cpEnabled && isJsonObject(net.controlPlaneOutboundLB)) {
+    const lb = net.controlPlaneOutboundLB;
+    lbClassDefaults(lb, true);
+    named(lb, `${cluster}-outbound-lb`);
+    outboundFrontendIPs(lb, cluster, 'controlplane-outbound');
+    named(child(lb, 'backendPool'), `${cluster}-outbound-lb-outboundBackendPool`);
+  }
+}
+
+/**
+ * CAPZ AzureClusterTemplate, `SetDefaultsAzureClusterTemplate`
+ * (internal/api/v1beta1/azureclustertemplate_default.go): CIDRs, the Inbound direction of
+ * security rules (which the CRD requires), bastion subnet role, load balancer class defaults,
+ * and the control-plane and node subnets it adds when missing (their required `name` is the
+ * Go round trip's "").
+ */
+function azureClusterTemplateDefaults(obj: JsonObject): void {
+  const spec = childAt(obj, 'spec', 'template', 'spec');
+  if (!spec) return;
+  if (unset(spec.azureEnvironment)) spec.azureEnvironment = 'AzurePublicCloud';
+  const net = child(spec, 'networkSpec');
+  if (!net) return;
+  const vnet = child(net, 'vnet');
+  if (vnet) defaultCidr(vnet, '10.0.0.0/8');
+  const bastion = childAt(spec, 'bastionSpec');
+  if (bastion && isJsonObject(bastion.azureBastion)) {
+    const subnet = child(bastion.azureBastion, 'subnet');
+    if (subnet) {
+      defaultCidr(subnet, '10.255.255.224/27');
+      if (unset(subnet.role)) subnet.role = 'bastion';
+    }
+  }
+  const subnets = subnetsOf(net);
+  const clusterSubnet = withRole(subnets, 'cluster');
+  const template = (s: JsonObject, cidr: string) => {
+    defaultCidr(s, cidr);
+    securityRuleDefaults(isJsonObject(s.securityGroup) ? s.securityGroup : undefined);
+  };
+  if (clusterSubnet) template(clusterSubnet, '10.0.0.0/16');
+  const cp = withRole(subnets, 'control-plane');
+  if (cp) template(cp, '10.0.0.0/16');
+  else if (!clusterSubnet) (net.subnets as Json[]).push({ name: '', role: 'control-plane', cidrBlocks: ['10.0.0.0/16'] });
+  let nodes = 0;
+  for (const s of subnets) if (s.role === 'node') template(s, `10.${++nodes}.0.0/16`);
+  if (nodes === 0 && !clusterSubnet) (net.subnets as Json[]).push({ name: '', role: 'node', cidrBlocks: ['10.1.0.0/16'] });
+  const apiServerLB = child(net, 'apiServerLB');
+  if (apiServerLB) lbClassDefaults(apiServerLB, false);
+  const needsNodeOutbound = subnetsOf(net).some((s) => (s.role === 'node' || s.role === 'cluster') && isIPv6Subnet(s));
+  if (isJsonObject(net.nodeOutboundLB) || (apiServerLB?.type !== 'Internal' && needsNodeOutbound)) lbClassDefaults(child(net, 'nodeOutboundLB')!, true);
+  if (isJsonObject(net.controlPlaneOutboundLB)) lbClassDefaults(net.controlPlaneOutboundLB, true);
+}
+
+const asObjectOr = (v: Json | undefined): JsonObject => (isJsonObject(v) ? v : {});
+
+// ---------------------------------------------------------------- CAPD Dev*
+
+/**
+ * CAPI's test infrastructure provider, `test/infrastructure/docker/webhooks/admission/devcluster.go`
+ * `defaultDevClusterSpec`: the docker backend when none is set (the CRD requires `backend`), the
+ * API server port 6443, failure domains not for the control plane unless said so.
+ */
+function devClusterSpecDefaults(spec: JsonObject | undefined): void {
+  const backend = spec && child(spec, 'backend');
+  if (!spec || !backend) return;
+  if ((backend.inMemory === undefined || backend.inMemory === null) && (backend.docker === undefined || backend.docker === null)) backend.docker = {};
+  if (!isJsonObject(backend.docker)) return;
+  const endpoint = child(spec, 'controlPlaneEndpoint');
+  if (endpoint && (endpoint.port === undefined || endpoint.port === null || endpoint.port === 0)) endpoint.port = 6443;
+  for (const fd of Array.isArray(backend.docker.failureDomains) ? backend.docker.failureDomains : []) {
+    if (isJsonObject(fd) && (fd.controlPlane === undefined || fd.controlPlane === null)) fd.controlPlane = false;
+  }
+}
+
+/** `devmachine.go` `defaultDevMachineSpec`: the docker backend when none is set (the CRD requires `backend`). */
+function devMachineSpecDefaults(spec: JsonObject | undefined): void {
+  const backend = spec && child(spec, 'backend');
+  if (backend && (backend.inMemory === undefined || backend.inMemory === null) && (backend.docker === undefined || backend.docker === null)) backend.docker = {};
+}
+
 /** Known defaulting webhooks, by `group/Kind`. */
 const WEBHOOKS: ReadonlyMap<string, AdmissionWebhook> = new Map(
   [
@@ -207,6 +429,31 @@ const WEBHOOKS: ReadonlyMap<string, AdmissionWebhook> = new Map(
       source: 'kubernetes-sigs/cluster-api-provider-azure internal/webhooks/azuremanagedcontrolplanetemplate_webhook.go',
       apply: azureManagedControlPlaneTemplateDefaults,
     },
+    {
+      group: 'infrastructure.cluster.x-k8s.io',
+      kind: 'AzureCluster',
+      versions: ['v1beta1'],
+      source: `${AZURE}/azurecluster_default.go (SetDefaultsAzureCluster)`,
+      apply: azureClusterDefaults,
+    },
+    {
+      group: 'infrastructure.cluster.x-k8s.io',
+      kind: 'AzureClusterTemplate',
+      versions: ['v1beta1'],
+      source: `${AZURE}/azureclustertemplate_default.go (SetDefaultsAzureClusterTemplate)`,
+      apply: azureClusterTemplateDefaults,
+    },
+    ...(['DevCluster', 'DevClusterTemplate', 'DevMachineTemplate'] as const).map((kind) => ({
+      group: 'infrastructure.cluster.x-k8s.io',
+      kind,
+      versions: ['v1beta2'],
+      source: `kubernetes-sigs/cluster-api test/infrastructure/docker/webhooks/admission/${kind.toLowerCase()}.go`,
+      apply: (obj: JsonObject) => {
+        const spec = kind === 'DevCluster' ? child(obj, 'spec') : childAt(obj, 'spec', 'template', 'spec');
+        if (kind === 'DevMachineTemplate') devMachineSpecDefaults(spec);
+        else devClusterSpecDefaults(spec);
+      },
+    })),
   ].map((w): [string, AdmissionWebhook] => [`${w.group}/${w.kind}`, w]),
 );
 

@@ -281,6 +281,95 @@ describe.skipIf(fixtureCrdsMissing())('with the real CRDs (../shared/fixtures/cr
   });
 });
 
+// CAPZ internal/api/v1beta1/azurecluster_default.go `SetDefaultsAzureCluster` (names from
+// generate*Name there) and azureclustertemplate_default.go `SetDefaultsAzureClusterTemplate`.
+const azureCluster = (networkSpec: JsonObject): JsonObject => ({
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+  kind: 'AzureCluster',
+  metadata: { name: 'c1-abcde', namespace: 'default' },
+  spec: { location: 'westeurope', controlPlaneEnabled: true, networkSpec },
+});
+const rule = { name: 'allow_ssh', description: 'ssh', protocol: 'Tcp', priority: 2200, sourcePorts: '*', destinationPorts: '22', source: '*', destination: '*', action: 'Allow' };
+
+describe('AzureCluster (CAPZ webhook Default())', () => {
+  it('names the vnet, each subnet\'s NSG, route table and NAT gateway, the API server LB, from the object name', () => {
+    const out = admit(azureCluster({ subnets: [{ name: 'cp', role: 'control-plane', securityGroup: { securityRules: [rule] } }, { name: 'nodes', role: 'node', natGateway: {} }] }));
+    expect(out.spec.resourceGroup).toBe('c1-abcde');
+    expect(out.spec.azureEnvironment).toBe('AzurePublicCloud');
+    expect(out.spec.networkSpec.vnet).toEqual({ resourceGroup: 'c1-abcde', name: 'c1-abcde-vnet', cidrBlocks: ['10.0.0.0/8'] });
+    expect(out.spec.networkSpec.subnets).toEqual([
+      { name: 'cp', role: 'control-plane', cidrBlocks: ['10.0.0.0/16'], securityGroup: { name: 'c1-abcde-controlplane-nsg', securityRules: [{ ...rule, direction: 'Inbound' }] }, routeTable: { name: 'c1-abcde-node-routetable' } },
+      {
+        name: 'nodes',
+        role: 'node',
+        cidrBlocks: ['10.1.0.0/16'],
+        securityGroup: { name: 'c1-abcde-node-nsg' },
+        routeTable: { name: 'c1-abcde-node-routetable' },
+        natGateway: { name: 'c1-abcde-node-natgw-1', ip: { name: 'pip-c1-abcde-node-natgw-1' } },
+      },
+    ]);
+    expect(out.spec.networkSpec.apiServerLB).toEqual({
+      type: 'Public',
+      sku: 'Standard',
+      idleTimeoutInMinutes: 4,
+      name: 'c1-abcde-public-lb',
+      frontendIPs: [{ name: 'c1-abcde-public-lb-frontEnd', publicIP: { name: 'pip-c1-abcde-apiserver' } }],
+      backendPool: { name: 'c1-abcde-public-lb-backendPool' },
+    });
+  });
+
+  it('adds the control-plane and node subnets when there are none', () => {
+    const out = admit(azureCluster({}));
+    expect(out.spec.networkSpec.subnets.map((s: Obj) => [s.role, s.name, s.securityGroup.name])).toEqual([
+      ['control-plane', 'c1-abcde-controlplane-subnet', 'c1-abcde-controlplane-nsg'],
+      ['node', 'c1-abcde-node-subnet', 'c1-abcde-node-nsg'],
+    ]);
+  });
+
+  it('template: security rules get their required direction; missing subnets are added with the round trip\'s name ""', () => {
+    const t = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AzureClusterTemplate', metadata: { name: 't', namespace: 'default' }, spec: { template: { spec: { location: 'westeurope', networkSpec: { subnets: [{ name: 'cp', role: 'control-plane', securityGroup: { securityRules: [rule] } }] } } } } };
+    const out = admit(t);
+    expect(out.spec.template.spec.networkSpec.subnets).toEqual([
+      { name: 'cp', role: 'control-plane', cidrBlocks: ['10.0.0.0/16'], securityGroup: { securityRules: [{ ...rule, direction: 'Inbound' }] } },
+      { name: '', role: 'node', cidrBlocks: ['10.1.0.0/16'] },
+    ]);
+  });
+});
+
+// CAPI test/infrastructure/docker/webhooks/admission/devcluster.go `defaultDevClusterSpec`, devmachine.go `defaultDevMachineSpec`.
+describe('DevCluster(Template), DevMachineTemplate (CAPD webhook Default())', () => {
+  it('the docker backend when none is set; port 6443; failure domains not for the control plane', () => {
+    const dc = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', metadata: { name: 't', namespace: 'default' }, spec: { template: { spec: {} } } };
+    expect(admit(dc).spec.template.spec).toEqual({ backend: { docker: {} }, controlPlaneEndpoint: { port: 6443 } });
+    const withFds = { ...dc, spec: { template: { spec: { backend: { docker: { failureDomains: [{ name: 'fd1' }] } } } } } };
+    expect(admit(withFds).spec.template.spec.backend.docker.failureDomains).toEqual([{ name: 'fd1', controlPlane: false }]);
+    const inMemory = { ...dc, spec: { template: { spec: { backend: { inMemory: {} } } } } };
+    expect(admit(inMemory).spec.template.spec).toEqual({ backend: { inMemory: {} } });
+    const dmt = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', metadata: { name: 'm', namespace: 'default' }, spec: { template: { spec: {} } } };
+    expect(admit(dmt).spec.template.spec).toEqual({ backend: { docker: {} } });
+  });
+});
+
+describe.skipIf(fixtureCrdsMissing())('provider webhooks that decide validity, with the real CRDs', () => {
+  const { crds } = loadCrds(loadFixtureCrds());
+  const ref = (o: JsonObject): ObjectRef => ({ apiVersion: String(o.apiVersion), kind: String(o.kind), name: String((o.metadata as JsonObject).name), namespace: 'default' });
+  const errors = (rs: Result[]) => rs.filter((r) => r.severity === 'error').map((r) => `${r.field?.path}: ${r.message.split(': the API server')[0]}`);
+
+  it('an AzureCluster whose subnet has a securityGroup without name: rejected by the CRD alone, accepted after the webhook', () => {
+    const o = azureCluster({ subnets: [{ name: 'nodes', role: 'node', securityGroup: { securityRules: [rule] } }] });
+    expect(errors(validateAgainstCrd(crds, o, ref(o)))).toEqual(
+      expect.arrayContaining(['spec.networkSpec.subnets[0].securityGroup.name: Required value', 'spec.networkSpec.subnets[0].securityGroup.securityRules[0].direction: Required value (set it to one of: "Inbound", "Outbound")']),
+    );
+    expect(errors(validateOnCreate(crds, o, ref(o)))).toEqual([]);
+  });
+
+  it('a DevClusterTemplate without backend: rejected by the CRD alone, accepted after the webhook', () => {
+    const o = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', metadata: { name: 't', namespace: 'default' }, spec: { template: { spec: {} } } };
+    expect(errors(validateAgainstCrd(crds, o, ref(o)))).toEqual(['spec.template.spec.backend: Required value']);
+    expect(errors(validateOnCreate(crds, o, ref(o), 'input'))).toEqual([]);
+  });
+});
+
 describe('withWebhookHint', () => {
   const failure = (kind: string, path: string): Result => ({
     severity: 'error',
