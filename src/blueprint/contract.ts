@@ -9,6 +9,8 @@ const KNOWN_CONTRACTS: Record<string, ContractVersion> = {
   // CAPA labels every CRD `cluster.x-k8s.io/v1beta1: v1beta1_v1beta2`: its v1beta2 follows contract v1beta1.
   'controlplane.cluster.x-k8s.io/v1beta2/AWSManagedControlPlane': 'v1beta1',
   'controlplane.cluster.x-k8s.io/v1beta2/ROSAControlPlane': 'v1beta1',
+  // K3s (k3s-io/cluster-api-k3s) labels its CRDs `cluster.x-k8s.io/v1beta1: v1beta1_v1beta2` and has no v1beta2 contract label.
+  'controlplane.cluster.x-k8s.io/v1beta2/KThreesControlPlane': 'v1beta1',
 };
 
 export type ContractLookup = (apiVersion: string, kind: string) => ContractVersion;

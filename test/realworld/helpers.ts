@@ -20,6 +20,7 @@ import type { Result } from '../../src/krm/result.js';
 import { classify } from '../../src/pipeline/classify.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { defaultAndValidateClusterVariables } from '../../src/variables/index.js';
+import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 
 export const FIXTURE_DIR = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
 
@@ -197,3 +198,17 @@ export function expectNoErrors(r: FixtureRender): void {
 }
 
 export type { JsonObject };
+
+let crdCache: JsonObject[] | undefined;
+
+/**
+ * Renders of one fixture without and with the fixture CRDs (each made once, on first use), for
+ * assertions that must hold both ways; the CRD variant is absent when ../shared/fixtures/crds is.
+ */
+export function rendersOf(file: string, settings: Record<string, unknown> = {}): [string, () => FixtureRender][] {
+  let plain: FixtureRender | undefined;
+  let withCrds: FixtureRender | undefined;
+  const variants: [string, () => FixtureRender][] = [['without CRDs', () => (plain ??= renderFixture(file, { settings }))]];
+  if (!fixtureCrdsMissing()) variants.push(['with CRDs', () => (withCrds ??= renderFixture(file, { settings, crds: (crdCache ??= loadFixtureCrds()) }))]);
+  return variants;
+}
