@@ -8,14 +8,21 @@ import { asStringMap, isObject } from './json.js';
 
 export class FieldReader {
   readonly results: Result[] = [];
-  constructor(readonly ref: ResourceRef) {}
+  /**
+   * `inputPath` maps a path of the document read to the path the user wrote (a v1beta1 input is
+   * read after conversion to v1beta2); results are reported there.
+   */
+  constructor(
+    readonly ref: ResourceRef,
+    readonly inputPath: (path: string) => string = (path) => path,
+  ) {}
 
   error(path: string, message: string): void {
-    this.results.push({ severity: 'error', message, resourceRef: this.ref, field: { path } });
+    this.results.push({ severity: 'error', message, resourceRef: this.ref, field: { path: this.inputPath(path) } });
   }
 
   warning(path: string, message: string): void {
-    this.results.push({ severity: 'warning', message, resourceRef: this.ref, field: { path } });
+    this.results.push({ severity: 'warning', message, resourceRef: this.ref, field: { path: this.inputPath(path) } });
   }
 
   private typed<T>(
