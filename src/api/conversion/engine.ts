@@ -10,7 +10,7 @@
 import type { Json, JsonObject } from '../model.js';
 import { asString, isObject } from '../json.js';
 import { durationToSeconds } from '../duration.js';
-import { NotMechanical, Opaque, parentOf, pathText, type Path, type Segment, type Tree } from './tree.js';
+import { NotMechanical, Opaque, Unknown, parentOf, pathText, type Path, type Segment, type Tree } from './tree.js';
 
 export const CONVERSION_DATA_ANNOTATION = 'cluster.x-k8s.io/conversion-data';
 
@@ -68,7 +68,7 @@ export type Step = Cited &
   );
 
 const ANY = Symbol('any item');
-type PatternSegment = string | typeof ANY;
+export type PatternSegment = string | typeof ANY;
 
 export function parsePattern(pattern: string): PatternSegment[] {
   const out: PatternSegment[] = [];
@@ -90,7 +90,7 @@ function expand(tree: Tree, pattern: PatternSegment[]): { path: Segment[]; index
     }
     const next: typeof found = [];
     for (const f of found) {
-      const list = tree.get(f.path);
+      const list = skipUnknown(() => tree.get(f.path));
       if (Array.isArray(list)) list.forEach((_, n) => next.push({ path: [...f.path, n], indexes: [...f.indexes, n] }));
     }
     found = next;
@@ -110,12 +110,25 @@ function pairs(tree: Tree, from: string, to: string): { from: Segment[]; to: Seg
   return expand(tree, parsePattern(from)).map((f) => ({ from: f.path, to: instantiate(toPattern, f.indexes) }));
 }
 
-/** Absent, or a value the step may not read (lenient steps skip those: their effect is cosmetic). */
+/** Runs `fn`; a part whose content is not known makes it a no-op (undefined). */
+function skipUnknown<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof Unknown) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Absent, or a value the step may not read. The steps that use this (omitZero, prune, drop) only
+ * make a v1beta2 object look like what CAPI stores; what they skip means the same to CAPI.
+ */
 function lenientGet(tree: Tree, path: Path): Json | undefined {
   try {
     return tree.get(path);
   } catch (e) {
-    if (e instanceof NotMechanical) return undefined;
+    if (e instanceof NotMechanical || e instanceof Unknown) return undefined;
     throw e;
   }
 }
@@ -124,16 +137,28 @@ function lenientExpand(tree: Tree, pattern: string): Segment[][] {
   try {
     return expand(tree, parsePattern(pattern)).map((f) => f.path);
   } catch (e) {
-    if (e instanceof NotMechanical) return [];
+    if (e instanceof NotMechanical || e instanceof Unknown) return [];
     throw e;
   }
 }
 
+export const SECONDS_SUGGESTION = 'v1beta2 takes whole seconds here: set the *Seconds field with a number (or a template that computes one)';
+
 /** A scalar the rules interpret (a duration): text from a template action cannot be. */
-function scalar(tree: Tree, path: Path): Json | undefined {
-  const v = tree.get(path);
-  if (typeof v === 'string' && tree.opaqueText(v)) throw new NotMechanical(`${pathText(path)} comes from a template expression and needs converting`);
+export function scalar(tree: Tree, path: Path): Json | undefined {
+  const v = readOrExplain(tree, path, `${pathText(path)} becomes whole seconds in v1beta2`, SECONDS_SUGGESTION);
+  if (typeof v === 'string' && tree.opaqueText(v)) throw new NotMechanical(`${pathText(path)} becomes whole seconds in v1beta2, but its value comes from a template expression`, SECONDS_SUGGESTION);
   return v;
+}
+
+/** The value at `path`; a value the rule cannot read fails with what the rule needed it for. */
+function readOrExplain(tree: Tree, path: Path, need: string, suggestion: string): Json | undefined {
+  try {
+    return tree.get(path);
+  } catch (e) {
+    if (e instanceof NotMechanical) throw new NotMechanical(`${need}, but its value ${e.why}`, suggestion);
+    throw e;
+  }
 }
 
 const LIST_KEYS = ['name', 'path', 'hostPath'] as const;
@@ -166,6 +191,53 @@ export function omitZeroAt(tree: Tree, ctx: ConversionContext, at: Path, zero: '
   tree.remove(at);
 }
 
+const ARGS_SUGGESTION =
+  'write the v1beta2 list instead: a valueFrom.template producing one "- name: <argument>\n  value: <value>" entry per argument (sorted by name, as CAPI converts maps), or one operation per argument';
+
+/** ConvertToArgs (api/bootstrap/kubeadm/v1beta2/conversion.go): a map of strings → [{name, value}] sorted by name. */
+function args(tree: Tree, ctx: ConversionContext, at: Segment[]): void {
+  const map = readOrExplain(tree, at, `${pathText(at)} becomes a list of {name, value} in v1beta2`, ARGS_SUGGESTION);
+  if (map === undefined) return;
+  if (typeof map === 'string' && tree.opaqueText(map)) throw new NotMechanical(`${pathText(at)} comes whole from a template expression`, ARGS_SUGGESTION);
+  if (map === null || (isObject(map) && Object.keys(map).length === 0)) {
+    tree.remove(at);
+    return;
+  }
+  if (!isObject(map)) {
+    ctx.report({ severity: 'error', path: pathText(at), message: `Invalid value: ${JSON.stringify(map)}: must be a map of strings` });
+    return;
+  }
+  const keys = Object.keys(map);
+  const dynamic = keys.find((k) => tree.opaqueText(k));
+  if (dynamic !== undefined) {
+    throw new NotMechanical(`the argument name ${JSON.stringify(dynamic)} comes from a template expression, so its place in the sorted list is not known`, ARGS_SUGGESTION);
+  }
+  // A value from a patch variable or template is moved as it is; anything else must be a string (map[string]string).
+  const bad = keys.find((k) => typeof map[k] !== 'string' && !((map[k] as unknown) instanceof Opaque));
+  if (bad !== undefined) {
+    ctx.report({ severity: 'error', path: pathText([...at, bad]), message: `Invalid value: ${JSON.stringify(map[bad])}: must be of type string` });
+    return;
+  }
+  // ConvertToArgs sorts by name (then value; names of a map are unique).
+  tree.mapToArgs(at, [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** ConvertToSeconds (api/core/v1beta2/conversion.go): a Go duration → whole seconds, truncated, capped at int32. */
+function seconds(tree: Tree, ctx: ConversionContext, from: Segment[], to: Segment[], zeroWhenAbsent: boolean): void {
+  const v = scalar(tree, from);
+  if (v === undefined || v === null) {
+    if (zeroWhenAbsent && tree.get(parentOf(from)) !== undefined) tree.set(to, 0, from);
+    return;
+  }
+  const secs = typeof v === 'string' ? durationToSeconds(v) : undefined;
+  if (secs === undefined) {
+    ctx.report({ severity: 'error', path: pathText(from), message: `Invalid value: ${JSON.stringify(v)}: must be a duration such as 2m30s` });
+    return;
+  }
+  tree.move(from, to);
+  tree.set(to, secs);
+}
+
 function applyReference(tree: Tree, ctx: ConversionContext, step: ReferenceStep): void {
   for (const { from, to } of pairs(tree, step.from, step.to)) {
     const ref = tree.get(from);
@@ -196,54 +268,21 @@ function applyStep(tree: Tree, ctx: ConversionContext, step: Step): void {
   switch (step.kind) {
     case 'rename':
       for (const { from, to } of pairs(tree, step.from, step.to)) {
-        if (tree.get(from) === undefined) continue;
-        if (tree.get(to) !== undefined) {
-          ctx.report({ severity: 'error', path: pathText(from), message: `cannot convert: both ${pathText(from)} and its v1beta2 form ${pathText(to)} are set` });
-          continue;
-        }
-        tree.move(from, to);
+        skipUnknown(() => {
+          if (tree.get(from) === undefined) return;
+          if (tree.get(to) !== undefined) {
+            ctx.report({ severity: 'error', path: pathText(from), message: `cannot convert: both ${pathText(from)} and its v1beta2 form ${pathText(to)} are set` });
+            return;
+          }
+          tree.move(from, to);
+        });
       }
       return;
     case 'seconds':
-      for (const { from, to } of pairs(tree, step.from, step.to)) {
-        const v = scalar(tree, from);
-        if (v === undefined || v === null) {
-          if (step.zeroWhenAbsent && tree.get(parentOf(from)) !== undefined) tree.set(to, 0, from);
-          continue;
-        }
-        const secs = typeof v === 'string' ? durationToSeconds(v) : undefined;
-        if (secs === undefined) {
-          ctx.report({ severity: 'error', path: pathText(from), message: `Invalid value: ${JSON.stringify(v)}: must be a duration such as 2m30s` });
-          continue;
-        }
-        tree.move(from, to);
-        tree.set(to, secs);
-      }
+      for (const { from, to } of pairs(tree, step.from, step.to)) skipUnknown(() => seconds(tree, ctx, from, to, step.zeroWhenAbsent === true));
       return;
     case 'args':
-      for (const at of expand(tree, parsePattern(step.at)).map((f) => f.path)) {
-        const map = tree.get(at);
-        if (map === undefined) continue;
-        if (map === null || (isObject(map) && Object.keys(map).length === 0)) {
-          tree.remove(at);
-          continue;
-        }
-        if (!isObject(map)) {
-          ctx.report({ severity: 'error', path: pathText(at), message: `Invalid value: ${JSON.stringify(map)}: must be a map of strings` });
-          continue;
-        }
-        const keys = Object.keys(map);
-        const dynamic = keys.find((k) => tree.opaqueText(k));
-        if (dynamic !== undefined) throw new NotMechanical(`the argument name ${JSON.stringify(dynamic)} comes from a template expression, so its place in the sorted list is not known`);
-        // A value from a patch variable or template is moved as it is; anything else must be a string (map[string]string).
-        const bad = keys.find((k) => typeof map[k] !== 'string' && !((map[k] as unknown) instanceof Opaque));
-        if (bad !== undefined) {
-          ctx.report({ severity: 'error', path: pathText([...at, bad]), message: `Invalid value: ${JSON.stringify(map[bad])}: must be of type string` });
-          continue;
-        }
-        // ConvertToArgs sorts by name (then value; names of a map are unique).
-        tree.mapToArgs(at, [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-      }
+      for (const at of expand(tree, parsePattern(step.at)).map((f) => f.path)) skipUnknown(() => args(tree, ctx, at));
       return;
     case 'omitZero':
       for (const at of lenientExpand(tree, step.at)) omitZeroAt(tree, ctx, at, step.zero, step.restore === true);
@@ -262,10 +301,10 @@ function applyStep(tree: Tree, ctx: ConversionContext, step: Step): void {
       }
       return;
     case 'reference':
-      applyReference(tree, ctx, step);
+      skipUnknown(() => applyReference(tree, ctx, step));
       return;
     case 'custom':
-      step.apply(tree, ctx);
+      skipUnknown(() => step.apply(tree, ctx));
       return;
   }
 }
@@ -273,6 +312,16 @@ function applyStep(tree: Tree, ctx: ConversionContext, step: Step): void {
 /** Applies the steps in order. Throws NotMechanical when a strict step meets an opaque value. */
 export function runSteps(tree: Tree, steps: readonly Step[], ctx: ConversionContext): void {
   for (const step of steps) applyStep(tree, ctx, step);
+}
+
+/**
+ * Only the steps that unset zero values and fields v1beta2 does not have, on an object already in
+ * v1beta2: what CAPI's conversion would leave of it, for comparing a v1beta2 object with a
+ * converted one.
+ */
+export function runStepsLeniently(tree: Tree, steps: readonly Step[]): void {
+  const lenient = steps.filter((s) => s.kind === 'omitZero' || s.kind === 'prune' || s.kind === 'drop');
+  runSteps(tree, lenient, { namespace: '', report: () => undefined });
 }
 
 /** The (v1beta1 → v1beta2) path pairs a step makes, for mapping paths back. */
@@ -287,6 +336,14 @@ function movesOf(step: Step): { from: string; to: string }[] {
     default:
       return [];
   }
+}
+
+/**
+ * The path patterns the shape-changing steps read or write. The other steps only unset zero
+ * values and fields v1beta2 does not have, which mean the same to CAPI either way.
+ */
+export function strictPatterns(steps: readonly Step[]): PatternSegment[][] {
+  return steps.flatMap((s) => (s.kind === 'args' ? [parsePattern(s.at)] : movesOf(s).flatMap((m) => [parsePattern(m.from), parsePattern(m.to)])));
 }
 
 /** Splits a dotted path (`a.b[2].c`, `a['x.y']`) into segments. */

@@ -11,7 +11,7 @@ import { KUBEADM_CONFIG_STEPS, KUBEADM_CONFIG_TEMPLATE_STEPS, KUBEADM_CONTROL_PL
 import { JsonTree, type Tree } from './tree.js';
 
 export { CONVERSION_DATA_ANNOTATION, type ConversionResult, type Step } from './engine.js';
-export { NotMechanical, Opaque, JsonTree, pathText, type Path, type Segment, type Tree } from './tree.js';
+export { NotMechanical, Opaque, Unknown, JsonTree, anchorKey, lastOf, parentOf, pathText, type Path, type Segment, type Tree } from './tree.js';
 
 export interface Conversion {
   /** The apiVersion the object gets. */

@@ -8,19 +8,18 @@
  */
 import type { Json } from '../model.js';
 import { durationToSeconds } from '../duration.js';
-import { parsePath, restoredValue, type Step } from './engine.js';
-import { NotMechanical, pathText, type Tree } from './tree.js';
+import { parsePath, restoredValue, scalar, type Step } from './engine.js';
+import { pathText, type Tree } from './tree.js';
 import { deletionTimeouts } from './core.js';
 
 const ARGS = 'api/bootstrap/kubeadm/v1beta2/conversion.go ConvertToArgs';
 const RESTORE_BOOLS = 'bootstrap webhook RestoreBoolIntentKubeadmConfigSpec';
 const TO_HUB = 'bootstrap webhook ConvertKubeadmConfigSpecV1Beta1ToHub';
 
-/** A duration the rules must read: a template expression cannot be converted to seconds. */
+/** A duration the rules must read (a template expression cannot be converted to seconds). */
 function duration(tree: Tree, path: string[]): { secs?: number; text?: Json } {
-  const v = tree.get(path);
+  const v = scalar(tree, path);
   if (v === undefined || v === null) return {};
-  if (typeof v === 'string' && tree.opaqueText(v)) throw new NotMechanical(`${pathText(path)} comes from a template expression and needs converting to seconds`);
   return { secs: typeof v === 'string' ? durationToSeconds(v) : undefined, text: v };
 }
 
@@ -42,6 +41,7 @@ function kubeadmTimeouts(p: string): Step {
     capi: TO_HUB,
     paths: [
       { from: pathText(forControlPlane), to: pathText(initCheck) },
+      { from: pathText(forControlPlane), to: pathText(joinCheck) },
       { from: pathText(discovery), to: pathText(tls) },
     ],
     apply(tree, ctx) {

@@ -15,19 +15,32 @@ export type Segment = string | number;
 export type Path = readonly Segment[];
 
 /**
- * A value the rules may move but not look into: a patch value from a variable or a template, or
- * a part of a template that an earlier conditional patch may have changed.
+ * A value the rules may move but not look into: a patch value from a variable or a template
+ * (`strict`: a rule that needs its content fails the conversion), or a part of a template whose
+ * content is not known (an earlier conditional patch may have changed it): rules leave that part
+ * as it is.
  */
 export class Opaque {
-  constructor(readonly why: string) {}
+  constructor(
+    readonly why: string,
+    public strict = true,
+  ) {}
 }
 
-/** Thrown when a rule would have to look into an opaque value: the conversion is not mechanical. */
+/** Thrown when a rule would have to look into a strict opaque value: the conversion is not mechanical. */
 export class NotMechanical extends Error {
-  constructor(readonly why: string) {
+  constructor(
+    readonly why: string,
+    readonly suggestion?: string,
+  ) {
     super(why);
   }
 }
+
+/** Thrown when a rule meets a part whose content is not known; the rule skips that part. */
+export class Unknown extends Error {}
+
+const opaqueError = (o: Opaque): Error => (o.strict ? new NotMechanical(o.why) : new Unknown(o.why));
 
 export interface Tree {
   /** The value at `path`; undefined when absent. Throws NotMechanical when the path enters an opaque value. */
@@ -96,7 +109,7 @@ export class JsonTree implements Tree {
   private walk(path: Path): unknown {
     let cur: unknown = this.root;
     for (const seg of path) {
-      if (isOpaqueValue(cur)) throw new NotMechanical((cur as Opaque).why);
+      if (isOpaqueValue(cur)) throw opaqueError(cur as Opaque);
       if (typeof seg === 'number') {
         if (!Array.isArray(cur) || seg < 0 || seg >= cur.length) return undefined;
         cur = cur[seg];
@@ -110,7 +123,7 @@ export class JsonTree implements Tree {
 
   get(path: Path): Json | undefined {
     const v = this.walk(path);
-    if (isOpaqueValue(v)) throw new NotMechanical((v as Opaque).why);
+    if (isOpaqueValue(v)) throw opaqueError(v as Opaque);
     return v as Json | undefined;
   }
 
@@ -124,7 +137,7 @@ export class JsonTree implements Tree {
     let cur: unknown = this.root;
     for (let i = 0; i < path.length; i++) {
       const seg = path[i]!;
-      if (isOpaqueValue(cur)) throw new NotMechanical((cur as Opaque).why);
+      if (isOpaqueValue(cur)) throw opaqueError(cur as Opaque);
       if (typeof seg === 'number') {
         cur = (cur as unknown[])[seg];
         continue;
@@ -134,7 +147,7 @@ export class JsonTree implements Tree {
       if (!container) insertKey(obj, seg, {}, anchorKey(path.slice(0, i), anchor));
       cur = obj[seg];
     }
-    if (isOpaqueValue(cur)) throw new NotMechanical((cur as Opaque).why);
+    if (isOpaqueValue(cur)) throw opaqueError(cur as Opaque);
     return cur as Record<string, unknown>;
   }
 

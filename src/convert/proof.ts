@@ -1,0 +1,218 @@
+/**
+ * Proof of equivalence: the original and the converted inputs are rendered by the same pipeline
+ * (`runPipeline`, preview mode, CAPI objects in v1beta2), the original's provider objects are
+ * converted to v1beta2 with the same rules as the files (a KubeadmControlPlane rendered from a
+ * v1beta1 template is converted as CAPI would store it), and every rendered object of every
+ * Cluster is compared. Each difference names the object, the field, both values and where the
+ * value came from (the provenance report: a template, the topology or a patch operation).
+ *
+ * Two things are normalised, and said so: template clone names (they are a hash of the clone's
+ * apiVersion and spec, so they change with the apiVersion even when nothing else does), and the
+ * zero values CAPI's conversion unsets (`append: false`, empty `extraArgs`), which mean the same.
+ */
+import type { Json, JsonObject } from '../api/model.js';
+import { asArray, asObject, asString, isObject } from '../api/json.js';
+import { JsonTree, conversionFor, convertObject, pathText, type Segment } from '../api/conversion/index.js';
+import { runStepsLeniently } from '../api/conversion/engine.js';
+import { DEFAULT_CONFIG, type RenderConfig } from '../krm/config.js';
+import type { InputItem } from '../krm/read.js';
+import type { Result } from '../krm/result.js';
+import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
+import { PROVENANCE_KIND } from '../explain/report.js';
+
+export interface Difference {
+  cluster: string;
+  object: string;
+  path: string;
+  before?: Json;
+  after?: Json;
+  /** Where the converted render's value came from (or the original's, when the field is gone). */
+  cause?: string;
+}
+
+export interface ClusterVerdict {
+  cluster: string;
+  verdict: 'equivalent' | 'different' | 'fails-both';
+  objects: number;
+  /** Template clones whose name changed with their apiVersion. */
+  renamed: number;
+  /** For `fails-both`: the errors of each render. */
+  errors?: { before: string[]; after: string[] };
+}
+
+export interface Proof {
+  equivalent: boolean;
+  clusters: ClusterVerdict[];
+  differences: Difference[];
+}
+
+const PROOF_CONFIG: RenderConfig = { ...DEFAULT_CONFIG, mode: 'preview', outputApiVersion: 'v1beta2', provenance: true, skipExternalPatches: true };
+
+/** The v1beta2 form of a rendered object: converted when it came out v1beta1, zero values unset either way. */
+function normalised(obj: JsonObject): JsonObject {
+  const converted = convertObject(obj)?.value ?? obj;
+  const group = asString(converted.apiVersion)?.split('/')[0];
+  const conversion = conversionFor(`${group}/v1beta1`, asString(converted.kind));
+  if (conversion) runStepsLeniently(new JsonTree(converted), conversion.steps);
+  return converted;
+}
+
+interface Rendered {
+  objects: Map<string, JsonObject[]>;
+  provenance: Map<string, JsonObject>;
+  errors: Map<string, string[]>;
+}
+
+const clusterOfResult = (r: Result): string | undefined =>
+  r.tags?.cluster ?? (r.resourceRef?.kind === 'Cluster' ? `${r.resourceRef.namespace ?? 'default'}/${r.resourceRef.name}` : undefined);
+
+function rendered(out: PipelineOutput): Rendered {
+  const objects = new Map<string, JsonObject[]>();
+  const provenance = new Map<string, JsonObject>();
+  for (const g of out.generated) {
+    objects.set(g.cluster, g.objects.filter((o) => o.kind !== PROVENANCE_KIND));
+    const report = g.objects.find((o) => o.kind === PROVENANCE_KIND);
+    if (report) provenance.set(g.cluster, report);
+  }
+  const errors = new Map<string, string[]>();
+  for (const r of out.results) {
+    const c = clusterOfResult(r);
+    if (r.severity === 'error' && c) errors.set(c, [...(errors.get(c) ?? []), r.message]);
+  }
+  return { objects, provenance, errors };
+}
+
+/** Every string equal to or containing an old clone name, with the new name. */
+function renamed(v: Json, names: Map<string, string>): Json {
+  if (typeof v === 'string') {
+    let s = v;
+    for (const [from, to] of names) s = s.split(from).join(to);
+    return s;
+  }
+  if (Array.isArray(v)) return v.map((x) => renamed(x, names));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renamed(x, names)]));
+  return v;
+}
+
+/** Leaf-level differences between two values. */
+function differences(a: Json | undefined, b: Json | undefined, path: Segment[], out: { path: Segment[]; before?: Json; after?: Json }[]): void {
+  if (JSON.stringify(a) === JSON.stringify(b)) return;
+  if (isObject(a) && isObject(b)) {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) differences(a[k], b[k], [...path, k], out);
+    return;
+  }
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
+    a.forEach((x, i) => differences(x, b[i], [...path, i], out));
+    return;
+  }
+  out.push({ path, ...(a !== undefined ? { before: a } : {}), ...(b !== undefined ? { after: b } : {}) });
+}
+
+/** The provenance report's word on a field (or the closest field above or below it). */
+function causeOf(report: JsonObject | undefined, obj: JsonObject, path: string): string | undefined {
+  const entry = (asArray(asObject(report?.spec)?.objects) ?? [])
+    .map((o) => asObject(o) ?? {})
+    .find((o) => o.kind === obj.kind && o.name === asObject(obj.metadata)?.name);
+  const fields = (asArray(entry?.fields) ?? []).map((f) => asObject(f) ?? {});
+  const exact = fields.find((f) => f.path === path);
+  const below = fields.find((f) => typeof f.path === 'string' && (f.path.startsWith(`${path}.`) || f.path.startsWith(`${path}[`)));
+  const above = fields.filter((f) => typeof f.path === 'string' && (path.startsWith(`${f.path}.`) || path.startsWith(`${f.path}[`))).pop();
+  return asString((exact ?? below ?? above)?.from);
+}
+
+const objectId = (o: JsonObject) => `${asString(o.kind)} ${asString(asObject(o.metadata)?.name)}`;
+
+function compareCluster(cluster: string, before: Rendered, after: Rendered, out: Proof): void {
+  const b = before.objects.get(cluster);
+  const a = after.objects.get(cluster);
+  if (!b || !a) {
+    if (!b && !a) {
+      out.clusters.push({ cluster, verdict: 'fails-both', objects: 0, renamed: 0, errors: { before: before.errors.get(cluster) ?? [], after: after.errors.get(cluster) ?? [] } });
+      return;
+    }
+    const failed = (b ? after : before).errors.get(cluster) ?? [];
+    out.clusters.push({ cluster, verdict: 'different', objects: (a ?? b)!.length, renamed: 0 });
+    out.differences.push({ cluster, object: 'Cluster', path: '', cause: `${b ? 'the converted' : 'the original'} inputs do not render it: ${failed.join('; ') || 'no objects'}` });
+    return;
+  }
+  // Objects pair by kind, in render order; clone names that differ are mapped.
+  const byKind = (list: JsonObject[]) => {
+    const m = new Map<string, JsonObject[]>();
+    for (const o of list) m.set(asString(o.kind) ?? '', [...(m.get(asString(o.kind) ?? '') ?? []), o]);
+    return m;
+  };
+  const bk = byKind(b.map(normalised));
+  const ak = byKind(a.map(normalised));
+  const names = new Map<string, string>();
+  for (const [kind, list] of bk) {
+    (ak.get(kind) ?? []).forEach((o, i) => {
+      const from = asString(asObject(list[i]?.metadata)?.name);
+      const to = asString(asObject(o.metadata)?.name);
+      if (from && to && from !== to) names.set(from, to);
+    });
+  }
+  const found: Difference[] = [];
+  for (const kind of new Set([...bk.keys(), ...ak.keys()])) {
+    const bl = bk.get(kind) ?? [];
+    const al = ak.get(kind) ?? [];
+    for (let i = 0; i < Math.max(bl.length, al.length); i++) {
+      const bo = bl[i] && (renamed(bl[i]!, names) as JsonObject);
+      const ao = al[i];
+      const leaves: { path: Segment[]; before?: Json; after?: Json }[] = [];
+      differences(bo, ao, [], leaves);
+      for (const l of leaves) {
+        const path = pathText(l.path);
+        const cause = (ao && causeOf(after.provenance.get(cluster), ao, path)) ?? (bl[i] && causeOf(before.provenance.get(cluster), bl[i]!, path));
+        found.push({ cluster, object: objectId(ao ?? bo!), path, ...(l.before !== undefined ? { before: l.before } : {}), ...(l.after !== undefined ? { after: l.after } : {}), ...(cause ? { cause } : {}) });
+      }
+    }
+  }
+  out.clusters.push({ cluster, verdict: found.length === 0 ? 'equivalent' : 'different', objects: a.length, renamed: names.size });
+  out.differences.push(...found);
+}
+
+/** Renders both input sets and compares every Cluster's objects. */
+export function proveEquivalent(before: readonly InputItem[], after: readonly InputItem[], config: Partial<RenderConfig> = {}): Proof {
+  const cfg = { ...PROOF_CONFIG, ...config };
+  const b = rendered(runPipeline(before, cfg));
+  const a = rendered(runPipeline(after, cfg));
+  const out: Proof = { equivalent: true, clusters: [], differences: [] };
+  const clusters = [...new Set([...b.objects.keys(), ...a.objects.keys(), ...b.errors.keys(), ...a.errors.keys()])].sort();
+  for (const c of clusters) compareCluster(c, b, a, out);
+  out.equivalent = out.clusters.every((c) => c.verdict !== 'different');
+  return out;
+}
+
+/** The proof as results: one per Cluster, one per difference. */
+export function proofResults(proof: Proof): Result[] {
+  const ref = (cluster: string) => {
+    const [namespace, name] = cluster.split('/') as [string, string];
+    return { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', namespace, name };
+  };
+  const show = (v: Json | undefined) => (v === undefined ? '(absent)' : JSON.stringify(v));
+  const out: Result[] = [];
+  for (const c of proof.clusters) {
+    const tags = { rule: 'convert-proof', cluster: c.cluster, verdict: c.verdict };
+    if (c.verdict === 'equivalent') {
+      const names = c.renamed > 0 ? `; ${c.renamed} template clone name(s) change, because they hash the apiVersion` : '';
+      out.push({ severity: 'info', message: `Cluster ${c.cluster}: equivalent (${c.objects} rendered objects compared${names})`, resourceRef: ref(c.cluster), tags });
+    } else if (c.verdict === 'fails-both') {
+      const same = JSON.stringify(c.errors!.before) === JSON.stringify(c.errors!.after);
+      out.push({
+        severity: 'info',
+        message: `Cluster ${c.cluster}: equivalent (renders nothing before and after: ${same ? c.errors!.before.join('; ') : `before: ${c.errors!.before.join('; ')}; after: ${c.errors!.after.join('; ')}`})`,
+        resourceRef: ref(c.cluster),
+        tags,
+      });
+    }
+  }
+  for (const d of proof.differences) {
+    out.push({
+      severity: 'error',
+      message: `Cluster ${d.cluster}: ${d.object}${d.path ? ` ${d.path}` : ''} differs: before ${show(d.before)}, after ${show(d.after)}${d.cause ? ` (${d.cause})` : ''}`,
+      resourceRef: ref(d.cluster),
+      tags: { rule: 'convert-proof', cluster: d.cluster, verdict: 'different' },
+    });
+  }
+  return out;
+}
