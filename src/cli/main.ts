@@ -13,6 +13,7 @@ Usage:
   render-clusterclass plan --base REF|DIR  what a change does to every Cluster (see plan --help)
   render-clusterclass explain CLUSTER      where each rendered field comes from (see explain --help)
   render-clusterclass template TEMPLATE    evaluate a Go template as ClusterClass patches do
+  render-clusterclass convert PATH...      move ClusterClasses, Clusters and kubeadm templates to v1beta2 (see convert --help)
   render-clusterclass help | version
 
 ${RENDER_HELP}`;
@@ -32,6 +33,10 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
     case 'explain': {
       const { runExplainCommand } = await import('./explain.js');
       return runExplainCommand(rest, io);
+    }
+    case 'convert': {
+      const { runConvertCommand } = await import('./convert.js');
+      return runConvertCommand(rest, io);
     }
     case 'template': {
       const { runTemplateCommand } = await import('./template.js');

@@ -45,6 +45,13 @@ export async function runFunction(io: CliIO): Promise<number> {
     io.stderr(`render-clusterclass: ${cfg.message}\n`);
     return ExitCode.functionConfig;
   }
+  if (cfg.config.mode === 'convert') {
+    const { convertResourceList } = await import('../convert/index.js');
+    const converted = convertResourceList(read.input.doc!, read.input.items, cfg.config);
+    await io.stdout(converted.text);
+    if (converted.code !== 0) io.stderr(formatResults(converted.results, 'error'));
+    return converted.code;
+  }
   const writer = resourceListWriter();
   const output = renderPipeline(read.input.items, cfg.config, read.input.results, {}, (g) => writer.add(g));
   if (lostItems(read.input.items, output.keep.length, writer.clusters)) {
@@ -60,7 +67,7 @@ export async function runFunction(io: CliIO): Promise<number> {
 const YAML_FILE = /\.(ya?ml|json)$/i;
 
 /** Files under the given paths, sorted for a stable item order. */
-async function collectFiles(paths: string[]): Promise<{ abs: string; rel: string }[]> {
+export async function collectFiles(paths: string[]): Promise<{ abs: string; rel: string }[]> {
   const out: { abs: string; rel: string }[] = [];
   const base = process.cwd();
   const walk = async (abs: string, root: string): Promise<void> => {
@@ -211,6 +218,10 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const cfg = await configFromFlags(parsed.flags);
   if (!cfg.ok) {
     io.stderr(`render-clusterclass render: ${cfg.message}\n`);
+    return ExitCode.functionConfig;
+  }
+  if (cfg.config.mode === 'convert') {
+    io.stderr('render-clusterclass render: mode convert is the KRM function\'s; on the command line use `render-clusterclass convert PATH...`\n');
     return ExitCode.functionConfig;
   }
   const format = (parsed.flags.format as string | undefined) ?? 'manifests';

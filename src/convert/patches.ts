@@ -519,6 +519,7 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
   const slots = slotsOf(cls, namespace);
   const patches = (asArray(asObject(cls.spec)?.patches) ?? []).map((p) => asObject(p) ?? {});
   const definitions = (p: JsonObject) => (asArray(p.definitions) ?? []).map((d) => asObject(d) ?? {});
+  const opAt = (i: number, j: number, k: number) => asObject(asArray(definitions(patches[i]!)[j]!.jsonPatches)![k]) ?? {};
 
   // Selectors: a definition either selects only converting templates or none.
   patches.forEach((p, i) =>
@@ -588,24 +589,27 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
         block(r.slot.key, {
           severity: 'error',
           path: opPath(i, j, k),
-          message: `${describeOp(patches[i]!, i, j, k, asObject(asArray(definitions(patches[i]!)[j]!.jsonPatches)![k]) ?? {})} must be rewritten differently for each template it selects (${rewrites.map((x) => `${x.slot.label}: ${x.ops.map((o) => `${o.op} ${o.path}`).join(', ')}`).join('; ')}): split the definition per template`,
+          message: `${describeOp(patches[i]!, i, j, k, opAt(i, j, k))} must be rewritten differently for each template it selects (${rewrites.map((x) => `${x.slot.label}: ${x.ops.map((o) => `${o.op} ${o.path}`).join(', ')}`).join('; ')}): split the definition per template`,
         });
       }
       continue;
     }
-    const originalOp = asObject(asArray(definitions(patches[i]!)[j]!.jsonPatches)![k]) ?? {};
+    const originalOp = opAt(i, j, k);
     if (first.length === 1 && same(first[0], originalFor(originalOp))) continue;
     out.ops.set(key, first);
-    const where = describeOp(patches[i]!, i, j, k, originalOp);
-    out.notes.push({
-      severity: first.length === 0 ? 'warning' : 'info',
-      path: opPath(i, j, k),
-      message: first.length === 0
-        ? `${where} is removed: on the v1beta2 template it changes nothing (what it sets does not exist in v1beta2, or it sets what is already there)`
-        : `${where} rewritten for v1beta2: ${first.map((o) => `${o.op} ${o.path}`).join(', ')}`,
-    });
+    out.notes.push({ severity: first.length === 0 ? 'warning' : 'info', path: opPath(i, j, k), message: `${describeOp(patches[i]!, i, j, k, originalOp)} ${howRewritten(originalFor(originalOp), first)}` });
   }
   return out;
+}
+
+/** What became of an operation, in words. */
+function howRewritten(original: JsonPatchJson, ops: JsonPatchJson[]): string {
+  if (ops.length === 0) return 'is removed: on the v1beta2 template it changes nothing (what it sets does not exist in v1beta2, or is already there)';
+  const list = ops.map((o) => `${o.op} ${o.path}`).join(', ');
+  if (ops.length === 1 && ops[0]!.path === original.path) return `keeps its path; its value is converted to the v1beta2 shape (${list})`;
+  const prepends = ops.filter((o) => o.path.endsWith('/0') || o.path.includes('/0/')).length;
+  const rebuilt = prepends > 1 ? ' — v1beta2 patches may reach list items only as add …/0 or …/-, so the list is written whole, in the order CAPI converts it to' : '';
+  return `rewritten for v1beta2: ${list}${rebuilt}`;
 }
 
 function originalFor(op: JsonObject): JsonPatchJson {

@@ -195,12 +195,12 @@ export function proofResults(proof: Proof): Result[] {
     const tags = { rule: 'convert-proof', cluster: c.cluster, verdict: c.verdict };
     if (c.verdict === 'equivalent') {
       const names = c.renamed > 0 ? `; ${c.renamed} template clone name(s) change, because they hash the apiVersion` : '';
-      out.push({ severity: 'info', message: `Cluster ${c.cluster}: equivalent (${c.objects} rendered objects compared${names})`, resourceRef: ref(c.cluster), tags });
+      out.push({ severity: 'info', message: `equivalent (${c.objects} rendered objects compared${names})`, resourceRef: ref(c.cluster), tags });
     } else if (c.verdict === 'fails-both') {
       const same = JSON.stringify(c.errors!.before) === JSON.stringify(c.errors!.after);
       out.push({
         severity: 'info',
-        message: `Cluster ${c.cluster}: equivalent (renders nothing before and after: ${same ? c.errors!.before.join('; ') : `before: ${c.errors!.before.join('; ')}; after: ${c.errors!.after.join('; ')}`})`,
+        message: `equivalent (renders nothing before and after: ${same ? c.errors!.before.join('; ') : `before: ${c.errors!.before.join('; ')}; after: ${c.errors!.after.join('; ')}`})`,
         resourceRef: ref(c.cluster),
         tags,
       });
@@ -209,7 +209,7 @@ export function proofResults(proof: Proof): Result[] {
   for (const d of proof.differences) {
     out.push({
       severity: 'error',
-      message: `Cluster ${d.cluster}: ${d.object}${d.path ? ` ${d.path}` : ''} differs: before ${show(d.before)}, after ${show(d.after)}${d.cause ? ` (${d.cause})` : ''}`,
+      message: `${d.object}${d.path ? ` ${d.path}` : ''} differs: before ${show(d.before)}, after ${show(d.after)}${d.cause ? ` (${d.cause})` : ''}`,
       resourceRef: ref(d.cluster),
       tags: { rule: 'convert-proof', cluster: d.cluster, verdict: 'different' },
     });

@@ -10,11 +10,14 @@ import type { UpgradePolicy } from '../topology/upgrade.js';
 export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 export const CONFIG_KIND = 'RenderClusterClass';
 
-export type OutputMode = 'expand' | 'preview' | 'validate';
+export type OutputMode = 'expand' | 'preview' | 'validate' | 'convert';
 export type ContractVersion = 'v1beta1' | 'v1beta2';
 
 export interface RenderConfig {
-  /** expand: classic Cluster + rendered objects; preview: add rendered objects as local-config; validate: results only. */
+  /**
+   * expand: classic Cluster + rendered objects; preview: add rendered objects as local-config;
+   * validate: results only; convert: the inputs moved to v1beta2 (src/convert), nothing rendered.
+   */
   mode: OutputMode;
   /** Keep the ClusterClass and its templates in the output (expand mode). */
   keepClassInputs: boolean;
@@ -114,7 +117,7 @@ const shard: Setter = (cfg, v) => {
 };
 
 const SETTERS: Record<string, Setter> = {
-  mode: oneOf('mode', ['expand', 'preview', 'validate']),
+  mode: oneOf('mode', ['expand', 'preview', 'validate', 'convert']),
   keepClassInputs: bool('keepClassInputs'),
   outputApiVersion: oneOf('outputApiVersion', ['auto', 'v1beta1', 'v1beta2']),
   outputDir: nonEmptyString('outputDir'),
