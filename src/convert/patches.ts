@@ -27,7 +27,7 @@ import {
   type Conversion,
   type Segment,
 } from '../api/conversion/index.js';
-import { strictPatterns } from '../api/conversion/engine.js';
+import { droppedPatterns, strictPatterns, type PatternSegment } from '../api/conversion/engine.js';
 import { compileSelector, matchesSelector, type CompiledSelector } from '../patches/selector.js';
 import type { PatchRequestItem } from '../patches/types.js';
 import { hasAction, templateSkeleton } from './skeleton.js';
@@ -409,9 +409,9 @@ export interface OpRewrite {
 
 type Step = { ok: true; rewrite: OpRewrite; state: unknown; converted: unknown } | { ok: false; why: string; suggestion?: string };
 
-/** Whether a shape-changing rule of the template's conversion touches the op's path or below it. */
-function touched(conversion: Conversion, segs: string[]): boolean {
-  return strictPatterns(conversion.steps).some((pattern) => {
+/** Whether one of the patterns touches the op's path or below it. */
+function touched(patterns: PatternSegment[][], segs: string[]): boolean {
+  return patterns.some((pattern) => {
     const n = Math.min(pattern.length, segs.length);
     for (let i = 0; i < n; i++) {
       const p = pattern[i]!;
@@ -457,13 +457,15 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
       throw e;
     }
   };
-  if (!touched(conversion, segs)) {
+  if (!touched(strictPatterns(conversion.steps), segs)) {
     // No rule changes this path or anything below it: the operation stays; the state follows when it can.
     const value = vf ? placeholder : op.value;
     const next = guarded(() => attempt(value));
     placeholder.strict = false;
-    if (next.ok) return { ...next, rewrite: { ops: [original], changed: false } };
-    return { ok: true, rewrite: { ops: [original], changed: false }, state: markUnknown(state, kind, segs, `is set by ${where}`), converted };
+    const dead = touched(droppedPatterns(conversion.steps), segs) ? 'it sets a field v1beta2 does not have (CAPI drops it on conversion, so it never had an effect); remove it' : undefined;
+    const rewrite: OpRewrite = { ops: [original], changed: false, ...(dead ? { note: dead } : {}) };
+    if (next.ok) return { ...next, rewrite };
+    return { ok: true, rewrite, state: markUnknown(state, kind, segs, `is set by ${where}`), converted };
   }
   const literal = vf === undefined;
   const first = guarded(() => attempt(literal ? op.value : placeholder));
@@ -546,6 +548,7 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
 
   // Operations: replayed per converting template, in order.
   const perOp = new Map<string, { slot: Slot; ops: JsonPatchJson[] }[]>();
+  const notes = new Map<string, Finding>();
   for (const slot of slots.filter((s) => converting.has(s.key))) {
     const conversion = conversionFor(slot.ref.apiVersion, slot.ref.kind)!;
     const template = templateOf(slot.key);
@@ -571,6 +574,7 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
           state = step.state;
           converted = step.converted;
           const key = `${i}/${j}/${k}`;
+          if (step.rewrite.note && !notes.has(key)) notes.set(key, { severity: 'warning', path: opPath(i, j, k), message: `${where} is kept, but ${step.rewrite.note}` });
           perOp.set(key, [...(perOp.get(key) ?? []), { slot, ops: step.rewrite.ops }]);
         });
         if (conditional) {
@@ -581,6 +585,7 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
     });
   }
 
+  out.notes.push(...notes.values());
   for (const [key, rewrites] of perOp) {
     const [i, j, k] = key.split('/').map(Number) as [number, number, number];
     const first = rewrites[0]!.ops;

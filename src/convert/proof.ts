@@ -6,9 +6,9 @@
  * Cluster is compared. Each difference names the object, the field, both values and where the
  * value came from (the provenance report: a template, the topology or a patch operation).
  *
- * Two things are normalised, and said so: template clone names (they are a hash of the clone's
- * apiVersion and spec, so they change with the apiVersion even when nothing else does), and the
- * zero values CAPI's conversion unsets (`append: false`, empty `extraArgs`), which mean the same.
+ * Objects are compared as the API server would store them (see `normalised`). Template clone
+ * names are mapped: they are a hash of the clone's apiVersion and spec, so they change with the
+ * apiVersion even when nothing else does; the count is reported.
  */
 import type { Json, JsonObject } from '../api/model.js';
 import { asArray, asObject, asString, isObject } from '../api/json.js';
@@ -19,6 +19,7 @@ import type { InputItem } from '../krm/read.js';
 import type { Result } from '../krm/result.js';
 import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../explain/report.js';
+import { admissionDefaults } from '../validation/admission.js';
 
 export interface Difference {
   cluster: string;
@@ -48,13 +49,18 @@ export interface Proof {
 
 const PROOF_CONFIG: RenderConfig = { ...DEFAULT_CONFIG, mode: 'preview', outputApiVersion: 'v1beta2', provenance: true, skipExternalPatches: true };
 
-/** The v1beta2 form of a rendered object: converted when it came out v1beta1, zero values unset either way. */
+/**
+ * A rendered object as the API server would store it, in v1beta2: converted when it came out
+ * v1beta1, the zero values CAPI's conversion unsets unset either way, then the emulated
+ * defaulting webhooks (src/validation/admission.ts; e.g. the KubeadmControlPlane rollout type,
+ * which the v1beta1 → v1beta2 template conversion also sets).
+ */
 function normalised(obj: JsonObject): JsonObject {
-  const converted = convertObject(obj)?.value ?? obj;
+  const converted = convertObject(obj)?.value ?? structuredClone(obj);
   const group = asString(converted.apiVersion)?.split('/')[0];
   const conversion = conversionFor(`${group}/v1beta1`, asString(converted.kind));
   if (conversion) runStepsLeniently(new JsonTree(converted), conversion.steps);
-  return converted;
+  return admissionDefaults(converted);
 }
 
 interface Rendered {

@@ -303,7 +303,9 @@ export class YamlTree implements Tree {
       this.splice((anchor.key as Node).range![0], (anchor.key as Node).range![0], text);
       return;
     }
-    const offset = anchor ? this.pairStart(anchor) : this.pairEnd(map.items[map.items.length - 1]!);
+    // Before a sibling: below that sibling's comment lines, which then head what takes its place
+    // (a container emptied by the conversion leaves its comments to what moved out of it).
+    const offset = anchor ? this.lineStart((anchor.key as Node).range![0]) : this.pairEnd(map.items[map.items.length - 1]!);
     const lead = offset > 0 && this.text[offset - 1] !== '\n' ? '\n' : '';
     this.splice(offset, offset, `${lead}${indentLines(lines.join('\n'), col)}\n`);
   }
@@ -340,8 +342,10 @@ export class YamlTree implements Tree {
 
   move(from: Path, to: Path): void {
     if (from.length === to.length && from.every((s, i) => s === to[i])) return;
-    const at = this.locate(from);
-    if (!at?.pair) return;
+    if (!this.locate(from)?.pair) return;
+    // The destination's old value, if any, is replaced (as in JSON).
+    this.remove(to);
+    const pair = this.locate(from)!.pair!;
     const flow = this.flowAncestor(parentOf(from)) ?? this.flowAncestor(parentOf(to));
     if (flow || typeof lastOf(to) !== 'string') {
       const value = this.get(from)!;
@@ -352,7 +356,7 @@ export class YamlTree implements Tree {
     const sameParent = parentOf(from).length === parentOf(to).length && parentOf(from).every((s, i) => s === parentOf(to)[i]);
     const key = lastOf(to) as string;
     if (lastOf(from) !== key) {
-      const k = at.pair.key as Node;
+      const k = pair.key as Node;
       this.splice(k.range![0], k.range![1], formatString(key));
     }
     if (sameParent) return;

@@ -346,6 +346,11 @@ export function strictPatterns(steps: readonly Step[]): PatternSegment[][] {
   return steps.flatMap((s) => (s.kind === 'args' ? [parsePattern(s.at)] : movesOf(s).flatMap((m) => [parsePattern(m.from), parsePattern(m.to)])));
 }
 
+/** The path patterns of the fields v1beta2 no longer has. */
+export function droppedPatterns(steps: readonly Step[]): PatternSegment[][] {
+  return steps.flatMap((s) => (s.kind === 'drop' ? [parsePattern(s.at)] : []));
+}
+
 /** Splits a dotted path (`a.b[2].c`, `a['x.y']`) into segments. */
 export function parsePath(text: string): Segment[] {
   const out: Segment[] = [];

@@ -128,6 +128,21 @@ export function kubeadmConfigSpecSteps(p: string): Step[] {
       `${p}.diskSetup.filesystems[].partition`,
       `${p}.diskSetup.filesystems[].replaceFS`,
     ].map((at): Step => ({ kind: 'omitZero', at, zero: '', capi: 'bootstrap generated (Convert_Pointer_string_To_string)' })),
+    // Pointers to these structs became values that are omitted when empty (omitzero; an empty one
+    // would also fail their MinProperties=1): what the steps above emptied goes.
+    ...[
+      `${cc}.apiServer`,
+      `${cc}.controllerManager`,
+      `${cc}.scheduler`,
+      `${cc}.etcd.local`,
+      `${cc}.etcd`,
+      cc,
+      `${init}.nodeRegistration`,
+      init,
+      `${join}.nodeRegistration`,
+      `${join}.discovery`,
+      join,
+    ].map((at): Step => ({ kind: 'prune', at, capi: 'api/bootstrap/kubeadm/v1beta2/kubeadm_types.go (omitzero structs, MinProperties=1)' })),
   ];
 }
 
