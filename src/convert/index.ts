@@ -9,7 +9,7 @@ import { cloneJson } from '../api/json.js';
 import { JsonTree } from '../api/conversion/index.js';
 import { hasErrors, type Result } from '../krm/result.js';
 import type { RenderConfig } from '../krm/config.js';
-import { readYamlStream, type InputItem } from '../krm/read.js';
+import { readYamlStream, refOf, type InputItem } from '../krm/read.js';
 import { writeResourceList } from '../krm/write.js';
 import type { Document } from 'yaml';
 import { convertFiles, convertResult, type ConvertedFile, type SourceFile } from './files.js';
@@ -68,7 +68,8 @@ export function convertResourceList(doc: Document, items: readonly InputItem[], 
     const value = cloneJson(item.value);
     applyPlan(new JsonTree(value), value, p, (r) => results.push(convertResult(item.value, r, item.file)));
     edits.set(item, { replaceWith: value });
-    return { ...item, value };
+    const ref = refOf(value);
+    return { ...item, value, ...(ref ? { ref } : {}) };
   });
   const proof = proveEquivalent(items, after, { defaultNamespace: config.defaultNamespace, contractVersions: config.contractVersions });
   results.push(...proofResults(proof));
