@@ -54,7 +54,14 @@ export function convertSources(sources: readonly SourceFile[], settings: ProofSe
   return { files: converted.files, results, proof, code: codeOf(results, proof) };
 }
 
-/** The KRM function form: the ResourceList's items converted as data (kpt puts comments back by object). */
+/**
+ * Annotations by which kpt matches a function's output items to its input to copy comments back;
+ * kpt fails on a field that changed from a map to a list, so a converted item is handed back
+ * without them (kpt writes it as a new object at the same file and index, without its comments).
+ */
+const KPT_IDENTITY = ['internal.config.kubernetes.io/id', 'config.k8s.io/id', 'internal.config.kubernetes.io/annotations-migration-resource-id'];
+
+/** The KRM function form: the ResourceList's items converted as data. */
 export function convertResourceList(doc: Document, items: readonly InputItem[], config: RenderConfig): { text: string; results: Result[]; code: 0 | 1 } {
   const plan = planConversion(
     items.map((i) => i.value),
@@ -66,7 +73,9 @@ export function convertResourceList(doc: Document, items: readonly InputItem[], 
     const p = plan.objects.get(i);
     if (!p) return item;
     const value = cloneJson(item.value);
-    applyPlan(new JsonTree(value), value, p, (r) => results.push(convertResult(item.value, r, item.file)));
+    const tree = new JsonTree(value);
+    applyPlan(tree, value, p, (r) => results.push(convertResult(item.value, r, item.file)));
+    for (const key of KPT_IDENTITY) tree.remove(['metadata', 'annotations', key]);
     edits.set(item, { replaceWith: value });
     const ref = refOf(value);
     return { ...item, value, ...(ref ? { ref } : {}) };
