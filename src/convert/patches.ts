@@ -613,7 +613,10 @@ function howRewritten(original: JsonPatchJson, ops: JsonPatchJson[]): string {
   const list = ops.map((o) => `${o.op} ${o.path}`).join(', ');
   if (ops.length === 1 && ops[0]!.path === original.path) return `keeps its path; its value is converted to the v1beta2 shape (${list})`;
   const prepends = ops.filter((o) => o.path.endsWith('/0') || o.path.includes('/0/')).length;
-  const rebuilt = prepends > 1 ? ' — v1beta2 patches may reach list items only as add …/0 or …/-, so the list is written whole, in the order CAPI converts it to' : '';
+  const rebuilt =
+    prepends > 1
+      ? ' — v1beta2 patches may reach list items only as add …/0 or …/-, so the list is written whole, in the order CAPI converts it to (shorter by hand, but it moves the entry to the end: drop it from the template and append it with add …/-)'
+      : '';
   return `rewritten for v1beta2: ${list}${rebuilt}`;
 }
 

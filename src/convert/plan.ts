@@ -6,7 +6,7 @@
  * carries one object's plan out on a Tree — a YAML document's text or plain JSON.
  */
 import type { Json, JsonObject } from '../api/model.js';
-import { asArray, asObject, asString, isObject } from '../api/json.js';
+import { asArray, asObject, asString } from '../api/json.js';
 import { conversionFor, convertObject, convertTree, type Conversion, type ConversionResult, type Segment, type Tree } from '../api/conversion/index.js';
 import { OBSERVED_ANNOTATION, OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../pipeline/classify.js';
 import { planClassPatches, slotsOf, templateKey, type ClassRewrite, type Finding, type JsonPatchJson } from './patches.js';
@@ -185,7 +185,10 @@ function applyClassEdits(tree: Tree, edits: NonNullable<ObjectPlan['classEdits']
 /** Carries out one object's plan on its Tree (whose current JSON is `value`). */
 export function applyPlan(tree: Tree, value: JsonObject, plan: ObjectPlan, report: (r: ConversionResult) => void): void {
   if (plan.conversion) convertTree(tree, value, plan.conversion, report);
+  if (plan.conversion && value.status !== undefined) {
+    // Controllers write status, in their own version; a source has none worth converting.
+    tree.remove(['status']);
+    report({ severity: 'warning', path: 'status', message: 'status is written by the controllers and is not converted: removed' });
+  }
   if (plan.classEdits) applyClassEdits(tree, plan.classEdits);
 }
-
-export const isConvertedKind = (value: Json): boolean => isObject(value) && CONVERTED_KINDS.has(asString(value.kind) ?? '');
