@@ -403,11 +403,12 @@ function emit(ops: DiffOp[], render: ((v: Json) => string) | undefined, written:
 export interface OpRewrite {
   /** The operations replacing the original one (the original itself when unchanged). */
   ops: JsonPatchJson[];
-  changed: boolean;
+  /** Why an operation kept as written still needs the user's attention. */
   note?: string;
 }
 
-type Step = { ok: true; rewrite: OpRewrite; state: unknown; converted: unknown } | { ok: false; why: string; suggestion?: string };
+/** One operation replayed: its rewrite and the template before/after conversion, or why it cannot be rewritten. */
+type Replayed = { ok: true; rewrite: OpRewrite; state: unknown; converted: unknown } | { ok: false; why: string; suggestion?: string };
 
 /** Whether one of the patterns touches the op's path or below it. */
 function touched(patterns: PatternSegment[][], segs: string[]): boolean {
@@ -422,7 +423,7 @@ function touched(patterns: PatternSegment[][], segs: string[]): boolean {
   });
 }
 
-function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversion: Conversion, where: string): Step {
+function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversion: Conversion, where: string): Replayed {
   const kind = asString(op.op) ?? '';
   const path = asString(op.path) ?? '';
   const segs = pointerSegments(path);
@@ -433,7 +434,7 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
   if (Object.prototype.hasOwnProperty.call(op, 'value')) original.value = op.value as Json;
   if (vf) original.valueFrom = { ...(variable !== undefined ? { variable } : {}), ...(template !== undefined ? { template } : {}) };
   const placeholder = new PatchValue(variable !== undefined ? `comes from variable "${variable}" (${where})` : `comes from a valueFrom.template (${where})`, original.valueFrom ?? {});
-  const attempt = (value: unknown, render?: (v: Json) => string): Step => {
+  const attempt = (value: unknown, render?: (v: Json) => string): Replayed => {
     const after = applyOp(state, kind, segs, value);
     if (!after.ok) return { ok: false, why: `it fails on the template as written (${after.error})` };
     const next = convertState(after.doc, conversion);
@@ -446,9 +447,9 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
     const asWritten = (o: JsonPatchJson) => (o.op === 'replace' && kind === 'add' && isObject(parentIn(converted, o.path)) ? { ...o, op: 'add' } : o);
     const unchanged = emitted.length === 1 && same(asWritten(emitted[0]!), original);
     placeholder.strict = false;
-    return { ok: true, rewrite: { ops: unchanged ? [original] : emitted, changed: !unchanged }, state: after.doc, converted: next.doc };
+    return { ok: true, rewrite: { ops: unchanged ? [original] : emitted }, state: after.doc, converted: next.doc };
   };
-  const guarded = (fn: () => Step): Step => {
+  const guarded = (fn: () => Replayed): Replayed => {
     try {
       return fn();
     } catch (e) {
@@ -463,7 +464,7 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
     const next = guarded(() => attempt(value));
     placeholder.strict = false;
     const dead = touched(droppedPatterns(conversion.steps), segs) ? 'it sets a field v1beta2 does not have (CAPI drops it on conversion, so it never had an effect); remove it' : undefined;
-    const rewrite: OpRewrite = { ops: [original], changed: false, ...(dead ? { note: dead } : {}) };
+    const rewrite: OpRewrite = { ops: [original], ...(dead ? { note: dead } : {}) };
     if (next.ok) return { ...next, rewrite };
     return { ok: true, rewrite, state: markUnknown(state, kind, segs, `is set by ${where}`), converted };
   }
