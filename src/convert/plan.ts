@@ -185,8 +185,9 @@ function applyClassEdits(tree: Tree, edits: NonNullable<ObjectPlan['classEdits']
 /** Carries out one object's plan on its Tree (whose current JSON is `value`). */
 export function applyPlan(tree: Tree, value: JsonObject, plan: ObjectPlan, report: (r: ConversionResult) => void): void {
   if (plan.conversion) convertTree(tree, value, plan.conversion, report);
-  if (plan.conversion && value.status !== undefined) {
-    // Controllers write status, in their own version; a source has none worth converting.
+  if (plan.conversion && value.status !== undefined && value.kind !== 'ClusterClass') {
+    // Controllers write status, in their own version; a source has none worth converting (a
+    // ClusterClass's is converted: an exported class's status.variables define variables).
     tree.remove(['status']);
     report({ severity: 'warning', path: 'status', message: 'status is written by the controllers and is not converted: removed' });
   }

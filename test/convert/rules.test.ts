@@ -19,6 +19,7 @@ const cc1 = (spec: JsonObject) => obj(CORE1, 'ClusterClass', spec);
 const cc2 = (spec: JsonObject) => obj(CORE2, 'ClusterClass', spec);
 const cl1 = (spec: JsonObject) => obj(CORE1, 'Cluster', spec);
 const cl2 = (spec: JsonObject) => obj(CORE2, 'Cluster', spec);
+const withStatus = (o: JsonObject, status: JsonObject): JsonObject => ({ ...o, status });
 const kct1 = (spec: JsonObject) => obj('bootstrap.cluster.x-k8s.io/v1beta1', 'KubeadmConfigTemplate', { template: { spec } });
 const kct2 = (spec: JsonObject) => obj('bootstrap.cluster.x-k8s.io/v1beta2', 'KubeadmConfigTemplate', { template: { spec } });
 const kcpt1 = (spec: JsonObject) => obj('controlplane.cluster.x-k8s.io/v1beta1', 'KubeadmControlPlaneTemplate', { template: { spec } });
@@ -44,11 +45,33 @@ const ROWS: Row[] = [
     expected: cc2({ infrastructure: { templateRef: ref('T') }, controlPlane: { templateRef: ref('CT'), machineInfrastructure: { templateRef: ref('MT') } } }),
   },
   {
-    capi: 'api/core/v1beta1/conversion.go convert_v1beta1_LocalObjectTemplate_To_v1beta2_ClusterClassTemplateReference (namespace dropped; project rule: it must be the class namespace)',
-    rule: 'a template reference in another namespace cannot convert',
+    capi: 'api/core/v1beta1/conversion.go convert_v1beta1_LocalObjectTemplate_To_v1beta2_ClusterClassTemplateReference (the namespace is not kept)',
+    rule: 'a template reference to another namespace loses it, with a warning',
     input: cc1({ controlPlane: { ref: ref('CT', { namespace: 'other' }) } }),
-    expected: cc2({ controlPlane: { ref: ref('CT', { namespace: 'other' }) } }),
-    results: [{ severity: 'error', path: 'spec.controlPlane.ref.namespace', message: 'Invalid value: "other": template must be in the ClusterClass namespace "ns"' }],
+    expected: cc2({ controlPlane: { templateRef: ref('CT') } }),
+    results: [
+      {
+        severity: 'warning',
+        path: 'spec.controlPlane.ref.namespace',
+        message: 'namespace "other" is ignored: Cluster API v1.14 drops it when converting this v1beta1 reference and looks the template up in the ClusterClass namespace "ns"; move the template there and remove the namespace',
+      },
+    ],
+  },
+  {
+    capi: 'api/core/v1beta1/conversion.go Convert_v1beta1_ClusterClassStatus_To_v1beta2_ClusterClassStatus, Convert_v1beta1_ClusterClassStatusVariableDefinition_To_v1beta2_ClusterClassStatusVariableDefinition; core/webhooks/conversion/clusterclass.go ConvertClusterClassV1Beta1ToHub',
+    rule: 'status of an exported class: conditions to deprecated.v1beta1, v1beta2 conditions up, definition metadata renamed, definitionsConflict false unset',
+    input: withStatus(cc1({}), {
+      observedGeneration: 2,
+      conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+      v1beta2: { conditions: [{ type: 'VariablesReady', status: 'True', reason: 'VariablesReady', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+      variables: [{ name: 'v', definitionsConflict: false, definitions: [{ from: 'inline', required: false, metadata: { labels: { a: 'b' } }, schema: { openAPIV3Schema: { type: 'string', 'x-kubernetes-preserve-unknown-fields': false } } }] }],
+    }),
+    expected: withStatus(cc2({}), {
+      observedGeneration: 2,
+      deprecated: { v1beta1: { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] } },
+      conditions: [{ type: 'VariablesReady', status: 'True', reason: 'VariablesReady', lastTransitionTime: '2026-01-01T00:00:00Z' }],
+      variables: [{ name: 'v', definitions: [{ from: 'inline', required: false, deprecatedV1Beta1Metadata: { labels: { a: 'b' } }, schema: { openAPIV3Schema: { type: 'string' } } }] }],
+    }),
   },
   {
     capi: 'api/core/v1beta1/conversion.go Convert_v1beta1_ClusterClassSpec_To_v1beta2_ClusterClassSpec',

@@ -139,10 +139,25 @@ export const CLUSTER_CLASS_STEPS: readonly Step[] = [
     name: 'schema bools',
     capi: 'webhook clusterclass.go restoreBoolIntentJSONSchemaProps; conversion.go Convert_v1beta1_JSONSchemaProps_To_v1beta2_JSONSchemaProps',
     apply: (tree, ctx) => {
-      const vars = tree.get(['spec', 'variables']);
-      if (Array.isArray(vars)) vars.forEach((_, i) => schemaBools(tree, ctx, ['spec', 'variables', i, 'schema', 'openAPIV3Schema']));
+      const items = (path: (string | number)[]) => {
+        const v = tree.get(path);
+        return Array.isArray(v) ? v.map((_, i) => [...path, i]) : [];
+      };
+      for (const v of items(['spec', 'variables'])) schemaBools(tree, ctx, [...v, 'schema', 'openAPIV3Schema']);
+      for (const v of items(['status', 'variables'])) for (const d of items([...v, 'definitions'])) schemaBools(tree, ctx, [...d, 'schema', 'openAPIV3Schema']);
     },
   },
+  // The status of a class exported from a management cluster (its variables define the Clusters').
+  {
+    kind: 'rename',
+    from: 'status.variables[].definitions[].metadata',
+    to: 'status.variables[].definitions[].deprecatedV1Beta1Metadata',
+    capi: 'conversion.go Convert_v1beta1_ClusterClassStatusVariableDefinition_To_v1beta2_ClusterClassStatusVariableDefinition',
+  },
+  { kind: 'omitZero', at: 'status.variables[].definitionsConflict', zero: false, restore: true, capi: 'webhook clusterclass.go ConvertClusterClassV1Beta1ToHub' },
+  { kind: 'rename', from: 'status.conditions', to: 'status.deprecated.v1beta1.conditions', capi: 'conversion.go Convert_v1beta1_ClusterClassStatus_To_v1beta2_ClusterClassStatus' },
+  { kind: 'rename', from: 'status.v1beta2.conditions', to: 'status.conditions', capi: 'conversion.go Convert_v1beta1_ClusterClassStatus_To_v1beta2_ClusterClassStatus' },
+  { kind: 'prune', at: 'status.v1beta2', capi: 'conversion.go Convert_v1beta1_ClusterClassStatus_To_v1beta2_ClusterClassStatus' },
   { kind: 'omitZero', at: 'spec.patches[].enabledIf', zero: '', capi: 'generated autoConvert_v1beta1_ClusterClassPatch_To_v1beta2_ClusterClassPatch' },
   { kind: 'omitZero', zero: false, restore: true, at: 'spec.patches[].definitions[].selector.matchResources.controlPlane', capi: 'webhook clusterclass.go ConvertClusterClassV1Beta1ToHub' },
   { kind: 'omitZero', zero: false, restore: true, at: 'spec.patches[].definitions[].selector.matchResources.infrastructureCluster', capi: 'webhook clusterclass.go ConvertClusterClassV1Beta1ToHub' },

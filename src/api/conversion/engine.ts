@@ -41,7 +41,7 @@ export interface ReferenceStep extends Cited {
   to: string;
   /** `apiVersion` becomes `apiGroup` (ContractVersionedObjectReference). */
   group?: boolean;
-  /** The v1beta1 namespace must be the object's own (a ClusterClass template reference). */
+  /** A v1beta1 namespace other than the object's own is dropped with a warning (a ClusterClass template reference). */
   sameNamespace?: boolean;
 }
 
@@ -244,12 +244,12 @@ function applyReference(tree: Tree, ctx: ConversionContext, step: ReferenceStep)
     if (!isObject(ref)) continue;
     const ns = asString(ref.namespace);
     if (step.sameNamespace && ns && ns !== ctx.namespace) {
+      // CAPI v1.14 drops it and looks the template up in the class namespace.
       ctx.report({
-        severity: 'error',
+        severity: 'warning',
         path: pathText([...from, 'namespace']),
-        message: `Invalid value: "${ns}": template must be in the ClusterClass namespace "${ctx.namespace}"`,
+        message: `namespace "${ns}" is ignored: Cluster API v1.14 drops it when converting this v1beta1 reference and looks the template up in the ClusterClass namespace "${ctx.namespace}"; move the template there and remove the namespace`,
       });
-      continue;
     }
     tree.move(from, to);
     for (const k of Object.keys(ref)) {
