@@ -47,7 +47,7 @@ export interface Proof {
   differences: Difference[];
 }
 
-const PROOF_CONFIG: RenderConfig = { ...DEFAULT_CONFIG, mode: 'preview', outputApiVersion: 'v1beta2', provenance: true, skipExternalPatches: true };
+const PROOF_CONFIG: RenderConfig = { ...DEFAULT_CONFIG, mode: 'preview', outputApiVersion: 'v1beta2', skipExternalPatches: true };
 
 /**
  * A rendered object as the API server would store it, in v1beta2: converted when it came out
@@ -177,9 +177,10 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
   out.differences.push(...found);
 }
 
-/** Renders both input sets and compares every Cluster's objects. */
-export function proveEquivalent(before: readonly InputItem[], after: readonly InputItem[], config: Partial<RenderConfig> = {}): Proof {
-  const cfg = { ...PROOF_CONFIG, ...config };
+const clusterItemKey = (i: InputItem, ns: string) => (i.ref?.kind === 'Cluster' ? `${i.ref.namespace ?? ns}/${i.ref.name}` : undefined);
+
+/** Both input sets rendered and every Cluster's objects compared. */
+function compare(before: readonly InputItem[], after: readonly InputItem[], cfg: RenderConfig): Proof {
   const b = rendered(runPipeline(before, cfg));
   const a = rendered(runPipeline(after, cfg));
   const out: Proof = { equivalent: true, clusters: [], differences: [] };
@@ -187,6 +188,23 @@ export function proveEquivalent(before: readonly InputItem[], after: readonly In
   for (const c of clusters) compareCluster(c, b, a, out);
   out.equivalent = out.clusters.every((c) => c.verdict !== 'different');
   return out;
+}
+
+/**
+ * Renders both input sets and compares every Cluster's objects. The Clusters that differ are
+ * rendered again with provenance, to say where each differing value came from.
+ */
+export function proveEquivalent(before: readonly InputItem[], after: readonly InputItem[], config: Partial<RenderConfig> = {}): Proof {
+  const cfg = { ...PROOF_CONFIG, ...config };
+  const proof = compare(before, after, cfg);
+  const differing = new Set(proof.differences.map((d) => d.cluster));
+  if (differing.size === 0) return proof;
+  const only = (items: readonly InputItem[]) =>
+    items.filter((i) => {
+      const key = clusterItemKey(i, cfg.defaultNamespace);
+      return key === undefined || differing.has(key);
+    });
+  return { ...proof, differences: compare(only(before), only(after), { ...cfg, provenance: true }).differences };
 }
 
 /** The proof as results: one per Cluster, one per difference. */
