@@ -70,7 +70,16 @@ export type Step = Cited &
 const ANY = Symbol('any item');
 export type PatternSegment = string | typeof ANY;
 
+const parsed = new Map<string, PatternSegment[]>();
+
+/** `a.b[].c` as segments (memoised: the step lists are fixed). */
 export function parsePattern(pattern: string): PatternSegment[] {
+  let out = parsed.get(pattern);
+  if (!out) parsed.set(pattern, (out = parseNew(pattern)));
+  return out;
+}
+
+function parseNew(pattern: string): PatternSegment[] {
   const out: PatternSegment[] = [];
   for (const part of pattern.split('.')) {
     const m = /^([^[]*)((?:\[\])*)$/.exec(part)!;
@@ -82,6 +91,7 @@ export function parsePattern(pattern: string): PatternSegment[] {
 
 /** Every concrete path matching `pattern` in the tree, with the list indexes it took. */
 function expand(tree: Tree, pattern: PatternSegment[]): { path: Segment[]; indexes: number[] }[] {
+  if (!pattern.includes(ANY)) return [{ path: pattern as Segment[], indexes: [] }];
   let found: { path: Segment[]; indexes: number[] }[] = [{ path: [], indexes: [] }];
   pattern.forEach((seg) => {
     if (seg !== ANY) {
@@ -311,7 +321,50 @@ function applyStep(tree: Tree, ctx: ConversionContext, step: Step): void {
 
 /** Applies the steps in order. Throws NotMechanical when a strict step meets an opaque value. */
 export function runSteps(tree: Tree, steps: readonly Step[], ctx: ConversionContext): void {
-  for (const step of steps) applyStep(tree, ctx, step);
+  // Most steps find nothing to do; when the tree knows its keys, a step whose key is absent is skipped.
+  let present = tree.presentKeys?.();
+  for (const step of steps) {
+    const keys = keysOf(step);
+    if (present && keys.needed !== undefined && !present.has(keys.needed)) continue;
+    applyStep(tree, ctx, step);
+    if (!present) continue;
+    if (step.kind === 'custom') present = tree.presentKeys?.();
+    else for (const k of keys.added) present.add(k);
+  }
+}
+
+const stepKeys = new WeakMap<Step, { needed: string | undefined; added: string[] }>();
+
+/** The key a step needs (to do anything) and the keys it may add, computed once per step. */
+function keysOf(step: Step): { needed: string | undefined; added: string[] } {
+  let keys = stepKeys.get(step);
+  if (!keys) {
+    const added = movesOf(step).flatMap((m) => parsePattern(m.to).filter((x): x is string => typeof x === 'string'));
+    keys = { needed: neededKey(step), added: [...added, 'apiGroup', 'name', 'value'] };
+    stepKeys.set(step, keys);
+  }
+  return keys;
+}
+
+/** The last key of a pattern. */
+const lastKey = (pattern: string): string | undefined => [...parsePattern(pattern)].reverse().find((s): s is string => typeof s === 'string');
+
+/** A key a step cannot do anything without (undefined: the step always runs). */
+function neededKey(step: Step): string | undefined {
+  switch (step.kind) {
+    case 'seconds':
+      return lastKey(step.zeroWhenAbsent ? step.from.slice(0, step.from.lastIndexOf('.')) : step.from);
+    case 'rename':
+    case 'reference':
+      return lastKey(step.from);
+    case 'args':
+    case 'omitZero':
+    case 'prune':
+    case 'drop':
+      return lastKey(step.at);
+    case 'custom':
+      return undefined;
+  }
 }
 
 /**

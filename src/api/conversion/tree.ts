@@ -57,6 +57,8 @@ export interface Tree {
   insert(path: Path, index: number, value: Json): void;
   /** True for text the rules must not interpret (a Go template action in a patch value). */
   opaqueText(text: string): boolean;
+  /** Every key in the document, if cheap to know: steps needing an absent key are skipped. */
+  presentKeys?(): Set<string> | undefined;
 }
 
 /** Dotted path text as the rest of the code base prints it: `a.b[2].c`. */
@@ -184,6 +186,24 @@ export class JsonTree implements Tree {
     const key = lastOf(path);
     if (typeof key === 'number' && Array.isArray(parent)) parent.splice(key, 1);
     else if (isObject(parent) && typeof key === 'string') delete parent[key];
+  }
+
+  /** Undefined when part of the document is opaque: its keys are not known. */
+  presentKeys(): Set<string> | undefined {
+    const out = new Set<string>();
+    let opaque = false;
+    const walk = (v: unknown): void => {
+      if (isOpaqueValue(v)) opaque = true;
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (isObject(v)) {
+        for (const k of Object.keys(v)) {
+          out.add(k);
+          walk(v[k]);
+        }
+      }
+    };
+    walk(this.root);
+    return opaque ? undefined : out;
   }
 
   mapToArgs(path: Path, order: readonly string[]): void {
