@@ -152,7 +152,7 @@ function lenientExpand(tree: Tree, pattern: string): Segment[][] {
   }
 }
 
-export const SECONDS_SUGGESTION = 'v1beta2 takes whole seconds here: set the *Seconds field with a number (or a template that computes one)';
+const SECONDS_SUGGESTION = 'v1beta2 takes whole seconds here: set the *Seconds field with a number (or a template that computes one)';
 
 /** A scalar the rules interpret (a duration): text from a template action cannot be. */
 export function scalar(tree: Tree, path: Path): Json | undefined {
