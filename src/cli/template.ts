@@ -9,11 +9,11 @@
  * `--set` values: `true`/`false` become booleans, `null` becomes null, anything that is a number in
  * JSON syntax (e.g. `3`, `-1.5`, `1e6`) becomes a float64 number, everything else is a string
  * (`--set v=v1.29.0` is the string "v1.29.0"). Keys are split on `.`; `--set a.b=1` creates `{a: {b: 1}}`.
- * `--data` reads JSON or YAML (YAML numbers become float64 as they would after CAPI's JSON round trip).
+ * `--data` reads JSON or YAML as Kubernetes reads a Cluster's variable values (sigs.k8s.io/yaml over
+ * go-yaml v2); numbers become float64 as they would after CAPI's JSON round trip.
  * `--yaml` additionally parses the output the way CAPI does and prints the resulting JSON value.
  */
 import { readFile } from 'node:fs/promises';
-import { parse as parseYaml } from 'yaml';
 import type { Json } from '../api/model.js';
 import { executeTemplate, parseTemplate, parseTemplateOutput, type FunctionSet } from '../gotemplate/index.js';
 import { ExitCode, type CliIO } from './io.js';
@@ -45,21 +45,6 @@ export function applySet(data: { [k: string]: Json }, assignment: string): void 
     cur = cur[seg] as { [k: string]: Json };
   }
   cur[path[path.length - 1]!] = parseSetValue(assignment.slice(eq + 1));
-}
-
-/** Normalises parsed YAML/JSON to plain JSON (numbers as float64). */
-function toJson(v: unknown): Json {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (v instanceof Date) return v.toISOString();
-  if (Array.isArray(v)) return v.map(toJson);
-  if (typeof v === 'object') {
-    const out: { [k: string]: Json } = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = toJson(x);
-    return out;
-  }
-  return String(v);
 }
 
 interface Options {
@@ -189,14 +174,9 @@ export async function runTemplateCommand(args: string[], io: CliIO): Promise<num
     let data: Json = {};
     if (o.dataFile !== undefined) {
       const text = o.dataFile === '-' ? await io.readStdin() : await readFile(o.dataFile, 'utf8');
-      let parsed: unknown;
-      try {
-        parsed = parseYaml(text, { schema: 'core', intAsBigInt: false });
-      } catch (e) {
-        throw new UsageError(`cannot parse --data ${o.dataFile}: ${(e as Error).message}`);
-      }
-      data = toJson(parsed);
-      if (data === null) data = {};
+      const parsed = parseTemplateOutput(text);
+      if (!parsed.ok) throw new UsageError(`cannot parse --data ${o.dataFile}: ${parsed.error}`);
+      data = parsed.value ?? {};
     }
     if (o.sets.length > 0) {
       if (data === null || typeof data !== 'object' || Array.isArray(data)) {

@@ -1,14 +1,15 @@
 /**
  * Reading input: a KRM ResourceList (YAML or JSON) from stdin, or a stream of YAML documents from
  * files. Items keep their YAML nodes so pass-through objects are written back untouched; the
- * renderer reads plain JSON values converted with YAML 1.1 semantics (what Kubernetes tools mean
- * by the same text) but with timestamps kept as strings.
+ * renderer reads plain JSON values converted as Kubernetes converts them (sigs.k8s.io/yaml over
+ * go-yaml v2: kubernetes-yaml.ts).
  */
-import YAML, { Document, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, type YAMLMap } from 'yaml';
+import YAML, { Document, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, type Scalar, type YAMLMap } from 'yaml';
 import type { JsonObject, ObjectRef, SourceLocation } from '../api/model.js';
 import { asObject, asString, defineKey, isObject } from '../api/json.js';
 import type { Json } from '../api/model.js';
 import type { Result } from './result.js';
+import { KUBERNETES_YAML, KubernetesYamlError, mapKeyJson, scalarJson } from './kubernetes-yaml.js';
 
 export const PATH_ANNOTATION = 'internal.config.kubernetes.io/path';
 export const INDEX_ANNOTATION = 'internal.config.kubernetes.io/index';
@@ -64,11 +65,10 @@ export interface ResourceListInput {
 
 export type ReadOutcome = { ok: true; input: ResourceListInput } | { ok: false; message: string };
 
-/** YAML 1.1 without the timestamp tag: `2026-08-19T22:21:07Z` stays a string, as in Kubernetes. */
+/** Scalars resolve as go-yaml v2 resolves them: `e1000` and `1:20` are strings, `0o12` is 10. */
 const parseOptions = (limits: ReadLimits, lineCounter?: LineCounter) =>
   ({
-    version: '1.1',
-    customTags: (tags: YAML.Tags) => tags.filter((t) => (t as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp'),
+    ...KUBERNETES_YAML,
     maxAliasCount: limits.maxAliasCount,
     // The library's duplicate-key check is quadratic in the keys of a map (a 100k-key map takes
     // minutes); duplicateKey() below does the same check in one pass.
@@ -77,27 +77,25 @@ const parseOptions = (limits: ReadLimits, lineCounter?: LineCounter) =>
     ...(lineCounter ? { lineCounter } : {}),
   }) as const;
 
-/** Converts a scalar value the YAML library produced into plain JSON (binary, bigints). */
-function toJson(v: unknown): Json {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'number') return v;
-  if (typeof v === 'bigint') return Number(v);
-  if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  if (v instanceof Date) return v.toISOString();
-  return String(v);
-}
-
 /** Input the reader refuses (limits, aliases); the message names the position when it can. */
 class InputLimitError extends Error {}
 
+/** A converted node: its JSON value, its size in nodes, and the scalar it came from (map keys need its Go type). */
+interface Converted {
+  value: Json;
+  size: number;
+  scalar?: Scalar;
+}
+
 /** Shared state of converting one YAML document: anchors in document order, alias budget. */
 interface ConvertState {
-  anchors: Map<string, { value: Json; size: number }>;
+  anchors: Map<string, Converted>;
   aliases: number;
   expanded: number;
   limits: ReadLimits;
   where: (node: unknown) => string;
+  /** Integers beyond ±2^53 read as the nearest double, with their position. */
+  inexact: string[];
 }
 
 const MERGE_TAG = 'tag:yaml.org,2002:merge';
@@ -108,11 +106,12 @@ const isMergeKey = (key: unknown): boolean =>
  * YAML node → plain JSON in one pass over the document (the YAML library's own toJS rescans the
  * whole document for every alias, which is quadratic on hostile input). Aliases reuse the value
  * of the latest anchor before them, as YAML specifies; every alias adds the size of its value to
- * an expansion budget, so "billion laughs" documents stop early. Merge keys (`<<`) follow YAML 1.1:
- * keys of the map itself win, then earlier merge sources.
+ * an expansion budget, so "billion laughs" documents stop early. Keys are set in document order,
+ * a later one replacing an earlier one, and a merge (`<<`) sets its sources' keys where it stands
+ * (earlier sources of a list winning), as go-yaml v2 decodes a map (decode.go `mapping`, `merge`).
  */
-function convertNode(node: unknown, st: ConvertState): { value: Json; size: number } {
-  let out: { value: Json; size: number };
+function convertNode(node: unknown, st: ConvertState): Converted {
+  let out: Converted;
   if (isAlias(node)) {
     if (++st.aliases > st.limits.maxAliasCount) {
       throw new InputLimitError(`more than ${st.limits.maxAliasCount} YAML aliases in one document${st.where(node)}`);
@@ -128,39 +127,32 @@ function convertNode(node: unknown, st: ConvertState): { value: Json; size: numb
     return target;
   }
   if (isScalar(node)) {
-    out = { value: toJson(node.value), size: 1 };
+    out = { value: scalarValue(node, st), size: 1, scalar: node };
   } else if (isMap(node)) {
     const isSet = node.tag === 'tag:yaml.org,2002:set';
     const obj: JsonObject = {};
     const list: Json[] = [];
-    const explicit = new Set<string>();
     let size = 1;
     for (const pair of node.items) {
       if (isMergeKey(pair.key)) {
         const src = convertNode(pair.value, st);
         size += src.size;
-        for (const m of Array.isArray(src.value) ? src.value : [src.value]) {
+        for (const m of Array.isArray(src.value) ? [...src.value].reverse() : [src.value]) {
           if (!isObject(m)) throw new InputLimitError(`merge (<<) sources must be maps${st.where(pair.value)}`);
-          for (const k of Object.keys(m)) {
-            if (!Object.prototype.hasOwnProperty.call(obj, k)) defineKey(obj, k, m[k] as Json);
-          }
+          for (const k of Object.keys(m)) defineKey(obj, k, m[k] as Json);
         }
         continue;
       }
       const key = convertNode(pair.key, st);
       size += key.size;
-      const keyString = keyText(key.value);
       if (isSet) {
         list.push(key.value);
         continue;
       }
+      const keyString = keyText(key, pair.key, st);
       const value = convertNode(pair.value, st);
       size += value.size;
-      // An explicit key replaces what a merge (<<) put there; the parser already rejects duplicates.
-      if (!explicit.has(keyString)) {
-        explicit.add(keyString);
-        defineKey(obj, keyString, value.value);
-      }
+      defineKey(obj, keyString, value.value);
     }
     out = { value: isSet ? list : obj, size };
   } else if (isSeq(node)) {
@@ -173,10 +165,10 @@ function convertNode(node: unknown, st: ConvertState): { value: Json; size: numb
         const key = convertNode(item.key, st);
         const value = convertNode(item.value, st);
         size += key.size + value.size;
-        if (omap) defineKey(obj, keyText(key.value), value.value);
+        if (omap) defineKey(obj, keyText(key, item.key, st), value.value);
         else {
           const single: JsonObject = {};
-          defineKey(single, keyText(key.value), value.value);
+          defineKey(single, keyText(key, item.key, st), value.value);
           arr.push(single);
         }
         continue;
@@ -190,7 +182,7 @@ function convertNode(node: unknown, st: ConvertState): { value: Json; size: numb
     const key = convertNode(node.key, st);
     const value = convertNode(node.value, st);
     const single: JsonObject = {};
-    defineKey(single, keyText(key.value), value.value);
+    defineKey(single, keyText(key, node.key, st), value.value);
     out = { value: single, size: 1 + key.size + value.size };
   } else {
     out = { value: null, size: 1 };
@@ -200,9 +192,23 @@ function convertNode(node: unknown, st: ConvertState): { value: Json; size: numb
   return out;
 }
 
-/** A map key as a string: scalars as Go/YAML print them, collections as JSON. */
-function keyText(v: Json): string {
-  return v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
+/** A scalar's JSON value (kubernetes-yaml.ts); a value Kubernetes rejects names its position. */
+function scalarValue(node: Scalar, st: ConvertState): Json {
+  try {
+    return scalarJson(node, (text) => st.inexact.push(`${text}${st.where(node)}`));
+  } catch (e) {
+    throw new KubernetesYamlError(`${(e as Error).message}${st.where(node)}`);
+  }
+}
+
+/** A map key as sigs.k8s.io/yaml writes it (kubernetes-yaml.ts); go-yaml v2 refuses list and map keys. */
+function keyText(key: Converted, node: unknown, st: ConvertState): string {
+  if (key.value !== null && typeof key.value === 'object') throw new KubernetesYamlError(`yaml: invalid map key${st.where(node)}`);
+  try {
+    return mapKeyJson(key.scalar ?? null);
+  } catch (e) {
+    throw new KubernetesYamlError(`${(e as Error).message}${st.where(node)}`);
+  }
 }
 
 function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): ConvertState {
@@ -211,6 +217,7 @@ function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): Convert
     aliases: 0,
     expanded: 0,
     limits,
+    inexact: [],
     where: (node) => {
       const offset = (node as { range?: [number, number, number] } | null)?.range?.[0];
       if (!lineCounter || offset === undefined) return '';
@@ -218,6 +225,15 @@ function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): Convert
       return ` at line ${pos.line}, column ${pos.col}`;
     },
   };
+}
+
+/**
+ * A parsed document's JSON as Kubernetes makes it (sigs.k8s.io/yaml `YAMLToJSON`), for YAML that
+ * is a value rather than an object (Go-template output, template data). Throws on what Kubernetes
+ * rejects. Integers beyond ±2^53 become the nearest double.
+ */
+export function documentJson(doc: Document, limits: ReadLimits = DEFAULT_READ_LIMITS): Json {
+  return convertNode(doc.contents, newConvertState(limits)).value;
 }
 
 function nodeToJson(node: YAMLMap, st: ConvertState): JsonObject {
@@ -316,12 +332,22 @@ function fileOf(value: JsonObject): SourceLocation | undefined {
 }
 
 function makeItem(node: YAMLMap, doc: Document, st: ConvertState, results: Result[], where: string): InputItem {
+  const inexactBefore = st.inexact.length;
   const value = nodeToJson(node, st);
   const item: InputItem = { node, doc, value };
   const ref = refOf(value);
   if (ref) item.ref = ref;
   const file = fileOf(value);
   if (file) item.file = file;
+  for (const integer of st.inexact.slice(inexactBefore)) {
+    const result: Result = {
+      severity: 'warning',
+      message: `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly; it is read as the nearest double, and objects rendered from it carry that value (Kubernetes keeps every int64 exactly)`,
+    };
+    if (ref) result.resourceRef = ref;
+    if (file) result.file = file;
+    results.push(result);
+  }
   if (!ref) {
     const result: Result = {
       severity: 'error',

@@ -14,6 +14,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import YAML, { isMap, visit, type Document, type Node, type YAMLMap } from 'yaml';
 import type { Json, JsonObject } from '../api/model.js';
 import { emitYaml } from './emit.js';
+import { KUBERNETES_YAML } from './kubernetes-yaml.js';
 import { compareClusterOutputs, type ClusterOutput, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PREVIOUS_ANNOTATION, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../api/json.js';
@@ -152,7 +153,7 @@ export function resourceListWriter(): ResourceListWriter {
 
 /** A fresh ResourceList (CLI input read from files). */
 export function newResourceListDocument(): Document {
-  return new YAML.Document({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [] }, { version: '1.1' });
+  return new YAML.Document({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [] }, KUBERNETES_YAML);
 }
 
 /** An output object as a plain value, with edits applied. */

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import YAML from 'yaml';
 import type { JsonObject } from '../../src/api/model.js';
-import { emitYaml } from '../../src/krm/emit.js';
+import { EMIT_OPTIONS, emitYaml } from '../../src/krm/emit.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { DEFAULT_CONFIG } from '../../src/krm/config.js';
 
-const library = (o: unknown) => YAML.stringify(o, { version: '1.1', lineWidth: 0, aliasDuplicateObjects: false });
+const library = (o: unknown) => YAML.stringify(o, EMIT_OPTIONS);
 
 const tricky = fc.constantFrom('yes', 'No', 'on', '~', 'null', '0755', '1.50', '2024-01-01', 'a: b', '- x', '#c', 'multi\nline\n', 'trail\n\n', ' lead', 'x ', '', '*a', '&a', '!t', '%x', '@x', '`x', "it's", '"q"', 'a:b', 'http://x', '1e3', '.inf', '<<', 'é', '\t', '0x1F', '+1', '-1', '1_000', 'true', '12:30');
 const scalarArb = fc.oneof(fc.string(), tricky, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
