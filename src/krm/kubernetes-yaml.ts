@@ -246,22 +246,22 @@ export function goScalarOf(node: Scalar): GoScalar {
 }
 
 /**
- * A scalar node's JSON value: what `json.Marshal` makes of the Go value. NaN and ±Inf have no JSON
- * form, so the document is rejected, as Kubernetes rejects it. Integers beyond ±2^53 have no exact
- * JS number: `inexact` receives the text and the value is the nearest double.
+ * A scalar node's JSON value: what `json.Marshal` makes of the Go value. Integers beyond ±2^53
+ * (a bigint in the node) have no exact JS number and become the nearest double. NaN and ±Inf are
+ * kept here (a map key may be `.inf`); `unsupportedValue` rejects them as values.
  */
-export function scalarJson(node: Scalar, inexact?: (text: string) => void): Json {
+export function scalarJson(node: Scalar): Json {
   const v = node.value;
-  if (typeof v === 'number' && !Number.isFinite(v)) {
-    throw new KubernetesYamlError(`json: unsupported value: ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}`);
-  }
-  if (typeof v === 'bigint') {
-    inexact?.(String(v));
-    return Number(v);
-  }
   if (v === null || v === undefined) return null;
+  if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
   return String(v);
+}
+
+/** json.Marshal's error for a value JSON cannot hold (NaN, ±Inf): Kubernetes rejects the document. */
+export function unsupportedValue(v: Json): string | undefined {
+  if (typeof v !== 'number' || Number.isFinite(v)) return undefined;
+  return `json: unsupported value: ${Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf'}`;
 }
 
 /**
@@ -316,23 +316,38 @@ export function formatFloat32(x: number): string {
 
 /**
  * The shortest decimal digits that read back as the same float32, and the decimal point position
- * (value = 0.digits × 10^dp), as strconv's shortest formatting picks them: the fewest digits,
- * then the candidate closest to the value.
+ * (value = 0.digits × 10^dp), as strconv's shortest formatting (ftoaryu.go) picks them: the fewest
+ * digits within the float's rounding interval (its ends included when the mantissa is even), then
+ * the candidate closest to the value, a tie going to the even digit. Exact arithmetic: with at most
+ * nine digits a candidate can lie within a double's rounding error of the interval's ends.
  */
 function shortestFloat32(f: number): [string, number] {
+  const bits = new DataView(new Float32Array([f]).buffer).getUint32(0, true);
+  const biased = (bits >>> 23) & 0xff;
+  const fraction = bits & 0x7fffff;
+  const mantissa = BigInt(biased === 0 ? fraction : fraction | 0x800000);
+  const exp2 = (biased === 0 ? 1 : biased) - 150; // f = mantissa × 2^exp2
+  // In quarter units of 2^exp2: f is 4m, the interval [4m - below, 4m + 2] (below is 1 at a power of two).
+  const below = fraction === 0 && biased > 1 ? 1n : 2n;
+  const inclusive = mantissa % 2n === 0n;
   for (let p = 1; p <= 9; p++) {
     const [mant, e] = f.toExponential(p - 1).split('e') as [string, string];
-    const digits = BigInt(mant.replace('.', ''));
-    const scale = Number(e) - (p - 1);
-    let best: [bigint, number] | undefined;
-    for (const d of [digits - 1n, digits, digits + 1n]) {
-      const value = Number(`${d}e${scale}`);
-      if (d <= 0n || Math.fround(value) !== f) continue;
-      const dist = Math.abs(value - f);
-      if (!best || dist < best[1]) best = [d, dist];
+    const scale = Number(e) - (p - 1); // candidate = d × 10^scale
+    // candidate / 2^(exp2-2) = d × num / den, exactly
+    const num = 10n ** BigInt(Math.max(scale, 0)) * 2n ** BigInt(Math.max(2 - exp2, 0));
+    const den = 10n ** BigInt(Math.max(-scale, 0)) * 2n ** BigInt(Math.max(exp2 - 2, 0));
+    const centre = 4n * mantissa * den;
+    let best: { d: bigint; dist: bigint } | undefined;
+    for (const step of [-1n, 0n, 1n]) {
+      const d = BigInt(mant.replace('.', '')) + step;
+      const offset = d * num - centre;
+      const limit = (offset < 0n ? below : 2n) * den;
+      const dist = offset < 0n ? -offset : offset;
+      if (d <= 0n || dist > limit || (dist === limit && !inclusive)) continue;
+      if (!best || dist < best.dist || (dist === best.dist && d % 2n === 0n)) best = { d, dist };
     }
     if (best) {
-      const text = String(best[0]);
+      const text = String(best.d);
       // A carry (9.99 → 10.0) adds a digit; it is then one more, trailing, zero.
       return [text.replace(/0+$/, '') || '0', text.length + scale];
     }
@@ -341,10 +356,15 @@ function shortestFloat32(f: number): [string, number] {
 }
 
 /**
- * A number as we write it: its JavaScript form, which go-yaml v2 reads back as the same float64
- * (`1e+21` included); `-0` as `-0.0`, because `-0` would read back as the integer 0.
+ * A number as we write it, so that go-yaml v2 reads back the same value: integers below 1e21 with
+ * all their digits (JavaScript prints 2^63 as 9223372036854776000, which go-yaml would read as a
+ * different uint64), others as JavaScript prints them (`1.5`, `1e+21`: read as the same float64),
+ * and `-0` as `-0.0`, because `-0` reads back as the integer 0.
  */
-export const yamlNumber = (n: number): string => (Object.is(n, -0) ? '-0.0' : String(n));
+export function yamlNumber(n: number): string {
+  if (Object.is(n, -0)) return '-0.0';
+  return Number.isInteger(n) && Math.abs(n) < 1e21 ? BigInt(n).toString() : String(n);
+}
 
 /** A scalar node read from input whose value is still what its text says: written as it was. */
 function unchangedSource(node: Scalar): string | undefined {
@@ -419,7 +439,10 @@ const goYamlTags: ScalarTag[] = ([
 /** The YAML 1.1 tag list with its scalar tags replaced by go-yaml v2's (collections and `<<` stay). */
 function customTags(tags: Tags): Tags {
   const collections = tags.filter((t): t is CollectionTag => typeof t === 'object' && 'collection' in t && t.collection !== undefined);
-  const merge = tags.filter((t) => typeof t === 'object' && t.tag === `${TAG}merge`);
+  // The merge key `<<` as parsed (a symbol); the string "<<" is written quoted, not as a merge.
+  const merge = tags
+    .filter((t): t is ScalarTag => typeof t === 'object' && t.tag === `${TAG}merge`)
+    .map((t) => ({ ...t, identify: (v: unknown) => typeof v === 'symbol' }));
   return [...collections, goYamlImplicit, ...goYamlTags, ...merge];
 }
 

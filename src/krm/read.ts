@@ -9,7 +9,7 @@ import type { JsonObject, ObjectRef, SourceLocation } from '../api/model.js';
 import { asObject, asString, defineKey, isObject } from '../api/json.js';
 import type { Json } from '../api/model.js';
 import type { Result } from './result.js';
-import { KUBERNETES_YAML, KubernetesYamlError, mapKeyJson, scalarJson } from './kubernetes-yaml.js';
+import { KUBERNETES_YAML, KubernetesYamlError, mapKeyJson, scalarJson, unsupportedValue } from './kubernetes-yaml.js';
 
 export const PATH_ANNOTATION = 'internal.config.kubernetes.io/path';
 export const INDEX_ANNOTATION = 'internal.config.kubernetes.io/index';
@@ -127,7 +127,7 @@ function convertNode(node: unknown, st: ConvertState): Converted {
     return target;
   }
   if (isScalar(node)) {
-    out = { value: scalarValue(node, st), size: 1, scalar: node };
+    out = { value: scalarJson(node), size: 1, scalar: node };
   } else if (isMap(node)) {
     const isSet = node.tag === 'tag:yaml.org,2002:set';
     const obj: JsonObject = {};
@@ -146,13 +146,13 @@ function convertNode(node: unknown, st: ConvertState): Converted {
       const key = convertNode(pair.key, st);
       size += key.size;
       if (isSet) {
-        list.push(key.value);
+        list.push(placed(key, pair.key, st));
         continue;
       }
       const keyString = keyText(key, pair.key, st);
       const value = convertNode(pair.value, st);
       size += value.size;
-      defineKey(obj, keyString, value.value);
+      defineKey(obj, keyString, placed(value, pair.value, st));
     }
     out = { value: isSet ? list : obj, size };
   } else if (isSeq(node)) {
@@ -165,24 +165,24 @@ function convertNode(node: unknown, st: ConvertState): Converted {
         const key = convertNode(item.key, st);
         const value = convertNode(item.value, st);
         size += key.size + value.size;
-        if (omap) defineKey(obj, keyText(key, item.key, st), value.value);
+        if (omap) defineKey(obj, keyText(key, item.key, st), placed(value, item.value, st));
         else {
           const single: JsonObject = {};
-          defineKey(single, keyText(key, item.key, st), value.value);
+          defineKey(single, keyText(key, item.key, st), placed(value, item.value, st));
           arr.push(single);
         }
         continue;
       }
       const v = convertNode(item, st);
       size += v.size;
-      arr.push(v.value);
+      arr.push(placed(v, item, st));
     }
     out = { value: omap ? obj : arr, size };
   } else if (isPair(node)) {
     const key = convertNode(node.key, st);
     const value = convertNode(node.value, st);
     const single: JsonObject = {};
-    defineKey(single, keyText(key, node.key, st), value.value);
+    defineKey(single, keyText(key, node.key, st), placed(value, node.value, st));
     out = { value: single, size: 1 + key.size + value.size };
   } else {
     out = { value: null, size: 1 };
@@ -192,13 +192,15 @@ function convertNode(node: unknown, st: ConvertState): Converted {
   return out;
 }
 
-/** A scalar's JSON value (kubernetes-yaml.ts); a value Kubernetes rejects names its position. */
-function scalarValue(node: Scalar, st: ConvertState): Json {
-  try {
-    return scalarJson(node, (text) => st.inexact.push(`${text}${st.where(node)}`));
-  } catch (e) {
-    throw new KubernetesYamlError(`${(e as Error).message}${st.where(node)}`);
-  }
+/**
+ * A converted node where it becomes a value (not a map key, where `.inf` is fine): a value
+ * Kubernetes cannot write as JSON is rejected with its position, an inexact integer noted.
+ */
+function placed(c: Converted, node: unknown, st: ConvertState): Json {
+  const unsupported = unsupportedValue(c.value);
+  if (unsupported) throw new KubernetesYamlError(`${unsupported}${st.where(node)}`);
+  if (typeof c.scalar?.value === 'bigint') st.inexact.push(`${c.scalar.value}${st.where(node)}`);
+  return c.value;
 }
 
 /** A map key as sigs.k8s.io/yaml writes it (kubernetes-yaml.ts); go-yaml v2 refuses list and map keys. */
@@ -233,7 +235,8 @@ function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): Convert
  * rejects. Integers beyond ±2^53 become the nearest double.
  */
 export function documentJson(doc: Document, limits: ReadLimits = DEFAULT_READ_LIMITS): Json {
-  return convertNode(doc.contents, newConvertState(limits)).value;
+  const st = newConvertState(limits);
+  return placed(convertNode(doc.contents, st), doc.contents, st);
 }
 
 function nodeToJson(node: YAMLMap, st: ConvertState): JsonObject {
@@ -342,7 +345,7 @@ function makeItem(node: YAMLMap, doc: Document, st: ConvertState, results: Resul
   for (const integer of st.inexact.slice(inexactBefore)) {
     const result: Result = {
       severity: 'warning',
-      message: `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly; it is read as the nearest double, and objects rendered from it carry that value (Kubernetes keeps every int64 exactly)`,
+      message: `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly: it is read as the nearest double, which objects rendered from it carry (Kubernetes keeps int64 values exactly; objects passed through keep their text)`,
     };
     if (ref) result.resourceRef = ref;
     if (file) result.file = file;
