@@ -170,16 +170,16 @@ export async function runCampaign({ scalars, product, oracle }) {
   for (const { s, texts } of perScalar) {
     // The Go type of the scalar (`v: S` answers with it) says how Go wrote the numbers made from it.
     const goType = round1(texts.blockValue).type;
+    const ours = {};
     for (const [position, text] of Object.entries(texts)) {
       const answer = round1(text);
-      if (position !== 'document') compare(`read ${position}`, s, answer, stream(text), goType);
+      if (position !== 'document') compare(`read ${position}`, s, answer, (ours[position] = stream(text)), goType);
       if (position !== 'variables') compare(`template output ${position}`, s, answer, template(text), goType);
     }
     // Writing: the string as a value, a list item and a key, and the value we read, as we emit them.
     const strings = { value: s, list: [s] };
     writes.push({ s, meant: strings, text: emitYaml(strings) }, { s, meant: { [s]: 'key' }, text: emitYaml({ [s]: 'key' }) });
-    const read = stream(texts.blockValue);
-    if (read.ok) writes.push({ s, meant: read.value, text: emitYaml(read.value) });
+    if (ours.blockValue.ok) writes.push({ s, meant: ours.blockValue.value, text: emitYaml(ours.blockValue.value) });
     // Pass-through items hold the scalar in the positions just read: batched where Kubernetes takes them.
     const positions = ['blockValue', 'blockKey', 'flow', 'flowKey'].filter((p) => texts[p] !== undefined);
     (positions.every((p) => round1(texts[p]).value !== undefined) ? passing : refused).push(s);
@@ -209,6 +209,14 @@ export async function runCampaign({ scalars, product, oracle }) {
     const itemsBefore = before.value === undefined ? undefined : parseLossless(before.value).items;
     const itemsAfter = after.value === undefined ? undefined : parseLossless(after.value).items;
     batch.forEach((s, i) => {
+      // The scalar's own text is kept, in block and flow items (the list around it is the writer's layout).
+      if (fn.code === 0) {
+        counts.comparisons++;
+        const block = `\n    v: ${s}\n    w:\n      - ${s}\n    k:\n      ${s}: k\n`;
+        const flow = `v: ${s}, w: [ ${s} ], k: { ${s}: k } }\n`;
+        if (fn.out.includes(block) && (!isFlowSafe(s) || fn.out.includes(flow))) counts.exact++;
+        else disagreements.push({ where: 'pass-through bytes', scalar: s, problem: 'the KRM function did not keep the text of the scalar' });
+      }
       counts.comparisons++;
       // Items of scalar i: the block one, then the flow one where there is one.
       const mine = (items) => items?.filter((item) => item.metadata.name.slice(1) === String(i));

@@ -420,8 +420,8 @@ const goYamlTags: ScalarTag[] = ([
     tag: `${TAG}str`,
     identify: (v) => typeof v === 'string',
     resolve: (s) => s,
-    // Strings need no source: the quoting test (goYamlImplicit) leaves exactly the strings plain that were plain.
-    stringify: (item, ctx, onComment, onChompKeep) => stringifyString(item, { ...ctx, actualString: true }, onComment, onChompKeep),
+    // A plain input string stays plain even where we would quote it (`1:20`, a timestamp).
+    stringify: keepingSource((item, ctx, onComment, onChompKeep) => stringifyString(item, { ...ctx, actualString: true }, onComment, onChompKeep)),
   },
   { tag: `${TAG}null`, identify: (v) => v === null || v === undefined, resolve: explicit('null'), stringify: keepingSource(() => 'null') },
   { tag: `${TAG}bool`, identify: (v) => typeof v === 'boolean', resolve: explicit('bool'), stringify: keepingSource((item) => String((item as Scalar).value)) },
