@@ -13,22 +13,11 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { prng } from '../scripts/prng.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const CLASS_FILE = join(here, 'fleet-class.yaml');
 export const NAMESPACE = 'fleet';
-
-/** mulberry32: a tiny, well-distributed 32-bit PRNG. */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const REGIONS = ['eu-west-1', 'eu-central-1', 'us-east-1', 'us-west-2', 'ap-south-1'];
 const ENVIRONMENTS = ['dev', 'staging', 'prod', 'prod'];

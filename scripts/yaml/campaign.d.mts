@@ -1,4 +1,4 @@
-/** Types of scripts/yaml/campaign.mjs (plain ESM shared by test/yaml/ and scripts/yaml/generate-goldens.mjs). */
+/** Types of scripts/yaml/campaign.mjs (plain ESM shared by test/yaml/ and scripts/yaml/oracle-campaign.mjs). */
 import type { Json, JsonObject } from '../../src/api/model.js';
 
 export interface Product {

@@ -3,7 +3,7 @@
 // item of the KRM function) and written by us (as a string value, list item and key, and as the
 // value we read), and each result is compared with what k8s-yaml-oracle (sigs.k8s.io/yaml
 // YAMLToJSON over go-yaml v2) says. Plain ESM: test/yaml/ runs it on src/ (with the binary, or
-// with the recorded answers of test/golden/yaml/), scripts/yaml/generate-goldens.mjs on dist/.
+// with the recorded answers of test/golden/yaml/), scripts/yaml/oracle-campaign.mjs on dist/.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { isFlowSafe } from './cases.mjs';

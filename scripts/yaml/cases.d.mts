@@ -1,6 +1,5 @@
 /** Types of scripts/yaml/cases.mjs. */
 export const HAND_LIST: string[];
-export function prng(seed: number): () => number;
 export function randomScalars(seed: number, count: number): string[];
 export function isSafePlain(s: string): boolean;
 export function isFlowSafe(s: string): boolean;

@@ -1,9 +1,11 @@
 // Plain scalars for the differential test against Kubernetes' YAML decoder (k8s-yaml-oracle):
 // a hand list (the oracle README's table, the issue's examples, resolve.go's edge cases) and a
-// seeded generator. Plain ESM, shared by test/yaml/ and scripts/yaml/generate-goldens.mjs.
+// seeded generator. Plain ESM, shared by test/yaml/ and scripts/yaml/oracle-campaign.mjs.
 //
-// Every scalar is a valid plain scalar in block and flow context (no spaces, no flow indicators,
-// no comment or document markers): what is tested is how its text resolves, not YAML syntax.
+// Every scalar is a valid plain scalar in block context, and in flow context unless `isFlowSafe`
+// says otherwise (no comment or document markers, no flow indicators up front): what is tested is
+// how its text resolves, not YAML syntax.
+import { prng } from '../prng.mjs';
 
 /** The oracle README's table, the issue's examples, and resolve.go / strconv edge cases. */
 export const HAND_LIST = [
@@ -35,18 +37,6 @@ export const HAND_LIST = [
   // anything else is a string
   'v1.30.0', 'v1.36.0+rke2r1', '1.30', '1.30.0', '0.0.0.0', '10.0.0.0/8', 'a:b', 'http://x', '-x', '+x', '~x', 'x~', 'é', '日本', '0e0', 'ee', 'Ox1', 'o12',
 ];
-
-/** mulberry32: a small seeded PRNG, so a seed names the same scalars on every machine. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['y', 'yes', 'n', 'no', 'true', 'false', 'on', 'off', 'null', '~', '.nan', '.inf', '+.inf', '-.inf'];
 const BOUNDARIES = ['9007199254740992', '9223372036854775807', '18446744073709551615', '1.7976931348623157e308', '4.9e-324', '16777216', '3.4028234e38'];

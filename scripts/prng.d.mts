@@ -1,0 +1,2 @@
+/** Types of scripts/prng.mjs. */
+export function prng(seed: number): () => number;
