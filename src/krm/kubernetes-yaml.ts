@@ -15,8 +15,8 @@
  *
  * Differential tests against the real decoder: test/yaml/ (see scripts/yaml/).
  */
-import { Scalar, type CollectionTag, type ScalarTag, type Tags } from 'yaml';
-import { stringifyString } from 'yaml/util';
+import { Scalar, Schema, type CollectionTag, type ScalarTag, type Tags } from 'yaml';
+import { stringTag, stringifyString } from 'yaml/util';
 import type { Json } from '../api/model.js';
 
 /** A scalar as go-yaml v2 decodes it into `interface{}` (timestamps stay their text). */
@@ -177,7 +177,10 @@ const BASE_60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
  * which Kubernetes reads as strings but other YAML 1.1 readers would not, are quoted as well.
  */
 export function writesPlain(s: string): boolean {
-  return resolvePlain(s).type === 'string' && !isTimestamp(s) && !BASE_60_FLOAT.test(s);
+  const h = hint(s);
+  // Most strings (names, labels) are decided by their first character or the table of words.
+  if (h === undefined || WORDS.has(s)) return h === undefined;
+  return h === 'M' || (resolvePlain(s).type === 'string' && !isTimestamp(s) && !BASE_60_FLOAT.test(s));
 }
 
 const SHORT = (tag: string): string => (tag.startsWith(TAG) ? `!!${tag.slice(TAG.length)}` : tag);
@@ -270,6 +273,7 @@ export function unsupportedValue(v: Json): string | undefined {
  * null and uint64 keys are rejected.
  */
 export function mapKeyJson(node: Scalar | null): string {
+  if (typeof node?.value === 'string') return node.value; // strings, timestamps and !!binary: the Go string
   const s = node === null ? NULL : goScalarOf(node);
   switch (s.type) {
     case 'string':
@@ -421,7 +425,7 @@ const goYamlTags: ScalarTag[] = ([
     identify: (v) => typeof v === 'string',
     resolve: (s) => s,
     // A plain input string stays plain even where we would quote it (`1:20`, a timestamp).
-    stringify: keepingSource((item, ctx, onComment, onChompKeep) => stringifyString(item, { ...ctx, actualString: true }, onComment, onChompKeep)),
+    stringify: keepingSource(stringTag.stringify!),
   },
   { tag: `${TAG}null`, identify: (v) => v === null || v === undefined, resolve: explicit('null'), stringify: keepingSource(() => 'null') },
   { tag: `${TAG}bool`, identify: (v) => typeof v === 'boolean', resolve: explicit('bool'), stringify: keepingSource((item) => String((item as Scalar).value)) },
@@ -446,5 +450,12 @@ function customTags(tags: Tags): Tags {
   return [...collections, goYamlImplicit, ...goYamlTags, ...merge];
 }
 
-/** `yaml` package options for reading and writing YAML as Kubernetes does (spread into parse/stringify options). */
-export const KUBERNETES_YAML = { version: '1.1', customTags } as const;
+/**
+ * `yaml` package options for reading and writing YAML as Kubernetes does (spread into parse and
+ * stringify options). One schema instance for every document: building it per document was most
+ * of the garbage of writing thousands of objects.
+ */
+export const KUBERNETES_YAML = {
+  version: '1.1',
+  schema: new Schema({ schema: 'yaml-1.1', customTags, resolveKnownTags: false }),
+} as const;
