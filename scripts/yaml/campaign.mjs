@@ -61,6 +61,8 @@ export function binaryOracle(path) {
 }
 
 const BEYOND_2_53 = /beyond ±2\^53/;
+/** The reader's error result for an object Kubernetes cannot convert (it is passed through, not used). */
+const REFUSED = /Kubernetes cannot read this object/;
 const NUMBER = '\u0000';
 
 /** JSON text → value, each number kept as its text (`{"\u0000": "9007199254740993"}`), so int64 digits survive. */
@@ -154,6 +156,8 @@ export async function runCampaign({ scalars, product, oracle }) {
   const stream = (text) => {
     const r = readYamlStream(text, 'input.yaml');
     if (!r.ok) return { ok: false, error: r.message };
+    const refused = r.results.find((x) => REFUSED.test(x.message));
+    if (refused) return { ok: false, error: refused.message };
     return { ok: true, value: r.items[0]?.value ?? null, warned: r.results.some((x) => BEYOND_2_53.test(x.message)) };
   };
   const template = (text) => {

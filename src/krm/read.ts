@@ -96,6 +96,8 @@ interface ConvertState {
   where: (node: unknown) => string;
   /** Integers beyond ±2^53 read as the nearest double, with their position. */
   inexact: string[];
+  /** What Kubernetes refuses to convert (`.inf` values, null keys), with its position. */
+  rejected: string[];
 }
 
 const MERGE_TAG = 'tag:yaml.org,2002:merge';
@@ -194,22 +196,30 @@ function convertNode(node: unknown, st: ConvertState): Converted {
 
 /**
  * A converted node where it becomes a value (not a map key, where `.inf` is fine): a value
- * Kubernetes cannot write as JSON is rejected with its position, an inexact integer noted.
+ * Kubernetes cannot write as JSON is noted as rejected (and read as null), an inexact integer noted.
  */
 function placed(c: Converted, node: unknown, st: ConvertState): Json {
   const unsupported = unsupportedValue(c.value);
-  if (unsupported) throw new KubernetesYamlError(`${unsupported}${st.where(node)}`);
+  if (unsupported) {
+    st.rejected.push(`${unsupported}${st.where(node)}`);
+    return null;
+  }
   if (typeof c.scalar?.value === 'bigint') st.inexact.push(`${c.scalar.value}${st.where(node)}`);
   return c.value;
 }
 
-/** A map key as sigs.k8s.io/yaml writes it (kubernetes-yaml.ts); go-yaml v2 refuses list and map keys. */
+/**
+ * A map key as sigs.k8s.io/yaml writes it (kubernetes-yaml.ts). Keys it refuses (null, uint64,
+ * and lists and maps, which go-yaml v2 refuses) are noted as rejected.
+ */
 function keyText(key: Converted, node: unknown, st: ConvertState): string {
-  if (key.value !== null && typeof key.value === 'object') throw new KubernetesYamlError(`yaml: invalid map key${st.where(node)}`);
   try {
+    if (key.value !== null && typeof key.value === 'object') throw new KubernetesYamlError('yaml: invalid map key');
     return mapKeyJson(key.scalar ?? null);
   } catch (e) {
-    throw new KubernetesYamlError(`${(e as Error).message}${st.where(node)}`);
+    if (!(e instanceof KubernetesYamlError)) throw e;
+    st.rejected.push(`${e.message}${st.where(node)}`);
+    return String(key.value);
   }
 }
 
@@ -220,6 +230,7 @@ function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): Convert
     expanded: 0,
     limits,
     inexact: [],
+    rejected: [],
     where: (node) => {
       const offset = (node as { range?: [number, number, number] } | null)?.range?.[0];
       if (!lineCounter || offset === undefined) return '';
@@ -236,7 +247,9 @@ function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): Convert
  */
 export function documentJson(doc: Document, limits: ReadLimits = DEFAULT_READ_LIMITS): Json {
   const st = newConvertState(limits);
-  return placed(convertNode(doc.contents, st), doc.contents, st);
+  const value = placed(convertNode(doc.contents, st), doc.contents, st);
+  if (st.rejected.length > 0) throw new KubernetesYamlError(st.rejected[0]);
+  return value;
 }
 
 function nodeToJson(node: YAMLMap, st: ConvertState): JsonObject {
@@ -335,30 +348,32 @@ function fileOf(value: JsonObject): SourceLocation | undefined {
 }
 
 function makeItem(node: YAMLMap, doc: Document, st: ConvertState, results: Result[], where: string): InputItem {
-  const inexactBefore = st.inexact.length;
+  const [inexactBefore, rejectedBefore] = [st.inexact.length, st.rejected.length];
   const value = nodeToJson(node, st);
   const item: InputItem = { node, doc, value };
   const ref = refOf(value);
-  if (ref) item.ref = ref;
   const file = fileOf(value);
   if (file) item.file = file;
-  for (const integer of st.inexact.slice(inexactBefore)) {
-    const result: Result = {
-      severity: 'warning',
-      message: `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly: it is read as the nearest double, which objects rendered from it carry (Kubernetes keeps int64 values exactly; objects passed through keep their text)`,
-    };
+  const report = (severity: Result['severity'], message: string) => {
+    const result: Result = { severity, message };
     if (ref) result.resourceRef = ref;
     if (file) result.file = file;
     results.push(result);
+  };
+  const rejected = st.rejected.slice(rejectedBefore);
+  if (rejected.length > 0) {
+    // Kubernetes refuses the whole object (kubectl: "error converting YAML to JSON"): it is neither rendered nor used.
+    report('error', `${where}: Kubernetes cannot read this object: ${rejected.join('; ')}; passed through unchanged`);
+    return item;
   }
-  if (!ref) {
-    const result: Result = {
-      severity: 'error',
-      message: `${where} is not a KRM object: apiVersion, kind and metadata.name are required; passed through unchanged`,
-    };
-    if (file) result.file = file;
-    results.push(result);
+  if (ref) item.ref = ref;
+  for (const integer of st.inexact.slice(inexactBefore)) {
+    report(
+      'warning',
+      `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly: it is read as the nearest double, which objects rendered from it carry (Kubernetes keeps int64 values exactly; objects passed through keep their text)`,
+    );
   }
+  if (!ref) report('error', `${where} is not a KRM object: apiVersion, kind and metadata.name are required; passed through unchanged`);
   return item;
 }
 
@@ -424,7 +439,11 @@ export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ
     }
     const fc = root.get('functionConfig', true);
     const input: ResourceListInput = { doc, items, results };
-    if (isMap(fc)) input.functionConfig = nodeToJson(fc, st);
+    if (isMap(fc)) {
+      const rejectedBefore = st.rejected.length;
+      input.functionConfig = nodeToJson(fc, st);
+      if (st.rejected.length > rejectedBefore) throw new InputShapeError(`functionConfig: ${st.rejected[rejectedBefore]}`);
+    }
     else if (fc !== undefined && fc !== null && !(isScalar(fc) && fc.value === null)) {
       throw new InputShapeError(`functionConfig${positionOf(fc, lineCounter)} must be an object`);
     }

@@ -91,6 +91,7 @@ import { readYamlStream } from '../../src/krm/read.js';
 import type { Result, Severity } from '../../src/krm/result.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { validateClusterTopology } from '../../src/validation/cluster.js';
+import { validateClusterClassPatches } from '../../src/validation/patches.js';
 import { FIX } from '../../src/validation/rules.js';
 import { updateResults } from '../../src/validation/update.js';
 import { buildBlueprint } from '../../src/blueprint/blueprint.js';
@@ -507,7 +508,7 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       { op: 'add', path: '/spec/template/spec/b', value: 1, valueFrom: { variable: 'imageRepository' } },
       { op: 'replace', path: '/spec/template/spec/c', valueFrom: {} },
       { op: 'replace', path: '/spec/template/spec/d', valueFrom: { variable: 'imageRepository', template: 'x' } },
-      { op: 'add', path: '/spec/template/spec/e', value: { size: Infinity } },
+      { op: 'add', path: '/spec/template/spec/e', value: 'not JSON: see below' },
       { op: 'remove', path: '/spec/template/spec/f', value: 1, valueFrom: {} },
     ]);
     expectRule(rs, { ...CC, path: op(0), capi: `Invalid value: ${pretty({ op: 'add', path: '/spec/template/spec/a' })}: jsonPatch must define one of value or valueFrom`, fix: FIX.patchValueMissing });
@@ -524,7 +525,14 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       capi: `Invalid value: ${pretty({ variable: 'imageRepository', template: 'x' })}: valueFrom can not set both template and variable`,
       fix: FIX.patchValueFromBoth,
     });
-    expectRule(rs, { ...CC, path: `${op(4)}.value`, capi: 'Invalid value: "{\\"size\\":Infinity}": jsonPatch Value is invalid JSON', fix: FIX.patchValueJson });
+    // A value JSON cannot hold (YAML `.inf`) never reaches the webhook: Kubernetes refuses the YAML
+    // while converting it to JSON ("json: unsupported value: +Inf"), and so does the reader; the
+    // webhook rule (validateJSONPatchValues) is called directly, as cl-9 calls its rule.
+    const infinite = (spec: JsonObject) => (spec.patches = [{ name: 'p', definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: '/spec/template/spec/e', value: { size: Infinity } }] }] }]);
+    const read = readYamlStream(YAML.stringify(classDoc(infinite)), 'input.yaml');
+    expect(read.ok && read.results).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('Kubernetes cannot read this object: json: unsupported value: +Inf') })]);
+    const cc = makeClass(infinite);
+    expectRule(validateClusterClassPatches(cc, CLASS_REF), { ...CC, path: 'spec.patches[0].definitions[0].jsonPatches[0].value', capi: 'Invalid value: "{\\"size\\":Infinity}": jsonPatch Value is invalid JSON', fix: FIX.patchValueJson });
     // remove ignores value fields; the class is rejected as a whole, so no Cluster reports these again at render time.
     expect(rs.filter((r) => r.field?.path?.startsWith(op(5)))).toEqual([]);
     expect(rs.filter((r) => r.tags?.cluster !== undefined)).toEqual([]);

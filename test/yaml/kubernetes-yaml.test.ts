@@ -77,11 +77,26 @@ describe('issue 12 examples', () => {
     expect(read('yes: a\n3.14159265358979: b\n.inf: c\n')).toEqual({ true: 'a', '3.1415927': 'b', '.inf': 'c' });
   });
 
-  it('rejects what Kubernetes rejects: .inf/.nan values and null keys', () => {
-    for (const text of ['v: .inf\n', 'v: -.inf\n', 'v: .nan\n', '~: a\n', 'Null: a\n']) {
-      expect(readYamlStream(text, 'f.yaml')).toMatchObject({ ok: false });
+  it('refuses what Kubernetes refuses (.inf/.nan values, null keys): an error result, the object passed through and not used', () => {
+    const cases: [string, string][] = [
+      ['v: .inf', 'json: unsupported value: +Inf at line 4, column 4'],
+      ['v: -.inf', 'json: unsupported value: -Inf at line 4, column 4'],
+      ['v: [.nan]', 'json: unsupported value: NaN at line 4, column 5'],
+      ['~: a', 'Unsupported map key of type: <nil> at line 4, column 1'],
+      ['Null: a', 'Unsupported map key of type: <nil> at line 4, column 1'],
+    ];
+    for (const [line, message] of cases) {
+      const r = readYamlStream(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n${line}\n`, 'f.yaml');
+      if (!r.ok) throw new Error(r.message);
+      expect(r.items[0]!.ref).toBeUndefined();
+      expect(r.results).toEqual([
+        {
+          severity: 'error',
+          message: `f.yaml document 0: Kubernetes cannot read this object: ${message}; passed through unchanged`,
+          resourceRef: { apiVersion: 'v1', kind: 'ConfigMap', name: 'c' },
+        },
+      ]);
     }
-    expect(readYamlStream('v: [.nan]\n', 'f.yaml')).toEqual({ ok: false, message: 'f.yaml: json: unsupported value: NaN at line 1, column 5' });
   });
 
   it('quotes every string Kubernetes would read back as something else, and reads it back as the same string', () => {
