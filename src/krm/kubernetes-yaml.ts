@@ -8,10 +8,11 @@
  * - `resolvePlain` / `resolveTagged`: what go-yaml v2 makes of a scalar (its Go type and value).
  * - `KUBERNETES_YAML`: the `yaml` package options whose schema resolves with those functions, so
  *   every document the renderer reads (inputs, template output) holds Kubernetes' values; and whose
- *   writer quotes exactly the strings Kubernetes would read back as something else, and writes
- *   plain non-string scalars of input documents as they were written (`0x1F` stays `0x1F`).
- * - `scalarJson` / `mapKeyJson`: the JSON conversion (non-finite numbers and null keys rejected,
- *   map keys written as ghodss/sigs.k8s.io yaml write them).
+ *   writer quotes the strings go-yaml v2's own writer quotes (`writesPlain`), and writes plain
+ *   scalars of input documents as they were written (`0x1F` stays `0x1F`).
+ * - `scalarJson` / `unsupportedValue` / `mapKeyJson`: the JSON conversion (non-finite values and
+ *   null keys refused, map keys written as ghodss/sigs.k8s.io yaml write them).
+ * - `yamlNumber`: numbers written so that go-yaml v2 reads back the same value.
  *
  * Differential tests against the real decoder: test/yaml/ (see scripts/yaml/).
  */
@@ -20,7 +21,7 @@ import { stringTag, stringifyString } from 'yaml/util';
 import type { Json } from '../api/model.js';
 
 /** A scalar as go-yaml v2 decodes it into `interface{}` (timestamps stay their text). */
-export type GoScalar =
+type GoScalar =
   | { type: 'string'; value: string }
   | { type: 'int' | 'uint64'; value: bigint }
   | { type: 'float64'; value: number }
@@ -138,7 +139,7 @@ function resolveNumber(s: string): GoScalar | undefined {
 }
 
 /** resolve.go `resolve("", text)` for a plain scalar. */
-export function resolvePlain(s: string): GoScalar {
+function resolvePlain(s: string): GoScalar {
   const h = hint(s);
   if (h === undefined) return str(s);
   const word = WORDS.get(s);
@@ -190,7 +191,7 @@ const GO_TYPE_TAG: Record<GoScalar['type'], string> = { string: 'str', int: 'int
  * resolve.go `resolve(tag, text)` for an explicitly tagged scalar (`!!int "12"`), or a
  * KubernetesYamlError with go-yaml's message when the text is not of that type.
  */
-export function resolveTagged(tag: string, s: string): GoScalar {
+function resolveTagged(tag: string, s: string): GoScalar {
   const name = tag.startsWith(TAG) ? tag.slice(TAG.length) : undefined;
   if (name === 'binary') return str(decodeBinary(s));
   if (name === 'str' || (name !== 'int' && name !== 'float' && name !== 'bool' && name !== 'null' && name !== 'timestamp')) {
@@ -242,7 +243,7 @@ function nodeValue(s: GoScalar): unknown {
 const sameValue = (a: unknown, b: unknown): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b));
 
 /** The Go scalar of a parsed node: plain text resolves, quoted and block text is a string, tags decide. */
-export function goScalarOf(node: Scalar): GoScalar {
+function goScalarOf(node: Scalar): GoScalar {
   const source = typeof node.source === 'string' ? node.source : String(node.value ?? '');
   if (node.tag && node.tag !== '!') return resolveTagged(node.tag, source);
   return node.type === Scalar.PLAIN || node.type === undefined ? resolvePlain(source) : str(source);
@@ -296,7 +297,7 @@ function unsupportedKey(type: string): never {
 }
 
 /** Go's strconv.FormatFloat(f, 'g', -1, 32), with go-yaml's names for the non-finite values. */
-export function formatFloat32(x: number): string {
+function formatFloat32(x: number): string {
   const f = Math.fround(x);
   if (Number.isNaN(f)) return '.nan';
   if (!Number.isFinite(f)) return f > 0 ? '.inf' : '-.inf';
