@@ -9,6 +9,7 @@ import YAML from 'yaml';
 import type { Json } from '../api/model.js';
 import { isObject } from '../api/json.js';
 import { PARSE_OPTIONS } from './yamltree.js';
+import { KUBERNETES_YAML } from '../krm/kubernetes-yaml.js';
 
 const ACTION = /\{\{([\s\S]*?)\}\}/g;
 const TOKEN = /RCCT(\d+)X/g;
@@ -66,7 +67,7 @@ export function templateSkeleton(template: string): Skeleton {
         if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [hasAction(k) ? (mark(k) as string) : k, mark(x)]));
         return v;
       };
-      const text = YAML.stringify(mark(next), { version: '1.1', lineWidth: 0, indentSeq: false });
+      const text = YAML.stringify(mark(next), { ...KUBERNETES_YAML, lineWidth: 0, indentSeq: false });
       return text.replace(/RCCS\d+X/g, (m) => markers.get(m)!);
     },
   };

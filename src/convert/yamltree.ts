@@ -12,14 +12,11 @@
 import YAML, { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Json, JsonObject } from '../api/model.js';
 import { isObject } from '../api/json.js';
+import { KUBERNETES_YAML } from '../krm/kubernetes-yaml.js';
 import { JsonTree, anchorKey, lastOf, parentOf, type Path, type Tree } from '../api/conversion/index.js';
 
-/** YAML 1.1 as Kubernetes reads it, timestamps kept as strings (as the renderer reads input). */
-export const PARSE_OPTIONS = {
-  version: '1.1',
-  customTags: (tags: YAML.Tags) => tags.filter((t) => (t as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp'),
-  uniqueKeys: false,
-} as const;
+/** YAML as Kubernetes reads it (go-yaml v2 resolution, src/krm/kubernetes-yaml.ts), as the renderer reads input. */
+export const PARSE_OPTIONS = { ...KUBERNETES_YAML, uniqueKeys: false } as const;
 
 export class UnsupportedYaml extends Error {}
 
@@ -218,7 +215,7 @@ export class YamlTree implements Tree {
 
   /** A non-empty map or list as block lines at column 0. */
   private renderBlock(value: Json): string[] {
-    return YAML.stringify(value, { version: '1.1', lineWidth: 0, indentSeq: !this.flatLists, aliasDuplicateObjects: false })
+    return YAML.stringify(value, { ...KUBERNETES_YAML, lineWidth: 0, indentSeq: !this.flatLists, aliasDuplicateObjects: false })
       .replace(/\n$/, '')
       .split('\n');
   }
