@@ -519,3 +519,13 @@ export function normalizeCluster(input: JsonObject, ref: ResourceRef): Normalize
   if (r.results.some((x) => x.severity === 'error')) return { results: r.results };
   return { value: cluster, results: r.results };
 }
+
+/**
+ * The ClusterClassVariables of a DiscoverVariables answer (v1beta2 shape, as the hook's Go type
+ * is), read like `spec.variables`; shape problems are results at `<path>[i]`.
+ */
+export function normalizeDiscoveredVariables(list: readonly JsonObject[], ref: ResourceRef, path: string): Normalized<ClusterClassVariable[]> {
+  const c: Ctx = { r: new FieldReader(ref), v1: false };
+  const value = list.flatMap((item, i) => classVariable(c, item, `${path}[${i}]`) ?? []);
+  return { value, results: c.r.results };
+}

@@ -19,6 +19,7 @@ import type { Result } from '../krm/result.js';
 import type { CompiledDefinition, CompiledPatch, CompiledPatches } from './compile.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { applyJsonPatch, type JsonPatchOp } from './jsonpatch.js';
+import { applyGeneratedPatches, copyBack, generatePatchesRequest, validateTopologyRequest, type ExternalHooks } from './external.js';
 import { matchesSelector } from './selector.js';
 import { renderTemplate } from './templates.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
@@ -29,7 +30,13 @@ export interface ApplyContext {
   inlineVariableNames: ReadonlySet<string>;
   clusterRef: ObjectRef;
   classRef: ObjectRef;
+  /** The Runtime SDK calls (src/extensions); without them an external patch fails the Cluster. */
+  extensions?: ExternalHooks;
+  /** Per external patch, the variables its DiscoverVariables defined (status.variables `from: <patch>`). */
+  externalVariableNames?: ReadonlyMap<string, ReadonlySet<string>>;
 }
+
+const NO_NAMES: ReadonlySet<string> = new Set();
 
 export interface ApplyPatchesResult {
   /** Patched templates, same order as `request.items` (as far as patching got when `failed`). */
@@ -63,23 +70,6 @@ export function mergeVariables(
       defineKey(out, name, isObject(prev) && isObject(value) ? { ...prev, ...value } : value);
     } else if (inlineVariableNames.has(name)) {
       defineKey(out, name, value);
-    }
-  }
-  return out;
-}
-
-/** applyPatchToRequest: copy spec, metadata.labels, metadata.annotations (each only if present). */
-function copyBack(original: JsonObject, patched: Json): JsonObject {
-  if (!isObject(patched)) return original;
-  const out: JsonObject = { ...original };
-  if (Object.hasOwn(patched, 'spec')) out['spec'] = patched['spec']!;
-  const pm = patched['metadata'];
-  if (isObject(pm)) {
-    for (const field of ['labels', 'annotations']) {
-      if (!Object.hasOwn(pm, field)) continue;
-      const meta = isObject(out['metadata']) ? { ...out['metadata'] } : {};
-      meta[field] = pm[field]!;
-      out['metadata'] = meta;
     }
   }
   return out;
@@ -125,16 +115,37 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
     switch (patch.kind) {
       case 'validateOnly':
         continue; // warned about once by compilePatches
-      case 'external':
+      case 'external': {
         if (patch.skip) continue; // warned about once by compilePatches
-        results.push(
-          fail(
-            patch,
-            `${base}.external.generatePatchesExtension`,
-            `uses the external patch extension ${goQuote(patch.extension)}, which cannot be evaluated offline; set skipExternalPatches to render without it`,
-          ),
-        );
-        return done(true);
+        const at = `${base}.external.generatePatchesExtension`;
+        if (!ctx.extensions) {
+          results.push(
+            fail(
+              patch,
+              at,
+              `uses the external patch extension ${goQuote(patch.extension)}, which needs its ExtensionConfig (--extensions) or recorded answers (--replay-extensions); set skipExternalPatches to render without it`,
+            ),
+          );
+          return done(true);
+        }
+        const names = ctx.externalVariableNames?.get(patch.name) ?? NO_NAMES;
+        const wire = generatePatchesRequest(request, templates, names, patch.settings, ctx.clusterRef);
+        const answer = ctx.extensions.generatePatches(patch.extension, wire, ctx.clusterRef);
+        const tags = { extension: patch.extension, hook: 'GeneratePatches' };
+        if (!answer.ok) {
+          results.push(withTags(fail(patch, at, `failed: failed to generate patches for patch ${goQuote(patch.name)}: ${answer.error}`), tags));
+          return done(true);
+        }
+        if (answer.ignored !== undefined) results.push({ ...ignoredCall(patch, at, 'GeneratePatches', patch.extension, answer.ignored), resourceRef: ctx.classRef, tags: { cluster: clusterKey, patch: patch.name, ...tags } });
+        const applied = applyGeneratedPatches(answer.response, templates, wire.items.map((i) => i.uid));
+        if (!applied.ok) {
+          const target = applied.item === undefined ? '' : ` on ${describeTarget(request.items[applied.item]!, templates[applied.item]!)}`;
+          results.push(withTags(fail(patch, at, `failed: failed to apply patches for patch ${goQuote(patch.name)}${target}: ${applied.error}`), tags));
+          return done(true);
+        }
+        templates.splice(0, templates.length, ...applied.templates);
+        continue;
+      }
       case 'noGenerator':
         results.push(fail(patch, base, `cannot be applied: failed to create patch generator for patch ${goQuote(patch.name)}`));
         return done(true);
@@ -236,6 +247,50 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
     }
   }
   return done(false);
+}
+
+const withTags = (r: Result, tags: Record<string, string>): Result => ({ ...r, tags: { ...r.tags, ...tags } });
+
+/** A warning for a call whose failure the handler's `failurePolicy: Ignore` turned into an empty success. */
+function ignoredCall(patch: CompiledPatch, path: string, hook: string, extension: string, error: string): Result {
+  return {
+    severity: 'warning',
+    message: `patch ${goQuote(patch.name)}: ${hook} call to ${goQuote(extension)} failed and was ignored (failurePolicy Ignore), as CAPI does: ${error}`,
+    field: { path },
+    tags: { patch: patch.name, extension, hook },
+  };
+}
+
+/**
+ * engine.go `Apply`, after the patch loop: every ValidateTopology extension of the class, in patch
+ * order, on the final templates; the first failure fails the Cluster ("validation of patch ... failed").
+ */
+export function validatePatchedTopology(compiled: CompiledPatches, request: PatchRequest, templates: readonly JsonObject[], ctx: ApplyContext): Result[] {
+  const patches = compiled.patches;
+  const last = patches[patches.length - 1];
+  const clusterKey = ctx.clusterRef.namespace ? `${ctx.clusterRef.namespace}/${ctx.clusterRef.name}` : ctx.clusterRef.name;
+  const results: Result[] = [];
+  for (const patch of patches) {
+    if ((patch.kind !== 'external' && patch.kind !== 'validateOnly') || !patch.validateTopologyExtension || !ctx.extensions) continue;
+    // The request keeps the variables computed for the class's last patch (inline unless it is external).
+    const lastNames = !last || last.kind === 'inline' || last.kind === 'noGenerator' ? ctx.inlineVariableNames : ctx.externalVariableNames?.get(last.name) ?? NO_NAMES;
+    const wire = validateTopologyRequest(request, templates, lastNames, patch.settings, ctx.clusterRef);
+    const extension = patch.validateTopologyExtension;
+    const at = `spec.patches[${patch.index}].external.validateTopologyExtension`;
+    const answer = ctx.extensions.validateTopology(extension, wire, ctx.clusterRef);
+    if (!answer.ok) {
+      results.push({
+        severity: 'error',
+        message: `Cluster ${clusterKey}: validation of patch ${goQuote(patch.name)} failed: ${answer.error}`,
+        resourceRef: ctx.classRef,
+        field: { path: at },
+        tags: { cluster: clusterKey, patch: patch.name, extension, hook: 'ValidateTopology' },
+      });
+      return results;
+    }
+    if (answer.ignored !== undefined) results.push({ ...ignoredCall(patch, at, 'ValidateTopology', extension, answer.ignored), resourceRef: ctx.classRef });
+  }
+  return results;
 }
 
 /** `DevClusterTemplate "quick-start-cluster"`, plus the MD/MP topology name when known. */

@@ -39,12 +39,18 @@ export type CompiledPatch =
       readonly enabledIf: PreparedTemplate | undefined;
       readonly definitions: readonly CompiledDefinition[];
     }
-  /** external.generatePatchesExtension: cannot run offline. */
-  | { readonly kind: 'external'; readonly index: number; readonly name: string; readonly extension: string; readonly skip: boolean }
-  /** Only validateTopologyExtension (warned about at compile time, nothing to apply). */
-  | { readonly kind: 'validateOnly'; readonly index: number; readonly name: string }
+  /** external.generatePatchesExtension: called through the Runtime SDK client, or skipped. */
+  | ({ readonly kind: 'external'; readonly index: number; readonly name: string; readonly extension: string; readonly skip: boolean } & ExternalParts)
+  /** Only validateTopologyExtension (nothing to apply; validates after the last patch). */
+  | ({ readonly kind: 'validateOnly'; readonly index: number; readonly name: string } & ExternalParts)
   /** Neither definitions nor a generate extension: CAPI fails with "failed to create patch generator". */
   | { readonly kind: 'noGenerator'; readonly index: number; readonly name: string };
+
+/** What every external patch carries besides its generator: settings and its validation hook. */
+interface ExternalParts {
+  readonly settings?: Readonly<Record<string, string>>;
+  readonly validateTopologyExtension?: string;
+}
 
 export interface CompiledPatches {
   readonly classRef: ObjectRef;
@@ -95,16 +101,20 @@ function compileOne(p: ClusterClassPatch, index: number, skipExternal: boolean):
       })),
     };
   }
+  const external: ExternalParts = {
+    ...(p.external?.settings ? { settings: p.external.settings } : {}),
+    ...(p.external?.validateTopologyExtension ? { validateTopologyExtension: p.external.validateTopologyExtension } : {}),
+  };
   const ext = p.external?.generatePatchesExtension;
-  if (ext) return { kind: 'external', index, name, extension: ext, skip: skipExternal };
-  if (p.external?.validateTopologyExtension) return { kind: 'validateOnly', index, name };
+  if (ext) return { kind: 'external', index, name, extension: ext, skip: skipExternal, ...external };
+  if (p.external?.validateTopologyExtension) return { kind: 'validateOnly', index, name, ...external };
   return { kind: 'noGenerator', index, name };
 }
 
 export function compilePatches(
   cc: ClusterClass,
   classRef: ObjectRef,
-  options: { skipExternalPatches: boolean },
+  options: { skipExternalPatches: boolean; extensionsAvailable?: boolean },
 ): { patches: CompiledPatches; results: Result[] } {
   const results: Result[] = [];
   const patches = (cc.patches ?? []).map((p, i) => {
@@ -119,12 +129,13 @@ export function compilePatches(
         tags,
       });
     }
-    // ValidateTopology runs after all patches in CAPI; offline it cannot be called at all.
-    const validate = p.external?.validateTopologyExtension;
+    // Without a Runtime SDK client (no ExtensionConfig, no recordings) the hooks below cannot be
+    // called: say so once per class. ValidateTopology runs after all patches in CAPI.
+    const validate = options.extensionsAvailable ? undefined : p.external?.validateTopologyExtension;
     if (validate) {
       results.push({
         severity: 'warning',
-        message: `patch ${JSON.stringify(p.name)}: validateTopologyExtension ${JSON.stringify(validate)} cannot be called offline; topology validation by the extension is skipped`,
+        message: `patch ${JSON.stringify(p.name)}: validateTopologyExtension ${JSON.stringify(validate)} cannot be called without its ExtensionConfig or recordings (--extensions, --replay-extensions); topology validation by the extension is skipped`,
         resourceRef: classRef,
         field: { path: `spec.patches[${i}].external.validateTopologyExtension` },
         tags,
@@ -132,11 +143,11 @@ export function compilePatches(
     }
     // DiscoverVariables contributes definitions to status.variables (§5.2); offline only the
     // class's own spec.variables exist, so values for discovered variables are "not defined".
-    const discover = p.external?.discoverVariablesExtension;
+    const discover = options.extensionsAvailable ? undefined : p.external?.discoverVariablesExtension;
     if (discover) {
       results.push({
         severity: 'warning',
-        message: `patch ${JSON.stringify(p.name)}: discoverVariablesExtension ${JSON.stringify(discover)} cannot be called offline; variables it would define are unknown here — define them in spec.variables to render Clusters that set them`,
+        message: `patch ${JSON.stringify(p.name)}: discoverVariablesExtension ${JSON.stringify(discover)} cannot be called without its ExtensionConfig or recordings (--extensions, --replay-extensions); variables it would define are unknown here — give the extension, or define them in spec.variables, to render Clusters that set them`,
         resourceRef: classRef,
         field: { path: `spec.patches[${i}].external.discoverVariablesExtension` },
         tags,

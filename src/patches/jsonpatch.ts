@@ -14,16 +14,19 @@
  * name real Kubernetes fields, and rejecting them makes prototype pollution impossible whatever
  * the container), and object copies use spread (own data properties only).
  */
-import { FORBIDDEN_KEYS, isObject } from '../api/json.js';
+import { FORBIDDEN_KEYS, cloneJson, isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
+import { deepEqualJson, goMarshal } from '../variables/json.js';
 import { goAtoi } from './gostrconv.js';
 
 export interface JsonPatchOp {
   op: string;
   path: string;
-  /** Present for add/replace; `undefined` is treated as JSON null (evanphx adds a nil node). */
+  /** Present for add/replace/test; `undefined` is treated as JSON null (evanphx adds a nil node). */
   value?: Json;
+  /** Source of move/copy. */
+  from?: string;
 }
 
 export type ApplyPatchResult =
@@ -32,6 +35,8 @@ export type ApplyPatchResult =
 
 const MISSING = 'missing value'; // jsonpatch.ErrMissing
 const INVALID_INDEX = 'invalid index referenced'; // jsonpatch.ErrInvalidIndex
+const INVALID_STATE = 'invalid state detected'; // jsonpatch.ErrInvalid
+const TEST_FAILED = 'test failed'; // jsonpatch.ErrTestFailed
 
 /** RFC 6901 unescaping exactly like Go's strings.NewReplacer("~1", "/", "~0", "~"). */
 export function decodePointerSegment(s: string): string {
@@ -59,44 +64,130 @@ interface Hop {
   via: string | number;
 }
 
-function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>): StepResult {
-  const path = op.path;
-  const kind = op.op;
-  if (kind !== 'add' && kind !== 'remove' && kind !== 'replace') return unsupported(op);
+/** Where a path points: the containers on the way (root excluded), the last one and the final key. */
+interface Location {
+  hops: Hop[];
+  parent: JsonObject | Json[];
+  key: string;
+}
 
-  const split = path.split('/');
-  for (const raw of split.slice(1)) {
-    const seg = decodePointerSegment(raw);
-    if (FORBIDDEN_KEYS.has(seg)) {
-      return { ok: false, error: `${kind} operation rejected: path segment ${goQuote(seg)} is not allowed` };
+function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>): StepResult {
+  const invalid = validateOperation(op);
+  if (invalid) return { ok: false, error: invalid };
+  for (const path of op.from === undefined ? [op.path] : [op.path, op.from]) {
+    for (const raw of path.split('/').slice(1)) {
+      const seg = decodePointerSegment(raw);
+      if (FORBIDDEN_KEYS.has(seg)) return { ok: false, error: `${op.op} operation rejected: path segment ${goQuote(seg)} is not allowed` };
     }
   }
-
-  if (path === '' && kind !== 'remove') return replaceRoot(kind, op.value);
-
-  // findObject: a path without any "/" (other than "") has no container. Note that everything
-  // before the first "/" is ignored by evanphx ("spec/x" behaves like "/x").
-  const hops = path === '' ? [] : findContainer(root, split.slice(1, -1));
-  const key = path === '' ? '' : decodePointerSegment(split[split.length - 1]!);
-  if ((path !== '' && split.length < 2) || hops === undefined || !isContainer(root)) {
-    return { ok: false, error: missingPath(kind, path) };
+  switch (op.op) {
+    case 'add':
+    case 'remove':
+    case 'replace':
+      return write(root, op.op, op.path, op.value, owned);
+    case 'move':
+      return move(root, op.from!, op.path, owned);
+    case 'copy':
+      return copy(root, op.from!, op.path, owned);
+    default:
+      return test(root, op.path, op.value);
   }
-  const parent = hops.length === 0 ? (root as JsonObject | Json[]) : hops[hops.length - 1]!.node;
+}
 
-  // Validate the final step against the (unmodified) parent before copying anything.
-  const planned = plan(kind, parent, key, path);
+/** Patch.add / remove / replace. */
+function write(root: Json, kind: 'add' | 'remove' | 'replace', path: string, value: Json | undefined, owned: WeakSet<object>): StepResult {
+  if (path === '' && kind !== 'remove') return replaceRoot(kind, value);
+  const loc = locate(root, path);
+  if (!loc) return { ok: false, error: missingPath(kind, path) };
+  const planned = plan(kind, loc.parent, loc.key, path, (inner) => `error in ${kind} for path: '${path}': ${inner}`);
   if (!planned.ok) return planned;
+  return { ok: true, root: commit(root, loc, planned.mutate, value === undefined ? null : value, owned) };
+}
 
-  // Copy-on-write along the path, then mutate the owned parent copy.
+/** Patch.move: get and remove at `from`, then add at `path` (the container's add, so "" is a key). */
+function move(root: Json, from: string, path: string, owned: WeakSet<object>): StepResult {
+  if (from === '') return { ok: false, error: `unable to move entire document to another path: ${INVALID_STATE}` };
+  const source = locate(root, from);
+  if (!source) return { ok: false, error: `move operation does not apply: doc is missing from path: ${from}: ${MISSING}` };
+  const got = get(source.parent, source.key);
+  if (!got.ok || got.value === undefined) return { ok: false, error: `error in move for path: '${source.key}': ${got.ok ? nonexistent(source.key) : got.error}` };
+  const removal = plan('remove', source.parent, source.key, from, (inner) => `error in move for path: '${source.key}': ${inner}`);
+  if (!removal.ok) return removal;
+  const removed = commit(root, source, removal.mutate, null, owned);
+  return addAt(removed, path, got.value, owned, 'move', (inner) => `error in move for path: '${path}': ${inner}`);
+}
+
+/** Patch.copy: a deep copy of the value at `from`, added at `path`. */
+function copy(root: Json, from: string, path: string, owned: WeakSet<object>): StepResult {
+  const source = locate(root, from);
+  if (!source) return { ok: false, error: `copy operation does not apply: doc is missing from path: "${from}": ${MISSING}` };
+  const got = get(source.parent, source.key);
+  if (!got.ok || got.value === undefined) return { ok: false, error: `error in copy for from: '${from}': ${got.ok ? nonexistent(source.key) : got.error}` };
+  return addAt(root, path, cloneJson(got.value), owned, 'copy', (inner) => `error while adding value during copy: error in add for path: '${path}': ${inner}`);
+}
+
+function addAt(root: Json, path: string, value: Json, owned: WeakSet<object>, kind: 'move' | 'copy', wrap: (inner: string) => string): StepResult {
+  const target = locate(root, path);
+  if (!target) return { ok: false, error: `${kind} operation does not apply: doc is missing destination path: ${path}: ${MISSING}` };
+  const planned = plan('add', target.parent, target.key, path, wrap);
+  if (!planned.ok) return planned;
+  return { ok: true, root: commit(root, target, planned.mutate, value, owned) };
+}
+
+/**
+ * Patch.test. A JSON null and a missing key are the same to evanphx (both decode to a nil node).
+ * Numbers are compared by value (evanphx compares their raw bytes, so there `1` differs from
+ * `1.0`; parsed JSON no longer has that difference).
+ */
+function test(root: Json, path: string, value: Json | undefined): StepResult {
+  const expected = value === undefined ? null : value;
+  const failed: StepResult = { ok: false, error: `testing value ${path} failed: ${TEST_FAILED}` };
+  if (path === '') return deepEqualJson(root, expected) ? { ok: true, root } : failed;
+  const loc = locate(root, path);
+  if (!loc) return { ok: false, error: `test operation does not apply: is missing path: ${path}: ${MISSING}` };
+  const got = get(loc.parent, loc.key);
+  if (!got.ok) return { ok: false, error: `error in test for path: '${path}': ${got.error}` };
+  const actual = got.value ?? null;
+  if (actual === null || expected === null) return actual === expected ? { ok: true, root } : failed;
+  return deepEqualJson(actual, expected) ? { ok: true, root } : failed;
+}
+
+const nonexistent = (key: string) => `unable to get nonexistent key: ${key}: ${MISSING}`;
+
+/** partialDoc.get / partialArray.get: `undefined` for a missing object key (evanphx's nil node). */
+function get(parent: JsonObject | Json[], key: string): { ok: true; value: Json | undefined } | { ok: false; error: string } {
+  if (!Array.isArray(parent)) return { ok: true, value: Object.hasOwn(parent, key) ? parent[key] : undefined };
+  const a = goAtoi(key);
+  if (!a.ok) return { ok: false, error: a.error };
+  const at = resolveArrayIndex(key, parent.length);
+  if (at === undefined) return { ok: false, error: `Unable to access invalid index: ${a.value}: ${INVALID_INDEX}` };
+  return { ok: true, value: parent[at] };
+}
+
+/**
+ * findObject: a path without any "/" (other than "") has no container. Note that everything
+ * before the first "/" is ignored by evanphx ("spec/x" behaves like "/x").
+ */
+function locate(root: Json, path: string): Location | undefined {
+  if (!isContainer(root)) return undefined;
+  const split = path.split('/');
+  if (split.length < 2) return path === '' ? { hops: [], parent: root, key: '' } : undefined;
+  const hops = findContainer(root, split.slice(1, -1));
+  if (!hops) return undefined;
+  return { hops, parent: hops.length === 0 ? root : hops[hops.length - 1]!.node, key: decodePointerSegment(split[split.length - 1]!) };
+}
+
+/** Copy-on-write along the located path, then the planned mutation of the owned parent copy. */
+function commit(root: Json, loc: Location, mutate: Mutation, value: Json, owned: WeakSet<object>): Json {
   const newRoot = own(root as JsonObject | Json[], owned);
   let cur = newRoot;
-  for (const hop of hops) {
-    const copy = own(hop.node, owned);
-    setChild(cur, hop.via, copy);
-    cur = copy;
+  for (const hop of loc.hops) {
+    const next = own(hop.node, owned);
+    setChild(cur, hop.via, next);
+    cur = next;
   }
-  planned.mutate(cur, op.value === undefined ? null : op.value);
-  return { ok: true, root: newRoot };
+  mutate(cur, value);
+  return newRoot;
 }
 
 function isContainer(v: Json): v is JsonObject | Json[] {
@@ -161,22 +252,22 @@ function resolveArrayIndex(seg: string, len: number): number | undefined {
   return Number(idx);
 }
 
-type Plan =
-  | { ok: true; mutate: (parent: JsonObject | Json[], value: Json) => void }
-  | { ok: false; error: string };
+type Mutation = (parent: JsonObject | Json[], value: Json) => void;
+type Plan = { ok: true; mutate: Mutation } | { ok: false; error: string };
 
-function plan(kind: 'add' | 'remove' | 'replace', parent: JsonObject | Json[], key: string, path: string): Plan {
-  if (Array.isArray(parent)) return planArray(kind, parent, key, path);
+/**
+ * Checks the final step against the (unmodified) parent before anything is copied. `wrap`
+ * words the container's add/remove errors for the calling operation ("error in add for path").
+ */
+function plan(kind: 'add' | 'remove' | 'replace', parent: JsonObject | Json[], key: string, path: string, wrap: (inner: string) => string): Plan {
+  if (Array.isArray(parent)) return planArray(kind, parent, key, path, wrap);
   const obj = parent;
   switch (kind) {
     case 'add':
       return { ok: true, mutate: (p, v) => void ((p as JsonObject)[key] = v) };
     case 'remove':
       if (!Object.hasOwn(obj, key)) {
-        return {
-          ok: false,
-          error: `error in remove for path: '${path}': unable to remove nonexistent key: ${key}: ${MISSING}`,
-        };
+        return { ok: false, error: wrap(`unable to remove nonexistent key: ${key}: ${MISSING}`) };
       }
       return { ok: true, mutate: (p) => void delete (p as JsonObject)[key] };
     case 'replace':
@@ -189,22 +280,19 @@ function plan(kind: 'add' | 'remove' | 'replace', parent: JsonObject | Json[], k
   }
 }
 
-function planArray(kind: 'add' | 'remove' | 'replace', arr: Json[], key: string, path: string): Plan {
+function planArray(kind: 'add' | 'remove' | 'replace', arr: Json[], key: string, path: string, wrap: (inner: string) => string): Plan {
   const len = BigInt(arr.length);
   switch (kind) {
     case 'add': {
       if (key === '-') return { ok: true, mutate: (p, v) => void (p as Json[]).push(v) };
       const a = goAtoi(key);
       if (!a.ok) {
-        return {
-          ok: false,
-          error: `error in add for path: '${path}': value was not a proper array index: '${key}': ${a.error}`,
-        };
+        return { ok: false, error: wrap(`value was not a proper array index: '${key}': ${a.error}`) };
       }
       const size = len + 1n;
       let idx = a.value;
       if (idx >= size || idx < -size) {
-        return { ok: false, error: `error in add for path: '${path}': Unable to access invalid index: ${a.value}: ${INVALID_INDEX}` };
+        return { ok: false, error: wrap(`Unable to access invalid index: ${a.value}: ${INVALID_INDEX}`) };
       }
       if (idx < 0n) idx += size;
       const at = Number(idx);
@@ -212,10 +300,10 @@ function planArray(kind: 'add' | 'remove' | 'replace', arr: Json[], key: string,
     }
     case 'remove': {
       const a = goAtoi(key);
-      if (!a.ok) return { ok: false, error: `error in remove for path: '${path}': ${a.error}` };
+      if (!a.ok) return { ok: false, error: wrap(a.error) };
       let idx = a.value;
       if (idx >= len || idx < -len) {
-        return { ok: false, error: `error in remove for path: '${path}': Unable to access invalid index: ${a.value}: ${INVALID_INDEX}` };
+        return { ok: false, error: wrap(`Unable to access invalid index: ${a.value}: ${INVALID_INDEX}`) };
       }
       if (idx < 0n) idx += len;
       const at = Number(idx);
@@ -254,20 +342,53 @@ function replaceRoot(kind: 'add' | 'replace', value: Json | undefined): StepResu
 }
 
 /**
- * Operations other than add/remove/replace never pass the ClusterClass CRD enum. For
- * completeness, mirror the texts of jsonpatch.DecodePatch where it rejects them (`move`/`copy`
- * without `from`, unknown ops). `test` would decode fine in Go; it is not supported here.
+ * validatePatch (run by jsonpatch.DecodePatch before anything is applied): a known op, then
+ * `from` for move/copy, then a string path. Inline ops never get here with other ops than add,
+ * remove and replace (the ClusterClass CRD enum); external patches can use all six.
  */
-function unsupported(op: JsonPatchOp): StepResult {
-  const opJson = JSON.stringify({ op: op.op, path: op.path });
-  if (op.op === 'move' || op.op === 'copy') {
-    return {
-      ok: false,
-      error: `invalid operation ${opJson}: failed to decode 'from': operation, missing from field: ${MISSING}`,
-    };
+function validateOperation(op: JsonPatchOp, opJson = goMarshal(op as unknown as Json)): string | undefined {
+  const invalid = (what: string) => `invalid operation ${opJson}: ${what}`;
+  if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(op.op)) return invalid('unsupported operation');
+  if ((op.op === 'move' || op.op === 'copy') && op.from === undefined) return invalid(`failed to decode 'from': operation, missing from field: ${MISSING}`);
+  return undefined;
+}
+
+/** The Go JSON type name in `json: cannot unmarshal X into ...` errors. */
+const goJsonKind = (v: unknown): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v;
+
+/**
+ * jsonpatch.DecodePatch over the bytes of an external patch: valid JSON, a list of objects,
+ * every operation valid, checked in evanphx's order (Operation.Kind/From/Path: a field that is
+ * null counts as missing, a non-string op as "unknown").
+ */
+export function decodeJsonPatch(text: string): { ok: true; ops: JsonPatchOp[] } | { ok: false; error: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: false, error: INVALID_STATE };
   }
-  if (op.op === 'test') {
-    return { ok: false, error: `test operation is not supported (ClusterClass patches allow add, remove, replace)` };
+  if (parsed === null) return { ok: true, ops: [] };
+  if (!Array.isArray(parsed)) return { ok: false, error: `json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type jsonpatch.Patch` };
+  const ops: JsonPatchOp[] = [];
+  for (const raw of parsed as unknown[]) {
+    if (raw !== null && !isObject(raw)) return { ok: false, error: `json: cannot unmarshal ${goJsonKind(raw)} into Go value of type jsonpatch.Operation` };
+    const fields = (raw ?? {}) as JsonObject;
+    const opJson = raw === null ? 'null' : goMarshal(fields);
+    const op: JsonPatchOp = { op: typeof fields.op === 'string' ? fields.op : 'unknown', path: '' };
+    const notString = (key: 'from' | 'path') => `invalid operation ${opJson}: failed to decode '${key}': json: cannot unmarshal ${goJsonKind(fields[key])} into Go value of type string`;
+    if (fields.from !== undefined && fields.from !== null) {
+      if (typeof fields.from === 'string') op.from = fields.from;
+      else if (op.op === 'move' || op.op === 'copy') return { ok: false, error: notString('from') };
+    }
+    const invalid = validateOperation(op, opJson);
+    if (invalid) return { ok: false, error: invalid };
+    if (fields.path === undefined || fields.path === null) return { ok: false, error: `invalid operation ${opJson}: failed to decode 'path': operation missing path field: ${MISSING}` };
+    if (typeof fields.path !== 'string') return { ok: false, error: notString('path') };
+    op.path = fields.path;
+    if (Object.hasOwn(fields, 'value')) op.value = fields.value as Json;
+    ops.push(op);
   }
-  return { ok: false, error: `invalid operation ${opJson}: unsupported operation` };
+  return { ok: true, ops };
 }

@@ -13,7 +13,7 @@ import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
 import { defaultVariableValue } from './defaulting.js';
 import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from './fielderror.js';
-import { canonicalJson, compareGoStrings, goMarshal } from './json.js';
+import { canonicalJson, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from './json.js';
 import { withFix } from '../validation/rules.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
@@ -21,8 +21,11 @@ import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
 
 export interface CompiledVariable {
   name: string;
-  /** `inline` (spec.variables) or the Runtime Extension that discovered it (status.variables). */
-  from: string;
+  /**
+   * Where its definitions come from, in status order: `inline` (spec.variables) and/or the
+   * external patches whose DiscoverVariables extension defined it (status.variables `from`).
+   */
+  from: string[];
   required: boolean;
   definition: ClusterClassVariable;
   schema: SchemaNode;
@@ -31,6 +34,13 @@ export interface CompiledVariable {
   cel?: CelTree;
   /** The definition as `status.variables[].definitions[0]`. */
   status: JsonObject;
+}
+
+/** Definitions a DiscoverVariables extension returned for one external patch. */
+export interface DiscoveredVariables {
+  /** The patch name (status.variables `from`). */
+  from: string;
+  variables: readonly ClusterClassVariable[];
 }
 
 /** Compiled once per ClusterClass and reused for every Cluster of the class. */
@@ -69,7 +79,7 @@ function compileVariable(ajv: Ajv, env: CelEnv, v: ClusterClassVariable, base: s
     status.deprecatedV1Beta1Metadata = meta as unknown as Json;
   }
   status.schema = { openAPIV3Schema: schema.json };
-  const compiled: CompiledVariable = { name: v.name, from, required: v.required, definition: v, schema, status };
+  const compiled: CompiledVariable = { name: v.name, from: [from], required: v.required, definition: v, schema, status };
 
   errors.push(...validateVariableMetadata(v, schema, base));
   if (issues.errors.length > 0) {
@@ -115,7 +125,9 @@ function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariab
     if (!def || byName.has(sv.name)) continue;
     const variable: ClusterClassVariable = { name: sv.name, required: def.required, schema: def.schema, fieldPath: key('status.variables', sv.name) };
     if (def.deprecatedV1Beta1Metadata) variable.deprecatedV1Beta1Metadata = def.deprecatedV1Beta1Metadata;
-    byName.set(sv.name, compileVariable(ajv, env, variable, variable.fieldPath, [], [], def.from));
+    const compiled = compileVariable(ajv, env, variable, variable.fieldPath, [], [], def.from);
+    compiled.from = sv.definitions.map((d) => d.from);
+    byName.set(sv.name, compiled);
   }
   const fix = `ClusterClass "${cc.name}" status.variables does not define it (the definitions Cluster API uses, discovered variables included): remove it from the Cluster or define it in the class`;
   // A field.TypeInvalid naming every definition, with the problems aggregated (kerrors.NewAggregate).
@@ -129,15 +141,75 @@ function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariab
   return { byName, invalidDefinitions, fix };
 }
 
-/** "Define it in spec.variables", and where the definitions of a Runtime Extension would come from. */
-function specUndefinedFix(cc: ClusterClass): string {
+/**
+ * "Define it in spec.variables", and where the definitions of a Runtime Extension would come
+ * from when it was not called (`discoveryCalled`: its answer is already in).
+ */
+function specUndefinedFix(cc: ClusterClass, discoveryCalled: boolean): string {
   const discovering = cc.patches.filter((p) => p.external?.discoverVariablesExtension).map((p) => `"${p.external!.discoverVariablesExtension}"`);
   const fix = `define it in ClusterClass "${cc.name}" spec.variables, or remove it from the Cluster`;
-  if (discovering.length === 0) return fix;
-  return `${fix}; variables of Runtime Extension ${discovering.join(', ')} are known only from the class's status.variables: render the ClusterClass as exported from the management cluster (kubectl get clusterclass ${cc.name} -n ${cc.namespace} -o yaml)`;
+  if (discovering.length === 0 || discoveryCalled) return fix;
+  return `${fix}; variables of Runtime Extension ${discovering.join(', ')} are known only from the class's status.variables or from the extension: render the ClusterClass as exported from the management cluster (kubectl get clusterclass ${cc.name} -n ${cc.namespace} -o yaml), or give its ExtensionConfig (--extensions) or recorded answers (--replay-extensions)`;
 }
 
-export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef): { variables: CompiledVariables; results: Result[] } {
+/** The parts of a definition CAPI compares (clusterclass_controller.go `addDefinitionToExistingStatusVariable`). */
+function sameDefinition(a: CompiledVariable, b: CompiledVariable): boolean {
+  const dropFalse = (v: Json | undefined): Json | undefined => {
+    if (Array.isArray(v)) return v.map((x) => dropFalse(x) ?? null);
+    if (!isJsonObject(v)) return v;
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) if (x !== false) out[k] = dropFalse(x) ?? null;
+    return out;
+  };
+  return (
+    a.required === b.required &&
+    deepEqualJson(dropFalse(a.status.schema) ?? null, dropFalse(b.status.schema) ?? null) &&
+    deepEqualJson((a.definition.deprecatedV1Beta1Metadata ?? null) as Json, (b.definition.deprecatedV1Beta1Metadata ?? null) as Json)
+  );
+}
+
+/**
+ * The definitions each DiscoverVariables extension returned, added to `byName` as the ClusterClass
+ * controller's `reconcileVariables` adds them to status.variables: validated like class variables
+ * at `<patch>.variables`; a name defined twice with different definitions is a conflict.
+ */
+function addDiscovered(ajv: Ajv, env: CelEnv, cc: ClusterClass, classRef: ObjectRef, byName: Map<string, CompiledVariable>, discovered: readonly DiscoveredVariables[], errors: FieldError[], warnings: FieldError[]): Result[] {
+  const conflicts = new Set<string>();
+  for (const set of discovered) {
+    const base = `${set.from}.variables`;
+    const setErrors: FieldError[] = validateVariableNames(set.variables, base);
+    const compiled = set.variables.map((v) => compileVariable(ajv, env, v, key(base, v.name), setErrors, warnings, set.from));
+    errors.push(...setErrors);
+    if (setErrors.length > 0) continue;
+    for (const c of compiled) {
+      const existing = byName.get(c.name);
+      if (!existing) byName.set(c.name, c);
+      else {
+        existing.from.push(set.from);
+        if (!sameDefinition(existing, c)) conflicts.add(c.name);
+      }
+    }
+  }
+  if (conflicts.size === 0) return [];
+  const names = [...conflicts].sort(compareGoStrings);
+  return [
+    {
+      severity: 'error',
+      message: `failed to discover variables for ClusterClass ${cc.name}: the following variables have conflicting schemas: ${names.join(',')}`,
+      resourceRef: classRef,
+      field: { path: 'status.variables' },
+      tags: { rule: 'variable-discovery' },
+    },
+  ];
+}
+
+/**
+ * The class's variable definitions. With `discovered` (the class's DiscoverVariables extensions
+ * were called): `spec.variables` plus what they returned, as the ClusterClass controller
+ * computes status.variables — the live answer supersedes an exported status. Without: the
+ * exported `status.variables` when present, else `spec.variables`.
+ */
+export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef, discovered?: readonly DiscoveredVariables[]): { variables: CompiledVariables; results: Result[] } {
   const ajv = newAjv();
   const env = newCelEnv();
   const errors: FieldError[] = validateVariableNames(cc.variables, 'spec.variables');
@@ -148,14 +220,16 @@ export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef): { 
     // A repeated name is an error above; the first definition is the one used.
     if (!inline.has(v.name)) inline.set(v.name, compiled);
   }
-  const fromStatus = cc.statusVariables && statusDefinitions(ajv, env, cc, cc.statusVariables);
+  const conflicts = discovered ? addDiscovered(ajv, env, cc, classRef, inline, discovered, errors, warnings) : [];
+  const fromStatus = !discovered && cc.statusVariables ? statusDefinitions(ajv, env, cc, cc.statusVariables) : undefined;
   const byName = fromStatus?.byName ?? inline;
   const sorted = [...byName.values()].sort((a, b) => compareGoStrings(a.name, b.name));
   const results = dedupeResults([
     ...errors.map((e) => toResult(e, classRef, 'error')),
     ...warnings.map((e) => toResult(e, classRef, 'warning')),
+    ...conflicts,
   ]);
-  const undefinedFix = fromStatus?.fix ?? specUndefinedFix(cc);
+  const undefinedFix = fromStatus?.fix ?? specUndefinedFix(cc, discovered !== undefined);
   const variables: CompiledVariables = { classRef, sorted, byName, ajv, env, undefinedFix };
   if (fromStatus?.invalidDefinitions) variables.invalidDefinitions = fromStatus.invalidDefinitions;
   return { variables, results };
@@ -163,12 +237,17 @@ export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef): { 
 
 /** Synthesised ClusterClass status.variables (spec §5.2) as plain JSON, sorted by name. */
 export function statusVariables(v: CompiledVariables): Json[] {
-  return v.sorted.map((c) => ({ name: c.name, definitionsConflict: false, definitions: [c.status] }));
+  return v.sorted.map((c) => ({ name: c.name, definitionsConflict: false, definitions: c.from.map((from) => ({ ...c.status, from })) }));
+}
+
+/** Names of the variables with a definition from `from` (`inline` or an external patch's name): engine.go `definitionsForPatch`. */
+export function variableNamesFrom(v: CompiledVariables, from: string): Set<string> {
+  return new Set(v.sorted.filter((c) => c.from.includes(from)).map((c) => c.name));
 }
 
 /** Names of variables whose definitions come from `spec.variables` (inline). */
 export function inlineVariableNames(v: CompiledVariables): Set<string> {
-  return new Set(v.sorted.filter((c) => c.from === 'inline').map((c) => c.name));
+  return variableNamesFrom(v, 'inline');
 }
 
 // ------------------------------------------------------------------ Cluster side

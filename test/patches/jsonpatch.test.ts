@@ -165,7 +165,34 @@ describe('unsupported operations', () => {
       `invalid operation {"op":"move","path":"/spec/a"}: failed to decode 'from': operation, missing from field: missing value`,
     );
     expect(err(doc(), [{ op: 'frob', path: '/spec/a' }])).toBe(`invalid operation {"op":"frob","path":"/spec/a"}: unsupported operation`);
-    expect(err(doc(), [{ op: 'test', path: '/spec/a' }])).toContain('not supported');
+  });
+});
+
+// External patches may use every RFC 6902 op; expected texts are evanphx/json-patch v5.9.11
+// patch.go (Patch.move, Patch.copy, Patch.test), the version CAPI's go.mod pins.
+describe('move, copy and test (external patches)', () => {
+  it('moves and copies values', () => {
+    const out = ok(doc(), [
+      { op: 'move', from: '/spec/a', path: '/spec/b' },
+      { op: 'copy', from: '/spec/obj', path: '/spec/obj2' },
+    ]) as any;
+    expect(out.spec.a).toBeUndefined();
+    expect(out.spec.b).toBe(1);
+    expect(out.spec.obj2).toEqual({ k: 'v' });
+  });
+  it('tests values; a JSON null equals a missing key', () => {
+    expect(ok(doc(), [{ op: 'test', path: '/spec/obj', value: { k: 'v' } }])).toEqual(doc());
+    expect(ok(doc(), [{ op: 'test', path: '/spec/nope', value: null }])).toEqual(doc());
+    expect(err(doc(), [{ op: 'test', path: '/spec/a', value: 2 }])).toBe('testing value /spec/a failed: test failed');
+    expect(err(doc(), [{ op: 'test', path: '/nope/x', value: 2 }])).toBe('test operation does not apply: is missing path: /nope/x: missing value');
+  });
+  it('reports evanphx texts for missing sources and destinations', () => {
+    expect(err(doc(), [{ op: 'move', from: '', path: '/spec/b' }])).toBe('unable to move entire document to another path: invalid state detected');
+    expect(err(doc(), [{ op: 'move', from: '/nope/a', path: '/spec/b' }])).toBe('move operation does not apply: doc is missing from path: /nope/a: missing value');
+    expect(err(doc(), [{ op: 'move', from: '/spec/zz', path: '/spec/b' }])).toBe("error in move for path: 'zz': unable to get nonexistent key: zz: missing value");
+    expect(err(doc(), [{ op: 'move', from: '/spec/a', path: '/nope/b' }])).toBe('move operation does not apply: doc is missing destination path: /nope/b: missing value');
+    expect(err(doc(), [{ op: 'copy', from: '/nope/a', path: '/spec/b' }])).toBe('copy operation does not apply: doc is missing from path: "/nope/a": missing value');
+    expect(err(doc(), [{ op: 'copy', from: '/spec/list/5', path: '/spec/b' }])).toBe("error in copy for from: '/spec/list/5': Unable to access invalid index: 5: invalid index referenced");
   });
 });
 

@@ -1,0 +1,182 @@
+/**
+ * The Runtime SDK client (internal/runtime/client/client.go): discovery of each ExtensionConfig,
+ * then `CallExtension` — registry lookup by `<handler>.<extensionconfig>`, hook check,
+ * namespaceSelector, ExtensionConfig settings under the request's own, the handler's timeout,
+ * the HTTP exchange, `failurePolicy`, the answer's status — with CAPI's error texts. Answers come
+ * from the network (live, optionally recorded) or from recordings only (replay: no network).
+ */
+import type { JsonObject, ObjectRef } from '../api/model.js';
+import type { ExternalHooks, HookOutcome } from '../patches/external.js';
+import { goQuote } from '../gotemplate/fmt.js';
+import {
+  HOOKS_API_VERSION,
+  decodeResponse,
+  hookPath,
+  type CommonResponse,
+  type DiscoverVariablesRequest,
+  type DiscoverVariablesResponse,
+  type GeneratePatchesRequest,
+  type GeneratePatchesResponse,
+  type HookName,
+  type HookRequest,
+  type ResponseOf,
+  type ValidateTopologyRequest,
+} from './hooks.js';
+import { recordingKey, type Recording } from './recordings.js';
+import { callUrl, endpointFor, matchNamespace, registrationsFrom, type ExtensionConfig, type Registration } from './registry.js';
+import { postSync, type HttpOutcome, type HttpPost } from './transport.js';
+
+/** client.go `defaultDiscoveryTimeout` and `DefaultHandlersTimeoutSeconds`. */
+const DISCOVERY_TIMEOUT_SECONDS = 10;
+const DEFAULT_HANDLER_TIMEOUT_SECONDS = 10;
+
+export type ExtensionMode =
+  | { kind: 'live'; record: boolean }
+  /** Answers only from recordings (`dir` is named in errors). */
+  | { kind: 'replay'; recordings: ReadonlyMap<string, Recording>; dir: string };
+
+export interface ExtensionSetup {
+  configs: readonly ExtensionConfig[];
+  /** `--extension NAME=URL`: where to reach an ExtensionConfig instead of its clientConfig. */
+  urls: Readonly<Record<string, string>>;
+  /** Labels of the Namespace objects among the inputs (namespaceSelector). */
+  namespaces: ReadonlyMap<string, Record<string, string>>;
+  mode: ExtensionMode;
+  /** The HTTP transport (tests may stub it); default: `postSync`. */
+  post?: (request: HttpPost) => HttpOutcome;
+}
+
+/** errCallingExtensionHandler: the failures `failurePolicy: Ignore` may ignore. */
+type Exchange = { ok: true; response: CommonResponse } | { ok: false; error: string; calling: boolean };
+
+/** validateResponseStatus. */
+function statusError(response: CommonResponse, operation: string, target: string): string | undefined {
+  if (response.status === 'Success') return undefined;
+  if (response.status === 'Failure') return `failed to ${operation} ${goQuote(target)}: got failure response with message: ${response.message}`;
+  return `failed to ${operation} ${goQuote(target)}: got unknown response status ${goQuote(response.status)} with message: ${response.message}`;
+}
+
+export class ExtensionClient implements ExternalHooks {
+  /** Every answer received in record mode, by key (written out by the front end). */
+  readonly recorded = new Map<string, Recording>();
+  private readonly registries = new Map<string, { ok: true; registrations: Registration[] } | { ok: false; error: string }>();
+  private readonly post: (request: HttpPost) => HttpOutcome;
+
+  constructor(private readonly setup: ExtensionSetup) {
+    this.post = setup.post ?? postSync;
+  }
+
+  generatePatches(extension: string, request: GeneratePatchesRequest, forObject: ObjectRef): HookOutcome<GeneratePatchesResponse> {
+    return this.call('GeneratePatches', extension, request, forObject);
+  }
+
+  validateTopology(extension: string, request: ValidateTopologyRequest, forObject: ObjectRef): HookOutcome<CommonResponse> {
+    return this.call('ValidateTopology', extension, request, forObject);
+  }
+
+  /** Called by the ClusterClass reconciler for the class itself (`forObject` is the ClusterClass). */
+  discoverVariables(extension: string, settings: Record<string, string> | undefined, forObject: ObjectRef): HookOutcome<DiscoverVariablesResponse> {
+    const request: DiscoverVariablesRequest = { apiVersion: HOOKS_API_VERSION, kind: 'DiscoverVariablesRequest', ...(settings && Object.keys(settings).length > 0 ? { settings } : {}) };
+    return this.call('DiscoverVariables', extension, request, forObject);
+  }
+
+  /** CallExtension. */
+  private call<H extends HookName>(hook: H, name: string, request: HookRequest, forObject: ObjectRef): HookOutcome<ResponseOf[H]> {
+    const fail = (detail: string): HookOutcome<ResponseOf[H]> => ({ ok: false, error: `failed to call extension handler ${goQuote(name)}: ${detail}` });
+    const mode = this.setup.mode;
+    const key = recordingKey(hook, name, request);
+    if (mode.kind === 'replay') {
+      const recorded = mode.recordings.get(key);
+      if (!recorded) {
+        return fail(`no recorded answer for this ${hook} request in ${mode.dir} (key ${key.slice(0, 24)}); record the extension's answers again (--record-extensions)`);
+      }
+      if (recorded.ignored !== undefined) return { ok: true, response: emptyResponse(hook), ignored: recorded.ignored };
+      const decoded = decodeResponse(hook, JSON.stringify(recorded.response ?? {}));
+      if (!decoded.ok) return fail(`recorded answer ${key.slice(0, 24)} is not a ${hook}Response: ${decoded.error}`);
+      const status = statusError(decoded.value, 'call extension handler', name);
+      return status ? { ok: false, error: status } : { ok: true, response: decoded.value };
+    }
+
+    const registration = this.lookup(name);
+    if (!registration.ok) return fail(registration.error);
+    const r = registration.registration;
+    if (r.hook !== hook || r.apiVersion !== HOOKS_API_VERSION) return fail(`handler does not match GroupHook "hooks.runtime.cluster.x-k8s.io/${hook}"`);
+    const ns = matchNamespace(r.config.namespaceSelector, forObject.namespace ?? '', this.setup.namespaces);
+    if (!ns.ok) return fail(ns.error);
+    if (!ns.matches) return fail(`namespaceSelector did not match object ${forObject.namespace}/${forObject.name}`);
+
+    // cloneAndAddSettings: the request's settings win over the ExtensionConfig's.
+    const settings = { ...r.config.settings, ...(('settings' in request && request.settings) || {}) };
+    const sent = Object.keys(settings).length > 0 ? { ...request, settings } : request;
+    const timeout = r.timeoutSeconds !== 0 ? r.timeoutSeconds : DEFAULT_HANDLER_TIMEOUT_SECONDS;
+    const exchange = this.exchange(hook, r.config, r.handler, sent, timeout);
+    if (!exchange.ok) {
+      if (exchange.calling && r.failurePolicy === 'Ignore') {
+        this.record({ hook, handler: name, request, ignored: exchange.error }, r.config, key);
+        return { ok: true, response: emptyResponse(hook), ignored: exchange.error };
+      }
+      return fail(exchange.error);
+    }
+    this.record({ hook, handler: name, request, response: exchange.response as unknown as JsonObject }, r.config, key);
+    const status = statusError(exchange.response, 'call extension handler', name);
+    return status ? { ok: false, error: status } : { ok: true, response: exchange.response as ResponseOf[H] };
+  }
+
+  private record(recording: Recording, config: ExtensionConfig, key: string): void {
+    if (this.setup.mode.kind !== 'live' || !this.setup.mode.record) return;
+    const secretNames = Object.keys(config.settings).sort();
+    this.recorded.set(key, secretNames.length > 0 ? { ...recording, extensionConfigSettings: secretNames } : recording);
+  }
+
+  /** registry.Get, with the registry filled by discovering the named ExtensionConfig on first use. */
+  private lookup(name: string): { ok: true; registration: Registration } | { ok: false; error: string } {
+    const configName = name.slice(name.indexOf('.') + 1);
+    const notRegistered = `failed to get extension handler ${goQuote(name)} from registry: handler with name ${goQuote(name)} has not been registered`;
+    const config = name.includes('.') ? this.setup.configs.find((c) => c.name === configName) : undefined;
+    if (!config) return { ok: false, error: `${notRegistered} (no ExtensionConfig ${goQuote(configName)} among the inputs or --extensions)` };
+    let registry = this.registries.get(config.name);
+    if (!registry) {
+      registry = this.discover(config);
+      this.registries.set(config.name, registry);
+    }
+    if (!registry.ok) return { ok: false, error: `${notRegistered} (${registry.error})` };
+    const found = registry.registrations.find((r) => r.name === name);
+    return found ? { ok: true, registration: found } : { ok: false, error: `${notRegistered} (the discovery of ExtensionConfig ${goQuote(config.name)} lists no such handler)` };
+  }
+
+  /** client.Discover. */
+  private discover(config: ExtensionConfig): { ok: true; registrations: Registration[] } | { ok: false; error: string } {
+    const failed = (detail: string) => ({ ok: false as const, error: `failed to discover extension ${goQuote(config.name)}: ${detail}` });
+    const exchange = this.exchange('Discovery', config, undefined, { apiVersion: HOOKS_API_VERSION, kind: 'DiscoveryRequest' }, DISCOVERY_TIMEOUT_SECONDS);
+    if (!exchange.ok) return failed(exchange.error);
+    const status = statusError(exchange.response, 'discover extension', config.name);
+    if (status) return { ok: false, error: status };
+    const registrations = registrationsFrom(config, exchange.response as ResponseOf['Discovery']);
+    return registrations.ok ? registrations : failed(registrations.error);
+  }
+
+  /** httpCall: POST the request, decode a 200 answer; every failure says where it went. */
+  private exchange(hook: HookName, config: ExtensionConfig, handler: string | undefined, request: HookRequest, timeoutSeconds: number): Exchange {
+    const endpoint = endpointFor(config, this.setup.urls[config.name]);
+    if (!endpoint.ok) return { ok: false, error: `failed to get http client: ${endpoint.error}`, calling: false };
+    const url = callUrl(endpoint.endpoint.url, hookPath(hook, handler), timeoutSeconds);
+    const post: HttpPost = { url, body: JSON.stringify(request), verifyHost: endpoint.endpoint.verifyHost, timeoutMs: timeoutSeconds * 1000 };
+    if (config.clientConfig.caBundle) post.caBundle = config.clientConfig.caBundle;
+    const answer = this.post(post);
+    if (!answer.ok) return { ok: false, error: `http call failed: Post ${goQuote(url)}: ${answer.error}`, calling: true };
+    if (answer.status !== 200) {
+      const body = answer.body.length > 512 ? `${answer.body.slice(0, 512)}...` : answer.body;
+      return { ok: false, error: `http call failed: got response with status code ${answer.status} != 200: response : ${goQuote(body)} (POST ${url})`, calling: true };
+    }
+    const decoded = decodeResponse(hook, answer.body);
+    if (!decoded.ok) return { ok: false, error: `http call failed: failed to decode response: ${decoded.error} (POST ${url})`, calling: true };
+    return { ok: true, response: decoded.value };
+  }
+}
+
+/** The default success response CallExtension leaves after an ignored failure. */
+function emptyResponse<H extends HookName>(hook: H): ResponseOf[H] {
+  const base = { status: 'Success', message: '' };
+  const extra = hook === 'GeneratePatches' ? { items: [] } : hook === 'DiscoverVariables' ? { variables: [] } : hook === 'Discovery' ? { handlers: [] } : {};
+  return { ...base, ...extra } as unknown as ResponseOf[H];
+}

@@ -1,0 +1,170 @@
+/**
+ * External patches as CAPI's patch engine runs them
+ * (core/reconcilers/topology/cluster/patches/engine.go): the GeneratePatches request built from
+ * the current templates (createRequest, addVariablesForPatch, variables.Global/ControlPlane/
+ * MachineDeployment/MachinePool), the answer applied item by item (applyPatchesToRequest), and
+ * the ValidateTopology request after the last patch (convertToValidationRequest). The calls
+ * themselves are the Runtime SDK client's (src/extensions), reached through `ExternalHooks`.
+ */
+import { createHash } from 'node:crypto';
+import { isObject } from '../api/json.js';
+import type { Json, JsonObject, ObjectRef } from '../api/model.js';
+import type { GeneratePatchesRequest, GeneratePatchesResponse, HolderReference, HookVariable, ValidateTopologyRequest } from '../extensions/hooks.js';
+import { HOOKS_API_VERSION } from '../extensions/hooks.js';
+import { goQuote } from '../gotemplate/fmt.js';
+import { canonicalJson } from '../variables/json.js';
+import { decodeJsonPatch, applyJsonPatch } from './jsonpatch.js';
+import { applyMergePatch } from './mergepatch.js';
+import type { PatchRequest, PatchRequestItem } from './types.js';
+
+/** A call's answer; `ignored` holds the error a `failurePolicy: Ignore` handler's call had (CAPI logs it). */
+export type HookOutcome<T> = { ok: true; response: T; ignored?: string } | { ok: false; error: string };
+
+/** The Runtime SDK calls the engine makes, for the Cluster `forObject` (the ExtensionConfig namespaceSelector applies to it). */
+export interface ExternalHooks {
+  generatePatches(extension: string, request: GeneratePatchesRequest, forObject: ObjectRef): HookOutcome<GeneratePatchesResponse>;
+  validateTopology(extension: string, request: ValidateTopologyRequest, forObject: ObjectRef): HookOutcome<unknown>;
+}
+
+/**
+ * The request item uid. CAPI draws a random UUID per reconcile (template.go `uuidGenerator`);
+ * here it is a UUID-shaped SHA-256 of the item's identity, so requests (and recordings keyed by
+ * their content) are the same on every run.
+ */
+export function requestItemUid(clusterRef: ObjectRef, item: PatchRequestItem): string {
+  const h = createHash('sha256')
+    .update([clusterRef.namespace ?? '', clusterRef.name, item.holder.kind, item.holder.name, item.holder.fieldPath].join('\0'))
+    .digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * Variables of one list (global or item) for a patch: the user values whose definitions come
+ * from `definitionFrom` (in the Cluster's order), then `builtin` (variables.go `Global` and
+ * friends). Map-valued parts are sent with sorted keys, as Go marshals maps.
+ */
+function hookVariables(values: Readonly<Record<string, Json>>, names: ReadonlySet<string>): HookVariable[] {
+  const out: HookVariable[] = [];
+  for (const [name, value] of Object.entries(values)) {
+    if (name !== 'builtin' && names.has(name) && value !== undefined) out.push({ name, value: canonicalJson(value) });
+  }
+  if (values.builtin !== undefined) out.push({ name: 'builtin', value: values.builtin });
+  return out;
+}
+
+function holderReference(item: PatchRequestItem, namespace: string): HolderReference {
+  return { apiVersion: item.holder.apiVersion, kind: item.holder.kind, namespace, name: item.holder.name, fieldPath: item.holder.fieldPath };
+}
+
+/** Items of a request: templates as they are now, variables for the patch (none for the InfraCluster). */
+function requestItems(request: PatchRequest, templates: readonly JsonObject[], names: ReadonlySet<string>, clusterRef: ObjectRef) {
+  return request.items.map((item, n) => {
+    const variables = hookVariables(item.variables, names);
+    return {
+      holderReference: holderReference(item, clusterRef.namespace ?? ''),
+      object: canonicalJson(templates[n]!) as JsonObject,
+      ...(variables.length > 0 ? { variables } : {}),
+    };
+  });
+}
+
+/** The GeneratePatchesRequest for one external patch (settings are the patch's, omitempty). */
+export function generatePatchesRequest(
+  request: PatchRequest,
+  templates: readonly JsonObject[],
+  names: ReadonlySet<string>,
+  settings: Record<string, string> | undefined,
+  clusterRef: ObjectRef,
+): GeneratePatchesRequest {
+  const variables = hookVariables(request.globalVariables, names);
+  return {
+    apiVersion: HOOKS_API_VERSION,
+    kind: 'GeneratePatchesRequest',
+    ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
+    ...(variables.length > 0 ? { variables } : {}),
+    items: requestItems(request, templates, names, clusterRef).map((item, n) => ({ uid: requestItemUid(clusterRef, request.items[n]!), ...item })),
+  };
+}
+
+/**
+ * convertToValidationRequest: the final templates with the variables CAPI's request held last,
+ * i.e. those computed for the class's last patch (addVariablesForPatch overwrites them per patch).
+ */
+export function validateTopologyRequest(
+  request: PatchRequest,
+  templates: readonly JsonObject[],
+  lastPatchNames: ReadonlySet<string>,
+  settings: Record<string, string> | undefined,
+  clusterRef: ObjectRef,
+): ValidateTopologyRequest {
+  const variables = hookVariables(request.globalVariables, lastPatchNames);
+  return {
+    apiVersion: HOOKS_API_VERSION,
+    kind: 'ValidateTopologyRequest',
+    ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
+    ...(variables.length > 0 ? { variables } : {}),
+    items: requestItems(request, templates, lastPatchNames, clusterRef),
+  };
+}
+
+/** patchutil.Patch: spec, metadata.labels and metadata.annotations of the result, each when present. */
+export function copyBack(original: JsonObject, patched: Json): JsonObject {
+  if (!isObject(patched)) return original;
+  const out: JsonObject = { ...original };
+  if (Object.hasOwn(patched, 'spec')) out['spec'] = patched['spec']!;
+  const pm = patched['metadata'];
+  if (isObject(pm)) {
+    for (const field of ['labels', 'annotations']) {
+      if (!Object.hasOwn(pm, field)) continue;
+      const meta = isObject(out['metadata']) ? { ...out['metadata'] } : {};
+      meta[field] = pm[field]!;
+      out['metadata'] = meta;
+    }
+  }
+  return out;
+}
+
+/**
+ * applyPatchesToRequest: each generated patch, in the answer's order, on the template whose uid
+ * it names; the first failure stops (the message is CAPI's, after "failed to apply patches for
+ * patch"). Returns the new templates.
+ */
+export function applyGeneratedPatches(
+  response: GeneratePatchesResponse,
+  templates: readonly JsonObject[],
+  uids: readonly string[],
+): { ok: true; templates: JsonObject[] } | { ok: false; error: string; item?: number } {
+  const out = [...templates];
+  for (const p of response.items) {
+    const n = uids.indexOf(p.uid);
+    if (n < 0) return { ok: false, error: 'unable to find corresponding request item for patch' };
+    let patched: Json;
+    switch (p.patchType) {
+      case 'JSONPatch': {
+        const decoded = decodeJsonPatch(p.patch);
+        if (!decoded.ok) return { ok: false, item: n, error: `failed to apply patch: error decoding json patch (RFC6902): ${decoded.error}` };
+        if (decoded.ops.length === 0) continue;
+        const applied = applyJsonPatch(out[n]!, decoded.ops);
+        if (!applied.ok) return { ok: false, item: n, error: `failed to apply patch: error applying json patch (RFC6902): ${applied.error}` };
+        patched = applied.doc;
+        break;
+      }
+      case 'JSONMergePatch': {
+        if (p.patch === '' || p.patch === '{}') continue;
+        const applied = applyMergePatch(out[n]!, p.patch);
+        if (!applied.ok) return { ok: false, item: n, error: `failed to apply patch: error applying json merge patch (RFC7386): ${applied.error}` };
+        patched = applied.doc;
+        break;
+      }
+      default:
+        // engine.go has no default case: patchutil.Patch then fails to decode the missing result.
+        return { ok: false, item: n, error: `failed to apply patch to template: unknown patchType ${goQuote(p.patchType)} (expected JSONPatch or JSONMergePatch)` };
+    }
+    // patchutil.Patch decodes the result as an Unstructured: it must be an object with a kind.
+    if (!isObject(patched) || typeof patched.kind !== 'string' || patched.kind === '') {
+      return { ok: false, item: n, error: `failed to apply patch to template: failed to convert patched object to Unstructured: Object 'Kind' is missing in '${JSON.stringify(patched)}'` };
+    }
+    out[n] = copyBack(out[n]!, patched);
+  }
+  return { ok: true, templates: out };
+}
