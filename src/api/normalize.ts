@@ -525,7 +525,7 @@ export function normalizeCluster(input: JsonObject, ref: ResourceRef): Normalize
  * is), read like `spec.variables`; shape problems are results at `<path>[i]`.
  */
 export function normalizeDiscoveredVariables(list: readonly JsonObject[], ref: ResourceRef, path: string): Normalized<ClusterClassVariable[]> {
-  const c: Ctx = { r: new FieldReader(ref), v1: false };
+  const c: Ctx = { r: new FieldReader(ref) };
   const value = list.flatMap((item, i) => classVariable(c, item, `${path}[${i}]`) ?? []);
   return { value, results: c.r.results };
 }

@@ -13,7 +13,9 @@ import type {
 } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import type { ContractVersion } from '../krm/config.js';
-import { compileClassVariables, inlineVariableNames, type CompiledVariables } from '../variables/index.js';
+import { compileClassVariables, inlineVariableNames, variableNamesFrom, type CompiledVariables, type DiscoveredVariables } from '../variables/index.js';
+import { normalizeDiscoveredVariables } from '../api/normalize.js';
+import type { ExtensionClient } from '../extensions/client.js';
 import { compilePatches, type CompiledPatches } from '../patches/index.js';
 import type { ContractLookup } from './contract.js';
 import { objectKindOf } from '../topology/labels.js';
@@ -64,12 +66,50 @@ export interface Blueprint {
   machinePools: Map<string, MachinePoolBlueprint>;
   variables: CompiledVariables;
   inlineVariables: Set<string>;
+  /** Per external patch, the variables its DiscoverVariables extension defined. */
+  externalVariables: Map<string, Set<string>>;
   patches: CompiledPatches;
 }
 
 export interface BlueprintOptions {
   skipExternalPatches: boolean;
   contractOf: ContractLookup;
+  /** The Runtime SDK client: DiscoverVariables is called for the class (else external hooks are warned about). */
+  extensions?: ExtensionClient;
+}
+
+/**
+ * The ClusterClass controller's `reconcileVariables` for external patches: each
+ * DiscoverVariables extension is called for the class (with the patch's settings) and its
+ * answer read like spec.variables; a failed call makes the class unusable, as VariableDiscovery
+ * failing does.
+ */
+function discoverVariables(cc: ClusterClass, classRef: ObjectRef, extensions: ExtensionClient, results: Result[]): DiscoveredVariables[] {
+  const discovered: DiscoveredVariables[] = [];
+  cc.patches.forEach((p, i) => {
+    const extension = p.external?.discoverVariablesExtension;
+    if (!extension) return;
+    const path = `spec.patches[${i}].external.discoverVariablesExtension`;
+    const tags = { patch: p.name, extension, hook: 'DiscoverVariables' };
+    const answer = extensions.discoverVariables(extension, p.external?.settings, classRef);
+    if (!answer.ok) {
+      results.push({
+        severity: 'error',
+        message: `failed to discover variables for ClusterClass ${cc.name}: VariableDiscovery failed: failed to call DiscoverVariables for patch ${p.name}: ${answer.error}`,
+        resourceRef: classRef,
+        field: { path },
+        tags,
+      });
+      return;
+    }
+    if (answer.ignored !== undefined) {
+      results.push({ severity: 'warning', message: `patch "${p.name}": DiscoverVariables call to "${extension}" failed and was ignored (failurePolicy Ignore), as CAPI does: ${answer.ignored}`, resourceRef: classRef, field: { path }, tags });
+    }
+    const read = normalizeDiscoveredVariables(answer.response.variables, classRef, `${p.name}.variables`);
+    results.push(...read.results);
+    discovered.push({ from: p.name, variables: read.value ?? [] });
+  });
+  return discovered;
 }
 
 /**
@@ -115,9 +155,10 @@ export function buildBlueprint(
     if (bootstrap && infrastructure && !machinePools.has(cls.class)) machinePools.set(cls.class, { cls, bootstrap, infrastructure });
   }
 
-  const compiledVariables = compileClassVariables(cc, classRef);
+  const discovered = options.extensions ? discoverVariables(cc, classRef, options.extensions, results) : undefined;
+  const compiledVariables = compileClassVariables(cc, classRef, discovered);
   results.push(...compiledVariables.results);
-  const compiledPatches = compilePatches(cc, classRef, { skipExternalPatches: options.skipExternalPatches });
+  const compiledPatches = compilePatches(cc, classRef, { skipExternalPatches: options.skipExternalPatches, extensionsAvailable: options.extensions !== undefined });
   results.push(...compiledPatches.results);
 
   if (results.some((r) => r.severity === 'error') || !controlPlane) return { results };
@@ -131,6 +172,7 @@ export function buildBlueprint(
     machinePools,
     variables: compiledVariables.variables,
     inlineVariables: inlineVariableNames(compiledVariables.variables),
+    externalVariables: new Map(cc.patches.filter((p) => p.external).map((p) => [p.name, variableNamesFrom(compiledVariables.variables, p.name)])),
     patches: compiledPatches.patches,
   };
   if (infrastructureCluster) blueprint.infrastructureCluster = infrastructureCluster;

@@ -5,11 +5,12 @@
 import { parseArgs } from './args.js';
 import { materializeBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
-import { configFromFlags, readInputs } from './render.js';
+import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './render.js';
+import { prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
 
-export const PLAN_HELP = `Usage: render-clusterclass plan --base GIT-REF|DIR [PATH...] [options]
+export const PLAN_HELP: string = `Usage: render-clusterclass plan --base GIT-REF|DIR [PATH...] [options]
 
 Renders the inputs at the base (a git revision of the same paths, or a directory) and in the
 working tree (PATH..., default .), and reports per Cluster the objects created, deleted and
@@ -20,11 +21,12 @@ Options:
   --base REF|DIR       what to compare against (required)
   --format FORMAT      text (default; colour on a terminal) | markdown | json
   --config FILE, --set KEY=VALUE   function config, as for render
+${EXTENSION_HELP}                       (base and head use the same extensions and recordings)
 Exit codes: 0 nothing changes, 1 something changes, 2 unreadable input, 3 bad usage.
 `;
 
 export async function runPlanCommand(args: string[], io: CliIO, isTTY = false): Promise<number> {
-  const parsed = parseArgs(args, { flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean' } });
+  const parsed = parseArgs(args, { flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', ...EXTENSION_FLAGS } });
   if (!parsed.ok || parsed.flags.help || typeof parsed.flags.base !== 'string') {
     const usageError = !parsed.ok ? parsed.message : parsed.flags.help ? undefined : '--base is required';
     if (usageError) io.stderr(`render-clusterclass plan: ${usageError}\n`);
@@ -52,7 +54,13 @@ export async function runPlanCommand(args: string[], io: CliIO, isTTY = false): 
     io.stderr(`render-clusterclass plan: ${(!before.ok && before.message) || (!after.ok && after.message)}\n`);
     return ExitCode.internal;
   }
-  const plan = computePlan(before, after, cfg.config);
+  const extensions = await prepareExtensions(cfg.config, io);
+  if (!extensions.ok) {
+    io.stderr(`render-clusterclass plan: ${extensions.message}\n`);
+    return ExitCode.internal;
+  }
+  const plan = computePlan(before, after, cfg.config, extensions.value.inputs ? { extensions: extensions.value.inputs } : {});
+  await extensions.value.save();
   io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, isTTY));
   return planHasChanges(plan) ? 1 : ExitCode.ok;
 }

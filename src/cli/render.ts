@@ -13,6 +13,7 @@ import { renderPipeline, runPipeline } from '../pipeline/run.js';
 import { materializeBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
 import { parseArgs, type ArgSpec } from './args.js';
+import { prepareExtensions } from './extensions.js';
 
 function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
   if (hasErrors(results)) return ExitCode.errorResults;
@@ -52,8 +53,15 @@ export async function runFunction(io: CliIO): Promise<number> {
     if (converted.code !== 0) io.stderr(formatResults(converted.results, 'error'));
     return converted.code;
   }
+  const extensions = await prepareExtensions(cfg.config, io);
+  if (!extensions.ok) {
+    io.stderr(`render-clusterclass: ${extensions.message}\n`);
+    return ExitCode.internal;
+  }
   const writer = resourceListWriter();
-  const output = renderPipeline(read.input.items, cfg.config, read.input.results, {}, (g) => writer.add(g));
+  const extras = extensions.value.inputs ? { extensions: extensions.value.inputs } : {};
+  const output = renderPipeline(read.input.items, cfg.config, read.input.results, extras, (g) => writer.add(g));
+  await extensions.value.save();
   if (lostItems(read.input.items, output.keep.length, writer.clusters)) {
     io.stderr('render-clusterclass: refusing to return an empty item list\n');
     return ExitCode.internal;
@@ -127,10 +135,20 @@ export async function configFromFlags(flags: Record<string, string | boolean | s
     if (i <= 0) return { ok: false, message: `--set expects KEY=VALUE, got "${kv}"` };
     settings[kv.slice(0, i)] = kv.slice(i + 1);
   }
-  for (const [flag, key] of [['mode', 'mode'], ['fail-on', 'failOn'], ['shard', 'shard'], ['upgrade', 'upgrade']] as const) {
+  for (const [flag, key] of [
+    ['mode', 'mode'],
+    ['fail-on', 'failOn'],
+    ['shard', 'shard'],
+    ['upgrade', 'upgrade'],
+    ['extensions', 'extensions'],
+    ['record-extensions', 'recordExtensions'],
+    ['replay-extensions', 'replayExtensions'],
+  ] as const) {
     const v = flags[flag];
     if (typeof v === 'string') settings[key] = v;
   }
+  const urls = flags.extension as string[] | undefined;
+  if (urls && urls.length > 0) settings.extensionURLs = urls.join(',');
   if (flags.strict === true) settings.strict = 'true';
   return applySettings(cfg.config, settings, true);
 }
@@ -145,6 +163,18 @@ export async function readSideObjects(dir: string | undefined, io: CliIO, keep: 
 
 /** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation). */
 export const readCrds = (dir: string | undefined, io: CliIO) => readSideObjects(dir, io, (i) => i.ref?.kind === 'CustomResourceDefinition');
+
+/** The Runtime SDK flags every command takes (see configFromFlags). */
+export const EXTENSION_FLAGS = { extensions: 'string', extension: 'list', 'record-extensions': 'string', 'replay-extensions': 'string' } as const;
+
+export const EXTENSION_HELP = `  --extensions PATH    ExtensionConfig objects (a file or directory): external patches,
+                       variable discovery and topology validation call these Runtime SDK
+                       extensions (ExtensionConfigs among the inputs are used too)
+  --extension NAME=URL reach ExtensionConfig NAME at URL (a local extension or a port-forward);
+                       the certificate must still name the host CAPI would call (repeatable)
+  --record-extensions DIR  write every extension answer to DIR (one file per request)
+  --replay-extensions DIR  answer extension calls from DIR only, without any network
+`;
 
 const RENDER_ARGS: ArgSpec = {
   flags: {
@@ -162,10 +192,12 @@ const RENDER_ARGS: ArgSpec = {
     strict: 'boolean',
     upgrade: 'string',
     shard: 'string',
+    ...EXTENSION_FLAGS,
   },
 };
 
-export const RENDER_HELP = `Usage: render-clusterclass render PATH... [options]
+
+export const RENDER_HELP: string = `Usage: render-clusterclass render PATH... [options]
 
 Renders every Cluster with spec.topology found in the YAML files under PATH (files or
 directories, read recursively; - reads a YAML stream from stdin) and prints the result, or
@@ -198,7 +230,7 @@ Options:
                        templates, their cluster.x-k8s.io/<contract> labels give control-plane
                        contracts, and every rendered object is validated against its schema
                        (CRDs among the inputs are used the same way)
-Exit codes: 0 ok, 1 error results, 2 internal failure or unreadable input, 3 bad config.
+${EXTENSION_HELP}Exit codes: 0 ok, 1 error results, 2 internal failure or unreadable input, 3 bad config.
 `;
 
 export async function runRender(args: string[], io: CliIO): Promise<number> {
@@ -257,7 +289,18 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     }
     previousInputs = before.items;
   }
-  const output = runPipeline(items, cfg.config, readResults, { crds: crds.objects, observed: observed.objects, previousInputs });
+  const extensions = await prepareExtensions(cfg.config, io);
+  if (!extensions.ok) {
+    io.stderr(`render-clusterclass render: ${extensions.message}\n`);
+    return ExitCode.internal;
+  }
+  const output = runPipeline(items, cfg.config, readResults, {
+    crds: crds.objects,
+    observed: observed.objects,
+    previousInputs,
+    ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}),
+  });
+  await extensions.value.save();
   io.stderr(formatResults(output.results));
   const code = exitCodeFor(output.results, cfg.config);
 

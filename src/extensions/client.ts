@@ -23,7 +23,7 @@ import {
   type ValidateTopologyRequest,
 } from './hooks.js';
 import { recordingKey, type Recording } from './recordings.js';
-import { callUrl, endpointFor, matchNamespace, registrationsFrom, type ExtensionConfig, type Registration } from './registry.js';
+import { callUrl, endpointFor, isExtensionConfig, matchNamespace, namespaceLabels, readExtensionConfig, registrationsFrom, type ExtensionConfig, type Registration } from './registry.js';
 import { postSync, type HttpOutcome, type HttpPost } from './transport.js';
 
 /** client.go `defaultDiscoveryTimeout` and `DefaultHandlersTimeoutSeconds`. */
@@ -31,19 +31,38 @@ const DISCOVERY_TIMEOUT_SECONDS = 10;
 const DEFAULT_HANDLER_TIMEOUT_SECONDS = 10;
 
 export type ExtensionMode =
-  | { kind: 'live'; record: boolean }
+  | { kind: 'live' }
   /** Answers only from recordings (`dir` is named in errors). */
   | { kind: 'replay'; recordings: ReadonlyMap<string, Recording>; dir: string };
 
-export interface ExtensionSetup {
-  configs: readonly ExtensionConfig[];
+/** What a front end prepares for the Runtime SDK (shared by every render of one command, e.g. plan's two). */
+export interface ExtensionInputs {
+  /** ExtensionConfig objects from `--extensions` (those among the input items are added). */
+  configs: readonly JsonObject[];
   /** `--extension NAME=URL`: where to reach an ExtensionConfig instead of its clientConfig. */
   urls: Readonly<Record<string, string>>;
+  mode: ExtensionMode;
+  /** Record mode: every answer received is put here, by key (the front end writes the files). */
+  recordInto?: Map<string, Recording>;
+}
+
+export interface ExtensionSetup extends Omit<ExtensionInputs, 'configs'> {
+  configs: readonly ExtensionConfig[];
   /** Labels of the Namespace objects among the inputs (namespaceSelector). */
   namespaces: ReadonlyMap<string, Record<string, string>>;
-  mode: ExtensionMode;
   /** The HTTP transport (tests may stub it); default: `postSync`. */
   post?: (request: HttpPost) => HttpOutcome;
+}
+
+/**
+ * The client of one render, or undefined when nothing configures the Runtime SDK (then external
+ * patches fail the Cluster with a hint, as before): ExtensionConfigs among the items or given,
+ * or recordings to replay.
+ */
+export function extensionClientFor(items: readonly JsonObject[], inputs: ExtensionInputs | undefined): ExtensionClient | undefined {
+  const configs = [...items.filter(isExtensionConfig), ...(inputs?.configs ?? [])].flatMap((o) => readExtensionConfig(o) ?? []);
+  if (inputs?.mode.kind !== 'replay' && configs.length === 0) return undefined;
+  return new ExtensionClient({ ...(inputs ?? { urls: {}, mode: { kind: 'live' } }), configs, namespaces: namespaceLabels(items) });
 }
 
 /** errCallingExtensionHandler: the failures `failurePolicy: Ignore` may ignore. */
@@ -57,8 +76,6 @@ function statusError(response: CommonResponse, operation: string, target: string
 }
 
 export class ExtensionClient implements ExternalHooks {
-  /** Every answer received in record mode, by key (written out by the front end). */
-  readonly recorded = new Map<string, Recording>();
   private readonly registries = new Map<string, { ok: true; registrations: Registration[] } | { ok: false; error: string }>();
   private readonly post: (request: HttpPost) => HttpOutcome;
 
@@ -123,9 +140,9 @@ export class ExtensionClient implements ExternalHooks {
   }
 
   private record(recording: Recording, config: ExtensionConfig, key: string): void {
-    if (this.setup.mode.kind !== 'live' || !this.setup.mode.record) return;
+    if (!this.setup.recordInto) return;
     const secretNames = Object.keys(config.settings).sort();
-    this.recorded.set(key, secretNames.length > 0 ? { ...recording, extensionConfigSettings: secretNames } : recording);
+    this.setup.recordInto.set(key, secretNames.length > 0 ? { ...recording, extensionConfigSettings: secretNames } : recording);
   }
 
   /** registry.Get, with the registry filled by discovering the named ExtensionConfig on first use. */

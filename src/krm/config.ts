@@ -41,6 +41,14 @@ export interface RenderConfig {
   provenance: boolean;
   /** Render only the Clusters of shard I of N (`I/N`, 0-based): a stable hash of namespace/name. */
   shard?: { index: number; count: number };
+  /** A file or directory of ExtensionConfig objects (Runtime SDK extensions to call). */
+  extensions?: string;
+  /** Where to reach an ExtensionConfig instead of its clientConfig (`NAME: URL`). */
+  extensionURLs: Record<string, string>;
+  /** Write every extension answer to this directory (one file per request). */
+  recordExtensions?: string;
+  /** Answer extension calls from this directory only (no network). */
+  replayExtensions?: string;
 }
 
 export const DEFAULT_CONFIG: RenderConfig = {
@@ -55,6 +63,7 @@ export const DEFAULT_CONFIG: RenderConfig = {
   upgrade: 'control-plane-first',
   defaultNamespace: 'default',
   provenance: false,
+  extensionURLs: {},
 };
 
 export type ConfigOutcome = { ok: true; config: RenderConfig } | { ok: false; message: string };
@@ -106,6 +115,28 @@ const contractVersions: Setter = (cfg, v) => {
   return undefined;
 };
 
+const path =
+  (key: 'extensions' | 'recordExtensions' | 'replayExtensions'): Setter =>
+  (cfg, v) => {
+    if (typeof v !== 'string' || v === '') return `${key} must be a path`;
+    cfg[key] = v;
+    return undefined;
+  };
+
+/** `name=https://...,other=https://...` (ConfigMap, `--extension`) or a map (typed config). */
+const extensionURLs: Setter = (cfg, v) => {
+  const entries: [string, unknown][] =
+    typeof v === 'string' ? v.split(',').filter((s) => s.trim() !== '').map((s) => { const i = s.indexOf('='); return [s.slice(0, i).trim(), s.slice(i + 1).trim()]; }) : isObject(v) ? Object.entries(v) : [];
+  if (typeof v !== 'string' && !isObject(v)) return 'extensionURLs must be a map of ExtensionConfig name to URL';
+  const out: Record<string, string> = {};
+  for (const [k, url] of entries) {
+    if (k === '' || typeof url !== 'string' || !/^https?:\/\//.test(url)) return `extensionURLs entry "${k}" must be NAME=https://HOST:PORT[/PATH]`;
+    out[k] = url;
+  }
+  cfg.extensionURLs = { ...cfg.extensionURLs, ...out };
+  return undefined;
+};
+
 const shard: Setter = (cfg, v) => {
   const m = typeof v === 'string' ? /^(\d+)\/(\d+)$/.exec(v) : null;
   if (!m) return 'shard must be I/N with 0 <= I < N';
@@ -129,17 +160,22 @@ const SETTERS: Record<string, Setter> = {
   defaultNamespace: nonEmptyString('defaultNamespace'),
   shard,
   provenance: bool('provenance'),
+  extensions: path('extensions'),
+  extensionURLs,
+  recordExtensions: path('recordExtensions'),
+  replayExtensions: path('replayExtensions'),
 };
 
 /** Applies `key: value` settings onto a copy of `base`. */
 export function applySettings(base: RenderConfig, settings: Record<string, unknown>, fromString: boolean): ConfigOutcome {
-  const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions } };
+  const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions }, extensionURLs: { ...base.extensionURLs } };
   for (const key of Object.keys(settings).sort()) {
     const setter = Object.prototype.hasOwnProperty.call(SETTERS, key) ? SETTERS[key] : undefined;
     if (!setter) return { ok: false, message: `unknown function config field "${key}"; known fields: ${Object.keys(SETTERS).join(', ')}` };
     const err = setter(cfg, settings[key], fromString);
     if (err) return { ok: false, message: `invalid function config: ${err}` };
   }
+  if (cfg.recordExtensions && cfg.replayExtensions) return { ok: false, message: 'invalid function config: recordExtensions and replayExtensions exclude each other' };
   return { ok: true, config: cfg };
 }
 

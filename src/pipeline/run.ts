@@ -30,6 +30,7 @@ import { provenanceReport } from '../explain/report.js';
 import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION, classify, clusterKey, identityOf, isToolAnnotation, ownerOf, shardOf } from './classify.js';
 import { apiServerDecodingErrors } from '../validation/strict.js';
 import { hasErrors } from '../krm/result.js';
+import { extensionClientFor, type ExtensionClient, type ExtensionInputs } from '../extensions/client.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
@@ -113,6 +114,8 @@ export interface PipelineExtras {
   previousInputs?: readonly InputItem[];
   /** Live objects exported from the management cluster, with their status. */
   observed?: readonly JsonObject[];
+  /** Runtime SDK extensions: ExtensionConfigs from files, URL overrides, live/record/replay. */
+  extensions?: ExtensionInputs;
 }
 
 type BlueprintEntry = { blueprint?: Blueprint; ok: boolean };
@@ -124,7 +127,7 @@ type InputCheck = (obj: JsonObject, ref: ObjectRef) => Result[];
  * ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them;
  * `checkInput` sees each used class and the templates it references, as written.
  */
-function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex, config: RenderConfig, contractOf: ContractLookup, results: Result[], crds: CrdIndex, checkInput?: InputCheck) {
+function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex, config: RenderConfig, contractOf: ContractLookup, results: Result[], crds: CrdIndex, extensions: ExtensionClient | undefined, checkInput?: InputCheck) {
   const ns = config.defaultNamespace;
   // Every class is decoded as the API server would, used or not: one it rejects is never compiled.
   const rejected = new Set<InputItem>();
@@ -155,7 +158,7 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
           const written = checkInput && templates.get(t.apiVersion, t.kind, cc.namespace, t.name);
           if (written) results.push(...checkInput(written, { apiVersion: t.apiVersion, kind: t.kind, namespace: cc.namespace, name: t.name }));
         }
-        const built = buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf });
+        const built = buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf, ...(extensions ? { extensions } : {}) });
         results.push(...built.results);
         if (built.blueprint) entry = { blueprint: built.blueprint, ok: true };
       }
@@ -274,7 +277,7 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   let previousRender: Map<string, JsonObject[]> | undefined;
   if (previousInputs.length > 0) {
     results.push(...updateResults(previousInputs, items.filter((i) => !previous.includes(i)), config));
-    const earlier = runPipeline(previousInputs, { ...config, mode: 'preview', strict: false, provenance: false }, [], extras.crds ? { crds: extras.crds } : {});
+    const earlier = runPipeline(previousInputs, { ...config, mode: 'preview', strict: false, provenance: false }, [], { ...(extras.crds ? { crds: extras.crds } : {}), ...(extras.extensions ? { extensions: extras.extensions } : {}) });
     previousRender = new Map(earlier.generated.map((g) => [g.cluster, g.objects]));
   }
   const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])]);
@@ -285,7 +288,8 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   // create; for Clusters and ClusterClasses, unknown fields are strict-decoding errors instead.
   const crdCheck = haveCrds ? inputCrdValidator(loaded.crds) : undefined;
   const checkInput: InputCheck | undefined = crdCheck && ((obj, ref) => crdCheck(obj, ref).filter((r) => !(r.tags?.rule === 'crd-pruned' && isCapiTopologyKind(ref))));
-  const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results, loaded.crds, checkInput);
+  const extensions = extensionClientFor(items.map((i) => i.value), extras.extensions);
+  const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results, loaded.crds, extensions, checkInput);
   results.push(...duplicateResults(duplicates, ns));
   const duplicateClasses = new Set(duplicates.filter((g) => g[0]!.ref!.kind === 'ClusterClass').map((g) => clusterKey(g[0]!.ref!.namespace ?? ns, g[0]!.ref!.name)));
   for (const item of classicClusters) {
@@ -318,7 +322,7 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
       const coreVersion = coreVersionFor(cluster, config);
       const earlier = generated.get(key)?.map((i) => i.value) ?? previousRender?.get(key);
       const current = earlier || observedObjects.length > 0 ? { previous: earlier, observed: observedObjects } : undefined;
-      const outcome = renderCluster(bp.blueprint, cluster, ref, { coreVersion, upgrade: config.upgrade, ...(current ? { current } : {}) });
+      const outcome = renderCluster(bp.blueprint, cluster, ref, { coreVersion, upgrade: config.upgrade, ...(current ? { current } : {}), ...(extensions ? { extensions } : {}) });
       results.push(...outcome.results.map(withWebhookHint));
       if (!outcome.ok) continue;
       rendered.add(key);

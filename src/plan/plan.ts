@@ -8,7 +8,7 @@ import type { Result } from '../krm/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import type { InputItem } from '../krm/read.js';
 import { asObject, asString, cloneJson } from '../api/json.js';
-import { runPipeline } from '../pipeline/run.js';
+import { runPipeline, type PipelineExtras } from '../pipeline/run.js';
 import { isToolAnnotation } from '../pipeline/classify.js';
 import { CLONED_FROM_NAME } from '../topology/labels.js';
 import { rolloutReport, type Rollout } from '../validation/compatibility.js';
@@ -84,8 +84,8 @@ function matchKey(o: JsonObject): string {
   return `${ref.kind}/${rotating ? `${ref.name.slice(0, -5)}*` : ref.name}`;
 }
 
-function render(side: PlanSide, config: RenderConfig): Rendered {
-  const out = runPipeline(side.items, { ...config, mode: 'preview' }, side.readResults);
+function render(side: PlanSide, config: RenderConfig, extras: PipelineExtras): Rendered {
+  const out = runPipeline(side.items, { ...config, mode: 'preview' }, side.readResults, extras);
   const objects = new Map<string, JsonObject[]>();
   for (const g of out.generated) objects.set(g.cluster, g.objects.map(comparable));
   const errors = new Map<string, Result[]>();
@@ -159,9 +159,10 @@ function planCluster(cluster: string, clusterClass: string, base: Rendered, head
   return plan;
 }
 
-export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig): Plan {
-  const b = render(base, config);
-  const h = render(head, config);
+/** `extras` serve both sides: with recorded extension answers, base and head replay the same recordings. */
+export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig, extras: PipelineExtras = {}): Plan {
+  const b = render(base, config, extras);
+  const h = render(head, config, extras);
   // Update rules (class compatibility, version changes) count as new errors of the Clusters they name.
   for (const r of updateResults(base.items, head.items, config)) {
     if (r.severity !== 'error') continue;

@@ -8,7 +8,7 @@ import type { Result } from '../krm/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import { asObject, cloneJson } from '../api/json.js';
 import { defaultAndValidateClusterVariables, type DefaultedVariables } from '../variables/index.js';
-import { applyPatches, updateDesiredObject, type PatchRequestItem, type PatchTargetRole } from '../patches/index.js';
+import { applyPatches, updateDesiredObject, validatePatchedTopology, type ApplyContext, type ExternalHooks, type PatchRequestItem, type PatchTargetRole } from '../patches/index.js';
 import { validateClusterDeep, validateClusterTopology } from '../validation/cluster.js';
 import { computeDesiredState, controlPlaneContractPaths, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
 import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from './builtins.js';
@@ -149,8 +149,12 @@ interface Slot {
   set(o: JsonObject): void;
 }
 
-/** Runs the patch engine over the desired state (in place) and returns its results. */
-function patchDesiredState(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef, desired: DesiredState, variables: DefaultedVariables): Result[] {
+/**
+ * Runs the patch engine over the desired state (in place) and returns its results. `final`: the
+ * pass whose objects are emitted, the one ValidateTopology extensions see (CAPI calls them once,
+ * after the last patch).
+ */
+function patchDesiredState(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef, desired: DesiredState, variables: DefaultedVariables, extensions: ExternalHooks | undefined, final: boolean): Result[] {
   const clusterKind = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: cluster.name };
   const items: PatchRequestItem[] = [];
   const slots: Slot[] = [];
@@ -212,8 +216,14 @@ function patchDesiredState(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRe
     ]);
   }
   const globalVariables: Record<string, Json> = { ...valuesOf(variables.cluster), builtin: { cluster: builtinCluster } };
-  const out = applyPatches(bp.patches, { globalVariables, items }, { inlineVariableNames: bp.inlineVariables, clusterRef, classRef: bp.classRef });
+  const ctx: ApplyContext = { inlineVariableNames: bp.inlineVariables, clusterRef, classRef: bp.classRef, externalVariableNames: bp.externalVariables };
+  if (extensions) ctx.extensions = extensions;
+  const out = applyPatches(bp.patches, { globalVariables, items }, ctx);
   if (out.results.some((r) => r.severity === 'error')) return out.results;
+  if (final) {
+    out.results.push(...validatePatchedTopology(bp.patches, { globalVariables, items }, out.templates, ctx));
+    if (out.results.some((r) => r.severity === 'error')) return out.results;
+  }
   out.templates.forEach((patched, i) => {
     const slot = slots[i]!;
     slot.set(updateDesiredObject(slot.role, slot.get(), patched, bp.controlPlaneContract));
@@ -238,6 +248,8 @@ export interface RenderClusterOptions {
   upgrade?: UpgradePolicy;
   /** What is known of the Cluster's current objects: an earlier render and/or observed (live) objects. */
   current?: { previous?: readonly JsonObject[]; observed?: readonly JsonObject[] };
+  /** The Runtime SDK client for external patches and ValidateTopology. */
+  extensions?: ExternalHooks;
 }
 
 /** The group and kind of the control plane object the class creates (its template's kind without `Template`). */
@@ -265,7 +277,7 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
   // Pass A: placeholder names for rotating clones; their patched content decides the final names.
   const passA = computeDesiredState(bp, cluster, withRotating(stable.names, rotatingNames(cluster, bp)), options.coreVersion, versions);
   if (hasPatches) {
-    const patchResults = patchDesiredState(bp, cluster, clusterRef, passA, vars.variables);
+    const patchResults = patchDesiredState(bp, cluster, clusterRef, passA, vars.variables, options.extensions, false);
     results.push(...patchResults);
     if (patchResults.some((r) => r.severity === 'error')) return { ok: false, results };
   }
@@ -273,8 +285,11 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
   const finalNames = withRotating(stable.names, rotatingNames(cluster, bp, rotatingSuffixes(passA)));
   const passB = computeDesiredState(bp, cluster, finalNames, options.coreVersion, versions);
   if (hasPatches) {
-    const errors = patchDesiredState(bp, cluster, clusterRef, passB, vars.variables).filter((r) => r.severity === 'error');
+    const passBResults = patchDesiredState(bp, cluster, clusterRef, passB, vars.variables, options.extensions, true);
+    const errors = passBResults.filter((r) => r.severity === 'error');
     if (errors.length > 0) return { ok: false, results: [...results, ...errors] };
+    // Pass A's warnings are already in; ValidateTopology only runs in pass B.
+    results.push(...passBResults.filter((r) => r.tags?.hook === 'ValidateTopology'));
   }
   return { ok: true, rendered: { desired: passB, variables: vars.variables, versions }, results };
 }

@@ -1,0 +1,53 @@
+/** Shared pieces of the extension tests: the CLI run asynchronously (the test process serves the extension), inputs. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import YAML from 'yaml';
+import { binPath } from '../helpers/tools.js';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real CLI in a child process; never blocks this process (it answers the extension calls). */
+export function cli(args: string[], cwd?: string): Promise<CliRun> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [binPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** An ExtensionConfig as YAML (v1beta2), reaching `url` (or a Service) with the CA bundle. */
+export function extensionConfig(name: string, clientConfig: Record<string, unknown>, caPem: string | undefined, extra: Record<string, unknown> = {}): string {
+  const spec = { clientConfig: { ...clientConfig, ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}) }, ...extra };
+  return YAML.stringify({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name }, spec });
+}
+
+export function tempDir(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'rcc-ext-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+}
+
+export const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
+export const readFixture = (file: string) => readFileSync(join(FIXTURES, file), 'utf8');
+
+/** The fixture's documents, with `edit` applied to each (YAML text back). */
+export function editDocs(text: string, edit: (doc: any) => void): string {
+  return YAML.parseAllDocuments(text)
+    .map((d) => {
+      const js = d.toJS();
+      if (js && typeof js === 'object') edit(js);
+      return YAML.stringify(js);
+    })
+    .join('---\n');
+}
+
+export const parseAll = (text: string): any[] => YAML.parseAllDocuments(text).map((d) => d.toJS()).filter((d) => d && typeof d === 'object');
