@@ -66,7 +66,7 @@ export function extensionClientFor(items: readonly JsonObject[], inputs: Extensi
 }
 
 /** errCallingExtensionHandler: the failures `failurePolicy: Ignore` may ignore. */
-type Exchange = { ok: true; response: CommonResponse } | { ok: false; error: string; calling: boolean };
+type Exchange = { ok: true; response: CommonResponse; body: JsonObject } | { ok: false; error: string; calling: boolean };
 
 /** validateResponseStatus. */
 function statusError(response: CommonResponse, operation: string, target: string): string | undefined {
@@ -123,8 +123,9 @@ export class ExtensionClient implements ExternalHooks {
     if (!ns.matches) return fail(`namespaceSelector did not match object ${forObject.namespace}/${forObject.name}`);
 
     // cloneAndAddSettings: the request's settings win over the ExtensionConfig's.
-    const settings = { ...r.config.settings, ...(('settings' in request && request.settings) || {}) };
-    const sent = Object.keys(settings).length > 0 ? { ...request, settings } : request;
+    const { apiVersion, kind, settings: own, ...rest } = request as HookRequest & { settings?: Record<string, string> };
+    const settings = { ...r.config.settings, ...(own ?? {}) };
+    const sent = Object.keys(settings).length > 0 ? ({ apiVersion, kind, settings: canonicalSettings(settings), ...rest } as HookRequest) : request;
     const timeout = r.timeoutSeconds !== 0 ? r.timeoutSeconds : DEFAULT_HANDLER_TIMEOUT_SECONDS;
     const exchange = this.exchange(hook, r.config, r.handler, sent, timeout);
     if (!exchange.ok) {
@@ -134,15 +135,17 @@ export class ExtensionClient implements ExternalHooks {
       }
       return fail(exchange.error);
     }
-    this.record({ hook, handler: name, request, response: exchange.response as unknown as JsonObject }, r.config, key);
+    this.record({ hook, handler: name, request, response: exchange.body }, r.config, key);
     const status = statusError(exchange.response, 'call extension handler', name);
     return status ? { ok: false, error: status } : { ok: true, response: exchange.response as ResponseOf[H] };
   }
 
-  private record(recording: Recording, config: ExtensionConfig, key: string): void {
+  /** Keeps an answer in record mode: the request as keyed, the names (only) of the ExtensionConfig settings, the answer as received. */
+  private record(recording: Omit<Recording, 'extensionConfigSettings'>, config: ExtensionConfig, key: string): void {
     if (!this.setup.recordInto) return;
+    const { hook, handler, request, ...answer } = recording;
     const secretNames = Object.keys(config.settings).sort();
-    this.setup.recordInto.set(key, secretNames.length > 0 ? { ...recording, extensionConfigSettings: secretNames } : recording);
+    this.setup.recordInto.set(key, { hook, handler, request, ...(secretNames.length > 0 ? { extensionConfigSettings: secretNames } : {}), ...answer });
   }
 
   /** registry.Get, with the registry filled by discovering the named ExtensionConfig on first use. */
@@ -187,8 +190,13 @@ export class ExtensionClient implements ExternalHooks {
     }
     const decoded = decodeResponse(hook, answer.body);
     if (!decoded.ok) return { ok: false, error: `http call failed: failed to decode response: ${decoded.error} (POST ${url})`, calling: true };
-    return { ok: true, response: decoded.value };
+    return { ok: true, response: decoded.value, body: JSON.parse(answer.body) as JsonObject };
   }
+}
+
+/** Settings in Go's map order (sorted keys); placed right after apiVersion and kind, as CommonRequest is. */
+function canonicalSettings(settings: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(settings).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** The default success response CallExtension leaves after an ignored failure. */

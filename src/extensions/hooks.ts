@@ -229,12 +229,23 @@ const DECODERS: { [H in HookName]: (r: StructReader) => ResponseOf[H] } = {
   }),
 };
 
-/** The Go text of the first syntax problem json.Decoder would report for a non-JSON body. */
+/**
+ * The Go text of the first syntax problem json.Decoder reports for the common non-JSON bodies
+ * (empty, a bad first character, a misspelt literal); JSON.parse's text otherwise.
+ */
 function syntaxError(body: string, parseMessage: string): string {
   const trimmed = body.trimStart();
   if (trimmed === '') return 'EOF';
+  const quote = (c: string) => `'${c}'`;
   const first = trimmed[0]!;
-  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${JSON.stringify(first).replace(/^"|"$/g, "'")} looking for beginning of value`;
+  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${quote(first)} looking for beginning of value`;
+  const literal = { t: 'true', f: 'false', n: 'null' }[first];
+  if (literal) {
+    for (let i = 1; i < literal.length; i++) {
+      if (trimmed[i] === undefined) return 'unexpected EOF';
+      if (trimmed[i] !== literal[i]) return `invalid character ${quote(trimmed[i]!)} in literal ${literal} (expecting ${quote(literal[i]!)})`;
+    }
+  }
   return parseMessage;
 }
 

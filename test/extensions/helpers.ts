@@ -13,9 +13,10 @@ export interface CliRun {
 }
 
 /** The real CLI in a child process; never blocks this process (it answers the extension calls). */
-export function cli(args: string[], cwd?: string): Promise<CliRun> {
+export function cli(args: string[], cwd?: string, stdin?: string): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [binPath, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, ...args], { cwd, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
