@@ -296,7 +296,7 @@ describe('external patches', () => {
       {
         severity: 'error',
         message:
-          'Cluster default/c1: patch "ext" uses the external patch extension "gen.my-ext", which cannot be evaluated offline; set skipExternalPatches to render without it',
+          'Cluster default/c1: patch "ext" uses the external patch extension "gen.my-ext", which needs its ExtensionConfig (--extensions) or recorded answers (--replay-extensions); set skipExternalPatches to render without it',
         resourceRef: classRef,
         field: { path: 'spec.patches[1].external.generatePatchesExtension' },
         tags: { cluster: 'default/c1', patch: 'ext' },
