@@ -4,13 +4,14 @@
  */
 import { parseArgs, type ArgSpec } from './args.js';
 import { ExitCode, type CliIO } from './io.js';
-import { configFromFlags, readInputs } from './render.js';
+import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './render.js';
+import { prepareExtensions } from './extensions.js';
 import { formatResults } from '../krm/write.js';
 import { explainCluster } from '../explain/provenance.js';
 import { filterFields, formatText, selectObject } from '../explain/format.js';
 import type { ExplainedObject, FieldOrigin } from '../explain/types.js';
 
-export const EXPLAIN_HELP = `Usage: render-clusterclass explain CLUSTER [KIND/NAME] [options]
+export const EXPLAIN_HELP: string = `Usage: render-clusterclass explain CLUSTER [KIND/NAME] [options]
 
 Renders CLUSTER and says, for every field of every rendered object, where its value comes
 from: a ClusterClass template (name and field), the ClusterClass, the Cluster (field path), a
@@ -30,12 +31,12 @@ Options:
   --format FORMAT      text (default) | json
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
   --set KEY=VALUE      a function config field (repeatable)
-Exit codes: 0 ok, 1 Cluster, object or field not found, or the Cluster does not render (its
+${EXTENSION_HELP}Exit codes: 0 ok, 1 Cluster, object or field not found, or the Cluster does not render (its
 errors are printed), 2 unreadable input, 3 bad usage.
 `;
 
 const EXPLAIN_ARGS: ArgSpec = {
-  flags: { f: 'list', input: 'list', field: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', h: 'boolean' },
+  flags: { f: 'list', input: 'list', field: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', h: 'boolean', ...EXTENSION_FLAGS },
 };
 
 export async function runExplainCommand(args: string[], io: CliIO): Promise<number> {
@@ -68,7 +69,13 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
     return ExitCode.internal;
   }
 
-  const result = explainCluster(inputs.items, cfg.config, clusterArg);
+  const extensions = await prepareExtensions(cfg.config, io);
+  if (!extensions.ok) {
+    io.stderr(`render-clusterclass explain: ${extensions.message}\n`);
+    return ExitCode.internal;
+  }
+  const result = explainCluster(inputs.items, cfg.config, clusterArg, extensions.value.inputs);
+  await extensions.value.save();
   const errors = result.results.filter((r) => r.severity === 'error');
   if (result.objects.length === 0 || errors.length > 0) {
     const unowned = result.results.filter((r) => r.severity === 'error' && !r.resourceRef).map((r) => `render-clusterclass explain: ${r.message}\n`);

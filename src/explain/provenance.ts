@@ -12,6 +12,7 @@
  *   4. check the replay reproduces the rendered objects, and that every template attribution
  *      points at the value it claims.
  */
+import { extensionClientFor, type ExtensionInputs } from '../extensions/client.js';
 import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import type { RenderConfig } from '../krm/config.js';
@@ -208,7 +209,8 @@ function refOf(o: JsonObject): ExplainedObject['ref'] {
  * namespaces) and explains every field of every object rendered for it. Results carry the
  * reasons when the Cluster is missing or does not render (then `objects` is empty).
  */
-export function explainCluster(items: InputItem[], config: RenderConfig, clusterKey: string): ExplainResult {
+/** `extensions`: the Runtime SDK setup (ExtensionConfigs, recordings) the render uses, as for `render`. */
+export function explainCluster(items: InputItem[], config: RenderConfig, clusterKey: string, extensions?: ExtensionInputs): ExplainResult {
   const ns = config.defaultNamespace;
   const { classes, clusters, templates } = classify(items, ns);
   const refOfItem = (i: InputItem): ObjectRef => ({ ...i.ref!, namespace: i.ref!.namespace ?? ns });
@@ -243,11 +245,12 @@ export function explainCluster(items: InputItem[], config: RenderConfig, cluster
   results.push(...cc.results);
   const klass: ClusterClass | undefined = cc.value;
   if (!klass) return { ...fail(), clusterClass: classRef };
-  const built = buildBlueprint(klass, classRef, templates, { skipExternalPatches: config.skipExternalPatches, contractOf: contractLookup(config.contractVersions) });
+  const client = extensionClientFor(items.map((i) => i.value), extensions);
+  const built = buildBlueprint(klass, classRef, templates, { skipExternalPatches: config.skipExternalPatches, contractOf: contractLookup(config.contractVersions), ...(client ? { extensions: client } : {}) });
   results.push(...built.results);
   if (!built.blueprint) return { ...fail(), clusterClass: classRef };
   const coreVersion = coreVersionFor(cluster, config);
-  const outcome = renderCluster(built.blueprint, cluster, ref, { coreVersion });
+  const outcome = renderCluster(built.blueprint, cluster, ref, { coreVersion, ...(client ? { extensions: client } : {}) });
   results.push(...outcome.results);
   if (!outcome.ok) return { ...fail(), clusterClass: classRef };
   const explained = explainRendered({

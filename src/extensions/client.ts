@@ -93,7 +93,7 @@ export class ExtensionClient implements ExternalHooks {
 
   /** Called by the ClusterClass reconciler for the class itself (`forObject` is the ClusterClass). */
   discoverVariables(extension: string, settings: Record<string, string> | undefined, forObject: ObjectRef): HookOutcome<DiscoverVariablesResponse> {
-    const request: DiscoverVariablesRequest = { apiVersion: HOOKS_API_VERSION, kind: 'DiscoverVariablesRequest', ...(settings && Object.keys(settings).length > 0 ? { settings } : {}) };
+    const request: DiscoverVariablesRequest = { kind: 'DiscoverVariablesRequest', apiVersion: HOOKS_API_VERSION, ...(settings && Object.keys(settings).length > 0 ? { settings } : {}) };
     return this.call('DiscoverVariables', extension, request, forObject);
   }
 
@@ -125,7 +125,7 @@ export class ExtensionClient implements ExternalHooks {
     // cloneAndAddSettings: the request's settings win over the ExtensionConfig's.
     const { apiVersion, kind, settings: own, ...rest } = request as HookRequest & { settings?: Record<string, string> };
     const settings = { ...r.config.settings, ...(own ?? {}) };
-    const sent = Object.keys(settings).length > 0 ? ({ apiVersion, kind, settings: canonicalSettings(settings), ...rest } as HookRequest) : request;
+    const sent = Object.keys(settings).length > 0 ? ({ kind, apiVersion, settings: canonicalSettings(settings), ...rest } as HookRequest) : request;
     const timeout = r.timeoutSeconds !== 0 ? r.timeoutSeconds : DEFAULT_HANDLER_TIMEOUT_SECONDS;
     const exchange = this.exchange(hook, r.config, r.handler, sent, timeout);
     if (!exchange.ok) {
@@ -167,7 +167,7 @@ export class ExtensionClient implements ExternalHooks {
   /** client.Discover. */
   private discover(config: ExtensionConfig): { ok: true; registrations: Registration[] } | { ok: false; error: string } {
     const failed = (detail: string) => ({ ok: false as const, error: `failed to discover extension ${goQuote(config.name)}: ${detail}` });
-    const exchange = this.exchange('Discovery', config, undefined, { apiVersion: HOOKS_API_VERSION, kind: 'DiscoveryRequest' }, DISCOVERY_TIMEOUT_SECONDS);
+    const exchange = this.exchange('Discovery', config, undefined, { kind: 'DiscoveryRequest', apiVersion: HOOKS_API_VERSION }, DISCOVERY_TIMEOUT_SECONDS);
     if (!exchange.ok) return failed(exchange.error);
     const status = statusError(exchange.response, 'discover extension', config.name);
     if (status) return { ok: false, error: status };
@@ -194,7 +194,7 @@ export class ExtensionClient implements ExternalHooks {
   }
 }
 
-/** Settings in Go's map order (sorted keys); placed right after apiVersion and kind, as CommonRequest is. */
+/** Settings in Go's map order (sorted keys); placed right after the TypeMeta (kind, apiVersion), as CommonRequest is. */
 function canonicalSettings(settings: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(settings).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

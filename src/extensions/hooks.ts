@@ -33,7 +33,11 @@ export interface HolderReference {
   fieldPath: string;
 }
 
-/** GeneratePatchesRequest: `settings` and `variables` are omitempty, `items` is not. */
+/**
+ * GeneratePatchesRequest: `settings` and `variables` are omitempty, `items` is not. Requests are
+ * built in Go's field order: metav1.TypeMeta (`kind` before `apiVersion`), CommonRequest, then
+ * the hook's fields.
+ */
 export interface GeneratePatchesRequest {
   apiVersion: string;
   kind: 'GeneratePatchesRequest';

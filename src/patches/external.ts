@@ -78,8 +78,8 @@ export function generatePatchesRequest(
 ): GeneratePatchesRequest {
   const variables = hookVariables(request.globalVariables, names);
   return {
-    apiVersion: HOOKS_API_VERSION,
     kind: 'GeneratePatchesRequest',
+    apiVersion: HOOKS_API_VERSION,
     ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
     ...(variables.length > 0 ? { variables } : {}),
     items: requestItems(request, templates, names, clusterRef).map((item, n) => ({ uid: requestItemUid(clusterRef, request.items[n]!), ...item })),
@@ -99,8 +99,8 @@ export function validateTopologyRequest(
 ): ValidateTopologyRequest {
   const variables = hookVariables(request.globalVariables, lastPatchNames);
   return {
-    apiVersion: HOOKS_API_VERSION,
     kind: 'ValidateTopologyRequest',
+    apiVersion: HOOKS_API_VERSION,
     ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
     ...(variables.length > 0 ? { variables } : {}),
     items: requestItems(request, templates, lastPatchNames, clusterRef),

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { hasTool } from '../helpers/tools.js';
-import { cli, extensionConfig, parseAll, tempDir } from './helpers.js';
+import { cli, extensionConfig, goRoundTrip, parseAll, tempDir } from './helpers.js';
 import { EXT, classYaml, clusterYaml, namespaceYaml } from './inputs.js';
 import { startExtension, type Received, type RunningExtension } from './server.js';
 import { SERVICE_HOST, makePki, type TestPki } from './tls.js';
@@ -71,7 +71,7 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     const call = calls[1]!;
     expect(call.query).toBe('?timeout=10s');
     const req = call.body;
-    expect(Object.keys(req)).toEqual(['apiVersion', 'kind', 'settings', 'variables', 'items']);
+    expect(Object.keys(req)).toEqual(['kind', 'apiVersion', 'settings', 'variables', 'items']);
     expect(req.apiVersion).toBe(HOOKS);
     expect(req.kind).toBe('GeneratePatchesRequest');
     // The patch's settings over the ExtensionConfig's (cloneAndAddSettings).
@@ -119,16 +119,35 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     expect(received(again, '/generatepatches/builtin-patches')[1]!.body.items.map((i: any) => i.uid)).toEqual(req.items.map((i: any) => i.uid));
   });
 
+  it('every request body is what encoding/json makes of CAPI\'s Go types: decoded strictly and marshalled again, byte for byte', async () => {
+    const from = ext.requests.length;
+    expect((await render(inputs({ validate: 'validate-topology' }))).code).toBe(0);
+    const bodies = ext.requests.slice(from).map((r) => ({ kind: r.body.kind as string, body: r.raw }));
+    expect(new Set(bodies.map((b) => b.kind))).toEqual(new Set(['DiscoveryRequest', 'DiscoverVariablesRequest', 'GeneratePatchesRequest', 'ValidateTopologyRequest']));
+    // The builtin values too, against runtimehooksv1.Builtins.
+    for (const r of ext.requests.slice(from)) {
+      for (const v of [...(r.body.variables ?? []), ...(r.body.items ?? []).flatMap((i: any) => i.variables ?? [])]) {
+        if (v.name === 'builtin') bodies.push({ kind: 'Builtins', body: JSON.stringify(v.value) });
+      }
+    }
+    const go = goRoundTrip(bodies);
+    if (!go) return console.warn('SKIPPED: no Go toolchain; the Go-type round trip of request bodies did not run');
+    go.forEach((g, i) => {
+      expect(g.err).toBeUndefined();
+      expect(g.out).toBe(bodies[i]!.body);
+    });
+  });
+
   it('calls Discovery and DiscoverVariables as CAPI does (DiscoveryRequest, the patch settings, the class)', async () => {
     const from = ext.requests.length;
     expect((await render(inputs())).code).toBe(0);
     const discovery = received(from, '/discovery');
     expect(discovery).toHaveLength(1);
-    expect(discovery[0]!.body).toEqual({ apiVersion: HOOKS, kind: 'DiscoveryRequest' });
+    expect(discovery[0]!.body).toEqual({ kind: 'DiscoveryRequest', apiVersion: HOOKS });
     expect(discovery[0]!.query).toBe('?timeout=10s');
     const dv = received(from, '/discovervariables/discover-region');
     expect(dv).toHaveLength(1);
-    expect(dv[0]!.body).toEqual({ apiVersion: HOOKS, kind: 'DiscoverVariablesRequest', settings: { mode: 'strict', token: 's3cret-token' } });
+    expect(dv[0]!.body).toEqual({ kind: 'DiscoverVariablesRequest', apiVersion: HOOKS, settings: { mode: 'strict', token: 's3cret-token' } });
   });
 
   it('validates Cluster variables against discovered definitions', async () => {
@@ -149,7 +168,7 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     const calls = received(from, '/validatetopology/reject-topology');
     expect(calls).toHaveLength(1);
     const req = calls[0]!.body;
-    expect(Object.keys(req)).toEqual(['apiVersion', 'kind', 'settings', 'variables', 'items']);
+    expect(Object.keys(req)).toEqual(['kind', 'apiVersion', 'settings', 'variables', 'items']);
     expect(req.kind).toBe('ValidateTopologyRequest');
     // The merge patch has no settings of its own: only the ExtensionConfig's reach the extension.
     expect(req.settings).toEqual({ token: 's3cret-token' });

@@ -1,5 +1,5 @@
 /** Shared pieces of the extension tests: the CLI run asynchronously (the test process serves the extension), inputs. */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +19,8 @@ export function cli(args: string[], cwd?: string, stdin?: string): Promise<CliRu
     if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });
 }
@@ -52,3 +52,19 @@ export function editDocs(text: string, edit: (doc: any) => void): string {
 }
 
 export const parseAll = (text: string): any[] => YAML.parseAllDocuments(text).map((d) => d.toJS()).filter((d) => d && typeof d === 'object');
+
+/**
+ * The Go oracle (go-hooks/main.go, standard library only): each body decoded into CAPI's hook
+ * types with unknown fields refused, then marshalled again. Undefined without Go.
+ */
+export function goRoundTrip(bodies: { kind: string; body: string }[]): { out?: string; err?: string }[] | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'rcc-go-'));
+  const bin = join(dir, 'go-hooks');
+  try {
+    execFileSync('go', ['build', '-o', bin, 'main.go'], { cwd: join(import.meta.dirname, 'go-hooks'), env: { ...process.env, GO111MODULE: 'off', GOCACHE: join(dir, 'cache'), GOFLAGS: '' }, stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  const out = execFileSync(bin, { input: bodies.map((b) => JSON.stringify({ kind: b.kind, body: b.body })).join('\n') + '\n', encoding: 'utf8', maxBuffer: 256 << 20 });
+  return out.trim().split('\n').map((l) => JSON.parse(l));
+}

@@ -25,6 +25,8 @@ export interface Received {
   path: string;
   query: string;
   body: any;
+  /** The body as sent. */
+  raw: string;
 }
 
 export interface RunningExtension {
@@ -106,14 +108,15 @@ export async function startExtension(pki: TestPki): Promise<RunningExtension> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'https://localhost');
+      const raw = Buffer.concat(chunks).toString('utf8');
       let body: any;
       try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        body = JSON.parse(raw);
       } catch {
         res.writeHead(400).end('bad request');
         return;
       }
-      requests.push({ path: url.pathname, query: url.search, body });
+      requests.push({ path: url.pathname, query: url.search, body, raw });
       const parts = url.pathname.split('/').filter((p) => p !== '');
       const [, , hook, name] = parts;
       let answer: any;
