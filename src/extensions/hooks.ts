@@ -179,15 +179,14 @@ class StructReader {
     return new StructReader(isObject(v) ? v : {}, struct, this.at(name));
   }
 
-  /** []byte: a base64 (standard, padded) string; Go skips \r and \n inside it. */
+  /** []byte: a base64 (standard, padded) string. */
   bytes(name: string): string {
     const v = field(this.obj, name);
     if (v === undefined || v === null) return '';
     if (typeof v !== 'string') this.fail(name, v, '[]uint8');
-    const cleaned = (v as string).replace(/[\r\n]/g, '');
-    const bad = base64Error(cleaned);
+    const bad = base64Error(v as string);
     if (bad !== undefined) throw new TypeError_(`illegal base64 data at input byte ${bad}`);
-    return Buffer.from(cleaned, 'base64').toString('utf8');
+    return Buffer.from((v as string).replace(/[\r\n]/g, ''), 'base64').toString('utf8');
   }
 
   private at(name: string): string {
@@ -195,14 +194,37 @@ class StructReader {
   }
 }
 
+const BASE64_ALPHABET = /[A-Za-z0-9+/]/;
+
 /**
- * Where base64.StdEncoding (padded) stops: the first byte outside the alphabet, or, for a
- * wrong length or misplaced padding, the end of the data part. Undefined when valid.
+ * Where base64.StdEncoding.Decode reports a CorruptInputError (encoding/base64 `decodeQuantum`:
+ * quanta of four, CR and LF skipped, `=` only as final padding), or undefined when valid.
  */
 function base64Error(s: string): number | undefined {
-  if (/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(s)) return undefined;
-  const bad = /[^A-Za-z0-9+/=]/.exec(s);
-  return bad ? bad.index : /^[A-Za-z0-9+/]*/.exec(s)![0].length;
+  let si = 0;
+  for (;;) {
+    for (let j = 0; j < 4; j++) {
+      if (si === s.length) {
+        if (j === 0) return undefined;
+        return si - j;
+      }
+      const c = s[si++]!;
+      if (BASE64_ALPHABET.test(c)) continue;
+      if (c === '\n' || c === '\r') {
+        j--;
+        continue;
+      }
+      if (c !== '=' || j < 2) return si - 1;
+      if (j === 2) {
+        while (si < s.length && (s[si] === '\n' || s[si] === '\r')) si++;
+        if (si === s.length) return s.length;
+        if (s[si] !== '=') return si - 1;
+        si++;
+      }
+      while (si < s.length && (s[si] === '\n' || s[si] === '\r')) si++;
+      return si < s.length ? si : undefined;
+    }
+  }
 }
 
 function common(r: StructReader): CommonResponse {
