@@ -19,7 +19,8 @@ import type { Result } from '../krm/result.js';
 import type { CompiledDefinition, CompiledPatch, CompiledPatches } from './compile.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { applyJsonPatch, type JsonPatchOp } from './jsonpatch.js';
-import { applyGeneratedPatches, copyBack, generatePatchesRequest, validateTopologyRequest, type ExternalHooks } from './external.js';
+import { applyExternalPatch, copyBack, type ExternalHooks } from './external.js';
+import { clusterKeyOf, describeTarget } from './target.js';
 import { matchesSelector } from './selector.js';
 import { renderTemplate } from './templates.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
@@ -35,8 +36,6 @@ export interface ApplyContext {
   /** Per external patch, the variables its DiscoverVariables defined (status.variables `from: <patch>`). */
   externalVariableNames?: ReadonlyMap<string, ReadonlySet<string>>;
 }
-
-const NO_NAMES: ReadonlySet<string> = new Set();
 
 export interface ApplyPatchesResult {
   /** Patched templates, same order as `request.items` (as far as patching got when `failed`). */
@@ -84,7 +83,7 @@ interface Generated {
 export function applyPatches(compiled: CompiledPatches, request: PatchRequest, ctx: ApplyContext): ApplyPatchesResult {
   const templates = request.items.map((i) => i.template);
   const results: Result[] = [];
-  const clusterKey = ctx.clusterRef.namespace ? `${ctx.clusterRef.namespace}/${ctx.clusterRef.name}` : ctx.clusterRef.name;
+  const clusterKey = clusterKeyOf(ctx.clusterRef);
   const seenWarnings = new Set<string>();
 
   // Inline patches all see the same variable set (definitions `from: inline`), so the merged
@@ -117,33 +116,10 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
         continue; // warned about once by compilePatches
       case 'external': {
         if (patch.skip) continue; // warned about once by compilePatches
-        const at = `${base}.external.generatePatchesExtension`;
-        if (!ctx.extensions) {
-          results.push(
-            fail(
-              patch,
-              at,
-              `uses the external patch extension ${goQuote(patch.extension)}, which needs its ExtensionConfig (--extensions) or recorded answers (--replay-extensions); set skipExternalPatches to render without it`,
-            ),
-          );
-          return done(true);
-        }
-        const names = ctx.externalVariableNames?.get(patch.name) ?? NO_NAMES;
-        const wire = generatePatchesRequest(request, templates, names, patch.settings, ctx.clusterRef);
-        const answer = ctx.extensions.generatePatches(patch.extension, wire, ctx.clusterRef);
-        const tags = { extension: patch.extension, hook: 'GeneratePatches' };
-        if (!answer.ok) {
-          results.push(withTags(fail(patch, at, `failed: failed to generate patches for patch ${goQuote(patch.name)}: ${answer.error}`), tags));
-          return done(true);
-        }
-        if (answer.ignored !== undefined) results.push({ ...ignoredCall(patch, at, 'GeneratePatches', patch.extension, answer.ignored), resourceRef: ctx.classRef, tags: { cluster: clusterKey, patch: patch.name, ...tags } });
-        const applied = applyGeneratedPatches(answer.response, templates, wire.items.map((i) => i.uid));
-        if (!applied.ok) {
-          const target = applied.item === undefined ? '' : ` on ${describeTarget(request.items[applied.item]!, templates[applied.item]!)}`;
-          results.push(withTags(fail(patch, at, `failed: failed to apply patches for patch ${goQuote(patch.name)}${target}: ${applied.error}`), tags));
-          return done(true);
-        }
-        templates.splice(0, templates.length, ...applied.templates);
+        const out = applyExternalPatch(patch, request, templates, ctx);
+        results.push(...out.results);
+        if (!out.ok) return done(true);
+        templates.splice(0, templates.length, ...out.templates);
         continue;
       }
       case 'noGenerator':
@@ -249,55 +225,3 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
   return done(false);
 }
 
-const withTags = (r: Result, tags: Record<string, string>): Result => ({ ...r, tags: { ...r.tags, ...tags } });
-
-/** A warning for a call whose failure the handler's `failurePolicy: Ignore` turned into an empty success. */
-function ignoredCall(patch: CompiledPatch, path: string, hook: string, extension: string, error: string): Result {
-  return {
-    severity: 'warning',
-    message: `patch ${goQuote(patch.name)}: ${hook} call to ${goQuote(extension)} failed and was ignored (failurePolicy Ignore), as CAPI does: ${error}`,
-    field: { path },
-    tags: { patch: patch.name, extension, hook },
-  };
-}
-
-/**
- * engine.go `Apply`, after the patch loop: every ValidateTopology extension of the class, in patch
- * order, on the final templates; the first failure fails the Cluster ("validation of patch ... failed").
- */
-export function validatePatchedTopology(compiled: CompiledPatches, request: PatchRequest, templates: readonly JsonObject[], ctx: ApplyContext): Result[] {
-  const patches = compiled.patches;
-  const last = patches[patches.length - 1];
-  const clusterKey = ctx.clusterRef.namespace ? `${ctx.clusterRef.namespace}/${ctx.clusterRef.name}` : ctx.clusterRef.name;
-  const results: Result[] = [];
-  for (const patch of patches) {
-    if ((patch.kind !== 'external' && patch.kind !== 'validateOnly') || !patch.validateTopologyExtension || !ctx.extensions) continue;
-    // The request keeps the variables computed for the class's last patch (inline unless it is external).
-    const lastNames = !last || last.kind === 'inline' || last.kind === 'noGenerator' ? ctx.inlineVariableNames : ctx.externalVariableNames?.get(last.name) ?? NO_NAMES;
-    const wire = validateTopologyRequest(request, templates, lastNames, patch.settings, ctx.clusterRef);
-    const extension = patch.validateTopologyExtension;
-    const at = `spec.patches[${patch.index}].external.validateTopologyExtension`;
-    const answer = ctx.extensions.validateTopology(extension, wire, ctx.clusterRef);
-    if (!answer.ok) {
-      results.push({
-        severity: 'error',
-        message: `Cluster ${clusterKey}: validation of patch ${goQuote(patch.name)} failed: ${answer.error}`,
-        resourceRef: ctx.classRef,
-        field: { path: at },
-        tags: { cluster: clusterKey, patch: patch.name, extension, hook: 'ValidateTopology' },
-      });
-      return results;
-    }
-    if (answer.ignored !== undefined) results.push({ ...ignoredCall(patch, at, 'ValidateTopology', extension, answer.ignored), resourceRef: ctx.classRef });
-  }
-  return results;
-}
-
-/** `DevClusterTemplate "quick-start-cluster"`, plus the MD/MP topology name when known. */
-function describeTarget(item: PatchRequestItem, template: JsonObject): string {
-  const kind = typeof template['kind'] === 'string' ? template['kind'] : '<unknown kind>';
-  const md = template['metadata'];
-  const name = isObject(md) && typeof md['name'] === 'string' ? md['name'] : '';
-  const topo = item.topologyName !== undefined ? ` (${item.holder.kind} topology ${goQuote(item.topologyName)})` : '';
-  return `${kind} ${goQuote(name)}${topo}`;
-}

@@ -16,6 +16,10 @@ import { canonicalJson } from '../variables/json.js';
 import { decodeJsonPatch, applyJsonPatch } from './jsonpatch.js';
 import { applyMergePatch } from './mergepatch.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
+import type { Result } from '../krm/result.js';
+import type { ApplyContext } from './apply.js';
+import type { CompiledPatch, CompiledPatches } from './compile.js';
+import { clusterKeyOf, describeTarget } from './target.js';
 
 /** A call's answer; `ignored` holds the error a `failurePolicy: Ignore` handler's call had (CAPI logs it). */
 export type HookOutcome<T> = { ok: true; response: T; ignored?: string } | { ok: false; error: string };
@@ -68,7 +72,18 @@ function requestItems(request: PatchRequest, templates: readonly JsonObject[], n
   });
 }
 
-/** The GeneratePatchesRequest for one external patch (settings are the patch's, omitempty). */
+/** What both hook requests start with: TypeMeta (kind first), the patch's settings, the global variables (all omitempty). */
+function requestHead<K extends string>(kind: K, request: PatchRequest, names: ReadonlySet<string>, settings: Record<string, string> | undefined) {
+  const variables = hookVariables(request.globalVariables, names);
+  return {
+    kind,
+    apiVersion: HOOKS_API_VERSION,
+    ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
+    ...(variables.length > 0 ? { variables } : {}),
+  };
+}
+
+/** The GeneratePatchesRequest for one external patch (settings are the patch's). */
 export function generatePatchesRequest(
   request: PatchRequest,
   templates: readonly JsonObject[],
@@ -76,12 +91,8 @@ export function generatePatchesRequest(
   settings: Record<string, string> | undefined,
   clusterRef: ObjectRef,
 ): GeneratePatchesRequest {
-  const variables = hookVariables(request.globalVariables, names);
   return {
-    kind: 'GeneratePatchesRequest',
-    apiVersion: HOOKS_API_VERSION,
-    ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
-    ...(variables.length > 0 ? { variables } : {}),
+    ...requestHead('GeneratePatchesRequest', request, names, settings),
     items: requestItems(request, templates, names, clusterRef).map((item, n) => ({ uid: requestItemUid(clusterRef, request.items[n]!), ...item })),
   };
 }
@@ -97,14 +108,7 @@ export function validateTopologyRequest(
   settings: Record<string, string> | undefined,
   clusterRef: ObjectRef,
 ): ValidateTopologyRequest {
-  const variables = hookVariables(request.globalVariables, lastPatchNames);
-  return {
-    kind: 'ValidateTopologyRequest',
-    apiVersion: HOOKS_API_VERSION,
-    ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
-    ...(variables.length > 0 ? { variables } : {}),
-    items: requestItems(request, templates, lastPatchNames, clusterRef),
-  };
+  return { ...requestHead('ValidateTopologyRequest', request, lastPatchNames, settings), items: requestItems(request, templates, lastPatchNames, clusterRef) };
 }
 
 /** patchutil.Patch: spec, metadata.labels and metadata.annotations of the result, each when present. */
@@ -167,4 +171,80 @@ export function applyGeneratedPatches(
     out[n] = copyBack(out[n]!, patched);
   }
   return { ok: true, templates: out };
+}
+
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+type ExternalPatch = Extract<CompiledPatch, { kind: 'external' }>;
+
+/** An error or warning about an external patch of the Cluster, tagged with the extension and hook. */
+function patchResult(severity: 'error' | 'warning', ctx: ApplyContext, patch: CompiledPatch, path: string, message: string, extension: string, hook: string): Result {
+  const cluster = clusterKeyOf(ctx.clusterRef);
+  return {
+    severity,
+    message: `Cluster ${cluster}: patch ${goQuote(patch.name)} ${message}`,
+    resourceRef: ctx.classRef,
+    field: { path },
+    tags: { cluster, patch: patch.name, extension, hook },
+  };
+}
+
+/** A call whose failure the handler's `failurePolicy: Ignore` turned into an empty success (CAPI logs it). */
+const ignoredCall = (ctx: ApplyContext, patch: CompiledPatch, path: string, extension: string, hook: string, error: string): Result =>
+  patchResult('warning', ctx, patch, path, `: ${hook} call to ${goQuote(extension)} failed and was ignored (failurePolicy Ignore), as CAPI does: ${error}`, extension, hook);
+
+/**
+ * One external patch of engine.go `Apply`: its variables (addVariablesForPatch with the patch
+ * name as definitionFrom), the call (externalPatchGenerator.Generate), the answer applied.
+ */
+export function applyExternalPatch(
+  patch: ExternalPatch,
+  request: PatchRequest,
+  templates: readonly JsonObject[],
+  ctx: ApplyContext,
+): { ok: true; templates: JsonObject[]; results: Result[] } | { ok: false; results: Result[] } {
+  const at = `spec.patches[${patch.index}].external.generatePatchesExtension`;
+  const error = (message: string) => ({ ok: false as const, results: [patchResult('error', ctx, patch, at, message, patch.extension, 'GeneratePatches')] });
+  if (!ctx.extensions) {
+    // Nothing was called: the result names the patch only.
+    const [r] = error(
+      `uses the external patch extension ${goQuote(patch.extension)}, which needs its ExtensionConfig (--extensions) or recorded answers (--replay-extensions); set skipExternalPatches to render without it`,
+    ).results;
+    return { ok: false, results: [{ ...r!, tags: { cluster: r!.tags!.cluster!, patch: patch.name } }] };
+  }
+  const wire = generatePatchesRequest(request, templates, ctx.externalVariableNames?.get(patch.name) ?? NO_NAMES, patch.settings, ctx.clusterRef);
+  const answer = ctx.extensions.generatePatches(patch.extension, wire, ctx.clusterRef);
+  if (!answer.ok) return error(`failed: failed to generate patches for patch ${goQuote(patch.name)}: ${answer.error}`);
+  const results = answer.ignored === undefined ? [] : [ignoredCall(ctx, patch, at, patch.extension, 'GeneratePatches', answer.ignored)];
+  const applied = applyGeneratedPatches(answer.response, templates, wire.items.map((i) => i.uid));
+  if (!applied.ok) {
+    const target = applied.item === undefined ? '' : ` on ${describeTarget(request.items[applied.item]!, templates[applied.item]!)}`;
+    return error(`failed: failed to apply patches for patch ${goQuote(patch.name)}${target}: ${applied.error}`);
+  }
+  return { ok: true, templates: applied.templates, results };
+}
+
+/**
+ * engine.go `Apply`, after the patch loop: every ValidateTopology extension of the class, in patch
+ * order, on the final templates; the first failure fails the Cluster ("validation of patch ... failed").
+ */
+export function validatePatchedTopology(compiled: CompiledPatches, request: PatchRequest, templates: readonly JsonObject[], ctx: ApplyContext): Result[] {
+  const patches = compiled.patches;
+  const last = patches[patches.length - 1];
+  // The request keeps the variables computed for the class's last patch (inline unless it is external).
+  const lastNames = !last || last.kind === 'inline' || last.kind === 'noGenerator' ? ctx.inlineVariableNames : (ctx.externalVariableNames?.get(last.name) ?? NO_NAMES);
+  const results: Result[] = [];
+  for (const patch of patches) {
+    if ((patch.kind !== 'external' && patch.kind !== 'validateOnly') || !patch.validateTopologyExtension || !ctx.extensions) continue;
+    const extension = patch.validateTopologyExtension;
+    const at = `spec.patches[${patch.index}].external.validateTopologyExtension`;
+    const answer = ctx.extensions.validateTopology(extension, validateTopologyRequest(request, templates, lastNames, patch.settings, ctx.clusterRef), ctx.clusterRef);
+    if (!answer.ok) {
+      const cluster = clusterKeyOf(ctx.clusterRef);
+      results.push({ ...patchResult('error', ctx, patch, at, '', extension, 'ValidateTopology'), message: `Cluster ${cluster}: validation of patch ${goQuote(patch.name)} failed: ${answer.error}` });
+      return results;
+    }
+    if (answer.ignored !== undefined) results.push(ignoredCall(ctx, patch, at, extension, 'ValidateTopology', answer.ignored));
+  }
+  return results;
 }

@@ -8,7 +8,8 @@
 export type { PatchTargetRole, PatchHolder, PatchRequestItem, PatchRequest } from './types.js';
 export { compilePatches } from './compile.js';
 export type { CompiledPatches, CompiledPatch, CompiledDefinition, CompiledOp, ValueSource } from './compile.js';
-export { applyPatches, mergeVariables, validatePatchedTopology } from './apply.js';
+export { applyPatches, mergeVariables } from './apply.js';
+export { validatePatchedTopology } from './external.js';
 export type { ExternalHooks, HookOutcome } from './external.js';
 export type { ApplyContext, ApplyPatchesResult } from './apply.js';
 export {
