@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { hasTool } from '../helpers/tools.js';
+import { hasTool, snapshot } from '../helpers/tools.js';
 import { cli, extensionConfig, goRoundTrip, parseAll, tempDir } from './helpers.js';
-import { EXT, classYaml, clusterYaml, namespaceYaml } from './inputs.js';
+import { EXT, classYaml, clusterYaml, namespaceYaml, type ClassOptions } from './inputs.js';
 import { startExtension, type Received, type RunningExtension } from './server.js';
 import { SERVICE_HOST, makePki, type TestPki } from './tls.js';
 
@@ -29,10 +29,11 @@ beforeAll(async () => {
 afterAll(async () => ext?.stop());
 
 /** Inputs for the test class; `config` overrides the ExtensionConfig (default: url + CA + a secret setting). */
-function inputs(o: { generate?: string; validate?: string; extraCommand?: string; region?: string; config?: string; extra?: string } = {}): string {
+function inputs(o: ClassOptions & { extraCommand?: string; region?: string; config?: string; extra?: string } = {}): string {
   const config = o.config ?? extensionConfig(EXT, { url: ext.url }, pki.caPem, { settings: { token: 's3cret-token' } });
+  const { extraCommand: _e, region: _r, config: _c, extra: _x, ...classOptions } = o;
   return tempDir({
-    'class.yaml': classYaml({ ...(o.generate ? { generate: o.generate } : {}), ...(o.validate ? { validate: o.validate } : {}) }),
+    'class.yaml': classYaml(classOptions),
     'cluster.yaml': clusterYaml(o.extraCommand, o.region),
     'extension.yaml': config,
     ...(o.extra ? { 'extra.yaml': o.extra } : {}),
@@ -227,6 +228,36 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     expect(missing.stderr).toContain('failed to get namespace team-a: give the Namespace object (with its labels) as an input');
   });
 
+  it('DiscoverVariables failing, or defining a variable differently from spec.variables, makes the class unusable', async () => {
+    const failing = await render(inputs({ discover: 'failing-discovery' }));
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain(
+      'failed to discover variables for ClusterClass ext-class: VariableDiscovery failed: failed to call DiscoverVariables for patch from-extension: failed to call extension handler "failing-discovery.test-extension": got failure response with message: no variables today',
+    );
+    expect(failing.stderr).toContain('ClusterClass "team-a/ext-class" is invalid (see its results); Cluster not rendered');
+    const conflict = await render(inputs({ discover: 'conflicting-variables', inlineRegion: true }));
+    expect(conflict.stderr).toContain('failed to discover variables for ClusterClass ext-class: the following variables have conflicting schemas: region');
+    // The same definition twice is no conflict: the inline and the discovered `region` agree.
+    expect((await render(inputs({ inlineRegion: true }))).code).toBe(0);
+  });
+
+  it('a non-200 answer is an error naming the status, the body and the URL', async () => {
+    const r = await render(inputs({ config: extensionConfig(EXT, { url: `${ext.url}/not-served` }, pki.caPem) }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/failed to discover extension "test-extension": http call failed: got response with status code 404 != 200: response : "no handler \/not-served\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/discovery" \(POST https:\/\/127\.0\.0\.1:\d+\/not-served\/hooks/);
+  });
+
+  it('a local extension without TLS is reached through an http:// override', async () => {
+    const plain = await startExtension(undefined);
+    try {
+      const r = await render(inputs({ config: extensionConfig(EXT, { url: 'https://extension.example' }, undefined) }), '--extension', `${EXT}=${plain.url}`);
+      expect(r.code).toBe(0);
+      expect(plain.requests.length).toBeGreaterThan(0);
+    } finally {
+      await plain.stop();
+    }
+  });
+
   it('an unknown handler or ExtensionConfig is a clear error', async () => {
     const r = await render(inputs({ generate: 'no-such-handler' }));
     expect(r.stderr).toContain('handler with name "no-such-handler.test-extension" has not been registered (the discovery of ExtensionConfig "test-extension" lists no such handler)');
@@ -259,7 +290,11 @@ describe.skipIf(noOpenssl)('record and replay', () => {
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toBe(recorded.stdout);
     expect(replayed.stderr).toBe(recorded.stderr);
-    // Recording again gives the same files (deterministic keys and contents).
+    // Recording again (another server, another URL) gives the same files: keys and contents are deterministic.
+    const rec2 = `${rec}-again`;
+    const again = extensionConfig(EXT, { url: ext.url }, pki.caPem, { settings: { token: 's3cret-token' } });
+    expect((await render(dir, '--extensions', tempDir({ 'extension.yaml': again }), '--record-extensions', rec2)).code).toBe(0);
+    expect(snapshot(rec2)).toEqual(snapshot(rec));
     const changed = tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml('echo changed') });
     const miss = await render(changed, '--replay-extensions', rec);
     expect(miss.code).toBe(1);

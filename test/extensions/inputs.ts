@@ -11,6 +11,10 @@ export interface ClassOptions {
   generate?: string;
   /** validateTopologyExtension on the merge patch. */
   validate?: string;
+  /** discoverVariablesExtension of the first external patch (default discover-region). */
+  discover?: string;
+  /** An inline definition of `region` too (spec.variables). */
+  inlineRegion?: boolean;
 }
 
 export function classYaml(o: ClassOptions = {}): string {
@@ -26,7 +30,7 @@ spec:
       templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DevMachineTemplate, name: cp-machine}
   infrastructure:
     templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DevClusterTemplate, name: cluster}
-  workers:
+${o.inlineRegion ? '  variables:\n  - {name: region, required: false, schema: {openAPIV3Schema: {type: string, default: eu-west-1, enum: [eu-west-1, us-east-2]}}}\n' : ''}  workers:
     machineDeployments:
     - class: worker
       bootstrap:
@@ -42,7 +46,7 @@ spec:
   - name: from-extension
     external:
       generatePatchesExtension: ${o.generate ?? 'builtin-patches'}.${EXT}
-      discoverVariablesExtension: discover-region.${EXT}
+      discoverVariablesExtension: ${o.discover ?? 'discover-region'}.${EXT}
       settings: {mode: strict}
   - name: merge
     external:

@@ -14,6 +14,7 @@
  *
  * Every request is kept (path, query, parsed body) for the field-by-field checks.
  */
+import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { DISCOVERED_VARIABLES, generatePatches, mergeVariables } from './capi-test-extension.js';
@@ -87,6 +88,8 @@ const HANDLERS: Record<string, Handler> = {
   'garbage-patches': { hook: 'GeneratePatches', answer: () => 'this is not JSON' },
   'ignored-garbage': { hook: 'GeneratePatches', failurePolicy: 'Ignore', answer: () => 'this is not JSON' },
   'failing-patches': { hook: 'GeneratePatches', answer: () => ({ status: 'Failure', message: 'no patches today' }) },
+  'failing-discovery': { hook: 'DiscoverVariables', answer: () => ({ status: 'Failure', message: 'no variables today' }) },
+  'conflicting-variables': { hook: 'DiscoverVariables', answer: () => ({ status: 'Success', variables: [{ name: 'region', required: true, schema: { openAPIV3Schema: { type: 'integer' } } }] }) },
 };
 
 function discovery(): any {
@@ -101,9 +104,10 @@ function discovery(): any {
   };
 }
 
-export async function startExtension(pki: TestPki): Promise<RunningExtension> {
+/** The extension over HTTPS with the test certificate, or over plain HTTP (`pki` undefined: a local extension without TLS). */
+export async function startExtension(pki: TestPki | undefined): Promise<RunningExtension> {
   const requests: Received[] = [];
-  const server = https.createServer({ cert: pki.certPem, key: pki.keyPem }, (req, res) => {
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -137,11 +141,12 @@ export async function startExtension(pki: TestPki): Promise<RunningExtension> {
       const kind = `${body.kind.replace(/Request$/, '')}Response`;
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ apiVersion: API, kind, ...answer }));
     });
-  });
+  };
+  const server = pki ? https.createServer({ cert: pki.certPem, key: pki.keyPem }, handle) : http.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: `${pki ? 'https' : 'http'}://127.0.0.1:${port}`,
     requests,
     stop: () =>
       new Promise<void>((resolve) => {
