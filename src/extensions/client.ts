@@ -24,7 +24,7 @@ import {
 } from './hooks.js';
 import { recordingKey, type Recording } from './recordings.js';
 import { callUrl, endpointFor, isExtensionConfig, matchNamespace, namespaceLabels, readExtensionConfig, registrationsFrom, type ExtensionConfig, type Registration } from './registry.js';
-import { postSync, type HttpOutcome, type HttpPost } from './transport.js';
+import { postSync, type HttpPost } from './transport.js';
 
 /** client.go `defaultDiscoveryTimeout` and `DefaultHandlersTimeoutSeconds`. */
 const DISCOVERY_TIMEOUT_SECONDS = 10;
@@ -50,8 +50,6 @@ export interface ExtensionSetup extends Omit<ExtensionInputs, 'configs'> {
   configs: readonly ExtensionConfig[];
   /** Labels of the Namespace objects among the inputs (namespaceSelector). */
   namespaces: ReadonlyMap<string, Record<string, string>>;
-  /** The HTTP transport (tests may stub it); default: `postSync`. */
-  post?: (request: HttpPost) => HttpOutcome;
 }
 
 /**
@@ -77,11 +75,8 @@ function statusError(response: CommonResponse, operation: string, target: string
 
 export class ExtensionClient implements ExternalHooks {
   private readonly registries = new Map<string, { ok: true; registrations: Registration[] } | { ok: false; error: string }>();
-  private readonly post: (request: HttpPost) => HttpOutcome;
 
-  constructor(private readonly setup: ExtensionSetup) {
-    this.post = setup.post ?? postSync;
-  }
+  constructor(private readonly setup: ExtensionSetup) {}
 
   generatePatches(extension: string, request: GeneratePatchesRequest, forObject: ObjectRef): HookOutcome<GeneratePatchesResponse> {
     return this.call('GeneratePatches', extension, request, forObject);
@@ -182,7 +177,7 @@ export class ExtensionClient implements ExternalHooks {
     const url = callUrl(endpoint.endpoint.url, hookPath(hook, handler), timeoutSeconds);
     const post: HttpPost = { url, body: JSON.stringify(request), verifyHost: endpoint.endpoint.verifyHost, timeoutMs: timeoutSeconds * 1000 };
     if (config.clientConfig.caBundle) post.caBundle = config.clientConfig.caBundle;
-    const answer = this.post(post);
+    const answer = postSync(post);
     if (!answer.ok) return { ok: false, error: `http call failed: Post ${goQuote(url)}: ${answer.error}`, calling: true };
     if (answer.status !== 200) {
       const body = answer.body.length > 512 ? `${answer.body.slice(0, 512)}...` : answer.body;

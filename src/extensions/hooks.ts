@@ -124,7 +124,8 @@ function field(obj: JsonObject, name: string): Json | undefined {
   return key === undefined ? undefined : obj[key];
 }
 
-class TypeError_ extends Error {}
+/** A Go decoding error (type mismatch, bad base64): ends the decoding with its text. */
+class DecodeError extends Error {}
 
 /** The reader of one struct level: `json: cannot unmarshal X into Go struct field S.path of type T`. */
 class StructReader {
@@ -136,7 +137,7 @@ class StructReader {
 
   private fail(name: string, value: unknown, goType: string): never {
     const at = this.path ? `${this.path}.${name}` : name;
-    throw new TypeError_(`json: cannot unmarshal ${goKind(value)} into Go struct field ${this.struct}.${at} of type ${goType}`);
+    throw new DecodeError(`json: cannot unmarshal ${goKind(value)} into Go struct field ${this.struct}.${at} of type ${goType}`);
   }
 
   string(name: string, goType = 'string'): string {
@@ -155,7 +156,7 @@ class StructReader {
     const v = field(this.obj, name);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) {
-      if (typeof v === 'number') throw new TypeError_(`json: cannot unmarshal number ${v} into Go struct field ${this.struct}.${this.at(name)} of type int32`);
+      if (typeof v === 'number') throw new DecodeError(`json: cannot unmarshal number ${v} into Go struct field ${this.struct}.${this.at(name)} of type int32`);
       this.fail(name, v, 'int32');
     }
     return v;
@@ -185,7 +186,7 @@ class StructReader {
     if (v === undefined || v === null) return '';
     if (typeof v !== 'string') this.fail(name, v, '[]uint8');
     const bad = base64Error(v as string);
-    if (bad !== undefined) throw new TypeError_(`illegal base64 data at input byte ${bad}`);
+    if (bad !== undefined) throw new DecodeError(`illegal base64 data at input byte ${bad}`);
     return Buffer.from((v as string).replace(/[\r\n]/g, ''), 'base64').toString('utf8');
   }
 
@@ -287,7 +288,7 @@ export function decodeResponse<H extends HookName>(hook: H, body: string): Decod
   try {
     return { ok: true, value: DECODERS[hook](new StructReader((parsed ?? {}) as JsonObject, `${hook}Response`, '')) as ResponseOf[H] };
   } catch (e) {
-    if (e instanceof TypeError_) return { ok: false, error: e.message };
+    if (e instanceof DecodeError) return { ok: false, error: e.message };
     throw e;
   }
 }

@@ -97,7 +97,10 @@ function open(): Channel {
   return channel;
 }
 
-/** POSTs and waits for the answer (or the timeout, plus a grace period for the worker to report it). */
+/**
+ * POSTs and waits for the answer (or the timeout, plus a grace period for the worker to report
+ * it). The monotonic clock only bounds the wait; nothing rendered depends on it.
+ */
 export function postSync(request: HttpPost): HttpOutcome {
   const ch = open();
   const id = ++ch.next;
