@@ -245,7 +245,8 @@ export function explainCluster(items: InputItem[], config: RenderConfig, cluster
   results.push(...cc.results);
   const klass: ClusterClass | undefined = cc.value;
   if (!klass) return { ...fail(), clusterClass: classRef };
-  const client = extensionClientFor(items.map((i) => i.value), extensions);
+  const { client, results: extensionResults } = extensionClientFor(items.map((i) => i.value), extensions);
+  results.push(...extensionResults);
   const built = buildBlueprint(klass, classRef, templates, { skipExternalPatches: config.skipExternalPatches, contractOf: contractLookup(config.contractVersions), ...(client ? { extensions: client } : {}) });
   results.push(...built.results);
   if (!built.blueprint) return { ...fail(), clusterClass: classRef };

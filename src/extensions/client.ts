@@ -23,7 +23,9 @@ import {
   type ValidateTopologyRequest,
 } from './hooks.js';
 import { recordingKey, type Recording } from './recordings.js';
-import { callUrl, endpointFor, isExtensionConfig, matchNamespace, namespaceLabels, readExtensionConfig, registrationsFrom, type ExtensionConfig, type Registration } from './registry.js';
+import type { Result } from '../krm/result.js';
+import { toResult } from '../variables/fielderror.js';
+import { callUrl, endpointFor, isExtensionConfig, validateExtensionConfig, matchNamespace, namespaceLabels, readExtensionConfig, registrationsFrom, type ExtensionConfig, type Registration } from './registry.js';
 import { postSync, type HttpPost } from './transport.js';
 
 /** client.go `defaultDiscoveryTimeout` and `DefaultHandlersTimeoutSeconds`. */
@@ -50,6 +52,8 @@ export interface ExtensionSetup extends Omit<ExtensionInputs, 'configs'> {
   configs: readonly ExtensionConfig[];
   /** Labels of the Namespace objects among the inputs (namespaceSelector). */
   namespaces: ReadonlyMap<string, Record<string, string>>;
+  /** ExtensionConfigs the webhook would refuse (reported on them): never called. */
+  invalid?: ReadonlySet<ExtensionConfig>;
 }
 
 /**
@@ -57,10 +61,14 @@ export interface ExtensionSetup extends Omit<ExtensionInputs, 'configs'> {
  * patches fail the Cluster with a hint, as before): ExtensionConfigs among the items or given,
  * or recordings to replay.
  */
-export function extensionClientFor(items: readonly JsonObject[], inputs: ExtensionInputs | undefined): ExtensionClient | undefined {
+export function extensionClientFor(items: readonly JsonObject[], inputs: ExtensionInputs | undefined): { client?: ExtensionClient; results: Result[] } {
   const configs = [...items.filter(isExtensionConfig), ...(inputs?.configs ?? [])].flatMap((o) => readExtensionConfig(o) ?? []);
-  if (inputs?.mode.kind !== 'replay' && configs.length === 0) return undefined;
-  return new ExtensionClient({ ...(inputs ?? { urls: {}, mode: { kind: 'live' } }), configs, namespaces: namespaceLabels(items) });
+  if (inputs?.mode.kind !== 'replay' && configs.length === 0) return { results: [] };
+  // An ExtensionConfig the API server would refuse is reported on it; calls to it say why they fail.
+  const invalid = new Map(configs.map((c) => [c, validateExtensionConfig(c)] as const).filter(([, errs]) => errs.length > 0));
+  const results = [...invalid].flatMap(([c, errs]) => errs.map((e) => ({ ...toResult(e, c.ref), tags: { rule: 'extensionconfig' } })));
+  const client = new ExtensionClient({ ...(inputs ?? { urls: {}, mode: { kind: 'live' } }), configs, namespaces: namespaceLabels(items), invalid: new Set(invalid.keys()) });
+  return { client, results };
 }
 
 /** errCallingExtensionHandler: the failures `failurePolicy: Ignore` may ignore. */
@@ -149,6 +157,7 @@ export class ExtensionClient implements ExternalHooks {
     const notRegistered = `failed to get extension handler ${goQuote(name)} from registry: handler with name ${goQuote(name)} has not been registered`;
     const config = name.includes('.') ? this.setup.configs.find((c) => c.name === configName) : undefined;
     if (!config) return { ok: false, error: `${notRegistered} (no ExtensionConfig ${goQuote(configName)} among the inputs or --extensions)` };
+    if (this.setup.invalid?.has(config)) return { ok: false, error: `${notRegistered} (ExtensionConfig ${goQuote(config.name)} is invalid, see its results)` };
     let registry = this.registries.get(config.name);
     if (!registry) {
       registry = this.discover(config);

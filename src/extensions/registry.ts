@@ -9,6 +9,7 @@ import type { JsonObject, ObjectRef } from '../api/model.js';
 import { refOf } from '../krm/read.js';
 import { HOOKS_API_VERSION, type DiscoveredHandler, type DiscoveryResponse } from './hooks.js';
 import { matchesLabelSelector } from './labelselector.js';
+import { forbidden, invalid, required, type FieldError } from '../variables/fielderror.js';
 
 export const RUNTIME_GROUP = 'runtime.cluster.x-k8s.io';
 
@@ -49,7 +50,8 @@ export function readExtensionConfig(o: JsonObject): ExtensionConfig | undefined 
     clientConfig.service = { namespace: asString(svc.namespace) ?? '', name: asString(svc.name) ?? '' };
     const path = asString(svc.path);
     if (path) clientConfig.service.path = path;
-    if (typeof svc.port === 'number') clientConfig.service.port = svc.port;
+    // The ExtensionConfig defaulting webhook sets port 443.
+    clientConfig.service.port = typeof svc.port === 'number' ? svc.port : 443;
   }
   // caBundle is []byte: base64 in JSON/YAML.
   const ca = asString(cc.caBundle);
@@ -60,6 +62,44 @@ export function readExtensionConfig(o: JsonObject): ExtensionConfig | undefined 
   const selector = asObject(spec.namespaceSelector);
   if (selector) out.namespaceSelector = selector;
   return out;
+}
+
+const DNS1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * The ExtensionConfig webhook's spec rules (core/webhooks/admission/extensionconfig.go
+ * `validateExtensionConfigSpec`) that decide whether it can be called: exactly one of url and
+ * service, an https URL, a service with a DNS name, namespace, `/path` and port 1-65535.
+ */
+export function validateExtensionConfig(c: ExtensionConfig): FieldError[] {
+  const errs: FieldError[] = [];
+  const { url, service } = c.clientConfig;
+  if (!url && !service) errs.push(required('spec.clientConfig', 'either url or service must be defined'));
+  if (url && service) errs.push(forbidden('spec.clientConfig', 'only one of url or service can be defined'));
+  if (url) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch (e) {
+      errs.push(invalid('spec.clientConfig.url', url, `must be a valid URL, e.g. https://example.com: ${(e as Error).message}`));
+    }
+    if (parsed && parsed.protocol !== 'https:') errs.push(invalid('spec.clientConfig.url', url, "'https' is the only allowed URL scheme, e.g. https://example.com"));
+  }
+  if (service) {
+    if (service.name === '') errs.push(required('spec.clientConfig.service.name', 'must not be empty'));
+    else if (service.name.length > 63 || !DNS1035_LABEL.test(service.name)) {
+      errs.push(invalid('spec.clientConfig.service.name', service.name, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"));
+    }
+    if (service.namespace === '') errs.push(required('spec.clientConfig.service.namespace', 'must not be empty'));
+    else if (service.namespace.length > 63 || !DNS1123_LABEL.test(service.namespace)) {
+      errs.push(invalid('spec.clientConfig.service.namespace', service.namespace, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+    }
+    if (service.path !== undefined && !service.path.startsWith('/')) errs.push(invalid('spec.clientConfig.service.path', service.path, 'must start with "/" to be a valid URL path'));
+    if (service.port !== undefined && !(Number.isInteger(service.port) && service.port >= 1 && service.port <= 65535)) {
+      errs.push(invalid('spec.clientConfig.service.port', service.port, 'must be between 1 and 65535, inclusive'));
+    }
+  }
+  return errs;
 }
 
 /** Where a call goes: the URL to connect to and the host name the server certificate must carry. */

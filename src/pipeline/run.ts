@@ -288,7 +288,8 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   // create; for Clusters and ClusterClasses, unknown fields are strict-decoding errors instead.
   const crdCheck = haveCrds ? inputCrdValidator(loaded.crds) : undefined;
   const checkInput: InputCheck | undefined = crdCheck && ((obj, ref) => crdCheck(obj, ref).filter((r) => !(r.tags?.rule === 'crd-pruned' && isCapiTopologyKind(ref))));
-  const extensions = extensionClientFor(items.map((i) => i.value), extras.extensions);
+  const { client: extensions, results: extensionResults } = extensionClientFor(items.map((i) => i.value), extras.extensions);
+  results.push(...extensionResults);
   const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results, loaded.crds, extensions, checkInput);
   results.push(...duplicateResults(duplicates, ns));
   const duplicateClasses = new Set(duplicates.filter((g) => g[0]!.ref!.kind === 'ClusterClass').map((g) => clusterKey(g[0]!.ref!.namespace ?? ns, g[0]!.ref!.name)));

@@ -258,6 +258,16 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     }
   });
 
+  it('an ExtensionConfig the webhook would refuse is an error on it, and is never called', async () => {
+    const from = ext.requests.length;
+    const r = await render(inputs({ config: extensionConfig(EXT, { url: ext.url.replace('https:', 'http:'), service: { name: 'x', namespace: 'y' } }, undefined) }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('[error] ExtensionConfig test-extension spec.clientConfig (extension.yaml): Forbidden: only one of url or service can be defined');
+    expect(r.stderr).toContain(`spec.clientConfig.url (extension.yaml): Invalid value: "${ext.url.replace('https:', 'http:')}": 'https' is the only allowed URL scheme, e.g. https://example.com`);
+    expect(r.stderr).toContain('(ExtensionConfig "test-extension" is invalid, see its results)');
+    expect(ext.requests.length).toBe(from);
+  });
+
   it('an unknown handler or ExtensionConfig is a clear error', async () => {
     const r = await render(inputs({ generate: 'no-such-handler' }));
     expect(r.stderr).toContain('handler with name "no-such-handler.test-extension" has not been registered (the discovery of ExtensionConfig "test-extension" lists no such handler)');
