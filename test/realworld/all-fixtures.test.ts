@@ -7,7 +7,8 @@
  *     variables/value.go:50 `variable %q does not exist`, wrapped by inline/json_patch_generator.go:306
  *     `failed to calculate value` (spec §7.4).
  *   - capi-docker-quick-start-runtimesdk / rt-1 (skipExternalPatches=false only): an external
- *     patch needs the Runtime Extension, which cannot be called offline (spec §7.7).
+ *     patch needs the Runtime Extension, and none is configured here (spec §7.7; with the
+ *     extension, see test/extensions/runtimesdk-fixture.e2e.test.ts).
  *   - capa-ci-default / capa-ci-selfhosted: NOT a CAPI rejection. Live, CAPA's AWSClusterTemplate
  *     webhook (webhooks/awsclustertemplate_webhook.go `Default`, with the Go round trip) creates
  *     network.vpc in the stored template, which its `limitAZ` patch replaces; that round trip is
@@ -36,7 +37,7 @@ const EXPECTED_ERRORS: Record<string, { plain: Record<string, string>; skip: Rec
   'capa-ci-default.yaml': { plain: { 'capa-ci-selfhosted': SELFHOSTED }, skip: { 'capa-ci-selfhosted': SELFHOSTED } },
   'capi-docker-quick-start-runtimesdk.yaml': {
     plain: {
-      'rt-1': 'Cluster default/rt-1: patch "test-patch" uses the external patch extension "generate-patches.k8s-upgrade-with-runtimesdk", which cannot be evaluated offline; set skipExternalPatches to render without it',
+      'rt-1': 'Cluster default/rt-1: patch "test-patch" uses the external patch extension "generate-patches.k8s-upgrade-with-runtimesdk", which needs its ExtensionConfig (--extensions) or recorded answers (--replay-extensions); set skipExternalPatches to render without it',
     },
     skip: {},
   },
