@@ -282,7 +282,7 @@ describe('classes exported from a live cluster: status.variables', () => {
         ref: 'Cluster fleet/c1',
         path: 'spec.topology.variables[region]',
         message:
-          'Invalid value: "\\"us\\"": variable is not defined; define it in ClusterClass "fleet" spec.variables, or remove it from the Cluster; variables of Runtime Extension "discover.ext" are known only from the class\'s status.variables: render the ClusterClass as exported from the management cluster (kubectl get clusterclass fleet -n fleet -o yaml)',
+          'Invalid value: "\\"us\\"": variable is not defined; define it in ClusterClass "fleet" spec.variables, or remove it from the Cluster; variables of Runtime Extension "discover.ext" are known only from the class\'s status.variables or from the extension: render the ClusterClass as exported from the management cluster (kubectl get clusterclass fleet -n fleet -o yaml), or give its ExtensionConfig (--extensions) or recorded answers (--replay-extensions)',
       },
       // DefaultVariables failed, so nothing was defaulted and ValidateClusterVariables misses the required one too.
       { severity: 'error', ref: 'Cluster fleet/c1', path: 'spec.topology.variables', message: 'Required value: required variable "imageRepository" must be set' },
