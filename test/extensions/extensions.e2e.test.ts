@@ -158,6 +158,13 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     expect(r.stderr).toContain('supported values: "eu-west-1", "us-east-2"');
   });
 
+  it('the extension\'s DiscoverVariables answer supersedes an exported status.variables', async () => {
+    // The exported status says region is required and only "mars"; the extension says optional, default eu-west-1.
+    const r = await render(inputs({ exportedStatus: true }));
+    expect(r.code).toBe(0);
+    expect(byKind(objectsOf(r.stdout), 'KubeadmControlPlane').metadata.labels.region).toBe('eu-west-1');
+  });
+
   it('ValidateTopology runs after the last patch; its Failure is an error result', async () => {
     const from = ext.requests.length;
     const r = await render(inputs({ validate: 'reject-topology' }));

@@ -15,6 +15,8 @@ export interface ClassOptions {
   discover?: string;
   /** An inline definition of `region` too (spec.variables). */
   inlineRegion?: boolean;
+  /** An exported status.variables defining `region` differently (as `kubectl get -o yaml` would show an older status). */
+  exportedStatus?: boolean;
 }
 
 export function classYaml(o: ClassOptions = {}): string {
@@ -56,7 +58,7 @@ ${o.validate ? `      validateTopologyExtension: ${o.validate}.${EXT}\n` : ''}  
     - selector: {apiVersion: controlplane.cluster.x-k8s.io/v1beta2, kind: KubeadmControlPlaneTemplate, matchResources: {controlPlane: true}}
       jsonPatches:
       - {op: add, path: /spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-, value: echo inline-last}
----
+${o.exportedStatus ? 'status:\n  variables:\n  - name: region\n    definitionsConflict: false\n    definitions:\n    - {from: from-extension, required: true, schema: {openAPIV3Schema: {type: string, enum: [mars]}}}\n' : ''}---
 apiVersion: controlplane.cluster.x-k8s.io/v1beta2
 kind: KubeadmControlPlaneTemplate
 metadata: {name: cp, namespace: team-a}
