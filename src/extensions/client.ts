@@ -57,9 +57,9 @@ export interface ExtensionSetup extends Omit<ExtensionInputs, 'configs'> {
 }
 
 /**
- * The client of one render, or undefined when nothing configures the Runtime SDK (then external
+ * The client of one render — none when nothing configures the Runtime SDK (then external
  * patches fail the Cluster with a hint, as before): ExtensionConfigs among the items or given,
- * or recordings to replay.
+ * or recordings to replay — and the errors of ExtensionConfigs the webhook would refuse.
  */
 export function extensionClientFor(items: readonly JsonObject[], inputs: ExtensionInputs | undefined): { client?: ExtensionClient; results: Result[] } {
   const configs = [...items.filter(isExtensionConfig), ...(inputs?.configs ?? [])].flatMap((o) => readExtensionConfig(o) ?? []);
