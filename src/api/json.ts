@@ -44,6 +44,17 @@ export function getPath(root: unknown, path: readonly string[]): Json | undefine
   return cur as Json;
 }
 
+/** Reads a nested value by keys and list indexes (own keys only); undefined when any step is missing. */
+export function valueAt(root: Json | undefined, path: readonly (string | number)[]): Json | undefined {
+  let cur: Json | undefined = root;
+  for (const s of path) {
+    if (Array.isArray(cur) && typeof s === 'number') cur = cur[s];
+    else if (isObject(cur) && typeof s === 'string' && Object.prototype.hasOwnProperty.call(cur, s)) cur = cur[s];
+    else return undefined;
+  }
+  return cur;
+}
+
 /** Sets a nested value, creating intermediate objects (replacing non-objects on the way). */
 export function setPath(root: JsonObject, path: readonly string[], value: Json): void {
   let cur = root;

@@ -40,6 +40,10 @@ export function describeSource(s: Source, clusterClassName?: string): string {
       }
       return parts.join('; ');
     }
+    case 'externalPatch': {
+      const op = s.op !== undefined ? `: operations[${s.operationIndex}] ${s.op} ${s.opPath}` : '';
+      return `external patch ${JSON.stringify(s.patch)} (spec.patches[${s.patchIndex}], extension ${s.extension})${op}`;
+    }
     case 'builtin':
       return `builtin: ${s.detail}`;
     case 'fixed':

@@ -16,9 +16,12 @@
 import { cloneJson, defineKey, isObject } from '../api/json.js';
 import type { Json, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
-import type { CompiledDefinition, CompiledPatch, CompiledPatches } from './compile.js';
+import type { Recorder } from '../provenance/recorder.js';
+import type { PatchEvaluation, PatchSource, VariableUse } from '../provenance/sources.js';
+import type { CompiledDefinition, CompiledOp, CompiledPatch, CompiledPatches } from './compile.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import { applyJsonPatch, type JsonPatchOp } from './jsonpatch.js';
+import { applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect, type JsonPatchOp } from './jsonpatch.js';
+import { templateReferences, variableUses } from './reads.js';
 import { applyExternalPatch, copyBack, type ExternalHooks } from './external.js';
 import { clusterKeyOf, describeTarget } from './target.js';
 import { matchesSelector } from './selector.js';
@@ -35,6 +38,8 @@ export interface ApplyContext {
   extensions?: ExternalHooks;
   /** Per external patch, the variables its DiscoverVariables defined (status.variables `from: <patch>`). */
   externalVariableNames?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Records which patches each template was considered for and what every operation changed. */
+  recorder?: Recorder;
 }
 
 export interface ApplyPatchesResult {
@@ -78,6 +83,24 @@ interface Generated {
   item: number;
   def: CompiledDefinition;
   ops: JsonPatchOp[];
+  /** When recording: the source of each operation. */
+  sources?: PatchSource[];
+}
+
+/** Where an inline patch operation's value came from, for provenance. */
+function operationSource(patch: CompiledPatch & { kind: 'inline' }, def: CompiledDefinition, op: CompiledOp, uses: (refs: string[]) => VariableUse[], enabledIfVariables: VariableUse[] | undefined): PatchSource {
+  const s: PatchSource = { kind: 'patch', patch: patch.name, patchIndex: patch.index, definitionIndex: def.index, jsonPatchIndex: op.index, op: op.op, opPath: op.path };
+  if (patch.enabledIf !== undefined) {
+    s.enabledIf = patch.enabledIf.source;
+    s.enabledIfResult = true;
+    if (enabledIfVariables && enabledIfVariables.length > 0) s.enabledIfVariables = enabledIfVariables;
+  }
+  const v = op.value;
+  if (v.kind === 'variable') s.valueFrom = { variable: v.path.raw };
+  if (v.kind === 'template') s.valueFrom = { template: v.template.source };
+  const variables = uses(v.kind === 'variable' ? [v.path.raw] : v.kind === 'template' ? templateReferences(v.template.source) : []);
+  if (variables.length > 0) s.variables = variables;
+  return s;
 }
 
 export function applyPatches(compiled: CompiledPatches, request: PatchRequest, ctx: ApplyContext): ApplyPatchesResult {
@@ -91,6 +114,9 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
   const merged: (Record<string, Json> | undefined)[] = new Array(request.items.length);
   const varsOf = (n: number): Record<string, Json> =>
     (merged[n] ??= mergeVariables(request.globalVariables, request.items[n]!.variables, ctx.inlineVariableNames));
+  const rec = ctx.recorder;
+  /** The variables item `n` read through `refs`, with their origins (item overrides win, as in mergeVariables). */
+  const usesOf = (n: number) => (refs: string[]) => variableUses(refs, varsOf(n), (name) => request.items[n]!.variableOrigins?.get(name) ?? request.globalVariableOrigins?.get(name));
 
   const fail = (patch: CompiledPatch, fieldPath: string, message: string): Result => ({
     severity: 'error',
@@ -138,7 +164,9 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
       if (matching.length === 0) continue;
       const target = describeTarget(item, templates[n]!);
       const vars = varsOf(n);
+      const evaluation: PatchEvaluation | undefined = rec && { patch: patch.name, patchIndex: patch.index, definitions: matching.map((d) => d.index), enabled: true };
 
+      let enabled = true;
       if (patch.enabledIf !== undefined) {
         const r = renderTemplate(patch.enabledIf, vars);
         if (!r.ok) {
@@ -146,8 +174,16 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
           continue;
         }
         warn(patch, r.warnings);
-        if (r.value !== true) continue;
+        enabled = r.value === true;
+        if (evaluation) {
+          evaluation.enabledIf = patch.enabledIf.source;
+          evaluation.enabled = enabled;
+          const uses = usesOf(n)(templateReferences(patch.enabledIf.source));
+          if (uses.length > 0) evaluation.enabledIfVariables = uses;
+        }
       }
+      if (rec && evaluation) rec.considered(templates[n]!, evaluation);
+      if (!enabled) continue;
 
       for (const def of matching) {
         const ops: JsonPatchOp[] = [];
@@ -195,7 +231,9 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
           }
           ops.push(v.kind === 'none' ? { op: op.op, path: op.path } : { op: op.op, path: op.path, value: value ?? null });
         }
-        if (ok) generated.push({ item: n, def, ops });
+        if (!ok) continue;
+        const sources = evaluation && def.ops.map((op) => operationSource(patch, def, op, usesOf(n), evaluation.enabledIfVariables));
+        generated.push(sources ? { item: n, def, ops, sources } : { item: n, def, ops });
       }
     }
     if (errors.length > 0) {
@@ -206,7 +244,9 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
     // ---- apply
     for (const g of generated) {
       if (g.ops.length === 0) continue;
-      const r = applyJsonPatch(templates[g.item]!, g.ops);
+      const before = templates[g.item]!;
+      const effects: [number, JsonPatchEffect][] | undefined = rec && [];
+      const r = applyJsonPatch(before, g.ops, effects && ((i, effect) => effects.push([i, effect])));
       if (!r.ok) {
         const op = g.def.ops[r.opIndex]!;
         const target = describeTarget(request.items[g.item]!, templates[g.item]!);
@@ -219,7 +259,12 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
         );
         return done(true);
       }
-      templates[g.item] = copyBack(templates[g.item]!, r.doc);
+      if (rec && effects && isObject(r.doc)) {
+        // The patched document starts with the origins of the one patched, then each operation's.
+        rec.copy(before, [], r.doc, []);
+        for (const [i, effect] of effects) recordJsonPatchEffect(rec, r.doc, effect, g.sources![i]!);
+      }
+      templates[g.item] = copyBack(before, r.doc, rec);
     }
   }
   return done(false);

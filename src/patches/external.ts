@@ -13,8 +13,10 @@ import type { GeneratePatchesRequest, GeneratePatchesResponse, HolderReference, 
 import { HOOKS_API_VERSION } from '../extensions/hooks.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { canonicalJson } from '../variables/json.js';
-import { decodeJsonPatch, applyJsonPatch } from './jsonpatch.js';
-import { applyMergePatch } from './mergepatch.js';
+import type { Recorder } from '../provenance/recorder.js';
+import type { ExternalPatchSource } from '../provenance/sources.js';
+import { decodeJsonPatch, applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect } from './jsonpatch.js';
+import { applyMergePatch, recordMergePatch } from './mergepatch.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
 import type { Result } from '../krm/result.js';
 import type { ApplyContext } from './apply.js';
@@ -111,11 +113,15 @@ export function validateTopologyRequest(
   return { ...requestHead('ValidateTopologyRequest', request, lastPatchNames, settings), items: requestItems(request, templates, lastPatchNames, clusterRef) };
 }
 
-/** patchutil.Patch: spec, metadata.labels and metadata.annotations of the result, each when present. */
-export function copyBack(original: JsonObject, patched: Json): JsonObject {
+/** patchutil.Patch: spec, metadata.labels and metadata.annotations of the result, each when present (origins along). */
+export function copyBack(original: JsonObject, patched: Json, rec?: Recorder): JsonObject {
   if (!isObject(patched)) return original;
   const out: JsonObject = { ...original };
-  if (Object.hasOwn(patched, 'spec')) out['spec'] = patched['spec']!;
+  rec?.moved(original, out);
+  if (Object.hasOwn(patched, 'spec')) {
+    out['spec'] = patched['spec']!;
+    rec?.copy(patched, ['spec'], out, ['spec']);
+  }
   const pm = patched['metadata'];
   if (isObject(pm)) {
     for (const field of ['labels', 'annotations']) {
@@ -123,6 +129,7 @@ export function copyBack(original: JsonObject, patched: Json): JsonObject {
       const meta = isObject(out['metadata']) ? { ...out['metadata'] } : {};
       meta[field] = pm[field]!;
       out['metadata'] = meta;
+      rec?.copy(patched, ['metadata', field], out, ['metadata', field]);
     }
   }
   return out;
@@ -137,6 +144,7 @@ export function applyGeneratedPatches(
   response: GeneratePatchesResponse,
   templates: readonly JsonObject[],
   uids: readonly string[],
+  record?: { rec: Recorder; source: Omit<ExternalPatchSource, 'op' | 'operationIndex' | 'opPath'> },
 ): { ok: true; templates: JsonObject[] } | { ok: false; error: string; item?: number } {
   const out = [...templates];
   for (const p of response.items) {
@@ -148,9 +156,17 @@ export function applyGeneratedPatches(
         const decoded = decodeJsonPatch(p.patch);
         if (!decoded.ok) return { ok: false, item: n, error: `failed to apply patch: error decoding json patch (RFC6902): ${decoded.error}` };
         if (decoded.ops.length === 0) continue;
-        const applied = applyJsonPatch(out[n]!, decoded.ops);
+        const effects: [number, JsonPatchEffect][] | undefined = record && [];
+        const applied = applyJsonPatch(out[n]!, decoded.ops, effects && ((i, effect) => effects.push([i, effect])));
         if (!applied.ok) return { ok: false, item: n, error: `failed to apply patch: error applying json patch (RFC6902): ${applied.error}` };
         patched = applied.doc;
+        if (record && effects && isObject(patched)) {
+          record.rec.copy(out[n]!, [], patched, []);
+          for (const [i, effect] of effects) {
+            const op = decoded.ops[i]!;
+            recordJsonPatchEffect(record.rec, patched, effect, { ...record.source, op: op.op, operationIndex: i, opPath: op.path });
+          }
+        }
         break;
       }
       case 'JSONMergePatch': {
@@ -158,6 +174,7 @@ export function applyGeneratedPatches(
         const applied = applyMergePatch(out[n]!, p.patch);
         if (!applied.ok) return { ok: false, item: n, error: `failed to apply patch: error applying json merge patch (RFC7386): ${applied.error}` };
         patched = applied.doc;
+        if (record && isObject(patched)) recordMergePatch(record.rec, out[n]!, patched, p.patch, record.source);
         break;
       }
       default:
@@ -168,7 +185,7 @@ export function applyGeneratedPatches(
     if (!isObject(patched) || typeof patched.kind !== 'string' || patched.kind === '') {
       return { ok: false, item: n, error: `failed to apply patch to template: failed to convert patched object to Unstructured: Object 'Kind' is missing in '${JSON.stringify(patched)}'` };
     }
-    out[n] = copyBack(out[n]!, patched);
+    out[n] = copyBack(out[n]!, patched, record?.rec);
   }
   return { ok: true, templates: out };
 }
@@ -216,7 +233,8 @@ export function applyExternalPatch(
   const answer = ctx.extensions.generatePatches(patch.extension, wire, ctx.clusterRef);
   if (!answer.ok) return error(`failed: failed to generate patches for patch ${goQuote(patch.name)}: ${answer.error}`);
   const results = answer.ignored === undefined ? [] : [ignoredCall(ctx, patch, at, patch.extension, 'GeneratePatches', answer.ignored)];
-  const applied = applyGeneratedPatches(answer.response, templates, wire.items.map((i) => i.uid));
+  const record = ctx.recorder && { rec: ctx.recorder, source: { kind: 'externalPatch' as const, patch: patch.name, patchIndex: patch.index, extension: patch.extension } };
+  const applied = applyGeneratedPatches(answer.response, templates, wire.items.map((i) => i.uid), record);
   if (!applied.ok) {
     const target = applied.item === undefined ? '' : ` on ${describeTarget(request.items[applied.item]!, templates[applied.item]!)}`;
     return error(`failed: failed to apply patches for patch ${goQuote(patch.name)}${target}: ${applied.error}`);

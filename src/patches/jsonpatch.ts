@@ -17,6 +17,8 @@
  */
 import { FORBIDDEN_KEYS, cloneJson, isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
+import type { Recorder } from '../provenance/recorder.js';
+import type { Source } from '../provenance/sources.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { deepEqualJson, goMarshal } from '../variables/json.js';
 import { goAtoi } from './gostrconv.js';
@@ -34,6 +36,20 @@ export type ApplyPatchResult =
   | { ok: true; doc: Json }
   | { ok: false; error: string; opIndex: number };
 
+/** What one applied change did, resolved against the document it applied to (for provenance). */
+export interface JsonPatchEffect {
+  op: 'add' | 'remove' | 'replace';
+  /** The location: object keys, and list items by resolved index (`-` is the list's length). Empty: the whole document. */
+  path: (string | number)[];
+  /** When the location is a list item: the list's length before the change (an `add` inserts). */
+  listLength?: number;
+}
+
+/** Told of each change just before it is made: `move` is a remove then an add, `copy` an add, `test` nothing. */
+export type JsonPatchObserver = (opIndex: number, effect: JsonPatchEffect) => void;
+
+type Observe = ((effect: JsonPatchEffect) => void) | undefined;
+
 const MISSING = 'missing value'; // jsonpatch.ErrMissing
 const INVALID_INDEX = 'invalid index referenced'; // jsonpatch.ErrInvalidIndex
 const INVALID_STATE = 'invalid state detected'; // jsonpatch.ErrInvalid
@@ -44,12 +60,20 @@ export function decodePointerSegment(s: string): string {
   return s.replace(/~[01]/g, (m) => (m === '~1' ? '/' : '~'));
 }
 
-/** Applies all operations in order; stops at the first failing one. */
-export function applyJsonPatch(doc: Json, ops: readonly JsonPatchOp[]): ApplyPatchResult {
+/** Records an effect on `doc`: `add` inserts into a list and sets a key, `replace` sets, `remove` removes. */
+export function recordJsonPatchEffect(rec: Recorder, doc: JsonObject, effect: JsonPatchEffect, source: Source): void {
+  const { op, path, listLength } = effect;
+  if (op === 'remove') rec.remove(doc, path, listLength);
+  else if (op === 'add' && listLength !== undefined) rec.insert(doc, path.slice(0, -1), path[path.length - 1] as number, listLength, source);
+  else rec.set(doc, path, source);
+}
+
+/** Applies all operations in order; stops at the first failing one. `observe` sees each change made. */
+export function applyJsonPatch(doc: Json, ops: readonly JsonPatchOp[], observe?: JsonPatchObserver): ApplyPatchResult {
   const owned = new WeakSet<object>();
   let root = doc;
   for (let i = 0; i < ops.length; i++) {
-    const r = applyOne(root, ops[i]!, owned);
+    const r = applyOne(root, ops[i]!, owned, observe && ((effect) => observe(i, effect)));
     if (!r.ok) return { ok: false, error: r.error, opIndex: i };
     root = r.root;
   }
@@ -72,7 +96,7 @@ interface Location {
   key: string;
 }
 
-function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>): StepResult {
+function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>, observe: Observe): StepResult {
   const invalid = validateOperation(op);
   if (invalid) return { ok: false, error: invalid };
   for (const path of op.from === undefined ? [op.path] : [op.path, op.from]) {
@@ -85,28 +109,32 @@ function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>): StepResu
     case 'add':
     case 'remove':
     case 'replace':
-      return write(root, op.op, op.path, op.value, owned);
+      return write(root, op.op, op.path, op.value, owned, observe);
     case 'move':
-      return move(root, op.from!, op.path, owned);
+      return move(root, op.from!, op.path, owned, observe);
     case 'copy':
-      return copy(root, op.from!, op.path, owned);
+      return copy(root, op.from!, op.path, owned, observe);
     default:
       return test(root, op.path, op.value);
   }
 }
 
 /** Patch.add / remove / replace. */
-function write(root: Json, kind: 'add' | 'remove' | 'replace', path: string, value: Json | undefined, owned: WeakSet<object>): StepResult {
-  if (path === '' && kind !== 'remove') return replaceRoot(kind, value);
+function write(root: Json, kind: 'add' | 'remove' | 'replace', path: string, value: Json | undefined, owned: WeakSet<object>, observe: Observe): StepResult {
+  if (path === '' && kind !== 'remove') {
+    const r = replaceRoot(kind, value);
+    if (r.ok) observe?.({ op: kind, path: [] });
+    return r;
+  }
   const loc = locate(root, path);
   if (!loc) return { ok: false, error: missingPath(kind, path) };
   const planned = plan(kind, loc.parent, loc.key, path, (inner) => `error in ${kind} for path: '${path}': ${inner}`);
   if (!planned.ok) return planned;
-  return { ok: true, root: commit(root, loc, planned.mutate, value === undefined ? null : value, owned) };
+  return { ok: true, root: commit(root, loc, kind, planned, value === undefined ? null : value, owned, observe) };
 }
 
 /** Patch.move: get and remove at `from`, then add at `path` (the container's add, so "" is a key). */
-function move(root: Json, from: string, path: string, owned: WeakSet<object>): StepResult {
+function move(root: Json, from: string, path: string, owned: WeakSet<object>, observe: Observe): StepResult {
   if (from === '') return { ok: false, error: `unable to move entire document to another path: ${INVALID_STATE}` };
   const source = locate(root, from);
   if (!source) return { ok: false, error: `move operation does not apply: doc is missing from path: ${from}: ${MISSING}` };
@@ -114,25 +142,25 @@ function move(root: Json, from: string, path: string, owned: WeakSet<object>): S
   if (!got.ok || got.value === undefined) return { ok: false, error: `error in move for path: '${source.key}': ${got.ok ? nonexistent(source.key) : got.error}` };
   const removal = plan('remove', source.parent, source.key, from, (inner) => `error in move for path: '${source.key}': ${inner}`);
   if (!removal.ok) return removal;
-  const removed = commit(root, source, removal.mutate, null, owned);
-  return addAt(removed, path, got.value, owned, 'move', (inner) => `error in move for path: '${path}': ${inner}`);
+  const removed = commit(root, source, 'remove', removal, null, owned, observe);
+  return addAt(removed, path, got.value, owned, 'move', (inner) => `error in move for path: '${path}': ${inner}`, observe);
 }
 
 /** Patch.copy: a deep copy of the value at `from`, added at `path`. */
-function copy(root: Json, from: string, path: string, owned: WeakSet<object>): StepResult {
+function copy(root: Json, from: string, path: string, owned: WeakSet<object>, observe: Observe): StepResult {
   const source = locate(root, from);
   if (!source) return { ok: false, error: `copy operation does not apply: doc is missing from path: "${from}": ${MISSING}` };
   const got = get(source.parent, source.key);
   if (!got.ok || got.value === undefined) return { ok: false, error: `error in copy for from: '${from}': ${got.ok ? nonexistent(source.key) : got.error}` };
-  return addAt(root, path, cloneJson(got.value), owned, 'copy', (inner) => `error while adding value during copy: error in add for path: '${path}': ${inner}`);
+  return addAt(root, path, cloneJson(got.value), owned, 'copy', (inner) => `error while adding value during copy: error in add for path: '${path}': ${inner}`, observe);
 }
 
-function addAt(root: Json, path: string, value: Json, owned: WeakSet<object>, kind: 'move' | 'copy', wrap: (inner: string) => string): StepResult {
+function addAt(root: Json, path: string, value: Json, owned: WeakSet<object>, kind: 'move' | 'copy', wrap: (inner: string) => string, observe: Observe): StepResult {
   const target = locate(root, path);
   if (!target) return { ok: false, error: `${kind} operation does not apply: doc is missing destination path: ${path}: ${MISSING}` };
   const planned = plan('add', target.parent, target.key, path, wrap);
   if (!planned.ok) return planned;
-  return { ok: true, root: commit(root, target, planned.mutate, value, owned) };
+  return { ok: true, root: commit(root, target, 'add', planned, value, owned, observe) };
 }
 
 /**
@@ -178,8 +206,10 @@ function locate(root: Json, path: string): Location | undefined {
   return { hops, parent: hops.length === 0 ? root : hops[hops.length - 1]!.node, key: decodePointerSegment(split[split.length - 1]!) };
 }
 
-/** Copy-on-write along the located path, then the planned mutation of the owned parent copy. */
-function commit(root: Json, loc: Location, mutate: Mutation, value: Json, owned: WeakSet<object>): Json {
+/** Copy-on-write along the located path, then the planned mutation of the owned parent copy (`observe` told first). */
+function commit(root: Json, loc: Location, kind: JsonPatchEffect['op'], planned: { at: string | number; mutate: Mutation }, value: Json, owned: WeakSet<object>, observe: Observe): Json {
+  observe?.({ op: kind, path: [...loc.hops.map((h) => h.via), planned.at], ...(Array.isArray(loc.parent) ? { listLength: loc.parent.length } : {}) });
+  const mutate = planned.mutate;
   const newRoot = own(root as JsonObject | Json[], owned);
   let cur = newRoot;
   for (const hop of loc.hops) {
@@ -254,7 +284,8 @@ function resolveArrayIndex(seg: string, len: number): number | undefined {
 }
 
 type Mutation = (parent: JsonObject | Json[], value: Json) => void;
-type Plan = { ok: true; mutate: Mutation } | { ok: false; error: string };
+/** How to make the final step, and where it lands (`at`: the key, or the resolved list index). */
+type Plan = { ok: true; at: string | number; mutate: Mutation } | { ok: false; error: string };
 
 /**
  * Checks the final step against the (unmodified) parent before anything is copied. `wrap`
@@ -265,19 +296,19 @@ function plan(kind: 'add' | 'remove' | 'replace', parent: JsonObject | Json[], k
   const obj = parent;
   switch (kind) {
     case 'add':
-      return { ok: true, mutate: (p, v) => void ((p as JsonObject)[key] = v) };
+      return { ok: true, at: key, mutate: (p, v) => void ((p as JsonObject)[key] = v) };
     case 'remove':
       if (!Object.hasOwn(obj, key)) {
         return { ok: false, error: wrap(`unable to remove nonexistent key: ${key}: ${MISSING}`) };
       }
-      return { ok: true, mutate: (p) => void delete (p as JsonObject)[key] };
+      return { ok: true, at: key, mutate: (p) => void delete (p as JsonObject)[key] };
     case 'replace':
       // partialDoc.get("") returns the container's `self` without error, so replacing an empty
       // final key always "succeeds" and sets key "" (evanphx quirk, kept).
       if (key !== '' && !Object.hasOwn(obj, key)) {
         return { ok: false, error: `replace operation does not apply: doc is missing key: ${path}: ${MISSING}` };
       }
-      return { ok: true, mutate: (p, v) => void ((p as JsonObject)[key] = v) };
+      return { ok: true, at: key, mutate: (p, v) => void ((p as JsonObject)[key] = v) };
   }
 }
 
@@ -285,7 +316,7 @@ function planArray(kind: 'add' | 'remove' | 'replace', arr: Json[], key: string,
   const len = BigInt(arr.length);
   switch (kind) {
     case 'add': {
-      if (key === '-') return { ok: true, mutate: (p, v) => void (p as Json[]).push(v) };
+      if (key === '-') return { ok: true, at: arr.length, mutate: (p, v) => void (p as Json[]).push(v) };
       const a = goAtoi(key);
       if (!a.ok) {
         return { ok: false, error: wrap(`value was not a proper array index: '${key}': ${a.error}`) };
@@ -297,7 +328,7 @@ function planArray(kind: 'add' | 'remove' | 'replace', arr: Json[], key: string,
       }
       if (idx < 0n) idx += size;
       const at = Number(idx);
-      return { ok: true, mutate: (p, v) => void (p as Json[]).splice(at, 0, v) };
+      return { ok: true, at, mutate: (p, v) => void (p as Json[]).splice(at, 0, v) };
     }
     case 'remove': {
       const a = goAtoi(key);
@@ -308,7 +339,7 @@ function planArray(kind: 'add' | 'remove' | 'replace', arr: Json[], key: string,
       }
       if (idx < 0n) idx += len;
       const at = Number(idx);
-      return { ok: true, mutate: (p) => void (p as Json[]).splice(at, 1) };
+      return { ok: true, at, mutate: (p) => void (p as Json[]).splice(at, 1) };
     }
     case 'replace': {
       // partialArray.get("") returns `self` without error; the following set() then fails to
@@ -321,7 +352,7 @@ function planArray(kind: 'add' | 'remove' | 'replace', arr: Json[], key: string,
       if (at === undefined) {
         return { ok: false, error: `replace operation does not apply: doc is missing key: ${path}: ${MISSING}` };
       }
-      return { ok: true, mutate: (p, v) => void ((p as Json[])[at] = v) };
+      return { ok: true, at, mutate: (p, v) => void ((p as Json[])[at] = v) };
     }
   }
 }

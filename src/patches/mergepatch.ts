@@ -7,6 +7,9 @@
  */
 import { isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
+import type { Recorder } from '../provenance/recorder.js';
+import type { Source } from '../provenance/sources.js';
+import type { Path } from '../provenance/path.js';
 
 const BAD_PATCH = 'Invalid JSON Patch'; // jsonpatch.ErrBadJSONPatch
 
@@ -49,4 +52,25 @@ export function applyMergePatch(doc: JsonObject, patchText: string): { ok: true;
   }
   if (isObject(patch)) return { ok: true, doc: mergeObjects(doc, patch) };
   return { ok: true, doc: pruneNulls(patch) };
+}
+
+/**
+ * Records what `applyMergePatch` did to `doc` (giving `patched`): the patched document starts
+ * with the origins of `doc`; a null member removed its key; a value merged into an object is
+ * followed member by member; any other value (and what it replaced) comes from `source`.
+ */
+export function recordMergePatch(rec: Recorder, doc: JsonObject, patched: JsonObject, patchText: string, source: Source): void {
+  rec.copy(doc, [], patched, []);
+  const patch = JSON.parse(patchText) as Json;
+  const walk = (before: Json | undefined, p: Json, at: Path): void => {
+    if (!isObject(p) || !isObject(before)) {
+      rec.set(patched, at, source);
+      return;
+    }
+    for (const [k, v] of Object.entries(p)) {
+      if (v === null) rec.remove(patched, [...at, k]);
+      else walk(Object.hasOwn(before, k) ? before[k] : undefined, v, [...at, k]);
+    }
+  };
+  walk(doc, patch, []);
 }

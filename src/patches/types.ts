@@ -1,5 +1,6 @@
 /** Public request/response shapes of the patch engine (topology-semantics §7.1). */
 import type { Json, JsonObject } from '../api/model.js';
+import type { VariableOrigin } from '../provenance/sources.js';
 
 export type PatchTargetRole =
   | 'InfrastructureCluster'
@@ -38,10 +39,14 @@ export interface PatchRequestItem {
    * to be the builtin object (CAPI never passes a user value of that name).
    */
   variables: Record<string, Json>;
+  /** When recording provenance: where the override values of `variables` came from. */
+  variableOrigins?: ReadonlyMap<string, VariableOrigin>;
 }
 
 export interface PatchRequest {
   /** Cluster-level variable values (name → value) plus `builtin: {cluster: ...}`. */
   globalVariables: Record<string, Json>;
+  /** When recording provenance: where the values of `globalVariables` came from. */
+  globalVariableOrigins?: ReadonlyMap<string, VariableOrigin>;
   items: PatchRequestItem[];
 }

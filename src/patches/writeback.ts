@@ -14,6 +14,7 @@
 import { cloneJson } from '../api/json.js';
 import { isObject } from '../api/json.js';
 import type { Json, JsonObject } from '../api/model.js';
+import type { Recorder } from '../provenance/recorder.js';
 import type { PatchTargetRole } from './types.js';
 
 export type Path = readonly string[];
@@ -114,12 +115,15 @@ export interface WriteBackResult {
 /**
  * §7.6 write-back with error reporting. `controlPlaneContract` is accepted for symmetry with the
  * rest of the pipeline but does not change anything: CAPI preserves both contracts' paths.
+ * A recorder learns where each field of the result came from: the desired object, the patched
+ * template for the copied fields, the desired object again for the preserved ones.
  */
 export function writeBackPatchedTemplate(
   role: PatchTargetRole,
   desired: JsonObject,
   patchedTemplate: JsonObject,
   _controlPlaneContract: 'v1beta1' | 'v1beta2',
+  rec?: Recorder,
 ): WriteBackResult {
   const preserve = role === 'ControlPlane' ? [...CONTROL_PLANE_PRESERVED, ...ALWAYS_PRESERVED] : ALWAYS_PRESERVED;
   const fields = isTemplateRole(role) ? TEMPLATE_FIELDS : OBJECT_FIELDS;
@@ -130,10 +134,16 @@ export function writeBackPatchedTemplate(
     if (r.found) preserved.push({ path, value: r.value });
   }
 
-  const out = cloneJson(desired);
+  const copyOfDesired = (): JsonObject => {
+    const copy = cloneJson(desired);
+    rec?.copy(desired, [], copy, []);
+    rec?.writtenBack(patchedTemplate, copy);
+    return copy;
+  };
+  const out = copyOfDesired();
   const kind = typeof desired['kind'] === 'string' ? desired['kind'] : 'object';
   const failed = (path: Path, e: string): WriteBackResult => ({
-    object: cloneJson(desired),
+    object: copyOfDesired(),
     errors: [`failed to apply patch to ${kind}: failed to set field "${path.join('.')}": ${e}`],
   });
   for (const [src, dest] of fields) {
@@ -141,10 +151,12 @@ export function writeBackPatchedTemplate(
     if (!r.found) continue;
     const e = nestedSet(out, dest, cloneJson(r.value));
     if (e !== undefined) return failed(dest, e);
+    rec?.copy(patchedTemplate, src, out, dest);
   }
   for (const p of preserved) {
     const e = nestedSet(out, p.path, cloneJson(p.value));
     if (e !== undefined) return failed(p.path, e);
+    rec?.copy(desired, p.path, out, p.path);
   }
   return { object: out, errors: [] };
 }
@@ -155,6 +167,7 @@ export function updateDesiredObject(
   desired: JsonObject,
   patchedTemplate: JsonObject,
   controlPlaneContract: 'v1beta1' | 'v1beta2',
+  rec?: Recorder,
 ): JsonObject {
-  return writeBackPatchedTemplate(role, desired, patchedTemplate, controlPlaneContract).object;
+  return writeBackPatchedTemplate(role, desired, patchedTemplate, controlPlaneContract, rec).object;
 }

@@ -23,10 +23,11 @@ import { updateResults } from '../validation/update.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import { coreVersionFor } from './versions.js';
-import { explainRendered } from '../explain/provenance.js';
+import { explainObjects } from '../explain/objects.js';
 import { describeSource } from '../explain/format.js';
 import type { ExplainedObject } from '../explain/types.js';
-import { provenanceReport } from '../explain/report.js';
+import { provenanceReport, type ProvenanceInput } from '../explain/report.js';
+import { OriginRecorder, type TemplateDefaults } from '../provenance/recorder.js';
 import { OWNER_ANNOTATION, PREVIOUS_ANNOTATION, classify, clusterKey, identityOf, isToolAnnotation, ownerOf, shardOf } from './classify.js';
 import { apiServerDecodingErrors } from '../validation/strict.js';
 import { hasErrors } from '../krm/result.js';
@@ -42,6 +43,8 @@ export interface ItemEdit {
 export interface ClusterOutput {
   cluster: string;
   objects: JsonObject[];
+  /** With `provenance: true`: where every field of the rendered objects came from. */
+  provenance?: ProvenanceInput;
 }
 
 /** What a run decides besides the generated objects (known once every Cluster is rendered). */
@@ -65,19 +68,34 @@ export const compareClusterOutputs = (a: Pick<ClusterOutput, 'cluster'>, b: Pick
 
 const refKey = (r: ObjectRef, defaultNamespace: string) => `${r.apiVersion}\0${r.kind}\0${r.namespace ?? defaultNamespace}\0${r.name}`;
 
+interface RenderedObject {
+  /** What the object is in the topology, e.g. `ControlPlane`, `MachineDeployment md-0`. */
+  role: string;
+  object: JsonObject;
+}
+
 /** The rendered objects of one Cluster, in a fixed order (also their index in the output file). */
-function orderedObjects(r: RenderedCluster): JsonObject[] {
+function renderedObjects(r: RenderedCluster): RenderedObject[] {
   const d = r.desired;
-  const out: JsonObject[] = [];
-  if (d.infrastructureCluster) out.push(d.infrastructureCluster);
-  if (d.controlPlaneMachineTemplate) out.push(d.controlPlaneMachineTemplate);
-  out.push(d.controlPlane);
-  if (d.controlPlaneHealthCheck) out.push(d.controlPlaneHealthCheck);
+  const out: RenderedObject[] = [];
+  const add = (role: string, object: JsonObject | undefined) => object && out.push({ role, object });
+  add('InfrastructureCluster', d.infrastructureCluster);
+  add('ControlPlaneMachineTemplate', d.controlPlaneMachineTemplate);
+  add('ControlPlane', d.controlPlane);
+  add('ControlPlaneHealthCheck', d.controlPlaneHealthCheck);
   for (const md of d.machineDeployments) {
-    out.push(md.bootstrapTemplate, md.infrastructureTemplate, md.machineDeployment);
-    if (md.healthCheck) out.push(md.healthCheck);
+    const name = md.topology.name;
+    add(`MachineDeploymentBootstrapTemplate ${name}`, md.bootstrapTemplate);
+    add(`MachineDeploymentInfrastructureTemplate ${name}`, md.infrastructureTemplate);
+    add(`MachineDeployment ${name}`, md.machineDeployment);
+    add(`MachineDeploymentHealthCheck ${name}`, md.healthCheck);
   }
-  for (const mp of d.machinePools) out.push(mp.bootstrapObject, mp.infrastructureObject, mp.machinePool);
+  for (const mp of d.machinePools) {
+    const name = mp.topology.name;
+    add(`MachinePoolBootstrap ${name}`, mp.bootstrapObject);
+    add(`MachinePoolInfrastructure ${name}`, mp.infrastructureObject);
+    add(`MachinePool ${name}`, mp.machinePool);
+  }
   return out;
 }
 
@@ -118,7 +136,8 @@ export interface PipelineExtras {
   extensions?: ExtensionInputs;
 }
 
-type BlueprintEntry = { blueprint?: Blueprint; ok: boolean };
+/** A compiled class, with the document it was read from (explain names its fields as written). */
+type BlueprintEntry = { blueprint?: Blueprint; document?: JsonObject; ok: boolean };
 
 /** Validates an input object against its CRD (each object once); absent without CRDs. */
 type InputCheck = (obj: JsonObject, ref: ObjectRef) => Result[];
@@ -160,7 +179,7 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
         }
         const built = buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf, ...(extensions ? { extensions } : {}) });
         results.push(...built.results);
-        if (built.blueprint) entry = { blueprint: built.blueprint, ok: true };
+        if (built.blueprint) entry = { blueprint: built.blueprint, document: item.value, ok: true };
       }
     } catch (e) {
       results.push(internalError(ref, e));
@@ -171,19 +190,32 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
   return { get, classTemplates };
 }
 
-/** The template index with CRD structural defaults applied, as the API server stores templates (§1.1). */
-function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): TemplateIndex {
+/**
+ * The template index with CRD structural defaults applied, as the API server stores templates
+ * (§1.1), and, for provenance, the defaults applied to each (the defaulting run again, observed).
+ */
+function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): { index: TemplateIndex; defaults: TemplateDefaults } {
   const cache = new Map<string, JsonObject | undefined>();
-  return {
+  const written = new Map<JsonObject, JsonObject>();
+  const index: TemplateIndex = {
     get(apiVersion, kind, namespace, name) {
       const key = templateKey(apiVersion, kind, namespace, name);
       if (!cache.has(key)) {
         const t = templates.get(apiVersion, kind, namespace, name);
-        cache.set(key, t && applyCrdDefaults(crds, t));
+        const defaulted = t && applyCrdDefaults(crds, t);
+        if (t && defaulted) written.set(defaulted, t);
+        cache.set(key, defaulted);
       }
       return cache.get(key);
     },
   };
+  const defaults: TemplateDefaults = (defaulted) => {
+    const t = written.get(defaulted);
+    const out: { path: (string | number)[]; detail: string }[] = [];
+    if (t) applyCrdDefaults(crds, t, (path, detail) => out.push({ path, detail }));
+    return out;
+  };
+  return { index, defaults };
 }
 
 /** Field origins of rendered objects for CRD errors, from `explain` (computed once, on the first error). */
@@ -290,7 +322,9 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   const checkInput: InputCheck | undefined = crdCheck && ((obj, ref) => crdCheck(obj, ref).filter((r) => !(r.tags?.rule === 'crd-pruned' && isCapiTopologyKind(ref))));
   const { client: extensions, results: extensionResults } = extensionClientFor(items.map((i) => i.value), extras.extensions);
   results.push(...extensionResults);
-  const blueprints = blueprintCache(classes, haveCrds ? defaultedTemplates(templates, loaded.crds) : templates, config, contractOf, results, loaded.crds, extensions, checkInput);
+  const defaulted = haveCrds ? defaultedTemplates(templates, loaded.crds) : undefined;
+  const blueprints = blueprintCache(classes, defaulted?.index ?? templates, config, contractOf, results, loaded.crds, extensions, checkInput);
+  const newRecorder = () => new OriginRecorder(defaulted?.defaults);
   results.push(...duplicateResults(duplicates, ns));
   const duplicateClasses = new Set(duplicates.filter((g) => g[0]!.ref!.kind === 'ClusterClass').map((g) => clusterKey(g[0]!.ref!.namespace ?? ns, g[0]!.ref!.name)));
   for (const item of classicClusters) {
@@ -323,24 +357,36 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
       const coreVersion = coreVersionFor(cluster, config);
       const earlier = generated.get(key)?.map((i) => i.value) ?? previousRender?.get(key);
       const current = earlier || observedObjects.length > 0 ? { previous: earlier, observed: observedObjects } : undefined;
-      const outcome = renderCluster(bp.blueprint, cluster, ref, { coreVersion, upgrade: config.upgrade, ...(current ? { current } : {}), ...(extensions ? { extensions } : {}) });
+      const options = { coreVersion, upgrade: config.upgrade, ...(current ? { current } : {}), ...(extensions ? { extensions } : {}) };
+      // With provenance, the render records where every value came from (a plain render records nothing). So it does
+      // when CRDs may reject a value and extensions are called: the origins of such an error come from this render.
+      const recorder = config.provenance || (haveCrds && extensions) ? newRecorder() : undefined;
+      const outcome = renderCluster(bp.blueprint, cluster, ref, recorder ? { ...options, recorder } : options);
       results.push(...outcome.results.map(withWebhookHint));
       if (!outcome.ok) continue;
       rendered.add(key);
-      const objects = orderedObjects(outcome.rendered);
+      const entries = renderedObjects(outcome.rendered);
+      const objects = entries.map((e) => e.object);
+      const inputs = { cluster: item.value, clusterClass: bp.document! };
       if (haveCrds) {
         // As on create: CRD defaults, the provider's defaulting webhook, CRD defaults, then the schema (admission.ts).
         const rejected = objects.flatMap((o) => {
           const objRef = refOf(o);
           return objRef ? validateOnCreate(loaded.crds, o, objRef) : [];
         });
-        const origins = () => explainRendered({ blueprint: bp.blueprint!, cluster, clusterRef: ref, rendered: outcome.rendered, coreVersion }).objects;
+        // Where a rejected value came from: recorded by this render, or else by the same render once more with a recorder.
+        const origins = () => {
+          if (recorder) return explainObjects(entries, recorder, inputs);
+          const again = newRecorder();
+          const r = renderCluster(bp.blueprint!, cluster, ref, { ...options, recorder: again });
+          return r.ok ? explainObjects(renderedObjects(r.rendered), again, inputs) : [];
+        };
         results.push(...withValueOrigins(rejected, fieldOrigins(origins, bp.blueprint.classRef.name)).map((r) => ({ ...r, tags: { ...r.tags, cluster: key } })));
       }
       results.push(...rolloutResults(earlier, objects, ref, key));
       if (config.mode === 'validate') continue;
-      if (config.mode === 'expand') {
-        const classic = classicCluster(item.value, outcome.rendered.desired, coreVersion);
+      const classic = config.mode === 'expand' ? classicCluster(item.value, outcome.rendered.desired, coreVersion, recorder) : undefined;
+      if (classic) {
         if (annotationsOf(item.value)['kustomize.config.k8s.io/id'] !== undefined) {
           edits.set(item, { replaceWith: classic });
         } else {
@@ -348,23 +394,19 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
           objects.unshift(stripToolAnnotations(classic));
         }
       }
+      // Read before the tool's own annotations are added: they are bookkeeping, not rendered values.
+      const provenance = recorder && {
+        cluster: ref,
+        clusterClass: bp.blueprint.classRef,
+        objects: explainObjects(classic ? [{ role: 'Cluster', object: classic }, ...entries] : entries, recorder, inputs),
+      };
       annotateGenerated(objects, key, `${config.outputDir}/${ref.namespace}/${ref.name}.yaml`, config.mode === 'preview');
-      if (config.provenance) {
-        const explained = explainRendered({
-          blueprint: bp.blueprint,
-          cluster,
-          clusterRef: ref,
-          rendered: outcome.rendered,
-          coreVersion,
-          clusterDocument: item.value,
-          includeClassicCluster: config.mode === 'expand',
-        });
-        results.push(...explained.results);
-        const report = provenanceReport({ cluster: ref, clusterClass: bp.blueprint.classRef, objects: explained.objects });
+      if (provenance) {
+        const report = provenanceReport(provenance);
         annotateGenerated([report], key, `${config.outputDir}/${ref.namespace}/${ref.name}.provenance.yaml`, true);
         objects.push(report);
       }
-      output = { cluster: key, objects };
+      output = provenance ? { cluster: key, objects, provenance } : { cluster: key, objects };
       results.push({ severity: 'info', message: `rendered ${objects.length} objects for Cluster ${key}`, resourceRef: ref, tags: { rule: 'rendered' } });
     } catch (e) {
       results.push(internalError(ref, e));

@@ -5,9 +5,12 @@
 import type { JsonObject } from '../api/model.js';
 import { asObject, cloneJson, sortedMap } from '../api/json.js';
 import { LOCAL_CONFIG_ANNOTATION } from '../krm/read.js';
+import type { Recorder } from '../provenance/recorder.js';
 import type { CoreVersion, DesiredState } from './desired.js';
+import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL } from './labels.js';
+import { fixed, fixedLabels, fromCluster, recordLayers, referenceTo } from './origins.js';
 
-export function classicCluster(input: JsonObject, desired: DesiredState, version: CoreVersion): JsonObject {
+export function classicCluster(input: JsonObject, desired: DesiredState, version: CoreVersion, rec?: Recorder): JsonObject {
   const out = cloneJson(input);
   out.apiVersion = `cluster.x-k8s.io/${version}`;
   const meta = asObject(out.metadata) ?? {};
@@ -23,5 +26,12 @@ export function classicCluster(input: JsonObject, desired: DesiredState, version
   if (desired.cluster.infrastructureRef) spec.infrastructureRef = desired.cluster.infrastructureRef;
   spec.controlPlaneRef = desired.cluster.controlPlaneRef;
   out.spec = spec;
+  if (rec) {
+    for (const key of Object.keys(input)) rec.set(out, [key], fromCluster(key));
+    rec.set(out, ['apiVersion'], fixed('CAPI core API version of the output'));
+    recordLayers(out, ['metadata', 'labels'], [fixedLabels(rec, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
+    if (spec.infrastructureRef !== undefined) rec.set(out, ['spec', 'infrastructureRef'], referenceTo('InfrastructureCluster', spec.infrastructureRef));
+    rec.set(out, ['spec', 'controlPlaneRef'], referenceTo('ControlPlane', spec.controlPlaneRef));
+  }
   return out;
 }

@@ -2,14 +2,19 @@
  * The two ways the controller turns a ClusterClass template into an object
  * (topology-semantics §2.2 templateToObject, §2.3 templateToTemplate), plus owner references.
  */
-import type { Json, JsonObject } from '../api/model.js';
+import type { Cluster, Json, JsonObject } from '../api/model.js';
+import type { CoreVersion } from './desired.js';
+import type { Path } from '../provenance/path.js';
 import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap } from '../api/json.js';
+import type { Recorder } from '../provenance/recorder.js';
+import { CLUSTER_NAMESPACE, OWNER_REFERENCE, clonedFromLayer, fixed, fixedLabels, recordLayers, templateLayer, type Layer } from './origins.js';
 import {
   CLONED_FROM_GROUPKIND,
   CLONED_FROM_NAME,
   CLUSTER_NAME_LABEL,
   TOPOLOGY_OWNED_LABEL,
   groupKind,
+  groupOf,
   objectKindOf,
 } from './labels.js';
 
@@ -17,6 +22,18 @@ export interface ClusterIdentity {
   name: string;
   namespace: string;
   uid?: string;
+}
+
+/** The three node deletion timeouts (v1beta2 `deletion.<name>Seconds`, v1beta1 `<name>` durations). */
+export const TIMEOUT_NAMES = ['nodeDrainTimeout', 'nodeVolumeDetachTimeout', 'nodeDeletionTimeout'] as const;
+export type TimeoutName = (typeof TIMEOUT_NAMES)[number];
+
+export const identityOf = (cluster: Cluster): ClusterIdentity =>
+  cluster.uid ? { name: cluster.name, namespace: cluster.namespace, uid: cluster.uid } : { name: cluster.name, namespace: cluster.namespace };
+
+/** A reference in the shape of the holder's API version: v1beta2 `{apiGroup, kind, name}`, v1beta1 with apiVersion/namespace. */
+export function objectRef(version: CoreVersion, apiVersion: string, kind: string, name: string, namespace: string): JsonObject {
+  return version === 'v1beta2' ? { apiGroup: groupOf(apiVersion), kind, name } : { apiVersion, kind, name, namespace };
 }
 
 /** Builds `metadata` with a stable key order and sorted label/annotation maps. */
@@ -60,10 +77,21 @@ export interface ObjectFromTemplate {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   ownerReferences?: Json[];
+  /** When recording: where `labels` and `annotations` came from, in the order they were merged. */
+  labelLayers?: Layer[];
+  annotationLayers?: Layer[];
+}
+
+/** Origins every object made from a template shares: namespace, owner references, cloned-from annotations. */
+function recordCommon(rec: Recorder, obj: JsonObject, template: JsonObject, labels: Layer[], annotations: Layer[]): void {
+  rec.set(obj, ['metadata', 'namespace'], fixed(CLUSTER_NAMESPACE));
+  recordLayers(obj, ['metadata', 'labels'], labels);
+  recordLayers(obj, ['metadata', 'annotations'], [...annotations, clonedFromLayer(rec, template)]);
+  if (asObject(obj.metadata)?.ownerReferences !== undefined) rec.set(obj, ['metadata', 'ownerReferences'], fixed(OWNER_REFERENCE));
 }
 
 /** §2.2: an object from `spec.template` of a template (InfraCluster, ControlPlane, MachinePool objects). */
-export function templateToObject(input: ObjectFromTemplate): JsonObject {
+export function templateToObject(input: ObjectFromTemplate, rec?: Recorder): JsonObject {
   const { template, cluster } = input;
   const inner = asObject(asObject(template.spec)?.template) ?? {};
   const innerMeta = asObject(inner.metadata);
@@ -82,6 +110,19 @@ export function templateToObject(input: ObjectFromTemplate): JsonObject {
   for (const key of Object.keys(inner)) {
     if (key === 'metadata' || key === 'apiVersion' || key === 'kind' || key === 'status') continue;
     defineKey(obj, key, cloneJson(inner[key] as Json));
+    rec?.fromTemplate(template, ['spec', 'template', key], obj, [key]);
+  }
+  if (rec) {
+    rec.fromTemplate(template, typeof inner.apiVersion === 'string' ? ['spec', 'template', 'apiVersion'] : ['apiVersion'], obj, ['apiVersion']);
+    rec.set(obj, ['kind'], fixed(`kind of the ClusterClass template (${String(template.kind)}) without "Template"`));
+    const innerMeta: Path = ['spec', 'template', 'metadata'];
+    recordCommon(
+      rec,
+      obj,
+      template,
+      [templateLayer(rec, template, [...innerMeta, 'labels']), ...(input.labelLayers ?? []), fixedLabels(rec, [TOPOLOGY_OWNED_LABEL, CLUSTER_NAME_LABEL])],
+      [templateLayer(rec, template, [...innerMeta, 'annotations']), ...(input.annotationLayers ?? [])],
+    );
   }
   return obj;
 }
@@ -95,7 +136,7 @@ export interface TemplateClone {
 }
 
 /** §2.3: a clone of a whole template (CP machine template, MD bootstrap/infra templates). */
-export function templateToTemplate(input: TemplateClone): JsonObject {
+export function templateToTemplate(input: TemplateClone, rec?: Recorder): JsonObject {
   const { template, cluster } = input;
   const meta = asObject(template.metadata);
   const labels = {
@@ -113,6 +154,17 @@ export function templateToTemplate(input: TemplateClone): JsonObject {
   for (const key of Object.keys(template)) {
     if (key === 'metadata' || key === 'apiVersion' || key === 'kind' || key === 'status') continue;
     defineKey(clone, key, cloneJson(template[key] as Json));
+  }
+  if (rec) {
+    for (const key of Object.keys(template)) if (key !== 'metadata' && key !== 'status') rec.fromTemplate(template, [key], clone, [key]);
+    const fixedKeys = [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL, ...Object.keys(input.labels ?? {})];
+    recordCommon(
+      rec,
+      clone,
+      template,
+      [templateLayer(rec, template, ['metadata', 'labels']), fixedLabels(rec, fixedKeys)],
+      [templateLayer(rec, template, ['metadata', 'annotations'])],
+    );
   }
   return clone;
 }

@@ -1,17 +1,18 @@
 /**
  * Rendering one Cluster: validate → variables → names → desired state → patches, with the
  * two-pass naming of topology-semantics §3.3 so rotating template clones are named from their
- * patched content. Pure: the same blueprint and Cluster always give the same objects.
+ * patched content. Pure: the same blueprint and Cluster always give the same objects. With a
+ * recorder, the final pass records where every value of the rendered objects came from.
  */
-import type { Cluster, Json, JsonObject, ObjectRef } from '../api/model.js';
+import type { Cluster, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson } from '../api/json.js';
 import { defaultAndValidateClusterVariables, type DefaultedVariables } from '../variables/index.js';
-import { applyPatches, updateDesiredObject, validatePatchedTopology, type ApplyContext, type ExternalHooks, type PatchRequestItem, type PatchTargetRole } from '../patches/index.js';
+import type { Recorder } from '../provenance/recorder.js';
+import type { ExternalHooks } from '../patches/index.js';
 import { validateClusterDeep, validateClusterTopology } from '../validation/cluster.js';
-import { computeDesiredState, controlPlaneContractPaths, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
-import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from './builtins.js';
+import { computeDesiredState, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
+import { patchDesiredState } from './patching.js';
 import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions, type UpgradePolicy } from './upgrade.js';
 import { groupOf } from './labels.js';
 import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from './names.js';
@@ -106,131 +107,6 @@ function withRotating(stable: Omit<TopologyNames, 'controlPlaneMachineTemplate'>
   return names;
 }
 
-const valuesOf = (vars: { name: string; value: Json }[]): Record<string, Json> => {
-  const out: Record<string, Json> = Object.create(null);
-  for (const v of vars) out[v.name] = v.value;
-  return out;
-};
-
-/** §7.1: a copy of the class template with the desired object's metadata synced in. */
-function requestTemplate(template: JsonObject, desired: JsonObject, inner: boolean): JsonObject {
-  const copy = cloneJson(template);
-  const meta = asObject(desired.metadata) ?? {};
-  const target = inner ? asObject(asObject(asObject(copy.spec)?.template)?.metadata) ?? ensureInnerMetadata(copy) : (asObject(copy.metadata) ?? {});
-  for (const key of ['labels', 'annotations'] as const) {
-    if (meta[key] !== undefined) target[key] = cloneJson(meta[key] as Json);
-    else delete target[key];
-  }
-  return copy;
-}
-
-function ensureInnerMetadata(copy: JsonObject): JsonObject {
-  const spec = asObject(copy.spec) ?? (copy.spec = {});
-  const template = asObject(spec.template) ?? (spec.template = {});
-  return asObject(template.metadata) ?? ((template.metadata = {}) as JsonObject);
-}
-
-const BOOTSTRAP_REF_PATH = 'spec.template.spec.bootstrap.configRef';
-const INFRASTRUCTURE_REF_PATH = 'spec.template.spec.infrastructureRef';
-
-/** §7.1: the CP machine template's holder is the desired ControlPlane, at its contract's ref path. */
-export function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState): PatchRequestItem['holder'] {
-  return {
-    apiVersion: String(desired.controlPlane.apiVersion),
-    kind: String(desired.controlPlane.kind),
-    name: String(asObject(desired.controlPlane.metadata)!.name),
-    fieldPath: controlPlaneContractPaths(bp.controlPlaneContract).infrastructureRef.join('.'),
-  };
-}
-
-interface Slot {
-  role: PatchTargetRole;
-  get(): JsonObject;
-  set(o: JsonObject): void;
-}
-
-/**
- * Runs the patch engine over the desired state (in place) and returns its results. `final`: the
- * pass whose objects are emitted, the one ValidateTopology extensions see (CAPI calls them once,
- * after the last patch).
- */
-function patchDesiredState(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef, desired: DesiredState, variables: DefaultedVariables, extensions: ExternalHooks | undefined, final: boolean): Result[] {
-  const clusterKind = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: cluster.name };
-  const items: PatchRequestItem[] = [];
-  const slots: Slot[] = [];
-  const builtinCluster = clusterBuiltin(cluster, desired, bp.cc.namespace);
-  const cpVars = { ...valuesOf(variables.controlPlaneOverrides), builtin: { controlPlane: controlPlaneBuiltin(cluster, desired) } };
-  const add = (item: PatchRequestItem, slot: Slot) => {
-    items.push(item);
-    slots.push(slot);
-  };
-  if (desired.infrastructureCluster && bp.infrastructureCluster) {
-    add(
-      { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, desired.infrastructureCluster, true), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
-      { role: 'InfrastructureCluster', get: () => desired.infrastructureCluster!, set: (o) => (desired.infrastructureCluster = o) },
-    );
-  }
-  add(
-    { role: 'ControlPlane', template: requestTemplate(bp.controlPlane.object, desired.controlPlane, true), holder: { ...clusterKind, fieldPath: 'spec.controlPlaneRef' }, variables: cpVars },
-    { role: 'ControlPlane', get: () => desired.controlPlane, set: (o) => (desired.controlPlane = o) },
-  );
-  if (desired.controlPlaneMachineTemplate && bp.controlPlaneMachineInfrastructure) {
-    add(
-      {
-        role: 'ControlPlaneMachineTemplate',
-        template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, desired.controlPlaneMachineTemplate, false),
-        holder: controlPlaneMachineTemplateHolder(bp, desired),
-        variables: cpVars,
-      },
-      { role: 'ControlPlaneMachineTemplate', get: () => desired.controlPlaneMachineTemplate!, set: (o) => (desired.controlPlaneMachineTemplate = o) },
-    );
-  }
-  /** A worker's bootstrap and infrastructure items; MachinePool ones are objects (synced like the InfraCluster). */
-  const addWorker = (
-    owner: JsonObject,
-    topology: { name: string; class: string },
-    vars: Record<string, Json>,
-    inner: boolean,
-    parts: [PatchTargetRole, JsonObject, string, Pick<Slot, 'get' | 'set'>][],
-  ) => {
-    const holder = { apiVersion: String(owner.apiVersion), kind: String(owner.kind), name: String(asObject(owner.metadata)!.name) };
-    for (const [role, classTemplate, fieldPath, slot] of parts) {
-      add(
-        { role, template: requestTemplate(classTemplate, slot.get(), inner), holder: { ...holder, fieldPath }, className: topology.class, topologyName: topology.name, variables: vars },
-        { role, ...slot },
-      );
-    }
-  };
-  for (const md of desired.machineDeployments) {
-    const vars = { ...valuesOf(variables.machineDeploymentOverrides.get(md.topology.name) ?? []), builtin: { machineDeployment: machineDeploymentBuiltin(cluster, md) } };
-    addWorker(md.machineDeployment, md.topology, vars, false, [
-      ['MachineDeploymentBootstrapTemplate', md.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => md.bootstrapTemplate, set: (o) => (md.bootstrapTemplate = o) }],
-      ['MachineDeploymentInfrastructureTemplate', md.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => md.infrastructureTemplate, set: (o) => (md.infrastructureTemplate = o) }],
-    ]);
-  }
-  for (const mp of desired.machinePools) {
-    const vars = { ...valuesOf(variables.machinePoolOverrides.get(mp.topology.name) ?? []), builtin: { machinePool: machinePoolBuiltin(cluster, mp) } };
-    addWorker(mp.machinePool, mp.topology, vars, true, [
-      ['MachinePoolBootstrapTemplate', mp.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => mp.bootstrapObject, set: (o) => (mp.bootstrapObject = o) }],
-      ['MachinePoolInfrastructureTemplate', mp.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => mp.infrastructureObject, set: (o) => (mp.infrastructureObject = o) }],
-    ]);
-  }
-  const globalVariables: Record<string, Json> = { ...valuesOf(variables.cluster), builtin: { cluster: builtinCluster } };
-  const ctx: ApplyContext = { inlineVariableNames: bp.inlineVariables, clusterRef, classRef: bp.classRef, externalVariableNames: bp.externalVariables };
-  if (extensions) ctx.extensions = extensions;
-  const out = applyPatches(bp.patches, { globalVariables, items }, ctx);
-  if (out.results.some((r) => r.severity === 'error')) return out.results;
-  if (final) {
-    out.results.push(...validatePatchedTopology(bp.patches, { globalVariables, items }, out.templates, ctx));
-    if (out.results.some((r) => r.severity === 'error')) return out.results;
-  }
-  out.templates.forEach((patched, i) => {
-    const slot = slots[i]!;
-    slot.set(updateDesiredObject(slot.role, slot.get(), patched, bp.controlPlaneContract));
-  });
-  return out.results;
-}
-
 /** Content suffixes of the rotating clones of a (patched) desired state. */
 function rotatingSuffixes(desired: DesiredState): Map<string, string> {
   const out = new Map<string, string>();
@@ -250,6 +126,8 @@ export interface RenderClusterOptions {
   current?: { previous?: readonly JsonObject[]; observed?: readonly JsonObject[] };
   /** The Runtime SDK client for external patches and ValidateTopology. */
   extensions?: ExternalHooks;
+  /** Learns where every value of the rendered objects came from (provenance); a plain render has none. */
+  recorder?: Recorder;
 }
 
 /** The group and kind of the control plane object the class creates (its template's kind without `Template`). */
@@ -258,11 +136,12 @@ function controlPlaneKind(bp: Blueprint): { group: string; kind: string } {
 }
 
 export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectRef, options: RenderClusterOptions): ClusterOutcome {
-  const validation = validateClusterTopology(bp, input, clusterRef);
+  const rec = options.recorder;
+  const validation = validateClusterTopology(bp, input, clusterRef, rec);
   const results: Result[] = [...validation.results, ...validateClusterDeep(input, clusterRef, bp.cc)];
   if (!validation.cluster) return { ok: false, results };
   const cluster = validation.cluster;
-  const vars = defaultAndValidateClusterVariables(bp.variables, cluster, clusterRef);
+  const vars = defaultAndValidateClusterVariables(bp.variables, cluster, clusterRef, { origins: !!rec });
   results.push(...vars.results);
   const stable = stableNames(bp, cluster, clusterRef);
   results.push(...stable.results);
@@ -281,11 +160,11 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
     results.push(...patchResults);
     if (patchResults.some((r) => r.severity === 'error')) return { ok: false, results };
   }
-  // Pass B: final names, so builtins and references carry them.
+  // Pass B: final names, so builtins and references carry them; what is recorded is this pass.
   const finalNames = withRotating(stable.names, rotatingNames(cluster, bp, rotatingSuffixes(passA)));
-  const passB = computeDesiredState(bp, cluster, finalNames, options.coreVersion, versions);
+  const passB = computeDesiredState(bp, cluster, finalNames, options.coreVersion, versions, rec);
   if (hasPatches) {
-    const passBResults = patchDesiredState(bp, cluster, clusterRef, passB, vars.variables, options.extensions, true);
+    const passBResults = patchDesiredState(bp, cluster, clusterRef, passB, vars.variables, options.extensions, true, rec);
     const errors = passBResults.filter((r) => r.severity === 'error');
     if (errors.length > 0) return { ok: false, results: [...results, ...errors] };
     // Pass A's warnings are already in; ValidateTopology only runs in pass B.

@@ -31,6 +31,11 @@ export interface TopologyVersions {
   /** By topology name; a name that is not here gets the topology version. */
   machineDeployments: ReadonlyMap<string, string>;
   machinePools: ReadonlyMap<string, string>;
+  /**
+   * Why an object is not at the topology version (the sequencing decision), by `controlPlane`,
+   * `machineDeployment/<name>` or `machinePool/<name>`.
+   */
+  reasons?: ReadonlyMap<string, string>;
 }
 
 const OBSERVED_HINT = 'workers follow once observed state shows it there (export the control plane with kubectl get -o yaml and pass it with --observed DIR)';
@@ -234,8 +239,12 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
   if (policy === 'all-at-once' || !cpState) return { versions: allAtTarget, results: [] };
 
   const results: Result[] = [];
-  const note = (message: string, path = 'spec.topology.version') =>
+  const reasons = new Map<string, string>();
+  /** An info result; with `object`, also the reason that object's version is what it is. */
+  const note = (message: string, path = 'spec.topology.version', object = 'controlPlane') => {
     results.push({ severity: 'info', message, resourceRef: ref, field: { path }, tags: { rule: 'upgrade-sequence' } });
+    reasons.set(object, message);
+  };
 
   const mdTopologies = cluster.topology.workers.machineDeployments;
   const mpTopologies = cluster.topology.workers.machinePools;
@@ -296,13 +305,15 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
     topos: { name: string; metadata?: { annotations?: Record<string, string> } }[],
     map: Map<string, WorkerState>,
     workersPlan: string[],
-    list: string,
+    list: 'machineDeployments' | 'machinePools',
   ): Map<string, string> => {
+    const key = list === 'machineDeployments' ? 'machineDeployment' : 'machinePool';
     const out = new Map<string, string>();
     const upgrading = new Set(topos.filter((t) => map.get(t.name)?.rolling).map((t) => t.name));
     let holdSeen = false;
     topos.forEach((t, i) => {
       const path = `spec.topology.workers.${list}[${i}]`;
+      const object = `${key}/${t.name}`;
       const annotations = t.metadata?.annotations ?? {};
       const hold = holdSeen || HOLD_UPGRADE_SEQUENCE in annotations;
       holdSeen = hold;
@@ -310,12 +321,12 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
       if (!w) {
         // A new worker gets the target; CAPI creates it only once the control plane is stable.
         out.set(t.name, target);
-        if (!stableOrWaiting || !evidence) note(`${kind} ${t.name} is new: CAPI creates it only once the control plane is stable at ${cpVersion}`, path);
+        if (!stableOrWaiting || !evidence) note(`${kind} ${t.name} is new: CAPI creates it only once the control plane is stable at ${cpVersion}`, path, object);
         return;
       }
       const keep = (why: string) => {
         out.set(t.name, w.version);
-        note(`${kind} ${w.name} (topology ${t.name}) stays at ${w.version} (target ${target}): ${why}`, path);
+        note(`${kind} ${w.name} (topology ${t.name}) stays at ${w.version} (target ${target}): ${why}`, path, object);
       };
       if (w.version === target) out.set(t.name, target);
       else if (DEFER_UPGRADE in annotations) keep(`annotation ${DEFER_UPGRADE} is set; remove it to let it upgrade`);
@@ -326,7 +337,7 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
       else {
         upgrading.add(t.name);
         out.set(t.name, workersPlan[0]!);
-        note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${workersPlan[0]}`, path);
+        note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${workersPlan[0]}`, path, object);
       }
     });
     return out;
@@ -336,6 +347,7 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
       controlPlane: cpVersion,
       machineDeployments: workerVersions('MachineDeployment', mdTopologies, current.machineDeployments, mdPlan, 'machineDeployments'),
       machinePools: workerVersions('MachinePool', mpTopologies, current.machinePools, mpPlan, 'machinePools'),
+      reasons,
     },
     results,
   };

@@ -6,6 +6,7 @@
 import type { Cluster, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
+import type { Recorder } from '../provenance/recorder.js';
 import { isStrictSemver, labelValueErrors } from './format.js';
 import type { ClusterClass } from '../api/model.js';
 import {
@@ -24,7 +25,8 @@ import {
 } from './rules.js';
 import { forbidden, invalid, required, type FieldError } from '../variables/fielderror.js';
 
-export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: ObjectRef): { cluster?: Cluster; results: Result[] } {
+/** The defaulted Cluster, if it can be rendered; a recorder learns which Cluster fields the webhook defaulted. */
+export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: ObjectRef, rec?: Recorder): { cluster?: Cluster; results: Result[] } {
   const results: Result[] = [];
   const report = (rule: string, ...errors: FieldError[]) => results.push(...toResults(errors, ref, rule));
   const topo = input.topology;
@@ -33,6 +35,7 @@ export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: Obje
 
   // Mutating webhook: prefix the version with `v`.
   const version = topo.version.startsWith('v') ? topo.version : `v${topo.version}`;
+  if (version !== topo.version) rec?.clusterDefault('spec.topology.version', 'with the "v" prefix the Cluster defaulting webhook adds');
   if (!isStrictSemver(version.slice(1))) {
     report('version', invalid('spec.topology.version', version, withFix('version must be a valid semantic version', FIX.clusterVersionSyntax)));
   } else if (bp.cc.kubernetesVersions && !bp.cc.kubernetesVersions.includes(version)) {

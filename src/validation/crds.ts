@@ -272,17 +272,18 @@ function checkedObject(obj: JsonObject): JsonObject {
 
 /**
  * Structural defaulting of a stored object by its CRD (see the module comment). Returns a new
- * object; the input is never mutated. Objects whose apiVersion/kind has no CRD schema are
+ * object; the input is never mutated; `observe` is told of each default applied. Objects whose apiVersion/kind has no CRD schema are
  * returned as a copy, unchanged.
  */
-export function applyCrdDefaults(crds: CrdIndex, obj: JsonObject): JsonObject {
+export function applyCrdDefaults(crds: CrdIndex, obj: JsonObject, observe?: (path: (string | number)[], detail: string) => void): JsonObject {
   const { entry } = lookup(crds, obj);
   const copy = deepCopy(checkedObject(obj)) as JsonObject;
   if (!entry?.schema) return copy;
   const compiled = compiledFor(crds, entry);
   const withoutNulls = prune(copy, entry.schema, '', true, undefined, false) as JsonObject;
   if (!compiled.node) return withoutNulls;
-  return applyStructuralDefaults(withoutNulls, compiled.node) as JsonObject;
+  const detail = observe && `default in the schema of CRD ${entry.crdName} (${entry.version})`;
+  return applyStructuralDefaults(withoutNulls, compiled.node, observe && ((path) => observe(path, detail!))) as JsonObject;
 }
 
 /** The object as the API server would store it (unknown fields dropped), and the dropped paths. */

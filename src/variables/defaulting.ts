@@ -13,14 +13,21 @@ import { cloneJson, defineKey, isObject } from '../api/json.js';
 import { hasOwn } from './json.js';
 import type { SchemaNode } from './schema.js';
 
-export function applyStructuralDefaults(value: Json, s: SchemaNode | undefined): Json {
+/** Told of each default applied, by its path below the defaulted value (list items as numbers). */
+export type DefaultObserver = (path: (string | number)[]) => void;
+
+const ROOT: readonly (string | number)[] = [];
+
+/** `observe` (and `at`, the path of `value`, used with it) report each default applied. */
+export function applyStructuralDefaults(value: Json, s: SchemaNode | undefined, observe?: DefaultObserver, at: readonly (string | number)[] = ROOT): Json {
   if (!s) return value;
   if (Array.isArray(value)) {
     const items = s.items;
     if (!items) return value.map((v) => v);
-    return value.map((v) => {
-      const filled = v === null && items.default ? cloneJson(items.default.value) : v;
-      return applyStructuralDefaults(filled, items);
+    return value.map((v, i) => {
+      const defaulted = v === null && items.default !== undefined;
+      if (defaulted) observe?.([...at, i]);
+      return applyStructuralDefaults(defaulted ? cloneJson(items.default!.value) : v, items, observe, observe && [...at, i]);
     });
   }
   if (!isObject(value)) return value;
@@ -30,17 +37,22 @@ export function applyStructuralDefaults(value: Json, s: SchemaNode | undefined):
   if (s.properties) {
     for (const [name, prop] of s.properties) {
       if (!prop.default) continue;
-      if (!hasOwn(out, name) || out[name] === null) defineKey(out, name, cloneJson(prop.default.value));
+      if (!hasOwn(out, name) || out[name] === null) {
+        defineKey(out, name, cloneJson(prop.default.value));
+        observe?.([...at, name]);
+      }
     }
   }
   for (const k of Object.keys(out)) {
     const prop = s.properties?.get(k);
+    const below = observe && [...at, k];
     if (prop) {
-      defineKey(out, k, applyStructuralDefaults(out[k] as Json, prop));
+      defineKey(out, k, applyStructuralDefaults(out[k] as Json, prop, observe, below));
     } else if (s.additionalProperties) {
       const ap = s.additionalProperties;
-      const v = out[k] === null && ap.default ? cloneJson(ap.default.value) : (out[k] as Json);
-      defineKey(out, k, applyStructuralDefaults(v, ap));
+      const defaulted = out[k] === null && ap.default !== undefined;
+      if (defaulted) observe?.([...at, k]);
+      defineKey(out, k, applyStructuralDefaults(defaulted ? cloneJson(ap.default!.value) : (out[k] as Json), ap, observe, below));
     }
   }
   return out;

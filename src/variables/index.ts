@@ -8,6 +8,8 @@ import type { CelEnv } from '@bufbuild/cel';
 import type { Ajv } from 'ajv';
 import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
+import type { VariableOrigin } from '../provenance/sources.js';
+import { canonicalJson as canonicalText } from '../api/json.js';
 import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
@@ -58,12 +60,17 @@ export interface CompiledVariables {
   invalidDefinitions?: { names: string; detail: string };
 }
 
+/** A Cluster variable after defaulting; `origin` only when asked for (provenance). */
+export interface DefaultedVariable extends ClusterVariable {
+  origin?: VariableOrigin;
+}
+
 export interface DefaultedVariables {
   /** cluster-level list after defaulting: user entries in their order, then defaulted-but-unset ones in status (alphabetical) order */
-  cluster: ClusterVariable[];
-  controlPlaneOverrides: ClusterVariable[];
-  machineDeploymentOverrides: Map<string, ClusterVariable[]>;
-  machinePoolOverrides: Map<string, ClusterVariable[]>;
+  cluster: DefaultedVariable[];
+  controlPlaneOverrides: DefaultedVariable[];
+  machineDeploymentOverrides: Map<string, DefaultedVariable[]>;
+  machinePoolOverrides: Map<string, DefaultedVariable[]>;
 }
 
 const SCHEMA_PATH = 'schema.openAPIV3Schema';
@@ -264,18 +271,23 @@ function indexValues(values: readonly ClusterVariable[], path: string): { index:
   return { index, errors };
 }
 
-/** `defaultClusterVariables`: on error the list is left as it was (the webhook does not write it back). */
+/**
+ * `defaultClusterVariables`: on error the list is left as it was (the webhook does not write it
+ * back). With `originsAt` (the list's path, `spec.topology.variables`), each value says whether
+ * it was defaulted and where it is written or defaulted from.
+ */
 export function defaultVariableList(
   v: CompiledVariables,
   values: readonly ClusterVariable[],
   path: string,
   createVariables: boolean,
-): { values: ClusterVariable[]; errors: FieldError[] } {
+  originsAt?: string,
+): { values: DefaultedVariable[]; errors: FieldError[] } {
   const { index, errors } = indexValues(values, path);
   if (errors.length > 0) return { values: [...values], errors };
-  const work: { name: string; current?: ClusterVariable }[] = values.map((val) => ({ name: val.name, current: val }));
+  const work: { name: string; current?: ClusterVariable; index?: number }[] = values.map((val, index) => ({ name: val.name, current: val, index }));
   for (const c of v.sorted) if (!index.has(c.name)) work.push({ name: c.name });
-  const out: ClusterVariable[] = [];
+  const out: DefaultedVariable[] = [];
   for (const item of work) {
     const def = v.byName.get(item.name);
     if (!def) {
@@ -283,10 +295,21 @@ export function defaultVariableList(
       continue;
     }
     if (!item.current && (!createVariables || !def.schema.default)) continue;
-    out.push({ name: item.name, value: canonicalJson(defaultVariableValue(item.current?.value, def.schema)) });
+    const value = canonicalJson(defaultVariableValue(item.current?.value, def.schema));
+    out.push(originsAt === undefined ? { name: item.name, value } : { name: item.name, value, origin: originOf(item, value, def, originsAt) });
   }
   if (errors.length > 0) return { values: [...values], errors };
   return { values: out, errors };
+}
+
+/** Whether a defaulted value differs from what the Cluster wrote, and where each came from. */
+function originOf(item: { current?: ClusterVariable; index?: number }, value: Json, def: CompiledVariable, listPath: string): VariableOrigin {
+  const defaulted = !item.current || canonicalText(item.current.value ?? null) !== canonicalText(value);
+  const origin: VariableOrigin = { defaulted };
+  if (item.current) origin.from = `${listPath}[${item.index}].value`;
+  const schema = `${def.definition.fieldPath}.schema.openAPIV3Schema`;
+  if (defaulted) origin.defaultFrom = item.current ? schema : `${schema}.default`;
+  return origin;
 }
 
 /** `validateClusterVariables` for one list. */
@@ -342,7 +365,7 @@ export function defaultAndValidateClusterVariables(
   v: CompiledVariables,
   cluster: Cluster,
   clusterRef: ObjectRef,
-  options?: { previous?: Cluster },
+  options?: { previous?: Cluster; origins?: boolean },
 ): { variables: DefaultedVariables; results: Result[] } {
   const errors: FieldError[] = [];
   const warnings: FieldError[] = [];
@@ -355,33 +378,35 @@ export function defaultAndValidateClusterVariables(
   }
 
   const clusterPath = 'spec.topology.variables';
-  const cl = defaultVariableList(v, topo.variables ?? [], clusterPath, true);
+  /** Where a list is written (index form), when origins are asked for. */
+  const originsAt = (listPath: string) => (options?.origins ? listPath : undefined);
+  const cl = defaultVariableList(v, topo.variables ?? [], clusterPath, true, originsAt(clusterPath));
   errors.push(...cl.errors);
 
   const cpPath = 'spec.topology.controlPlane.variables.overrides';
   const cpValues = topo.controlPlane?.variables?.overrides ?? [];
   let cpOverrides = [...cpValues];
   if (cpValues.length > 0) {
-    const cp = defaultVariableList(v, cpValues, cpPath, false);
+    const cp = defaultVariableList(v, cpValues, cpPath, false, originsAt(cpPath));
     errors.push(...cp.errors);
     cpOverrides = cp.values;
   }
 
   const mdPath = (name: string) => child(key('spec.topology.workers.machineDeployments', name), 'variables.overrides');
   const mpPath = (name: string) => child(key('spec.topology.workers.machinePools', name), 'variables.overrides');
-  const defaultMachines = (list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[], pathOf: (n: string) => string) => {
-    const out = new Map<string, ClusterVariable[]>();
-    for (const m of list) {
+  const defaultMachines = (list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[], pathOf: (n: string) => string, listPath: string) => {
+    const out = new Map<string, DefaultedVariable[]>();
+    for (const [i, m] of list.entries()) {
       const values = m.variables?.overrides ?? [];
       if (values.length === 0) { out.set(m.name, []); continue; }
-      const d = defaultVariableList(v, values, pathOf(m.name), false);
+      const d = defaultVariableList(v, values, pathOf(m.name), false, options?.origins ? `${listPath}[${i}].variables.overrides` : undefined);
       errors.push(...d.errors);
       out.set(m.name, d.values);
     }
     return out;
   };
-  const mdOverrides = defaultMachines(topo.workers?.machineDeployments ?? [], mdPath);
-  const mpOverrides = defaultMachines(topo.workers?.machinePools ?? [], mpPath);
+  const mdOverrides = defaultMachines(topo.workers?.machineDeployments ?? [], mdPath, 'spec.topology.workers.machineDeployments');
+  const mpOverrides = defaultMachines(topo.workers?.machinePools ?? [], mpPath, 'spec.topology.workers.machinePools');
 
   const collect = (r: { errors: FieldError[]; warnings: FieldError[] }) => { errors.push(...r.errors); warnings.push(...r.warnings); };
   collect(validateVariableList(v, cl.values, prev?.variables ?? [], clusterPath, true));

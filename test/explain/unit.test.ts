@@ -1,8 +1,9 @@
 /** explain on small hand-written classes: each patch operation kind, precedence, preservation, v1beta1 paths. */
 import { describe, expect, it } from 'vitest';
 import { explainCluster } from '../../src/explain/provenance.js';
-import { formatPath, parsePath, resolvePointer } from '../../src/explain/paths.js';
-import { templateReferences } from '../../src/explain/patches.js';
+import { formatPath, parsePath } from '../../src/explain/paths.js';
+import { templateReferences } from '../../src/patches/reads.js';
+import { applyJsonPatch, type JsonPatchEffect, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
 import { provenanceReport } from '../../src/explain/report.js';
 import { describeSource, filterFields, selectObject } from '../../src/explain/format.js';
 import { config, fieldOf, itemsOf, objectOf, sourceOf } from './helpers.js';
@@ -263,8 +264,14 @@ describe('explain paths', () => {
     expect(parsePath(formatPath(segs))).toEqual(segs);
     expect(parsePath('spec.files[0].content')).toEqual(['spec', 'files', 0, 'content']);
     expect(parsePath('a["b.c"]')).toEqual(['a', 'b.c']);
-    expect(resolvePointer({ spec: { l: [1, 2] } }, '/spec/l/-')).toEqual({ parent: ['spec', 'l'], last: 2, parentIsArray: true });
-    expect(resolvePointer({ spec: { 'a/b': {} } }, '/spec/a~1b/x')).toEqual({ parent: ['spec', 'a/b'], last: 'x', parentIsArray: false });
+    // JSON pointers resolve to segments as the patch engine applies them (and reports them to the recorder).
+    const effectOf = (doc: object, op: JsonPatchOp): JsonPatchEffect[] => {
+      const seen: JsonPatchEffect[] = [];
+      expect(applyJsonPatch(doc as never, [op], (_, e) => seen.push(e)).ok).toBe(true);
+      return seen;
+    };
+    expect(effectOf({ spec: { l: [1, 2] } }, { op: 'add', path: '/spec/l/-', value: 3 })).toEqual([{ op: 'add', path: ['spec', 'l', 2], listLength: 2 }]);
+    expect(effectOf({ spec: { 'a/b': {} } }, { op: 'add', path: '/spec/a~1b/x', value: 1 })).toEqual([{ op: 'add', path: ['spec', 'a/b', 'x'] }]);
   });
 
   it('finds the variables a Go template reads', () => {

@@ -436,16 +436,26 @@ function matchPrefix(pattern: PatternSegment[], path: Segment[]): number[] | und
  * `spec.controlPlane.ref.name`): the steps' moves undone, last first.
  */
 export function inputPath(steps: readonly Step[], path: string): string {
+  return inputField(steps, path).path;
+}
+
+/** `inputPath` as segments, whether any move was undone, and whether a `seconds` step converted the value (a Go duration in the input). */
+export function inputField(steps: readonly Step[], path: string): { path: string; segments: Segment[]; moved: boolean; seconds: boolean } {
   let segs = parsePath(path);
+  let moved = false;
+  let seconds = false;
   for (let i = steps.length - 1; i >= 0; i--) {
-    for (const { from, to } of movesOf(steps[i]!)) {
+    const step = steps[i]!;
+    for (const { from, to } of movesOf(step)) {
       const indexes = matchPrefix(parsePattern(to), segs);
       if (!indexes) continue;
       const toLen = parsePattern(to).length;
+      if (step.kind === 'seconds' && segs.length === toLen) seconds = true;
       segs = [...instantiate(parsePattern(from), indexes), ...segs.slice(toLen)];
+      moved = true;
       break;
     }
   }
-  return pathText(segs);
+  return { path: pathText(segs), segments: segs, moved, seconds };
 }
 

@@ -4,8 +4,8 @@
  * `normalize` reads v1beta1 through it; `render-clusterclass convert` rewrites files with it.
  */
 import type { Json, JsonObject } from '../model.js';
-import { asObject, asString, cloneJson, isObject } from '../json.js';
-import { CONVERSION_DATA_ANNOTATION, inputPath, runSteps, type ConversionResult, type Step } from './engine.js';
+import { asObject, asString, cloneJson, isObject, valueAt } from '../json.js';
+import { CONVERSION_DATA_ANNOTATION, inputField, inputPath, parsePath, runSteps, type ConversionResult, type Step } from './engine.js';
 import { CLUSTER_CLASS_STEPS, CLUSTER_STEPS } from './core.js';
 import { KUBEADM_CONFIG_STEPS, KUBEADM_CONFIG_TEMPLATE_STEPS, KUBEADM_CONTROL_PLANE_STEPS, KUBEADM_CONTROL_PLANE_TEMPLATE_STEPS } from './kubeadm.js';
 import { JsonTree, type Tree } from './tree.js';
@@ -78,4 +78,18 @@ export function convertObject(value: JsonObject): Converted | undefined {
   const results: ConversionResult[] = [];
   convertTree(new JsonTree(copy), copy, conversion, (r) => results.push(r));
   return { value: copy, results, inputPath: (path) => inputPath(conversion.steps, path) };
+}
+
+/**
+ * Where a field of the converted (v1beta2) object is written in `input` as the user wrote it,
+ * and whether it was a Go duration there: the conversion's moves undone (`inputPath`), unless the
+ * input holds the field under its v1beta2 spelling (a shape some moves also accept, e.g.
+ * topology `metadata.labels` next to the proposal-era `labels`). A v1beta2 input is its own.
+ */
+export function inputFieldOf(input: JsonObject, path: string): { path: string; seconds: boolean } {
+  const conversion = conversionFor(asString(input.apiVersion), asString(input.kind));
+  if (!conversion) return { path, seconds: false };
+  const field = inputField(conversion.steps, path);
+  if (!field.moved || (valueAt(input, field.segments) === undefined && valueAt(input, parsePath(path)) !== undefined)) return { path, seconds: false };
+  return { path: field.path, seconds: field.seconds };
 }

@@ -1,0 +1,45 @@
+/**
+ * What a patch value or `enabledIf` read (for provenance): the variables a `valueFrom.variable`
+ * path or a `valueFrom.template` refers to, each with where its value came from.
+ */
+import type { Json } from '../api/model.js';
+import type { VariableOrigin, VariableUse } from '../provenance/sources.js';
+import { lookupVariable, parseVariablePath } from './variablepath.js';
+
+/**
+ * Variable references of a Go template: `.name…` / `$.name…` chains not preceded by an
+ * identifier, `)` or `]`, and `index . "name"`. A heuristic (no scoping of `range`/`with`);
+ * callers keep only names that exist.
+ */
+export function templateReferences(source: string): string[] {
+  const out = new Set<string>();
+  const chain = /(^|[^\w)\]$])\$?\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)/g;
+  for (const m of source.matchAll(chain)) out.add(m[2]!);
+  for (const m of source.matchAll(/\bindex\s+\$?\.\s+"([^"]+)"/g)) out.add(m[1]!);
+  return [...out];
+}
+
+/**
+ * The variables `refs` (variable paths) read from `vars` (the merged variables of one request
+ * item), once each: a builtin by its full path, any other variable whole, with its origin.
+ */
+export function variableUses(refs: readonly string[], vars: Readonly<Record<string, Json>>, originOf: (name: string) => VariableOrigin | undefined): VariableUse[] {
+  const out: VariableUse[] = [];
+  const seen = new Set<string>();
+  for (const ref of refs) {
+    const name = ref.split('.')[0]!.replace(/\[.*$/, '');
+    if (!Object.hasOwn(vars, name)) continue;
+    let use: VariableUse;
+    if (name === 'builtin') {
+      const r = lookupVariable(vars, parseVariablePath(ref));
+      if (!r.ok) continue;
+      use = { name: ref, value: r.value, defaulted: false };
+    } else {
+      use = { name, value: vars[name]!, ...(originOf(name) ?? { defaulted: false }) };
+    }
+    if (seen.has(use.name)) continue;
+    seen.add(use.name);
+    out.push(use);
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+/**
+ * The control plane object (topology-semantics §2.4; CAPI `computeControlPlane` in
+ * exp/topology/desiredstate/desired_state.go): the template's object with the class and topology
+ * metadata, the machine template reference and the machine fields at the paths of its contract
+ * (§1.2), replicas, rollout, and the version upgrade sequencing chose.
+ */
+import type { Cluster, Json, JsonObject } from '../api/model.js';
+import type { ContractVersion } from '../krm/config.js';
+import type { Blueprint } from '../blueprint/blueprint.js';
+import { asObject, asStringMap, cloneJson, sortedMap } from '../api/json.js';
+import { formatGoDuration } from '../api/duration.js';
+import type { Recorder } from '../provenance/recorder.js';
+import type { Path } from '../provenance/path.js';
+import type { TopologyNames } from './desired.js';
+import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf, mergeMaps } from './labels.js';
+import { TIMEOUT_NAMES, identityOf, setIn, templateToObject } from './objects.js';
+import { builtin, classMapLayer, clusterMapLayer, durationNote, eitherSource, fixedLabels, fromCluster, namingDetail, recordLayers, templateLayer, versionSource } from './origins.js';
+
+const CONTRACT_PATHS = {
+  v1beta2: {
+    infrastructureRef: ['spec', 'machineTemplate', 'spec', 'infrastructureRef'],
+    readinessGates: ['spec', 'machineTemplate', 'spec', 'readinessGates'],
+    taints: ['spec', 'machineTemplate', 'spec', 'taints'],
+    timeout: (n: string) => ['spec', 'machineTemplate', 'spec', 'deletion', `${n}Seconds`],
+  },
+  v1beta1: {
+    infrastructureRef: ['spec', 'machineTemplate', 'infrastructureRef'],
+    readinessGates: ['spec', 'machineTemplate', 'readinessGates'],
+    taints: ['spec', 'machineTemplate', 'taints'],
+    timeout: (n: string) => ['spec', 'machineTemplate', n],
+  },
+} as const;
+
+export function controlPlaneContractPaths(contract: ContractVersion) {
+  return CONTRACT_PATHS[contract];
+}
+
+export const TOPOLOGY_CP = 'spec.topology.controlPlane';
+
+/** CAPI `computeControlPlane`. */
+export function computeControlPlane(bp: Blueprint, cluster: Cluster, names: TopologyNames, kubernetesVersion: string, reason: string | undefined, rec?: Recorder): JsonObject {
+  const topo = cluster.topology.controlPlane;
+  const cls = bp.cc.controlPlane;
+  const identity = identityOf(cluster);
+  const labels = { ...mergeMaps(topo.metadata?.labels, cls.metadata?.labels), [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '' };
+  const annotations = mergeMaps(topo.metadata?.annotations, cls.metadata?.annotations);
+  // mergeMaps: the topology's metadata wins over the class's.
+  const labelLayers = rec && [classMapLayer(rec, cls.metadata?.labels, 'spec.controlPlane.metadata.labels'), clusterMapLayer(rec, topo.metadata?.labels, `${TOPOLOGY_CP}.metadata.labels`)];
+  const annotationLayers = rec && [
+    classMapLayer(rec, cls.metadata?.annotations, 'spec.controlPlane.metadata.annotations'),
+    clusterMapLayer(rec, topo.metadata?.annotations, `${TOPOLOGY_CP}.metadata.annotations`),
+  ];
+  const cp = templateToObject(
+    {
+      template: bp.controlPlane.object,
+      name: names.controlPlane,
+      cluster: identity,
+      labels,
+      ...(annotations ? { annotations } : {}),
+      ...(labelLayers && annotationLayers ? { labelLayers, annotationLayers } : {}),
+    },
+    rec,
+  );
+  rec?.set(cp, ['metadata', 'name'], builtin(namingDetail('ControlPlane', cls.naming?.template, 'spec.controlPlane.naming.template', '{{ .cluster.name }}-{{ .random }}')));
+  const paths = CONTRACT_PATHS[bp.controlPlaneContract];
+  const spec = asObject(cp.spec) ?? {};
+  cp.spec = spec;
+  const mi = bp.controlPlaneMachineInfrastructure;
+  if (mi && names.controlPlaneMachineTemplate) {
+    const ref: JsonObject =
+      bp.controlPlaneContract === 'v1beta2'
+        ? { apiGroup: groupOf(mi.ref.apiVersion), kind: mi.ref.kind, name: names.controlPlaneMachineTemplate }
+        : { apiVersion: mi.ref.apiVersion, kind: mi.ref.kind, name: names.controlPlaneMachineTemplate, namespace: cluster.namespace };
+    setIn(cp, paths.infrastructureRef, ref);
+    rec?.set(cp, paths.infrastructureRef, builtin(`reference to the control plane machine template clone "${names.controlPlaneMachineTemplate}" (${mi.ref.kind} from ClusterClass ${mi.ref.fieldPath})`));
+    // Topology/class/fixed labels win over what the template already had in machineTemplate.metadata.
+    const mtMeta = asObject(asObject(spec.machineTemplate)?.metadata);
+    const mtLabels = sortedMap(mergeMaps(labels, asStringMap(mtMeta?.labels)));
+    const mtAnnotations = sortedMap(mergeMaps(annotations, asStringMap(mtMeta?.annotations)));
+    const metadata: JsonObject = { ...mtMeta };
+    delete metadata.labels;
+    delete metadata.annotations;
+    if (mtLabels) metadata.labels = mtLabels;
+    if (mtAnnotations) metadata.annotations = mtAnnotations;
+    setIn(cp, ['spec', 'machineTemplate', 'metadata'], metadata);
+    if (rec && labelLayers && annotationLayers) {
+      const templateMeta: Path = ['spec', 'template', 'spec', 'machineTemplate', 'metadata'];
+      const meta: Path = ['spec', 'machineTemplate', 'metadata'];
+      recordLayers(cp, [...meta, 'labels'], [templateLayer(rec, bp.controlPlane.object, [...templateMeta, 'labels']), ...labelLayers, fixedLabels(rec, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
+      recordLayers(cp, [...meta, 'annotations'], [templateLayer(rec, bp.controlPlane.object, [...templateMeta, 'annotations']), ...annotationLayers]);
+    }
+  }
+  if (topo.replicas !== undefined) {
+    spec.replicas = topo.replicas;
+    rec?.set(cp, ['spec', 'replicas'], fromCluster(`${TOPOLOGY_CP}.replicas`));
+  }
+  if (topo.rollout?.after) {
+    setIn(cp, ['spec', 'rollout', 'after'], topo.rollout.after);
+    rec?.set(cp, ['spec', 'rollout', 'after'], fromCluster(`${TOPOLOGY_CP}.rollout.after`));
+  }
+  const gates = topo.readinessGates ?? cls.readinessGates;
+  if (gates) {
+    setIn(cp, paths.readinessGates, cloneJson(gates as unknown as Json));
+    rec?.set(cp, paths.readinessGates, eitherSource(!!topo.readinessGates, `${TOPOLOGY_CP}.readinessGates`, 'spec.controlPlane.readinessGates'));
+  }
+  const taints = topo.taints ?? cls.taints;
+  if (taints) {
+    setIn(cp, paths.taints, cloneJson(taints as unknown as Json));
+    rec?.set(cp, paths.taints, eitherSource(!!topo.taints, `${TOPOLOGY_CP}.taints`, 'spec.controlPlane.taints'));
+  }
+  const duration = bp.controlPlaneContract === 'v1beta1';
+  for (const n of TIMEOUT_NAMES) {
+    const fromTopology = topo.deletion?.[`${n}Seconds`] !== undefined;
+    const secs = fromTopology ? topo.deletion![`${n}Seconds`] : cls.deletion?.[`${n}Seconds`];
+    if (secs === undefined) continue;
+    setIn(cp, paths.timeout(n), duration ? formatGoDuration(secs) : secs);
+    rec?.set(
+      cp,
+      paths.timeout(n),
+      eitherSource(fromTopology, `${TOPOLOGY_CP}.deletion.${n}Seconds`, `spec.controlPlane.deletion.${n}Seconds`, durationNote(duration)),
+    );
+  }
+  spec.version = kubernetesVersion;
+  rec?.set(cp, ['spec', 'version'], versionSource(cluster, kubernetesVersion, reason));
+  return cp;
+}

@@ -1,0 +1,315 @@
+/**
+ * Workers (topology-semantics §2.9): MachineDeployments with their template clones and health
+ * checks, MachinePools with their objects (CAPI `computeMachineDeployment`, `computeMachinePool`).
+ * What the two share: metadata (topology over class, upgrade-control annotations stripped, fixed
+ * labels on top), machine fields topology-over-class, node timeouts, and the machine template
+ * spec whose shape differs by output API version.
+ */
+import type { Cluster, Json, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../api/model.js';
+import type { MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
+import { asObject, cloneJson, compact, sortedMap } from '../api/json.js';
+import { formatGoDuration } from '../api/duration.js';
+import type { Recorder } from '../provenance/recorder.js';
+import type { Source } from '../provenance/sources.js';
+import type { Path } from '../provenance/path.js';
+import type { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './desired.js';
+import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, mergeMaps } from './labels.js';
+import { TIMEOUT_NAMES, buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate, type TimeoutName } from './objects.js';
+import { computeHealthCheck, healthCheckDefined, healthCheckSource } from './healthcheck.js';
+import {
+  CLUSTER_NAME,
+  builtin,
+  classMapLayer,
+  cloneNameDetail,
+  clusterMapLayer,
+  eitherSource,
+  fixed,
+  fixedLabels,
+  durationNote,
+  fromCluster,
+  namingDetail,
+  recordCoreHeader,
+  recordLayers,
+  referenceTo,
+  versionSource,
+  type Layer,
+} from './origins.js';
+
+type WorkerClass = MachineDeploymentBlueprint['cls'] | MachinePoolBlueprint['cls'];
+type WorkerTopology = MachineDeploymentTopology | MachinePoolTopology;
+
+/** Where a worker's topology entry and class are (for recorded origins). */
+interface WorkerPaths {
+  topology: string;
+  cls: string;
+}
+
+const workerPaths = (cluster: Cluster, list: 'machineDeployments' | 'machinePools', topo: WorkerTopology, cls: WorkerClass): WorkerPaths => ({
+  topology: `spec.topology.workers.${list}[${(cluster.topology.workers[list] as WorkerTopology[]).indexOf(topo)}]`,
+  cls: cls.fieldPath,
+});
+
+/**
+ * Worker metadata (§2.9 steps 5–6): topology over class, upgrade-control annotations stripped,
+ * the fixed labels on top; the same maps go to the object and its machine template.
+ */
+function workerMetadata(topo: WorkerTopology, cls: WorkerClass, fixedLabelMap: Record<string, string>) {
+  const annotations = mergeMaps(topo.metadata?.annotations, cls.metadata?.annotations);
+  if (annotations) {
+    delete annotations[HOLD_UPGRADE_SEQUENCE];
+    delete annotations[DEFER_UPGRADE];
+  }
+  const labels = { ...mergeMaps(topo.metadata?.labels, cls.metadata?.labels), ...fixedLabelMap };
+  return { labels, annotations, template: compact({ labels: sortedMap(labels), annotations: sortedMap(annotations) }) };
+}
+
+/** Records the worker metadata maps on the object and its machine template (`spec.template.metadata`). */
+function recordWorkerMetadata(rec: Recorder, obj: JsonObject, p: WorkerPaths, topo: WorkerTopology, cls: WorkerClass, fixedKeys: string[]): void {
+  const classMeta = `${p.cls}.metadata`;
+  const labels: Layer[] = [classMapLayer(rec, cls.metadata?.labels, `${classMeta}.labels`), clusterMapLayer(rec, topo.metadata?.labels, `${p.topology}.metadata.labels`), fixedLabels(rec, fixedKeys)];
+  const annotations: Layer[] = [classMapLayer(rec, cls.metadata?.annotations, `${classMeta}.annotations`), clusterMapLayer(rec, topo.metadata?.annotations, `${p.topology}.metadata.annotations`)];
+  for (const base of [['metadata'], ['spec', 'template', 'metadata']]) {
+    recordLayers(obj, [...base, 'labels'], labels);
+    recordLayers(obj, [...base, 'annotations'], annotations);
+  }
+}
+
+/** Node timeouts, each topology-over-class (seconds), with where each came from. */
+function workerTimeouts(topo: WorkerTopology, cls: WorkerClass): { name: TimeoutName; seconds: number; fromTopology: boolean }[] {
+  return TIMEOUT_NAMES.flatMap((name) => {
+    const fromTopology = topo.deletion?.[`${name}Seconds`] !== undefined;
+    const seconds = fromTopology ? topo.deletion![`${name}Seconds`] : cls.deletion?.[`${name}Seconds`];
+    return seconds === undefined ? [] : [{ name, seconds, fromTopology }];
+  });
+}
+
+/** A machine template field (§2.9): the topology's when set, else the class's. */
+interface MachineField {
+  value: Json | undefined;
+  fromTopology: boolean;
+}
+const machineField = (topology: unknown, cls: unknown, set: (v: unknown) => boolean = (v) => v !== undefined): MachineField =>
+  set(topology) ? { value: copyOf(topology), fromTopology: true } : { value: copyOf(cls), fromTopology: false };
+
+/** What a worker's machine template spec is made of, with where each part came from. */
+interface MachineSpec {
+  kubernetesVersion: string;
+  /** Fields copied as they are (failureDomain, readinessGates, taints). */
+  fields: Record<string, MachineField>;
+  timeouts: ReturnType<typeof workerTimeouts>;
+  /** In `spec.template.spec` for v1beta2, in `spec` for v1beta1. */
+  minReadySeconds: MachineField;
+}
+
+function machineSpec(topo: WorkerTopology, cls: WorkerClass, kubernetesVersion: string, fields: Record<string, MachineField>): MachineSpec {
+  return { kubernetesVersion, fields, timeouts: workerTimeouts(topo, cls), minReadySeconds: machineField(topo.minReadySeconds, cls.minReadySeconds) };
+}
+
+/**
+ * `spec.template.spec` of a MachineDeployment/MachinePool: refs, version, and the fields whose
+ * place and form differ by API version (v1beta2 seconds under `deletion`, v1beta1 durations).
+ */
+function machineTemplateSpec(version: CoreVersion, cluster: Cluster, refs: { bootstrap: JsonObject; infrastructure: JsonObject }, m: MachineSpec): JsonObject {
+  const common = { clusterName: cluster.name, version: m.kubernetesVersion, bootstrap: { configRef: refs.bootstrap }, infrastructureRef: refs.infrastructure };
+  const values = Object.fromEntries(Object.entries(m.fields).map(([k, f]) => [k, f.value]));
+  if (version === 'v1beta2') {
+    const deletion = m.timeouts.length > 0 ? Object.fromEntries(m.timeouts.map((t) => [`${t.name}Seconds`, t.seconds])) : undefined;
+    return compact({ ...common, ...values, minReadySeconds: m.minReadySeconds.value, deletion });
+  }
+  return compact({ ...common, ...values, ...Object.fromEntries(m.timeouts.map((t) => [t.name, formatGoDuration(t.seconds)])) });
+}
+
+/** Origins of what `machineTemplateSpec` set (`what`: the referenced objects), and of `minReadySeconds`. */
+function recordMachineTemplateSpec(rec: Recorder, obj: JsonObject, p: WorkerPaths, version: CoreVersion, m: MachineSpec, versionOrigin: Source, what: { bootstrap: string; infrastructure: string }): void {
+  const ts: Path = ['spec', 'template', 'spec'];
+  const spec = asObject(asObject(asObject(obj.spec)?.template)?.spec) ?? {};
+  const either = (f: MachineField, key: string) => eitherSource(f.fromTopology, `${p.topology}.${key}`, `${p.cls}.${key}`);
+  rec.set(obj, [...ts, 'clusterName'], fixed(CLUSTER_NAME));
+  rec.set(obj, [...ts, 'version'], versionOrigin);
+  rec.set(obj, [...ts, 'bootstrap', 'configRef'], referenceTo(what.bootstrap, asObject(spec.bootstrap)?.configRef));
+  rec.set(obj, [...ts, 'infrastructureRef'], referenceTo(what.infrastructure, spec.infrastructureRef));
+  for (const [k, f] of Object.entries(m.fields)) if (f.value !== undefined) rec.set(obj, [...ts, k], either(f, k));
+  const v2 = version === 'v1beta2';
+  for (const t of m.timeouts) {
+    rec.set(
+      obj,
+      v2 ? [...ts, 'deletion', `${t.name}Seconds`] : [...ts, t.name],
+      eitherSource(t.fromTopology, `${p.topology}.deletion.${t.name}Seconds`, `${p.cls}.deletion.${t.name}Seconds`, durationNote(!v2)),
+    );
+  }
+  rec.set(obj, v2 ? [...ts, 'minReadySeconds'] : ['spec', 'minReadySeconds'], either(m.minReadySeconds, 'minReadySeconds'));
+}
+
+const copyOf = (v: unknown): Json | undefined => (v === undefined ? undefined : cloneJson(v as Json));
+
+// ------------------------------------------------------------------ MachineDeployments
+
+/** What every worker of a Cluster is computed with. */
+export interface WorkerContext {
+  cluster: Cluster;
+  names: TopologyNames;
+  /** The output API version of CAPI core objects. */
+  version: CoreVersion;
+  rec?: Recorder;
+}
+
+/** A worker's Kubernetes version and, when upgrade sequencing holds it back, why (§2.8). */
+export interface WorkerVersion {
+  kubernetesVersion: string;
+  reason: string | undefined;
+}
+
+/** CAPI `computeMachineDeployment`: the bootstrap and infrastructure template clones, the MachineDeployment and its health check. */
+export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploymentTopology, mdBp: MachineDeploymentBlueprint, { kubernetesVersion, reason }: WorkerVersion): DesiredMachineDeployment {
+  const { cluster, names, version, rec } = ctx;
+  const identity = identityOf(cluster);
+  const mdNames = names.machineDeployments.get(topo.name)!;
+  const cls = mdBp.cls;
+  const extraLabel = { [DEPLOYMENT_NAME_LABEL]: topo.name };
+  const bootstrapTemplate = templateToTemplate({ template: mdBp.bootstrap.object, name: mdNames.bootstrapTemplate, cluster: identity, labels: extraLabel }, rec);
+  const infrastructureTemplate = templateToTemplate({ template: mdBp.infrastructure.object, name: mdNames.infrastructureTemplate, cluster: identity, labels: extraLabel }, rec);
+
+  const fixedLabelMap = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name };
+  const meta = workerMetadata(topo, cls, fixedLabelMap);
+  const topologyRollout = !!(topo.rollout && (topo.rollout.after || topo.rollout.strategy));
+  const rollout = topologyRollout ? topo.rollout : cls.rollout?.strategy ? { strategy: cls.rollout.strategy } : undefined;
+  const maxInFlightFromTopology = topo.healthCheck?.remediation?.maxInFlight !== undefined;
+  const maxInFlight = maxInFlightFromTopology ? topo.healthCheck!.remediation!.maxInFlight : cls.healthCheck?.remediation?.maxInFlight;
+  const orderFromTopology = !!topo.deletion?.order;
+  const order = topo.deletion?.order || cls.deletion?.order;
+  const refs = {
+    bootstrap: objectRef(version, mdBp.bootstrap.ref.apiVersion, mdBp.bootstrap.ref.kind, mdNames.bootstrapTemplate, cluster.namespace),
+    infrastructure: objectRef(version, mdBp.infrastructure.ref.apiVersion, mdBp.infrastructure.ref.kind, mdNames.infrastructureTemplate, cluster.namespace),
+  };
+  const machine = machineSpec(topo, cls, kubernetesVersion, {
+    failureDomain: machineField(topo.failureDomain, cls.failureDomain, (v) => !!v),
+    readinessGates: machineField(topo.readinessGates, cls.readinessGates),
+    taints: machineField(topo.taints, cls.taints),
+  });
+  const templateSpec = machineTemplateSpec(version, cluster, refs, machine);
+  const selector = { matchLabels: sortedMap(fixedLabelMap) as Json };
+  const template = { metadata: meta.template, spec: templateSpec };
+
+  let spec: JsonObject;
+  if (version === 'v1beta2') {
+    spec = compact({
+      clusterName: cluster.name,
+      replicas: topo.replicas,
+      rollout: rollout ? compact({ after: rollout.after, strategy: copyOf(rollout.strategy) }) : undefined,
+      remediation: maxInFlight !== undefined ? { maxInFlight } : undefined,
+      deletion: order ? { order } : undefined,
+      selector,
+      template,
+    });
+  } else {
+    const strategy = asObject(copyOf(rollout?.strategy)) ?? {};
+    if (order) strategy.rollingUpdate = { ...asObject(strategy.rollingUpdate), deletePolicy: order };
+    if (maxInFlight !== undefined) strategy.remediation = { maxInFlight };
+    spec = compact({
+      clusterName: cluster.name,
+      replicas: topo.replicas,
+      rolloutAfter: rollout?.after,
+      minReadySeconds: machine.minReadySeconds.value,
+      strategy: Object.keys(strategy).length > 0 ? strategy : undefined,
+      selector,
+      template,
+    });
+  }
+  const machineDeployment: JsonObject = {
+    apiVersion: `cluster.x-k8s.io/${version}`,
+    kind: 'MachineDeployment',
+    metadata: buildMetadata(mdNames.machineDeployment, cluster.namespace, meta.labels, meta.annotations),
+    spec,
+  };
+  const out: DesiredMachineDeployment = { topology: topo, blueprint: mdBp, bootstrapTemplate, infrastructureTemplate, machineDeployment };
+  const p = rec && workerPaths(cluster, 'machineDeployments', topo, cls);
+  if (rec && p) {
+    const prefix = `${cluster.name}-${topo.name}-`;
+    rec.set(bootstrapTemplate, ['metadata', 'name'], builtin(cloneNameDetail('bootstrap template clone', prefix)));
+    rec.set(infrastructureTemplate, ['metadata', 'name'], builtin(cloneNameDetail('infrastructure machine template clone', prefix)));
+    const md = machineDeployment;
+    const namingDefault = '{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}';
+    recordCoreHeader(rec, md, version, 'MachineDeployment', namingDetail('MachineDeployment', cls.naming?.template, `${p.cls}.naming.template`, namingDefault));
+    recordWorkerMetadata(rec, md, p, topo, cls, Object.keys(fixedLabelMap));
+    rec.set(md, ['spec', 'selector'], fixed('selector of the MachineDeployment: the three fixed labels'));
+    if (topo.replicas !== undefined) rec.set(md, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
+    const bootstrapWhat = `bootstrap template clone (${mdBp.bootstrap.ref.kind})`;
+    const infrastructureWhat = `infrastructure machine template clone (${mdBp.infrastructure.ref.kind})`;
+    recordMachineTemplateSpec(rec, md, p, version, machine, versionSource(cluster, kubernetesVersion, reason), { bootstrap: bootstrapWhat, infrastructure: infrastructureWhat });
+    // The topology's {after, strategy} as a whole when it sets either, else the class strategy.
+    const rolloutSide = (field: string, fromTopology: boolean) => eitherSource(fromTopology, `${p.topology}.${field}`, `${p.cls}.${field}`);
+    const strategy = rolloutSide('rollout.strategy', topologyRollout);
+    if (version === 'v1beta2') {
+      rec.set(md, ['spec', 'rollout', 'after'], fromCluster(`${p.topology}.rollout.after`));
+      rec.set(md, ['spec', 'rollout', 'strategy'], strategy);
+      rec.set(md, ['spec', 'remediation', 'maxInFlight'], rolloutSide('healthCheck.remediation.maxInFlight', maxInFlightFromTopology));
+      rec.set(md, ['spec', 'deletion', 'order'], rolloutSide('deletion.order', orderFromTopology));
+    } else {
+      rec.set(md, ['spec', 'rolloutAfter'], fromCluster(`${p.topology}.rollout.after`));
+      rec.set(md, ['spec', 'strategy'], rollout?.strategy ? strategy : fixed('strategy holding deletion order / remediation'));
+      rec.set(md, ['spec', 'strategy', 'rollingUpdate', 'deletePolicy'], rolloutSide('deletion.order', orderFromTopology));
+      rec.set(md, ['spec', 'strategy', 'remediation', 'maxInFlight'], rolloutSide('healthCheck.remediation.maxInFlight', maxInFlightFromTopology));
+    }
+  }
+  const topoDefined = healthCheckDefined(topo.healthCheck);
+  if ((healthCheckDefined(cls.healthCheck) || topoDefined) && topo.healthCheck?.enabled !== false) {
+    const from = healthCheckSource(topo.healthCheck, p?.topology ?? '', cls.healthCheck, cls.fieldPath);
+    out.healthCheck = computeHealthCheck(version, cluster, mdNames.machineDeployment, { [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name }, from, `MachineDeployment ${topo.name}`, rec);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ MachinePools
+
+/** CAPI `computeMachinePool`: the bootstrap and infrastructure objects and the MachinePool. */
+export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology, mpBp: MachinePoolBlueprint, { kubernetesVersion, reason }: WorkerVersion): DesiredMachinePool {
+  const { cluster, names, version, rec } = ctx;
+  const identity = identityOf(cluster);
+  const mpNames = names.machinePools.get(topo.name)!;
+  const cls = mpBp.cls;
+  const poolLabel = { [POOL_NAME_LABEL]: topo.name };
+  const owners = clusterOwnerReferences(identity);
+  const objectFrom = (template: JsonObject, name: string) =>
+    templateToObject(
+      { template, name, cluster: identity, labels: poolLabel, ...(owners ? { ownerReferences: owners } : {}), ...(rec ? { labelLayers: [fixedLabels(rec, [POOL_NAME_LABEL])] } : {}) },
+      rec,
+    );
+  const bootstrapObject = objectFrom(mpBp.bootstrap.object, mpNames.bootstrapObject);
+  const infrastructureObject = objectFrom(mpBp.infrastructure.object, mpNames.infrastructureObject);
+  const fixedLabelMap = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', ...poolLabel };
+  const meta = workerMetadata(topo, cls, fixedLabelMap);
+  const refs = {
+    bootstrap: objectRef(version, String(bootstrapObject.apiVersion), String(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace),
+    infrastructure: objectRef(version, String(infrastructureObject.apiVersion), String(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace),
+  };
+  const machine = machineSpec(topo, cls, kubernetesVersion, { taints: machineField(topo.taints, cls.taints) });
+  const templateSpec = machineTemplateSpec(version, cluster, refs, machine);
+  const failureDomains = machineField(topo.failureDomains, cls.failureDomains);
+  const spec = compact({
+    clusterName: cluster.name,
+    replicas: topo.replicas,
+    minReadySeconds: version === 'v1beta1' ? machine.minReadySeconds.value : undefined,
+    failureDomains: failureDomains.value,
+    template: { metadata: meta.template, spec: templateSpec },
+  });
+  const machinePool: JsonObject = {
+    apiVersion: `cluster.x-k8s.io/${version}`,
+    kind: 'MachinePool',
+    metadata: buildMetadata(mpNames.machinePool, cluster.namespace, meta.labels, meta.annotations),
+    spec,
+  };
+  if (rec) {
+    const p = workerPaths(cluster, 'machinePools', topo, cls);
+    const stableName = (what: string) => builtin(`name of the ${what}: "${cluster.name}-${topo.name}-" + a stable hash`);
+    rec.set(bootstrapObject, ['metadata', 'name'], stableName('MachinePool bootstrap config'));
+    rec.set(infrastructureObject, ['metadata', 'name'], stableName('infrastructure machine pool'));
+    const namingDefault = '{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}';
+    recordCoreHeader(rec, machinePool, version, 'MachinePool', namingDetail('MachinePool', cls.naming?.template, `${p.cls}.naming.template`, namingDefault));
+    recordWorkerMetadata(rec, machinePool, p, topo, cls, Object.keys(fixedLabelMap));
+    if (topo.replicas !== undefined) rec.set(machinePool, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
+    if (failureDomains.value !== undefined) rec.set(machinePool, ['spec', 'failureDomains'], eitherSource(failureDomains.fromTopology, `${p.topology}.failureDomains`, `${p.cls}.failureDomains`));
+    const what = { bootstrap: `bootstrap config (${String(bootstrapObject.kind)})`, infrastructure: `infrastructure machine pool (${String(infrastructureObject.kind)})` };
+    recordMachineTemplateSpec(rec, machinePool, p, version, machine, versionSource(cluster, kubernetesVersion, reason), what);
+  }
+  return { topology: topo, blueprint: mpBp, bootstrapObject, infrastructureObject, machinePool };
+}
