@@ -16,6 +16,7 @@ import { OriginRecorder } from '../../src/provenance/recorder.js';
 import type { ExternalPatchSource, Source } from '../../src/provenance/sources.js';
 import { applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect } from '../../src/patches/jsonpatch.js';
 import { describeSource } from '../../src/explain/format.js';
+import { applyGeneratedPatches } from '../../src/patches/external.js';
 import { inputFieldOf } from '../../src/api/conversion/index.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
@@ -100,6 +101,34 @@ describe('OriginRecorder', () => {
     expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'list', 2])).toEqual(fromT('spec.template.spec.list[1]'));
     expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'obj', 'x'])).toEqual(source(1));
     expect(describeSource(source(1))).toBe('external patch "ext" (spec.patches[0], extension generate-patches.my-extension): operations[1] replace /spec/template/spec/obj/x');
+  });
+});
+
+describe('external patches (GeneratePatches answers) are attributed to the patch and its extension', () => {
+  const source = { kind: 'externalPatch' as const, patch: 'ext', patchIndex: 2, extension: 'generate-patches.my-extension' };
+  const answer = (patchType: string, patch: string) => ({ status: 'Success', message: '', items: [{ uid: 'u1', patchType, patch }] });
+  const apply = (patchType: string, patch: string) => {
+    const rec = new OriginRecorder();
+    const doc = structuredClone(template);
+    rec.fromTemplate(template, [], doc, []);
+    const out = applyGeneratedPatches(answer(patchType, patch), [doc], ['u1'], { rec, source });
+    if (!out.ok) throw new Error(out.error);
+    return { rec, patched: out.templates[0]! };
+  };
+  it('a JSONPatch answer: each operation with its index; list items after an insert keep theirs', () => {
+    const { rec, patched } = apply('JSONPatch', JSON.stringify([{ op: 'add', path: '/spec/template/spec/list/0', value: 'z' }, { op: 'remove', path: '/spec/template/spec/obj/x' }]));
+    expect(patched.spec).toEqual({ template: { spec: { list: ['z', 'a', 'b', 'c'], obj: {} } } });
+    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'list', 0])).toEqual({ ...source, op: 'add', operationIndex: 0, opPath: '/spec/template/spec/list/0' });
+    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'list', 1])).toEqual(fromT('spec.template.spec.list[0]'));
+    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'obj'])).toEqual(fromT('spec.template.spec.obj'));
+  });
+  it('a JSONMergePatch answer (RFC 7386): merged members keep their origins, replaced values are the patch', () => {
+    const { rec, patched } = apply('JSONMergePatch', JSON.stringify({ spec: { template: { spec: { list: ['n'], obj: { y: 2 } } } } }));
+    expect(patched.spec).toEqual({ template: { spec: { list: ['n'], obj: { x: 1, y: 2 } } } });
+    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'list', 0])).toEqual(source);
+    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'obj', 'x'])).toEqual(fromT('spec.template.spec.obj.x'));
+    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'obj', 'y'])).toEqual(source);
+    expect(describeSource(source)).toBe('external patch "ext" (spec.patches[2], extension generate-patches.my-extension)');
   });
 });
 
