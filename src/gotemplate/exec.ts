@@ -36,6 +36,7 @@ import {
   sliceElemType,
   sortedKeys,
   typeName,
+  ValueTooLarge,
 } from './values.js';
 
 export interface Limits {
@@ -279,7 +280,7 @@ export class State implements CallContext {
       }
     } else if (val !== undefined && val !== null) {
       this.node = r;
-      this.errorf(`range can't iterate over ${formatValue(val)}`);
+      this.errorf(`range can't iterate over ${this.formatted(val)}`);
     }
     if (!ran && r.elseList) this.walk(dot, r.elseList);
     this.vars.length = outer;
@@ -313,7 +314,17 @@ export class State implements CallContext {
       this.write('<no value>');
       return;
     }
-    this.write(formatValue(v));
+    this.write(this.formatted(v));
+  }
+
+  /** A value as fmt prints it; one too large to print is a limit error (values.ts MAX_VALUE_TEXT). */
+  formatted(v: GoValue): string {
+    try {
+      return formatValue(v);
+    } catch (e) {
+      if (e instanceof ValueTooLarge) this.limitError(e.message);
+      throw e;
+    }
   }
 
   // --- evaluation

@@ -12,6 +12,8 @@ import {
   typeName,
   sliceElemType,
   mapElemType,
+  MAX_VALUE_TEXT,
+  ValueTooLarge,
 } from './values.js';
 import { PRINTABLE_RANGES } from './unicode-print.js';
 
@@ -780,6 +782,7 @@ class Printer {
   }
 
   printValue(v: GoValue, verb: string, depth: number): void {
+    if (this.buf.length > MAX_VALUE_TEXT) throw new ValueTooLarge(`printing a value of more than ${MAX_VALUE_TEXT} bytes`);
     if (depth > 0 && v !== undefined && v !== null) {
       this.arg = v;
       if (this.handleMethods(v, verb)) return;

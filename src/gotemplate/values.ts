@@ -11,6 +11,27 @@
  *  - `GoObject`   : structs/pointers with fields and methods (semver versions, time.Time, certificates)
  */
 
+/**
+ * A template can build values that share parts: `$x = append $x $x` doubles what `$x` prints at
+ * every step while its memory grows by one slot. Every walk over a whole value is therefore
+ * bounded: printing or JSON-encoding one stops at 4 MiB of text (the output budget's size),
+ * copying, comparing or merging at 1,000,000 nodes (the step budget's size). Go has no such
+ * bound; CAPI would run out of memory.
+ */
+export const MAX_VALUE_TEXT = 4 * 1024 * 1024;
+export const MAX_VALUE_NODES = 1_000_000;
+
+/** A walk over a value went past its budget (reported as a template error, never a crash). */
+export class ValueTooLarge extends Error {}
+
+/** A counter for one walk: call it per node visited; it throws past MAX_VALUE_NODES. */
+export function nodeBudget(walk: string): () => void {
+  let nodes = 0;
+  return () => {
+    if (++nodes > MAX_VALUE_NODES) throw new ValueTooLarge(`${walk} a value of more than ${MAX_VALUE_NODES} elements`);
+  };
+}
+
 export type IntKind =
   | 'int'
   | 'int8'
@@ -273,8 +294,9 @@ export function isTrue(v: GoValue): boolean {
 }
 
 /** reflect.DeepEqual for our value model. */
-export function deepEqual(a: GoValue, b: GoValue): boolean {
+export function deepEqual(a: GoValue, b: GoValue, visit = nodeBudget('comparing')): boolean {
   if (a === b) return true;
+  visit();
   if (a === undefined || b === undefined || a === null || b === null) return a === b;
   if (typeName(a) !== typeName(b)) return false;
   if (typeof a === 'number') return a === b;
@@ -284,7 +306,7 @@ export function deepEqual(a: GoValue, b: GoValue): boolean {
   if (Array.isArray(a)) {
     const bb = b as GoValue[];
     if (a.length !== bb.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i])) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], bb[i], visit)) return false;
     return true;
   }
   if (typeof a === 'object') {
@@ -293,7 +315,7 @@ export function deepEqual(a: GoValue, b: GoValue): boolean {
     const ka = Object.keys(am);
     if (ka.length !== Object.keys(bm).length) return false;
     for (const k of ka) {
-      if (!hasKey(bm, k) || !deepEqual(am[k], bm[k])) return false;
+      if (!hasKey(bm, k) || !deepEqual(am[k], bm[k], visit)) return false;
     }
     return true;
   }

@@ -9,10 +9,11 @@ import {
   isMap,
   makeMap,
   makeSlice,
+  nodeBudget,
   sliceElemType,
   sortedKeys,
 } from '../values.js';
-import { empty, fail, fn, kindForError, strval, toInt64 } from './util.js';
+import { empty, fail, fn, kindForError, strvals, toInt64 } from './util.js';
 
 function listOp<T>(name: string, v: GoValue, f: (l: GoValue[]) => T, verb: string): T {
   const k = kindForError(v);
@@ -32,19 +33,21 @@ function nilSlice(): GoValue {
   return makeSlice([]);
 }
 
-function deepCopy(v: GoValue): GoValue {
-  if (Array.isArray(v)) return makeSlice(v.map(deepCopy), sliceElemType(v));
+function deepCopy(v: GoValue, visit = nodeBudget('copying')): GoValue {
+  visit();
+  if (Array.isArray(v)) return makeSlice(v.map((x) => deepCopy(x, visit)), sliceElemType(v));
   if (isMap(v)) {
     const out = makeMap();
-    for (const k of Object.keys(v)) out[k] = deepCopy(v[k]);
+    for (const k of Object.keys(v)) out[k] = deepCopy(v[k], visit);
     return out;
   }
   return v;
 }
 
 /** mergo-style deep merge of src into dst (maps in place). */
-function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
+function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean, visit = nodeBudget('merging')): void {
   for (const k of Object.keys(src)) {
+    visit();
     const sv = src[k];
     const exists = hasKey(dst, k);
     const dv = dst[k];
@@ -53,7 +56,7 @@ function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
       continue;
     }
     if (isMap(sv) && exists && isMap(dv)) {
-      mergeInto(dv, sv, overwrite);
+      mergeInto(dv, sv, overwrite, visit);
       continue;
     }
     if ((isMap(sv) || Array.isArray(sv)) && exists && !empty(dv) && !overwrite) continue;
@@ -171,12 +174,10 @@ export function collectionFuncs(): GoFunc[] {
       'any',
     ),
     // dicts
-    fn('dict', [], (v) => {
+    fn('dict', [], (v, ctx) => {
       const d = makeMap();
-      for (let i = 0; i < v.length; i += 2) {
-        const key = strval(v[i]);
-        d[key] = i + 1 >= v.length ? '' : v[i + 1];
-      }
+      const keys = strvals(v.filter((_, i) => i % 2 === 0), ctx);
+      keys.forEach((key, j) => (d[key] = 2 * j + 1 >= v.length ? '' : v[2 * j + 1]));
       return d;
     }, 'any'),
     fn('get', ['map', 'string'], ([d, k]) => {

@@ -11,7 +11,9 @@ import {
   isMap,
   makeMap,
   makeSlice,
+  MAX_VALUE_TEXT,
   sortedKeys,
+  ValueTooLarge,
 } from '../values.js';
 import { SemverVersion } from './semver.js';
 import { fail, fn } from './util.js';
@@ -151,42 +153,47 @@ function jsonFloat(f: number): string {
 
 class JsonError extends Error {}
 
-export function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null, depth = 0): string {
-  if (v === null || v === undefined) return 'null';
-  switch (typeof v) {
-    case 'string':
-      return jsonString(v, escapeHTML);
-    case 'number':
-      return jsonFloat(v);
-    case 'boolean':
-      return v ? 'true' : 'false';
-  }
-  if (v instanceof GoInt) return v.v.toString();
-  if (v instanceof GoComplex) throw new JsonError('json: unsupported type: complex128');
-  if (v instanceof SemverVersion) return jsonString(v.toString(), escapeHTML);
-  if (v instanceof GoObject) {
-    const s = v.stringer();
-    if (v.typeName === 'time.Time' && s !== undefined) return jsonString((v as unknown as { rfc3339(): string }).rfc3339(), escapeHTML);
-    const obj = makeMap();
-    for (const [k, fv] of v.fields()) obj[k] = fv;
-    return marshalJson(obj, escapeHTML, indent, depth);
-  }
-  const nl = indent === null ? '' : '\n' + indent.repeat(depth + 1);
-  const end = indent === null ? '' : '\n' + indent.repeat(depth);
-  if (Array.isArray(v)) {
-    if (v.length === 0) return '[]';
-    return '[' + v.map((x) => nl + marshalJson(x, escapeHTML, indent, depth + 1)).join(',') + end + ']';
-  }
-  const m = v as GoMap;
-  const keys = sortedKeys(m);
-  if (keys.length === 0) return '{}';
-  const sep = indent === null ? ':' : ': ';
-  return (
-    '{' +
-    keys.map((k) => nl + jsonString(k, escapeHTML) + sep + marshalJson(m[k], escapeHTML, indent, depth + 1)).join(',') +
-    end +
-    '}'
-  );
+/** encoding/json's Marshal of a template value, stopping past MAX_VALUE_TEXT bytes of output. */
+export function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null): string {
+  let bytes = 0;
+  const text = (s: string): string => {
+    bytes += s.length;
+    if (bytes > MAX_VALUE_TEXT) throw new ValueTooLarge(`encoding a value of more than ${MAX_VALUE_TEXT} bytes as JSON`);
+    return s;
+  };
+  const marshal = (v: GoValue, depth: number): string => {
+    if (v === null || v === undefined) return text('null');
+    switch (typeof v) {
+      case 'string':
+        return text(jsonString(v, escapeHTML));
+      case 'number':
+        return text(jsonFloat(v));
+      case 'boolean':
+        return text(v ? 'true' : 'false');
+    }
+    if (v instanceof GoInt) return text(v.v.toString());
+    if (v instanceof GoComplex) throw new JsonError('json: unsupported type: complex128');
+    if (v instanceof SemverVersion) return text(jsonString(v.toString(), escapeHTML));
+    if (v instanceof GoObject) {
+      const s = v.stringer();
+      if (v.typeName === 'time.Time' && s !== undefined) return text(jsonString((v as unknown as { rfc3339(): string }).rfc3339(), escapeHTML));
+      const obj = makeMap();
+      for (const [k, fv] of v.fields()) obj[k] = fv;
+      return marshal(obj, depth);
+    }
+    const nl = indent === null ? '' : '\n' + indent.repeat(depth + 1);
+    const end = indent === null ? '' : '\n' + indent.repeat(depth);
+    if (Array.isArray(v)) {
+      if (v.length === 0) return text('[]');
+      return '[' + v.map((x) => text(nl) + marshal(x, depth + 1)).join(',') + text(end) + ']';
+    }
+    const m = v as GoMap;
+    const keys = sortedKeys(m);
+    if (keys.length === 0) return text('{}');
+    const sep = indent === null ? ':' : ': ';
+    return '{' + keys.map((k) => text(nl + jsonString(k, escapeHTML) + sep) + marshal(m[k], depth + 1)).join(',') + text(end) + '}';
+  };
+  return marshal(v, 0);
 }
 
 function fromJsonValue(v: unknown): GoValue {

@@ -1,7 +1,7 @@
 /** sprig string functions (strings.go, goutils, xstrings) with Go's byte/rune semantics. */
 import { byteLength, quote as goQuote, sprint } from '../fmt.js';
 import { type CallContext, type GoFunc, type GoValue, GoInt, makeMap, makeSlice, cmpStrings } from '../values.js';
-import { byteSlice, bytesOf, fail, fn, isAscii, strval, toNum } from './util.js';
+import { byteSlice, bytesOf, fail, fn, isAscii, strval, strvals, toNum } from './util.js';
 
 const isSpaceRune = (cp: number): boolean =>
   (cp >= 9 && cp <= 13) ||
@@ -396,15 +396,13 @@ function goSplit(s: string, sep: string, n: number): string[] {
 }
 
 /** sprig's strslice. */
-export function strslice(v: GoValue): string[] {
-  if (Array.isArray(v)) {
-    const out: string[] = [];
-    for (const x of v) if (x !== null && x !== undefined) out.push(strval(x));
-    return out;
-  }
+function strslice(v: GoValue, ctx: CallContext): string[] {
+  if (Array.isArray(v)) return strvals(v.filter((x) => x !== null && x !== undefined), ctx);
   if (v === null || v === undefined) return [];
   return [strval(v)];
 }
+
+const present = (args: GoValue[]) => args.filter((a) => a !== null && a !== undefined);
 
 export function stringFuncs(): GoFunc[] {
   const s1 = (name: string, f: (s: string) => string): GoFunc => fn(name, ['string'], ([s]) => f(s as string));
@@ -484,31 +482,19 @@ export function stringFuncs(): GoFunc[] {
     fn(
       'quote',
       [],
-      (args) =>
-        args
-          .filter((a) => a !== null && a !== undefined)
-          .map((a) => goQuote(strval(a)))
-          .join(' '),
+      (args, ctx) => strvals(present(args), ctx).map(goQuote).join(' '),
       'any',
     ),
     fn(
       'squote',
       [],
-      (args) =>
-        args
-          .filter((a) => a !== null && a !== undefined)
-          .map((a) => "'" + sprint([a]) + "'")
-          .join(' '),
+      (args, ctx) => strvals(present(args), ctx, (a) => sprint([a])).map((s) => `'${s}'`).join(' '),
       'any',
     ),
     fn(
       'cat',
       [],
-      (args) =>
-        args
-          .filter((a) => a !== null && a !== undefined)
-          .map((a) => sprint([a]))
-          .join(' '),
+      (args, ctx) => strvals(present(args), ctx, (a) => sprint([a])).join(' '),
       'any',
     ),
     fn('indent', ['int', 'string'], ([n, s], ctx) => indent(toNum(n as GoInt), s as string, ctx)),
@@ -539,10 +525,10 @@ export function stringFuncs(): GoFunc[] {
       goSplit(s as string, sep as string, toNum(n as GoInt)).forEach((p, i) => (m['_' + i] = p));
       return m;
     }),
-    fn('toStrings', ['any'], ([v]) => makeSlice(strslice(v), 'string')),
-    fn('join', ['string', 'any'], ([sep, v]) => strslice(v).join(sep as string)),
-    fn('sortAlpha', ['any'], ([v]) => {
-      if (Array.isArray(v)) return makeSlice(strslice(v).sort(cmpStrings), 'string');
+    fn('toStrings', ['any'], ([v], ctx) => makeSlice(strslice(v, ctx), 'string')),
+    fn('join', ['string', 'any'], ([sep, v], ctx) => strslice(v, ctx).join(sep as string)),
+    fn('sortAlpha', ['any'], ([v], ctx) => {
+      if (Array.isArray(v)) return makeSlice(strslice(v, ctx).sort(cmpStrings), 'string');
       return makeSlice([strval(v)], 'string');
     }),
   ];

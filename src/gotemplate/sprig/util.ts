@@ -6,6 +6,7 @@ import {
   GoFuncError,
   GoInt,
   GoObject,
+  type CallContext,
   type GoFunc,
   type GoType,
   type GoValue,
@@ -25,6 +26,20 @@ export function strval(v: GoValue): string {
     if (s !== undefined) return s;
   }
   return sprint([v === undefined ? null : v]);
+}
+
+/**
+ * strval of the values one call prints, failing once their total passes the output budget: each
+ * can print up to MAX_VALUE_TEXT, and one call can take thousands of them.
+ */
+export function strvals(values: readonly GoValue[], ctx: CallContext, print: (v: GoValue) => string = strval): string[] {
+  let total = 0;
+  return values.map((v) => {
+    const s = print(v);
+    total += s.length;
+    if (total > ctx.maxBytes) fail(`result of more than ${ctx.maxBytes} bytes exceeds the output limit`);
+    return s;
+  });
 }
 
 const INT64_MIN = -(1n << 63n);
