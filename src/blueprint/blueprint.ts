@@ -20,6 +20,7 @@ import { compilePatches, type CompiledPatches } from '../patches/index.js';
 import type { ContractLookup } from './contract.js';
 import { objectKindOf } from '../topology/labels.js';
 import { validateClusterClass, validateClusterClassDeep } from '../validation/clusterclass.js';
+import { clusterClassListCaps } from '../validation/crd-caps.js';
 
 /** Looks up template documents by apiVersion/kind/namespace/name. */
 export interface TemplateIndex {
@@ -123,6 +124,8 @@ export function buildBlueprint(
   templates: TemplateIndex,
   options: BlueprintOptions,
 ): { blueprint?: Blueprint; results: Result[] } {
+  const refused = clusterClassListCaps(cc, classRef);
+  if (refused.length > 0) return { results: refused };
   const results: Result[] = [...validateClusterClass(cc, classRef), ...validateClusterClassDeep(cc, classRef)];
   const resolve = (ref: TemplateRef): ResolvedTemplate | undefined => {
     const object = templates.get(ref.apiVersion, ref.kind, cc.namespace, ref.name);

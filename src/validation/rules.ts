@@ -38,6 +38,7 @@ export const FIX = {
   taintKeySyntax: 'use a valid label key as taint key ([prefix/]name)',
   label: 'fix or remove this label',
   annotation: 'fix or remove this annotation',
+  listCap: 'the API server refuses the ClusterClass before any webhook runs: combine entries or split the class',
   classVersionSyntax: 'write versions as v<major>.<minor>.<patch>, e.g. v1.32.0',
   classVersionOrder: 'list each version once, in increasing order',
   classVersionGap: 'add a version for every minor in between',

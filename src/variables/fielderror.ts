@@ -50,15 +50,24 @@ export function notSupported(field: string, value: BadValue, valid: readonly str
   return fieldError('Unsupported value', field, detail, value);
 }
 
+/**
+ * Bad values longer than this are cut in messages. CAPI prints the whole variable value in each
+ * of its schema errors, so 200 errors about a 1 MB list would print 200 MB.
+ */
+export const MAX_SHOWN_VALUE = 4096;
+
+const cut = (text: string, show: (s: string) => string): string =>
+  text.length <= MAX_SHOWN_VALUE ? show(text) : `${show(text.slice(0, MAX_SHOWN_VALUE))}… (${text.length} characters)`;
+
 /** `ErrorBody()`: type, then the value unless the type hides it, then `: detail`. */
 export function errorBody(e: FieldError): string {
   let s: string = e.type;
   if (!NO_VALUE_TYPES.has(e.type) && e.badValue !== undefined) {
     const v = e.badValue;
     if (v === null) s += ': "null"';
-    else if (typeof v === 'string') s += ': ' + goQuote(v);
+    else if (typeof v === 'string') s += ': ' + cut(v, goQuote);
     else if (typeof v === 'number' || typeof v === 'boolean') s += ': ' + String(v);
-    else s += ': ' + v.go;
+    else s += ': ' + cut(v.go, (t) => t);
   }
   if (e.detail.length > 0) s += ': ' + e.detail;
   return s;
