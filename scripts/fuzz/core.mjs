@@ -23,6 +23,28 @@ const TEMPLATE_SNIPPETS = [
   '{{ dict "__proto__" "x" | toJson }}', '{{ semverCompare ">=1.0.0" "1.2.3" }}', '{{', '}}', '{{ .v0 | b64enc | b64dec }}',
   'plain text', '- a\n- b', '{a: 1}', '', '{{ index .v1 0 }}', '{{ len .v1 }}', '{{ .builtin.machineDeployment.topologyName }}',
 ];
+/** Values that double at every step (`append $x $x`): every walk over them must stop at its budget. */
+const DOUBLING_SNIPPETS = [
+  '{{ $x := list "a" }}{{ range until 100 }}{{ $x = append $x $x }}{{ end }}{{ toJson $x }}',
+  '{{ $d := dict "a" "b" }}{{ range until 100 }}{{ $d = dict "l" $d "r" $d }}{{ end }}{{ $d }}',
+  '{{ $x := list "a" }}{{ range until 100 }}{{ $x = append $x $x }}{{ end }}{{ deepCopy $x | len }}',
+  '{{ $x := list "a" }}{{ range until 30 }}{{ $x = append $x $x }}{{ end }}{{ join "," $x }}',
+];
+/** Function configs an invalid input may carry (issue #13): each must give exit 3 with the items untouched. */
+const BAD_FUNCTION_CONFIGS = [
+  'not a map', ['mode', 'preview'], 42,
+  { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'fc' } },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: ['mode=preview'] },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: { nested: 'map' } } },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: null } },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, spec: { mode: 'preview' } },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: JSON.parse('{"__proto__": "x", "constructor": "y"}') },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'v'])) },
+  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'x'.repeat(200_000) } },
+  { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: { bogus: 1 } },
+  { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: ['mode'] },
+  { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: 'oops', spec: {} },
+];
 const PATHS = [
   '/spec/template/spec/x', '/spec/template/spec/backend', '/spec/template/spec/a/b', '/spec/template/metadata/labels/l',
   '/spec/template/__proto__/polluted', '/__proto__/polluted', '/constructor/prototype/polluted', '/spec/template/spec/list/0',
@@ -61,7 +83,7 @@ export function arbitraries(fc) {
   const valueSource = fc.oneof(
     json.map((value) => ({ value })),
     fc.oneof(varName, fc.constantFrom('builtin.cluster.name', 'builtin.controlPlane.replicas', 'v1.a', 'v1.__proto__', 'builtin.constructor')).map((variable) => ({ valueFrom: { variable } })),
-    fc.array(fc.constantFrom(...TEMPLATE_SNIPPETS), { minLength: 1, maxLength: 3 }).map((t) => ({ valueFrom: { template: t.join('') } })),
+    fc.array(fc.oneof({ weight: 60, arbitrary: fc.constantFrom(...TEMPLATE_SNIPPETS) }, { weight: 1, arbitrary: fc.constantFrom(...DOUBLING_SNIPPETS) }), { minLength: 1, maxLength: 3 }).map((t) => ({ valueFrom: { template: t.join('') } })),
   );
   const op = fc.tuple(fc.constantFrom('add', 'replace', 'remove', 'test', 'move', 'bogus'), fc.constantFrom(...PATHS), valueSource).map(([o, path, v]) => ({ op: o, path, ...v }));
   const selector = fc.constantFrom(...TEMPLATES).chain((t) =>
@@ -129,14 +151,26 @@ export function arbitraries(fc) {
       ['spec', { topology }],
     ]);
   });
-  const junk = fc.oneof({ weight: 3, arbitrary: json.map((data) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'junk' }, data })) }, { weight: 1, arbitrary: json.filter((j) => j !== null && typeof j === 'object' && !Array.isArray(j)) });
-  const functionConfig = fc.constantFrom(
-    undefined,
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'preview' } },
-    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'validate' } },
-    { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: { mode: 'expand', keepClassInputs: true } },
-    { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: { bogus: 1 } },
+  // Items that are not objects (null, scalars, lists) are malformed items next to good ones.
+  const junk = fc.oneof(
+    { weight: 3, arbitrary: json.map((data) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'junk' }, data })) },
+    { weight: 1, arbitrary: json.filter((j) => j !== null && typeof j === 'object' && !Array.isArray(j)) },
+    { weight: 1, arbitrary: fc.constantFrom(null, 42, 'text', true, ['a', 'b'], []) },
   );
+  const functionConfig = fc.oneof(
+    {
+      weight: 8,
+      arbitrary: fc.constantFrom(
+        undefined,
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'preview' } },
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'validate' } },
+        { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: { mode: 'expand', keepClassInputs: true } },
+      ),
+    },
+    { weight: 1, arbitrary: fc.constantFrom(...BAD_FUNCTION_CONFIGS) },
+  );
+  // JSON (compact, indented, indented with tabs) is YAML too: the function must answer it with a valid ResourceList.
+  const format = fc.constantFrom('yaml', 'yaml', 'yaml', 'yaml', 'yaml', 'json', 'json-indented', 'json-tabs');
   const corruption = fc.oneof(
     { weight: 12, arbitrary: fc.constant(undefined) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate'), at: fc.nat() }) },
@@ -149,6 +183,7 @@ export function arbitraries(fc) {
     junk: fc.array(junk, { maxLength: 2 }),
     functionConfig,
     corruption,
+    format,
     crlf: fc.boolean(),
     // 0: as generated (mostly invalid); 1 and 2: repaired so Clusters render (1 keeps the patches).
     sane: fc.constantFrom(0, 1, 1, 2, 2),
@@ -221,8 +256,9 @@ function repair(input) {
     const metadata = obj([...Object.entries(c.metadata).filter(([k]) => k !== 'name'), ['name', `s${i}-${String(c.metadata.name).length % 7}`]]);
     return obj([...Object.entries(c).filter(([k]) => k !== 'spec' && k !== 'metadata'), ['metadata', metadata], ['spec', { topology }]]);
   });
-  const functionConfig = input.functionConfig?.spec?.bogus ? undefined : input.functionConfig;
-  return { ...input, functionConfig, classes: fixedClasses, templates, clusters, junk: input.junk.filter((j) => j.kind === 'ConfigMap'), corruption: undefined };
+  const functionConfig = BAD_FUNCTION_CONFIGS.includes(input.functionConfig) ? undefined : input.functionConfig;
+  const junk = input.junk.filter((j) => j?.kind === 'ConfigMap' || j === null || typeof j !== 'object' || Array.isArray(j));
+  return { ...input, functionConfig, classes: fixedClasses, templates, clusters, junk, corruption: undefined };
 }
 
 /** The ResourceList text of a generated input. */
@@ -230,8 +266,9 @@ export function render(generated) {
   const input = generated.sane ? repair(generated) : generated;
   const items = [...input.classes, ...input.templates, ...input.clusters, ...input.junk];
   const rl = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items };
-  if (input.functionConfig) rl.functionConfig = input.functionConfig;
-  let text = YAML.stringify(rl, { version: '1.1', aliasDuplicateObjects: false, lineWidth: 0 });
+  if (input.functionConfig !== undefined) rl.functionConfig = input.functionConfig;
+  const indent = { json: undefined, 'json-indented': 2, 'json-tabs': '\t' }[input.format];
+  let text = input.format === 'yaml' ? YAML.stringify(rl, { version: '1.1', aliasDuplicateObjects: false, lineWidth: 0 }) : JSON.stringify(rl, null, indent);
   const c = input.corruption;
   if (c?.kind === 'truncate') text = text.slice(0, c.at % (text.length + 1));
   if (c?.kind === 'insert') {
@@ -242,23 +279,95 @@ export function render(generated) {
   return text;
 }
 
-const PARSE = { version: '1.1', uniqueKeys: false, maxAliasCount: -1, customTags: (t) => t.filter((x) => x.tag !== 'tag:yaml.org,2002:timestamp') };
+const PARSE = { version: '1.1', uniqueKeys: false, customTags: (t) => t.filter((x) => x.tag !== 'tag:yaml.org,2002:timestamp') };
+const OWNER = 'render-clusterclass.dev/cluster';
 
-function identity(item) {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return `value:${JSON.stringify(item)}`;
-  const meta = typeof item.metadata === 'object' && item.metadata !== null && !Array.isArray(item.metadata) ? item.metadata : {};
-  if (typeof item.apiVersion === 'string' && typeof item.kind === 'string' && typeof meta.name === 'string' && meta.name && item.apiVersion && item.kind) {
-    return `${item.apiVersion}|${item.kind}|${typeof meta.namespace === 'string' ? meta.namespace : ''}|${meta.name}`;
+const isNullNode = (n) => n === undefined || n === null || (YAML.isScalar(n) && n.value === null);
+
+/**
+ * One item of a ResourceList, read from its YAML node so that an echoed alias bomb is never
+ * expanded: a KRM object is its apiVersion/kind/namespace/name, anything else its content.
+ */
+function itemInfo(node, doc) {
+  const str = (v) => (typeof v === 'string' && v !== '' ? v : undefined);
+  const field = (map, key) => (YAML.isMap(map) ? map.get(key, true) : undefined);
+  const text = (n) => str(YAML.isScalar(n) ? n.value : undefined);
+  const meta = field(node, 'metadata');
+  const owner = text(field(field(meta, 'annotations'), OWNER));
+  const [apiVersion, kind, name] = [text(field(node, 'apiVersion')), text(field(node, 'kind')), text(field(meta, 'name'))];
+  if (apiVersion && kind && name) return { identity: `${apiVersion}|${kind}|${text(field(meta, 'namespace')) ?? ''}|${name}`, owner };
+  try {
+    return { identity: `content:${JSON.stringify(YAML.isNode(node) ? node.toJS(doc, { maxAliasCount: 100 }) : node)}`, owner };
+  } catch {
+    return { identity: 'unreadable', owner };
   }
-  return `content:${JSON.stringify(item)}`;
 }
-const ownerOf = (i) => i?.metadata?.annotations?.['render-clusterclass.dev/cluster'];
 
-function itemsOf(text) {
+/**
+ * The items (identities, and the earlier-output owner annotation) and results of a ResourceList
+ * text, or undefined when the text is not a readable ResourceList.
+ */
+export function listItems(text) {
+  let doc;
+  try {
+    doc = YAML.parseDocument(text.replace(/^\uFEFF/, ''), PARSE);
+  } catch {
+    return undefined;
+  }
+  if (doc.errors.length > 0 || !YAML.isMap(doc.contents) || doc.contents.get('kind') !== 'ResourceList') return undefined;
+  const items = doc.contents.get('items', true);
+  if (!isNullNode(items) && !YAML.isSeq(items)) return undefined;
+  const results = doc.contents.get('results', true);
+  return {
+    items: YAML.isSeq(items) ? items.items.map((n) => itemInfo(n, doc)) : [],
+    results: YAML.isSeq(results) ? results.toJS(doc) : [],
+  };
+}
+
+/** The documents of a YAML stream as ResourceList items (undefined when the stream does not parse). */
+export function streamItems(text) {
+  try {
+    const docs = YAML.parseAllDocuments(text.replace(/^\uFEFF/, ''), PARSE);
+    if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return undefined;
+    return { items: docs.filter((d) => !isNullNode(d.contents)).map((d) => itemInfo(d.contents, d)), results: [] };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Input items missing from an output (earlier outputs of this function excepted: they may be replaced). */
+export function lostItems(input, output) {
+  const have = new Map();
+  for (const { identity } of output.items) have.set(identity, (have.get(identity) ?? 0) + 1);
+  const lost = [];
+  for (const { identity, owner } of input.items) {
+    if (owner !== undefined) continue;
+    if (!have.get(identity)) lost.push(identity);
+    else have.set(identity, have.get(identity) - 1);
+  }
+  return lost;
+}
+
+/** Problems of results: severity, message, resourceRef, internal errors. */
+export function resultProblems(results) {
+  const problems = [];
+  for (const r of results) {
+    if (!['error', 'warning', 'info'].includes(r?.severity)) problems.push(`bad severity ${JSON.stringify(r?.severity)}`);
+    if (typeof r?.message !== 'string' || r.message.length === 0) problems.push(`empty message in ${JSON.stringify(r).slice(0, 200)}`);
+    if (r?.resourceRef !== undefined) {
+      for (const k of ['apiVersion', 'kind', 'name']) if (typeof r.resourceRef?.[k] !== 'string' || !r.resourceRef[k]) problems.push(`resourceRef.${k} missing in ${JSON.stringify(r).slice(0, 300)}`);
+    }
+    if (r?.tags?.rule === 'internal') problems.push(`internal error result: ${r.message}`);
+  }
+  return problems;
+}
+
+/** The items of a ResourceList as plain values (for comparing two outputs). */
+function itemValues(text) {
   try {
     const doc = YAML.parseDocument(text.replace(/^\uFEFF/, ''), PARSE);
     if (doc.errors.length > 0) return undefined;
-    const v = doc.toJS({ maxAliasCount: -1 });
+    const v = doc.toJS({ maxAliasCount: 1000 });
     return Array.isArray(v?.items) ? v.items : v?.items == null ? [] : undefined;
   } catch {
     return undefined;
@@ -279,8 +388,27 @@ async function run(runFunction, stdin) {
 const protoSnapshot = () => [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join(',')).join('|');
 
 /**
+ * The exit-code contract (README "Exit codes"): 0 ok, 1 error results or unreadable input, 3
+ * invalid function config; 2 (an internal failure) is always a violation. Any ResourceList
+ * written holds every input item; nothing written means input unreadable as a whole, told in
+ * one line on stderr.
+ */
+export function contractProblems(code, out, err, input) {
+  if (![0, 1, 3].includes(code)) return [`exit code ${code}: ${err.slice(0, 300)}`];
+  if (out === '') return code === 1 && /^render-clusterclass: [^\n]+\n$/.test(err) ? [] : [`exit ${code} without a ResourceList, stderr: ${err.slice(0, 300)}`];
+  const output = listItems(out);
+  if (!output) return [`output is not a ResourceList: ${out.slice(0, 300)}`];
+  const problems = input ? lostItems(input, output).map((id) => `input item lost: ${id.slice(0, 200)}`) : [];
+  problems.push(...resultProblems(output.results));
+  const errors = output.results.filter((r) => r?.severity === 'error');
+  if (code === 3 && !errors.some((r) => r.tags?.rule === 'function-config')) problems.push('exit 3 without a function-config error result');
+  if (code === 0 && errors.length > 0) problems.push(`exit 0 with error results: ${errors[0].message}`);
+  return problems;
+}
+
+/**
  * Runs one input through the KRM function and returns the invariant violations (empty = fine):
- * no exception, exit code in {0,1,2,3}, byte-identical second run, every input item in the
+ * no exception, the exit-code contract, byte-identical second run, every input item in the
  * output, well-formed results, re-render of the output yields the same items, no prototype change.
  */
 export async function checkInput(runFunction, text) {
@@ -288,40 +416,15 @@ export async function checkInput(runFunction, text) {
   const before = protoSnapshot();
   const a = await run(runFunction, text);
   if (a.threw) return [`exception escaped: ${a.threw?.stack ?? a.threw}`];
-  if (![0, 1, 2, 3].includes(a.code)) violations.push(`exit code ${a.code}`);
   if (/^\s{4}at /m.test(a.err)) violations.push(`stack trace on stderr: ${a.err.slice(0, 500)}`);
   const b = await run(runFunction, text);
   if (b.threw || b.code !== a.code || b.out !== a.out || b.err !== a.err) violations.push('not deterministic: a second run differs');
   if (protoSnapshot() !== before || {}.polluted !== undefined) violations.push('prototype pollution');
-  if (a.code !== 0 && a.code !== 1) return violations;
-  const outItems = itemsOf(a.out);
-  if (!outItems) return [...violations, `output is not a ResourceList: ${a.out.slice(0, 300)}`];
-  const inItems = itemsOf(text);
-  if (inItems) {
-    const have = new Map();
-    for (const i of outItems) have.set(identity(i), (have.get(identity(i)) ?? 0) + 1);
-    for (const i of inItems) {
-      if (ownerOf(i) !== undefined) continue;
-      const id = identity(i);
-      if (!have.get(id)) violations.push(`input item lost: ${id.slice(0, 200)}`);
-      else have.set(id, have.get(id) - 1);
-    }
-  }
-  const out = YAML.parse(a.out, PARSE);
-  for (const r of Array.isArray(out.results) ? out.results : []) {
-    if (!['error', 'warning', 'info'].includes(r?.severity)) violations.push(`bad severity ${JSON.stringify(r?.severity)}`);
-    if (typeof r?.message !== 'string' || r.message.length === 0) violations.push(`empty message in ${JSON.stringify(r).slice(0, 200)}`);
-    if (r?.resourceRef !== undefined) {
-      for (const k of ['apiVersion', 'kind', 'name']) if (typeof r.resourceRef?.[k] !== 'string' || !r.resourceRef[k]) violations.push(`resourceRef.${k} missing in ${JSON.stringify(r).slice(0, 300)}`);
-    }
-    if (r?.tags?.rule === 'internal') violations.push(`internal error result: ${r.message}`);
-  }
+  violations.push(...contractProblems(a.code, a.out, a.err, listItems(text)));
+  if (violations.length > 0 || (a.code !== 0 && a.code !== 1) || a.out === '') return violations;
   const c = await run(runFunction, a.out);
   if (c.threw) violations.push(`re-render threw: ${c.threw}`);
   else if (c.code !== 0 && c.code !== 1) violations.push(`re-render exit code ${c.code}: ${c.err.slice(0, 300)}`);
-  else {
-    const again = itemsOf(c.out);
-    if (JSON.stringify(again) !== JSON.stringify(outItems)) violations.push('re-render of the output changed the items');
-  }
+  else if (JSON.stringify(itemValues(c.out)) !== JSON.stringify(itemValues(a.out))) violations.push('re-render of the output changed the items');
   return violations;
 }

@@ -32,7 +32,7 @@ Options:
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
   --set KEY=VALUE      a function config field (repeatable)
 ${EXTENSION_HELP}Exit codes: 0 ok, 1 Cluster, object or field not found, or the Cluster does not render (its
-errors are printed), 2 unreadable input, 3 bad usage.
+errors are printed), or unreadable input; 2 internal failure (a bug); 3 bad usage.
 `;
 
 const EXPLAIN_ARGS: ArgSpec = {
@@ -66,13 +66,13 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
   const inputs = await readInputs(paths.length > 0 ? paths : ['.'], io);
   if (!inputs.ok) {
     io.stderr(`render-clusterclass explain: ${inputs.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
 
   const extensions = await prepareExtensions(cfg.config, io);
   if (!extensions.ok) {
     io.stderr(`render-clusterclass explain: ${extensions.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const result = explainCluster(inputs.items, cfg.config, clusterArg, extensions.value.inputs);
   await extensions.value.save();

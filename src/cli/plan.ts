@@ -22,7 +22,8 @@ Options:
   --format FORMAT      text (default; colour on a terminal) | markdown | json
   --config FILE, --set KEY=VALUE   function config, as for render
 ${EXTENSION_HELP}                       (base and head use the same extensions and recordings)
-Exit codes: 0 nothing changes, 1 something changes, 2 unreadable input, 3 bad usage.
+Exit codes: 0 nothing changes, 1 something changes or unreadable input, 2 internal failure
+(a bug), 3 bad usage.
 `;
 
 export async function runPlanCommand(args: string[], io: CliIO, isTTY = false): Promise<number> {
@@ -47,17 +48,17 @@ export async function runPlanCommand(args: string[], io: CliIO, isTTY = false): 
   const base = materializeBase(parsed.flags.base, headPaths);
   if (!base.ok) {
     io.stderr(`render-clusterclass plan: ${base.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const [before, after] = [await readInputs(base.paths, io), await readInputs(headPaths, io)];
   if (!before.ok || !after.ok) {
     io.stderr(`render-clusterclass plan: ${(!before.ok && before.message) || (!after.ok && after.message)}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const extensions = await prepareExtensions(cfg.config, io);
   if (!extensions.ok) {
     io.stderr(`render-clusterclass plan: ${extensions.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const plan = computePlan(before, after, cfg.config, extensions.value.inputs ? { extensions: extensions.value.inputs } : {});
   await extensions.value.save();

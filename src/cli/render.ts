@@ -4,10 +4,11 @@
  */
 import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import type { JsonObject } from '../api/model.js';
+import type { Json, JsonObject } from '../api/model.js';
+import { isObject } from '../api/json.js';
 import { applySettings, parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
 import { hasErrors, type Result } from '../krm/result.js';
-import { readResourceList, readYamlStream, type InputItem } from '../krm/read.js';
+import { readResourceList, readYamlStream, refOf, type InputItem } from '../krm/read.js';
 import { formatResults, newResourceListDocument, outputFiles, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
 import { renderPipeline, runPipeline } from '../pipeline/run.js';
 import { materializeBase } from './base.js';
@@ -32,18 +33,22 @@ function lostItems(items: readonly InputItem[], kept: number, renderedClusters: 
 /**
  * KRM function mode. Each Cluster's objects are serialised as soon as they are rendered and
  * dropped (krm/write.ts `resourceListWriter`); the output is written in pieces, awaiting the
- * stream, once the last Cluster is rendered.
+ * stream, once the last Cluster is rendered. Every ResourceList written holds every input item:
+ * input that cannot be read as a whole gets one line on stderr and exit 1; an invalid function
+ * config gets the items back untouched with an error result naming the field, and exit 3.
  */
 export async function runFunction(io: CliIO): Promise<number> {
-  const text = await io.readStdin();
-  const read = readResourceList(text);
+  const read = readResourceList(await io.readStdin());
   if (!read.ok) {
     io.stderr(`render-clusterclass: ${read.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
-  const cfg = parseFunctionConfig(read.input.functionConfig);
+  const { input } = read;
+  const cfg: ConfigOutcome = input.functionConfigProblem ? { ok: false, message: `invalid function config: ${input.functionConfigProblem}` } : parseFunctionConfig(input.functionConfig);
   if (!cfg.ok) {
-    io.stderr(`render-clusterclass: ${cfg.message}\n`);
+    const result = configErrorResult(cfg, input.functionConfig);
+    await io.stdout(writeResourceList(input.doc!, { keep: input.items, edits: new Map(), generated: [], results: [...input.results, result] }));
+    io.stderr(`render-clusterclass: ${result.field ? `functionConfig.${result.field.path}: ` : ''}${result.message}\n`);
     return ExitCode.functionConfig;
   }
   if (cfg.config.mode === 'convert') {
@@ -56,20 +61,32 @@ export async function runFunction(io: CliIO): Promise<number> {
   const extensions = await prepareExtensions(cfg.config, io);
   if (!extensions.ok) {
     io.stderr(`render-clusterclass: ${extensions.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const writer = resourceListWriter();
   const extras = extensions.value.inputs ? { extensions: extensions.value.inputs } : {};
-  const output = renderPipeline(read.input.items, cfg.config, read.input.results, extras, (g) => writer.add(g));
+  const output = renderPipeline(input.items, cfg.config, input.results, extras, (g) => writer.add(g));
   await extensions.value.save();
-  if (lostItems(read.input.items, output.keep.length, writer.clusters)) {
+  if (lostItems(input.items, output.keep.length, writer.clusters)) {
     io.stderr('render-clusterclass: refusing to return an empty item list\n');
     return ExitCode.internal;
   }
-  for (const piece of writer.pieces(read.input.doc!, output)) await io.stdout(piece);
+  for (const piece of writer.pieces(input.doc!, output)) await io.stdout(piece);
   const code = exitCodeFor(output.results, cfg.config);
   if (code !== 0) io.stderr(formatResults(output.results, 'error'));
   return code;
+}
+
+/** An invalid function config as a result: about the config object when it has an identity (kpt's `function-input`). */
+function configErrorResult(cfg: { message: string; field?: string }, fc: Json | undefined): Result {
+  const ref = isObject(fc) ? refOf(fc) : undefined;
+  const result: Result = { severity: 'error', message: cfg.message, tags: { rule: 'function-config' } };
+  if (ref) result.resourceRef = ref;
+  if (cfg.field !== undefined) {
+    if (ref) result.field = { path: cfg.field };
+    else result.message = `functionConfig.${cfg.field}: ${cfg.message}`;
+  }
+  return result;
 }
 
 const YAML_FILE = /\.(ya?ml|json)$/i;
@@ -230,7 +247,8 @@ Options:
                        templates, their cluster.x-k8s.io/<contract> labels give control-plane
                        contracts, and every rendered object is validated against its schema
                        (CRDs among the inputs are used the same way)
-${EXTENSION_HELP}Exit codes: 0 ok, 1 error results, 2 internal failure or unreadable input, 3 bad config.
+${EXTENSION_HELP}Exit codes: 0 ok, 1 error results or unreadable input, 2 internal failure (a bug), 3 bad config
+or usage.
 `;
 
 export async function runRender(args: string[], io: CliIO): Promise<number> {
@@ -265,18 +283,18 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const inputs = await readInputs(parsed.positional, io);
   if (!inputs.ok) {
     io.stderr(`render-clusterclass render: ${inputs.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const { items, readResults } = inputs;
   const crds = await readCrds(parsed.flags.crds as string | undefined, io);
   if (!crds.ok) {
     io.stderr(`render-clusterclass render: --crds: ${crds.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const observed = await readSideObjects(parsed.flags.observed as string | undefined, io, () => true);
   if (!observed.ok) {
     io.stderr(`render-clusterclass render: --observed: ${observed.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const previous = parsed.flags.previous as string | undefined;
   let previousInputs: InputItem[] = [];
@@ -285,14 +303,14 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     const before = base.ok ? await readInputs(base.paths, io) : base;
     if (!before.ok) {
       io.stderr(`render-clusterclass render: --previous: ${before.message}\n`);
-      return ExitCode.internal;
+      return ExitCode.errorResults;
     }
     previousInputs = before.items;
   }
   const extensions = await prepareExtensions(cfg.config, io);
   if (!extensions.ok) {
     io.stderr(`render-clusterclass render: ${extensions.message}\n`);
-    return ExitCode.internal;
+    return ExitCode.errorResults;
   }
   const output = runPipeline(items, cfg.config, readResults, {
     crds: crds.objects,

@@ -10,7 +10,7 @@ import { cloneJson } from '../api/json.js';
 import { parseDocument } from 'yaml';
 import type { Json } from '../api/model.js';
 import { KUBERNETES_YAML } from '../krm/kubernetes-yaml.js';
-import { DEFAULT_READ_LIMITS, documentJson } from '../krm/read.js';
+import { documentJson } from '../krm/read.js';
 
 const PARSE_OPTIONS = { ...KUBERNETES_YAML, uniqueKeys: false, prettyErrors: false } as const;
 
@@ -35,7 +35,6 @@ export function parseYamlOutput(text: string): Parsed {
 /** Alias nodes (`*name` after a separator) allowed in one output; resolving many is quadratic. */
 const MAX_ALIASES = 1000;
 const ALIAS = /(?:^|[\s[{,])\*[^\s,[\]{}]/g;
-const LIMITS = { ...DEFAULT_READ_LIMITS, maxAliasCount: 100 };
 
 function parseUncached(text: string): Parsed {
   // go-yaml refuses such documents too ("excessive aliasing"); counting first keeps it cheap.
@@ -48,7 +47,7 @@ function parseUncached(text: string): Parsed {
     if (doc.errors.length > 0) {
       return { ok: false, error: `error converting YAML to JSON: ${doc.errors[0]!.message}` };
     }
-    return { ok: true, value: documentJson(doc, LIMITS) };
+    return { ok: true, value: documentJson(doc) };
   } catch (e) {
     return { ok: false, error: `error converting YAML to JSON: ${(e as Error).message}` };
   }

@@ -1,10 +1,10 @@
 /**
  * Function configuration: the typed `RenderClusterClass` kind, or a `v1/ConfigMap` whose `data`
  * carries the same fields as strings (what `kpt fn eval -- key=value` and Kptfile `configMap:`
- * produce). Unknown keys and bad values are configuration errors (exit 3).
+ * produce). Unknown keys and bad values are configuration errors (exit 3), each naming its field.
  */
-import type { JsonObject } from '../api/model.js';
-import { asObject, isObject } from '../api/json.js';
+import type { Json, JsonObject } from '../api/model.js';
+import { isObject } from '../api/json.js';
 import type { UpgradePolicy } from '../topology/upgrade.js';
 
 export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
@@ -66,7 +66,8 @@ export const DEFAULT_CONFIG: RenderConfig = {
   extensionURLs: {},
 };
 
-export type ConfigOutcome = { ok: true; config: RenderConfig } | { ok: false; message: string };
+/** A failure names the offending field (`data.mode`, `spec`, `kind`; absent when the config as a whole is wrong). */
+export type ConfigOutcome = { ok: true; config: RenderConfig } | { ok: false; message: string; field?: string };
 
 type Setter = (cfg: RenderConfig, value: unknown, fromString: boolean) => string | undefined;
 
@@ -107,8 +108,8 @@ const contractVersions: Setter = (cfg, v) => {
   if (typeof v !== 'string' && !isObject(v)) return 'contractVersions must be a map of group/version/Kind to v1beta1|v1beta2';
   const out: Record<string, ContractVersion> = {};
   for (const [k, c] of entries) {
-    if (k.split('/').length !== 3) return `contractVersions key "${k}" must be group/version/Kind`;
-    if (c !== 'v1beta1' && c !== 'v1beta2') return `contractVersions["${k}"] must be v1beta1 or v1beta2`;
+    if (k.split('/').length !== 3) return `contractVersions key ${shown(k)} must be group/version/Kind`;
+    if (c !== 'v1beta1' && c !== 'v1beta2') return `contractVersions[${shown(k)}] must be v1beta1 or v1beta2`;
     out[k] = c;
   }
   cfg.contractVersions = out;
@@ -166,33 +167,78 @@ const SETTERS: Record<string, Setter> = {
   replayExtensions: path('replayExtensions'),
 };
 
-/** Applies `key: value` settings onto a copy of `base`. */
-export function applySettings(base: RenderConfig, settings: Record<string, unknown>, fromString: boolean): ConfigOutcome {
+/** A key as messages quote it: a hostile 20 MiB key must not become a 20 MiB message. */
+const shown = (key: string): string => JSON.stringify(key.length > 64 ? `${key.slice(0, 64)}…` : key);
+
+const fieldPath = (prefix: string, key: string): string => (prefix ? `${prefix}.${key}` : key);
+
+/**
+ * Applies `key: value` settings onto a copy of `base`; `prefix` is where they live in the config
+ * object (`data`, `spec`; '' for command-line flags), for the field path of an error.
+ */
+export function applySettings(base: RenderConfig, settings: Record<string, unknown>, fromString: boolean, prefix = ''): ConfigOutcome {
   const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions }, extensionURLs: { ...base.extensionURLs } };
-  for (const key of Object.keys(settings).sort()) {
-    const setter = Object.prototype.hasOwnProperty.call(SETTERS, key) ? SETTERS[key] : undefined;
-    if (!setter) return { ok: false, message: `unknown function config field "${key}"; known fields: ${Object.keys(SETTERS).join(', ')}` };
-    const err = setter(cfg, settings[key], fromString);
-    if (err) return { ok: false, message: `invalid function config: ${err}` };
+  const keys = Object.keys(settings).sort();
+  const unknown = keys.filter((k) => !Object.prototype.hasOwnProperty.call(SETTERS, k));
+  if (unknown.length > 0) {
+    const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more unknown fields)` : '';
+    return { ok: false, message: `unknown function config field ${shown(unknown[0]!)}${more}; known fields: ${Object.keys(SETTERS).join(', ')}`, field: fieldPath(prefix, unknown[0]!) };
+  }
+  for (const key of keys) {
+    const err = SETTERS[key]!(cfg, settings[key], fromString);
+    if (err) return { ok: false, message: `invalid function config: ${err}`, field: fieldPath(prefix, key) };
   }
   if (cfg.recordExtensions && cfg.replayExtensions) return { ok: false, message: 'invalid function config: recordExtensions and replayExtensions exclude each other' };
   return { ok: true, config: cfg };
 }
 
+/** What a JSON value is, for messages about wrong shapes. */
+const shapeOf = (v: Json): string => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a map' : `a ${typeof v}`);
+
+/** The top-level fields each config kind may have; anything else is rejected rather than ignored. */
+const TOP_LEVEL = ['apiVersion', 'kind', 'metadata'];
+
+function unknownTopLevel(fc: JsonObject, settingsKey: 'data' | 'spec'): ConfigOutcome | undefined {
+  const known = [...TOP_LEVEL, settingsKey];
+  const extra = Object.keys(fc).find((k) => !known.includes(k));
+  if (extra !== undefined) return { ok: false, message: `unknown field ${shown(extra)} in the ${fc.kind} function config; its fields are ${known.join(', ')}`, field: extra };
+  if (fc.metadata !== undefined && fc.metadata !== null && !isObject(fc.metadata)) {
+    return { ok: false, message: `invalid function config: metadata must be a map, not ${shapeOf(fc.metadata)}`, field: 'metadata' };
+  }
+  return undefined;
+}
+
 /** Reads the function config object (absent → defaults). */
-export function parseFunctionConfig(fc: JsonObject | undefined): ConfigOutcome {
-  if (!fc) return { ok: true, config: DEFAULT_CONFIG };
+export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
+  if (fc === undefined || fc === null) return { ok: true, config: DEFAULT_CONFIG };
+  if (!isObject(fc)) {
+    return { ok: false, message: `invalid function config: it must be a ${CONFIG_KIND} or a v1 ConfigMap, not ${shapeOf(fc)}` };
+  }
   if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
-    const data = asObject(fc.data) ?? {};
-    return applySettings(DEFAULT_CONFIG, data, true);
+    const problem = unknownTopLevel(fc, 'data');
+    if (problem) return problem;
+    if (fc.data !== undefined && fc.data !== null && !isObject(fc.data)) {
+      return { ok: false, message: `invalid function config: data must be a map of strings, not ${shapeOf(fc.data)}`, field: 'data' };
+    }
+    const data = fc.data ?? {};
+    // ConfigMap data holds strings; plain YAML scalars (`provenance: true`) are read as their text.
+    const nonScalar = Object.keys(data).find((k) => data[k] === null || typeof data[k] === 'object');
+    if (nonScalar !== undefined) {
+      return { ok: false, message: `invalid function config: data[${shown(nonScalar)}] must be a string, not ${shapeOf(data[nonScalar]!)}`, field: `data.${nonScalar}` };
+    }
+    return applySettings(DEFAULT_CONFIG, data, true, 'data');
   }
   if (fc.kind === CONFIG_KIND && fc.apiVersion === CONFIG_API_VERSION) {
-    const spec = fc.spec === undefined || fc.spec === null ? {} : asObject(fc.spec);
-    if (!spec) return { ok: false, message: 'invalid function config: spec must be an object' };
-    return applySettings(DEFAULT_CONFIG, spec, false);
+    const problem = unknownTopLevel(fc, 'spec');
+    if (problem) return problem;
+    if (fc.spec !== undefined && fc.spec !== null && !isObject(fc.spec)) {
+      return { ok: false, message: `invalid function config: spec must be an object, not ${shapeOf(fc.spec)}`, field: 'spec' };
+    }
+    return applySettings(DEFAULT_CONFIG, fc.spec ?? {}, false, 'spec');
   }
   return {
     ok: false,
-    message: `unsupported function config ${String(fc.apiVersion)}/${String(fc.kind)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
+    message: `unsupported function config ${shown(`${String(fc.apiVersion)}/${String(fc.kind)}`)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
+    field: 'kind',
   };
 }

@@ -18,14 +18,15 @@ export const LEGACY_INDEX_ANNOTATION = 'config.kubernetes.io/index';
 export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';
 
 export interface ReadLimits {
-  /** Alias nodes allowed per YAML document. */
-  maxAliasCount: number;
-  /** Nodes that alias expansion may add per YAML document ("billion laughs" guard). */
-  maxAliasExpansion: number;
   /** Bytes of one input text (a ResourceList, or one file of a YAML stream); checked before parsing. */
   maxInputBytes: number;
   /** Items of one ResourceList or YAML stream. */
   maxItems: number;
+  /**
+   * Nesting levels (mappings and sequences, aliases expanded) of one document. Every later stage
+   * walks values recursively; this keeps them all far from the JavaScript stack's end.
+   */
+  maxDepth: number;
 }
 
 /**
@@ -38,17 +39,21 @@ function maxInputBytesFromEnv(): number {
   return Number.isSafeInteger(v) && v > 0 ? v : 32 * 1024 * 1024;
 }
 
+/**
+ * 500 levels: the deepest of the 72 real CRDs in the fixtures is 31; the YAML library's parser
+ * gives up near 930 and its writer near 650.
+ */
 export const DEFAULT_READ_LIMITS: ReadLimits = {
-  maxAliasCount: 1000,
-  maxAliasExpansion: 100_000,
   maxInputBytes: maxInputBytesFromEnv(),
   maxItems: 50_000,
+  maxDepth: 500,
 };
 
 export interface InputItem {
   /** The item's YAML node inside its document (kept for untouched pass-through output). */
-  node: YAMLMap;
+  node: YAML.Node;
   doc: Document;
+  /** The item as JSON; `{}` for an item that is not an object or could not be read (reported, passed through). */
   value: JsonObject;
   /** Identity; undefined when apiVersion/kind/metadata.name are missing (reported, passed through). */
   ref?: ObjectRef;
@@ -59,39 +64,173 @@ export interface ResourceListInput {
   /** The ResourceList document (undefined for a plain YAML stream). */
   doc?: Document;
   items: InputItem[];
-  functionConfig?: JsonObject;
+  /** The `functionConfig` value, of whatever shape the input gave it (parseFunctionConfig judges it). */
+  functionConfig?: Json;
+  /** Why `functionConfig` could not be read (its YAML, not its shape): an invalid function config. */
+  functionConfigProblem?: string;
   results: Result[];
 }
 
 export type ReadOutcome = { ok: true; input: ResourceListInput } | { ok: false; message: string };
 
 /** Scalars resolve as go-yaml v2 resolves them: `e1000` and `1:20` are strings, `0o12` is 10. */
-const parseOptions = (limits: ReadLimits, lineCounter?: LineCounter) =>
+const parseOptions = () =>
   ({
     ...KUBERNETES_YAML,
-    maxAliasCount: limits.maxAliasCount,
     // The library's duplicate-key check is quadratic in the keys of a map (a 100k-key map takes
-    // minutes); duplicateKey() below does the same check in one pass.
+    // minutes); convertMap() does the same check in one pass.
     uniqueKeys: false,
-    prettyErrors: true,
-    ...(lineCounter ? { lineCounter } : {}),
   }) as const;
 
-/** Input the reader refuses (limits, aliases); the message names the position when it can. */
-class InputLimitError extends Error {}
+/**
+ * Double-quoted scalars longer than this are decoded here rather than by the YAML library, which
+ * appends one character at a time: a 20 MiB value became a 20-million-piece string, 5 s and 750 MB.
+ */
+const LONG_QUOTED = 64 * 1024;
 
-/** A converted node: its JSON value, its size in nodes, and the scalar it came from (map keys need its Go type). */
+const ESCAPES: Record<string, string> = {
+  '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
+  ' ': ' ', '"': '"', '/': '/', '\\': '\\', '\t': '\t',
+};
+
+/**
+ * The YAML library's double-quoted decoding (compose/resolve-flow-scalar.js `doubleQuotedValue`:
+ * escapes, line folding, trimmed whitespace), with runs of ordinary characters copied as slices.
+ * Returns the offset of the first problem instead when the library would report one.
+ */
+export function decodeDoubleQuoted(source: string): { value: string } | { problem: string; at: number } {
+  const parts: string[] = [];
+  let run = 1;
+  const flush = (end: number) => {
+    if (end > run) parts.push(source.slice(run, end));
+  };
+  const last = source.length - 1;
+  if (source.length < 2 || source[last] !== '"') return { problem: 'Missing closing "quote', at: source.length };
+  for (let i = 1; i < last; ++i) {
+    const ch = source[i];
+    // A CR counts only before an LF (CRLF is a line break); alone it is an ordinary character.
+    if (ch === '\r' ? source[i + 1] !== '\n' : ch !== '\n' && ch !== '\\' && ch !== ' ' && ch !== '\t') continue;
+    flush(i);
+    if (ch === '\r') {
+      run = i + 1;
+      continue;
+    }
+    if (ch === '\n') {
+      let fold = '';
+      let next = source[i + 1];
+      while (next === ' ' || next === '\t' || next === '\n' || next === '\r') {
+        if (next === '\r' && source[i + 2] !== '\n') break;
+        if (next === '\n') fold += '\n';
+        next = source[++i + 1];
+      }
+      parts.push(fold || ' ');
+    } else if (ch === '\\') {
+      const next = source[++i]!;
+      if (Object.prototype.hasOwnProperty.call(ESCAPES, next)) parts.push(ESCAPES[next]!);
+      else if (next === '\n' || (next === '\r' && source[i + 1] === '\n')) {
+        // An escaped line break: nothing, and the next line's indentation is trimmed.
+        if (next === '\r') i++;
+        while (source[i + 1] === ' ' || source[i + 1] === '\t') i++;
+      } else if (next === 'x' || next === 'u' || next === 'U') {
+        const length = next === 'x' ? 2 : next === 'u' ? 4 : 8;
+        const hex = source.substr(i + 1, length);
+        const code = hex.length === length && /^[0-9a-fA-F]+$/.test(hex) ? parseInt(hex, 16) : NaN;
+        if (!(code <= 0x10ffff)) return { problem: `Invalid escape sequence ${source.substr(i - 1, length + 2)}`, at: i - 1 };
+        parts.push(String.fromCodePoint(code));
+        i += length;
+      } else {
+        return { problem: `Invalid escape sequence ${source.substr(i - 1, 2)}`, at: i - 1 };
+      }
+    } else {
+      // Spaces and tabs are kept unless a line break follows them.
+      const start = i;
+      let next = source[i + 1];
+      while (next === ' ' || next === '\t') next = source[++i + 1];
+      if (next !== '\n' && !(next === '\r' && source[i + 2] === '\n')) parts.push(source.slice(start, i + 1));
+    }
+    run = i + 1;
+  }
+  flush(last);
+  return { value: parts.join('') };
+}
+
+/**
+ * The documents of a YAML text, as `YAML.parseAllDocuments` makes them, except that long
+ * double-quoted values are decoded by `decodeDoubleQuoted` (their tokens reach the library as
+ * `""`, and the decoded text is put into the node that starts at the same offset).
+ */
+function parseYaml(text: string, lineCounter: LineCounter): Document[] {
+  const long = new Map<number, string>();
+  const tokens = [...new YAML.Parser(lineCounter.addNewLine).parse(text)];
+  try {
+    for (const token of tokens) {
+      if (token.type !== 'document') continue;
+      YAML.CST.visit(token, (item) => {
+        const value = item.value;
+        if (value?.type !== 'double-quoted-scalar' || value.source.length <= LONG_QUOTED) return;
+        const decoded = decodeDoubleQuoted(value.source);
+        if ('problem' in decoded) throw new UnreadableInput(`${decoded.problem}${whereIs(value.offset + decoded.at, lineCounter)}`);
+        long.set(value.offset, decoded.value);
+        value.source = '""';
+      });
+    }
+  } catch (e) {
+    // Too deeply nested to walk: the library's composer reports it, with its position.
+    if (!(e instanceof RangeError)) throw e;
+  }
+  const docs = [...new YAML.Composer(parseOptions()).compose(tokens, true, text.length)] as Document[];
+  for (const doc of docs) {
+    for (const error of doc.errors) error.linePos ??= [lineCounter.linePos(error.pos[0])];
+    if (long.size > 0) {
+      YAML.visit(doc, {
+        Scalar(_, node) {
+          const value = node.range && long.get(node.range[0]);
+          if (value !== undefined) node.value = value;
+        },
+      });
+    }
+  }
+  return docs;
+}
+
+const whereIs = (offset: number, lineCounter: LineCounter): string => {
+  const pos = lineCounter.linePos(offset);
+  return ` at line ${pos.line}, column ${pos.col}`;
+};
+
+/** Input the reader refuses as a whole (it could not be echoed back); the message names the position. */
+class UnreadableInput extends Error {}
+/** A problem confined to one item (or the function config): reported, and the rest is read. */
+class ItemProblem extends Error {}
+
+/**
+ * go-yaml v2's alias-bomb guard, which Kubernetes applies to every document it decodes
+ * (gopkg.in/yaml.v2 decode.go, `allowedAliasRatio` and `(*decoder).unmarshal`): up to 99% of the
+ * decoded nodes may come from aliases while a document is small (400,000 decoded nodes), a share
+ * that falls linearly to 10% at 4,000,000; under 1,000 decoded nodes or 100 aliased ones
+ * anything passes. So 100,000 aliases of a short scalar pass and "billion laughs" does not.
+ */
+function excessiveAliasing(decoded: number, aliased: number): boolean {
+  if (aliased <= 100 || decoded <= 1000) return false;
+  const allowed = decoded <= 400_000 ? 0.99 : decoded >= 4_000_000 ? 0.1 : 0.99 - 0.89 * ((decoded - 400_000) / 3_600_000);
+  return aliased / decoded > allowed;
+}
+
+/** A converted node: its JSON value, go-yaml's decode count for it, its nesting height, and the scalar it came from (map keys need its Go type). */
 interface Converted {
   value: Json;
+  /** Nodes go-yaml unmarshals to decode it (aliases expanded). */
   size: number;
+  /** Levels of mappings and sequences in it (aliases expanded); 0 for a scalar. */
+  height: number;
   scalar?: Scalar;
 }
 
-/** Shared state of converting one YAML document: anchors in document order, alias budget. */
+/** Shared state of converting one YAML document: anchors in document order, go-yaml's decode counts. */
 interface ConvertState {
   anchors: Map<string, Converted>;
-  aliases: number;
-  expanded: number;
+  decoded: number;
+  aliased: number;
   limits: ReadLimits;
   where: (node: unknown) => string;
   /** Integers beyond ±2^53 read as the nearest double, with their position. */
@@ -104,94 +243,107 @@ const MERGE_TAG = 'tag:yaml.org,2002:merge';
 const isMergeKey = (key: unknown): boolean =>
   isScalar(key) && (typeof key.value === 'symbol' || (key.tag === MERGE_TAG && key.value === '<<'));
 
+/** Counts decoded nodes as go-yaml does, refusing the document once aliases dominate it. */
+function countDecoded(st: ConvertState, node: unknown, n: number, viaAlias: boolean): void {
+  st.decoded += n;
+  if (viaAlias) st.aliased += n;
+  if (excessiveAliasing(st.decoded, st.aliased)) throw new ItemProblem(`document contains excessive aliasing (an alias bomb)${st.where(node)}`);
+}
+
+const tooDeep = (st: ConvertState, node: unknown) =>
+  new UnreadableInput(`input is nested too deeply: more than ${st.limits.maxDepth} levels${st.where(node)}`);
+
 /**
  * YAML node → plain JSON in one pass over the document (the YAML library's own toJS rescans the
  * whole document for every alias, which is quadratic on hostile input). Aliases reuse the value
- * of the latest anchor before them, as YAML specifies; every alias adds the size of its value to
- * an expansion budget, so "billion laughs" documents stop early. Keys are set in document order,
- * a later one replacing an earlier one, and a merge (`<<`) sets its sources' keys where it stands
- * (earlier sources of a list winning), as go-yaml v2 decodes a map (decode.go `mapping`, `merge`).
+ * of the latest anchor before them, as YAML specifies, and count as go-yaml counts them. `depth`
+ * is the nesting level of `node`: deeper input is refused before any later stage recurses into it.
  */
-function convertNode(node: unknown, st: ConvertState): Converted {
-  let out: Converted;
+function convertNode(node: unknown, st: ConvertState, depth: number): Converted {
   if (isAlias(node)) {
-    if (++st.aliases > st.limits.maxAliasCount) {
-      throw new InputLimitError(`more than ${st.limits.maxAliasCount} YAML aliases in one document${st.where(node)}`);
-    }
     const target = st.anchors.get(node.source);
-    if (!target) throw new InputLimitError(`unresolved YAML alias *${node.source}${st.where(node)}`);
-    st.expanded += target.size;
-    if (st.expanded > st.limits.maxAliasExpansion) {
-      throw new InputLimitError(
-        `YAML aliases expand to more than ${st.limits.maxAliasExpansion} nodes (an alias bomb?)${st.where(node)}`,
-      );
-    }
-    return target;
+    if (!target) throw new UnreadableInput(`unresolved YAML alias *${node.source}${st.where(node)}`);
+    if (depth + target.height > st.limits.maxDepth) throw tooDeep(st, node);
+    countDecoded(st, node, 1, false);
+    countDecoded(st, node, target.size, true);
+    return { ...target, size: target.size + 1 };
   }
-  if (isScalar(node)) {
-    out = { value: scalarJson(node), size: 1, scalar: node };
-  } else if (isMap(node)) {
-    const isSet = node.tag === 'tag:yaml.org,2002:set';
-    const obj: JsonObject = {};
-    const list: Json[] = [];
-    let size = 1;
-    for (const pair of node.items) {
-      if (isMergeKey(pair.key)) {
-        const src = convertNode(pair.value, st);
-        size += src.size;
-        for (const m of Array.isArray(src.value) ? [...src.value].reverse() : [src.value]) {
-          if (!isObject(m)) throw new InputLimitError(`merge (<<) sources must be maps${st.where(pair.value)}`);
-          for (const k of Object.keys(m)) defineKey(obj, k, m[k] as Json);
-        }
-        continue;
-      }
-      const key = convertNode(pair.key, st);
-      size += key.size;
-      if (isSet) {
-        list.push(placed(key, pair.key, st));
-        continue;
-      }
-      const keyString = keyText(key, pair.key, st);
-      const value = convertNode(pair.value, st);
-      size += value.size;
-      defineKey(obj, keyString, placed(value, pair.value, st));
-    }
-    out = { value: isSet ? list : obj, size };
-  } else if (isSeq(node)) {
-    const omap = node.tag === 'tag:yaml.org,2002:omap';
-    const arr: Json[] = [];
-    const obj: JsonObject = {};
-    let size = 1;
-    for (const item of node.items) {
-      if (isPair(item)) {
-        const key = convertNode(item.key, st);
-        const value = convertNode(item.value, st);
-        size += key.size + value.size;
-        if (omap) defineKey(obj, keyText(key, item.key, st), placed(value, item.value, st));
-        else {
-          const single: JsonObject = {};
-          defineKey(single, keyText(key, item.key, st), placed(value, item.value, st));
-          arr.push(single);
-        }
-        continue;
-      }
-      const v = convertNode(item, st);
-      size += v.size;
-      arr.push(placed(v, item, st));
-    }
-    out = { value: omap ? obj : arr, size };
-  } else if (isPair(node)) {
-    const key = convertNode(node.key, st);
-    const value = convertNode(node.value, st);
-    const single: JsonObject = {};
-    defineKey(single, keyText(key, node.key, st), placed(value, node.value, st));
-    out = { value: single, size: 1 + key.size + value.size };
+  countDecoded(st, node, 1, false);
+  let out: Converted;
+  if (isMap(node) || isSeq(node) || isPair(node)) {
+    if (depth >= st.limits.maxDepth) throw tooDeep(st, node);
+    out = isSeq(node) ? convertSeq(node, st, depth) : isPair(node) ? convertMap([node], undefined, st, depth) : convertMap(node.items, node.tag, st, depth);
   } else {
-    out = { value: null, size: 1 };
+    out = isScalar(node) ? { value: scalarJson(node), size: 1, height: 0, scalar: node } : { value: null, size: 1, height: 0 };
   }
   const anchor = (node as { anchor?: string } | null)?.anchor;
   if (anchor) st.anchors.set(anchor, out);
   return out;
+}
+
+/**
+ * A mapping's pairs, applied in order as go-yaml v2 does: a later entry replaces an earlier one,
+ * and a merge key (`<<`) merges its map, or its list of maps with the earlier ones winning, at its
+ * place (decode.go `(*decoder).mapping` and `merge`). Repeated keys are refused, as the YAML
+ * library's `uniqueKeys` would (same scalar value), in one pass. A `!!set` becomes the list of its keys.
+ */
+function convertMap(pairs: readonly YAML.Pair[], tag: string | undefined, st: ConvertState, depth: number): Converted {
+  const obj: JsonObject = {};
+  const set: Json[] = [];
+  const seen = new Set<unknown>();
+  let size = 1;
+  let height = 1;
+  const add = (c: Converted) => {
+    size += c.size;
+    height = Math.max(height, c.height + 1);
+  };
+  for (const pair of pairs) {
+    if (isMergeKey(pair.key)) {
+      const src = convertNode(pair.value, st, depth + 1);
+      add(src);
+      const sources = Array.isArray(src.value) ? [...src.value].reverse() : [src.value];
+      for (const m of sources) {
+        if (!isObject(m)) throw new ItemProblem(`map merge requires map or sequence of maps as the value${st.where(pair.value)}`);
+        for (const k of Object.keys(m)) defineKey(obj, k, m[k] as Json);
+      }
+      continue;
+    }
+    const id = isScalar(pair.key) ? pair.key.value : pair.key;
+    if (seen.has(id)) {
+      throw new ItemProblem(`Map keys must be unique; ${JSON.stringify(isScalar(pair.key) ? String(pair.key.value) : 'complex key')} is repeated${st.where(pair.key)}`);
+    }
+    seen.add(id);
+    const key = convertNode(pair.key, st, depth + 1);
+    add(key);
+    if (tag === 'tag:yaml.org,2002:set') {
+      set.push(placed(key, pair.key, st));
+      continue;
+    }
+    const keyString = keyText(key, pair.key, st);
+    const value = convertNode(pair.value, st, depth + 1);
+    add(value);
+    defineKey(obj, keyString, placed(value, pair.value, st));
+  }
+  return { value: tag === 'tag:yaml.org,2002:set' ? set : obj, size, height };
+}
+
+/** A sequence; `!!omap` and `!!pairs` entries (single pairs) become a map, or one-entry maps. */
+function convertSeq(node: YAML.YAMLSeq, st: ConvertState, depth: number): Converted {
+  const omap = node.tag === 'tag:yaml.org,2002:omap';
+  const arr: Json[] = [];
+  const obj: JsonObject = {};
+  let size = 1;
+  let height = 1;
+  for (const item of node.items) {
+    const c = isPair(item) ? convertMap([item], undefined, st, depth) : convertNode(item, st, depth + 1);
+    size += c.size;
+    height = Math.max(height, c.height + 1);
+    // A pair's value is placed by convertMap; other items here.
+    const value = isPair(item) ? c.value : placed(c, item, st);
+    if (omap && isObject(value)) for (const k of Object.keys(value)) defineKey(obj, k, value[k] as Json);
+    else arr.push(value);
+  }
+  return { value: omap ? obj : arr, size, height };
 }
 
 /**
@@ -226,8 +378,8 @@ function keyText(key: Converted, node: unknown, st: ConvertState): string {
 function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): ConvertState {
   return {
     anchors: new Map(),
-    aliases: 0,
-    expanded: 0,
+    decoded: 1, // the document node
+    aliased: 0,
     limits,
     inexact: [],
     rejected: [],
@@ -243,18 +395,39 @@ function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): Convert
 /**
  * A parsed document's JSON as Kubernetes makes it (sigs.k8s.io/yaml `YAMLToJSON`), for YAML that
  * is a value rather than an object (Go-template output, template data). Throws on what Kubernetes
- * rejects. Integers beyond ±2^53 become the nearest double.
+ * rejects (and on alias bombs and nesting past the limit). Integers beyond ±2^53 become the nearest double.
  */
 export function documentJson(doc: Document, limits: ReadLimits = DEFAULT_READ_LIMITS): Json {
   const st = newConvertState(limits);
-  const value = placed(convertNode(doc.contents, st), doc.contents, st);
-  if (st.rejected.length > 0) throw new KubernetesYamlError(st.rejected[0]);
-  return value;
+  try {
+    const value = placed(convertNode(doc.contents, st, 1), doc.contents, st);
+    if (st.rejected.length > 0) throw new KubernetesYamlError(st.rejected[0]);
+    return value;
+  } catch (e) {
+    if (e instanceof UnreadableInput || e instanceof ItemProblem) throw new KubernetesYamlError(e.message);
+    throw e;
+  }
 }
 
-function nodeToJson(node: YAMLMap, st: ConvertState): JsonObject {
-  const value = convertNode(node, st).value;
-  return isObject(value) ? value : {};
+/**
+ * Converts one part of a document (an item, the function config). A problem confined to it is
+ * returned as a message, and its nodes are left out of the document's alias counts so the parts
+ * after it are judged on their own; input that cannot be read at all throws.
+ */
+type Conversion = { ok: true; value: Json; rejected: string[]; inexact: string[] } | { ok: false; message: string };
+
+function convertPart(node: unknown, st: ConvertState): Conversion {
+  const before = { decoded: st.decoded, aliased: st.aliased, rejected: st.rejected.length, inexact: st.inexact.length };
+  try {
+    const value = placed(convertNode(node, st, 1), node, st);
+    return { ok: true, value, rejected: st.rejected.slice(before.rejected), inexact: st.inexact.slice(before.inexact) };
+  } catch (e) {
+    if (!(e instanceof ItemProblem)) throw e;
+    Object.assign(st, { decoded: before.decoded, aliased: before.aliased });
+    st.rejected.length = before.rejected;
+    st.inexact.length = before.inexact;
+    return { ok: false, message: e.message };
+  }
 }
 
 /** Position of a node as text (` (line 3, column 1)`), or '' when unknown. */
@@ -266,37 +439,19 @@ function positionOf(node: unknown, lineCounter: LineCounter): string {
 }
 
 /**
- * The first structural problem of a parsed document the YAML library leaves for later: a
- * duplicate map key (same rule as the library's `uniqueKeys`: scalar keys with equal values) or an
- * alias used before its anchor (the library would throw while writing the output), as an error
- * message with its position.
+ * An alias used before its anchor (the YAML library would throw while writing the output): the
+ * document cannot be echoed, so it is refused, with the alias's position.
  */
-function documentProblem(doc: Document, lineCounter: LineCounter): string | undefined {
+function unresolvedAlias(doc: Document | YAML.Node, lineCounter: LineCounter): string | undefined {
   let found: string | undefined;
   const anchors = new Set<string>();
   YAML.visit(doc, {
     Node(_, node) {
-      if (isAlias(node)) {
-        if (!anchors.has(node.source)) {
-          found = `unresolved YAML alias *${node.source}${positionOf(node, lineCounter).replace(/^ \((.*)\)$/, ' at $1')}`;
-          return YAML.visit.BREAK;
-        }
-        return undefined;
+      if (isAlias(node) && !anchors.has(node.source)) {
+        found = `unresolved YAML alias *${node.source}${positionOf(node, lineCounter).replace(/^ \((.*)\)$/, ' at $1')}`;
+        return YAML.visit.BREAK;
       }
       if (node.anchor) anchors.add(node.anchor);
-      if (!isMap(node)) return undefined;
-      const seen = new Set<unknown>();
-      for (const pair of node.items) {
-        const key = pair.key;
-        if (isMergeKey(key)) continue;
-        const id = isScalar(key) ? key.value : key;
-        if (seen.has(id)) {
-          const where = positionOf(key, lineCounter).replace(/^ \((.*)\)$/, ' at $1');
-          found = `Map keys must be unique; ${JSON.stringify(isScalar(key) ? String(key.value) : 'complex key')} is repeated${where}`;
-          return YAML.visit.BREAK;
-        }
-        seen.add(id);
-      }
       return undefined;
     },
   });
@@ -347,33 +502,38 @@ function fileOf(value: JsonObject): SourceLocation | undefined {
   return Number.isInteger(index) && index > 0 ? { path, index } : { path };
 }
 
-function makeItem(node: YAMLMap, doc: Document, st: ConvertState, results: Result[], where: string): InputItem {
-  const [inexactBefore, rejectedBefore] = [st.inexact.length, st.rejected.length];
-  const value = nodeToJson(node, st);
+/**
+ * One input item. Whatever is wrong with it — not an object, YAML that cannot be decoded, values
+ * Kubernetes cannot convert, not a KRM object — is an error result, and the item passes through
+ * unchanged (unused: Kubernetes refuses the whole object).
+ */
+function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCounter: LineCounter, where: string, results: Result[]): InputItem {
+  const value = converted.ok && isObject(converted.value) ? converted.value : {};
   const item: InputItem = { node, doc, value };
   const ref = refOf(value);
   const file = fileOf(value);
   if (file) item.file = file;
   const report = (severity: Result['severity'], message: string) => {
-    const result: Result = { severity, message };
+    const result: Result = { severity, message, tags: { rule: 'input' } };
     if (ref) result.resourceRef = ref;
     if (file) result.file = file;
     results.push(result);
   };
-  const rejected = st.rejected.slice(rejectedBefore);
-  if (rejected.length > 0) {
-    // Kubernetes refuses the whole object (kubectl: "error converting YAML to JSON"): it is neither rendered nor used.
-    report('error', `${where}: Kubernetes cannot read this object: ${rejected.join('; ')}; passed through unchanged`);
-    return item;
+  const at = positionOf(node, lineCounter);
+  if (!converted.ok) report('error', `${where}: ${converted.message}; passed through unchanged`);
+  else if (!isObject(converted.value)) report('error', `${where}${at} is not an object: ${describeRoot(node)}; passed through unchanged`);
+  // Kubernetes refuses the whole object (kubectl: "error converting YAML to JSON"): it is neither rendered nor used.
+  else if (converted.rejected.length > 0) report('error', `${where}: Kubernetes cannot read this object: ${converted.rejected.join('; ')}; passed through unchanged`);
+  else {
+    if (ref) item.ref = ref;
+    for (const integer of converted.inexact) {
+      report(
+        'warning',
+        `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly: it is read as the nearest double, which objects rendered from it carry (Kubernetes keeps int64 values exactly; objects passed through keep their text)`,
+      );
+    }
+    if (!ref) report('error', `${where}${at} is not a KRM object: apiVersion, kind and metadata.name are required; passed through unchanged`);
   }
-  if (ref) item.ref = ref;
-  for (const integer of st.inexact.slice(inexactBefore)) {
-    report(
-      'warning',
-      `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly: it is read as the nearest double, which objects rendered from it carry (Kubernetes keeps int64 values exactly; objects passed through keep their text)`,
-    );
-  }
-  if (!ref) report('error', `${where} is not a KRM object: apiVersion, kind and metadata.name are required; passed through unchanged`);
   return item;
 }
 
@@ -397,21 +557,27 @@ function describeRoot(root: unknown): string {
   return 'it is not a mapping';
 }
 
-/** Parses a KRM ResourceList (YAML or JSON). */
+const isNull = (node: unknown): boolean => node === undefined || node === null || (isScalar(node) && node.value === null);
+
+/**
+ * Parses a KRM ResourceList (YAML or JSON). It fails (one message, with a position where there
+ * is one) only when the input as a whole cannot be read or echoed: too large, not YAML, not a
+ * ResourceList, nested too deeply, an alias without anchor. Problems of single items are error
+ * results (the item passes through), problems of the function config are reported with it.
+ */
 export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ_LIMITS): ReadOutcome {
   const large = tooLarge(text, limits);
   if (large) return { ok: false, message: large };
-  const clean = text.replace(/^\uFEFF/, '');
   const lineCounter = new LineCounter();
   let doc: Document;
   try {
-    doc = YAML.parseDocument(clean, parseOptions(limits, lineCounter));
+    const docs = parseYaml(text.replace(/^\uFEFF/, ''), lineCounter);
+    doc = docs[0]!;
+    if (docs.length > 1) return { ok: false, message: `input is not valid YAML: it holds ${docs.length} documents; a ResourceList is one${whereIs(docs[1]!.range?.[0] ?? 0, lineCounter)}` };
   } catch (e) {
-    return { ok: false, message: `input is not valid YAML: ${(e as Error).message}` };
+    return { ok: false, message: `input is not valid YAML: ${readErrorMessage(e)}` };
   }
   if (doc.errors.length > 0) return { ok: false, message: `input is not valid YAML: ${describeYamlError(doc.errors[0]!)}` };
-  const dup = documentProblem(doc, lineCounter);
-  if (dup) return { ok: false, message: `input is not valid YAML: ${dup}` };
   const root = doc.contents;
   if (!isMap(root)) return { ok: false, message: `input is not a ResourceList: expected a mapping with kind: ResourceList, but ${describeRoot(root)}` };
   const kind = root.get('kind');
@@ -421,47 +587,62 @@ export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ
     return { ok: false, message: `input is not a ResourceList: unsupported apiVersion ${JSON.stringify(apiVersion ?? null)}` };
   }
   const itemsNode = root.get('items', true);
-  const results: Result[] = [];
-  const items: InputItem[] = [];
-  if (itemsNode !== undefined && itemsNode !== null && !(isScalar(itemsNode) && itemsNode.value === null) && !isSeq(itemsNode)) {
+  if (!isNull(itemsNode) && !isSeq(itemsNode)) {
     return { ok: false, message: `input is not a ResourceList: items must be a list${positionOf(itemsNode, lineCounter)}` };
   }
-  try {
-    const st = newConvertState(limits, lineCounter);
-    if (isSeq(itemsNode)) {
-      if (itemsNode.items.length > limits.maxItems) {
-        throw new InputShapeError(`${itemsNode.items.length} items; the limit is ${limits.maxItems}`);
-      }
-      itemsNode.items.forEach((node, i) => {
-        if (!isMap(node)) throw new InputShapeError(`items[${i}]${positionOf(node, lineCounter)} must be an object`);
-        items.push(makeItem(node, doc, st, results, `items[${i}]`));
-      });
-    }
-    const fc = root.get('functionConfig', true);
-    const input: ResourceListInput = { doc, items, results };
-    if (isMap(fc)) {
-      const rejectedBefore = st.rejected.length;
-      input.functionConfig = nodeToJson(fc, st);
-      if (st.rejected.length > rejectedBefore) throw new InputShapeError(`functionConfig: ${st.rejected[rejectedBefore]}`);
-    }
-    else if (fc !== undefined && fc !== null && !(isScalar(fc) && fc.value === null)) {
-      throw new InputShapeError(`functionConfig${positionOf(fc, lineCounter)} must be an object`);
-    }
-    return { ok: true, input };
-  } catch (e) {
-    return { ok: false, message: `input is not a valid ResourceList: ${readErrorMessage(e)}` };
+  if (isSeq(itemsNode) && itemsNode.items.length > limits.maxItems) {
+    return { ok: false, message: `input is not a valid ResourceList: ${itemsNode.items.length} items; the limit is ${limits.maxItems}` };
   }
+  const unresolved = unresolvedAlias(doc, lineCounter);
+  if (unresolved) return { ok: false, message: `input is not valid YAML: ${unresolved}` };
+  const input: ResourceListInput = { doc, items: [], results: [] };
+  const st = newConvertState(limits, lineCounter);
+  try {
+    // In document order, so that anchors and go-yaml's alias counts see what go-yaml would.
+    countDecoded(st, root, 1, false);
+    for (const pair of root.items) {
+      countDecoded(st, pair.key, 1, false);
+      const key = isScalar(pair.key) ? pair.key.value : undefined;
+      if (key === 'items' && isSeq(itemsNode)) {
+        countDecoded(st, itemsNode, 1, false);
+        itemsNode.items.forEach((node, i) => input.items.push(readItem(node as YAML.Node, doc, convertPart(node, st), lineCounter, `items[${i}]`, input.results)));
+      } else if (key === 'functionConfig') {
+        const fc = convertPart(pair.value, st);
+        if (!fc.ok) input.functionConfigProblem = fc.message;
+        else if (fc.rejected.length > 0) input.functionConfigProblem = `Kubernetes cannot read it: ${fc.rejected.join('; ')}`;
+        else if (fc.value !== null) input.functionConfig = fc.value;
+      } else {
+        const other = convertPart(pair.value, st);
+        if (!other.ok) return { ok: false, message: `input is not a valid ResourceList: ${String(key)}: ${other.message}` };
+      }
+    }
+  } catch (e) {
+    return { ok: false, message: readErrorMessage(e) };
+  }
+  const repeated = repeatedKey(root, lineCounter);
+  if (repeated) return { ok: false, message: `input is not valid YAML: ${repeated}` };
+  return { ok: true, input };
 }
 
-class InputShapeError extends Error {}
+/** A key the ResourceList itself repeats (its items are checked while they are read). */
+function repeatedKey(root: YAMLMap, lineCounter: LineCounter): string | undefined {
+  const seen = new Set<unknown>();
+  for (const { key } of root.items) {
+    const id = isScalar(key) ? key.value : key;
+    if (seen.has(id)) return `Map keys must be unique; ${JSON.stringify(String(id))} is repeated${positionOf(key, lineCounter).replace(/^ \((.*)\)$/, ' at $1')}`;
+    seen.add(id);
+  }
+  return undefined;
+}
 
-/** Messages of errors while converting: ours as they are; a stack overflow as "nested too deeply". */
+/** Messages of errors that stop reading: ours as they are; a stack overflow as "nested too deeply". */
 function readErrorMessage(e: unknown): string {
   if (e instanceof RangeError && /call stack/i.test(e.message)) return 'input is nested too deeply';
-  return e instanceof Error ? e.message : String(e);
+  if (e instanceof UnreadableInput || e instanceof ItemProblem) return e.message;
+  throw e;
 }
 
-/** Parses a stream of YAML documents (one file); every document must be an object or empty. */
+/** Parses a stream of YAML documents (one file); every document must be a readable object or empty. */
 export function readYamlStream(
   text: string,
   relPath: string,
@@ -469,11 +650,10 @@ export function readYamlStream(
 ): { ok: true; items: InputItem[]; results: Result[] } | { ok: false; message: string } {
   const large = tooLarge(text, limits);
   if (large) return { ok: false, message: `${relPath}: ${large}` };
-  const clean = text.replace(/^\uFEFF/, '');
   const lineCounter = new LineCounter();
   let docs: Document[];
   try {
-    docs = YAML.parseAllDocuments(clean, parseOptions(limits, lineCounter)) as Document[];
+    docs = parseYaml(text.replace(/^\uFEFF/, ''), lineCounter);
   } catch (e) {
     return { ok: false, message: `${relPath}: not valid YAML: ${readErrorMessage(e)}` };
   }
@@ -485,12 +665,14 @@ export function readYamlStream(
   try {
     for (const doc of docs) {
       if (doc.errors.length > 0) return { ok: false, message: `${relPath}: not valid YAML: ${describeYamlError(doc.errors[0]!)}` };
-      const dup = documentProblem(doc, lineCounter);
-      if (dup) return { ok: false, message: `${relPath}: not valid YAML: ${dup}` };
+      const unresolved = unresolvedAlias(doc, lineCounter);
+      if (unresolved) return { ok: false, message: `${relPath}: not valid YAML: ${unresolved}` };
       const root = doc.contents;
-      if (root === null || root === undefined || (isScalar(root) && root.value === null)) continue;
+      if (isNull(root)) continue;
       if (!isMap(root)) return { ok: false, message: `${relPath}: document ${index}${positionOf(root, lineCounter)} is not an object: ${describeRoot(root)}` };
-      const item = makeItem(root, doc, newConvertState(limits, lineCounter), results, `${relPath} document ${index}`);
+      const converted = convertPart(root, newConvertState(limits, lineCounter));
+      if (!converted.ok) return { ok: false, message: `${relPath}: document ${index}: ${converted.message}` };
+      const item = readItem(root, doc, converted, lineCounter, `${relPath} document ${index}`, results);
       item.file = index > 0 ? { path: relPath, index } : { path: relPath };
       items.push(item);
       index++;

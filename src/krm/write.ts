@@ -53,7 +53,7 @@ function itemNode(doc: Document, item: InputItem, output: PipelineSummary): Node
   const edit = output.edits.get(item);
   if (edit?.replaceWith) return doc.createNode(edit.replaceWith, NODE_OPTIONS) as Node;
   const node = item.doc === doc ? item.node : (doc.createNode(item.value, NODE_OPTIONS) as YAMLMap);
-  for (const [k, v] of Object.entries(edit?.addAnnotations ?? {})) setAnnotation(doc, node, k, v);
+  if (isMap(node)) for (const [k, v] of Object.entries(edit?.addAnnotations ?? {})) setAnnotation(doc, node, k, v);
   return node;
 }
 
@@ -77,6 +77,9 @@ function itemEntries(objects: readonly JsonObject[]): string {
 function resourceListHead(doc: Document, summary: PipelineSummary, entriesFollow: boolean): string {
   stripComments(doc);
   const root = doc.contents as YAMLMap;
+  // A JSON (flow-style) input is answered in block style, so the appended entries and results
+  // continue it; its items keep their own style, exactly as they came.
+  root.flow = false;
   root.delete('results');
   root.delete('items');
   const kept = doc.createNode([]) as YAML.YAMLSeq;

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFunction } from '../../src/cli/render.js';
+import { contractProblems, listItems, lostItems, resultProblems, streamItems, type ListItems } from '../../scripts/fuzz/core.mjs';
 import { fakeIO } from '../helpers/io.js';
 // @ts-expect-error -- plain ESM generator module without types
 import { generators } from './huge.mjs';
@@ -35,6 +36,8 @@ interface HostileCase {
   knownBug?: string;
   /** A questionable behaviour, reported; the expectations describe today's behaviour. */
   bug?: string;
+  /** Also run the case as a JSON ResourceList (default for isolation and injection cases). */
+  json?: boolean;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -45,8 +48,6 @@ const TIME = '/usr/bin/time';
 const HAS_TIME = existsSync(TIME);
 const MAX_WALL_MS = 10_000;
 const MAX_RSS_KB = 1.5 * 1024 * 1024;
-const OWNER = 'render-clusterclass.dev/cluster';
-const PARSE = { version: '1.1', uniqueKeys: false, maxAliasCount: -1, customTags: (t: YAML.Tags) => t.filter((x) => (x as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp') } as const;
 
 let tmp = '';
 beforeAll(() => {
@@ -127,36 +128,19 @@ function wrapStream(text: string): string {
   return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.join('\n')}\n`;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Identity of an item: apiVersion/kind/namespace/name, or its content when it has none. */
-function identity(item: unknown): string {
-  if (!isObj(item)) return `value:${JSON.stringify(item)}`;
-  const meta = isObj(item.metadata) ? item.metadata : {};
-  if (typeof item.apiVersion === 'string' && typeof item.kind === 'string' && typeof meta.name === 'string' && meta.name) {
-    return `${item.apiVersion}|${item.kind}|${typeof meta.namespace === 'string' ? meta.namespace : ''}|${meta.name}`;
-  }
-  return `content:${JSON.stringify(item)}`;
-}
-const ownerOf = (item: unknown): unknown => (isObj(item) && isObj(item.metadata) && isObj(item.metadata.annotations) ? item.metadata.annotations[OWNER] : undefined);
-
-/** Items of the input as the CLI should have read them (undefined when it is not parseable). */
-function inputItems(text: string, stream: boolean): unknown[] | undefined {
+/** A ResourceList text as JSON (its JSON twin), or undefined when its YAML has no JSON form. */
+function asJson(text: string): string | undefined {
   try {
-    if (stream) {
-      const docs = YAML.parseAllDocuments(text.replace(/^\uFEFF/, ''), PARSE) as YAML.Document[];
-      if (docs.some((d) => d.errors.length > 0)) return undefined;
-      return docs.map((d) => d.toJS({ maxAliasCount: -1 })).filter((v) => v !== null && v !== undefined);
-    }
-    const doc = YAML.parseDocument(text.replace(/^\uFEFF/, ''), PARSE);
-    if (doc.errors.length > 0) return undefined;
-    const v = doc.toJS({ maxAliasCount: -1 }) as Obj;
-    return Array.isArray(v?.items) ? v.items : [];
+    const doc = YAML.parseDocument(text.replace(/^\uFEFF/, ''), { version: '1.1', uniqueKeys: false, customTags: (t: YAML.Tags) => t.filter((x) => (x as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp') });
+    return doc.errors.length > 0 ? undefined : JSON.stringify(doc.toJS({ maxAliasCount: 100 }));
   } catch {
     return undefined;
   }
 }
+const jsonTwin = (c: HostileCase): boolean => c.json ?? ((c.category === 'isolation' || c.category === 'injection') && !c.knownBug && c.kind === 'stream' && c.krm !== false);
+
+type Obj = Record<string, unknown>;
+const key = (r: ListItems['results'][number]) => `${String(r.resourceRef?.namespace)}/${String(r.resourceRef?.name)}`;
 
 function checkRun(c: HostileCase, mode: string, run: Run, input: string, stream: boolean): void {
   const label = `${c.id} [${mode}]`;
@@ -166,45 +150,22 @@ function checkRun(c: HostileCase, mode: string, run: Run, input: string, stream:
   expect(run.ms, `${label}: ${run.ms} ms wall`).toBeLessThan(MAX_WALL_MS);
   if (run.rssKb !== undefined) expect(run.rssKb, `${label}: ${run.rssKb} KiB RSS`).toBeLessThan(MAX_RSS_KB);
   if (c.stderr) expect(run.stderr, `${label}: message`).toMatch(new RegExp(c.stderr, 's'));
-  if (run.code !== 0 && run.code !== 1) return;
-
-  expect(run.stdout.length, `${label}: no ResourceList on stdout`).toBeGreaterThan(0);
-  const out = YAML.parse(run.stdout, { ...PARSE, maxAliasCount: -1 }) as Obj;
-  expect(out.kind).toBe('ResourceList');
-  const items = Array.isArray(out.items) ? out.items : [];
-  // Every parsed input item is in the output (previous outputs of this function may be replaced).
-  const parsed = inputItems(input, stream);
-  if (parsed) {
-    const have = new Map<string, number>();
-    for (const i of items) have.set(identity(i), (have.get(identity(i)) ?? 0) + 1);
-    for (const i of parsed) {
-      if (ownerOf(i) !== undefined) continue;
-      const id = identity(i);
-      const n = have.get(id) ?? 0;
-      expect(n, `${label}: input item ${id.slice(0, 200)} missing from the output`).toBeGreaterThan(0);
-      have.set(id, n - 1);
-    }
+  if (mode === 'krm') {
+    // The KRM contract: a ResourceList with every input item, or (input unreadable as a whole) one line on stderr.
+    expect(contractProblems(run.code!, run.stdout, run.stderr, listItems(input)), label).toEqual([]);
   }
-  const results = Array.isArray(out.results) ? (out.results as Obj[]) : [];
-  for (const r of results) {
-    expect(['error', 'warning', 'info'], `${label}: severity`).toContain(r.severity);
-    expect(typeof r.message === 'string' && r.message.length > 0, `${label}: empty message`).toBe(true);
-    if (r.resourceRef !== undefined) {
-      const ref = r.resourceRef as Obj;
-      for (const k of ['apiVersion', 'kind', 'name']) expect(typeof ref[k], `${label}: resourceRef.${k} in ${JSON.stringify(r)}`).toBe('string');
-    }
-    if (!c.internal) expect((r.tags as Obj | undefined)?.rule, `${label}: internal error result: ${String(r.message)}`).not.toBe('internal');
-  }
-  const key = (r: Obj) => {
-    const ref = isObj(r.resourceRef) ? r.resourceRef : {};
-    return `${String(ref.namespace)}/${String(ref.name)}`;
-  };
-  for (const cl of c.rendered ?? []) {
-    expect(results.some((r) => (r.tags as Obj | undefined)?.rule === 'rendered' && key(r) === cl), `${label}: Cluster ${cl} not rendered\n${run.stderr.slice(0, 2000)}`).toBe(true);
-  }
+  if (run.stdout === '') return;
+  const out = listItems(run.stdout);
+  expect(out, `${label}: stdout is not a ResourceList`).toBeDefined();
+  const parsed = stream ? streamItems(input) : listItems(input);
+  if (parsed) expect(lostItems(parsed, out!), `${label}: input items missing from the output`).toEqual([]);
+  const results = out!.results;
+  expect(resultProblems(results).filter((p) => c.internal !== true || !p.startsWith('internal error result')), label).toEqual([]);
+  const renderedKeys = new Set(results.filter((r) => r.tags?.rule === 'rendered').map(key));
+  for (const cl of c.rendered ?? []) expect(renderedKeys.has(cl), `${label}: Cluster ${cl} not rendered\n${run.stderr.slice(0, 2000)}`).toBe(true);
   // A failed Cluster is not rendered and there is an error result (about it, or about its class).
   for (const cl of c.failed ?? []) {
-    expect(results.some((r) => (r.tags as Obj | undefined)?.rule === 'rendered' && key(r) === cl), `${label}: Cluster ${cl} rendered`).toBe(false);
+    expect(renderedKeys.has(cl), `${label}: Cluster ${cl} rendered`).toBe(false);
     expect(results.some((r) => r.severity === 'error'), `${label}: no error result for Cluster ${cl}`).toBe(true);
   }
 }
@@ -243,6 +204,15 @@ describe('hostile corpus', () => {
         checkRun(c, 'krm', await runCli([], wrapped), wrapped, false);
       }
     });
+    if (jsonTwin(c)) {
+      // The same expectations with the ResourceList sent as JSON (issue #13: JSON in, valid out).
+      it.concurrent(`${c.id} (as JSON)`, async () => {
+        const text = readFileSync(join(here, c.file!), 'utf8');
+        const json = asJson(c.kind === 'krm' ? text : wrapStream(text));
+        expect(json, `${c.id}: no JSON form`).toBeDefined();
+        checkRun(c, 'krm', await runCli([], json!), json!, false);
+      });
+    }
   }
 });
 

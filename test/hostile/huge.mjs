@@ -17,6 +17,30 @@ export function baseItems() {
     .join('\n');
 }
 
+const INFRA = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', matchResources: { infrastructureCluster: true } };
+
+/** A class "victim-class" on the base templates with these variables and patches, and its Cluster "victim" (items, JSON flow style). */
+function victimItems(variables, patches, clusterVariables = []) {
+  const cls = {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'ClusterClass',
+    metadata: { name: 'victim-class', namespace: 'hostile' },
+    spec: {
+      infrastructure: { templateRef: { apiVersion: INFRA.apiVersion, kind: INFRA.kind, name: 'base-cluster' } },
+      controlPlane: { templateRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'base-cp' } },
+      ...(variables.length > 0 ? { variables } : {}),
+      ...(patches.length > 0 ? { patches } : {}),
+    },
+  };
+  const cluster = {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Cluster',
+    metadata: { name: 'victim', namespace: 'hostile' },
+    spec: { topology: { classRef: { name: 'victim-class' }, version: 'v1.33.1', variables: clusterVariables } },
+  };
+  return `- ${JSON.stringify(cls)}\n- ${JSON.stringify(cluster)}`;
+}
+
 const cm = (name, data) => `- {apiVersion: v1, kind: ConfigMap, metadata: {name: ${name}, namespace: hostile}${data ? `, data: ${data}` : ''}}`;
 
 export const generators = {
@@ -69,6 +93,42 @@ export const generators = {
     parts.push(`${' '.repeat(4 + 2_000)}v\n`);
     return parts.join('');
   },
+  /** Block-style nesting 2,000 levels deep in an unrelated item next to the base fixture. */
+  deepBlockNextToBase: () => {
+    const parts = [RL, baseItems(), '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: deep, namespace: hostile}\n  data:\n'];
+    for (let i = 0; i < 2_000; i++) parts.push(`${' '.repeat(4 + i)}k:\n`);
+    parts.push(`${' '.repeat(4 + 2_000)}v\n`);
+    return parts.join('');
+  },
+  /** 100,000 aliases of one short scalar: harmless, go-yaml accepts it (alias share under 99%). */
+  aliases100k: () => {
+    const parts = [RL, baseItems(), '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: aliases, namespace: hostile}\n  data: {k: &v short}\n  list:\n'];
+    for (let i = 0; i < 100_000; i++) parts.push('  - *v\n');
+    return parts.join('');
+  },
+  /** RE2 patterns (a variable's `pattern`, `items.pattern`, `additionalProperties.pattern`) over 200 values of 5,000 characters that fail them. */
+  re2Patterns: () => {
+    const pattern = '^[a-z0-9]{1,1000}$';
+    const values = Array.from({ length: 200 }, (_, i) => `${'a'.repeat(100)}-${'b'.repeat(4889)}${String(i).padStart(10, '0')}`);
+    const variables = [
+      { name: 's', required: false, schema: { openAPIV3Schema: { type: 'string', pattern } } },
+      { name: 'arr', required: false, schema: { openAPIV3Schema: { type: 'array', items: { type: 'string', pattern } } } },
+      { name: 'm', required: false, schema: { openAPIV3Schema: { type: 'object', additionalProperties: { type: 'string', pattern } } } },
+    ];
+    const set = [{ name: 's', value: values[0] }, { name: 'arr', value: values }, { name: 'm', value: Object.fromEntries(values.map((v, i) => [`k${i}`, v])) }];
+    return `${RL}${baseItems()}\n${victimItems(variables, [], set)}`;
+  },
+  /** One definition with 10,000 jsonPatches (the CRD allows 100). */
+  jsonPatches10k: () =>
+    `${RL}${baseItems()}\n${victimItems([], [{ name: 'p', definitions: [{ selector: INFRA, jsonPatches: Array.from({ length: 10_000 }, (_, i) => ({ op: 'add', path: `/spec/template/spec/x${i}`, value: i })) }] }])}`,
+  /** 10,000 inline patches (the CRD allows 1,000). */
+  inlinePatches10k: () =>
+    `${RL}${baseItems()}\n${victimItems([], Array.from({ length: 10_000 }, (_, i) => ({ name: `p${i}`, definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: `/spec/template/spec/x${i}`, value: i }] }] })))}`,
+  /** A function config with a 20 MiB value. */
+  functionConfig20m: () => `${RL}${baseItems()}\nfunctionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: fc}, data: {mode: "${'x'.repeat(20 * 1024 * 1024)}"}}\n`,
+  /** A function config with 20,000 unknown keys. */
+  functionConfig20kKeys: () =>
+    `${RL}${baseItems()}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fc}\n  data:\n${Array.from({ length: 20_000 }, (_, i) => `    k${i}: v\n`).join('')}`,
   /** A 40 MiB file for `render FILE` (over the 32 MiB default input limit). */
   streamScalar40m: () => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: giant}\ndata: {x: "${'x'.repeat(40 * 1024 * 1024)}"}\n`,
   /** A large file for `render FILE` (run with a lower RENDER_CLUSTERCLASS_MAX_INPUT_BYTES). */
