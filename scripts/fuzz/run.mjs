@@ -3,8 +3,9 @@
 // Options: --cases N (default 100000), --seed S (first seed, default 1), --workers W (default: CPU
 // count), --time-limit SECONDS (stop early, reporting how many cases ran). Case i uses seed S+i, so
 // a failure is replayed with `--seed <failing seed> --cases 1 --workers 1`.
-// Prints progress on stderr and a final line `fuzz: N cases, 0 invariant violations`, or exits 1
-// with the failing seed(s) and violations.
+// First the hostile shapes of budget.mjs run through the real CLI one at a time (time and peak
+// RSS within budget; --no-budget skips them). Prints progress on stderr and a final line
+// `fuzz: N cases, 0 invariant violations`, or exits 1 with the failing seed(s) and violations.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -19,10 +20,10 @@ if (isMainThread) {
   const seed = arg('seed', 1);
   const workers = Math.max(1, Math.min(arg('workers', availableParallelism()), total));
   const timeLimit = arg('time-limit', Infinity) * 1000;
-  const start = Date.now();
   let done = 0;
   let lastReport = 0;
-  const failures = [];
+  const failures = process.argv.includes('--no-budget') ? [] : (await import('./budget.mjs')).runBudget();
+  const start = Date.now();
   const pool = [];
   let finished = 0;
   const stopAll = () => pool.forEach((w) => w.postMessage('stop'));
@@ -57,6 +58,7 @@ if (isMainThread) {
   const secs = ((Date.now() - start) / 1000).toFixed(1);
   if (failures.length > 0) {
     console.log(`fuzz: ${done} cases, ${failures.length} invariant violations (${secs} s); failing seeds: ${failures.map((f) => f.seed).join(', ')}`);
+    for (const f of failures.filter((x) => String(x.seed).startsWith('budget:'))) console.log(`${f.seed}: ${f.violations.join('; ')}`);
     process.exitCode = 1;
   } else {
     const early = done < total ? ` (stopped by --time-limit after ${secs} s; ${(done / Number(secs)).toFixed(1)} cases/s)` : ` (${secs} s)`;

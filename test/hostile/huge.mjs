@@ -1,6 +1,7 @@
 // Generators of the huge hostile cases (too big to commit): each returns the text of the case.
 // Named by `generator` in cases.json; the test builds them at run time.
 import { readFileSync } from 'node:fs';
+import YAML from 'yaml';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -124,6 +125,23 @@ export const generators = {
   /** 10,000 inline patches (the CRD allows 1,000). */
   inlinePatches10k: () =>
     `${RL}${baseItems()}\n${victimItems([], Array.from({ length: 10_000 }, (_, i) => ({ name: `p${i}`, definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: `/spec/template/spec/x${i}`, value: i }] }] })))}`,
+  /** A Go template whose value doubles a hundred times (`append $x $x`), then `toJson`: stopped by the value budget. */
+  templateDoubling: () => {
+    const template = '{{ $x := list "a" }}{{ range until 100 }}{{ $x = append $x $x }}{{ end }}{{ toJson $x }}';
+    return `${RL}${baseItems()}\n${victimItems([], [{ name: 'double', definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: '/spec/template/spec/x', valueFrom: { template } }] }] }])}`;
+  },
+  /** Billion laughs (9 levels of 9 aliases) in one item. */
+  aliasBomb: () => {
+    let item = '- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: lol, namespace: hostile}\n  data:\n    a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 1; i < 10; i++) item += `    a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]\n`;
+    return `${RL}${baseItems()}\n${item}`;
+  },
+  /** The base fixture and 10,000 pass-through ConfigMaps as one indented JSON ResourceList. */
+  items10kJson: () => {
+    const items = readFileSync(join(here, 'base.yaml'), 'utf8').split(/^---$/m).map((d) => d.trim()).filter(Boolean).map((d) => YAML.parse(d));
+    for (let i = 0; i < 10_000; i++) items.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'hostile' }, data: { k: `v${i}` } });
+    return JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items }, null, 2);
+  },
   /** A function config with a 20 MiB value. */
   functionConfig20m: () => `${RL}${baseItems()}\nfunctionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: fc}, data: {mode: "${'x'.repeat(20 * 1024 * 1024)}"}}\n`,
   /** A function config with 20,000 unknown keys. */

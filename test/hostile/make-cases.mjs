@@ -241,7 +241,7 @@ templateCase(R, 'template-value-doubling-tojson', '{{ $x := list "a" }}{{ range 
 templateCase(R, 'template-value-doubling-print', '{{ $d := dict "a" "b" }}{{ range until 100 }}{{ $d = dict "l" $d "r" $d }}{{ end }}{{ $d }}', { stderr: 'printing a value of more than 4194304 bytes' });
 templateCase(R, 'template-value-doubling-deepcopy', '{{ $x := list "a" }}{{ range until 100 }}{{ $x = append $x $x }}{{ end }}{{ deepCopy $x | len }}', { stderr: 'copying a value of more than 1000000 elements' });
 templateCase(R, 'template-value-doubling-merge', '{{ $d := dict "a" "b" }}{{ range until 100 }}{{ $d = dict "l" $d "r" $d }}{{ end }}{{ merge $d $d | len }}', { stderr: 'merging a value of more than 1000000 elements' });
-templateCase(R, 'template-value-doubling-join', '{{ $e := list "a" }}{{ range until 21 }}{{ $e = append $e $e }}{{ end }}{{ $l := list }}{{ range until 1000 }}{{ $l = append $l $e }}{{ end }}{{ join "," $l }}', { stderr: 'exceeds the output limit' });
+templateCase(R, 'template-value-doubling-join', '{{ $e := list "a" }}{{ range until 19 }}{{ $e = append $e $e }}{{ end }}{{ $l := list }}{{ range until 1000 }}{{ $l = append $l $e }}{{ end }}{{ join "," $l }}', { stderr: 'exceeds the output limit' });
 templateCase(R, 'template-string-accumulate', '{{ $s := "" }}{{ range until 200000 }}{{ $s = print $s "xxxxxxxxxxxxxxxxxxxx" }}{{ end }}{{ len $s }}', { exit: [0, 1], failed: [] });
 templateCase(R, 'template-output-many-anchors', '{{ range $i := until 20000 }}k{{ $i }}: &a{{ $i }} v\nr{{ $i }}: *a{{ $i }}\n{{ end }}', { exit: [1], failed: ['hostile/victim'], stderr: 'excessive aliasing' });
 templateCase(R, 'template-output-many-keys', '{{ range $i := until 60000 }}k{{ $i }}: v\n{{ end }}', { exit: [0, 1], failed: [] });
@@ -332,18 +332,14 @@ const huge = [
   ['resource', 'huge-200k-items-default-limit', 'items200k', { exit: [1], stderr: 'limit is 50000' }],
   ['resource', 'huge-60k-small-items', 'items60kCompact', { exit: [1], stderr: 'limit is 50000' }],
   ['resource', 'huge-10k-items-rendered', 'items10k', { exit: [0], rendered: SIBLINGS }],
-  ['resource', 'huge-alias-per-item', 'aliasPerItem', { exit: [1], stderr: 'aliases' }],
-  ['resource', 'huge-anchors-and-aliases', 'anchors50k', { exit: [1], stderr: 'aliases' }],
+  ['resource', 'huge-alias-per-item', 'aliasPerItem', { exit: [0], rendered: SIBLINGS }], // go-yaml accepts it (decode.go allowedAliasRatio)
+  ['resource', 'huge-anchors-and-aliases', 'anchors50k', { exit: [0], rendered: SIBLINGS }], // go-yaml accepts it too
   ['resource', 'huge-50k-keys-map', 'keys50k', { exit: [0], rendered: SIBLINGS }],
   ['resource', 'huge-scalar-3mib-in-variable', 'variable4m', { exit: [0, 1], rendered: SIBLINGS }],
   ['resource', 'huge-deep-block-nesting', 'deepBlock', { exit: [1], stderr: 'nested too deeply' }],
   ['resource', 'huge-deep-block-nesting-next-to-base', 'deepBlockNextToBase', { exit: [1], stderr: 'nested too deeply.*line \\d+, column \\d+' }],
   ['resource', 'huge-100k-aliases-of-a-scalar', 'aliases100k', { exit: [0], rendered: SIBLINGS }],
-  ['resource', 'huge-re2-patterns-200-values', 're2Patterns', { exit: [1], rendered: SIBLINGS, failed: ['hostile/victim'], stderr: 'should match' }],
-  ['resource', 'huge-10k-inline-patches', 'inlinePatches10k', { exit: [1], rendered: SIBLINGS, failed: ['hostile/victim'], stderr: 'spec.patches: Too many: 10000: must have at most 1000 items' }],
-  ['resource', 'huge-10k-jsonpatches', 'jsonPatches10k', { exit: [1], rendered: SIBLINGS, failed: ['hostile/victim'], stderr: 'jsonPatches: Too many: 10000: must have at most 100 items' }],
-  ['malformed', 'huge-functionconfig-20mib-value', 'functionConfig20m', { exit: [3], stderr: 'functionConfig.data.mode: invalid function config: mode must be one of' }],
-  ['malformed', 'huge-functionconfig-20k-unknown-keys', 'functionConfig20kKeys', { exit: [3], stderr: 'unknown function config field "k0" \\(and 19999 more unknown fields\\)' }],
+  // RE2 patterns over large values, 10,000 patches, a 20 MiB or 20,000-key function config: test/krm/io-contract.test.ts and the budget of `npm run fuzz`.
   ['resource', 'huge-stream-file-scalar', 'streamScalar20m', { exit: [1], stderr: 'too large', kind: 'stream-huge', env: { RENDER_CLUSTERCLASS_MAX_INPUT_BYTES: '4194304' } }],
   ['resource', 'huge-stream-file-scalar-40mib', 'streamScalar40m', { exit: [1], stderr: 'too large', kind: 'stream-huge' }],
 ];
