@@ -61,6 +61,16 @@ describe.skipIf(skipUnless('kpt'))('kpt', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('an invalid function config: kpt shows the structured result naming the field, exit 3, every file intact', () => {
+    const dir = examplePackage();
+    const before = snapshot(dir);
+    const out = run('kpt', ['fn', 'eval', dir, '--exec', binPath, '--', 'mode=explode']);
+    expect(out.code).not.toBe(0);
+    expect(out.stdout + out.stderr).toContain('[error] v1/ConfigMap/function-input data.mode: invalid function config: mode must be one of expand, preview, validate');
+    expect(out.stdout + out.stderr).toContain('Exit code: 3');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('fn eval --exec renders in preview mode from key=value arguments', () => {
     const dir = examplePackage();
     rmSync(join(dir, 'rendered'), { recursive: true, force: true });

@@ -70,8 +70,11 @@ const clusterItem = (items: YAML.YAMLSeq, name: string) =>
 const ownedBy = (items: unknown[], key: string) =>
   items.filter((i) => (i as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.['render-clusterclass.dev/cluster'] === key);
 
-describe('streamed KRM function output', () => {
-  const first = reversedFleet(5);
+/** A ResourceList text in the format of the run: as it is, or as JSON (issue #13: JSON in gives the same answer). */
+const inFormat = (text: string, format: string): string => (format === 'json' ? JSON.stringify(YAML.parse(text, { version: '1.1' })) : text);
+
+describe.each(['yaml', 'json'])('streamed KRM function output (%s in)', (format) => {
+  const first = inFormat(reversedFleet(5), format);
 
   it('is byte-identical to the collected output, first run and re-run with earlier outputs', async () => {
     const run1 = await streamed(first);
@@ -79,7 +82,7 @@ describe('streamed KRM function output', () => {
     expect(run1.pieces).toBeGreaterThan(1);
     expect(run1.out).toBe(collected(first));
 
-    const second = nextInput(run1.out, (items) => clusterItem(items, clusterName(2)).setIn(['metadata', 'labels', 'edited'], 'yes'));
+    const second = inFormat(nextInput(run1.out, (items) => clusterItem(items, clusterName(2)).setIn(['metadata', 'labels', 'edited'], 'yes')), format);
     const run2 = await streamed(second);
     expect(run2.code).toBe(0);
     expect(run2.out).toBe(collected(second));
@@ -88,11 +91,14 @@ describe('streamed KRM function output', () => {
   it('a failing Cluster among others still gives a complete, parseable ResourceList', async () => {
     const run1 = await streamed(first);
     const broken = clusterName(3);
-    const input = nextInput(run1.out, (items) => {
-      // The fleet's Clusters are v1beta2: the class is named by classRef (a v1beta1 `class` field
-      // would be an unknown field, rejected before the class is looked up).
-      clusterItem(items, broken).setIn(['spec', 'topology', 'classRef', 'name'], 'no-such-class');
-    });
+    const input = inFormat(
+      nextInput(run1.out, (items) => {
+        // The fleet's Clusters are v1beta2: the class is named by classRef (a v1beta1 `class` field
+        // would be an unknown field, rejected before the class is looked up).
+        clusterItem(items, broken).setIn(['spec', 'topology', 'classRef', 'name'], 'no-such-class');
+      }),
+      format,
+    );
     const run2 = await streamed(input);
     expect(run2.code).toBe(1);
     expect(run2.out).toBe(collected(input));

@@ -23,11 +23,17 @@ const mark = (o: Record<string, unknown>) => {
   return copy;
 };
 
-describe('previous state in the package', () => {
+// The same with the ResourceList sent as JSON (issue #13): the answer is the same YAML.
+describe.each(['yaml', 'json'])('previous state in the package (%s in)', (format) => {
+  const resourceList = (items: unknown[]) => {
+    const list = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items };
+    return format === 'json' ? JSON.stringify(list) : YAML.stringify(list);
+  };
+
   it('reports a version downgrade against the previous Cluster, and keeps the previous items untouched', async () => {
     const classDocs = YAML.parseAllDocuments(classText).map((d) => d.toJS());
     const items = [...classDocs, cluster('v1.32.0'), mark(cluster('v1.33.0'))];
-    const io = fakeIO(YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items }));
+    const io = fakeIO(resourceList(items));
     expect(await runFunction(io)).toBe(1);
     const out = YAML.parse(io.out);
     const downgrade = out.results.find((r: { message: string }) => r.message.includes('version cannot be decreased'));
@@ -38,7 +44,7 @@ describe('previous state in the package', () => {
 
   it('passes when the change is allowed', async () => {
     const classDocs = YAML.parseAllDocuments(classText).map((d) => d.toJS());
-    const io = fakeIO(YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [...classDocs, cluster('v1.33.1'), mark(cluster('v1.33.0'))] }));
+    const io = fakeIO(resourceList([...classDocs, cluster('v1.33.1'), mark(cluster('v1.33.0'))]));
     expect(await runFunction(io)).toBe(0);
   });
 });

@@ -241,9 +241,12 @@ describe('upgrade: all-at-once', () => {
   });
 });
 
-describe('observed state and strict mode through the KRM function', () => {
-  const resourceList = (docs: JsonObject[], config?: JsonObject) =>
-    YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: docs, ...(config ? { functionConfig: config } : {}) });
+// The same with the ResourceList sent as JSON (issue #13): the answer is the same YAML.
+describe.each(['yaml', 'json'])('observed state and strict mode through the KRM function (%s in)', (format) => {
+  const resourceList = (docs: JsonObject[], config?: JsonObject) => {
+    const list = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: docs, ...(config ? { functionConfig: config } : {}) };
+    return format === 'json' ? JSON.stringify(list, null, 2) : YAML.stringify(list);
+  };
   const classDocs = () => YAML.parseAllDocuments(classText).map((d) => d.toJS()) as JsonObject[];
   const markObserved = (o: JsonObject): JsonObject => {
     const copy = structuredClone(o) as Obj;
