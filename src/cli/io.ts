@@ -12,11 +12,14 @@ export interface CliIO {
   stderr(text: string): void;
 }
 
-/** Exit codes shared by every command (KRM function conventions, krm-integration §1.3). */
+/** Exit codes shared by every command, each meaning one thing (README "Exit codes"; krm-integration §1.3). */
 export const ExitCode = {
   ok: 0,
+  /** Error results, including input that cannot be read. */
   errorResults: 1,
+  /** An internal failure: a bug, never bad input. */
   internal: 2,
+  /** An invalid function config or command-line usage. */
   functionConfig: 3,
 } as const;
 
