@@ -53,7 +53,7 @@ export function runBudget(log = (line) => process.stderr.write(`${line}\n`)) {
       const ms = performance.now() - start;
       const rssKiB = measured ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) : undefined;
       const [stdout, stderr] = [r.stdout.toString('utf8'), r.stderr.toString('utf8')];
-      const problems = contractProblems(r.status, stdout, stderr, listItems(input));
+      const problems = contractProblems(r.status, stdout, stderr, stdout === '' ? undefined : listItems(input));
       if (r.status !== exit) problems.push(`exit ${r.status}, expected ${exit}: ${stderr.slice(0, 300)}`);
       if (ms > MAX_MS) problems.push(`${(ms / 1000).toFixed(1)} s wall, the budget is ${MAX_MS / 1000} s`);
       if (rssKiB !== undefined && rssKiB > MAX_RSS_KIB) problems.push(`${(rssKiB / 1024).toFixed(0)} MiB peak RSS, the budget is 1 GiB`);
