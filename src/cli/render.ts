@@ -53,7 +53,7 @@ export async function runFunction(io: CliIO): Promise<number> {
   }
   if (cfg.config.mode === 'convert') {
     const { convertResourceList } = await import('../convert/index.js');
-    const converted = convertResourceList(read.input.doc!, read.input.items, cfg.config);
+    const converted = convertResourceList(input.doc!, input.items, cfg.config, input.results);
     await io.stdout(converted.text);
     if (converted.code !== 0) io.stderr(formatResults(converted.results, 'error'));
     return converted.code;

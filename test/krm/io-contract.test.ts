@@ -178,6 +178,14 @@ describe.each(FORMATS)('malformed items next to good ones (%s in)', (format) => 
     ]);
     expect(rendered(list)).toEqual(SIBLINGS);
   });
+
+  it('the same in mode convert: an error result per bad item, every item back', () => {
+    const out = fn(text(resourceList([...baseItems, null, 42], { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data: { mode: 'convert' } }), format));
+    expect(out.code).toBe(1);
+    const list = parsed(out.stdout);
+    expect(list.items.slice(baseItems.length)).toEqual([null, 42]);
+    expect(errors(list).map((r: Obj) => r.message)).toEqual([expect.stringMatching(/^items\[7\] .* is not an object/), expect.stringMatching(/^items\[8\] .* is not an object/)]);
+  });
 });
 
 describe('resource bounds of hostile shapes: a clean result, never a crash', () => {
