@@ -514,7 +514,7 @@ function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCou
   const file = fileOf(value);
   if (file) item.file = file;
   const report = (severity: Result['severity'], message: string) => {
-    const result: Result = { severity, message, tags: { rule: 'input' } };
+    const result: Result = { severity, message };
     if (ref) result.resourceRef = ref;
     if (file) result.file = file;
     results.push(result);
