@@ -336,6 +336,31 @@ describe.skipIf(noOpenssl)('record and replay', () => {
     expect(existsSync(rec)).toBe(true);
   });
 
+  it('explain replays the recordings and attributes fields to the external patch and its handler', async () => {
+    const own = await startExtension(pki);
+    const dir = tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml(), 'extension.yaml': extensionConfig(EXT, { url: own.url }, pki.caPem) });
+    const rec = `${dir}-recordings`;
+    const explain = (...flags: string[]) => cli(['explain', 'team-a/ext-1', 'KubeadmControlPlane', '--field', 'spec.kubeadmConfigSpec.preKubeadmCommands', '-f', dir, ...flags]);
+    const live = await explain('--record-extensions', rec);
+    await own.stop();
+    expect(live.code).toBe(0);
+    const replayed = await explain('--replay-extensions', rec);
+    expect(replayed.code).toBe(0);
+    expect(replayed.stdout).toBe(live.stdout);
+    // The class's order: inline-first, the JSONPatch answer of "from-extension" (its first and third operations), inline-last.
+    const sources = replayed.stdout.split('\n').filter((l) => l.includes('preKubeadmCommands[')).map((l) => l.replace(/^.*← /, ''));
+    expect(sources).toEqual([
+      'patch "inline-first" (spec.patches[0].definitions[0].jsonPatches[0]: add /spec/template/spec/kubeadmConfigSpec/preKubeadmCommands); literal value',
+      `external patch "from-extension" (spec.patches[1], extension builtin-patches.${EXT}): operations[0] add /spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-`,
+      `external patch "from-extension" (spec.patches[1], extension builtin-patches.${EXT}): operations[2] add /spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-`,
+      'patch "inline-last" (spec.patches[3].definitions[0].jsonPatches[0]: add /spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-); literal value',
+    ]);
+    // A JSONMergePatch answer has no operations: the field is attributed to the patch and its handler.
+    const merged = await cli(['explain', 'team-a/ext-1', 'DevCluster', '--field', 'spec.backend', '-f', dir, '--replay-extensions', rec]);
+    expect(merged.stdout).toContain(`spec.backend.docker.loadBalancer.imageRepository = "merged.example.com"`);
+    expect(merged.stdout).toContain(`← external patch "merge" (spec.patches[2], extension merge-patches.${EXT})\n`);
+  });
+
   it('the KRM function takes the same as function-config fields (ConfigMap data)', async () => {
     const own = await startExtension(pki);
     const items = [...parseAll(classYaml()), ...parseAll(clusterYaml()), ...parseAll(extensionConfig(EXT, { url: own.url }, pki.caPem))];
