@@ -16,8 +16,8 @@ import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { asObject, cloneJson } from '../api/json.js';
 import { buildBlueprint, templateKey, templateRefsOf, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
 import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
-import { applyCrdDefaults, contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../validation/crds.js';
-import { inputCrdValidator, validateOnCreate, withWebhookHint } from '../validation/admission.js';
+import { contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../validation/crds.js';
+import { inputCrdValidator, storedTemplate, validateOnCreate, withStoredTemplateHint } from '../validation/admission.js';
 import { rolloutReport } from '../validation/compatibility.js';
 import { updateResults } from '../validation/update.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
@@ -191,8 +191,9 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
 }
 
 /**
- * The template index with CRD structural defaults applied, as the API server stores templates
- * (§1.1), and, for provenance, the defaults applied to each (the defaulting run again, observed).
+ * The template index as the API server stores templates (§1.1: CRD structural defaults and the
+ * emulated defaulting webhooks, `storedTemplate`), and, for provenance, the defaults applied to
+ * each (the defaulting run again, observed).
  */
 function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): { index: TemplateIndex; defaults: TemplateDefaults } {
   const cache = new Map<string, JsonObject | undefined>();
@@ -202,7 +203,7 @@ function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): { index: 
       const key = templateKey(apiVersion, kind, namespace, name);
       if (!cache.has(key)) {
         const t = templates.get(apiVersion, kind, namespace, name);
-        const defaulted = t && applyCrdDefaults(crds, t);
+        const defaulted = t && storedTemplate(crds, t);
         if (t && defaulted) written.set(defaulted, t);
         cache.set(key, defaulted);
       }
@@ -212,7 +213,7 @@ function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): { index: 
   const defaults: TemplateDefaults = (defaulted) => {
     const t = written.get(defaulted);
     const out: { path: (string | number)[]; detail: string }[] = [];
-    if (t) applyCrdDefaults(crds, t, (path, detail) => out.push({ path, detail }));
+    if (t) storedTemplate(crds, t, (path, detail) => out.push({ path, detail }));
     return out;
   };
   return { index, defaults };
@@ -362,7 +363,7 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
       // when CRDs may reject a value and extensions are called: the origins of such an error come from this render.
       const recorder = config.provenance || (haveCrds && extensions) ? newRecorder() : undefined;
       const outcome = renderCluster(bp.blueprint, cluster, ref, recorder ? { ...options, recorder } : options);
-      results.push(...outcome.results.map(withWebhookHint));
+      results.push(...outcome.results.map((r) => withStoredTemplateHint(r, loaded.crds)));
       if (!outcome.ok) continue;
       rendered.add(key);
       const entries = renderedObjects(outcome.rendered);

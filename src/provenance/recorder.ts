@@ -35,7 +35,7 @@ export interface Recorder {
   clusterDefault(path: string, note: string): void;
 }
 
-/** Fields a CRD's structural defaults added to a template, with a description of the default. */
+/** Fields a template has only as stored (CRD structural defaults, emulated defaulting webhooks), with a description of the default. */
 export type TemplateDefaults = (template: JsonObject) => readonly { path: Path; detail: string }[];
 
 const templateIdOf = (t: JsonObject): TemplateId => {
@@ -59,7 +59,7 @@ export class OriginRecorder implements Recorder {
     return t;
   }
 
-  /** A template as written, with the fields its CRD defaulted. */
+  /** A template as written, with the fields its CRD and its defaulting webhook defaulted. */
   private templateTree(template: JsonObject): OriginNode {
     let t = this.templates.get(template);
     if (t) return t;

@@ -1,8 +1,9 @@
 /**
- * Rendering one Cluster: validate → variables → names → desired state → patches, with the
- * two-pass naming of topology-semantics §3.3 so rotating template clones are named from their
- * patched content. Pure: the same blueprint and Cluster always give the same objects. With a
- * recorder, the final pass records where every value of the rendered objects came from.
+ * Rendering one Cluster: validate → variables → names → desired state → patches → what the
+ * controller applies (./applied.ts), with the two-pass naming of topology-semantics §3.3 so
+ * rotating template clones are named from their patched content. Pure: the same blueprint and
+ * Cluster always give the same objects. With a recorder, the final pass records where every value
+ * of the rendered objects came from.
  */
 import type { Cluster, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
@@ -13,6 +14,7 @@ import type { ExternalHooks } from '../patches/index.js';
 import { validateClusterDeep, validateClusterTopology } from '../validation/cluster.js';
 import { computeDesiredState, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
 import { patchDesiredState } from './patching.js';
+import { dropIgnoredPaths } from './applied.js';
 import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions, type UpgradePolicy } from './upgrade.js';
 import { groupOf } from './labels.js';
 import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from './names.js';
@@ -170,5 +172,7 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
     // Pass A's warnings are already in; ValidateTopology only runs in pass B.
     results.push(...passBResults.filter((r) => r.tags?.hook === 'ValidateTopology'));
   }
+  dropIgnoredPaths(passB.infrastructureCluster, rec);
+  dropIgnoredPaths(passB.controlPlane, rec);
   return { ok: true, rendered: { desired: passB, variables: vars.variables, versions }, results };
 }

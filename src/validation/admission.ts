@@ -1,26 +1,31 @@
 /**
- * What mutating admission does to an object before the API server validates it.
+ * What mutating admission does to an object before the API server validates and stores it.
  *
  * On create, the API server (1) decodes the object and applies its CRD's structural defaults,
  * (2) calls the mutating webhooks registered for its kind, (3) applies the CRD defaults again and
  * (4) validates the result against the CRD schema. `admittedObject` reproduces that order with the
- * webhooks of `WEBHOOKS` below, a small table of provider defaulting webhooks whose deterministic
- * defaults decide whether a rendered object is schema-valid. It is used ONLY to validate objects:
- * the rendered output never carries webhook defaults (CAPI's desired objects do not either; the
- * API server adds them when the object is applied).
+ * webhooks of `WEBHOOKS` below, a small table of provider defaulting webhooks. It serves twice:
+ * - validation: a rendered or input object is validated as admitted (`validateOnCreate`); the
+ *   rendered output never carries its own kind's webhook defaults (CAPI's desired objects do
+ *   not either; the API server adds them when the object is applied);
+ * - templates as stored: the topology controller reads templates as the API server stored them,
+ *   so, when a template's CRD is given, it is rendered and patched as admitted (`storedTemplate`),
+ *   and the objects cloned from it carry what the live ones carry.
  *
  * Only what a webhook's `Default()` sets from the object itself is emulated. Nothing random
  * (CAPZ generates an SSH key for `sshPublicKey: ""`) and nothing that reads other objects. The
- * Go round trip of a webhook (zero-valued non-pointer structs serialised back into the object) is
- * not reproduced either, except where a default below creates the same path.
+ * Go round trip of a webhook (controller-runtime patches the object to the marshalled Go struct:
+ * zero-valued non-pointer structs and non-omitempty scalars are written back) is reproduced for
+ * CAPA (`goRoundTrip`), and for the others only where a default below creates the same path.
  *
- * `WEBHOOKS_NOT_EMULATED` names defaulting webhooks that create paths a ClusterClass patch may
- * rely on; `withWebhookHint` explains a patch failure on such a path and how to work around it.
+ * `STORED_ONLY_PATHS` names paths a patch may rely on that live templates have only as stored;
+ * `withStoredTemplateHint` explains a patch failure on such a path when the template's CRD is
+ * not given.
  */
 import type { Json, JsonObject, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import { deepCopy, isJsonObject } from '../variables/json.js';
-import { applyCrdDefaults, validateAgainstCrd, type CrdIndex, type CrdSubject } from './crds.js';
+import { applyCrdDefaults, crdDefines, validateAgainstCrd, type CrdIndex, type CrdSubject } from './crds.js';
 
 interface AdmissionWebhook {
   group: string;
@@ -380,6 +385,131 @@ function azureClusterTemplateDefaults(obj: JsonObject): void {
 
 const asObjectOr = (v: Json | undefined): JsonObject => (isJsonObject(v) ? v : {});
 
+// ---------------------------------------------------------------- CAPA AWSCluster(Template)
+
+/**
+ * What Go's encoding/json writes for a struct that was decoded from the object: controller-runtime's
+ * defaulting webhook (`pkg/webhook/admission/defaulter_custom.go`, `Handle`) decodes the object into
+ * the Go type, runs `Default()`, marshals it and answers with the JSON patch from the request to
+ * that, minus removals (`dropSchemeRemovals`). So the patch adds every field Go writes although the
+ * request lacked it: a non-pointer struct always (omitempty never omits a struct), a scalar without
+ * omitempty as its zero value. Only the fields that add something are listed.
+ */
+type GoField = { zero: string | number | boolean } | { struct: GoStruct } | { pointer: GoStruct } | { list: GoStruct };
+type GoStruct = { readonly [jsonName: string]: GoField };
+
+/** Writes what the Go round trip of `type` adds to `o` (a value of another JSON type is left alone: Go could not decode it). */
+function goRoundTrip(o: JsonObject, type: GoStruct): void {
+  for (const [k, field] of Object.entries(type)) {
+    if ('zero' in field) {
+      if (o[k] === undefined || o[k] === null) o[k] = field.zero;
+    } else if ('struct' in field) {
+      const s = child(o, k);
+      if (s) goRoundTrip(s, field.struct);
+    } else if ('pointer' in field) {
+      const p = o[k];
+      if (isJsonObject(p)) goRoundTrip(p, field.pointer);
+    } else {
+      const items = o[k];
+      for (const item of Array.isArray(items) ? items : []) if (isJsonObject(item)) goRoundTrip(item, field.list);
+    }
+  }
+}
+
+const CAPA = 'kubernetes-sigs/cluster-api-provider-aws';
+const GO_STRING = { zero: '' } as const;
+const GO_INT = { zero: 0 } as const;
+const GO_BOOL = { zero: false } as const;
+/** `IngressRule` and `CNIIngressRule` (api/v1beta2/network_types.go): four fields without omitempty. */
+const INGRESS_RULE: GoStruct = { description: GO_STRING, protocol: GO_STRING, fromPort: GO_INT, toPort: GO_INT };
+/** `AWSLoadBalancerSpec` (api/v1beta2/awscluster_types.go). */
+const AWS_LOAD_BALANCER: GoStruct = {
+  crossZoneLoadBalancing: GO_BOOL,
+  additionalListeners: { list: { port: GO_INT } },
+  ingressRules: { list: INGRESS_RULE },
+};
+/**
+ * `AWSClusterSpec` (api/v1beta2/awscluster_types.go, network types in network_types.go) at
+ * CAPA 2cf09d78: `network` (NetworkSpec) and its `vpc` (VPCSpec), `controlPlaneEndpoint`
+ * (CAPI v1beta1 APIEndpoint: `host`, `port` without omitempty) and `bastion` are non-pointer
+ * structs; every other struct is a pointer or a list item.
+ */
+const AWS_CLUSTER_SPEC: GoStruct = {
+  network: {
+    struct: {
+      vpc: { struct: { secondaryCidrBlocks: { list: { ipv4CidrBlock: GO_STRING } } } },
+      subnets: { list: { id: GO_STRING, isPublic: GO_BOOL } },
+      cni: { pointer: { cniIngressRules: { list: INGRESS_RULE } } },
+      additionalControlPlaneIngressRules: { list: INGRESS_RULE },
+      additionalNodeIngressRules: { list: INGRESS_RULE },
+    },
+  },
+  controlPlaneEndpoint: { struct: { host: GO_STRING, port: GO_INT } },
+  controlPlaneLoadBalancer: { pointer: AWS_LOAD_BALANCER },
+  secondaryControlPlaneLoadBalancer: { pointer: AWS_LOAD_BALANCER },
+  bastion: { struct: { enabled: GO_BOOL } },
+  identityRef: { pointer: { name: GO_STRING, kind: GO_STRING } },
+  s3Bucket: { pointer: { name: GO_STRING } },
+};
+
+/**
+ * CAPA's defaulters of an `AWSClusterSpec` (api/v1beta2/defaults.go), in the order
+ * `SetObjectDefaults_AWSCluster(Template)` (zz_generated.defaults.go) calls them.
+ */
+function awsClusterSpecDefaults(spec: JsonObject): void {
+  // SetDefaults_AWSClusterSpec: the controller identity; an internet-facing classic load balancer;
+  // a secondary load balancer is an internal NLB unless said otherwise.
+  if (spec.identityRef === undefined || spec.identityRef === null) spec.identityRef = { kind: 'AWSClusterControllerIdentity', name: 'default' };
+  if (spec.controlPlaneLoadBalancer === undefined || spec.controlPlaneLoadBalancer === null) spec.controlPlaneLoadBalancer = { scheme: 'internet-facing' };
+  const lb = spec.controlPlaneLoadBalancer;
+  if (isJsonObject(lb) && unset(lb.loadBalancerType)) lb.loadBalancerType = 'classic';
+  const secondary = spec.secondaryControlPlaneLoadBalancer;
+  if (isJsonObject(secondary)) {
+    if (unset(secondary.loadBalancerType)) secondary.loadBalancerType = 'nlb';
+    if (secondary.scheme === undefined || secondary.scheme === null) secondary.scheme = 'internal';
+  }
+  // SetDefaults_NetworkSpec: Calico's ingress rules when no CNI is given.
+  const network = child(spec, 'network');
+  if (network && (network.cni === undefined || network.cni === null)) {
+    network.cni = {
+      cniIngressRules: [
+        { description: 'bgp (calico)', protocol: 'tcp', fromPort: 179, toPort: 179 },
+        { description: 'IP-in-IP (calico)', protocol: '4', fromPort: -1, toPort: 65535 },
+      ],
+    };
+  }
+  // SetDefaults_Bastion: open access when no CIDR blocks are set and ingress rules are not disabled.
+  const bastion = child(spec, 'bastion');
+  const blocks = bastion?.allowedCIDRBlocks;
+  if (bastion && (!Array.isArray(blocks) || blocks.length === 0) && bastion.disableIngressRules !== true) bastion.allowedCIDRBlocks = ['0.0.0.0/0', '::/0'];
+  goRoundTrip(spec, AWS_CLUSTER_SPEC);
+}
+
+/**
+ * CAPA AWSCluster, `webhooks/awscluster_webhook.go` `Default()` → `SetObjectDefaults_AWSCluster`,
+ * then the Go round trip. (Go also writes the non-pointer `status`; the API server resets the
+ * status of a create request, so it is left out.)
+ */
+function awsClusterDefaults(obj: JsonObject): void {
+  const spec = child(obj, 'spec');
+  if (spec) awsClusterSpecDefaults(spec);
+}
+
+/**
+ * CAPA AWSClusterTemplate, `webhooks/awsclustertemplate_webhook.go` `Default()` →
+ * `SetObjectDefaults_AWSClusterTemplate` (every request, not only dry runs), then the Go round
+ * trip, which writes `spec.template.metadata` (CAPI v1beta1 ObjectMeta) and `network.vpc`: the
+ * path the `capa-ci-default` class's `limitAZ` patch replaces once the CRD defaulted
+ * `vpc.availabilityZoneUsageLimit`.
+ */
+function awsClusterTemplateDefaults(obj: JsonObject): void {
+  const template = childAt(obj, 'spec', 'template');
+  if (!template) return;
+  child(template, 'metadata');
+  const spec = child(template, 'spec');
+  if (spec) awsClusterSpecDefaults(spec);
+}
+
 // ---------------------------------------------------------------- CAPD Dev*
 
 /**
@@ -443,6 +573,20 @@ const WEBHOOKS: ReadonlyMap<string, AdmissionWebhook> = new Map(
       source: `${AZURE}/azureclustertemplate_default.go (SetDefaultsAzureClusterTemplate)`,
       apply: azureClusterTemplateDefaults,
     },
+    {
+      group: 'infrastructure.cluster.x-k8s.io',
+      kind: 'AWSCluster',
+      versions: ['v1beta2'],
+      source: `${CAPA} webhooks/awscluster_webhook.go (SetObjectDefaults_AWSCluster)`,
+      apply: awsClusterDefaults,
+    },
+    {
+      group: 'infrastructure.cluster.x-k8s.io',
+      kind: 'AWSClusterTemplate',
+      versions: ['v1beta2'],
+      source: `${CAPA} webhooks/awsclustertemplate_webhook.go (SetObjectDefaults_AWSClusterTemplate)`,
+      apply: awsClusterTemplateDefaults,
+    },
     ...(['DevCluster', 'DevClusterTemplate', 'DevMachineTemplate'] as const).map((kind) => ({
       group: 'infrastructure.cluster.x-k8s.io',
       kind,
@@ -483,13 +627,40 @@ export function admissionDefaults(obj: JsonObject): JsonObject {
   return copy;
 }
 
-/** The object as the API server validates it on create: CRD defaults, mutating webhooks, CRD defaults again. */
-export function admittedObject(crds: CrdIndex, obj: JsonObject): JsonObject {
-  const decoded = applyCrdDefaults(crds, obj);
+/** Told of each default applied to an object: its path and where the default came from. */
+export type DefaultObserver = (path: (string | number)[], detail: string) => void;
+
+/** Where `after` has what `before` lacks: a new key once (its whole value), a changed scalar, list items by index. */
+function addedPaths(before: Json | undefined, after: Json, path: (string | number)[] = []): (string | number)[][] {
+  if (isJsonObject(after) && isJsonObject(before)) {
+    return Object.keys(after).flatMap((k) => (Object.hasOwn(before, k) ? addedPaths(before[k], after[k]!, [...path, k]) : [[...path, k]]));
+  }
+  if (Array.isArray(after) && Array.isArray(before)) return after.flatMap((item, i) => addedPaths(before[i], item, [...path, i]));
+  return JSON.stringify(before) === JSON.stringify(after) ? [] : [path];
+}
+
+/**
+ * The object as the API server admits it on create: CRD defaults, mutating webhooks, CRD
+ * defaults again. `observe` is told of each default and whether the CRD or the webhook set it.
+ */
+export function admittedObject(crds: CrdIndex, obj: JsonObject, observe?: DefaultObserver): JsonObject {
+  const decoded = applyCrdDefaults(crds, obj, observe);
   const found = webhookFor(decoded);
   if (!found) return decoded;
+  const before = observe && deepCopy(decoded);
   found.hook.apply(decoded, found.version);
-  return applyCrdDefaults(crds, decoded);
+  if (observe) for (const path of addedPaths(before, decoded)) observe(path, `defaulting webhook ${found.hook.source}`);
+  return applyCrdDefaults(crds, decoded, observe);
+}
+
+/**
+ * A template as the topology controller reads it: as the API server stored it (`admittedObject`)
+ * when the template's CRD is given; as written otherwise. Without its CRD the kind could not
+ * exist live, and a webhook's changes without the CRD's defaults would be a state no live
+ * template is in.
+ */
+export function storedTemplate(crds: CrdIndex, template: JsonObject, observe?: DefaultObserver): JsonObject {
+  return crdDefines(crds, template) ? admittedObject(crds, template, observe) : deepCopy(template);
 }
 
 /** What the API server would say about creating `obj` (`validateAgainstCrd` of the admitted object). */
@@ -511,45 +682,48 @@ export function inputCrdValidator(crds: CrdIndex): (obj: JsonObject, ref: Object
   };
 }
 
-// ---------------------------------------------------------------- webhooks not emulated
+// ---------------------------------------------------------------- templates read as written
 
-interface WebhookNotEmulated {
+interface StoredOnlyPaths {
+  apiVersion: string;
   kind: string;
-  /** JSON pointer prefixes the webhook creates on a live object of this kind. */
+  /** JSON pointer prefixes that live templates of this kind have only as stored. */
   creates: readonly string[];
   hint: string;
 }
 
 /**
- * Defaulting webhooks whose effect is not emulated (neither for rendering nor for validation),
- * with the workaround a fixture needs. CAPA's AWSClusterTemplate webhook
- * (kubernetes-sigs/cluster-api-provider-aws `webhooks/awsclustertemplate_webhook.go`) round-trips
- * the template through Go types, where `network` and `network.vpc` are non-pointer structs, so
- * the stored template has them; the CRD defaults then fill `vpc.availabilityZoneUsageLimit` etc.
- * (../shared/fixtures/crds/README.md, "Gaps").
+ * Paths a live template has only as the API server stored it (`storedTemplate`), which a
+ * ClusterClass patch may rely on. Without the template's CRD the template is read as written, so
+ * a patch on such a path fails offline where it succeeds live; the hint says why and what to do.
+ * CAPA's AWSClusterTemplate: the webhook writes `network` (with `vpc` and `cni`), `bastion`,
+ * `controlPlaneLoadBalancer`, `identityRef` and `controlPlaneEndpoint` (`awsClusterTemplateDefaults`),
+ * and the CRD defaults `vpc.availabilityZoneUsageLimit` to 3 (fixture `capa-ci-default`).
  */
-const WEBHOOKS_NOT_EMULATED: readonly WebhookNotEmulated[] = [
+const STORED_ONLY_PATHS: readonly StoredOnlyPaths[] = [
   {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'AWSClusterTemplate',
-    creates: ['/spec/template/spec/network/'],
+    creates: ['network', 'bastion', 'controlPlaneLoadBalancer', 'identityRef', 'controlPlaneEndpoint'].map((f) => `/spec/template/spec/${f}/`),
     hint:
-      "live, CAPA's AWSClusterTemplate defaulting webhook creates spec.template.spec.network.vpc (and the CRD then defaults vpc.availabilityZoneUsageLimit to 3); " +
-      'that webhook is not emulated offline: add `network: {vpc: {availabilityZoneUsageLimit: 3}}` to the AWSClusterTemplate (or `network: {vpc: {}}` when its CRD is given, which supplies the defaults)',
+      "live, the AWSClusterTemplate is patched as stored: CAPA's defaulting webhook writes network.vpc, network.cni, bastion, controlPlaneLoadBalancer, identityRef and controlPlaneEndpoint " +
+      'into spec.template.spec, and its CRD defaults network.vpc.availabilityZoneUsageLimit to 3; templates are read as stored only when their CRD is given: ' +
+      'pass the AWSClusterTemplate CRD (--crds DIR, or as an input item), or add the field to the template, e.g. `network: {vpc: {availabilityZoneUsageLimit: 3}}`',
   },
 ];
 
 const MISSING_PATH = /failed on (\S+) "[^"]*" at (\/\S*): \w+ operation does not apply: doc is missing path/;
 
 /**
- * A patch failure ("doc is missing path") on a path that a non-emulated defaulting webhook
- * creates on the live template gets that explanation and the workaround appended; any other
- * result is returned as it is.
+ * A patch failure ("doc is missing path") on a path that live templates of that kind have only
+ * as stored, when the template's CRD is not given, gets that explanation and the way out
+ * appended; any other result is returned as it is.
  */
-export function withWebhookHint(result: Result): Result {
+export function withStoredTemplateHint(result: Result, crds: CrdIndex): Result {
   if (!result.message.includes('doc is missing path')) return result;
   const m = MISSING_PATH.exec(result.message);
   if (!m) return result;
   const [, kind, path] = m;
-  const known = WEBHOOKS_NOT_EMULATED.find((w) => w.kind === kind && w.creates.some((p) => `${path}/`.startsWith(p)));
+  const known = STORED_ONLY_PATHS.find((w) => w.kind === kind && w.creates.some((p) => `${path}/`.startsWith(p)) && !crdDefines(crds, { apiVersion: w.apiVersion, kind }));
   return known ? { ...result, message: `${result.message} (${known.hint})` } : result;
 }

@@ -286,6 +286,11 @@ export function applyCrdDefaults(crds: CrdIndex, obj: JsonObject, observe?: (pat
   return applyStructuralDefaults(withoutNulls, compiled.node, observe && ((path) => observe(path, detail!))) as JsonObject;
 }
 
+/** Whether a given CRD defines the object's group and kind (in any version). */
+export function crdDefines(crds: CrdIndex, obj: JsonObject): boolean {
+  return lookup(crds, obj).defined !== undefined;
+}
+
 /** The object as the API server would store it (unknown fields dropped), and the dropped paths. */
 export function pruneUnknownFields(crds: CrdIndex, obj: JsonObject): { object: JsonObject; pruned: string[] } {
   const { entry } = lookup(crds, obj);

@@ -150,6 +150,26 @@ describe.skipIf(!hasShared || fixtureCrdsMissing())('stages report their origins
     const bare = plain.generated.find((g) => g.cluster === 'default/capa-ci-1')!.provenance!.objects.find((o) => o.ref.kind === 'AWSCluster')!;
     expect(bare.fields.some((f) => f.path === 'spec.controlPlaneLoadBalancer.scheme')).toBe(false);
   });
+
+  it('templates read as stored: a field CAPA\'s defaulting webhook wrote is attributed to the webhook, one the CRD then defaulted below it to the CRD', () => {
+    // webhooks/awsclustertemplate_webhook.go → SetDefaults_AWSClusterSpec (identityRef), the Go round trip
+    // (network.vpc), then the CRD default availabilityZoneUsageLimit 3 (awsclustertemplates.yaml).
+    const items = readItems(join(sharedFixtures, 'capa-ci-default.yaml'));
+    const out = runPipeline(items, config({ skipExternalPatches: true, provenance: true }), [], { crds: loadFixtureCrds() });
+    const awsCluster = (cluster: string) => out.generated.find((g) => g.cluster === cluster)!.provenance!.objects.find((o) => o.ref.kind === 'AWSCluster')!;
+    const webhook = { kind: 'default', detail: 'defaulting webhook kubernetes-sigs/cluster-api-provider-aws webhooks/awsclustertemplate_webhook.go (SetObjectDefaults_AWSClusterTemplate)' };
+    const fields = awsCluster('default/capa-ci-1').fields;
+    expect(fields.find((f) => f.path === 'spec.identityRef.name')).toEqual({ path: 'spec.identityRef.name', value: 'default', source: webhook });
+    expect(fields.find((f) => f.path === 'spec.network.vpc.availabilityZoneUsageLimit')).toEqual({
+      path: 'spec.network.vpc.availabilityZoneUsageLimit',
+      value: 3,
+      source: { kind: 'default', detail: 'default in the schema of CRD awsclustertemplates.infrastructure.cluster.x-k8s.io (v1beta2)' },
+    });
+    expect(fields.some((f) => f.path.startsWith('spec.controlPlaneEndpoint'))).toBe(false);
+    const limit = awsCluster('default/capa-ci-selfhosted').fields.find((f) => f.path === 'spec.network.vpc.availabilityZoneUsageLimit')!;
+    expect(limit.value).toBe(1);
+    expect(limit.source).toMatchObject({ kind: 'patch', patch: 'limitAZ', op: 'replace' });
+  });
 });
 
 describe('upgrade sequencing reports why a version is held', () => {

@@ -9,10 +9,12 @@
  *   - capi-docker-quick-start-runtimesdk / rt-1 (skipExternalPatches=false only): an external
  *     patch needs the Runtime Extension, and none is configured here (spec §7.7; with the
  *     extension, see test/extensions/runtimesdk-fixture.e2e.test.ts).
- *   - capa-ci-default / capa-ci-selfhosted: NOT a CAPI rejection. Live, CAPA's AWSClusterTemplate
- *     webhook (webhooks/awsclustertemplate_webhook.go `Default`, with the Go round trip) creates
- *     network.vpc in the stored template, which its `limitAZ` patch replaces; that round trip is
- *     not emulated, so offline the patch fails (documented divergence, README).
+ *   - capa-ci-default / capa-ci-selfhosted: NOT a CAPI rejection, and only without CRDs (as here).
+ *     Live, CAPA's AWSClusterTemplate webhook (webhooks/awsclustertemplate_webhook.go `Default`,
+ *     with the Go round trip) creates network.vpc in the stored template and the CRD defaults
+ *     vpc.availabilityZoneUsageLimit, which its `limitAZ` patch replaces. Templates are read as
+ *     stored only when their CRDs are given (then it renders: crds-acceptance.test.ts), so here the
+ *     patch fails and the message says to pass the CRD (README, "Known divergences").
  * A new fixture file is picked up automatically and must render cleanly.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -28,7 +30,7 @@ if (!present) console.warn(`SKIPPED: ${FIXTURE_DIR} is not available; the real-w
 const files = present ? readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.yaml')).sort() : [];
 
 const SELFHOSTED =
-  'Cluster default/capa-ci-selfhosted: patch "limitAZ" (definitions[0].jsonPatches[0]) failed on AWSClusterTemplate "ci-default" at /spec/template/spec/network/vpc/availabilityZoneUsageLimit: replace operation does not apply: doc is missing path: /spec/template/spec/network/vpc/availabilityZoneUsageLimit: missing value (live, CAPA\'s AWSClusterTemplate defaulting webhook creates spec.template.spec.network.vpc (and the CRD then defaults vpc.availabilityZoneUsageLimit to 3); that webhook is not emulated offline: add `network: {vpc: {availabilityZoneUsageLimit: 3}}` to the AWSClusterTemplate (or `network: {vpc: {}}` when its CRD is given, which supplies the defaults))';
+  'Cluster default/capa-ci-selfhosted: patch "limitAZ" (definitions[0].jsonPatches[0]) failed on AWSClusterTemplate "ci-default" at /spec/template/spec/network/vpc/availabilityZoneUsageLimit: replace operation does not apply: doc is missing path: /spec/template/spec/network/vpc/availabilityZoneUsageLimit: missing value (live, the AWSClusterTemplate is patched as stored: CAPA\'s defaulting webhook writes network.vpc, network.cni, bastion, controlPlaneLoadBalancer, identityRef and controlPlaneEndpoint into spec.template.spec, and its CRD defaults network.vpc.availabilityZoneUsageLimit to 3; templates are read as stored only when their CRD is given: pass the AWSClusterTemplate CRD (--crds DIR, or as an input item), or add the field to the template, e.g. `network: {vpc: {availabilityZoneUsageLimit: 3}}`)';
 const CAPZ_WIN =
   'Cluster default/capz-ci-win: patch "logLevel" (definitions[0].jsonPatches[0]) failed on KubeadmControlPlaneTemplate "capz-ci-control-plane" at /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/v: failed to calculate value: variable "logLevel" does not exist';
 

@@ -1,10 +1,14 @@
 /**
  * capa-ci-default.yaml — CAPA e2e class `ci-default` (v1beta2): enabledIf on string variables,
- * templates rendering integers and lists. Cluster capa-ci-selfhosted is the documented divergence
- * (§1.1, §10): its `limitAZ` patch replaces a field that only exists after the AWS defaulting
- * webhook ran, so offline it fails with the RFC 6902 "missing path" error (§7.5).
+ * templates rendering integers and lists. Cluster capa-ci-selfhosted's `limitAZ` patch replaces
+ * `network.vpc.availabilityZoneUsageLimit`, which the AWSClusterTemplate has only as stored (§1.1):
+ * CAPA's defaulting webhook writes `network.vpc` and the CRD defaults the limit to 3. With the
+ * fixture CRDs, templates are read as stored and it renders as live; without them, templates are
+ * used as written and the patch fails with the RFC 6902 "missing path" error (§7.5), whose message
+ * says to pass the CRD.
  */
 import { describe, expect, it } from 'vitest';
+import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 import { clusterOf, errorsFor, fixedLabels, fixtureMissing, nameRe, renderFixture, type FixtureRender } from './helpers.js';
 
 const FILE = 'capa-ci-default.yaml';
@@ -27,7 +31,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-ci-default', () => {
   let r: FixtureRender;
   const render = () => (r ??= renderFixture(FILE));
 
-  it('the only error is capa-ci-selfhosted: limitAZ `replace` on a path that exists only after webhook defaulting (documented divergence)', () => {
+  it('without CRDs, the only error is capa-ci-selfhosted: limitAZ `replace` on a path the template has only as stored; the message says to pass the CRD', () => {
     const errors = render().errors;
     expect(errors).toHaveLength(1);
     expect(errorsFor(render(), 'capa-ci-selfhosted')).toEqual(errors);
@@ -35,6 +39,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-ci-default', () => {
     expect(msg).toContain('"limitAZ"');
     expect(msg).toContain('AWSClusterTemplate');
     expect(msg).toContain('replace operation does not apply: doc is missing path: /spec/template/spec/network/vpc/availabilityZoneUsageLimit');
+    expect(msg).toContain('pass the AWSClusterTemplate CRD (--crds DIR, or as an input item)');
     // Fault isolation: the other Cluster of the same class renders; the failing one emits nothing (§2.1: nothing partial).
     expect([...render().clusters.keys()]).toEqual(['default/capa-ci-1']);
   });
@@ -103,6 +108,48 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-ci-default', () => {
 
     it('classic Cluster keeps its three user labels', () => {
       expect(c().cluster.metadata.labels).toEqual({ ccm: 'external', cni: 'capa-ci-1-crs-0', csi: 'external', ...fixedLabels('capa-ci-1') });
+    });
+  });
+
+  /**
+   * With the fixture CRDs the AWSClusterTemplate is read as stored: CRD defaults, CAPA's webhook
+   * (webhooks/awsclustertemplate_webhook.go → SetObjectDefaults_AWSClusterTemplate, api/v1beta2/
+   * defaults.go, plus the Go round trip of AWSClusterSpec's json tags), CRD defaults again
+   * (awsclustertemplates.yaml v1beta2: scheme internet-facing, vpc availabilityZoneUsageLimit 3,
+   * availabilityZoneSelection Ordered, subnetSchema PreferPrivate). CAPI leaves the zero-valued
+   * controlPlaneEndpoint the round trip writes out of what it applies (internal/contract/
+   * infrastructure_cluster.go IgnorePaths), so the AWSCluster has none.
+   */
+  describe.skipIf(fixtureCrdsMissing())('with the fixture CRDs: templates read as stored', () => {
+    let withCrds: FixtureRender;
+    const rendered = () => (withCrds ??= renderFixture(FILE, { crds: loadFixtureCrds() }));
+    const awsClusterSpec = (azLimit: number) => ({
+      controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'TCP', scheme: 'internet-facing', crossZoneLoadBalancing: false },
+      identityRef: { kind: 'AWSClusterControllerIdentity', name: 'default' },
+      network: {
+        cni: {
+          cniIngressRules: [
+            { description: 'bgp (calico)', protocol: 'tcp', fromPort: 179, toPort: 179 },
+            { description: 'IP-in-IP (calico)', protocol: '4', fromPort: -1, toPort: 65535 },
+          ],
+        },
+        vpc: { availabilityZoneSelection: 'Ordered', availabilityZoneUsageLimit: azLimit, subnetSchema: 'PreferPrivate' },
+      },
+      bastion: { allowedCIDRBlocks: ['0.0.0.0/0', '::/0'], enabled: false },
+      region: 'us-east-2',
+      sshKeyName: SSH,
+    });
+
+    it('capa-ci-selfhosted renders with no error result; limitAZ replaces the stored availabilityZoneUsageLimit 3 with 1', () => {
+      const out = rendered();
+      expect(out.errors).toEqual([]);
+      expect([...out.clusters.keys()]).toEqual(['default/capa-ci-1', 'default/capa-ci-selfhosted']);
+      expect(clusterOf(out, 'capa-ci-selfhosted').infraCluster.spec).toEqual(awsClusterSpec(1));
+      expect(clusterOf(out, 'capa-ci-selfhosted').controlPlane.spec.kubeadmConfigSpec.preKubeadmCommands).toHaveLength(3);
+    });
+
+    it('capa-ci-1 (limitAZ disabled) keeps the stored default 3: its AWSCluster carries what the live one does', () => {
+      expect(clusterOf(rendered(), 'capa-ci-1').infraCluster.spec).toEqual(awsClusterSpec(3));
     });
   });
 

@@ -13,8 +13,9 @@ import {
   admissionWebhookSource,
   admittedObject,
   inputCrdValidator,
+  storedTemplate,
   validateOnCreate,
-  withWebhookHint,
+  withStoredTemplateHint,
 } from '../../src/validation/admission.js';
 import { loadCrds, validateAgainstCrd } from '../../src/validation/crds.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
@@ -370,21 +371,151 @@ describe.skipIf(fixtureCrdsMissing())('provider webhooks that decide validity, w
   });
 });
 
-describe('withWebhookHint', () => {
+// CAPA at 2cf09d78 (the commit of the capa-* fixtures): webhooks/awscluster_webhook.go and
+// awsclustertemplate_webhook.go `Default()` call `SetObjectDefaults_AWSCluster(Template)`
+// (api/v1beta2/zz_generated.defaults.go) → `SetDefaults_AWSClusterSpec`, `SetDefaults_NetworkSpec`,
+// `SetDefaults_Bastion` (api/v1beta2/defaults.go); constants from network_types.go
+// (ELBSchemeInternetFacing "internet-facing", ELBSchemeInternal "internal",
+// SecurityGroupProtocolTCP "tcp", SecurityGroupProtocolIPinIP "4") and awscluster_types.go
+// (LoadBalancerTypeClassic "classic", LoadBalancerTypeNLB "nlb", ControllerIdentityKind
+// "AWSClusterControllerIdentity", AWSClusterControllerIdentityName "default"). Then
+// controller-runtime's patch to the marshalled struct (pkg/webhook/admission/defaulter_custom.go):
+// json tags of awscluster_types.go / network_types.go and CAPI v1beta1 APIEndpoint.
+const CALICO_RULES = [
+  { description: 'bgp (calico)', protocol: 'tcp', fromPort: 179, toPort: 179 },
+  { description: 'IP-in-IP (calico)', protocol: '4', fromPort: -1, toPort: 65535 },
+];
+/** What `Default()` plus the Go round trip make of an empty AWSClusterSpec. */
+const EMPTY_AWS_CLUSTER_SPEC = {
+  identityRef: { kind: 'AWSClusterControllerIdentity', name: 'default' },
+  controlPlaneLoadBalancer: { scheme: 'internet-facing', loadBalancerType: 'classic', crossZoneLoadBalancing: false },
+  network: { cni: { cniIngressRules: CALICO_RULES }, vpc: {} },
+  bastion: { allowedCIDRBlocks: ['0.0.0.0/0', '::/0'], enabled: false },
+  controlPlaneEndpoint: { host: '', port: 0 },
+};
+const awsClusterTemplate = (spec: JsonObject): JsonObject => ({
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+  kind: 'AWSClusterTemplate',
+  metadata: { name: 'ci-default', namespace: 'default' },
+  spec: { template: { spec } },
+});
+
+describe('AWSCluster(Template) (CAPA webhook Default() and its Go round trip)', () => {
+  it('an empty template: identity, classic internet-facing LB, Calico rules, open bastion, and the non-pointer structs (network.vpc, bastion, controlPlaneEndpoint, template.metadata)', () => {
+    const out = admit(awsClusterTemplate({}));
+    expect(out.spec.template).toEqual({ metadata: {}, spec: EMPTY_AWS_CLUSTER_SPEC });
+    expect(admissionWebhookSource(awsClusterTemplate({}))).toBe('kubernetes-sigs/cluster-api-provider-aws webhooks/awsclustertemplate_webhook.go (SetObjectDefaults_AWSClusterTemplate)');
+  });
+
+  it('AWSCluster: the same defaults on spec (the same SetDefaults_* functions)', () => {
+    const out = admit({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'AWSCluster', metadata: { name: 'c1-abcde', namespace: 'default' }, spec: {} });
+    expect(out.spec).toEqual(EMPTY_AWS_CLUSTER_SPEC);
+    expect(out.status).toBeUndefined();
+  });
+
+  it('keeps what is set: an existing LB gets only its type, a given CNI (even {}) no Calico rules, bastion CIDRs only when none and ingress rules are on', () => {
+    const out = admit(
+      awsClusterTemplate({
+        controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS' },
+        network: { cni: {}, vpc: { availabilityZoneUsageLimit: 1 } },
+        bastion: { enabled: true, disableIngressRules: true },
+        identityRef: { kind: 'AWSClusterRoleIdentity', name: 'role' },
+      }),
+    ).spec.template.spec;
+    expect(out.controlPlaneLoadBalancer).toEqual({ loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS', crossZoneLoadBalancing: false });
+    expect(out.network).toEqual({ cni: {}, vpc: { availabilityZoneUsageLimit: 1 } });
+    expect(out.bastion).toEqual({ enabled: true, disableIngressRules: true });
+    expect(out.identityRef).toEqual({ kind: 'AWSClusterRoleIdentity', name: 'role' });
+    expect(admit(awsClusterTemplate({ bastion: { allowedCIDRBlocks: [] } })).spec.template.spec.bastion).toEqual({ allowedCIDRBlocks: ['0.0.0.0/0', '::/0'], enabled: false });
+  });
+
+  it('a secondary LB is an internal NLB unless said otherwise', () => {
+    const out = admit(awsClusterTemplate({ secondaryControlPlaneLoadBalancer: { name: 'second' } })).spec.template.spec;
+    expect(out.secondaryControlPlaneLoadBalancer).toEqual({ name: 'second', loadBalancerType: 'nlb', scheme: 'internal', crossZoneLoadBalancing: false });
+  });
+
+  it('the round trip writes the fields without omitempty of list items and pointers that are present', () => {
+    const out = admit(
+      awsClusterTemplate({
+        network: {
+          subnets: [{ availabilityZone: 'us-east-1a', cidrBlock: '10.0.0.0/24' }],
+          additionalControlPlaneIngressRules: [{ cidrBlocks: ['10.0.0.0/8'] }],
+          vpc: { secondaryCidrBlocks: [{}] },
+        },
+        controlPlaneLoadBalancer: { additionalListeners: [{ protocol: 'TCP' }], ingressRules: [{ description: 'x' }] },
+        identityRef: { name: 'only-name' },
+        s3Bucket: { controlPlaneIAMInstanceProfile: 'p' },
+        controlPlaneEndpoint: { host: 'api.example.com' },
+      }),
+    ).spec.template.spec;
+    expect(out.network.subnets).toEqual([{ availabilityZone: 'us-east-1a', cidrBlock: '10.0.0.0/24', id: '', isPublic: false }]);
+    expect(out.network.additionalControlPlaneIngressRules).toEqual([{ cidrBlocks: ['10.0.0.0/8'], description: '', protocol: '', fromPort: 0, toPort: 0 }]);
+    expect(out.network.vpc).toEqual({ secondaryCidrBlocks: [{ ipv4CidrBlock: '' }] });
+    expect(out.controlPlaneLoadBalancer.additionalListeners).toEqual([{ protocol: 'TCP', port: 0 }]);
+    expect(out.controlPlaneLoadBalancer.ingressRules).toEqual([{ description: 'x', protocol: '', fromPort: 0, toPort: 0 }]);
+    expect(out.identityRef).toEqual({ name: 'only-name', kind: '' });
+    expect(out.s3Bucket).toEqual({ controlPlaneIAMInstanceProfile: 'p', name: '' });
+    expect(out.controlPlaneEndpoint).toEqual({ host: 'api.example.com', port: 0 });
+  });
+
+  it('leaves a wrongly typed value alone (Go could not decode it; the schema reports it)', () => {
+    expect(admit(awsClusterTemplate({ network: 'default' })).spec.template.spec.network).toBe('default');
+  });
+});
+
+describe.skipIf(fixtureCrdsMissing())('storedTemplate: the template the topology controller reads', () => {
+  const { crds } = loadCrds(loadFixtureCrds());
+  // The capa-ci-default AWSClusterTemplate as written.
+  const written = awsClusterTemplate({ controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS' } });
+
+  it('with its CRD: CRD defaults, the webhook, CRD defaults again (network.vpc exists only after the webhook, its defaults only after the second pass)', () => {
+    const defaults: [string, string][] = [];
+    const stored = storedTemplate(crds, written, (path, detail) => defaults.push([path.join('.'), detail])) as Obj;
+    expect(stored.spec.template.spec.network.vpc).toEqual({ availabilityZoneUsageLimit: 3, availabilityZoneSelection: 'Ordered', subnetSchema: 'PreferPrivate' });
+    // scheme: CRD default `internet-facing` (first pass, the webhook keeps it).
+    expect(stored.spec.template.spec.controlPlaneLoadBalancer).toEqual({ loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS', scheme: 'internet-facing', crossZoneLoadBalancing: false });
+    const crd = 'default in the schema of CRD awsclustertemplates.infrastructure.cluster.x-k8s.io (v1beta2)';
+    const webhook = 'defaulting webhook kubernetes-sigs/cluster-api-provider-aws webhooks/awsclustertemplate_webhook.go (SetObjectDefaults_AWSClusterTemplate)';
+    expect(defaults).toEqual(
+      expect.arrayContaining([
+        ['spec.template.spec.controlPlaneLoadBalancer.scheme', crd],
+        ['spec.template.spec.controlPlaneLoadBalancer.crossZoneLoadBalancing', webhook],
+        ['spec.template.spec.network', webhook],
+        ['spec.template.spec.network.vpc.availabilityZoneUsageLimit', crd],
+      ]),
+    );
+    expect(written.spec).toEqual({ template: { spec: { controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS' } } } });
+  });
+
+  it('without its CRD: as written (no webhook either)', () => {
+    expect(storedTemplate(loadCrds([]).crds, written)).toEqual(written);
+  });
+});
+
+describe('withStoredTemplateHint', () => {
   const failure = (kind: string, path: string): Result => ({
     severity: 'error',
     message: `Cluster default/c1: patch "limitAZ" (definitions[0].jsonPatches[0]) failed on ${kind} "ci-default" at ${path}: replace operation does not apply: doc is missing path: ${path}: missing value`,
     resourceRef: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', name: 'ci-default', namespace: 'default' },
     field: { path: 'spec.patches[6].definitions[0].jsonPatches[0]' },
   });
+  const none = loadCrds([]).crds;
 
-  it('explains a missing path that CAPA\'s AWSClusterTemplate webhook creates, and how to work around it', () => {
+  it('without the AWSClusterTemplate CRD: explains that live templates are patched as stored, and says to pass the CRD', () => {
+    for (const path of ['/spec/template/spec/network/vpc/availabilityZoneUsageLimit', '/spec/template/spec/bastion/instanceType']) {
+      const r = failure('AWSClusterTemplate', path);
+      const out = withStoredTemplateHint(r, none);
+      expect(out.message.startsWith(r.message)).toBe(true);
+      expect(out.message).toContain("live, the AWSClusterTemplate is patched as stored: CAPA's defaulting webhook writes network.vpc");
+      expect(out.message).toContain('its CRD defaults network.vpc.availabilityZoneUsageLimit to 3');
+      expect(out.message).toContain('pass the AWSClusterTemplate CRD (--crds DIR, or as an input item)');
+      expect(out).toMatchObject({ severity: 'error', field: r.field, resourceRef: r.resourceRef });
+    }
+  });
+
+  it.skipIf(fixtureCrdsMissing())('with the CRD given, the template was read as stored: a missing path is a real failure, no hint', () => {
     const r = failure('AWSClusterTemplate', '/spec/template/spec/network/vpc/availabilityZoneUsageLimit');
-    const out = withWebhookHint(r);
-    expect(out.message.startsWith(r.message)).toBe(true);
-    expect(out.message).toContain("CAPA's AWSClusterTemplate defaulting webhook creates spec.template.spec.network.vpc");
-    expect(out.message).toContain('add `network: {vpc: {availabilityZoneUsageLimit: 3}}` to the AWSClusterTemplate');
-    expect(out).toMatchObject({ severity: 'error', field: r.field, resourceRef: r.resourceRef });
+    expect(withStoredTemplateHint(r, loadCrds(loadFixtureCrds()).crds)).toBe(r);
   });
 
   it('leaves other kinds, other paths and other results alone', () => {
@@ -393,7 +524,7 @@ describe('withWebhookHint', () => {
       failure('AWSClusterTemplate', '/spec/template/spec/region'),
       { severity: 'error', message: 'variable "logLevel" does not exist' } as Result,
     ]) {
-      expect(withWebhookHint(r)).toBe(r);
+      expect(withStoredTemplateHint(r, none)).toBe(r);
     }
   });
 });
