@@ -4,10 +4,12 @@
  * the holder reference (kind + field path) and, for MD/MP classes, the class name with `*`,
  * `prefix*` and `*suffix` wildcards.
  */
+import { isObject } from '../api/json.js';
 import type { Json, JsonObject, PatchSelector } from '../api/model.js';
 import type { PatchRequestItem } from './types.js';
 
-export type ClassNameMatcher = (className: string) => boolean;
+/** Decides whether a class name (or, from the builtin fallback, any JSON value) is selected. */
+export type ClassNameMatcher = (className: Json) => boolean;
 
 export interface CompiledSelector {
   readonly apiVersion: string;
@@ -19,18 +21,19 @@ export interface CompiledSelector {
   readonly machinePoolClass: ClassNameMatcher | undefined;
 }
 
-/** CAPI checks each name in order: `*` or equality, then `*suffix`, then `prefix*`. */
+/**
+ * CAPI tests each name: `*` or equality, then `*suffix`, then `prefix*`. A class that is not a
+ * string (only possible through the builtin fallback) is unquoted by CAPI to "", so only `*`
+ * selects it.
+ */
 function compileNames(names: readonly string[]): ClassNameMatcher {
-  const tests: ClassNameMatcher[] = names.map((name) => {
+  const tests = names.map((name): ((cls: string) => boolean) => {
     const suffix = name.startsWith('*') ? name.slice(1) : undefined;
     const prefix = name.endsWith('*') ? name.slice(0, -1) : undefined;
-    return (cls) =>
-      name === '*' ||
-      cls === name ||
-      (suffix !== undefined && cls.endsWith(suffix)) ||
-      (prefix !== undefined && cls.startsWith(prefix));
+    return (cls) => cls === name || (suffix !== undefined && cls.endsWith(suffix)) || (prefix !== undefined && cls.startsWith(prefix));
   });
-  return (cls) => tests.some((t) => t(cls));
+  const any = names.includes('*');
+  return (cls) => any || (typeof cls === 'string' && tests.some((t) => t(cls)));
 }
 
 export function compileSelector(selector: PatchSelector): CompiledSelector {
@@ -56,14 +59,14 @@ const CP_MACHINE_FIELD_PATHS: ReadonlySet<string> = new Set([
   'spec.machineTemplate.spec.infrastructureRef',
 ]);
 
-/** `builtin.<part>.class` of the item variables, if it is a string (CAPI reads it from there). */
-function builtinClass(variables: Record<string, Json>, part: 'machineDeployment' | 'machinePool'): string | undefined {
+/**
+ * `builtin.<part>.class` of the item variables, as `GetVariableValue` finds it: undefined unless
+ * `builtin` and `builtin.<part>` are objects holding the key; then its value, whatever its type.
+ */
+function builtinClass(variables: Record<string, Json>, part: 'machineDeployment' | 'machinePool'): Json | undefined {
   const b = variables['builtin'];
-  if (typeof b !== 'object' || b === null || Array.isArray(b)) return undefined;
-  const p = Object.hasOwn(b, part) ? b[part] : undefined;
-  if (typeof p !== 'object' || p === null || Array.isArray(p)) return undefined;
-  const c = Object.hasOwn(p, 'class') ? p['class'] : undefined;
-  return typeof c === 'string' ? c : undefined;
+  const p = isObject(b) && Object.hasOwn(b, part) ? b[part] : undefined;
+  return isObject(p) && Object.hasOwn(p, 'class') ? p['class'] : undefined;
 }
 
 /** `template` is the item's current (possibly already patched) document; apiVersion/kind never change. */

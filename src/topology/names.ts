@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { Json, JsonObject } from '../api/model.js';
 import { canonicalJson } from '../api/json.js';
+import { goQuote } from '../gotemplate/fmt.js';
 import { executeTemplate, parseTemplate } from '../gotemplate/index.js';
 
 /** k8s.io/apimachinery/pkg/util/rand alphabet: no vowels, no 0, 1, 3. */
@@ -65,8 +66,10 @@ export interface NameTemplateInput {
 export type NameOutcome = { ok: true; name: string } | { ok: false; error: string };
 
 /**
- * Template generator (§3.1): renders the naming template (Go builtins only, missingkey=error) with a
- * deterministic `.random`; overlong results are cut to 58 bytes plus a second deterministic suffix.
+ * Template generator (§3.1; `templateGenerator.GenerateName` in CAPI's internal/topology/names):
+ * renders the naming template (Go builtins only, missingkey=error) with a deterministic `.random`;
+ * results over 63 bytes are cut to 58 bytes plus a second deterministic suffix. Errors carry
+ * CAPI's wrapping (`parsing template %q` / `rendering template`).
  */
 export function generateStableName(input: NameTemplateInput): NameOutcome {
   const identity = [input.namespace, input.clusterName, ...(input.topologyName !== undefined ? [input.topologyName] : [])];
@@ -75,8 +78,8 @@ export function generateStableName(input: NameTemplateInput): NameOutcome {
   if (input.template === undefined) {
     rendered = [input.clusterName, ...(input.topologyName !== undefined ? [input.topologyName] : []), random].join('-');
   } else {
-    const parsed = parseTemplate(input.template, { name: 'template', functions: 'builtins' });
-    if (!parsed.ok) return { ok: false, error: `rendering template: ${parsed.error}` };
+    const parsed = parseTemplate(input.template, { name: 'template name generator', functions: 'builtins' });
+    if (!parsed.ok) return { ok: false, error: `parsing template ${goQuote(input.template)}: ${parsed.error}` };
     const data: JsonObject = { cluster: { name: input.clusterName }, random };
     if (input.topologyKey && input.topologyName !== undefined) data[input.topologyKey] = { topologyName: input.topologyName };
     const out = executeTemplate(parsed.template, data as Json, { missingKey: 'error' });
