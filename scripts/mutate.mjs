@@ -30,7 +30,7 @@ const TARGETS = {
     'test/validation/compatibility.test.ts',
     'test/variables/classvalidation.test.ts',
   ],
-  'src/variables/defaulting.ts': ['test/variables/clustervariables.test.ts', 'test/variables/classvalidation.test.ts'],
+  'src/variables/defaulting.ts': ['test/variables/defaulting.test.ts', 'test/variables/clustervariables.test.ts'],
   'src/krm/write.ts': ['test/krm/write.test.ts', 'test/krm/stream.test.ts', 'test/golden.test.ts'],
   'src/topology/desired.ts': ['test/topology/desired.test.ts', 'test/topology/upgrade.test.ts', 'test/golden.test.ts'],
 };

@@ -13,12 +13,7 @@ export const CONVERSION_DATA = 'cluster.x-k8s.io/conversion-data';
 
 /** util.MergeMap: earlier maps win; undefined when the result is empty. */
 export function mergeMaps(...maps: (Record<string, string> | undefined)[]): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
-  for (let i = maps.length - 1; i >= 0; i--) {
-    const m = maps[i];
-    if (!m) continue;
-    for (const [k, v] of Object.entries(m)) out[k] = v;
-  }
+  const out: Record<string, string> = Object.assign({}, ...maps.toReversed());
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

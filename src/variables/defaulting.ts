@@ -19,8 +19,7 @@ export type DefaultObserver = (path: (string | number)[]) => void;
 const ROOT: readonly (string | number)[] = [];
 
 /** `observe` (and `at`, the path of `value`, used with it) report each default applied. */
-export function applyStructuralDefaults(value: Json, s: SchemaNode | undefined, observe?: DefaultObserver, at: readonly (string | number)[] = ROOT): Json {
-  if (!s) return value;
+export function applyStructuralDefaults(value: Json, s: SchemaNode, observe?: DefaultObserver, at: readonly (string | number)[] = ROOT): Json {
   if (Array.isArray(value)) {
     const items = s.items;
     if (!items) return value.map((v) => v);

@@ -253,7 +253,90 @@ describe('prototype pollution', () => {
         expect(({} as any).polluted).toBeUndefined();
         expect(Object.keys(Object.prototype)).toEqual([]);
       }),
-      { numRuns: 300 },
+      { numRuns: 300, seed: 18 },
+    );
+  });
+});
+
+/**
+ * Boundaries and quirks of evanphx/json-patch v5.9.11 (`Patch.Apply`, default options:
+ * SupportNegativeIndices), from its v5/patch.go and the cases of v5/patch_test.go.
+ */
+describe('evanphx edge cases', () => {
+  const list3 = (): Json => ({ foo: ['bar', 'qux', 'baz'] });
+
+  it('add without a value, or with null, writes null (Operation.value: a nil node marshals as null)', () => {
+    const without = ok(doc(), [{ op: 'add', path: '/spec/b' }]) as any;
+    expect(Object.hasOwn(without.spec, 'b')).toBe(true);
+    expect(without.spec.b).toBeNull();
+    expect((ok(doc(), [{ op: 'add', path: '/spec/b', value: null }]) as any).spec.b).toBeNull();
+    expect((ok(doc(), [{ op: 'replace', path: '/spec/a' }]) as any).spec.a).toBeNull();
+    expect((ok(doc(), [{ op: 'add', path: '/spec/list/0' }]) as any).spec.list).toEqual([null, 'x', 'y']);
+  });
+
+  it('array add: index len appends, len+1 is invalid (partialArray.add: idx >= len(nodes)+1)', () => {
+    // patch_test.go: {"foo": ["bar"]} add /foo/2 fails.
+    expect(ok({ foo: ['bar'] }, [{ op: 'add', path: '/foo/1', value: 'bum' }])).toEqual({ foo: ['bar', 'bum'] });
+    expect(err({ foo: ['bar'] }, [{ op: 'add', path: '/foo/2', value: 'bum' }])).toBe(
+      "error in add for path: '/foo/2': Unable to access invalid index: 2: invalid index referenced",
+    );
+    // -(len+1) inserts at the front; patch_test.go: {"foo": []} add /foo/-1 gives ["qux"].
+    expect(ok({ foo: [] }, [{ op: 'add', path: '/foo/-1', value: 'qux' }])).toEqual({ foo: ['qux'] });
+    expect(ok({ foo: ['bar'] }, [{ op: 'add', path: '/foo/-2', value: 'bum' }])).toEqual({ foo: ['bum', 'bar'] });
+  });
+
+  it('array remove: non-negative indexes from the front, -len is the first element, -(len+1) is invalid', () => {
+    expect(ok(list3(), [{ op: 'remove', path: '/foo/0' }])).toEqual({ foo: ['qux', 'baz'] });
+    expect(ok(list3(), [{ op: 'remove', path: '/foo/2' }])).toEqual({ foo: ['bar', 'qux'] });
+    // patch_test.go: remove /foo/-2 from ["bar","qux","baz"] gives ["bar","baz"].
+    expect(ok(list3(), [{ op: 'remove', path: '/foo/-2' }])).toEqual({ foo: ['bar', 'baz'] });
+    expect(ok(list3(), [{ op: 'remove', path: '/foo/-3' }])).toEqual({ foo: ['qux', 'baz'] });
+    // patch_test.go: {"foo": ["bar"]} remove /foo/-2 fails; {"foo": []} remove /foo/- fails.
+    expect(err({ foo: ['bar'] }, [{ op: 'remove', path: '/foo/-2' }])).toBe(
+      "error in remove for path: '/foo/-2': Unable to access invalid index: -2: invalid index referenced",
+    );
+    expect(err({ foo: [] }, [{ op: 'remove', path: '/foo/-' }])).toBe(`error in remove for path: '/foo/-': strconv.Atoi: parsing "-": invalid syntax`);
+  });
+
+  it('array replace and walking through arrays: -len is the first element, -(len+1) is missing (partialArray.get)', () => {
+    expect(ok(list3(), [{ op: 'replace', path: '/foo/-3', value: 'first' }])).toEqual({ foo: ['first', 'qux', 'baz'] });
+    expect(ok(list3(), [{ op: 'replace', path: '/foo/0', value: 'first' }])).toEqual({ foo: ['first', 'qux', 'baz'] });
+    expect(err(list3(), [{ op: 'replace', path: '/foo/-4', value: 'x' }])).toBe('replace operation does not apply: doc is missing key: /foo/-4: missing value');
+    const nested = { spec: { l: [{ a: 1 }, { a: 2 }] } };
+    expect(ok(nested, [{ op: 'add', path: '/spec/l/-2/b', value: 3 }])).toEqual({ spec: { l: [{ a: 1, b: 3 }, { a: 2 }] } });
+    expect(err(nested, [{ op: 'add', path: '/spec/l/-3/b', value: 3 }])).toBe('add operation does not apply: doc is missing path: "/spec/l/-3/b": missing value');
+    expect(err(nested, [{ op: 'add', path: '/spec/l/x/b', value: 3 }])).toBe('add operation does not apply: doc is missing path: "/spec/l/x/b": missing value');
+  });
+
+  it('an empty segment on the way is missing even when the object has a "" key (a nested doc has no self)', () => {
+    const d = { spec: { '': { x: 1 } } };
+    expect(err(d, [{ op: 'add', path: '/spec//y', value: 1 }])).toBe('add operation does not apply: doc is missing path: "/spec//y": missing value');
+    expect(err(d, [{ op: 'remove', path: '/spec//x' }])).toBe('remove operation does not apply: doc is missing path: "/spec//x": missing value');
+  });
+
+  it('path "": add and replace swap in the whole document; remove looks for key "" (findObject returns doc, "")', () => {
+    expect(ok(doc(), [{ op: 'add', path: '', value: { kind: 'New' } }])).toEqual({ kind: 'New' });
+    expect(ok(doc(), [{ op: 'replace', path: '', value: { kind: 'New' } }])).toEqual({ kind: 'New' });
+    expect(err(doc(), [{ op: 'remove', path: '' }])).toBe("error in remove for path: '': unable to remove nonexistent key: : missing value");
+    expect(ok({ '': 1, a: 2 }, [{ op: 'remove', path: '' }])).toEqual({ a: 2 });
+    // A root that is not an object cannot be turned back into a Kubernetes object (own wording).
+    expect(err(doc(), [{ op: 'add', path: '', value: [1] }])).toBe('add operation does not apply: the document root must be replaced by an object');
+    expect(err(doc(), [{ op: 'replace', path: '', value: 'x' }])).toBe('replace operation does not apply: the document root must be replaced by an object');
+  });
+
+  it('text before the first "/" is ignored, whatever it says', () => {
+    expect((ok(doc(), [{ op: 'add', path: '__proto__/spec/b', value: 1 }]) as any).spec.b).toBe(1);
+    expect(({} as any).b).toBeUndefined();
+  });
+
+  it('a document that is not a container has every path missing', () => {
+    expect(err(null, [{ op: 'add', path: '/spec/x', value: 1 }])).toBe('add operation does not apply: doc is missing path: "/spec/x": missing value');
+    expect(err('text', [{ op: 'remove', path: '/x' }])).toBe('remove operation does not apply: doc is missing path: "/x": missing value');
+  });
+
+  it('copy and move without "from" fail like DecodePatch (validateOperation)', () => {
+    expect(err(doc(), [{ op: 'copy', path: '/spec/a' }])).toBe(
+      `invalid operation {"op":"copy","path":"/spec/a"}: failed to decode 'from': operation, missing from field: missing value`,
     );
   });
 });
