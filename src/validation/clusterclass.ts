@@ -16,7 +16,7 @@ import {
   kubernetesVersionsErrors,
   metadataErrors,
   rolloutStrategyErrors,
-  startupTimeoutError,
+  startupTimeoutErrors,
   taintErrors,
   taintGateWarning,
   toResults,
@@ -54,8 +54,7 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
     report('health-check', forbidden('spec.controlPlane.healthCheck', withFix('can be only set if spec.controlPlane.machineInfrastructure is set', FIX.classHealthCheckNeedsMachineInfrastructure)));
   }
   const checkStartup = (hc: HealthCheck | undefined, path: string) => {
-    const t = hc?.checks?.nodeStartupTimeoutSeconds;
-    if (t !== undefined && t !== 0 && t < 30) report('health-check', startupTimeoutError(t, `${path}.checks.nodeStartupTimeoutSeconds`));
+    for (const e of startupTimeoutErrors(hc?.checks?.nodeStartupTimeoutSeconds, `${path}.checks.nodeStartupTimeoutSeconds`)) report('health-check', e);
   };
   checkStartup(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck');
   for (const md of cc.workers.machineDeployments) checkStartup(md.healthCheck, `${keyed('spec.workers.machineDeployments', md.class)}.healthCheck`);

@@ -154,15 +154,15 @@ export function rolloutStrategyErrors(strategy: JsonObject | undefined, path: st
   return out;
 }
 
-/** `nodeStartupTimeoutSeconds` is 0 (none) or at least 30. */
-export const startupTimeoutError = (seconds: number, path: string): FieldError => invalid(path, seconds, withFix('must be at least 30s', FIX.startupTimeout));
+/** `validateMachineHealthCheckNodeStartupTimeoutSeconds`: unset, 0 (disabled) or at least 30. */
+export const startupTimeoutErrors = (seconds: number | undefined, path: string): FieldError[] =>
+  seconds && seconds < 30 ? [invalid(path, seconds, withFix('must be at least 30s', FIX.startupTimeout))] : [];
 
 /** Health-check rules that need no class: startup timeout, triggerIf, and (MDs) maxInFlight. */
 export function healthCheckErrors(hc: HealthCheck | undefined, path: string, opts: { maxInFlight: boolean; startupTimeout: boolean }): FieldError[] {
   if (!hc) return [];
   const out: FieldError[] = [];
-  const t = hc.checks?.nodeStartupTimeoutSeconds;
-  if (opts.startupTimeout && t !== undefined && t !== 0 && t < 30) out.push(startupTimeoutError(t, child(path, 'checks', 'nodeStartupTimeoutSeconds')));
+  if (opts.startupTimeout) out.push(...startupTimeoutErrors(hc.checks?.nodeStartupTimeoutSeconds, child(path, 'checks', 'nodeStartupTimeoutSeconds')));
   out.push(...intOrPercentErrors(hc.remediation?.triggerIf?.unhealthyLessThanOrEqualTo, child(path, 'remediation', 'triggerIf', 'unhealthyLessThanOrEqualTo')));
   if (opts.maxInFlight) out.push(...intOrPercentErrors(hc.remediation?.maxInFlight, child(path, 'remediation', 'maxInFlight')));
   return out;

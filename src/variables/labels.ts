@@ -14,7 +14,10 @@ const DNS1123_SUBDOMAIN_RE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9
 const QUALIFIED_NAME_MSG =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
-/** `IsQualifiedName`: messages for an invalid label/annotation key. */
+/**
+ * `IsQualifiedName` = `content.IsLabelKey` (apimachinery v0.36.3, CAPI v1.14's): messages for an
+ * invalid label/annotation key. An empty name part gets both the "non-empty" and the regex message.
+ */
 export function qualifiedNameErrors(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split('/');
@@ -31,11 +34,11 @@ export function qualifiedNameErrors(value: string): string[] {
       }
     }
   } else {
-    return ["a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+    return ["a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push('name part must be no more than 63 bytes');
-  if (name.length > 0 && !NAME_RE.test(name)) errs.push(QUALIFIED_NAME_MSG);
+  if (!NAME_RE.test(name)) errs.push(QUALIFIED_NAME_MSG);
   return errs;
 }
 

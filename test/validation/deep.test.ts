@@ -97,7 +97,7 @@ describe('validateClusterClassDeep', () => {
       mdClasses(spec)[0]!.metadata = { labels: { app: 'not valid!' }, annotations: { '-nope': 'x' } };
     });
     expect(brief(validateClusterClassDeep(cc, CLASS_REF)).map((r) => [r.path, r.message])).toEqual([
-      ['spec.controlPlane.metadata.labels', starts('Invalid value: "bad/key/x": a qualified name must consist of alp')],
+      ['spec.controlPlane.metadata.labels', starts('Invalid value: "bad/key/x": a valid label key must consist of alp')],
       ['spec.workers.machineDeployments[default-worker].template.metadata.labels[app]', starts('Invalid value: "not valid!": a valid label must be an empty stri')],
       ['spec.workers.machineDeployments[default-worker].template.metadata.annotations', starts('Invalid value: "-nope": name part must consist of alphanumeric ')],
     ]);
@@ -268,7 +268,7 @@ describe('validateClusterDeep', () => {
       };
     });
     expect(brief(validateClusterDeep(c, clusterRef('c1'))).map((r) => [r.severity, r.path, r.message])).toEqual([
-      ['error', 'spec.topology.controlPlane.metadata.annotations', starts('Invalid value: "a/b/c": a qualified name must consist of alphanumeric c')],
+      ['error', 'spec.topology.controlPlane.metadata.annotations', starts('Invalid value: "a/b/c": a valid label key must consist of alphanumeric c')],
       ['error', 'spec.topology.workers.machineDeployments[md-0].metadata.labels[x.io/y]', starts('Invalid value: "z z": a valid label must be an empty string or consist o')],
       ['error', 'spec.topology.workers.machineDeployments[md-0].rollout.strategy.rollingUpdate', starts('Invalid value: "0": maxUnavailable and maxSurge cannot both be 0')],
       ['warning', 'spec.topology.workers.machineDeployments[md-0].taints', starts('Forbidden: taints are not allowed to be set when the feature gate Machin')],

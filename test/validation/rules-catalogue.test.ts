@@ -792,7 +792,7 @@ describe('Cluster create rules (§8.2)', () => {
 
   it('cl-14 topology metadata is valid labels and annotations', () => {
     const rs = renderCluster((spec) => ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.metadata = { labels: { 'a/b/c': 'x' } }));
-    expectRule(rs, { ...C1, path: 'spec.topology.workers.machineDeployments[md-0].metadata.labels', capi: 'Invalid value: "a/b/c": a qualified name must consist of', fix: 'fix or remove this label', open: true });
+    expectRule(rs, { ...C1, path: 'spec.topology.workers.machineDeployments[md-0].metadata.labels', capi: 'Invalid value: "a/b/c": a valid label key must consist of', fix: 'fix or remove this label', open: true });
   });
 
   it('cl-15 topology rollout strategies', () => {

@@ -7,7 +7,7 @@
  * The text after "; " is the renderer's fix hint, written out literally.
  */
 import { describe, expect, it } from 'vitest';
-import type { HealthCheck, Json } from '../../src/api/model.js';
+import type { HealthCheck, Json, Taint } from '../../src/api/model.js';
 import {
   child,
   cidrErrors,
@@ -60,6 +60,7 @@ describe('rollout strategy (validateRolloutStrategy)', () => {
     expect(rolloutStrategyErrors({ type: 'OnDelete' }, 'p')).toEqual([]);
     expect(rolloutStrategyErrors({ rollingUpdate: [0, 0] }, 'p')).toEqual([]);
     expect(rolloutStrategyErrors({ rollingUpdate: 'x' }, 'p')).toEqual([]);
+    expect(rolloutStrategyErrors({ rollingUpdate: null }, 'p')).toEqual([]);
   });
 });
 
@@ -142,6 +143,11 @@ describe('taints (ValidateMachineTaints)', () => {
       'p[1].key: Invalid value: "-bad": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'); use a valid label key as taint key ([prefix/]name)',
     ]);
     expect(taintErrors(undefined, 'p')).toEqual([]);
+    // Taints are read as written: one without a key is checked as the key "" (IsQualifiedName).
+    expect(texts(taintErrors([{ effect: 'NoSchedule' } as unknown as Taint], 'p'))).toEqual([
+      'p[0].key: Invalid value: "": name part must be non-empty; use a valid label key as taint key ([prefix/]name)',
+      'p[0].key: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'); use a valid label key as taint key ([prefix/]name)',
+    ]);
   });
 
   it('any taint needs the MachineTaintPropagation gate (a warning here: the gate is not known offline)', () => {
