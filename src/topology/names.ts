@@ -27,19 +27,17 @@ export type StableRole =
 
 /** det5(parts…): five alphabet characters from SHA-256 over the parts joined by NUL. */
 export function det5(...parts: string[]): string {
-  const digest = createHash('sha256').update(parts.join('\0'), 'utf8').digest();
+  const digest = createHash('sha256').update(parts.join('\0')).digest();
   let out = '';
   for (let i = 0; i < 5; i++) out += RANDOM_ALPHABET[digest[i]! % RANDOM_ALPHABET.length];
   return out;
 }
 
-/** The first `max` bytes of a UTF-8 string, never splitting a character. */
+const UTF8 = new TextEncoder();
+
+/** The longest prefix of `s` within `max` UTF-8 bytes: encodeInto writes whole characters only. */
 export function truncateBytes(s: string, max: number): string {
-  const buf = Buffer.from(s, 'utf8');
-  if (buf.length <= max) return s;
-  let end = max;
-  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
-  return buf.subarray(0, end).toString('utf8');
+  return s.slice(0, UTF8.encodeInto(s, new Uint8Array(max)).read);
 }
 
 /** Prefix generator (SimpleNameGenerator shape): prefix cut to 58 bytes + 5 characters. */
@@ -86,7 +84,7 @@ export function generateStableName(input: NameTemplateInput): NameOutcome {
     if (!out.ok) return { ok: false, error: `rendering template: ${out.error}` };
     rendered = out.output;
   }
-  if (Buffer.byteLength(rendered, 'utf8') > MAX_NAME_BYTES) {
+  if (Buffer.byteLength(rendered) > MAX_NAME_BYTES) {
     const extra = det5(`${input.role}-truncate`, input.namespace, input.clusterName, input.topologyName ?? '', rendered);
     rendered = prefixName(rendered, extra);
   }

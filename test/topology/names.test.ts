@@ -132,6 +132,7 @@ describe('custom naming templates (templateGenerator.GenerateName)', () => {
 
   it('only text/template builtins exist: template.New without Funcs (no sprig)', () => {
     expect(name(cp('{{ printf "%s-%s" .cluster.name "cp" }}'))).toBe('c1-cp');
+    expect(name(cp('{{ slice .cluster.name 0 1 }}'))).toBe('c'); // builtin slice, not sprig's list slice
     expect(error(cp('{{ upper .cluster.name }}'))).toBe(
       'parsing template "{{ upper .cluster.name }}": template: template name generator:1: function "upper" not defined',
     );
