@@ -324,6 +324,12 @@ describe('evanphx edge cases', () => {
     expect(err(doc(), [{ op: 'replace', path: '', value: 'x' }])).toBe('replace operation does not apply: the document root must be replaced by an object');
   });
 
+  it('a one-segment path names a key of the root', () => {
+    expect(ok({ a: 1 }, [{ op: 'add', path: '/b', value: 2 }])).toEqual({ a: 1, b: 2 });
+    expect(ok({ a: 1 }, [{ op: 'remove', path: '/a' }])).toEqual({});
+    expect(ok([1, 2], [{ op: 'replace', path: '/0', value: 0 }])).toEqual([0, 2]);
+  });
+
   it('text before the first "/" is ignored, whatever it says', () => {
     expect((ok(doc(), [{ op: 'add', path: '__proto__/spec/b', value: 1 }]) as any).spec.b).toBe(1);
     expect(({} as any).b).toBeUndefined();
