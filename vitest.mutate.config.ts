@@ -6,6 +6,6 @@
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-const only = process.env.MUTATE_TESTS?.split(',').filter((f) => f !== '');
+const only = (process.env.MUTATE_TESTS ?? '').split(',').filter((f) => f !== '');
 
-export default defineConfig({ ...base, test: { ...base.test, ...(only ? { include: only } : {}) } });
+export default defineConfig({ ...base, test: { ...base.test, ...(only.length > 0 ? { include: only } : {}) } });

@@ -43,8 +43,8 @@ export function compileSelector(selector: PatchSelector): CompiledSelector {
     kind: selector.kind,
     infrastructureCluster: mr.infrastructureCluster === true,
     controlPlane: mr.controlPlane === true,
-    machineDeploymentClass: mr.machineDeploymentClass ? compileNames(mr.machineDeploymentClass.names ?? []) : undefined,
-    machinePoolClass: mr.machinePoolClass ? compileNames(mr.machinePoolClass.names ?? []) : undefined,
+    machineDeploymentClass: mr.machineDeploymentClass ? compileNames(mr.machineDeploymentClass.names) : undefined,
+    machinePoolClass: mr.machinePoolClass ? compileNames(mr.machinePoolClass.names) : undefined,
   };
 }
 

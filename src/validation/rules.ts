@@ -6,6 +6,7 @@
  * Every message starts with CAPI's webhook text, verbatim (users search for it), followed by
  * `; ` and a fix from `FIX`, the one table of fix hints for the webhook rules.
  */
+import { isObject } from '../api/json.js';
 import type { HealthCheck, Json, JsonObject, Metadata, ObjectRef, Taint } from '../api/model.js';
 import type { Result, Severity } from '../krm/result.js';
 import { errorBody, fieldError, invalid, type FieldError } from '../variables/fielderror.js';
@@ -141,9 +142,8 @@ export function intOrPercentErrors(value: Json | undefined, path: string): Field
 /** `validateRolloutStrategy` on a v1beta2 `rollout.strategy` object at `path`. */
 export function rolloutStrategyErrors(strategy: JsonObject | undefined, path: string): FieldError[] {
   const ru = strategy?.rollingUpdate;
-  if (!ru || typeof ru !== 'object' || Array.isArray(ru)) return [];
-  const maxUnavailable = (ru as JsonObject).maxUnavailable;
-  const maxSurge = (ru as JsonObject).maxSurge;
+  if (!isObject(ru)) return [];
+  const { maxUnavailable, maxSurge } = ru;
   const out = [
     ...intOrPercentErrors(maxUnavailable, child(path, 'rollingUpdate', 'maxUnavailable')),
     ...intOrPercentErrors(maxSurge, child(path, 'rollingUpdate', 'maxSurge')),
