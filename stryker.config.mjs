@@ -14,6 +14,8 @@ export default {
   // Generous: the load on the machine varies a lot and a slow run is not a killed mutant.
   timeoutFactor: 3,
   timeoutMS: 20_000,
+  // The whole suite in one test runner takes far longer than Stryker's default 5 minutes.
+  dryRunTimeoutMinutes: 120,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `reports/mutation/${process.env.MUTATE_REPORT ?? 'mutation'}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
