@@ -5,7 +5,8 @@
  *   npm run mutate                        every file below, each against its own tests
  *   npm run mutate -- src/x.ts …          those files, each against its own tests (a file not
  *                                         listed below runs against every test that imports it)
- *   npm run mutate -- --whole-suite [FILE…]  the files (default: all below) against the whole suite,
+ *   npm run mutate -- --whole-suite [FILE…]  the files (default: all below) against the whole suite
+ *                                         but test/e2e and test/hostile (vitest.mutate.config.ts),
  *                                         each mutant running the tests that execute it
  *
  * Reports: reports/mutation/<file>.json (per file) or reports/mutation/whole-suite.json. Results
