@@ -1,7 +1,7 @@
 /**
  * StrykerJS (mutation testing), run through `npm run mutate` (scripts/mutate.mjs), which adds
  * the files to mutate, and names the report and the tests to run in MUTATE_REPORT, MUTATE_TESTS
- * (vitest.mutate.config.ts) and MUTATE_RELATED. Not part of `npm test` or CI: see test/MUTATION.md.
+ * (vitest.mutate.config.ts), MUTATE_RELATED and MUTATE_WHOLE_SUITE. Not part of `npm test` or CI: see test/MUTATION.md.
  */
 export default {
   testRunner: 'vitest',
@@ -9,6 +9,10 @@ export default {
   vitest: { configFile: 'vitest.mutate.config.ts', related: process.env.MUTATE_RELATED === '1' },
   // Each mutant runs only the tests that executed its code in the dry run.
   coverageAnalysis: 'perTest',
+  // A static mutant (module-level code, run before any test) runs every test. Against the whole
+  // suite that is a full suite run per constant, hours on this machine; whole-suite mode leaves
+  // them out of its score and per-file mode, which runs them against the file's tests, counts them.
+  ignoreStatic: process.env.MUTATE_WHOLE_SUITE === '1',
   // The machine has 2 cores shared by several developers.
   concurrency: 1,
   // Generous: the load on the machine varies a lot and a slow run is not a killed mutant.
