@@ -4,7 +4,8 @@
  *
  *   npm run mutate                        every file below, each against its own tests
  *   npm run mutate -- src/x.ts …          those files, each against its own tests (a file not
- *                                         listed below runs against every test that imports it)
+ *                                         listed below runs against every test that imports it);
+ *                                         src/x.ts:FROM-TO mutates only those lines
  *   npm run mutate -- --whole-suite [FILE…]  the files (default: all below), in one run, against the
  *                                         whole suite but test/e2e and test/hostile
  *                                         (vitest.mutate.config.ts), each mutant running the tests
@@ -45,13 +46,18 @@ const TARGETS = {
 
 const args = process.argv.slice(2);
 const wholeSuite = args.includes('--whole-suite');
-const files = args.filter((a) => a !== '--whole-suite').map((f) => relative(root, resolve(f)));
-for (const f of files) {
-  if (!existsSync(join(root, f))) {
-    console.error(`mutate: no such file: ${f}`);
+/** `FILE` or `FILE:FROM-TO` (only the mutants on those lines, e.g. to re-check survivors). */
+const specs = args.filter((a) => a !== '--whole-suite').map((a) => {
+  const [, file, lines] = /^(.*?)(:\d+-\d+)?$/.exec(a);
+  return { file: relative(root, resolve(file)), lines: lines ?? '' };
+});
+for (const { file } of specs) {
+  if (!existsSync(join(root, file))) {
+    console.error(`mutate: no such file: ${file}`);
     process.exit(1);
   }
 }
+const files = specs.map((s) => s.file + s.lines);
 
 /** Tests find ../shared from the project root; Stryker's sandboxes are .stryker-tmp/<sandbox>. */
 function linkShared() {
@@ -85,11 +91,11 @@ function stryker(mutate, report, testFiles) {
 
 let status = 0;
 if (wholeSuite) {
-  const names = files.map((f) => f.replace(/^.*\//, '').replace(/\.ts$/, ''));
+  const names = specs.map((s) => s.file.replace(/^.*\//, '').replace(/\.ts$/, '') + s.lines.replace(':', '-'));
   status = stryker(files.length > 0 ? files : Object.keys(TARGETS), ['whole-suite', ...names].join('_'));
 } else {
-  for (const f of files.length > 0 ? files : Object.keys(TARGETS)) {
-    const code = stryker([f], f.replace(/^src\//, '').replace(/[/.]/g, '_'), TARGETS[f]);
+  for (const { file, lines } of specs.length > 0 ? specs : Object.keys(TARGETS).map((file) => ({ file, lines: '' }))) {
+    const code = stryker([file + lines], (file + lines.replace(':', '-')).replace(/^src\//, '').replace(/[/.]/g, '_'), TARGETS[file]);
     status ||= code;
   }
 }

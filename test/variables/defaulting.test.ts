@@ -100,3 +100,40 @@ describe('defaultVariableValue (the variable wrapped as a property of an object)
     expect(defaultVariableValue(undefined, schema({ type: 'object', properties: { a: { type: 'string', default: 'x' } } }))).toBeNull();
   });
 });
+
+describe('the observer (provenance of CRD defaults): told of exactly the defaults algorithm.go applies', () => {
+  // algorithm.go sets a default where a declared property is missing or null (`for k, prop := range
+  // s.Properties`), where an additionalProperties value is null and where an item is null; nowhere else.
+  const s = schema({
+    type: 'object',
+    properties: {
+      a: { type: 'string', default: 'x' },
+      o: { type: 'object', default: {}, properties: { n: { type: 'integer', default: 3 } } },
+      l: { type: 'array', items: { type: 'object', default: {}, properties: { p: { type: 'string', default: 'q' } } } },
+      m: { type: 'object', additionalProperties: { type: 'object', default: {}, properties: { y: { type: 'integer', default: 2 } } } },
+    },
+  });
+  const input: Json = { a: null, l: [null, {}, { p: 'kept' }], m: { k: null, j: { y: 5 } } };
+  const defaulted = { a: 'x', o: { n: 3 }, l: [{ p: 'q' }, { p: 'q' }, { p: 'kept' }], m: { k: { y: 2 }, j: { y: 5 } } };
+  const sorted = (paths: (string | number)[][]) => paths.map((p) => JSON.stringify(p)).sort();
+
+  it('each default by its path: properties, items, additionalProperties, and defaults inside inserted defaults', () => {
+    const paths: (string | number)[][] = [];
+    expect(applyStructuralDefaults(input, s, (p) => paths.push(p))).toEqual(defaulted);
+    expect(sorted(paths)).toEqual(sorted([['a'], ['o'], ['o', 'n'], ['l', 0], ['l', 0, 'p'], ['l', 1, 'p'], ['m', 'k'], ['m', 'k', 'y']]));
+  });
+
+  it('paths are below `at`, the path of the value given', () => {
+    const paths: (string | number)[][] = [];
+    applyStructuralDefaults({ l: [null] }, s, (p) => paths.push(p), ['spec', 'template']);
+    expect(sorted(paths)).toEqual(sorted([['spec', 'template', 'a'], ['spec', 'template', 'o'], ['spec', 'template', 'o', 'n'], ['spec', 'template', 'l', 0], ['spec', 'template', 'l', 0, 'p']]));
+  });
+
+  it('a value that needs no default reports nothing, and the result is the same with or without an observer', () => {
+    const paths: (string | number)[][] = [];
+    const complete: Json = { a: 'y', o: { n: 1 }, l: [{ p: 'r' }], m: { j: { y: 5 } } };
+    expect(applyStructuralDefaults(complete, s, (p) => paths.push(p))).toEqual(complete);
+    expect(paths).toEqual([]);
+    expect(applyStructuralDefaults(input, s)).toEqual(defaulted);
+  });
+});
