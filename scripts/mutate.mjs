@@ -35,7 +35,14 @@ const TARGETS = {
   'src/topology/names.ts': ['test/topology/names.test.ts', 'test/golden.test.ts'],
   'src/topology/labels.ts': ['test/topology/labels.test.ts', 'test/golden.test.ts'],
   'src/patches/selector.ts': ['test/patches/selector.test.ts', 'test/patches/engine.test.ts'],
-  'src/patches/jsonpatch.ts': ['test/patches/jsonpatch.test.ts', 'test/patches/engine.test.ts'],
+  // External patches decode their operations (extensions); inline and external patches report their effects (provenance).
+  'src/patches/jsonpatch.ts': [
+    'test/patches/jsonpatch.test.ts',
+    'test/patches/engine.test.ts',
+    'test/extensions/units.test.ts',
+    'test/provenance/recorder.test.ts',
+    'test/explain/unit.test.ts',
+  ],
   'src/validation/rules.ts': ['test/validation/rules.test.ts', 'test/validation/rules-catalogue.test.ts'],
   'src/variables/defaulting.ts': ['test/variables/defaulting.test.ts', 'test/variables/clustervariables.test.ts'],
   'src/krm/write.ts': ['test/krm/write.test.ts', 'test/krm/stream.test.ts', 'test/golden.test.ts'],

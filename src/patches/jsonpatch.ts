@@ -152,7 +152,7 @@ function copy(root: Json, from: string, path: string, owned: WeakSet<object>, ob
   if (!source) return { ok: false, error: `copy operation does not apply: doc is missing from path: "${from}": ${MISSING}` };
   const got = get(source.parent, source.key);
   if (!got.ok || got.value === undefined) return { ok: false, error: `error in copy for from: '${from}': ${got.ok ? nonexistent(source.key) : got.error}` };
-  return addAt(root, path, cloneJson(got.value), owned, 'copy', (inner) => `error while adding value during copy: error in add for path: '${path}': ${inner}`, observe);
+  return addAt(root, path, cloneJson(got.value), owned, 'copy', (inner) => `error while adding value during copy: ${inner}`, observe);
 }
 
 function addAt(root: Json, path: string, value: Json, owned: WeakSet<object>, kind: 'move' | 'copy', wrap: (inner: string) => string, observe: Observe): StepResult {
@@ -176,9 +176,7 @@ function test(root: Json, path: string, value: Json | undefined): StepResult {
   if (!loc) return { ok: false, error: `test operation does not apply: is missing path: ${path}: ${MISSING}` };
   const got = get(loc.parent, loc.key);
   if (!got.ok) return { ok: false, error: `error in test for path: '${path}': ${got.error}` };
-  const actual = got.value ?? null;
-  if (actual === null || expected === null) return actual === expected ? { ok: true, root } : failed;
-  return deepEqualJson(actual, expected) ? { ok: true, root } : failed;
+  return deepEqualJson(got.value ?? null, expected) ? { ok: true, root } : failed;
 }
 
 const nonexistent = (key: string) => `unable to get nonexistent key: ${key}: ${MISSING}`;
@@ -232,9 +230,9 @@ function own<T extends JsonObject | Json[]>(node: T, owned: WeakSet<object>): T 
   return copy;
 }
 
+/** Arrays (`via` a number) and objects (`via` a key) are indexed alike. */
 function setChild(container: JsonObject | Json[], via: string | number, child: Json): void {
-  if (Array.isArray(container)) container[via as number] = child;
-  else (container as JsonObject)[via as string] = child;
+  (container as Record<string | number, Json>)[via] = child;
 }
 
 /**
@@ -244,28 +242,17 @@ function setChild(container: JsonObject | Json[], via: string | number, child: J
  * points at a stale detached copy); we treat it as missing everywhere — unreachable for paths
  * that pass the webhook's `/spec` prefix rule.
  */
-function findContainer(root: Json, parts: readonly string[]): Hop[] | undefined {
+function findContainer(root: JsonObject | Json[], parts: readonly string[]): Hop[] | undefined {
   const hops: Hop[] = [];
-  let cur: Json = root;
+  let cur = root;
   for (const raw of parts) {
     const seg = decodePointerSegment(raw);
-    let next: Json | undefined;
-    let via: string | number;
-    if (Array.isArray(cur)) {
-      const idx = resolveArrayIndex(seg, cur.length);
-      if (idx === undefined) return undefined;
-      next = cur[idx];
-      via = idx;
-    } else if (isObject(cur)) {
-      if (seg === '' || !Object.hasOwn(cur, seg)) return undefined;
-      next = cur[seg];
-      via = seg;
-    } else {
-      return undefined;
-    }
-    if (!isContainer(next as Json)) return undefined;
-    hops.push({ node: next as JsonObject | Json[], via });
-    cur = next as Json;
+    const via = Array.isArray(cur) ? resolveArrayIndex(seg, cur.length) : seg !== '' && Object.hasOwn(cur, seg) ? seg : undefined;
+    if (via === undefined) return undefined;
+    const next = (cur as Record<string | number, Json>)[via]!;
+    if (!isContainer(next)) return undefined;
+    hops.push({ node: next, via });
+    cur = next;
   }
   return hops;
 }

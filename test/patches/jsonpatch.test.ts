@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../../src/api/model.js';
-import { applyJsonPatch, decodePointerSegment, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
+import { applyJsonPatch, decodePointerSegment, type JsonPatchEffect, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
 
 const doc = (): Json => ({
   apiVersion: 'v1',
@@ -344,5 +344,92 @@ describe('evanphx edge cases', () => {
     expect(err(doc(), [{ op: 'copy', path: '/spec/a' }])).toBe(
       `invalid operation {"op":"copy","path":"/spec/a"}: failed to decode 'from': operation, missing from field: missing value`,
     );
+  });
+});
+
+// evanphx/json-patch v5.9.11 v5/patch.go: Patch.move, Patch.copy, Patch.test and partialArray.get/add.
+describe('move, copy and test at their boundaries (evanphx v5.9.11)', () => {
+  it('a segment that could pollute a prototype is refused in "from" too', () => {
+    for (const op of ['move', 'copy']) {
+      expect(err(doc(), [{ op, from: '/spec/__proto__/x', path: '/spec/b' }])).toBe(`${op} operation rejected: path segment "__proto__" is not allowed`);
+    }
+  });
+
+  it('copy reads list items by partialArray.get: a valid index copies, a non-number fails with strconv.Atoi', () => {
+    expect((ok(doc(), [{ op: 'copy', from: '/spec/list/1', path: '/spec/c' }]) as any).spec.c).toBe('y');
+    expect((ok(doc(), [{ op: 'copy', from: '/spec/list/-2', path: '/spec/c' }]) as any).spec.c).toBe('x');
+    expect(err(doc(), [{ op: 'copy', from: '/spec/list/x', path: '/spec/c' }])).toBe(`error in copy for from: '/spec/list/x': strconv.Atoi: parsing "x": invalid syntax`);
+    expect(err(doc(), [{ op: 'copy', from: '/spec/zz', path: '/spec/c' }])).toBe("error in copy for from: '/spec/zz': unable to get nonexistent key: zz: missing value");
+  });
+
+  it('a failing add of copy and move is wrapped as each wraps con.add errors', () => {
+    // copy: fmt.Errorf("error while adding value during copy: %w", err), err from partialArray.add.
+    expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/spec/list/3' }])).toBe('error while adding value during copy: Unable to access invalid index: 3: invalid index referenced');
+    expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/spec/list/z' }])).toBe(
+      `error while adding value during copy: value was not a proper array index: 'z': strconv.Atoi: parsing "z": invalid syntax`,
+    );
+    // move: fmt.Errorf("error in move for path: '%s': %w", path, err).
+    expect(err(doc(), [{ op: 'move', from: '/spec/a', path: '/spec/list/3' }])).toBe("error in move for path: '/spec/list/3': Unable to access invalid index: 3: invalid index referenced");
+  });
+
+  it('move within a list removes first, then adds at the index of the shorter list', () => {
+    const d: Json = { spec: { l: ['a', 'b', 'c'] } };
+    expect(ok(d, [{ op: 'move', from: '/spec/l/0', path: '/spec/l/2' }])).toEqual({ spec: { l: ['b', 'c', 'a'] } });
+    expect(err(d, [{ op: 'move', from: '/spec/l/0', path: '/spec/l/3' }])).toBe("error in move for path: '/spec/l/3': Unable to access invalid index: 3: invalid index referenced");
+  });
+
+  it('test without a value is a test for null; "" compares the whole document', () => {
+    expect(ok(doc(), [{ op: 'test', path: '/spec/nul' }])).toEqual(doc());
+    expect(ok(doc(), [{ op: 'test', path: '/spec/missing' }])).toEqual(doc());
+    expect(err(doc(), [{ op: 'test', path: '/spec/a' }])).toBe('testing value /spec/a failed: test failed');
+    expect(err(doc(), [{ op: 'test', path: '/spec/nul', value: 1 }])).toBe('testing value /spec/nul failed: test failed');
+    expect(ok(doc(), [{ op: 'test', path: '', value: doc() }])).toEqual(doc());
+    expect(err(doc(), [{ op: 'test', path: '', value: { spec: {} } }])).toBe('testing value  failed: test failed');
+  });
+
+  it('test reports a list index error unless it is ErrMissing (errors.Unwrap(err) != ErrMissing)', () => {
+    expect(err(doc(), [{ op: 'test', path: '/spec/list/5', value: 'x' }])).toBe("error in test for path: '/spec/list/5': Unable to access invalid index: 5: invalid index referenced");
+    expect(err(doc(), [{ op: 'test', path: '/spec/list/x', value: 'x' }])).toBe(`error in test for path: '/spec/list/x': strconv.Atoi: parsing "x": invalid syntax`);
+    expect(ok(doc(), [{ op: 'test', path: '/spec/list/-1', value: 'y' }])).toEqual(doc());
+  });
+});
+
+/**
+ * The observer (provenance of patched fields): each change with its location resolved against
+ * the document it applied to — what RFC 6902 says each operation does (§4.1–4.6): add at a list
+ * index inserts before it (`-` is the length), remove and replace name an existing location,
+ * move is a remove then an add, copy an add, test changes nothing.
+ */
+describe('the observer: every change, where it lands', () => {
+  const observed = (d: Json, ops: JsonPatchOp[]) => {
+    const effects: [number, JsonPatchEffect][] = [];
+    const r = applyJsonPatch(d, ops, (i, e) => effects.push([i, e]));
+    return { ok: r.ok, effects };
+  };
+
+  it('list indexes resolved (-, negative) with the length before the change; object keys without a length', () => {
+    expect(observed(doc(), [{ op: 'add', path: '/spec/list/-', value: 'z' }]).effects).toEqual([[0, { op: 'add', path: ['spec', 'list', 2], listLength: 2 }]]);
+    expect(observed(doc(), [{ op: 'add', path: '/spec/list/-1', value: 'z' }]).effects).toEqual([[0, { op: 'add', path: ['spec', 'list', 2], listLength: 2 }]]);
+    expect(observed(doc(), [{ op: 'remove', path: '/spec/list/-1' }]).effects).toEqual([[0, { op: 'remove', path: ['spec', 'list', 1], listLength: 2 }]]);
+    expect(observed(doc(), [{ op: 'replace', path: '/spec/obj/k', value: 'w' }]).effects).toEqual([[0, { op: 'replace', path: ['spec', 'obj', 'k'] }]]);
+  });
+
+  it('move is a remove then an add, copy an add, test nothing; each with its operation index', () => {
+    const { effects } = observed(doc(), [
+      { op: 'test', path: '/spec/a', value: 1 },
+      { op: 'move', from: '/spec/a', path: '/spec/list/0' },
+      { op: 'copy', from: '/spec/obj', path: '/spec/o2' },
+    ]);
+    expect(effects).toEqual([
+      [1, { op: 'remove', path: ['spec', 'a'] }],
+      [1, { op: 'add', path: ['spec', 'list', 0], listLength: 2 }],
+      [2, { op: 'add', path: ['spec', 'o2'] }],
+    ]);
+  });
+
+  it('"" replaces the whole document (path []); a failing operation reports nothing', () => {
+    expect(observed(doc(), [{ op: 'replace', path: '', value: { spec: {} } }]).effects).toEqual([[0, { op: 'replace', path: [] }]]);
+    expect(observed(doc(), [{ op: 'add', path: '', value: 'scalar' }])).toEqual({ ok: false, effects: [] });
+    expect(observed(doc(), [{ op: 'remove', path: '/spec/zz' }])).toEqual({ ok: false, effects: [] });
   });
 });
