@@ -23,6 +23,7 @@ import { join, relative, resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 
 const DESIRED_STATE_TESTS = [
+  'test/topology/desired.test.ts',
   'test/golden.test.ts',
   'test/topology/upgrade.test.ts',
   'test/realworld/all-fixtures.test.ts',
