@@ -401,6 +401,10 @@ export function decodeJsonPatch(text: string): { ok: true; ops: JsonPatchOp[] } 
       if (typeof fields.from === 'string') op.from = fields.from;
       else if (op.op === 'move' || op.op === 'copy') return { ok: false, error: notString('from') };
     }
+    // validateOperation's first check: add and replace need a value (a null one counts).
+    if ((op.op === 'add' || op.op === 'replace') && !Object.hasOwn(fields, 'value')) {
+      return { ok: false, error: `invalid operation ${opJson}: failed to decode 'value': operation, missing value field: ${MISSING}` };
+    }
     const invalid = validateOperation(op, opJson);
     if (invalid) return { ok: false, error: invalid };
     if (fields.path === undefined || fields.path === null) return { ok: false, error: `invalid operation ${opJson}: failed to decode 'path': operation missing path field: ${MISSING}` };

@@ -75,7 +75,7 @@ describe('applying a GeneratePatches answer (engine.go applyPatchToRequest)', ()
     [{ uid: 'u1', patchType: 'JSONPatch', patch: '{' }, 'failed to apply patch: error decoding json patch (RFC6902): invalid state detected'],
     [{ uid: 'u1', patchType: 'JSONPatch', patch: '{}' }, 'failed to apply patch: error decoding json patch (RFC6902): json: cannot unmarshal object into Go value of type jsonpatch.Patch'],
     [{ uid: 'u1', patchType: 'JSONPatch', patch: '[{"op":"jump","path":"/spec"}]' }, 'failed to apply patch: error decoding json patch (RFC6902): invalid operation {"op":"jump","path":"/spec"}: unsupported operation'],
-    [{ uid: 'u1', patchType: 'JSONPatch', patch: '[{"op":"add"}]' }, "failed to apply patch: error decoding json patch (RFC6902): invalid operation {\"op\":\"add\"}: failed to decode 'path': operation missing path field: missing value"],
+    [{ uid: 'u1', patchType: 'JSONPatch', patch: '[{"op":"add"}]' }, "failed to apply patch: error decoding json patch (RFC6902): invalid operation {\"op\":\"add\"}: failed to decode 'value': operation, missing value field: missing value"],
     [{ uid: 'u1', patchType: 'JSONPatch', patch: '[{"op":"remove","path":"/spec/b"}]' }, "failed to apply patch: error applying json patch (RFC6902): error in remove for path: '/spec/b': unable to remove nonexistent key: b: missing value"],
     [{ uid: 'u1', patchType: 'JSONMergePatch', patch: '{"kind":null}' }, `failed to apply patch to template: failed to convert patched object to Unstructured: Object 'Kind' is missing in '{"apiVersion":"x/v1","metadata":{"name":"t"},"spec":{"a":1}}'`],
   ])('%j', (item, error) => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../../src/api/model.js';
-import { applyJsonPatch, decodePointerSegment, type JsonPatchEffect, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
+import { applyJsonPatch, decodeJsonPatch, decodePointerSegment, type JsonPatchEffect, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
 
 const doc = (): Json => ({
   apiVersion: 'v1',
@@ -431,5 +431,55 @@ describe('the observer: every change, where it lands', () => {
     expect(observed(doc(), [{ op: 'replace', path: '', value: { spec: {} } }]).effects).toEqual([[0, { op: 'replace', path: [] }]]);
     expect(observed(doc(), [{ op: 'add', path: '', value: 'scalar' }])).toEqual({ ok: false, effects: [] });
     expect(observed(doc(), [{ op: 'remove', path: '/spec/zz' }])).toEqual({ ok: false, effects: [] });
+  });
+});
+
+/**
+ * jsonpatch.DecodePatch (evanphx v5.9.11), which CAPI's patch engine runs on every JSONPatch
+ * answer (engine.go applyPatchesToRequest): encoding/json's unmarshal errors, then validatePatch
+ * per operation — Kind (a non-string op is "unknown"), the value of add/replace, the from of
+ * move/copy, the path; a field that is JSON null is missing (a nil *json.RawMessage).
+ */
+describe('decodeJsonPatch (DecodePatch)', () => {
+  const fails = (text: string) => {
+    const r = decodeJsonPatch(text);
+    return r.ok ? `decoded: ${JSON.stringify(r.ops)}` : r.error;
+  };
+
+  it('a JSON null is an empty patch; anything but a list is an unmarshal error naming its JSON kind', () => {
+    expect(decodeJsonPatch('null')).toEqual({ ok: true, ops: [] });
+    expect(fails('{}')).toBe('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+    expect(fails('"s"')).toBe('json: cannot unmarshal string into Go value of type jsonpatch.Patch');
+    expect(fails('true')).toBe('json: cannot unmarshal bool into Go value of type jsonpatch.Patch');
+    expect(fails('1')).toBe('json: cannot unmarshal number into Go value of type jsonpatch.Patch');
+  });
+
+  it('each operation must be an object (null is an empty one)', () => {
+    expect(fails('[1]')).toBe('json: cannot unmarshal number into Go value of type jsonpatch.Operation');
+    expect(fails('[[]]')).toBe('json: cannot unmarshal array into Go value of type jsonpatch.Operation');
+    expect(fails('["x"]')).toBe('json: cannot unmarshal string into Go value of type jsonpatch.Operation');
+    expect(fails('[null]')).toBe('invalid operation null: unsupported operation');
+    expect(fails('[{"op":1,"path":"/a"}]')).toBe('invalid operation {"op":1,"path":"/a"}: unsupported operation');
+  });
+
+  it('add and replace need a value field, null included; remove and test do not', () => {
+    expect(fails('[{"op":"add","path":"/a"}]')).toBe(`invalid operation {"op":"add","path":"/a"}: failed to decode 'value': operation, missing value field: missing value`);
+    expect(fails('[{"op":"replace"}]')).toBe(`invalid operation {"op":"replace"}: failed to decode 'value': operation, missing value field: missing value`);
+    expect(decodeJsonPatch('[{"op":"add","path":"/a","value":null}]')).toEqual({ ok: true, ops: [{ op: 'add', path: '/a', value: null }] });
+    expect(decodeJsonPatch('[{"op":"remove","path":"/a"},{"op":"test","path":"/b"}]')).toEqual({ ok: true, ops: [{ op: 'remove', path: '/a' }, { op: 'test', path: '/b' }] });
+  });
+
+  it('from: a string for move and copy (missing when null), ignored by the other operations', () => {
+    expect(fails('[{"op":"move","path":"/a"}]')).toBe(`invalid operation {"op":"move","path":"/a"}: failed to decode 'from': operation, missing from field: missing value`);
+    expect(fails('[{"from":null,"op":"copy","path":"/a"}]')).toBe(`invalid operation {"from":null,"op":"copy","path":"/a"}: failed to decode 'from': operation, missing from field: missing value`);
+    expect(decodeJsonPatch('[{"op":"remove","path":"/a","from":1}]')).toEqual({ ok: true, ops: [{ op: 'remove', path: '/a' }] });
+  });
+
+  it('path: required (missing when null) and a string', () => {
+    expect(fails('[{"op":"remove"}]')).toBe(`invalid operation {"op":"remove"}: failed to decode 'path': operation missing path field: missing value`);
+    expect(fails('[{"op":"remove","path":null}]')).toBe(`invalid operation {"op":"remove","path":null}: failed to decode 'path': operation missing path field: missing value`);
+    expect(fails('[{"op":"remove","path":1}]')).toBe(`invalid operation {"op":"remove","path":1}: failed to decode 'path': json: cannot unmarshal number into Go value of type string`);
+    expect(fails('[{"op":"remove","path":{}}]')).toBe(`invalid operation {"op":"remove","path":{}}: failed to decode 'path': json: cannot unmarshal object into Go value of type string`);
+    expect(fails('[{"op":"remove","path":true}]')).toBe(`invalid operation {"op":"remove","path":true}: failed to decode 'path': json: cannot unmarshal bool into Go value of type string`);
   });
 });
