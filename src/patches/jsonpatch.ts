@@ -373,8 +373,8 @@ function validateOperation(op: JsonPatchOp, opJson = goMarshal(op as unknown as 
 }
 
 /** The Go JSON type name in `json: cannot unmarshal X into ...` errors. */
-const goJsonKind = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v;
+/** encoding/json's name of a non-null JSON value's kind (null never gets here: it counts as missing). */
+const goJsonKind = (v: unknown): string => (Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v);
 
 /**
  * jsonpatch.DecodePatch over the bytes of an external patch: valid JSON, a list of objects,

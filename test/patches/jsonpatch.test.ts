@@ -368,8 +368,14 @@ describe('move, copy and test at their boundaries (evanphx v5.9.11)', () => {
     expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/spec/list/z' }])).toBe(
       `error while adding value during copy: value was not a proper array index: 'z': strconv.Atoi: parsing "z": invalid syntax`,
     );
+    expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/nope/b' }])).toBe('copy operation does not apply: doc is missing destination path: /nope/b: missing value');
     // move: fmt.Errorf("error in move for path: '%s': %w", path, err).
     expect(err(doc(), [{ op: 'move', from: '/spec/a', path: '/spec/list/3' }])).toBe("error in move for path: '/spec/list/3': Unable to access invalid index: 3: invalid index referenced");
+  });
+
+  it('a missing key on the way is missing, whatever other keys the object has (findObject)', () => {
+    const d: Json = { spec: { undefined: { x: 1 } } };
+    expect(err(d, [{ op: 'add', path: '/spec/missing/x', value: 2 }])).toBe('add operation does not apply: doc is missing path: "/spec/missing/x": missing value');
   });
 
   it('move within a list removes first, then adds at the index of the shorter list', () => {
@@ -471,6 +477,7 @@ describe('decodeJsonPatch (DecodePatch)', () => {
 
   it('from: a string for move and copy (missing when null), ignored by the other operations', () => {
     expect(fails('[{"op":"move","path":"/a"}]')).toBe(`invalid operation {"op":"move","path":"/a"}: failed to decode 'from': operation, missing from field: missing value`);
+    expect(fails('[{"from":3,"op":"move","path":"/a"}]')).toBe(`invalid operation {"from":3,"op":"move","path":"/a"}: failed to decode 'from': json: cannot unmarshal number into Go value of type string`);
     expect(fails('[{"from":null,"op":"copy","path":"/a"}]')).toBe(`invalid operation {"from":null,"op":"copy","path":"/a"}: failed to decode 'from': operation, missing from field: missing value`);
     expect(decodeJsonPatch('[{"op":"remove","path":"/a","from":1}]')).toEqual({ ok: true, ops: [{ op: 'remove', path: '/a' }] });
   });
