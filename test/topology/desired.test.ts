@@ -79,9 +79,24 @@ const liveMachinePool = (name: string, version: string): JsonObject => ({
 });
 
 /** The inputs: the class (its control plane health check and naming as given) and Cluster c1. */
-function inputs(opts: { classHealthCheck?: object; topologyHealthCheck?: object; infraNaming?: string; pools?: string[]; observed?: JsonObject[] } = {}) {
-  const docs = YAML.parseAllDocuments(CLASS).map((d) => d.toJS()) as any[];
+interface Options {
+  classHealthCheck?: object;
+  topologyHealthCheck?: object;
+  infraNaming?: string;
+  pools?: string[];
+  observed?: JsonObject[];
+  /** Fields of the class's and the topology's spec.controlPlane. */
+  classControlPlane?: object;
+  topologyControlPlane?: object;
+  /** The control plane template's API version (its contract: v1beta1 or v1beta2). */
+  controlPlaneVersion?: 'v1beta1' | 'v1beta2';
+}
+
+function inputs(opts: Options = {}) {
+  const text = CLASS.replaceAll('controlplane.cluster.x-k8s.io/v1beta2', `controlplane.cluster.x-k8s.io/${opts.controlPlaneVersion ?? 'v1beta2'}`);
+  const docs = YAML.parseAllDocuments(text).map((d) => d.toJS()) as any[];
   const cc = docs[0];
+  Object.assign(cc.spec.controlPlane, opts.classControlPlane);
   if (opts.classHealthCheck) cc.spec.controlPlane.healthCheck = opts.classHealthCheck;
   if (opts.infraNaming) cc.spec.infrastructure.naming = { template: opts.infraNaming };
   const cluster = {
@@ -92,7 +107,7 @@ function inputs(opts: { classHealthCheck?: object; topologyHealthCheck?: object;
       topology: {
         classRef: { name: 'cc' },
         version: 'v1.31.0',
-        controlPlane: opts.topologyHealthCheck ? { healthCheck: opts.topologyHealthCheck } : {},
+        controlPlane: { ...opts.topologyControlPlane, ...(opts.topologyHealthCheck ? { healthCheck: opts.topologyHealthCheck } : {}) },
         workers: { machinePools: (opts.pools ?? []).map((name) => ({ class: 'pool', name })) },
       },
     },
@@ -120,6 +135,54 @@ describe('the control plane MachineHealthCheck (CAPI ClusterBlueprint.IsControlP
   it('none when the topology sets enabled: false, whoever defines it', () => {
     expect(healthChecks(inputs({ classHealthCheck: CHECKS, topologyHealthCheck: { enabled: false } }))).toEqual([]);
     expect(healthChecks(inputs({ topologyHealthCheck: { enabled: false, ...CHECKS } }))).toEqual([]);
+  });
+});
+
+describe('the control plane (CAPI computeControlPlane): topology over class, at the paths of its contract', () => {
+  const classControlPlane = {
+    readinessGates: [{ conditionType: 'ClassGate' }],
+    taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+    deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 },
+  };
+  const topologyControlPlane = { replicas: 3, rollout: { after: '2030-01-01T00:00:00Z' }, readinessGates: [{ conditionType: 'TopologyGate' }], deletion: { nodeDrainTimeoutSeconds: 5 } };
+  const controlPlane = (opts: Options): any => {
+    const out = runPipeline(inputs(opts), config());
+    expect(out.results.filter((r) => r.severity === 'error')).toEqual([]);
+    return out.generated.flatMap((g) => g.objects).find((o) => o.kind === 'KubeadmControlPlane');
+  };
+
+  it('v1beta2 contract: spec.machineTemplate.spec.{readinessGates,taints,deletion.<name>Seconds}, replicas and rollout.after from the topology', () => {
+    const cp = controlPlane({ classControlPlane, topologyControlPlane });
+    expect(cp.spec.replicas).toBe(3);
+    expect(cp.spec.rollout).toEqual({ after: '2030-01-01T00:00:00Z' });
+    expect(cp.spec.machineTemplate.spec).toEqual({
+      infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: cp.spec.machineTemplate.spec.infrastructureRef.name },
+      readinessGates: [{ conditionType: 'TopologyGate' }],
+      taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+      deletion: { nodeDrainTimeoutSeconds: 5, nodeVolumeDetachTimeoutSeconds: 20 },
+    });
+  });
+
+  it('v1beta1 contract: spec.machineTemplate.{readinessGates,taints,<name>} with the timeouts as metav1.Duration', () => {
+    const cp = controlPlane({ classControlPlane, topologyControlPlane: { ...topologyControlPlane, taints: [{ key: 'topology-taint', effect: 'NoExecute' }] }, controlPlaneVersion: 'v1beta1' });
+    const { metadata, ...machineTemplate } = cp.spec.machineTemplate;
+    expect(metadata.labels).toMatchObject({ 'cluster.x-k8s.io/cluster-name': 'c1', 'topology.cluster.x-k8s.io/owned': '' });
+    expect(machineTemplate).toEqual({
+      infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', name: machineTemplate.infrastructureRef.name, namespace: 'ns' },
+      readinessGates: [{ conditionType: 'TopologyGate' }],
+      taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
+      nodeDrainTimeout: '5s',
+      nodeVolumeDetachTimeout: '20s',
+    });
+  });
+
+  it('without topology values the class values are used, and nothing is set that neither gives', () => {
+    const cp = controlPlane({ classControlPlane: { readinessGates: classControlPlane.readinessGates, deletion: { nodeDeletionTimeoutSeconds: 30 } } });
+    expect(cp.spec.replicas).toBeUndefined();
+    expect(cp.spec.rollout).toBeUndefined();
+    expect(cp.spec.machineTemplate.spec.readinessGates).toEqual([{ conditionType: 'ClassGate' }]);
+    expect(cp.spec.machineTemplate.spec.taints).toBeUndefined();
+    expect(cp.spec.machineTemplate.spec.deletion).toEqual({ nodeDeletionTimeoutSeconds: 30 });
   });
 });
 
@@ -171,5 +234,25 @@ describe('explain: the origins of what computeDesiredState computes itself', () 
     const pool = sourceOf(objectOf(upgrading, 'MachinePool mp-0'), 'spec.template.spec.version') as { kind: string; detail: string };
     expect(pool.kind).toBe('builtin');
     expect(pool.detail).toMatch(/^Kubernetes version v1\.30\.0 chosen by upgrade sequencing on the way to spec\.topology\.version v1\.31\.0: MachinePool c1-mp-0-xyz12 \(topology mp-0\) stays at v1\.30\.0 \(target v1\.31\.0\): /);
+  });
+
+  it('control plane fields: from the topology when it sets them, else from the class; timeouts in seconds noted when rendered as durations', () => {
+    const classControlPlane = { readinessGates: [{ conditionType: 'A' }], taints: [{ key: 'k', effect: 'NoSchedule' }], deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 } };
+    const topologyControlPlane = { replicas: 3, rollout: { after: '2030-01-01T00:00:00Z' }, readinessGates: [{ conditionType: 'B' }], deletion: { nodeDrainTimeoutSeconds: 5 } };
+    const topology = (path: string, note?: string) => ({ kind: 'topology', path: `spec.topology.controlPlane.${path}`, ...(note ? { note } : {}) });
+    const cls = (path: string, note?: string) => ({ kind: 'clusterClass', path: `spec.controlPlane.${path}`, ...(note ? { note } : {}) });
+    const v2 = objectOf(explained(inputs({ classControlPlane, topologyControlPlane })), 'ControlPlane');
+    expect(sourceOf(v2, 'spec.replicas')).toEqual(topology('replicas'));
+    expect(sourceOf(v2, 'spec.rollout.after')).toEqual(topology('rollout.after'));
+    expect(sourceOf(v2, 'spec.machineTemplate.spec.readinessGates[0].conditionType')).toEqual(topology('readinessGates[0].conditionType'));
+    expect(sourceOf(v2, 'spec.machineTemplate.spec.taints[0].key')).toEqual(cls('taints[0].key'));
+    expect(sourceOf(v2, 'spec.machineTemplate.spec.deletion.nodeDrainTimeoutSeconds')).toEqual(topology('deletion.nodeDrainTimeoutSeconds'));
+    expect(sourceOf(v2, 'spec.machineTemplate.spec.deletion.nodeVolumeDetachTimeoutSeconds')).toEqual(cls('deletion.nodeVolumeDetachTimeoutSeconds'));
+    expect(sourceOf(v2, 'spec.version')).toEqual({ kind: 'topology', path: 'spec.topology.version' });
+
+    const v1 = objectOf(explained(inputs({ classControlPlane, topologyControlPlane, controlPlaneVersion: 'v1beta1' })), 'ControlPlane');
+    expect(sourceOf(v1, 'spec.machineTemplate.nodeDrainTimeout')).toEqual(topology('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'));
+    expect(sourceOf(v1, 'spec.machineTemplate.nodeVolumeDetachTimeout')).toEqual(cls('deletion.nodeVolumeDetachTimeoutSeconds', 'seconds converted to a duration'));
+    expect(sourceOf(v1, 'spec.machineTemplate.readinessGates[0].conditionType')).toEqual(topology('readinessGates[0].conditionType'));
   });
 });
