@@ -45,11 +45,14 @@ export function computeControlPlane(bp: Blueprint, cluster: Cluster, names: Topo
   const labels = { ...mergeMaps(topo.metadata?.labels, cls.metadata?.labels), [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '' };
   const annotations = mergeMaps(topo.metadata?.annotations, cls.metadata?.annotations);
   // mergeMaps: the topology's metadata wins over the class's.
-  const labelLayers = rec && [classMapLayer(rec, cls.metadata?.labels, 'spec.controlPlane.metadata.labels'), clusterMapLayer(rec, topo.metadata?.labels, `${TOPOLOGY_CP}.metadata.labels`)];
-  const annotationLayers = rec && [
-    classMapLayer(rec, cls.metadata?.annotations, 'spec.controlPlane.metadata.annotations'),
-    clusterMapLayer(rec, topo.metadata?.annotations, `${TOPOLOGY_CP}.metadata.annotations`),
-  ];
+  const layers = rec && {
+    rec,
+    labelLayers: [classMapLayer(rec, cls.metadata?.labels, 'spec.controlPlane.metadata.labels'), clusterMapLayer(rec, topo.metadata?.labels, `${TOPOLOGY_CP}.metadata.labels`)],
+    annotationLayers: [
+      classMapLayer(rec, cls.metadata?.annotations, 'spec.controlPlane.metadata.annotations'),
+      clusterMapLayer(rec, topo.metadata?.annotations, `${TOPOLOGY_CP}.metadata.annotations`),
+    ],
+  };
   const cp = templateToObject(
     {
       template: bp.controlPlane.object,
@@ -57,7 +60,7 @@ export function computeControlPlane(bp: Blueprint, cluster: Cluster, names: Topo
       cluster: identity,
       labels,
       ...(annotations ? { annotations } : {}),
-      ...(labelLayers && annotationLayers ? { labelLayers, annotationLayers } : {}),
+      ...(layers ? { labelLayers: layers.labelLayers, annotationLayers: layers.annotationLayers } : {}),
     },
     rec,
   );
@@ -83,11 +86,12 @@ export function computeControlPlane(bp: Blueprint, cluster: Cluster, names: Topo
     if (mtLabels) metadata.labels = mtLabels;
     if (mtAnnotations) metadata.annotations = mtAnnotations;
     setIn(cp, ['spec', 'machineTemplate', 'metadata'], metadata);
-    if (rec && labelLayers && annotationLayers) {
+    if (layers) {
+      const { rec: r, labelLayers, annotationLayers } = layers;
       const templateMeta: Path = ['spec', 'template', 'spec', 'machineTemplate', 'metadata'];
       const meta: Path = ['spec', 'machineTemplate', 'metadata'];
-      recordLayers(cp, [...meta, 'labels'], [templateLayer(rec, bp.controlPlane.object, [...templateMeta, 'labels']), ...labelLayers, fixedLabels(rec, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
-      recordLayers(cp, [...meta, 'annotations'], [templateLayer(rec, bp.controlPlane.object, [...templateMeta, 'annotations']), ...annotationLayers]);
+      recordLayers(cp, [...meta, 'labels'], [templateLayer(r, bp.controlPlane.object, [...templateMeta, 'labels']), ...labelLayers, fixedLabels(r, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
+      recordLayers(cp, [...meta, 'annotations'], [templateLayer(r, bp.controlPlane.object, [...templateMeta, 'annotations']), ...annotationLayers]);
     }
   }
   if (topo.replicas !== undefined) {

@@ -90,6 +90,8 @@ interface Options {
   topologyControlPlane?: object;
   /** The control plane template's API version (its contract: v1beta1 or v1beta2). */
   controlPlaneVersion?: 'v1beta1' | 'v1beta2';
+  /** spec.template.spec.machineTemplate.metadata of the control plane template. */
+  machineTemplateMetadata?: object;
 }
 
 function inputs(opts: Options = {}) {
@@ -97,6 +99,8 @@ function inputs(opts: Options = {}) {
   const docs = YAML.parseAllDocuments(text).map((d) => d.toJS()) as any[];
   const cc = docs[0];
   Object.assign(cc.spec.controlPlane, opts.classControlPlane);
+  const cpTemplate = docs.find((d) => d.kind === 'KubeadmControlPlaneTemplate');
+  if (opts.machineTemplateMetadata) cpTemplate.spec.template.spec.machineTemplate = { metadata: opts.machineTemplateMetadata };
   if (opts.classHealthCheck) cc.spec.controlPlane.healthCheck = opts.classHealthCheck;
   if (opts.infraNaming) cc.spec.infrastructure.naming = { template: opts.infraNaming };
   const cluster = {
@@ -254,5 +258,53 @@ describe('explain: the origins of what computeDesiredState computes itself', () 
     expect(sourceOf(v1, 'spec.machineTemplate.nodeDrainTimeout')).toEqual(topology('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'));
     expect(sourceOf(v1, 'spec.machineTemplate.nodeVolumeDetachTimeout')).toEqual(cls('deletion.nodeVolumeDetachTimeoutSeconds', 'seconds converted to a duration'));
     expect(sourceOf(v1, 'spec.machineTemplate.readinessGates[0].conditionType')).toEqual(topology('readinessGates[0].conditionType'));
+  });
+
+  it('the control plane name and its machine template reference (computeControlPlane, ControlPlaneNameGenerator)', () => {
+    const cp = objectOf(explained(inputs()), 'ControlPlane');
+    expect(sourceOf(cp, 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'name of the ControlPlane, from the default naming template "{{ .cluster.name }}-{{ .random }}" ({{ .random }} is a stable hash)',
+    });
+    const ref = sourceOf(cp, 'spec.machineTemplate.spec.infrastructureRef.name') as { kind: string; detail: string };
+    expect(ref.kind).toBe('builtin');
+    expect(ref.detail).toMatch(/^reference to the control plane machine template clone "c1-[a-z0-9]+" \(DevMachineTemplate from ClusterClass spec\.controlPlane\.machineInfrastructure\.templateRef\)$/);
+    const named = objectOf(explained(inputs({ classControlPlane: { naming: { template: 'cp-{{ .cluster.name }}' } } })), 'ControlPlane');
+    expect(sourceOf(named, 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'name of the ControlPlane, from the naming template "cp-{{ .cluster.name }}" (ClusterClass spec.controlPlane.naming.template; {{ .random }} is a stable hash)',
+    });
+  });
+
+  it('class readiness gates and topology annotations are attributed to where they were written', () => {
+    const cp = objectOf(explained(inputs({ classControlPlane: { readinessGates: [{ conditionType: 'A' }] }, topologyControlPlane: { metadata: { annotations: { ta: 'x' } } } })), 'ControlPlane');
+    expect(sourceOf(cp, 'spec.machineTemplate.spec.readinessGates[0].conditionType')).toEqual({ kind: 'clusterClass', path: 'spec.controlPlane.readinessGates[0].conditionType' });
+    expect(sourceOf(cp, 'metadata.annotations.ta')).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.metadata.annotations.ta' });
+    expect(sourceOf(cp, 'spec.machineTemplate.metadata.annotations.ta')).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.metadata.annotations.ta' });
+  });
+});
+
+describe('the control plane machine template metadata (computeControlPlane: util.MergeMap(controlPlaneLabels, template labels); contract Metadata.Set)', () => {
+  const machineTemplateMetadata = { labels: { tmpl: 'x', 'cluster.x-k8s.io/cluster-name': 'other' }, annotations: { ta: 'template' }, extra: 'kept' };
+  const opts: Options = { machineTemplateMetadata, topologyControlPlane: { metadata: { labels: { top: 'v' }, annotations: { ta: 'topology' } } } };
+
+  it('the control plane labels and annotations win over the template\'s; fields other than labels and annotations are kept', () => {
+    const out = runPipeline(inputs(opts), config());
+    expect(out.results.filter((r) => r.severity === 'error')).toEqual([]);
+    const cp = out.generated.flatMap((g) => g.objects).find((o) => o.kind === 'KubeadmControlPlane') as any;
+    expect(cp.spec.machineTemplate.metadata).toEqual({
+      extra: 'kept',
+      labels: { 'cluster.x-k8s.io/cluster-name': 'c1', tmpl: 'x', top: 'v', 'topology.cluster.x-k8s.io/owned': '' },
+      annotations: { ta: 'topology' },
+    });
+  });
+
+  it('explain: each label from the layer that set it last', () => {
+    const cp = objectOf(explainCluster(inputs(opts), config(), 'c1').objects, 'ControlPlane');
+    const CP_TEMPLATE = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'cp' };
+    expect(sourceOf(cp, 'spec.machineTemplate.metadata.labels.tmpl')).toEqual({ kind: 'template', template: CP_TEMPLATE, path: 'spec.template.spec.machineTemplate.metadata.labels.tmpl' });
+    expect(sourceOf(cp, 'spec.machineTemplate.metadata.labels.top')).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.metadata.labels.top' });
+    expect(sourceOf(cp, "spec.machineTemplate.metadata.labels['cluster.x-k8s.io/cluster-name']")).toEqual({ kind: 'fixed', detail: 'label with the Cluster name, set on every generated object' });
+    expect(sourceOf(cp, 'spec.machineTemplate.metadata.annotations.ta')).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.metadata.annotations.ta' });
   });
 });
