@@ -119,8 +119,8 @@ function inputs(opts: Options = {}) {
   return itemsOf([...docs, cluster, ...(opts.observed ?? []).map(markObserved)].map((d) => YAML.stringify(d)).join('---\n'));
 }
 
-const healthChecks = (items: ReturnType<typeof inputs>): JsonObject[] => {
-  const out = runPipeline(items, config());
+const healthChecks = (items: ReturnType<typeof inputs>, outputApiVersion: 'auto' | 'v1beta1' = 'auto'): JsonObject[] => {
+  const out = runPipeline(items, config({ outputApiVersion }));
   expect(out.results.filter((r) => r.severity === 'error')).toEqual([]);
   return out.generated.flatMap((g) => g.objects).filter((o) => o.kind === 'MachineHealthCheck');
 };
@@ -187,6 +187,71 @@ describe('the control plane (CAPI computeControlPlane): topology over class, at 
     expect(cp.spec.machineTemplate.spec.readinessGates).toEqual([{ conditionType: 'ClassGate' }]);
     expect(cp.spec.machineTemplate.spec.taints).toBeUndefined();
     expect(cp.spec.machineTemplate.spec.deletion).toEqual({ nodeDeletionTimeoutSeconds: 30 });
+  });
+});
+
+describe('the MachineHealthCheck as computeMachineHealthCheck builds it, defaulted by the MachineHealthCheck webhook', () => {
+  const healthCheck = {
+    checks: {
+      unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 300 }],
+      unhealthyMachineConditions: [{ type: 'Healthy', status: 'False', timeoutSeconds: 90 }],
+    },
+    remediation: {
+      triggerIf: { unhealthyLessThanOrEqualTo: '40%', unhealthyInRange: '[1-3]' },
+      templateRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevRemediationTemplate', name: 'rem' },
+    },
+  };
+  // selectors.ForControlPlaneMHC: the topology-owned and control plane labels.
+  const selector = { matchLabels: { 'cluster.x-k8s.io/control-plane': '', 'topology.cluster.x-k8s.io/owned': '' } };
+
+  it('v1beta2: checks and remediation as given, nodeStartupTimeoutSeconds defaulted to DefaultNodeStartupTimeoutSeconds (600), the cluster-name label added', () => {
+    const [mhc] = healthChecks(inputs({ classHealthCheck: healthCheck })) as any[];
+    expect(mhc.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
+    expect(mhc.metadata.labels).toEqual({ 'cluster.x-k8s.io/cluster-name': 'c1', 'topology.cluster.x-k8s.io/owned': '' });
+    expect(mhc.spec).toEqual({ clusterName: 'c1', selector, checks: { nodeStartupTimeoutSeconds: 600, ...healthCheck.checks }, remediation: healthCheck.remediation });
+  });
+
+  it('v1beta1 output: Convert_v1beta2_MachineHealthCheckSpec_To_v1beta1 (durations, maxUnhealthy, unhealthyRange, a remediationTemplate in the MHC namespace)', () => {
+    const [mhc] = healthChecks(inputs({ classHealthCheck: healthCheck }), 'v1beta1') as any[];
+    expect(mhc.apiVersion).toBe('cluster.x-k8s.io/v1beta1');
+    expect(mhc.spec).toEqual({
+      clusterName: 'c1',
+      selector,
+      unhealthyConditions: [{ type: 'Ready', status: 'False', timeout: '5m0s' }],
+      unhealthyMachineConditions: [{ type: 'Healthy', status: 'False', timeout: '1m30s' }],
+      nodeStartupTimeout: '10m0s',
+      maxUnhealthy: '40%',
+      unhealthyRange: '[1-3]',
+      remediationTemplate: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevRemediationTemplate', name: 'rem', namespace: 'ns' },
+    });
+  });
+
+  it('the topology health check, when defined, replaces the class one as a whole (ControlPlaneMachineHealthCheckClass)', () => {
+    const [mhc] = healthChecks(inputs({ classHealthCheck: healthCheck, topologyHealthCheck: { checks: { nodeStartupTimeoutSeconds: 120 } } })) as any[];
+    expect(mhc.spec.checks).toEqual({ nodeStartupTimeoutSeconds: 120 });
+    expect(mhc.spec.remediation).toBeUndefined();
+  });
+
+  it('explain: each field from the health check it was taken from, the default startup timeout as the webhook default', () => {
+    const cls = objectOf(explainCluster(inputs({ classHealthCheck: healthCheck }), config(), 'c1').objects, 'ControlPlaneHealthCheck');
+    expect(sourceOf(cls, 'spec.checks.nodeStartupTimeoutSeconds')).toEqual({ kind: 'default', detail: 'MachineHealthCheck default nodeStartupTimeoutSeconds (600)' });
+    expect(sourceOf(cls, 'spec.checks.unhealthyNodeConditions[0].timeoutSeconds')).toEqual({ kind: 'clusterClass', path: 'spec.controlPlane.healthCheck.checks.unhealthyNodeConditions[0].timeoutSeconds' });
+    expect(sourceOf(cls, 'spec.remediation.triggerIf.unhealthyInRange')).toEqual({ kind: 'clusterClass', path: 'spec.controlPlane.healthCheck.remediation.triggerIf.unhealthyInRange' });
+    expect(sourceOf(cls, 'spec.remediation.templateRef.name')).toEqual({ kind: 'clusterClass', path: 'spec.controlPlane.healthCheck.remediation.templateRef.name' });
+    const top = objectOf(explainCluster(inputs({ classHealthCheck: healthCheck, topologyHealthCheck: { checks: { nodeStartupTimeoutSeconds: 120 } } }), config(), 'c1').objects, 'ControlPlaneHealthCheck');
+    expect(sourceOf(top, 'spec.checks.nodeStartupTimeoutSeconds')).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.healthCheck.checks.nodeStartupTimeoutSeconds' });
+  });
+
+  it('explain, v1beta1 output: each converted field from the v1beta2 field it was converted from', () => {
+    const mhc = objectOf(explainCluster(inputs({ classHealthCheck: healthCheck }), config({ outputApiVersion: 'v1beta1' }), 'c1').objects, 'ControlPlaneHealthCheck');
+    const cls = (path: string, note?: string) => ({ kind: 'clusterClass', path: `spec.controlPlane.healthCheck.${path}`, ...(note ? { note } : {}) });
+    expect(sourceOf(mhc, 'spec.nodeStartupTimeout')).toEqual({ kind: 'default', detail: 'MachineHealthCheck default nodeStartupTimeout (10m0s)' });
+    expect(sourceOf(mhc, 'spec.unhealthyConditions[0].timeout')).toEqual(cls('checks.unhealthyNodeConditions[0].timeoutSeconds', 'seconds converted to a duration'));
+    expect(sourceOf(mhc, 'spec.unhealthyMachineConditions[0].type')).toEqual(cls('checks.unhealthyMachineConditions[0].type'));
+    expect(sourceOf(mhc, 'spec.maxUnhealthy')).toEqual(cls('remediation.triggerIf.unhealthyLessThanOrEqualTo'));
+    expect(sourceOf(mhc, 'spec.unhealthyRange')).toEqual(cls('remediation.triggerIf.unhealthyInRange'));
+    expect(sourceOf(mhc, 'spec.remediationTemplate.kind')).toEqual(cls('remediation.templateRef.kind'));
+    expect(sourceOf(mhc, 'spec.remediationTemplate.namespace')).toEqual({ kind: 'fixed', detail: 'namespace of the Cluster' });
   });
 });
 
