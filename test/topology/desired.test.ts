@@ -274,6 +274,13 @@ describe('explain: the origins of what computeDesiredState computes itself', () 
     });
   });
 
+  it('the other fields of the InfrastructureCluster and the machine template clone stay those of their templates', () => {
+    const objects = explained(inputs());
+    const template = (kind: string, name: string, path: string) => ({ kind: 'template', template: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind, name }, path });
+    expect(sourceOf(objectOf(objects, 'InfrastructureCluster'), 'spec.backend.docker')).toEqual(template('DevClusterTemplate', 'infra', 'spec.template.spec.backend.docker'));
+    expect(sourceOf(objectOf(objects, 'ControlPlaneMachineTemplate'), 'spec.template.spec.backend.docker')).toEqual(template('DevMachineTemplate', 'machine', 'spec.template.spec.backend.docker'));
+  });
+
   it('the control plane machine template clone: names.ControlPlaneInfrastructureMachineTemplateNamePrefix ("<cluster>-") plus a content hash', () => {
     expect(sourceOf(objectOf(explained(inputs()), 'ControlPlaneMachineTemplate'), 'metadata.name')).toEqual({
       kind: 'builtin',
