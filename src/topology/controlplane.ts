@@ -14,7 +14,7 @@ import type { Path } from '../provenance/path.js';
 import type { TopologyNames } from './desired.js';
 import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf, mergeMaps } from './labels.js';
 import { TIMEOUT_NAMES, identityOf, setIn, templateToObject } from './objects.js';
-import { builtin, classMapLayer, clusterMapLayer, durationNote, eitherSource, fixedLabels, fromCluster, namingDetail, recordLayers, templateLayer, versionSource } from './origins.js';
+import { builtin, classMapLayer, clusterMapLayer, durationNote, eitherSource, fixedLabels, fromCluster, namingDetail, recordLayers, versionSource } from './origins.js';
 
 const CONTRACT_PATHS = {
   v1beta2: {
@@ -86,12 +86,11 @@ export function computeControlPlane(bp: Blueprint, cluster: Cluster, names: Topo
     if (mtLabels) metadata.labels = mtLabels;
     if (mtAnnotations) metadata.annotations = mtAnnotations;
     setIn(cp, ['spec', 'machineTemplate', 'metadata'], metadata);
+    // The template's own keys keep the origin of the copied spec; the merged layers override them.
     if (layers) {
-      const { rec: r, labelLayers, annotationLayers } = layers;
-      const templateMeta: Path = ['spec', 'template', 'spec', 'machineTemplate', 'metadata'];
       const meta: Path = ['spec', 'machineTemplate', 'metadata'];
-      recordLayers(cp, [...meta, 'labels'], [templateLayer(r, bp.controlPlane.object, [...templateMeta, 'labels']), ...labelLayers, fixedLabels(r, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
-      recordLayers(cp, [...meta, 'annotations'], [templateLayer(r, bp.controlPlane.object, [...templateMeta, 'annotations']), ...annotationLayers]);
+      recordLayers(cp, [...meta, 'labels'], [...layers.labelLayers, fixedLabels(layers.rec, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
+      recordLayers(cp, [...meta, 'annotations'], layers.annotationLayers);
     }
   }
   if (topo.replicas !== undefined) {

@@ -348,8 +348,19 @@ describe('explain: the origins of what computeDesiredState computes itself', () 
     });
   });
 
-  it('class readiness gates and topology annotations are attributed to where they were written', () => {
-    const cp = objectOf(explained(inputs({ classControlPlane: { readinessGates: [{ conditionType: 'A' }] }, topologyControlPlane: { metadata: { annotations: { ta: 'x' } } } })), 'ControlPlane');
+  it('class readiness gates and metadata, topology taints and annotations are attributed to where they were written', () => {
+    const cp = objectOf(
+      explained(
+        inputs({
+          classControlPlane: { readinessGates: [{ conditionType: 'A' }], metadata: { labels: { cl: 'l' }, annotations: { ca: 'a' } } },
+          topologyControlPlane: { taints: [{ key: 'k', effect: 'NoSchedule' }], metadata: { annotations: { ta: 'x' } } },
+        }),
+      ),
+      'ControlPlane',
+    );
+    expect(sourceOf(cp, 'metadata.labels.cl')).toEqual({ kind: 'clusterClass', path: 'spec.controlPlane.metadata.labels.cl' });
+    expect(sourceOf(cp, 'spec.machineTemplate.metadata.annotations.ca')).toEqual({ kind: 'clusterClass', path: 'spec.controlPlane.metadata.annotations.ca' });
+    expect(sourceOf(cp, 'spec.machineTemplate.spec.taints[0].key')).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.taints[0].key' });
     expect(sourceOf(cp, 'spec.machineTemplate.spec.readinessGates[0].conditionType')).toEqual({ kind: 'clusterClass', path: 'spec.controlPlane.readinessGates[0].conditionType' });
     expect(sourceOf(cp, 'metadata.annotations.ta')).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.metadata.annotations.ta' });
     expect(sourceOf(cp, 'spec.machineTemplate.metadata.annotations.ta')).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.metadata.annotations.ta' });
