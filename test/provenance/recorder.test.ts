@@ -78,51 +78,47 @@ describe('OriginRecorder', () => {
     expect(rec.sourceOf(obj, ['spec', 'replicas'])).toEqual({ kind: 'topology', path: 'spec.topology.controlPlane.replicas' });
   });
 
-  it('an external patch (Runtime SDK GeneratePatches response) is attributed through the JSON patch observer', () => {
+  /** `ops` applied to a copy of the template with the observer, each effect recorded as that operation of an external patch. */
+  function patchRecorded(ops: { op: string; path: string; value?: number | string }[]) {
     const rec = new OriginRecorder();
     const doc = structuredClone(template);
     rec.fromTemplate(template, [], doc, []);
-    const ops = [
-      { op: 'add', path: '/spec/template/spec/list/1', value: 'z' },
-      { op: 'replace', path: '/spec/template/spec/obj/x', value: 2 },
-    ];
     const effects: [number, JsonPatchEffect][] = [];
     const r = applyJsonPatch(doc, ops, (i, e) => effects.push([i, e]));
     expect(r.ok).toBe(true);
-    expect(effects.map(([, e]) => e)).toEqual([
-      { op: 'add', path: ['spec', 'template', 'spec', 'list', 1], listLength: 3 },
-      { op: 'replace', path: ['spec', 'template', 'spec', 'obj', 'x'] },
-    ]);
     const patched = r.ok ? (r.doc as JsonObject) : {};
     rec.copy(doc, [], patched, []);
     const source = (i: number): ExternalPatchSource => ({ kind: 'externalPatch', patch: 'ext', patchIndex: 0, extension: 'generate-patches.my-extension', op: ops[i]!.op, operationIndex: i, opPath: ops[i]!.path });
     for (const [i, e] of effects) recordJsonPatchEffect(rec, patched, e, source(i));
-    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'list', 1])).toEqual(source(0));
-    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'list', 2])).toEqual(fromT('spec.template.spec.list[1]'));
-    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'obj', 'x'])).toEqual(source(1));
+    return { effects: effects.map(([, e]) => e), patched, source, sourceOf: (path: (string | number)[]) => rec.sourceOf(patched, ['spec', 'template', 'spec', ...path]) };
+  }
+
+  it('an external patch (Runtime SDK GeneratePatches response) is attributed through the JSON patch observer', () => {
+    const { effects, source, sourceOf } = patchRecorded([
+      { op: 'add', path: '/spec/template/spec/list/1', value: 'z' },
+      { op: 'replace', path: '/spec/template/spec/obj/x', value: 2 },
+    ]);
+    expect(effects).toEqual([
+      { op: 'add', path: ['spec', 'template', 'spec', 'list', 1], listLength: 3 },
+      { op: 'replace', path: ['spec', 'template', 'spec', 'obj', 'x'] },
+    ]);
+    expect(sourceOf(['list', 1])).toEqual(source(0));
+    expect(sourceOf(['list', 2])).toEqual(fromT('spec.template.spec.list[1]'));
+    expect(sourceOf(['obj', 'x'])).toEqual(source(1));
     expect(describeSource(source(1))).toBe('external patch "ext" (spec.patches[0], extension generate-patches.my-extension): operations[1] replace /spec/template/spec/obj/x');
   });
 
   it('a removed list item shifts the items after it back; a replaced item or an added key shifts nothing (RFC 6902 §4.2, §4.3, §4.1)', () => {
-    const rec = new OriginRecorder();
-    const doc = structuredClone(template);
-    rec.fromTemplate(template, [], doc, []);
-    const ops = [
+    const { patched, source, sourceOf } = patchRecorded([
       { op: 'remove', path: '/spec/template/spec/list/0' },
       { op: 'replace', path: '/spec/template/spec/list/0', value: 'r' },
       { op: 'add', path: '/spec/template/spec/obj/y', value: 1 },
-    ];
-    const effects: [number, JsonPatchEffect][] = [];
-    const r = applyJsonPatch(doc, ops, (i, e) => effects.push([i, e]));
-    const patched = r.ok ? (r.doc as JsonObject) : {};
+    ]);
     expect(patched.spec).toEqual({ template: { spec: { list: ['r', 'c'], obj: { x: 1, y: 1 } } } });
-    rec.copy(doc, [], patched, []);
-    const source = (i: number): ExternalPatchSource => ({ kind: 'externalPatch', patch: 'ext', patchIndex: 0, extension: 'x', op: ops[i]!.op, operationIndex: i, opPath: ops[i]!.path });
-    for (const [i, e] of effects) recordJsonPatchEffect(rec, patched, e, source(i));
-    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'list', 0])).toEqual(source(1));
-    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'list', 1])).toEqual(fromT('spec.template.spec.list[2]'));
-    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'obj', 'y'])).toEqual(source(2));
-    expect(rec.sourceOf(patched, ['spec', 'template', 'spec', 'obj', 'x'])).toEqual(fromT('spec.template.spec.obj.x'));
+    expect(sourceOf(['list', 0])).toEqual(source(1));
+    expect(sourceOf(['list', 1])).toEqual(fromT('spec.template.spec.list[2]'));
+    expect(sourceOf(['obj', 'y'])).toEqual(source(2));
+    expect(sourceOf(['obj', 'x'])).toEqual(fromT('spec.template.spec.obj.x'));
   });
 });
 
