@@ -25,12 +25,12 @@ const valueArb = fc.letrec((tie) => ({
 })).map;
 
 describe('emitYaml', () => {
-  it('matches YAML.stringify on generated objects', () => {
+  it('matches YAML.stringify on generated objects (fast-check seed 1401)', () => {
     fc.assert(
       fc.property(valueArb, (o) => {
         expect(emitYaml(o as JsonObject)).toBe(library(o));
       }),
-      { numRuns: Number(process.env.EMIT_RUNS ?? 3000) },
+      { numRuns: Number(process.env.EMIT_RUNS ?? 3000), seed: 1401 },
     );
   });
 
