@@ -339,7 +339,13 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     await io.stdout(stringifyDocuments(files.map((f) => f.object)));
     return code;
   }
-  await writeFiles(outDir, files);
+  try {
+    await writeFiles(outDir, files);
+  } catch (e) {
+    // A path that is not a directory, or one we may not write: the user's to fix, not a bug.
+    io.stderr(`render-clusterclass render: cannot write -o ${outDir}: ${(e as Error).message}\n`);
+    return ExitCode.errorResults;
+  }
   return code;
 }
 

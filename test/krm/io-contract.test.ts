@@ -119,6 +119,14 @@ describe.each(FORMATS)('exit codes mean one thing each (%s in)', (format) => {
     expect(unreadable.stderr).toMatch(/^render-clusterclass render: bad\.(yaml|json): not valid YAML: .* at line \d+, column \d+\n$/);
     expect(fn('', ['render', dir, '--mode', 'explode']).code).toBe(3);
   });
+
+  it('render -o: an output path that is a file is 1 with one line, never an internal error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcc-out-'));
+    writeFileSync(join(dir, 'taken'), '');
+    const out = fn('', ['render', join(repoRoot, 'examples', 'basic'), '-o', join(dir, 'taken')]);
+    expect(out.code).toBe(1);
+    expect(out.stderr.split('\n').filter((l) => !l.startsWith('[warning]'))).toEqual([`render-clusterclass render: cannot write -o ${join(dir, 'taken')}: EEXIST: file already exists, mkdir '${join(dir, 'taken')}'`, '']);
+  });
 });
 
 describe.each(FORMATS)('an invalid function config comes back as a result, the items untouched, exit 3 (%s in)', (format) => {
