@@ -8,9 +8,9 @@ import type { Json, JsonObject } from '../api/model.js';
 import { isObject } from '../api/json.js';
 import { applySettings, parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
 import { hasErrors, type Result } from '../krm/result.js';
-import { readResourceList, readYamlStream, refOf, type InputItem } from '../krm/read.js';
+import { readResourceList, readYamlStream, refOf, type InputItem, type ResourceListInput } from '../krm/read.js';
 import { formatResults, newResourceListDocument, outputFiles, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
-import { renderPipeline, runPipeline } from '../pipeline/run.js';
+import { renderPipeline, runPipeline, type PipelineSummary } from '../pipeline/run.js';
 import { materializeBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
 import { parseArgs, type ArgSpec } from './args.js';
@@ -26,8 +26,9 @@ function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
  * Refuses to print an output that lost input items (kpt would delete their files): every input
  * item must be kept, or be a previous output being replaced, or be a class input dropped on purpose.
  */
-function lostItems(items: readonly InputItem[], kept: number, renderedClusters: number): boolean {
-  return kept === 0 && renderedClusters === 0 && items.length > 0;
+function lostItems(input: ResourceListInput, summary: PipelineSummary, renderedClusters: number): boolean {
+  const given = input.items.length + (input.earlier?.length ?? 0);
+  return summary.keep.length + summary.keepEntries.length === 0 && renderedClusters === 0 && given > 0;
 }
 
 /**
@@ -47,7 +48,8 @@ export async function runFunction(io: CliIO): Promise<number> {
   const cfg: ConfigOutcome = input.functionConfigProblem ? { ok: false, message: `invalid function config: ${input.functionConfigProblem}` } : parseFunctionConfig(input.functionConfig);
   if (!cfg.ok) {
     const result = configErrorResult(cfg, input.functionConfig);
-    await io.stdout(writeResourceList(input.doc!, { keep: input.items, edits: new Map(), generated: [], results: [...input.results, result] }));
+    const keepEntries = input.earlier?.map((e) => e.entry!) ?? [];
+    await io.stdout(writeResourceList(input.doc!, { keep: input.items, keepEntries, edits: new Map(), generated: [], results: [...input.results, result] }));
     io.stderr(`render-clusterclass: ${result.field ? `functionConfig.${result.field.path}: ` : ''}${result.message}\n`);
     return ExitCode.functionConfig;
   }
@@ -64,10 +66,10 @@ export async function runFunction(io: CliIO): Promise<number> {
     return ExitCode.errorResults;
   }
   const writer = resourceListWriter();
-  const extras = extensions.value.inputs ? { extensions: extensions.value.inputs } : {};
+  const extras = { ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}), ...(input.earlier ? { earlier: input.earlier } : {}) };
   const output = renderPipeline(input.items, cfg.config, input.results, extras, (g) => writer.add(g));
   await extensions.value.save();
-  if (lostItems(input.items, output.keep.length, writer.clusters)) {
+  if (lostItems(input, output, writer.clusters)) {
     io.stderr('render-clusterclass: refusing to return an empty item list\n');
     return ExitCode.internal;
   }

@@ -82,6 +82,6 @@ export function convertResourceList(doc: Document, items: readonly InputItem[], 
   });
   const proof = proveEquivalent(items, after, { defaultNamespace: config.defaultNamespace, contractVersions: config.contractVersions });
   results.push(...proofResults(proof));
-  const text = writeResourceList(doc, { keep: [...items], edits, results, generated: [] });
+  const text = writeResourceList(doc, { keep: [...items], keepEntries: [], edits, results, generated: [] });
   return { text, results, code: codeOf(results, proof) };
 }

@@ -8,7 +8,8 @@
 import type { Json, JsonObject } from '../api/model.js';
 import { asArray, asObject, asString } from '../api/json.js';
 import { conversionFor, convertObject, convertTree, type Conversion, type ConversionResult, type Segment, type Tree } from '../api/conversion/index.js';
-import { OBSERVED_ANNOTATION, OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../pipeline/classify.js';
+import { OBSERVED_ANNOTATION, PREVIOUS_ANNOTATION } from '../pipeline/classify.js';
+import { OWNER_ANNOTATION } from '../krm/earlier.js';
 import { planClassPatches, slotsOf, templateKey, type ClassRewrite, type Finding, type JsonPatchJson } from './patches.js';
 
 /** The kinds `convert` rewrites in the user's files. */

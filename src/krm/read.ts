@@ -10,6 +10,7 @@ import { asObject, asString, defineKey, isObject } from '../api/json.js';
 import type { Json } from '../api/model.js';
 import type { Result } from './result.js';
 import { KUBERNETES_YAML, KubernetesYamlError, mapKeyJson, scalarJson, unsupportedValue } from './kubernetes-yaml.js';
+import { cutEarlierOutputs, type EarlierOutput } from './earlier.js';
 
 export const PATH_ANNOTATION = 'internal.config.kubernetes.io/path';
 export const INDEX_ANNOTATION = 'internal.config.kubernetes.io/index';
@@ -69,6 +70,8 @@ export interface ResourceListInput {
   /** Why `functionConfig` could not be read (its YAML, not its shape): an invalid function config. */
   functionConfigProblem?: string;
   results: Result[];
+  /** Objects generated on an earlier run, cut from the text before parsing (krm/earlier.ts). */
+  earlier?: EarlierOutput[];
 }
 
 export type ReadOutcome = { ok: true; input: ResourceListInput } | { ok: false; message: string };
@@ -564,8 +567,36 @@ const isNull = (node: unknown): boolean => node === undefined || node === null |
  * is one) only when the input as a whole cannot be read or echoed: too large, not YAML, not a
  * ResourceList, nested too deeply, an alias without anchor. Problems of single items are error
  * results (the item passes through), problems of the function config are reported with it.
+ * Objects this function generated on an earlier run are cut out first and kept as text
+ * (krm/earlier.ts); the limits apply to the rest.
  */
 export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ_LIMITS): ReadOutcome {
+  const cut = cutEarlierOutputs(text);
+  if (!cut) return readResourceListText(text, limits);
+  const read = readResourceListText(cut.rest, limits);
+  // Positions in an error refer to the text as given: read it whole when that is allowed.
+  if (!read.ok) return text.length <= limits.maxInputBytes ? readResourceListText(text, limits) : read;
+  read.input.earlier = cut.outputs.map(({ owner, digest, entry }) => {
+    let parsed: JsonObject | undefined | null = null;
+    return { owner, digest, entry, value: () => (parsed === null ? (parsed = parseEntry(entry, limits)) : parsed) };
+  });
+  return read;
+}
+
+/** One list entry (`- …`) as an object, read like any item; undefined when it is not a readable one. */
+function parseEntry(entry: string, limits: ReadLimits): JsonObject | undefined {
+  try {
+    const docs = parseYaml(entry, new LineCounter());
+    const seq = docs[0]?.contents;
+    if (docs.length !== 1 || docs[0]!.errors.length > 0 || !isSeq(seq) || seq.items.length !== 1 || !isMap(seq.items[0])) return undefined;
+    const converted = convertPart(seq.items[0], newConvertState(limits));
+    return converted.ok && converted.rejected.length === 0 && isObject(converted.value) ? converted.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
   const large = tooLarge(text, limits);
   if (large) return { ok: false, message: large };
   const lineCounter = new LineCounter();

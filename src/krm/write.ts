@@ -20,6 +20,7 @@ import { PREVIOUS_ANNOTATION, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../api/json.js';
 import type { Result } from './result.js';
 import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, type InputItem } from './read.js';
+import { indentEntry } from './earlier.js';
 
 /** Shared sub-objects must be written out in full: kpt rejects YAML aliases in items. */
 const NODE_OPTIONS = { aliasDuplicateObjects: false } as const;
@@ -71,8 +72,9 @@ function itemEntries(objects: readonly JsonObject[]): string {
 }
 
 /**
- * The ResourceList up to its kept items, reusing the input document for them; `entriesFollow`
- * says whether generated entries will be appended (an empty list is then opened as `items:`).
+ * The ResourceList up to its kept items, reusing the input document for them, then the earlier
+ * outputs kept as text; `entriesFollow` says whether generated entries will be appended (an
+ * empty list is then opened as `items:`).
  */
 function resourceListHead(doc: Document, summary: PipelineSummary, entriesFollow: boolean): string {
   stripComments(doc);
@@ -87,7 +89,9 @@ function resourceListHead(doc: Document, summary: PipelineSummary, entriesFollow
   // `items` goes last so the generated entries can follow the kept ones.
   root.set('items', kept);
   const text = doc.toString({ lineWidth: 0 });
-  return entriesFollow && kept.items.length === 0 ? text.replace(/items: \[\]\n$/, 'items:\n') : text;
+  const entries = summary.keepEntries.map((e) => indentEntry(e.endsWith('\n') ? e : `${e}\n`)).join('');
+  const opened = (entriesFollow || entries !== '') && kept.items.length === 0;
+  return `${opened ? text.replace(/items: \[\]\n$/, 'items:\n') : text}${entries}`;
 }
 
 const resourceListTail = (results: readonly Result[]): string => (results.length > 0 ? emitYaml({ results: results as unknown as Json }) : '');

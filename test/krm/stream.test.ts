@@ -41,7 +41,7 @@ function collected(input: string): string {
   if (!read.ok) throw new Error(read.message);
   const cfg = parseFunctionConfig(read.input.functionConfig);
   if (!cfg.ok) throw new Error(cfg.message);
-  return writeResourceList(read.input.doc!, runPipeline(read.input.items, cfg.config, read.input.results));
+  return writeResourceList(read.input.doc!, runPipeline(read.input.items, cfg.config, read.input.results, read.input.earlier ? { earlier: read.input.earlier } : {}));
 }
 
 /** A fleet ResourceList with its Clusters in reverse order (so the output order is not the input order). */

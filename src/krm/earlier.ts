@@ -1,0 +1,142 @@
+/**
+ * Objects this function generated on an earlier run, as kpt hands them back on a re-render (the
+ * package's `rendered/` files). At fleet size they are most of the input (a 10,000-Cluster
+ * package sends ~280 MiB of them next to ~18 MiB of Clusters and classes), and parsing them with
+ * the YAML library cost four times the render itself. So they are cut out of the ResourceList
+ * text before parsing (a line scan), kept as text, written back as text when kept, and parsed
+ * one at a time only when a Cluster's earlier objects are really needed (see the digest check in
+ * pipeline/run.ts). They do not count against the input-size limit: they are never parsed as one
+ * document.
+ *
+ * The cut is taken only where it is unambiguous: block-style YAML with `items:` at column 0, each
+ * item a `- ` entry at column 0 or 2 (kyaml's and the yaml library's styles), and the owner
+ * annotation as a plain line of `metadata.annotations`. Anything else (JSON, flow style, CRLF,
+ * several documents) is read the ordinary way.
+ */
+import type { JsonObject } from '../api/model.js';
+import type { InputItem } from './read.js';
+
+/** Marks objects this function generated, with the `<namespace>/<name>` of their Cluster. */
+export const OWNER_ANNOTATION = 'render-clusterclass.dev/cluster';
+/** Digest of a generated object as it was written (see `objectDigest` in pipeline/run.ts). */
+export const DIGEST_ANNOTATION = 'render-clusterclass.dev/digest';
+
+/** One object generated on an earlier run. */
+export interface EarlierOutput {
+  /** `<namespace>/<name>` of the Cluster it was generated for. */
+  owner: string;
+  /** Its digest annotation, when it has one. */
+  digest: string | undefined;
+  /** The object, parsed on first use (undefined when its text does not parse as one object). */
+  value(): JsonObject | undefined;
+  /** Cut from the ResourceList text: the list entry (`- …` at column 0), written back as it was. */
+  entry?: string;
+  /** Read as an ordinary input item (files, JSON input). */
+  item?: InputItem;
+}
+
+export interface CutOutputs {
+  /** The ResourceList text without the earlier outputs (parse this). */
+  rest: string;
+  outputs: { owner: string; digest: string | undefined; entry: string }[];
+}
+
+/** A plain or quoted annotation value without escapes. */
+const VALUE = /^(?:'([^']*)'|"([^"\\]*)"|([^\s'"#][^\s#]*))\s*$/;
+
+function annotationValue(line: string, key: string): string | undefined {
+  if (!line.startsWith(key) || line.charCodeAt(key.length) !== 58 /* : */) return undefined;
+  const m = VALUE.exec(line.slice(key.length + 1).trimStart());
+  return m ? (m[1] ?? m[2] ?? m[3]) : undefined;
+}
+
+/** The lines of `text` from `start` to `end`, as [start, end) offsets without the newline. */
+function* linesOf(text: string, start: number, end: number): Generator<[number, number]> {
+  for (let pos = start; pos < end; ) {
+    const nl = text.indexOf('\n', pos);
+    const stop = nl < 0 || nl > end ? end : nl;
+    yield [pos, stop];
+    pos = stop + 1;
+  }
+}
+
+function indentAt(text: string, pos: number, stop: number): number {
+  let i = pos;
+  while (i < stop && text.charCodeAt(i) === 32) i++;
+  return i - pos;
+}
+
+/** Empty or comment-only lines belong to whatever block they are in. */
+const isBlank = (text: string, pos: number, stop: number, indent: number): boolean => pos + indent === stop || text.charCodeAt(pos + indent) === 35; /* # */
+const isDash = (text: string, at: number, stop: number): boolean => text.charCodeAt(at) === 45 /* - */ && (at + 1 === stop || text.charCodeAt(at + 1) === 32);
+
+/**
+ * Owner and digest of one list entry (`text` from `start` to `end`, its dash at column `dash`),
+ * read from `metadata.annotations` by indentation; undefined when it has no owner annotation there.
+ */
+function ownerOf(text: string, start: number, end: number, dash: number): { owner: string; digest: string | undefined } | undefined {
+  const c = dash + 2;
+  let state: 'top' | 'metadata' | 'annotations' = 'top';
+  let owner: string | undefined;
+  let digest: string | undefined;
+  for (const [pos, stop] of linesOf(text, start, end)) {
+    // The dash line's content starts at column c, like its siblings below.
+    const indent = pos === start ? c : indentAt(text, pos, stop);
+    if (pos !== start && isBlank(text, pos, stop, indent)) continue;
+    if (state === 'annotations' && indent <= c + 2) state = indent === c ? 'top' : 'metadata';
+    else if (state === 'metadata' && indent <= c) state = 'top';
+    const key = (name: string) => text.startsWith(name, pos + indent) && /^\s*$/.test(text.slice(pos + indent + name.length, stop));
+    if (state === 'top' && indent === c && key('metadata:')) state = 'metadata';
+    else if (state === 'metadata' && indent === c + 2 && key('annotations:')) state = 'annotations';
+    else if (state === 'annotations' && indent === c + 4) {
+      const line = text.slice(pos + indent, stop);
+      owner ??= annotationValue(line, OWNER_ANNOTATION);
+      digest ??= annotationValue(line, DIGEST_ANNOTATION);
+    }
+  }
+  return owner ? { owner, digest } : undefined;
+}
+
+/** Cuts the earlier outputs out of a ResourceList's text, or undefined when the text is not in the expected shape. */
+export function cutEarlierOutputs(text: string): CutOutputs | undefined {
+  if (!text.includes(OWNER_ANNOTATION) || text.includes('\r') || /^(?:---|\.\.\.)\s*$/m.test(text)) return undefined;
+  const itemsLine = /^items:[ \t]*\n/m.exec(text);
+  if (!itemsLine) return undefined;
+  const start = itemsLine.index + itemsLine[0].length;
+  // Entries start at a dash in column `dash`; the block ends at the next key at a lower column.
+  const entries: [number, number][] = [];
+  let dash = -1;
+  let end = text.length;
+  for (const [pos, stop] of linesOf(text, start, text.length)) {
+    const indent = indentAt(text, pos, stop);
+    if (isBlank(text, pos, stop, indent)) continue;
+    if (dash < 0) {
+      if ((indent !== 0 && indent !== 2) || !isDash(text, pos + indent, stop)) return undefined;
+      dash = indent;
+    }
+    if (indent < dash || (indent === dash && !isDash(text, pos + indent, stop))) {
+      end = pos;
+      break;
+    }
+    if (indent === dash) {
+      if (entries.length > 0) entries[entries.length - 1]![1] = pos;
+      entries.push([pos, end]);
+    }
+  }
+  if (entries.length === 0) return undefined;
+  entries[entries.length - 1]![1] = end;
+  const rest: string[] = [text.slice(0, start)];
+  const outputs: CutOutputs['outputs'] = [];
+  for (const [from, to] of entries) {
+    const found = ownerOf(text, from, to, dash);
+    const entry = text.slice(from, to);
+    if (!found) rest.push(entry);
+    else outputs.push({ ...found, entry: dash === 0 ? entry : entry.replace(/^ {1,2}/gm, '') });
+  }
+  if (outputs.length === 0) return undefined;
+  rest.push(text.slice(end));
+  return { rest: rest.join(''), outputs };
+}
+
+/** An entry (`- …` at column 0) as an entry of an `items:` list indented by two spaces. */
+export const indentEntry = (entry: string): string => entry.replace(/^(?=.)/gm, '  ');
