@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { formatResults } from '../krm/write.js';
 import { convertSources, unifiedDiff, type ConvertedFile } from '../convert/index.js';
-import { collectFiles } from './render.js';
+import { collectFiles } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { parseArgs, type ArgSpec } from './args.js';
 

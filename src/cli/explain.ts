@@ -4,7 +4,7 @@
  */
 import { parseArgs, type ArgSpec } from './args.js';
 import { ExitCode, type CliIO } from './io.js';
-import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './render.js';
+import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
 import { prepareExtensions } from './extensions.js';
 import { formatResults } from '../krm/write.js';
 import { explainCluster } from '../explain/provenance.js';

@@ -11,7 +11,7 @@ import type { ExtensionInputs } from '../extensions/client.js';
 import { indexRecordings, recordingFileName, recordingText, type Recording } from '../extensions/recordings.js';
 import { isExtensionConfig } from '../extensions/registry.js';
 import type { CliIO } from './io.js';
-import { readSideObjects } from './render.js';
+import { readSideObjects } from './inputs.js';
 
 export interface PreparedExtensions {
   inputs?: ExtensionInputs;

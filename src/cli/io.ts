@@ -10,6 +10,23 @@ export interface CliIO {
    */
   stdout(text: string): void | Promise<void>;
   stderr(text: string): void;
+  /** Which streams are terminals; absent: none (pipes, CI logs, tests). */
+  tty?: { stdin: boolean; stdout: boolean; stderr: boolean };
+  /** Whether stdout and stderr get colour (`colourFor`); absent: no colour. */
+  colour?: { stdout: boolean; stderr: boolean };
+  /** Milliseconds from a fixed start, for progress and the summary line; absent: neither is shown. */
+  now?: () => number;
+}
+
+export type ColourWhen = 'auto' | 'always' | 'never';
+
+/**
+ * Colour as git and the NO_COLOR convention have it: `always` and `never` win; `auto` colours a
+ * terminal unless NO_COLOR is set (to anything non-empty) or TERM is dumb.
+ */
+export function colourFor(when: ColourWhen, tty: boolean, env: NodeJS.ProcessEnv): boolean {
+  if (when !== 'auto') return when === 'always';
+  return tty && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 
 /** Exit codes shared by every command, each meaning one thing (README "Exit codes"; krm-integration §1.3). */

@@ -2,33 +2,60 @@
  * Command-line entry point. Without a command it is the KRM function (ResourceList on stdin), so
  * `exec: render-clusterclass` works in kpt and kustomize as is.
  */
-import { ExitCode, processIO, type CliIO } from './io.js';
+import { closest } from './args.js';
+import { CONVERT_HELP } from './convert.js';
+import { EXPLAIN_HELP } from './explain.js';
+import { colourFor, ExitCode, processIO, type CliIO, type ColourWhen } from './io.js';
+import { PLAN_HELP } from './plan.js';
 import { RENDER_HELP, runFunction, runRender } from './render.js';
+import { TEMPLATE_HELP } from './template.js';
 
 const HELP = `render-clusterclass: render Cluster API ClusterClass topologies offline
 
 Usage:
   render-clusterclass                      KRM function: ResourceList on stdin, ResourceList on stdout
-  render-clusterclass render PATH...       render YAML files/directories (see render --help)
-  render-clusterclass plan --base REF|DIR  what a change does to every Cluster (see plan --help)
-  render-clusterclass explain CLUSTER      where each rendered field comes from (see explain --help)
+  render-clusterclass render PATH...       render YAML files/directories (- for a YAML stream on stdin)
+  render-clusterclass plan --base REF|DIR  what a change does to every Cluster
+  render-clusterclass explain CLUSTER      where each rendered field comes from
   render-clusterclass template TEMPLATE    evaluate a Go template as ClusterClass patches do
-  render-clusterclass convert PATH...      move ClusterClasses, Clusters and kubeadm templates to v1beta2 (see convert --help)
-  render-clusterclass help | version
+  render-clusterclass convert PATH...      move ClusterClasses, Clusters and kubeadm templates to v1beta2
+  render-clusterclass help [COMMAND]       this help, or a command's options
+  render-clusterclass version
 
-${RENDER_HELP}`;
+Global options:
+  --color[=WHEN]   colour diagnostics and plan output: auto (default: on a terminal, unless the
+                   NO_COLOR environment variable is set), always, never
+
+Exit codes: 0 ok, 1 error results or unreadable input, 2 internal error (a bug: please report
+it), 3 invalid function config or usage.
+`;
+
+const COMMAND_HELP: Record<string, string> = { render: RENDER_HELP, plan: PLAN_HELP, explain: EXPLAIN_HELP, template: TEMPLATE_HELP, convert: CONVERT_HELP };
+const COMMANDS = ['render', 'plan', 'explain', 'template', 'convert', 'help', 'version'];
+
+/** One line for a word that is not a command, with the closest command, as git says it. */
+function unknown(what: string, word: string, candidates: readonly string[], io: CliIO): number {
+  const guess = closest(word.replace(/^--?/, ''), candidates);
+  io.stderr(`render-clusterclass: unknown ${what} "${word}"${guess ? `; did you mean "${guess}"?` : ''} (see render-clusterclass help)\n`);
+  return ExitCode.functionConfig;
+}
 
 export async function dispatch(args: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
     case undefined:
     case 'fn':
+      // Nothing piped in: a person typed the bare command, so show how to use it instead of waiting.
+      if (io.tty?.stdin) {
+        io.stdout(HELP);
+        return ExitCode.ok;
+      }
       return runFunction(io);
     case 'render':
       return runRender(rest, io);
     case 'plan': {
       const { runPlanCommand } = await import('./plan.js');
-      return runPlanCommand(rest, io, process.stdout.isTTY === true);
+      return runPlanCommand(rest, io);
     }
     case 'explain': {
       const { runExplainCommand } = await import('./explain.js');
@@ -44,17 +71,41 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
     }
     case 'help':
     case '--help':
-    case '-h':
-      io.stdout(HELP);
+    case '-h': {
+      const topic = rest[0];
+      if (topic !== undefined && COMMAND_HELP[topic] === undefined) return unknown('command', topic, Object.keys(COMMAND_HELP), io);
+      io.stdout(topic === undefined ? HELP : COMMAND_HELP[topic]!);
       return ExitCode.ok;
+    }
     case 'version':
     case '--version':
       io.stdout('render-clusterclass 0.1.0\n');
       return ExitCode.ok;
     default:
-      io.stderr(`render-clusterclass: unknown command "${command}"\n\n${HELP}`);
-      return ExitCode.functionConfig;
+      return command.startsWith('-') ? unknown('option', command, ['help', 'version', 'color'], io) : unknown('command', command, COMMANDS, io);
   }
+}
+
+/** `--color[=WHEN]` anywhere before `--`, taken out of the arguments. */
+export function globalOptions(args: readonly string[]): { ok: true; args: string[]; colour: ColourWhen } | { ok: false; message: string } {
+  let colour: ColourWhen = 'auto';
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      rest.push(...args.slice(i));
+      break;
+    }
+    const m = /^--colou?r(?:=(.*))?$/.exec(a);
+    if (!m) {
+      rest.push(a);
+      continue;
+    }
+    const when = m[1] ?? 'always';
+    if (when !== 'auto' && when !== 'always' && when !== 'never') return { ok: false, message: `--color must be auto, always or never, not "${when}"` };
+    colour = when;
+  }
+  return { ok: true, args: rest, colour };
 }
 
 /**
@@ -63,7 +114,16 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
  */
 export async function main(args: string[]): Promise<void> {
   try {
-    process.exitCode = await dispatch(args, processIO);
+    const global = globalOptions(args);
+    if (!global.ok) {
+      process.stderr.write(`render-clusterclass: ${global.message}\n`);
+      process.exitCode = ExitCode.functionConfig;
+      return;
+    }
+    const tty = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true };
+    const colour = { stdout: colourFor(global.colour, tty.stdout, process.env), stderr: colourFor(global.colour, tty.stderr, process.env) };
+    const start = performance.now();
+    process.exitCode = await dispatch(global.args, { ...processIO, tty, colour, now: () => performance.now() - start });
   } catch (e) {
     process.stderr.write(`render-clusterclass: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exitCode = ExitCode.internal;

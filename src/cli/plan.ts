@@ -5,7 +5,7 @@
 import { parseArgs } from './args.js';
 import { materializeBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
-import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './render.js';
+import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
 import { prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
@@ -26,7 +26,7 @@ Exit codes: 0 nothing changes, 1 something changes or unreadable input, 2 intern
 (a bug), 3 bad usage.
 `;
 
-export async function runPlanCommand(args: string[], io: CliIO, isTTY = false): Promise<number> {
+export async function runPlanCommand(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', ...EXTENSION_FLAGS } });
   if (!parsed.ok || parsed.flags.help || typeof parsed.flags.base !== 'string') {
     const usageError = !parsed.ok ? parsed.message : parsed.flags.help ? undefined : '--base is required';
@@ -62,6 +62,6 @@ export async function runPlanCommand(args: string[], io: CliIO, isTTY = false): 
   }
   const plan = computePlan(before, after, cfg.config, extensions.value.inputs ? { extensions: extensions.value.inputs } : {});
   await extensions.value.save();
-  io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, isTTY));
+  io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
   return planHasChanges(plan) ? 1 : ExitCode.ok;
 }

@@ -1,18 +1,21 @@
 /**
  * The two front-ends of the renderer core: the KRM function (ResourceList on stdin → stdout) and
- * `render PATH...` over files and directories (CI, Flux, Argo CD). Both run `runPipeline`.
+ * `render PATH...` over files and directories (CI, Flux, Argo CD). Both run the pipeline.
  */
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
 import type { Json, JsonObject } from '../api/model.js';
 import { isObject } from '../api/json.js';
-import { applySettings, parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
+import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
 import { hasErrors, type Result } from '../krm/result.js';
-import { readResourceList, readYamlStream, refOf, type InputItem, type ResourceListInput } from '../krm/read.js';
-import { formatResults, newResourceListDocument, outputFiles, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
-import { renderPipeline, runPipeline, type PipelineSummary } from '../pipeline/run.js';
+import { DEFAULT_READ_LIMITS, PATH_ANNOTATION, annotationsOf, readResourceList, readYamlStream, refOf, type InputItem, type ResourceListInput } from '../krm/read.js';
+import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
+import { classify, clusterKey } from '../pipeline/classify.js';
+import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { materializeBase } from './base.js';
+import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
+import { locator } from './locate.js';
+import { describeOutputs, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
+import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
 import { prepareExtensions } from './extensions.js';
 
@@ -39,9 +42,10 @@ function lostItems(input: ResourceListInput, summary: PipelineSummary, renderedC
  * config gets the items back untouched with an error result naming the field, and exit 3.
  */
 export async function runFunction(io: CliIO): Promise<number> {
-  const read = readResourceList(await io.readStdin());
+  const text = await io.readStdin();
+  const read = readResourceList(text);
   if (!read.ok) {
-    io.stderr(`render-clusterclass: ${read.message}\n`);
+    io.stderr(`render-clusterclass: ${read.message}${objectStream(text) ? RENDER_STDIN_HINT : ''}\n`);
     return ExitCode.errorResults;
   }
   const { input } = read;
@@ -54,8 +58,14 @@ export async function runFunction(io: CliIO): Promise<number> {
     return ExitCode.functionConfig;
   }
   if (cfg.config.mode === 'convert') {
+    // Conversion rewrites the package's text: it needs every item, earlier outputs included.
+    const whole = input.earlier ? readResourceList(text, DEFAULT_READ_LIMITS, { cutEarlier: false }) : read;
+    if (!whole.ok) {
+      io.stderr(`render-clusterclass: ${whole.message}\n`);
+      return ExitCode.errorResults;
+    }
     const { convertResourceList } = await import('../convert/index.js');
-    const converted = convertResourceList(input.doc!, input.items, cfg.config, input.results);
+    const converted = convertResourceList(whole.input.doc!, whole.input.items, cfg.config, whole.input.results);
     await io.stdout(converted.text);
     if (converted.code !== 0) io.stderr(formatResults(converted.results, 'error'));
     return converted.code;
@@ -91,109 +101,13 @@ function configErrorResult(cfg: { message: string; field?: string }, fc: Json | 
   return result;
 }
 
-const YAML_FILE = /\.(ya?ml|json)$/i;
+const RENDER_STDIN_HINT = '\n  stdin holds Kubernetes objects, not a ResourceList: to render a YAML stream, run "render-clusterclass render -"';
 
-/** Files under the given paths, sorted for a stable item order. */
-export async function collectFiles(paths: string[]): Promise<{ abs: string; rel: string }[]> {
-  const out: { abs: string; rel: string }[] = [];
-  const base = process.cwd();
-  const walk = async (abs: string, root: string): Promise<void> => {
-    const st = await stat(abs);
-    if (st.isDirectory()) {
-      const entries = (await readdir(abs)).sort();
-      for (const e of entries) {
-        if (e.startsWith('.') || e === 'node_modules') continue;
-        await walk(join(abs, e), root);
-      }
-    } else if (st.isFile() && (YAML_FILE.test(abs) || abs === root)) {
-      out.push({ abs, rel: relative(st.isFile() && abs === root ? dirname(root) : root, abs).split(sep).join('/') });
-    }
-  };
-  for (const p of paths) await walk(resolve(base, p), resolve(base, p));
-  return out;
+/** Whether text that is not a ResourceList is a YAML stream of objects (someone piped manifests to the function). */
+function objectStream(text: string): boolean {
+  const read = readYamlStream(text, '<stdin>');
+  return read.ok && read.items.length > 0 && read.items.every((i) => i.ref && i.ref.kind !== 'ResourceList');
 }
-
-export type InputsOutcome = { ok: true; items: InputItem[]; readResults: Result[] } | { ok: false; message: string };
-
-/** Reads YAML files and directories (and `-` for stdin) into input items, in a stable order. */
-export async function readInputs(paths: string[], io: CliIO): Promise<InputsOutcome> {
-  let inputFiles: { abs: string; rel: string }[];
-  try {
-    inputFiles = await collectFiles(paths.filter((p) => p !== '-'));
-  } catch (e) {
-    return { ok: false, message: (e as Error).message };
-  }
-  const sources = inputFiles.map((f) => ({ rel: f.rel, text: () => readFile(f.abs, 'utf8') }));
-  if (paths.includes('-')) sources.unshift({ rel: 'stdin.yaml', text: () => io.readStdin() });
-  const items: InputItem[] = [];
-  const readResults: Result[] = [];
-  for (const f of sources) {
-    const read = readYamlStream(await f.text(), f.rel);
-    if (!read.ok) return { ok: false, message: read.message };
-    items.push(...read.items);
-    readResults.push(...read.results);
-  }
-  return { ok: true, items, readResults };
-}
-
-/** The function config of a command: `--config FILE`, then `--set KEY=VALUE` and shorthand flags on top. */
-export async function configFromFlags(flags: Record<string, string | boolean | string[]>): Promise<ConfigOutcome> {
-  let fc: JsonObject | undefined;
-  const configFile = flags.config as string | undefined;
-  if (configFile) {
-    const text = await readFile(configFile, 'utf8').catch(() => undefined);
-    const read = text === undefined ? undefined : readYamlStream(text, configFile);
-    if (!read || !read.ok || read.items.length !== 1) return { ok: false, message: `--config ${configFile}: expected a file with one YAML object` };
-    fc = read.items[0]!.value;
-  }
-  const cfg = parseFunctionConfig(fc);
-  if (!cfg.ok) return cfg;
-  const settings: Record<string, string> = {};
-  for (const kv of (flags.set as string[] | undefined) ?? []) {
-    const i = kv.indexOf('=');
-    if (i <= 0) return { ok: false, message: `--set expects KEY=VALUE, got "${kv}"` };
-    settings[kv.slice(0, i)] = kv.slice(i + 1);
-  }
-  for (const [flag, key] of [
-    ['mode', 'mode'],
-    ['fail-on', 'failOn'],
-    ['shard', 'shard'],
-    ['upgrade', 'upgrade'],
-    ['extensions', 'extensions'],
-    ['record-extensions', 'recordExtensions'],
-    ['replay-extensions', 'replayExtensions'],
-  ] as const) {
-    const v = flags[flag];
-    if (typeof v === 'string') settings[key] = v;
-  }
-  const urls = flags.extension as string[] | undefined;
-  if (urls && urls.length > 0) settings.extensionURLs = urls.join(',');
-  if (flags.strict === true) settings.strict = 'true';
-  return applySettings(cfg.config, settings, true);
-}
-
-/** Objects from a side directory (`--crds`, `--observed`): used by the render, never output. */
-export async function readSideObjects(dir: string | undefined, io: CliIO, keep: (i: InputItem) => boolean): Promise<{ ok: true; objects: JsonObject[] } | { ok: false; message: string }> {
-  if (!dir) return { ok: true, objects: [] };
-  const read = await readInputs([dir], io);
-  if (!read.ok) return read;
-  return { ok: true, objects: read.items.filter(keep).map((i) => i.value) };
-}
-
-/** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation). */
-export const readCrds = (dir: string | undefined, io: CliIO) => readSideObjects(dir, io, (i) => i.ref?.kind === 'CustomResourceDefinition');
-
-/** The Runtime SDK flags every command takes (see configFromFlags). */
-export const EXTENSION_FLAGS = { extensions: 'string', extension: 'list', 'record-extensions': 'string', 'replay-extensions': 'string' } as const;
-
-export const EXTENSION_HELP = `  --extensions PATH    ExtensionConfig objects (a file or directory): external patches,
-                       variable discovery and topology validation call these Runtime SDK
-                       extensions (ExtensionConfigs among the inputs are used too)
-  --extension NAME=URL reach ExtensionConfig NAME at URL (a local extension or a port-forward);
-                       the certificate must still name the host CAPI would call (repeatable)
-  --record-extensions DIR  write every extension answer to DIR (one file per request)
-  --replay-extensions DIR  answer extension calls from DIR only, without any network
-`;
 
 const RENDER_ARGS: ArgSpec = {
   flags: {
@@ -207,6 +121,8 @@ const RENDER_ARGS: ArgSpec = {
     format: 'string',
     set: 'list',
     help: 'boolean',
+    h: 'boolean',
+    'with-inputs': 'boolean',
     'fail-on': 'string',
     strict: 'boolean',
     upgrade: 'string',
@@ -219,15 +135,21 @@ const RENDER_ARGS: ArgSpec = {
 export const RENDER_HELP: string = `Usage: render-clusterclass render PATH... [options]
 
 Renders every Cluster with spec.topology found in the YAML files under PATH (files or
-directories, read recursively; - reads a YAML stream from stdin) and prints the result, or
-writes it to a directory.
+directories; - reads a YAML stream from stdin) and prints the result, or writes it to a
+directory. Directories are read recursively (.yaml, .yml, .json; not hidden files), honouring
+.krmignore as kpt does; documents that are not Kubernetes objects (Helm values, Chart.yaml,
+kustomization.yaml, docs) are skipped.
 
 Options:
-  -o, --output DIR     write files: inputs keep their relative paths, rendered objects go to
-                       <outputDir>/<namespace>/<cluster>.yaml (default: print to stdout)
+  -o, --output DIR     write the rendered objects to DIR/<namespace>/<cluster>.yaml instead of
+                       stdout. DIR is never read as input; files of Clusters that are gone are
+                       pruned, a failing Cluster keeps its files, unchanged files are not
+                       rewritten, and nothing half-written appears (see README)
+  --with-inputs        with -o: also write the applyable inputs (ClusterClass, templates, ...)
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
   --set KEY=VALUE      a function config field (repeatable), e.g. --set mode=preview
-  --mode MODE          expand (default) | preview | validate
+  --mode MODE          expand (default) | preview (the rendered objects, for review) |
+                       validate (results and a summary only)
   --format FORMAT      manifests (default: applyable objects only, no tool annotations) |
                        all (every object, as kpt would write them) | resourcelist |
                        kustomize (for the kustomize exec plugin: keeps kustomize ids)
@@ -249,117 +171,140 @@ Options:
                        templates, their cluster.x-k8s.io/<contract> labels give control-plane
                        contracts, and every rendered object is validated against its schema
                        (CRDs among the inputs are used the same way)
-${EXTENSION_HELP}Exit codes: 0 ok, 1 error results or unreadable input, 2 internal failure (a bug), 3 bad config
-or usage.
+${EXTENSION_HELP}  --color[=WHEN]       auto (default) | always | never
+Results go to stderr as path:line:column: severity: object field: message. On a terminal a
+progress line (past a second) and a summary line are shown; never on a pipe.
+Exit codes: 0 ok, 1 error results (or warnings with --fail-on warning) or unreadable input,
+2 internal error (a bug), 3 invalid function config or usage.
 `;
+
+const FORMATS = ['manifests', 'all', 'resourcelist', 'kustomize'] as const;
+type Format = (typeof FORMATS)[number];
+
+function usageError(io: CliIO, message: string): number {
+  io.stderr(`render-clusterclass render: ${message} (see render-clusterclass render --help)\n`);
+  return ExitCode.functionConfig;
+}
 
 export async function runRender(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, RENDER_ARGS);
-  if (!parsed.ok) {
-    io.stderr(`render-clusterclass render: ${parsed.message}\n${RENDER_HELP}`);
-    return ExitCode.functionConfig;
-  }
-  if (parsed.flags.help) {
+  if (!parsed.ok) return usageError(io, parsed.message);
+  if (parsed.flags.help || parsed.flags.h) {
     io.stdout(RENDER_HELP);
     return ExitCode.ok;
   }
-  if (parsed.positional.length === 0) {
-    io.stderr(`render-clusterclass render: no PATH given\n${RENDER_HELP}`);
-    return ExitCode.functionConfig;
-  }
+  if (parsed.positional.length === 0) return usageError(io, 'no PATH given (- reads a YAML stream from stdin)');
   const cfg = await configFromFlags(parsed.flags);
   if (!cfg.ok) {
     io.stderr(`render-clusterclass render: ${cfg.message}\n`);
     return ExitCode.functionConfig;
   }
-  if (cfg.config.mode === 'convert') {
-    io.stderr('render-clusterclass render: mode convert is the KRM function\'s; on the command line use `render-clusterclass convert PATH...`\n');
-    return ExitCode.functionConfig;
-  }
-  const format = (parsed.flags.format as string | undefined) ?? 'manifests';
-  if (!['manifests', 'all', 'resourcelist', 'kustomize'].includes(format)) {
-    io.stderr(`render-clusterclass render: --format must be manifests, all, kustomize or resourcelist\n`);
-    return ExitCode.functionConfig;
-  }
-
-  const inputs = await readInputs(parsed.positional, io);
-  if (!inputs.ok) {
-    io.stderr(`render-clusterclass render: ${inputs.message}\n`);
+  const config = cfg.config;
+  if (config.mode === 'convert') return usageError(io, 'mode convert is the KRM function\'s; on the command line use `render-clusterclass convert PATH...`');
+  const format = ((parsed.flags.format as string | undefined) ?? 'manifests') as Format;
+  if (!FORMATS.includes(format)) return usageError(io, '--format must be manifests, all, kustomize or resourcelist');
+  const outDir = (parsed.flags.output ?? parsed.flags.o) as string | undefined;
+  if (outDir !== undefined && format === 'resourcelist') return usageError(io, '--format resourcelist prints to stdout; it does not go with -o');
+  const unreadable = (message: string) => {
+    io.stderr(`render-clusterclass render: ${message}\n`);
     return ExitCode.errorResults;
-  }
+  };
+
+  const inputs = await readInputs(parsed.positional, io, outDir === undefined ? {} : { exclude: [outDir] });
+  if (!inputs.ok) return unreadable(inputs.message);
   const { items, readResults } = inputs;
   const crds = await readCrds(parsed.flags.crds as string | undefined, io);
-  if (!crds.ok) {
-    io.stderr(`render-clusterclass render: --crds: ${crds.message}\n`);
-    return ExitCode.errorResults;
-  }
+  if (!crds.ok) return unreadable(`--crds: ${crds.message}`);
   const observed = await readSideObjects(parsed.flags.observed as string | undefined, io, () => true);
-  if (!observed.ok) {
-    io.stderr(`render-clusterclass render: --observed: ${observed.message}\n`);
-    return ExitCode.errorResults;
-  }
+  if (!observed.ok) return unreadable(`--observed: ${observed.message}`);
   const previous = parsed.flags.previous as string | undefined;
   let previousInputs: InputItem[] = [];
   if (previous) {
     const base = materializeBase(previous, parsed.positional.filter((p) => p !== '-'));
     const before = base.ok ? await readInputs(base.paths, io) : base;
-    if (!before.ok) {
-      io.stderr(`render-clusterclass render: --previous: ${before.message}\n`);
-      return ExitCode.errorResults;
-    }
+    if (!before.ok) return unreadable(`--previous: ${before.message}`);
     previousInputs = before.items;
   }
-  const extensions = await prepareExtensions(cfg.config, io);
-  if (!extensions.ok) {
-    io.stderr(`render-clusterclass render: ${extensions.message}\n`);
-    return ExitCode.errorResults;
-  }
-  const output = runPipeline(items, cfg.config, readResults, {
+  const extensions = await prepareExtensions(config, io);
+  if (!extensions.ok) return unreadable(extensions.message);
+  const shown = progress(io, 'rendering Clusters');
+  const output = runPipeline(items, config, readResults, {
     crds: crds.objects,
     observed: observed.objects,
     previousInputs,
+    progress: shown.tick,
     ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}),
   });
+  shown.end();
   await extensions.value.save();
-  io.stderr(formatResults(output.results));
-  const code = exitCodeFor(output.results, cfg.config);
+  io.stderr(formatResults(output.results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files) }));
+  const code = exitCodeFor(output.results, config);
+  if (code !== ExitCode.ok && !hasErrors(output.results)) {
+    const warnings = output.results.filter((r) => r.severity === 'warning').length;
+    io.stderr(`render-clusterclass render: failing because of ${plural(warnings, 'warning')} (--fail-on warning)\n`);
+  }
+  const clusters = classify(items, config.defaultNamespace).clusters.length;
+  const objects = output.generated.reduce((n, g) => n + g.objects.length, 0);
+  const summary = () => summaryLine(config.mode === 'validate' ? `validated ${plural(clusters, 'Cluster')}` : `rendered ${output.generated.length} of ${plural(clusters, 'Cluster')} (${plural(objects, 'object')})`, output.results, io);
+  // A person at a terminal gets a summary; validate mode prints one always (it is its output).
+  if (config.mode === 'validate' || io.tty?.stderr) io.stderr(summary());
+  if (config.mode === 'validate') return code;
 
-  const outDir = (parsed.flags.output ?? parsed.flags.o) as string | undefined;
   if (format === 'resourcelist') {
     await io.stdout(writeResourceList(newResourceListDocument(), output));
     return code;
   }
-  // Never hand an applier an empty or partial set on error (Argo CD would prune).
-  if (code !== ExitCode.ok && !outDir) return code;
-  const files = outputFiles(output).flatMap(({ path, object }) => {
-    // A provenance report is local-config (never applied) but is wanted next to the files written.
-    const report = outDir !== undefined && object.kind === 'ProvenanceReport';
-    const o = (format === 'manifests' || format === 'kustomize') && !report ? toManifest(object, format === 'kustomize') : object;
-    return o ? [{ path, object: o }] : [];
-  });
-  if (!outDir) {
-    await io.stdout(stringifyDocuments(files.map((f) => f.object)));
+  const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
+    format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
+  if (outDir !== undefined) {
+    let written: OutputSummary;
+    try {
+      written = await writeOutputDir(outDir, outputDirFiles(output, config, inputs.files, parsed.flags['with-inputs'] === true, manifest), renderedElsewhere(items, output, config));
+    } catch (e) {
+      // A path that is not a directory, or one we may not write: the user's to fix, not a bug.
+      io.stderr(`render-clusterclass render: cannot write -o ${outDir}: ${(e as Error).message}\n`);
+      return ExitCode.errorResults;
+    }
+    io.stderr(`${describeOutputs(outDir, written)}\n`);
     return code;
   }
-  try {
-    await writeFiles(outDir, files);
-  } catch (e) {
-    // A path that is not a directory, or one we may not write: the user's to fix, not a bug.
-    io.stderr(`render-clusterclass render: cannot write -o ${outDir}: ${(e as Error).message}\n`);
-    return ExitCode.errorResults;
-  }
+  // Never hand an applier an empty or partial set on error (Argo CD would prune).
+  if (code !== ExitCode.ok) return code;
+  const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))];
+  await io.stdout(stringifyDocuments(printed.filter((o): o is JsonObject => o !== undefined)));
   return code;
 }
 
-/** Writes objects grouped by file; paths that would leave the output directory are refused. */
-async function writeFiles(outDir: string, files: { path: string; object: JsonObject }[]): Promise<void> {
-  const byFile = new Map<string, JsonObject[]>();
-  for (const f of files) byFile.set(f.path, [...(byFile.get(f.path) ?? []), f.object]);
-  const root = resolve(outDir);
-  for (const [path, objects] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const target = resolve(root, path);
-    if (!target.startsWith(root + sep)) continue;
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, stringifyDocuments(objects));
+/**
+ * The files of `-o DIR`: each rendered Cluster's objects at `<namespace>/<cluster>.yaml` (their
+ * path below `outputDir`), a provenance report as is (it is wanted next to them); with
+ * `--with-inputs` the applyable inputs too, at their path below the argument they came from.
+ */
+function outputDirFiles(output: PipelineOutput, config: RenderConfig, files: readonly InputFile[], withInputs: boolean, manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined): OutputFile[] {
+  const byPath = new Map<string, { cluster?: string; objects: JsonObject[] }>();
+  const add = (path: string, cluster: string | undefined, o: JsonObject | undefined) => {
+    if (!o) return;
+    const entry = byPath.get(path) ?? (cluster === undefined ? { objects: [] } : { cluster, objects: [] });
+    entry.objects.push(o);
+    byPath.set(path, entry);
+  };
+  const below = `${config.outputDir}/`;
+  for (const g of output.generated) {
+    for (const o of g.objects) {
+      const path = String(annotationsOf(o)[PATH_ANNOTATION]);
+      add(path.startsWith(below) ? path.slice(below.length) : path, g.cluster, o.kind === 'ProvenanceReport' ? o : manifest(o, true));
+    }
   }
+  if (withInputs) {
+    const rel = new Map(files.map((f) => [f.path, f.rel]));
+    for (const i of output.keep) add(rel.get(i.file?.path ?? '') ?? 'stdin.yaml', undefined, manifest(outputValue(i, output), false));
+  }
+  return [...byPath].map(([path, f]) => ({ path, ...(f.cluster === undefined ? {} : { cluster: f.cluster }), text: stringifyDocuments(f.objects) }));
+}
+
+/** Clusters among the inputs that this run did not render (they failed, or another shard renders them): their files stay. */
+function renderedElsewhere(items: readonly InputItem[], output: PipelineOutput, config: RenderConfig): (cluster: string) => boolean {
+  const present = new Set(classify(items, config.defaultNamespace).clusters.map((c) => clusterKey(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name)));
+  const rendered = new Set(output.generated.map((g) => g.cluster));
+  return (cluster) => present.has(cluster) && !rendered.has(cluster);
 }

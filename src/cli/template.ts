@@ -17,9 +17,27 @@ import { readFile } from 'node:fs/promises';
 import type { Json } from '../api/model.js';
 import { executeTemplate, parseTemplate, parseTemplateOutput, type FunctionSet } from '../gotemplate/index.js';
 import { ExitCode, type CliIO } from './io.js';
+import { closest } from './args.js';
 
-const USAGE = `usage: render-clusterclass template TEMPLATE [--data FILE] [--set key=value]... [--missingkey default|error] [--functions sprig-hermetic|builtins] [--yaml]
-       render-clusterclass template --jsonl   (JSON Lines: {id, template, data} in; {id, output} or {id, error, phase} out)
+export const TEMPLATE_HELP = `Usage: render-clusterclass template TEMPLATE [options]
+       render-clusterclass template --jsonl
+
+Evaluates a Go template as Cluster API evaluates ClusterClass patch templates (valueFrom.template,
+enabledIf): Go text/template with sprig's hermetic functions, numbers as float64 (JSON), and
+prints the output.
+
+Options:
+  --data FILE, -f FILE   template data as JSON or YAML (- for stdin); YAML numbers become float64
+  --set KEY=VALUE        set a data field (repeatable); KEY is dotted (builtin.cluster.name);
+                         true/false/null and JSON numbers are typed, anything else is a string
+  --missingkey MODE      default (missing keys print "<no value>", as CAPI) | error
+  --functions SET        sprig-hermetic (default, as CAPI) | builtins (Go's built-ins only)
+  --yaml                 parse the output as CAPI does and print the resulting JSON value
+  --jsonl                batch mode: JSON Lines {id, template, data} on stdin, one
+                         {id, output} or {id, error, phase} per line on stdout
+  -h, --help             this help
+Exit codes: 0 ok, 1 the template fails to parse or execute (or its output is not YAML with
+--yaml), 3 bad usage.
 `;
 
 class UsageError extends Error {}
@@ -55,10 +73,13 @@ interface Options {
   functions: FunctionSet;
   jsonl: boolean;
   yaml: boolean;
+  help: boolean;
 }
 
+const FLAGS = ['data', 'set', 'missingkey', 'functions', 'yaml', 'jsonl', 'help'];
+
 function parseArgs(args: string[]): Options {
-  const o: Options = { sets: [], missingKey: 'default', functions: 'sprig-hermetic', jsonl: false, yaml: false };
+  const o: Options = { sets: [], missingKey: 'default', functions: 'sprig-hermetic', jsonl: false, yaml: false, help: false };
   const value = (i: number, flag: string): string => {
     const v = args[i];
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
@@ -100,9 +121,13 @@ function parseArgs(args: string[]): Options {
         break;
       case '-h':
       case '--help':
-        throw new UsageError('');
+        o.help = true;
+        break;
       default:
-        if (a.startsWith('--') && a.length > 2) throw new UsageError(`unknown flag ${a}`);
+        if (a.startsWith('-') && a.length > 1) {
+          const guess = closest(a.replace(/^--?/, ''), FLAGS);
+          throw new UsageError(`unknown option ${a}${guess ? `; did you mean --${guess}?` : ''}`);
+        }
         if (o.template !== undefined) throw new UsageError('only one TEMPLATE argument is allowed');
         o.template = args[i]!;
     }
@@ -156,26 +181,32 @@ async function runJsonl(io: CliIO, o: Options): Promise<number> {
   return ExitCode.ok;
 }
 
+function usageError(io: CliIO, message: string): number {
+  io.stderr(`render-clusterclass template: ${message} (see render-clusterclass template --help)\n`);
+  return ExitCode.functionConfig;
+}
+
 export async function runTemplateCommand(args: string[], io: CliIO): Promise<number> {
   let o: Options;
   try {
     o = parseArgs(args);
   } catch (e) {
-    if (e instanceof UsageError) {
-      if (e.message) io.stderr(`render-clusterclass template: ${e.message}\n`);
-      io.stderr(USAGE);
-      return e.message ? ExitCode.errorResults : ExitCode.ok;
-    }
+    if (e instanceof UsageError) return usageError(io, e.message);
     throw e;
+  }
+  if (o.help) {
+    io.stdout(TEMPLATE_HELP);
+    return ExitCode.ok;
   }
   try {
     if (o.jsonl) return await runJsonl(io, o);
-    if (o.template === undefined) throw new UsageError('missing TEMPLATE argument');
+    if (o.template === undefined) return usageError(io, 'missing TEMPLATE argument');
     let data: Json = {};
     if (o.dataFile !== undefined) {
-      const text = o.dataFile === '-' ? await io.readStdin() : await readFile(o.dataFile, 'utf8');
+      const text = o.dataFile === '-' ? await io.readStdin() : await readFile(o.dataFile, 'utf8').catch(() => Promise.reject(new Error(`--data ${o.dataFile}: no such file or directory`)));
       const parsed = parseTemplateOutput(text);
-      if (!parsed.ok) throw new UsageError(`cannot parse --data ${o.dataFile}: ${parsed.error}`);
+      // Data that cannot be read is unreadable input (exit 1), not a usage error.
+      if (!parsed.ok) throw new Error(`cannot parse --data ${o.dataFile}: ${parsed.error}`);
       data = parsed.value ?? {};
     }
     if (o.sets.length > 0) {
@@ -202,10 +233,7 @@ export async function runTemplateCommand(args: string[], io: CliIO): Promise<num
     io.stdout(r.output.endsWith('\n') || r.output === '' ? r.output : r.output + '\n');
     return ExitCode.ok;
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`render-clusterclass template: ${e.message}\n`);
-      return ExitCode.errorResults;
-    }
+    if (e instanceof UsageError) return usageError(io, e.message);
     io.stderr(`render-clusterclass template: ${(e as Error)?.message ?? String(e)}\n`);
     return ExitCode.errorResults;
   }

@@ -507,8 +507,10 @@ function fileOf(value: JsonObject): SourceLocation | undefined {
 
 /**
  * One input item. Whatever is wrong with it — not an object, YAML that cannot be decoded, values
- * Kubernetes cannot convert, not a KRM object — is an error result, and the item passes through
- * unchanged (unused: Kubernetes refuses the whole object).
+ * Kubernetes cannot convert, not a KRM object — is an error result; the item is not used
+ * (Kubernetes refuses the whole object) and is echoed back untouched. The messages say what is
+ * wrong, not "passed through unchanged": an error that claims to have been let through reads as
+ * a contradiction (issue #14).
  */
 function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCounter: LineCounter, where: string, results: Result[]): InputItem {
   const value = converted.ok && isObject(converted.value) ? converted.value : {};
@@ -523,10 +525,10 @@ function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCou
     results.push(result);
   };
   const at = positionOf(node, lineCounter);
-  if (!converted.ok) report('error', `${where}: ${converted.message}; passed through unchanged`);
-  else if (!isObject(converted.value)) report('error', `${where}${at} is not an object: ${describeRoot(node)}; passed through unchanged`);
+  if (!converted.ok) report('error', `${where}: ${converted.message}`);
+  else if (!isObject(converted.value)) report('error', `${where}${at} is not an object: ${describeRoot(node)}`);
   // Kubernetes refuses the whole object (kubectl: "error converting YAML to JSON"): it is neither rendered nor used.
-  else if (converted.rejected.length > 0) report('error', `${where}: Kubernetes cannot read this object: ${converted.rejected.join('; ')}; passed through unchanged`);
+  else if (converted.rejected.length > 0) report('error', `${where}: Kubernetes cannot read this object: ${converted.rejected.join('; ')}`);
   else {
     if (ref) item.ref = ref;
     for (const integer of converted.inexact) {
@@ -535,7 +537,7 @@ function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCou
         `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly: it is read as the nearest double, which objects rendered from it carry (Kubernetes keeps int64 values exactly; objects passed through keep their text)`,
       );
     }
-    if (!ref) report('error', `${where}${at} is not a KRM object: apiVersion, kind and metadata.name are required; passed through unchanged`);
+    if (!ref) report('error', `${where}${at} is not a KRM object: apiVersion, kind and metadata.name are required`);
   }
   return item;
 }
@@ -566,12 +568,12 @@ const isNull = (node: unknown): boolean => node === undefined || node === null |
  * Parses a KRM ResourceList (YAML or JSON). It fails (one message, with a position where there
  * is one) only when the input as a whole cannot be read or echoed: too large, not YAML, not a
  * ResourceList, nested too deeply, an alias without anchor. Problems of single items are error
- * results (the item passes through), problems of the function config are reported with it.
+ * results (the item is echoed back untouched), problems of the function config are reported with it.
  * Objects this function generated on an earlier run are cut out first and kept as text
- * (krm/earlier.ts); the limits apply to the rest.
+ * (krm/earlier.ts; `cutEarlier: false` reads them as items too); the limits apply to the rest.
  */
-export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ_LIMITS): ReadOutcome {
-  const cut = cutEarlierOutputs(text);
+export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ_LIMITS, options: { cutEarlier?: boolean } = {}): ReadOutcome {
+  const cut = options.cutEarlier === false ? undefined : cutEarlierOutputs(text);
   if (!cut) return readResourceListText(text, limits);
   const read = readResourceListText(cut.rest, limits);
   // Positions in an error refer to the text as given: read it whole when that is allowed.
@@ -673,7 +675,21 @@ function readErrorMessage(e: unknown): string {
   throw e;
 }
 
-/** Parses a stream of YAML documents (one file); every document must be a readable object or empty. */
+/**
+ * Why a document of a YAML stream is not a Kubernetes object at all (Helm values and Chart.yaml,
+ * docs, a kustomization), or undefined when it is meant as one. Directories hold such files next
+ * to manifests; they are skipped, where an object missing its name is an error.
+ */
+function notAnObject(value: JsonObject): string | undefined {
+  if (typeof value.apiVersion !== 'string' || typeof value.kind !== 'string') return 'not a Kubernetes object (no apiVersion and kind)';
+  if (value.apiVersion.startsWith('kustomize.config.k8s.io/')) return `a kustomize ${value.kind}, not a Kubernetes object`;
+  return undefined;
+}
+
+/**
+ * Parses a stream of YAML documents (one file); every document must be a mapping or empty.
+ * Mappings that are not Kubernetes objects are skipped with an `info` result.
+ */
 export function readYamlStream(
   text: string,
   relPath: string,
@@ -703,10 +719,16 @@ export function readYamlStream(
       if (!isMap(root)) return { ok: false, message: `${relPath}: document ${index}${positionOf(root, lineCounter)} is not an object: ${describeRoot(root)}` };
       const converted = convertPart(root, newConvertState(limits, lineCounter));
       if (!converted.ok) return { ok: false, message: `${relPath}: document ${index}: ${converted.message}` };
-      const item = readItem(root, doc, converted, lineCounter, `${relPath} document ${index}`, results);
-      item.file = index > 0 ? { path: relPath, index } : { path: relPath };
-      items.push(item);
+      const file = index > 0 ? { path: relPath, index } : { path: relPath };
+      const notObject = isObject(converted.value) ? notAnObject(converted.value) : undefined;
       index++;
+      if (notObject) {
+        results.push({ severity: 'info', message: `${notObject}: skipped`, file });
+        continue;
+      }
+      const item = readItem(root, doc, converted, lineCounter, `${relPath} document ${index - 1}`, results);
+      item.file = file;
+      items.push(item);
     }
   } catch (e) {
     return { ok: false, message: `${relPath}: ${readErrorMessage(e)}` };

@@ -178,12 +178,13 @@ export function outputValue(item: InputItem, output: PipelineOutput): JsonObject
 /**
  * The applyable form of an object: undefined for local-config objects; tool annotations removed.
  * For kustomize the object ids stay (kustomize matches transformer output to its input by them)
- * and local-config objects stay (kustomize drops them itself).
+ * and local-config objects stay (kustomize drops them itself). `shown` keeps a local-config
+ * object (what preview mode renders is meant to be looked at).
  */
-export function toManifest(o: JsonObject, forKustomize = false): JsonObject | undefined {
+export function toManifest(o: JsonObject, forKustomize = false, shown = false): JsonObject | undefined {
   const annotations0 = annotationsOf(o);
   if (annotations0[PREVIOUS_ANNOTATION] === 'true') return undefined;
-  if (!forKustomize && (annotations0[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile')) return undefined;
+  if (!forKustomize && !shown && (annotations0[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile')) return undefined;
   const copy = cloneJson(o);
   const meta = asObject(copy.metadata);
   const annotations = asObject(meta?.annotations);
@@ -196,30 +197,34 @@ export function toManifest(o: JsonObject, forKustomize = false): JsonObject | un
   return copy;
 }
 
-/** Every output object with the file it belongs to: inputs their source file, rendered ones outputDir. */
-export function outputFiles(output: PipelineOutput): { path: string; object: JsonObject }[] {
-  return [
-    ...output.keep.map((i) => ({ path: i.file?.path ?? 'objects.yaml', object: outputValue(i, output) })),
-    ...output.generated.flatMap((g) => g.objects.map((o) => ({ path: String(annotationsOf(o)[PATH_ANNOTATION]), object: o }))),
-  ];
-}
-
 export function stringifyDocuments(objects: JsonObject[]): string {
   return objects.map(emitYaml).join('---\n');
 }
 
-/** Human-readable results for stderr (CLI, Argo CD, kustomize: no structured channel). */
-export function formatResults(results: readonly Result[], minimum: 'info' | 'warning' | 'error' = 'warning'): string {
+/** How results are printed: with colour (a terminal), and where each points (`path:line:column`). */
+export interface ResultFormat {
+  colour?: boolean;
+  /** Where a result points; by default the file path it names. */
+  locate?: (r: Result) => string | undefined;
+}
+
+const SEVERITY_COLOUR = { error: '\x1b[1;31m', warning: '\x1b[1;33m', info: '\x1b[1;36m' } as const;
+
+/**
+ * Human-readable results for stderr (CLI, Argo CD, kustomize: no structured channel), one per
+ * line as compilers print them: `path:line:column: severity: Kind ns/name field: message`.
+ */
+export function formatResults(results: readonly Result[], minimum: 'info' | 'warning' | 'error' = 'warning', format: ResultFormat = {}): string {
   const rank = { info: 0, warning: 1, error: 2 } as const;
+  const paint = (code: string, s: string) => (format.colour ? `${code}${s}\x1b[0m` : s);
   return results
     // Rollouts and held-back upgrades are information a reviewer always wants to see, unlike "rendered N objects".
     .filter((r) => rank[r.severity] >= rank[minimum] || r.tags?.rule === 'rollout' || r.tags?.rule === 'upgrade-sequence')
     .map((r) => {
+      const where = format.locate ? format.locate(r) : r.file?.path;
       const ref = r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}` : '';
-      const field = r.field ? ` ${r.field.path}` : '';
-      const file = r.file ? ` (${r.file.path}${r.file.index ? `#${r.file.index}` : ''})` : '';
-      const where = `${ref}${field}${file}`;
-      return `[${r.severity}] ${where ? `${where}: ` : ''}${r.message}\n`;
+      const subject = `${ref}${r.field ? ` ${r.field.path}` : ''}`.trim();
+      return `${where ? `${paint('\x1b[1m', where)}: ` : ''}${paint(SEVERITY_COLOUR[r.severity], r.severity)}: ${subject ? `${subject}: ` : ''}${r.message}\n`;
     })
     .join('');
 }

@@ -168,6 +168,8 @@ export interface PipelineExtras {
   extensions?: ExtensionInputs;
   /** Objects generated on an earlier run, cut from a ResourceList's text (krm/earlier.ts). */
   earlier?: readonly EarlierOutput[];
+  /** Told after each Cluster (the CLI's progress indicator). */
+  progress?: (done: number, total: number) => void;
 }
 
 /** A compiled class, with the document it was read from (explain names its fields as written). */
@@ -369,7 +371,8 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
 
   const edits = new Map<InputItem, ItemEdit>();
   const rendered = new Set<string>();
-  for (const item of clusters) {
+  for (const [done, item] of clusters.entries()) {
+    extras.progress?.(done, clusters.length);
     const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
     const key = clusterKey(ref.namespace!, ref.name);
     if (config.shard && shardOf(ref.namespace!, ref.name, config.shard.count) !== config.shard.index) continue;

@@ -39,7 +39,7 @@ describe('render-clusterclass template', () => {
     expect(await runTemplateCommand(['{{ .a.b }}', '--missingkey', 'error'], io2)).toBe(1);
     expect(io2.err).toContain('exec error:');
     const io3 = fakeIO();
-    expect(await runTemplateCommand(['--bogus'], io3)).toBe(1);
+    expect(await runTemplateCommand(['--bogus'], io3)).toBe(3);
     expect(io3.err).not.toContain('    at ');
   });
   it('speaks the oracle JSON Lines protocol', async () => {

@@ -1,0 +1,176 @@
+/**
+ * What the commands read: YAML files and directories as users keep them (a ClusterClass, Cluster
+ * files, a kustomization, Helm values, docs), stdin, and the function config from flags.
+ *
+ * Directories are read recursively in a stable order: `.yaml`, `.yml` and `.json` files, not
+ * hidden ones nor `node_modules`, honouring `.krmignore` as kpt does (krmignore.ts), and never a
+ * directory this tool writes its output to (`-o DIR`, or any directory holding an outputs list,
+ * outdir.ts). Documents that are not Kubernetes objects are skipped with an `info` result.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import type { JsonObject } from '../api/model.js';
+import { applySettings, parseFunctionConfig, type ConfigOutcome } from '../krm/config.js';
+import type { Result } from '../krm/result.js';
+import { readYamlStream, type InputItem } from '../krm/read.js';
+import type { CliIO } from './io.js';
+import { KRMIGNORE, NO_RULES, parseKrmignore, type IgnoreRules } from './krmignore.js';
+import { OUTPUTS_LIST } from './outdir.js';
+
+/** One file read: its path as the user would type it, its path below the argument it came from, its text. */
+export interface InputFile {
+  path: string;
+  rel: string;
+  text: string;
+}
+
+export type InputsOutcome = { ok: true; items: InputItem[]; readResults: Result[]; files: InputFile[] } | { ok: false; message: string };
+
+const YAML_FILE = /\.(ya?ml|json)$/i;
+
+/** The reason a path cannot be read, in the words of `ls`. */
+function unreadable(path: string, e: unknown): Error {
+  const code = (e as { code?: string }).code;
+  const reason = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+  return new Error(`${path}: ${reason}`);
+}
+
+interface Package {
+  root: string;
+  rules: IgnoreRules;
+}
+
+async function packageAt(root: string): Promise<Package> {
+  const text = await readFile(join(root, KRMIGNORE), 'utf8').catch(() => undefined);
+  return { root, rules: text === undefined ? NO_RULES : parseKrmignore(text) };
+}
+
+const posix = (p: string) => p.split(sep).join('/');
+
+/** Files under the given paths (as typed), in a stable order; `exclude` are directories never read. */
+export async function collectFiles(paths: readonly string[], exclude: readonly string[] = []): Promise<{ abs: string; path: string; rel: string }[]> {
+  const out: { abs: string; path: string; rel: string }[] = [];
+  const skipped = new Set(exclude.map((d) => resolve(d)));
+  const walk = async (dir: string, shown: string, top: string, pkg: Package): Promise<void> => {
+    for (const name of (await readdir(dir)).sort()) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const abs = join(dir, name);
+      const st = await stat(abs).catch(() => undefined);
+      if (!st) continue;
+      const inPackage = posix(relative(pkg.root, abs));
+      if (st.isDirectory()) {
+        if (skipped.has(abs) || existsSync(join(abs, OUTPUTS_LIST))) continue;
+        // A subpackage has its own .krmignore, and no pattern of the parent ignores it.
+        const sub = existsSync(join(abs, 'Kptfile')) ? await packageAt(abs) : undefined;
+        if (!sub && pkg.rules.ignores(inPackage, true)) continue;
+        await walk(abs, join(shown, name), top, sub ?? pkg);
+      } else if (st.isFile() && YAML_FILE.test(name) && !pkg.rules.ignores(inPackage, false)) {
+        out.push({ abs, path: join(shown, name), rel: posix(relative(top, abs)) });
+      }
+    }
+  };
+  for (const p of paths) {
+    const abs = resolve(p);
+    const st = await stat(abs).catch((e: unknown) => {
+      throw unreadable(p, e);
+    });
+    if (st.isDirectory()) await walk(abs, p, abs, await packageAt(abs));
+    else out.push({ abs, path: p, rel: basename(p) });
+  }
+  return out;
+}
+
+/** Reads YAML files and directories (and `-` for stdin) into input items, in a stable order. */
+export async function readInputs(paths: readonly string[], io: CliIO, options: { exclude?: readonly string[] } = {}): Promise<InputsOutcome> {
+  const sources: { path: string; rel: string; text: () => Promise<string> }[] = [];
+  try {
+    for (const f of await collectFiles(paths.filter((p) => p !== '-'), options.exclude ?? [])) {
+      sources.push({ path: f.path, rel: f.rel, text: () => readFile(f.abs, 'utf8').catch((e: unknown) => Promise.reject(unreadable(f.path, e))) });
+    }
+  } catch (e) {
+    return { ok: false, message: (e as Error).message };
+  }
+  if (paths.includes('-')) sources.unshift({ path: '<stdin>', rel: 'stdin.yaml', text: () => io.readStdin() });
+  const items: InputItem[] = [];
+  const readResults: Result[] = [];
+  const files: InputFile[] = [];
+  for (const f of sources) {
+    let text: string;
+    try {
+      text = await f.text();
+    } catch (e) {
+      return { ok: false, message: (e as Error).message };
+    }
+    const read = readYamlStream(text, f.path);
+    if (!read.ok) return { ok: false, message: read.message };
+    items.push(...read.items);
+    readResults.push(...read.results);
+    files.push({ path: f.path, rel: f.rel, text });
+  }
+  return { ok: true, items, readResults, files };
+}
+
+/** The function config of a command: `--config FILE`, then `--set KEY=VALUE` and shorthand flags on top. */
+export async function configFromFlags(flags: Record<string, string | boolean | string[]>): Promise<ConfigOutcome> {
+  let fc: JsonObject | undefined;
+  const configFile = flags.config as string | undefined;
+  if (configFile) {
+    let text: string;
+    try {
+      text = await readFile(configFile, 'utf8');
+    } catch (e) {
+      return { ok: false, message: `--config ${unreadable(configFile, e).message}` };
+    }
+    const read = readYamlStream(text, configFile);
+    if (!read.ok || read.items.length !== 1) return { ok: false, message: `--config ${configFile}: expected a file with one YAML object` };
+    fc = read.items[0]!.value;
+  }
+  const cfg = parseFunctionConfig(fc);
+  if (!cfg.ok) return cfg;
+  const settings: Record<string, string> = {};
+  for (const kv of (flags.set as string[] | undefined) ?? []) {
+    const i = kv.indexOf('=');
+    if (i <= 0) return { ok: false, message: `--set expects KEY=VALUE, got "${kv}"` };
+    settings[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  for (const [flag, key] of [
+    ['mode', 'mode'],
+    ['fail-on', 'failOn'],
+    ['shard', 'shard'],
+    ['upgrade', 'upgrade'],
+    ['extensions', 'extensions'],
+    ['record-extensions', 'recordExtensions'],
+    ['replay-extensions', 'replayExtensions'],
+  ] as const) {
+    const v = flags[flag];
+    if (typeof v === 'string') settings[key] = v;
+  }
+  const urls = flags.extension as string[] | undefined;
+  if (urls && urls.length > 0) settings.extensionURLs = urls.join(',');
+  if (flags.strict === true) settings.strict = 'true';
+  return applySettings(cfg.config, settings, true);
+}
+
+/** The Runtime SDK flags every command takes (see configFromFlags). */
+export const EXTENSION_FLAGS = { extensions: 'string', extension: 'list', 'record-extensions': 'string', 'replay-extensions': 'string' } as const;
+
+export const EXTENSION_HELP = `  --extensions PATH    ExtensionConfig objects (a file or directory): external patches,
+                       variable discovery and topology validation call these Runtime SDK
+                       extensions (ExtensionConfigs among the inputs are used too)
+  --extension NAME=URL reach ExtensionConfig NAME at URL (a local extension or a port-forward);
+                       the certificate must still name the host CAPI would call (repeatable)
+  --record-extensions DIR  write every extension answer to DIR (one file per request)
+  --replay-extensions DIR  answer extension calls from DIR only, without any network
+`;
+
+/** Objects from a side directory (`--crds`, `--observed`): used by the render, never output. */
+export async function readSideObjects(dir: string | undefined, io: CliIO, keep: (i: InputItem) => boolean): Promise<{ ok: true; objects: JsonObject[] } | { ok: false; message: string }> {
+  if (!dir) return { ok: true, objects: [] };
+  const read = await readInputs([dir], io);
+  if (!read.ok) return read;
+  return { ok: true, objects: read.items.filter(keep).map((i) => i.value) };
+}
+
+/** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation). */
+export const readCrds = (dir: string | undefined, io: CliIO) => readSideObjects(dir, io, (i) => i.ref?.kind === 'CustomResourceDefinition');
