@@ -274,7 +274,7 @@ const classMissing = (ref: ObjectRef, cluster: Cluster, classKey: string): Resul
   message: `ClusterClass "${classKey}" not found: add it (and its templates) to the input, or fix the class reference`,
   resourceRef: ref,
   field: { path: cluster.sourceApiVersion.endsWith('/v1beta1') ? 'spec.topology.class' : 'spec.topology.classRef.name' },
-  tags: { rule: 'class-missing' },
+  tags: { rule: 'class-missing', clusterClass: classKey },
 });
 
 const classInvalid = (ref: ObjectRef, classKey: string): Result => ({

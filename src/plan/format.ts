@@ -8,20 +8,36 @@ const objectName = (r: ObjectRef): string => `${r.kind} ${r.name}`;
 
 function headline(plan: Plan): string {
   const s = plan.summary;
-  return `${s.changed} of ${s.clusters} Clusters change, ${s.rollingOut} roll out, ${s.newlyFailing} newly fail validation`;
+  const still = s.stillFailing > 0 ? `, ${s.stillFailing} still fail` : '';
+  return `${s.changed} of ${s.clusters} Clusters change, ${s.rollingOut} roll out, ${s.newlyFailing} newly fail validation${still}`;
 }
 
-const interesting = (plan: Plan): ClusterPlan[] => plan.clusters.filter((c) => c.status !== 'unchanged' || c.newErrors.length > 0);
+/** Said once for the fleet rather than once per Cluster. */
+const missingClassLines = (plan: Plan): string[] =>
+  plan.missingClasses.map(
+    (m) => `ClusterClass "${m.clusterClass}" is not among the inputs (${m.clusters} Cluster${m.clusters === 1 ? ' uses' : 's use'} it): pass the path that holds it, or run plan where it is`,
+  );
+
+/** A Cluster that fails only because its class is missing is covered by the missing-class line. */
+const onlyClassMissing = (c: ClusterPlan) => c.errors.length > 0 && c.errors.every((e) => e.tags?.rule === 'class-missing');
+
+const interesting = (plan: Plan): ClusterPlan[] =>
+  plan.clusters.filter((c) => (c.status !== 'unchanged' || c.newErrors.length > 0) && !(c.status === 'still-failing' && onlyClassMissing(c)));
+
+/** The errors to show for a Cluster: all of them when it still fails, else those that are new. */
+const shownErrors = (c: ClusterPlan) => (c.status === 'still-failing' ? c.errors : c.newErrors);
+const statusText = (c: ClusterPlan) => c.status.replace('-', ' ');
 
 export function formatMarkdown(plan: Plan): string {
   const lines: string[] = ['## ClusterClass render plan', '', `**${headline(plan)}.**`, ''];
+  for (const m of missingClassLines(plan)) lines.push(`> **${m}**`, '');
   lines.push('| ClusterClass | Clusters | Changed | Rolling out | Newly failing |', '| --- | ---: | ---: | ---: | ---: |');
   for (const c of plan.summary.byClass) lines.push(`| \`${c.clusterClass}\` | ${c.clusters} | ${c.changed} | ${c.rollingOut} | ${c.newlyFailing} |`);
   for (const c of interesting(plan)) {
-    lines.push('', `### \`${c.cluster}\` (${c.clusterClass}): ${c.status}`);
-    if (c.newErrors.length > 0) {
-      lines.push('', '**New errors**', '');
-      for (const e of c.newErrors) lines.push(`- ${e.field ? `\`${e.field.path}\`: ` : ''}${e.message}`);
+    lines.push('', `### \`${c.cluster}\` (${c.clusterClass}): ${statusText(c)}`);
+    if (shownErrors(c).length > 0) {
+      lines.push('', c.status === 'still-failing' ? '**Errors**' : '**New errors**', '');
+      for (const e of shownErrors(c)) lines.push(`- ${e.field ? `\`${e.field.path}\`: ` : ''}${e.message}`);
     }
     if (c.rollouts.length > 0) {
       lines.push('', '**Rolling out**', '');
@@ -48,10 +64,11 @@ const colours = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', bold: 
 export function formatText(plan: Plan, colour: boolean): string {
   const c = (name: keyof typeof colours, s: string) => (colour ? `${colours[name]}${s}${colours.reset}` : s);
   const lines: string[] = [c('bold', headline(plan))];
+  for (const m of missingClassLines(plan)) lines.push(c('red', m));
   for (const k of plan.summary.byClass) lines.push(`  ${k.clusterClass}: ${k.changed}/${k.clusters} changed, ${k.rollingOut} rolling out, ${k.newlyFailing} newly failing`);
   for (const p of interesting(plan)) {
-    lines.push('', c('bold', `${p.cluster} (${p.clusterClass}): ${p.status}`));
-    for (const e of p.newErrors) lines.push(c('red', `  ! ${e.field ? `${e.field.path}: ` : ''}${e.message}`));
+    lines.push('', c('bold', `${p.cluster} (${p.clusterClass}): ${statusText(p)}`));
+    for (const e of shownErrors(p)) lines.push(c('red', `  ! ${e.field ? `${e.field.path}: ` : ''}${e.message}`));
     for (const r of p.rollouts) lines.push(c('yellow', `  ~ rolls out ${r.kind} ${r.name}: ${r.reasons.map((x) => x.template).join('; ')}`));
     for (const m of p.modified) {
       lines.push(c('yellow', `  ~ ${objectName(m.ref)}${m.renamedFrom ? ` (was ${m.renamedFrom})` : ''}`));

@@ -28,7 +28,11 @@ export interface ObjectChange {
   changes: FieldChange[];
 }
 
-export type ClusterStatus = 'created' | 'deleted' | 'changed' | 'unchanged' | 'failing' | 'fixed';
+/**
+ * `failing`: renders in the base, not in the head (or is new and does not render); `still-failing`:
+ * renders on neither side (not a change; its errors are listed); `fixed`: the other way round.
+ */
+export type ClusterStatus = 'created' | 'deleted' | 'changed' | 'unchanged' | 'failing' | 'still-failing' | 'fixed';
 
 export interface ClusterPlan {
   cluster: string;
@@ -40,13 +44,18 @@ export interface ClusterPlan {
   rollouts: Rollout[];
   /** Error results in head that the base did not have. */
   newErrors: Result[];
+  /** Every error result of the Cluster in head. */
+  errors: Result[];
 }
 
 export interface Plan {
   clusters: ClusterPlan[];
+  /** ClusterClasses the head's Clusters use that are not among its inputs (said once, not per Cluster). */
+  missingClasses: { clusterClass: string; clusters: number }[];
   summary: {
     clusters: number;
     changed: number;
+    stillFailing: number;
     rollingOut: number;
     newlyFailing: number;
     byClass: { clusterClass: string; clusters: number; changed: number; rollingOut: number; newlyFailing: number }[];
@@ -124,9 +133,10 @@ function planCluster(cluster: string, clusterClass: string, base: Rendered, head
     modified: [],
     rollouts: [],
     newErrors: headErrors.filter((r) => !known.has(resultKey(r))),
+    errors: headErrors,
   };
   if (!after) {
-    plan.status = headErrors.length > 0 ? 'failing' : 'deleted';
+    plan.status = headErrors.length === 0 ? 'deleted' : !before && base.classes.has(cluster) ? 'still-failing' : 'failing';
     if (plan.status === 'deleted') plan.deleted = (before ?? []).map(refOfObject);
     return plan;
   }
@@ -172,20 +182,28 @@ export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig
   }
   const clusters = [...new Set([...b.classes.keys(), ...h.classes.keys(), ...b.objects.keys(), ...h.objects.keys()])].sort();
   const plans = clusters.map((c) => planCluster(c, h.classes.get(c) ?? b.classes.get(c) ?? '', b, h));
+  const changes = (p: ClusterPlan) => p.status !== 'unchanged' && p.status !== 'still-failing';
   const byClass = new Map<string, Plan['summary']['byClass'][number]>();
   for (const p of plans) {
     const entry = byClass.get(p.clusterClass) ?? { clusterClass: p.clusterClass, clusters: 0, changed: 0, rollingOut: 0, newlyFailing: 0 };
     entry.clusters++;
-    if (p.status !== 'unchanged') entry.changed++;
+    if (changes(p)) entry.changed++;
     if (p.rollouts.length > 0) entry.rollingOut++;
     if (p.newErrors.length > 0) entry.newlyFailing++;
     byClass.set(p.clusterClass, entry);
   }
+  const missing = new Map<string, number>();
+  for (const p of plans) {
+    const key = p.errors.find((r) => r.tags?.rule === 'class-missing')?.tags?.clusterClass;
+    if (key) missing.set(key, (missing.get(key) ?? 0) + 1);
+  }
   return {
     clusters: plans,
+    missingClasses: [...missing].sort(([a], [b]) => (a < b ? -1 : 1)).map(([clusterClass, n]) => ({ clusterClass, clusters: n })),
     summary: {
       clusters: plans.length,
-      changed: plans.filter((p) => p.status !== 'unchanged').length,
+      changed: plans.filter(changes).length,
+      stillFailing: plans.filter((p) => p.status === 'still-failing').length,
       rollingOut: plans.filter((p) => p.rollouts.length > 0).length,
       newlyFailing: plans.filter((p) => p.newErrors.length > 0).length,
       byClass: [...byClass.values()].sort((x, y) => (x.clusterClass < y.clusterClass ? -1 : 1)),
@@ -193,4 +211,5 @@ export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig
   };
 }
 
-export const planHasChanges = (plan: Plan): boolean => plan.summary.changed > 0;
+/** Exit 1 when something changes, or when the plan cannot say (a ClusterClass is not among the inputs). */
+export const planHasChanges = (plan: Plan): boolean => plan.summary.changed > 0 || plan.missingClasses.length > 0;
