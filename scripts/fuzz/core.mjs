@@ -324,12 +324,21 @@ export function listItems(text) {
   };
 }
 
-/** The documents of a YAML stream as ResourceList items (undefined when the stream does not parse). */
+/**
+ * The documents of a YAML stream that `render` reads as ResourceList items (undefined when the
+ * stream does not parse). Documents that are not Kubernetes objects — no apiVersion and kind (Helm
+ * values, docs), or a kustomize config — are skipped by `render`, as directories need.
+ */
 export function streamItems(text) {
+  const scalar = (map, key) => (YAML.isMap(map) ? map.get(key) : undefined);
+  const kubernetesObject = (node) => {
+    const [apiVersion, kind] = [scalar(node, 'apiVersion'), scalar(node, 'kind')];
+    return !YAML.isMap(node) || (typeof apiVersion === 'string' && typeof kind === 'string' && !apiVersion.startsWith('kustomize.config.k8s.io/'));
+  };
   try {
     const docs = YAML.parseAllDocuments(text.replace(/^\uFEFF/, ''), PARSE);
     if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return undefined;
-    return { items: docs.filter((d) => !isNullNode(d.contents)).map((d) => itemInfo(d.contents, d)), results: [] };
+    return { items: docs.filter((d) => !isNullNode(d.contents) && kubernetesObject(d.contents)).map((d) => itemInfo(d.contents, d)), results: [] };
   } catch {
     return undefined;
   }

@@ -61,9 +61,9 @@ export async function collectFiles(paths: readonly string[], exclude: readonly s
       const inPackage = posix(relative(pkg.root, abs));
       if (st.isDirectory()) {
         if (skipped.has(abs) || existsSync(join(abs, OUTPUTS_LIST))) continue;
-        // A subpackage has its own .krmignore, and no pattern of the parent ignores it.
+        if (pkg.rules.ignores(inPackage, true)) continue;
+        // A subpackage has its own .krmignore, and the parent's patterns do not reach inside it.
         const sub = existsSync(join(abs, 'Kptfile')) ? await packageAt(abs) : undefined;
-        if (!sub && pkg.rules.ignores(inPackage, true)) continue;
         await walk(abs, join(shown, name), top, sub ?? pkg);
       } else if (st.isFile() && YAML_FILE.test(name) && !pkg.rules.ignores(inPackage, false)) {
         out.push({ abs, path: join(shown, name), rel: posix(relative(top, abs)) });

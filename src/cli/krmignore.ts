@@ -2,7 +2,8 @@
  * `.krmignore`, as kpt reads it (kyaml's `ignoreFilesMatcher` over monochromegane/go-gitignore):
  *
  * - one file at the top of the package and at the top of each subpackage (a directory with a
- *   Kptfile); each covers only its own package's files, and no pattern ignores a subpackage;
+ *   Kptfile); each covers only its own package's files (a parent's pattern can still ignore a
+ *   whole subpackage directory: kpt does, whatever kyaml's comment says);
  * - a line is a pattern (spaces trimmed; empty lines and `#` comments skipped); `!` makes it an
  *   exception, and an exception wins over every ignore pattern, wherever it is in the file;
  * - `/x` is anchored at the package top and matches a path of exactly its components; `x/y`

@@ -15,7 +15,7 @@ const { input } = arbitraries(fc);
 const SEED = Number(process.env.FUZZ_SEED ?? 20260822);
 
 describe('fuzz: KRM function invariants', () => {
-  it('holds for 300 generated inputs', async () => {
+  it(`holds for 300 generated inputs (fast-check seed ${SEED})`, async () => {
     await fc.assert(
       fc.asyncProperty(input, async (generated) => {
         const violations = await checkInput(runFunction, render(generated));

@@ -1,5 +1,5 @@
 /** Real external tools (kpt, kubectl, git) for end-to-end tests; tests skip visibly without them. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -50,11 +50,6 @@ export interface Run {
 }
 
 export function run(cmd: string, args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Run {
-  try {
-    const stdout = execFileSync(cmd, args, { cwd: options.cwd, input: options.input, env: options.env ?? process.env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
-    return { code: 0, stdout, stderr: '' };
-  } catch (e) {
-    const err = e as { status?: number; stdout?: string; stderr?: string };
-    return { code: err.status ?? -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
-  }
+  const r = spawnSync(cmd, args, { cwd: options.cwd, input: options.input, env: options.env ?? process.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }
