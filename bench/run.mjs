@@ -8,7 +8,10 @@
 //   BENCH_RUNS_10000=3     repetitions at 10,000 Clusters
 //   BENCH_KEEP=1           keep the temporary directory (inputs, outputs, precomputed floor data)
 //   BENCH_RENDERER=bin|dist  force bin/render-clusterclass (bundle) or dist/cli/main.js
-// The last line printed is `render-ratio=<x> cold-start-ratio=<y> scaling=<z> peak-rss-mib=<m>`.
+//   BENCH_KPT_SIZES=2000,10000  fleet sizes through the real kpt (bench/kpt.mjs); 0 skips it
+//   BENCH_HOSTILE=0        skip timing the hostile corpus (bench/hostile.mjs)
+// The last line printed is `render-ratio=<x> cold-start-ratio=<y> scaling=<z> peak-rss-mib=<m>
+// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> hostile-max-wall-s=<h> ...`.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,6 +19,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fleetResourceList } from './fleet.mjs';
+import { hostileBench, hostileReport } from './hostile.mjs';
+import { kptBench, kptReport } from './kpt.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -222,10 +227,14 @@ try {
   out.push(target('cold-start ratio', coldRatio, 3));
   out.push(target('scaling 10,000/1,000', scaling, 10.5));
   out.push(target('peak RSS MiB @10,000', peakMiB, 1024));
-  out.push(`(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
   const f2 = (v) => (v === undefined ? 'n/a' : v.toFixed(2));
   out.push(`gotemplate-evals-per-second=${evals.value}`);
-  out.push(`render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)}`);
+  // kpt at fleet size and the hostile corpus's times (run last: the 10,000-Cluster kpt case is the heaviest).
+  const kptSizes = (env.BENCH_KPT_SIZES ?? (QUICK ? '200' : '2000,10000')).split(',').map(Number).filter((n) => n > 0);
+  const kpt = kptSizes.length > 0 ? kptReport(kptBench(kptSizes, log)) : { lines: [], summary: 'kpt-rerender-ratio=n/a' };
+  const hostile = env.BENCH_HOSTILE === '0' ? { lines: [], summary: 'hostile-max-wall-s=n/a' } : hostileReport(hostileBench(log));
+  out.push(...kpt.lines, ...hostile.lines, '', `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
+  out.push(`render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${hostile.summary}`);
   process.stdout.write(out.join('\n') + '\n');
 } finally {
   if (env.BENCH_KEEP === '1') log(`kept ${work}`);
