@@ -42,7 +42,7 @@ const EXPLAIN_ARGS: ArgSpec = {
 export async function runExplainCommand(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, EXPLAIN_ARGS);
   const usage = (message: string) => {
-    io.stderr(`render-clusterclass explain: ${message}\n${EXPLAIN_HELP}`);
+    io.stderr(`render-clusterclass explain: ${message} (see render-clusterclass explain --help)\n`);
     return ExitCode.functionConfig;
   };
   if (!parsed.ok) return usage(parsed.message);

@@ -22,17 +22,20 @@ Options:
   --format FORMAT      text (default; colour on a terminal) | markdown | json
   --config FILE, --set KEY=VALUE   function config, as for render
 ${EXTENSION_HELP}                       (base and head use the same extensions and recordings)
-Exit codes: 0 nothing changes, 1 something changes or unreadable input, 2 internal failure
-(a bug), 3 bad usage.
+Exit codes: 0 nothing changes, 1 something changes or the plan cannot be made (unreadable
+input, a ClusterClass missing from the inputs), 2 internal failure (a bug), 3 bad usage.
 `;
 
 export async function runPlanCommand(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, { flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', ...EXTENSION_FLAGS } });
   if (!parsed.ok || parsed.flags.help || typeof parsed.flags.base !== 'string') {
     const usageError = !parsed.ok ? parsed.message : parsed.flags.help ? undefined : '--base is required';
-    if (usageError) io.stderr(`render-clusterclass plan: ${usageError}\n`);
-    (usageError ? io.stderr : io.stdout)(PLAN_HELP);
-    return usageError ? ExitCode.functionConfig : ExitCode.ok;
+    if (!usageError) {
+      io.stdout(PLAN_HELP);
+      return ExitCode.ok;
+    }
+    io.stderr(`render-clusterclass plan: ${usageError} (see render-clusterclass plan --help)\n`);
+    return ExitCode.functionConfig;
   }
   const format = (parsed.flags.format as string | undefined) ?? 'text';
   if (!['text', 'markdown', 'json'].includes(format)) {
