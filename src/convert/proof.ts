@@ -19,6 +19,7 @@ import type { InputItem } from '../krm/read.js';
 import type { Result } from '../krm/result.js';
 import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../explain/report.js';
+import { DIGEST_ANNOTATION } from '../krm/earlier.js';
 import { admissionDefaults } from '../validation/admission.js';
 
 export interface Difference {
@@ -60,7 +61,11 @@ function normalised(obj: JsonObject): JsonObject {
   const group = asString(converted.apiVersion)?.split('/')[0];
   const conversion = conversionFor(`${group}/v1beta1`, asString(converted.kind));
   if (conversion) runStepsLeniently(new JsonTree(converted), conversion.steps);
-  return admissionDefaults(converted);
+  const stored = admissionDefaults(converted);
+  // The digest annotation hashes the object as rendered (v1beta1 or v1beta2), not as stored.
+  const annotations = asObject(asObject(stored.metadata)?.annotations);
+  if (annotations) delete annotations[DIGEST_ANNOTATION];
+  return stored;
 }
 
 interface Rendered {

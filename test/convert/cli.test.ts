@@ -85,9 +85,9 @@ describe.skipIf(fixtureMissing(FIXTURE))('render-clusterclass convert', () => {
     writeFileSync(join(dir, 'f.yaml'), text);
     const r = convert(['--in-place', dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('[error] ClusterClass default/ci-default spec.patches[0].definitions[0].jsonPatches[0] (f.yaml): patch "k8sFeatureGates" definition 0 operation 0');
+    expect(r.stderr).toContain('f.yaml: error: ClusterClass default/ci-default spec.patches[0].definitions[0].jsonPatches[0]: patch "k8sFeatureGates" definition 0 operation 0');
     expect(r.stderr).toContain('Suggested rewrite: write the v1beta2 list instead');
-    expect(r.stderr).toContain('[error] KubeadmControlPlaneTemplate default/capz-ci-control-plane apiVersion (f.yaml#1): stays controlplane.cluster.x-k8s.io/v1beta1');
+    expect(r.stderr).toContain('f.yaml: error: KubeadmControlPlaneTemplate default/capz-ci-control-plane apiVersion: stays controlplane.cluster.x-k8s.io/v1beta1');
     const docs = YAML.parseAllDocuments(readFileSync(join(dir, 'f.yaml'), 'utf8')).map((d) => d.toJS());
     expect(docs.find((d) => d.kind === 'KubeadmControlPlaneTemplate').apiVersion).toBe('controlplane.cluster.x-k8s.io/v1beta1');
     expect(docs.find((d) => d.kind === 'ClusterClass').apiVersion).toBe('cluster.x-k8s.io/v1beta2');
