@@ -10,6 +10,7 @@ import { DEFAULT_READ_LIMITS, PATH_ANNOTATION, annotationsOf, readResourceList, 
 import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
 import { classify, clusterKey } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
+import { PROVENANCE_KIND } from '../explain/report.js';
 import { materializeBase } from './base.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
@@ -292,7 +293,7 @@ function outputDirFiles(output: PipelineOutput, config: RenderConfig, files: rea
   for (const g of output.generated) {
     for (const o of g.objects) {
       const path = String(annotationsOf(o)[PATH_ANNOTATION]);
-      add(path.startsWith(below) ? path.slice(below.length) : path, g.cluster, o.kind === 'ProvenanceReport' ? o : manifest(o, true));
+      add(path.startsWith(below) ? path.slice(below.length) : path, g.cluster, o.kind === PROVENANCE_KIND ? o : manifest(o, true));
     }
   }
   if (withInputs) {
