@@ -102,7 +102,8 @@ function configErrorResult(cfg: { message: string; field?: string }, fc: Json | 
   return result;
 }
 
-const RENDER_STDIN_HINT = '\n  stdin holds Kubernetes objects, not a ResourceList: to render a YAML stream, run "render-clusterclass render -"';
+/** Said on the same line: unreadable input is one line on stderr (the KRM contract). */
+const RENDER_STDIN_HINT = ' (stdin holds Kubernetes objects, not a ResourceList: to render a YAML stream, run "render-clusterclass render -")';
 
 /** Whether text that is not a ResourceList is a YAML stream of objects (someone piped manifests to the function). */
 function objectStream(text: string): boolean {

@@ -89,7 +89,7 @@ describe.skipIf(!haveOracle)('reading YAML as Kubernetes does (k8s-yaml-oracle)'
     expect(readMany.ok && readMany.input.results).toEqual([]);
     expect(readMany.ok && readMany.input.items[0]!.value).toEqual((manyVerdict as { v: { items: unknown[] } }).v.items[0]);
     const readLaughs = readResourceList(laughs);
-    expect(readLaughs.ok && readLaughs.input.results.map((r) => r.message)).toEqual([expect.stringMatching(/^items\[0\]: document contains excessive aliasing \(an alias bomb\) at line \d+, column \d+; passed through unchanged$/)]);
+    expect(readLaughs.ok && readLaughs.input.results.map((r) => r.message)).toEqual([expect.stringMatching(/^items\[0\]: document contains excessive aliasing \(an alias bomb\) at line \d+, column \d+$/)]);
   });
 
   it('applies merge keys as go-yaml v2 does: in order, later entries winning, earlier sources of a list winning', () => {
