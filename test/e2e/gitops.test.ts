@@ -310,6 +310,26 @@ describe('CLI habits of kubectl, kpt and git', () => {
   });
 });
 
+const realWorld = join(repoRoot, '..', 'shared', 'fixtures', 'real-world');
+const fixtures = existsSync(realWorld) ? readdirSync(realWorld).filter((f) => f.endsWith('.yaml')).sort() : [];
+
+// Scope 4 through the real CLI: `provenance: true` adds no result on any real-world fixture (no
+// "replaying the patches did not reproduce … (please report this)"), so `--strict` passes or fails
+// exactly as it does without it. test/explain/provenance-option.test.ts checks the same in-process,
+// with and without the fixture CRDs, and that every attribution points at the value's source.
+describe.skipIf(fixtures.length === 0)('render FIXTURE --strict --set provenance=true', () => {
+  it('covers the 16 fixtures', () => expect(fixtures).toHaveLength(16));
+  it.each(fixtures)('%s: the same results and exit code as without provenance, one report per rendered Cluster', (file) => {
+    const args = ['render', join(realWorld, file), '--strict', '--set', 'skipExternalPatches=true', '--format', 'resourcelist'];
+    const plain = cli(args);
+    const traced = cli([...args, '--set', 'provenance=true']);
+    expect(traced.stderr).not.toMatch(/please report|replaying/);
+    expect([traced.code, traced.stderr]).toEqual([plain.code, plain.stderr]);
+    const rendered = (plain.stdout.match(/rule: rendered/g) ?? []).length;
+    expect((traced.stdout.match(/^ +kind: ProvenanceReport$/gm) ?? []).length).toBe(rendered);
+  });
+});
+
 describe('a clean first run', () => {
   it('the bundled example renders with no warning; examples/proposal-era shows the warning', () => {
     const basic = cli(['render', 'examples/basic'], { cwd: repoRoot });
