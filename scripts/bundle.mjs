@@ -3,12 +3,22 @@
 // plus compilation dominate it: one bundle removes the resolution, the code cache the compilation.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist', 'render-clusterclass.cjs');
+
+// The renderer's build: a digest of its sources and locked dependencies (src/cli/build.ts). A kpt
+// re-render reuses earlier objects only when the same build rendered them.
+const sourceDigest = createHash('sha256');
+const sources = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile())
+  .map((e) => join(e.parentPath, e.name))
+  .sort();
+for (const file of [...sources, join(root, 'package-lock.json')]) sourceDigest.update(`${relative(root, file)}\n`).update(readFileSync(file));
 
 await build({
   entryPoints: [join(root, 'src', 'cli', 'main.ts')],
@@ -19,6 +29,7 @@ await build({
   target: 'node20',
   outfile,
   logLevel: 'warning',
+  define: { __RENDER_CLUSTERCLASS_BUILD__: JSON.stringify(sourceDigest.digest('hex').slice(0, 16)) },
 });
 
 // Warm the code cache with a representative render (the bundled example), so the cache holds the

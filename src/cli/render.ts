@@ -18,6 +18,7 @@ import { locator } from './locate.js';
 import { describeOutputs, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
 import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
+import { RENDERER_BUILD } from './build.js';
 import { prepareExtensions } from './extensions.js';
 
 function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
@@ -77,7 +78,11 @@ export async function runFunction(io: CliIO): Promise<number> {
     return ExitCode.errorResults;
   }
   const writer = resourceListWriter();
-  const extras = { ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}), ...(input.earlier ? { earlier: input.earlier } : {}) };
+  const extras = {
+    ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}),
+    ...(input.earlier ? { earlier: input.earlier } : {}),
+    ...(RENDERER_BUILD ? { renderer: RENDERER_BUILD } : {}),
+  };
   const output = renderPipeline(input.items, cfg.config, input.results, extras, (g) => writer.add(g));
   await extensions.value.save();
   if (lostItems(input, output, writer.clusters)) {

@@ -578,9 +578,9 @@ export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ
   const read = readResourceListText(cut.rest, limits);
   // Positions in an error refer to the text as given: read it whole when that is allowed.
   if (!read.ok) return text.length <= limits.maxInputBytes ? readResourceListText(text, limits) : read;
-  read.input.earlier = cut.outputs.map(({ owner, digest, entry }) => {
+  read.input.earlier = cut.outputs.map(({ owner, digest, inputs, entry }) => {
     let parsed: JsonObject | undefined | null = null;
-    return { owner, digest, entry, value: () => (parsed === null ? (parsed = parseEntry(entry, limits)) : parsed) };
+    return { owner, digest, inputs, entry, value: () => (parsed === null ? (parsed = parseEntry(entry, limits)) : parsed) };
   });
   return read;
 }

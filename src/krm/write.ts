@@ -71,6 +71,12 @@ function itemEntries(objects: readonly JsonObject[]): string {
   return text;
 }
 
+/** Earlier outputs kept as text (krm/earlier.ts) as entries of the `items:` list. */
+const textEntries = (entries: readonly string[]): string => entries.map((e) => indentEntry(e.endsWith('\n') ? e : `${e}\n`)).join('');
+
+/** One Cluster's entries: its rendered objects, or its earlier objects reused as they came. */
+const clusterEntries = (output: ClusterOutput): string => (output.reused ? textEntries(output.reused) : itemEntries(output.objects));
+
 /**
  * The ResourceList up to its kept items, reusing the input document for them, then the earlier
  * outputs kept as text; `entriesFollow` says whether generated entries will be appended (an
@@ -89,7 +95,7 @@ function resourceListHead(doc: Document, summary: PipelineSummary, entriesFollow
   // `items` goes last so the generated entries can follow the kept ones.
   root.set('items', kept);
   const text = doc.toString({ lineWidth: 0 });
-  const entries = summary.keepEntries.map((e) => indentEntry(e.endsWith('\n') ? e : `${e}\n`)).join('');
+  const entries = textEntries(summary.keepEntries);
   const opened = (entriesFollow || entries !== '') && kept.items.length === 0;
   return `${opened ? text.replace(/items: \[\]\n$/, 'items:\n') : text}${entries}`;
 }
@@ -102,13 +108,12 @@ const resourceListTail = (results: readonly Result[]): string => (results.length
  * cost more than rendering them.
  */
 export function writeResourceList(doc: Document, output: PipelineOutput): string {
-  const entries = output.generated.map((g) => itemEntries(g.objects)).join('');
+  const entries = output.generated.map(clusterEntries).join('');
   return resourceListHead(doc, output, entries !== '') + entries + resourceListTail(output.results);
 }
 
 /** Spooled text is compressed (about 7× for rendered objects) at zlib's fastest level. */
 const SPOOL_DEFLATE = { level: 1 } as const;
-const EMPTY = Buffer.alloc(0);
 
 /** Pieces handed to the writer are joined up to about this many characters. */
 const PIECE_CHARS = 1 << 20;
@@ -131,11 +136,12 @@ export interface ResourceListWriter {
  * text is written in Cluster order.
  */
 export function resourceListWriter(): ResourceListWriter {
-  const spool: { cluster: string; text: Buffer }[] = [];
+  // Reused entries stay text: they are slices of the input, held anyway.
+  const spool: { cluster: string; text: Buffer | string }[] = [];
   return {
     add(output) {
-      const text = itemEntries(output.objects);
-      spool.push({ cluster: output.cluster, text: text === '' ? EMPTY : deflateRawSync(text, SPOOL_DEFLATE) });
+      const text = clusterEntries(output);
+      spool.push({ cluster: output.cluster, text: output.reused || text === '' ? text : deflateRawSync(text, SPOOL_DEFLATE) });
     },
     get clusters() {
       return spool.length;
@@ -145,8 +151,9 @@ export function resourceListWriter(): ResourceListWriter {
       spool.sort(compareClusterOutputs);
       let piece = '';
       for (let i = 0; i < spool.length; i++) {
-        if (spool[i]!.text.length > 0) piece += inflateRawSync(spool[i]!.text).toString('utf8');
-        spool[i]!.text = EMPTY;
+        const text = spool[i]!.text;
+        piece += typeof text === 'string' ? text : inflateRawSync(text).toString('utf8');
+        spool[i]!.text = '';
         if (piece.length >= PIECE_CHARS) {
           yield piece;
           piece = '';

@@ -32,7 +32,8 @@ import { PREVIOUS_ANNOTATION, classify, clusterKey, identityOf, isToolAnnotation
 import { apiServerDecodingErrors } from '../validation/strict.js';
 import { hasErrors } from '../krm/result.js';
 import { extensionClientFor, type ExtensionClient, type ExtensionInputs } from '../extensions/client.js';
-import { DIGEST_ANNOTATION, OWNER_ANNOTATION, type EarlierOutput } from '../krm/earlier.js';
+import { DIGEST_ANNOTATION, INPUTS_ANNOTATION, OWNER_ANNOTATION, type EarlierOutput } from '../krm/earlier.js';
+import { clusterInputsDigest, inputsMark, reusableEntries, sharedInputsDigest } from './reuse.js';
 import { createHash } from 'node:crypto';
 
 export interface ItemEdit {
@@ -47,6 +48,12 @@ export interface ClusterOutput {
   objects: JsonObject[];
   /** With `provenance: true`: where every field of the rendered objects came from. */
   provenance?: ProvenanceInput;
+  /**
+   * A Cluster whose earlier objects are reused as they came (pipeline/reuse.ts; only with earlier
+   * outputs cut from a ResourceList, so only in KRM function mode): their list entries, as text.
+   * `objects` is then empty.
+   */
+  reused?: string[];
 }
 
 /** What a run decides besides the generated objects (known once every Cluster is rendered). */
@@ -147,6 +154,18 @@ function annotateGenerated(objects: JsonObject[], owner: string, path: string, p
   });
 }
 
+/** Marks a render's objects as reusable by a re-render with the same inputs (pipeline/reuse.ts). */
+function markReusable(objects: readonly JsonObject[], mark: string): void {
+  for (const obj of objects) asObject(asObject(obj.metadata)!.annotations)![INPUTS_ANNOTATION] = mark;
+}
+
+const renderedResult = (ref: ObjectRef, key: string, count: number): Result => ({
+  severity: 'info',
+  message: `rendered ${count} objects for Cluster ${key}`,
+  resourceRef: ref,
+  tags: { rule: 'rendered' },
+});
+
 function internalError(ref: ObjectRef, e: unknown): Result {
   const detail = e instanceof Error ? e.message : String(e);
   return {
@@ -168,6 +187,8 @@ export interface PipelineExtras {
   extensions?: ExtensionInputs;
   /** Objects generated on an earlier run, cut from a ResourceList's text (krm/earlier.ts). */
   earlier?: readonly EarlierOutput[];
+  /** The renderer's build (cli/build.ts): with one, renders are marked reusable and earlier ones reused (pipeline/reuse.ts). */
+  renderer?: string;
   /** Told after each Cluster (the CLI's progress indicator). */
   progress?: (done: number, total: number) => void;
 }
@@ -338,7 +359,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
 export function renderPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, sink: ClusterSink): PipelineSummary {
   const results: Result[] = [...readResults];
   const ns = config.defaultNamespace;
-  const { classes, clusters, generated, templates, crdObjects, previous, observed, classicClusters, duplicates } = classify(items, ns, extras.earlier);
+  const { classes, clusters, generated, templates, crdObjects, previous, observed, classicClusters, duplicates, shared } = classify(items, ns, extras.earlier);
   const observedObjects = [...observed, ...(extras.observed ?? [])];
   // The previous inputs give the webhooks' update rules and, rendered, the current state of
   // Clusters whose earlier outputs are not in the package.
@@ -362,6 +383,9 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   const defaulted = haveCrds ? defaultedTemplates(templates, loaded.crds) : undefined;
   const blueprints = blueprintCache(classes, defaulted?.index ?? templates, config, contractOf, results, loaded.crds, extensions, checkInput);
   const newRecorder = () => new OriginRecorder(defaulted?.defaults);
+  // Renders that read a current state (observed objects, extension answers) are never reused.
+  const reuse = extras.renderer !== undefined && observedObjects.length === 0 && !extensions && config.mode !== 'validate';
+  const sharedInputs = reuse ? sharedInputsDigest(extras.renderer!, config, shared) : undefined;
   results.push(...duplicateResults(duplicates, ns));
   const duplicateClasses = new Set(duplicates.filter((g) => g[0]!.ref!.kind === 'ClusterClass').map((g) => clusterKey(g[0]!.ref!.namespace ?? ns, g[0]!.ref!.name)));
   for (const item of classicClusters) {
@@ -449,22 +473,36 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
         return { results: out, objects, ...(edit ? { edit } : {}), ...(provenance ? { provenance } : {}) };
       };
       const earlierOutputs = generated.get(key);
-      let done: Attempt | undefined;
-      // An earlier output holding every object of the stateless render (same digests) is a fixed
-      // point: as the current state it changes no version and shows no rollout. So it is not parsed.
-      // (Not with observed objects or extensions: they take part in the render, and are called once.)
-      if (earlierOutputs?.every((e) => e.digest !== undefined) && observedObjects.length === 0 && !extensions) {
-        const stateless = attempt(undefined);
-        if (stateless.objects && containsDigests(earlierOutputs, stateless.objects)) done = stateless;
+      const inputs = sharedInputs && annotationsOf(item.value)['kustomize.config.k8s.io/id'] === undefined ? clusterInputsDigest(sharedInputs, item.value) : undefined;
+      const reused = inputs && reusableEntries(earlierOutputs, inputs);
+      if (reused) {
+        rendered.add(key);
+        if (config.mode === 'expand') edits.set(item, { addAnnotations: { [LOCAL_CONFIG_ANNOTATION]: 'true' } });
+        output = { cluster: key, objects: [], reused };
+        results.push(renderedResult(ref, key, reused.length));
+      } else {
+        let done: Attempt | undefined;
+        let stateless = false;
+        // An earlier output holding every object of the stateless render (same digests) is a fixed
+        // point: as the current state it changes no version and shows no rollout. So it is not parsed.
+        // (Not with observed objects or extensions: they take part in the render, and are called once.)
+        if (earlierOutputs?.every((e) => e.digest !== undefined) && observedObjects.length === 0 && !extensions) {
+          const attempted = attempt(undefined);
+          if (attempted.objects && containsDigests(earlierOutputs, attempted.objects)) [done, stateless] = [attempted, true];
+        }
+        if (!done) {
+          const state = earlierOutputs ? earlierOutputs.map((e) => e.value()).filter((v): v is JsonObject => v !== undefined) : previousRender?.get(key);
+          [done, stateless] = [attempt(state), state === undefined];
+        }
+        results.push(...done.results);
+        if (!done.objects) continue;
+        rendered.add(key);
+        if (config.mode === 'validate') continue;
+        if (done.edit) edits.set(item, done.edit);
+        if (inputs && stateless && done.results.length === 0) markReusable(done.objects, inputsMark(inputs, done.objects.length));
+        output = done.provenance ? { cluster: key, objects: done.objects, provenance: done.provenance } : { cluster: key, objects: done.objects };
+        results.push(renderedResult(ref, key, done.objects.length));
       }
-      done ??= attempt(earlierOutputs ? earlierOutputs.map((e) => e.value()).filter((v): v is JsonObject => v !== undefined) : previousRender?.get(key));
-      results.push(...done.results);
-      if (!done.objects) continue;
-      rendered.add(key);
-      if (config.mode === 'validate') continue;
-      if (done.edit) edits.set(item, done.edit);
-      output = done.provenance ? { cluster: key, objects: done.objects, provenance: done.provenance } : { cluster: key, objects: done.objects };
-      results.push({ severity: 'info', message: `rendered ${done.objects.length} objects for Cluster ${key}`, resourceRef: ref, tags: { rule: 'rendered' } });
     } catch (e) {
       results.push(internalError(ref, e));
     }

@@ -162,6 +162,21 @@ describe.skipIf(skipUnless('kpt'))('kpt re-render', () => {
     const again = run('kpt', ['fn', 'render', dir, '--allow-exec'], { env });
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(snapshot(dir)).toEqual(rendered);
+    // Unchanged Clusters are reused as they are (pipeline/reuse.ts); what changed renders again.
+    const changed = (before: Record<string, string>) => Object.keys(snapshot(dir)).filter((f) => f.startsWith('rendered/') && snapshot(dir)[f] !== before[f]);
+    const cluster = join(dir, 'clusters', 'c00003.yaml');
+    const edited = YAML.parseDocument(readFileSync(cluster, 'utf8'));
+    edited.setIn(['metadata', 'labels', 'example.com/changed'], 'today');
+    writeFileSync(cluster, edited.toString());
+    const one = run('kpt', ['fn', 'render', dir, '--allow-exec'], { env });
+    expect(one.code, one.stderr).toBe(0);
+    expect(changed(rendered)).toEqual(['rendered/fleet/c00003.yaml']);
+    const afterCluster = snapshot(dir);
+    const classFile = join(dir, 'clusterclass.yaml');
+    writeFileSync(classFile, readFileSync(classFile, 'utf8').replace('printf "v0.0.%d"', 'printf "v0.1.%d"'));
+    const all = run('kpt', ['fn', 'render', dir, '--allow-exec'], { env });
+    expect(all.code, all.stderr).toBe(0);
+    expect(changed(afterCluster)).toHaveLength(40);
     rmSync(join(dir, 'clusters', 'c00007.yaml'));
     const pruned = run('kpt', ['fn', 'render', dir, '--allow-exec'], { env });
     expect(pruned.code, pruned.stderr).toBe(0);
