@@ -1,31 +1,37 @@
 #!/usr/bin/env node
 // kpt at fleet size: a package of N Clusters (bench/fleet.mjs) rendered by the real
 // `kpt fn render`, first and again (the re-render reads the package with its rendered/ files),
-// and the function alone on the ResourceLists kpt builds for those two runs. Reports wall time,
-// CPU time (user+system of the whole process tree: what a loaded machine does not distort) and
-// peak RSS, and the re-render/first-render ratios. `kpt alone` replays the function's saved
-// output, so it is kpt's own work for the same package.
+// and each run taken apart into its phases: kpt reading the package (`kpt fn source`, the
+// ResourceList kpt hands the function), the function alone on that ResourceList, and kpt writing
+// the function's output (`kpt fn sink` into an empty directory). `kpt alone` re-renders the
+// package with a function that replays the output just measured: kpt's whole share of a re-render.
+// Reports wall time, CPU time (user+system of the whole process tree: what a loaded machine
+// distorts least), peak RSS and the one-minute load average at the end of each run, and the
+// re-render/first-render ratios. First renders and re-renders through kpt are taken in turns,
+// BENCH_KPT_PAIRS times (default 3), and their medians reported: the load of a shared machine
+// changes from one minute to the next.
 //
 //   node bench/kpt.mjs [N...]      (default 2000 10000; BENCH_KEEP=1 keeps the packages)
 //
 // A size is skipped, with a note, when kpt's memory measured at a smaller size, scaled, would not
 // fit in the memory free on this machine (kpt holds the whole package several times over).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { freemem, tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { freemem, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
 import { CLASS_FILE, clusterName, clusterObject } from './fleet.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** First renders and re-renders through kpt, taken in turns (`BENCH_KPT_PAIRS`, default 3). */
+const PAIRS = Math.max(1, Number(process.env.BENCH_KPT_PAIRS ?? 3));
 const bin = join(here, '..', 'bin', 'render-clusterclass');
 const TIME = '/usr/bin/time';
 
-/** Runs argv under /usr/bin/time: wall s, cpu s (user+sys, children included), peak RSS MiB. */
-function timed(argv, { cwd, stdin, stdout } = {}) {
+/** Runs argv under /usr/bin/time: wall s, cpu s (user+sys, children included), peak RSS MiB, load average after. */
+function timed(argv, { stdin, stdout } = {}) {
   const r = spawnSync(TIME, ['-f', '__TIME %e %U %S %M', ...argv], {
-    cwd,
     input: stdin === undefined ? undefined : readFileSync(stdin),
     stdio: ['pipe', stdout === undefined ? 'ignore' : 'pipe', 'pipe'],
     maxBuffer: 1 << 30,
@@ -34,8 +40,11 @@ function timed(argv, { cwd, stdin, stdout } = {}) {
   const m = /__TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
   if (r.status !== 0 || !m) throw new Error(`${argv.join(' ')} exited ${r.status}: ${stderr.slice(-2000)}`);
   if (stdout) writeFileSync(stdout, r.stdout);
-  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), rssMiB: Number(m[4]) / 1024 };
+  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), rssMiB: Number(m[4]) / 1024, load: loadavg()[0] };
 }
+
+/** The run with the median CPU time. */
+const median = (runs) => [...runs].sort((a, b) => a.cpu - b.cpu)[(runs.length - 1) >> 1];
 
 function writePackage(dir, n, exec) {
   mkdirSync(join(dir, 'clusters'), { recursive: true });
@@ -44,11 +53,19 @@ function writePackage(dir, n, exec) {
   for (let i = 0; i < n; i++) writeFileSync(join(dir, 'clusters', `${clusterName(i)}.yaml`), YAML.stringify(clusterObject(i), { lineWidth: 0 }));
 }
 
-/** The ResourceList kpt gives the function for a package (kpt fn source, plus the Kptfile's functionConfig). */
-function kptInput(dir, file) {
-  const r = spawnSync('kpt', ['fn', 'source', dir], { maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(r.stderr.toString());
-  writeFileSync(file, `${r.stdout.toString()}functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n    annotations:\n      config.kubernetes.io/local-config: "true"\n  data:\n    mode: expand\n`);
+const FUNCTION_CONFIG = 'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n    annotations:\n      config.kubernetes.io/local-config: "true"\n  data:\n    mode: expand\n';
+
+/** kpt reading the package: `kpt fn source` (timed), plus the Kptfile's functionConfig, is the ResourceList the function gets. */
+function kptRead(dir, file) {
+  const read = timed(['kpt', 'fn', 'source', dir], { stdout: file });
+  writeFileSync(file, `${readFileSync(file, 'utf8')}${FUNCTION_CONFIG}`);
+  return read;
+}
+
+/** kpt writing a function's output: `kpt fn sink` into an empty directory (timed). */
+function kptWrite(output, dir) {
+  rmSync(dir, { recursive: true, force: true });
+  return timed(['kpt', 'fn', 'sink', dir], { stdin: output });
 }
 
 /** The function's output as the next run's input: the items, without the results (what kpt hands back, but for its styling). */
@@ -73,40 +90,58 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
     log(notes.at(-1));
     return false;
   };
+  const show = (n, label, m) => log(`${n}: ${label} ${m.wall} s, cpu ${m.cpu.toFixed(1)} s, ${m.rssMiB.toFixed(0)} MiB, load ${m.load.toFixed(1)}`);
   try {
     for (const n of sizes) {
-      const pkg = join(work, `fleet-${n}`);
-      writePackage(pkg, n, bin);
-      const first = join(work, `first-${n}.yaml`);
-      const again = join(work, `again-${n}.yaml`);
-      const out = join(work, `out-${n}.yaml`);
-      kptInput(pkg, first);
+      const fresh = join(work, `fleet-${n}`);
+      writePackage(fresh, n, bin);
+      const [pkg, first, again, out, sink] = ['pkg', 'first', 'again', 'out', 'sink'].map((f) => join(work, `${f}-${n}`));
       const row = { n };
+      row.readFirst = kptRead(fresh, first);
       if (fits('first', n)) {
-        row.kptFirst = timed(['kpt', 'fn', 'render', '--allow-exec', pkg]);
-        perCluster.first = Math.max(perCluster.first, (row.kptFirst.rssMiB * 2 ** 20) / n);
-        log(`${n}: kpt first render ${row.kptFirst.wall} s, cpu ${row.kptFirst.cpu.toFixed(1)} s, ${row.kptFirst.rssMiB.toFixed(0)} MiB`);
-        if (fits('again', n)) {
-          kptInput(pkg, again);
-          row.kptAgain = timed(['kpt', 'fn', 'render', '--allow-exec', pkg]);
-          perCluster.again = Math.max(perCluster.again, (row.kptAgain.rssMiB * 2 ** 20) / n);
-          log(`${n}: kpt re-render ${row.kptAgain.wall} s, cpu ${row.kptAgain.cpu.toFixed(1)} s, ${row.kptAgain.rssMiB.toFixed(0)} MiB`);
+        // First render and re-render in turns, each on its own copy, so a change of load on the
+        // shared machine weighs on both alike; the medians are reported.
+        const firsts = [];
+        const agains = [];
+        const rendered = join(work, `rendered-${n}`);
+        for (let i = 0; i < PAIRS; i++) {
+          rmSync(pkg, { recursive: true, force: true });
+          cpSync(fresh, pkg, { recursive: true });
+          firsts.push(timed(['kpt', 'fn', 'render', '--allow-exec', pkg]));
+          perCluster.first = Math.max(perCluster.first, (firsts.at(-1).rssMiB * 2 ** 20) / n);
+          show(n, `kpt first render #${i + 1}`, firsts.at(-1));
+          if (i === 0) cpSync(pkg, rendered, { recursive: true });
+          if (!fits('again', n)) break;
+          rmSync(pkg, { recursive: true, force: true });
+          cpSync(rendered, pkg, { recursive: true });
+          agains.push(timed(['kpt', 'fn', 'render', '--allow-exec', pkg]));
+          perCluster.again = Math.max(perCluster.again, (agains.at(-1).rssMiB * 2 ** 20) / n);
+          show(n, `kpt re-render #${i + 1}`, agains.at(-1));
+        }
+        row.kptFirst = median(firsts);
+        if (agains.length > 0) {
+          row.kptAgain = median(agains);
+          row.readAgain = kptRead(rendered, again);
         }
       }
       row.fnFirst = timed([process.execPath, bin], { stdin: first, stdout: out });
+      row.writeFirst = kptWrite(out, sink);
       if (!row.kptAgain) asNextInput(out, again);
       row.fnAgain = timed([process.execPath, bin], { stdin: again, stdout: out });
-      log(`${n}: function alone first ${row.fnFirst.wall} s / again ${row.fnAgain.wall} s${row.kptAgain ? '' : ' (again: its own output as input)'}`);
+      row.writeAgain = kptWrite(out, sink);
+      show(n, `function alone, again${row.kptAgain ? '' : ' (its own output as input)'}`, row.fnAgain);
       if (row.kptAgain) {
         // kpt's own work on the same re-render: a function that replays the output just measured.
         const replay = join(work, `replay-${n}.sh`);
         writeFileSync(replay, `#!/bin/sh\ncat > /dev/null\nexec cat ${out}\n`, { mode: 0o755 });
+        rmSync(pkg, { recursive: true, force: true });
+        cpSync(join(work, `rendered-${n}`), pkg, { recursive: true });
         writeFileSync(join(pkg, 'Kptfile'), readFileSync(join(pkg, 'Kptfile'), 'utf8').replace(`exec: ${bin}`, `exec: ${replay}`));
         row.kptAlone = timed(['kpt', 'fn', 'render', '--allow-exec', pkg]);
-        log(`${n}: kpt alone on the re-render ${row.kptAlone.wall} s, cpu ${row.kptAlone.cpu.toFixed(1)} s`);
+        show(n, 'kpt alone on the re-render', row.kptAlone);
       }
       rows.push(row);
-      if (process.env.BENCH_KEEP !== '1') for (const f of [pkg, first, again, out]) rmSync(f, { recursive: true, force: true });
+      if (process.env.BENCH_KEEP !== '1') for (const f of [fresh, pkg, join(work, `rendered-${n}`), first, again, out, sink]) rmSync(f, { recursive: true, force: true });
     }
   } finally {
     if (process.env.BENCH_KEEP === '1') log(`kept ${work}`);
@@ -116,16 +151,25 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
 }
 
 export function kptReport({ rows, notes }) {
-  const f = (m) => `${m.wall.toFixed(1).padStart(7)} s ${m.cpu.toFixed(1).padStart(7)} s ${m.rssMiB.toFixed(0).padStart(7)}`;
-  const lines = ['', 'kpt at fleet size (wall, cpu = user+sys of the process tree, peak RSS MiB):', 'clusters  run                        wall       cpu     RSS'];
+  const f = (m) => `${m.wall.toFixed(1).padStart(7)} s ${m.cpu.toFixed(1).padStart(7)} s ${m.rssMiB.toFixed(0).padStart(7)} ${m.load.toFixed(1).padStart(5)}`;
+  const lines = ['', 'kpt at fleet size (wall, cpu = user+sys of the process tree, peak RSS MiB, load average after the run):', 'clusters  run                                 wall       cpu     RSS  load'];
   const ratio = (a, b) => (a && b ? `   ratio wall ${(a.wall / b.wall).toFixed(2)}, cpu ${(a.cpu / b.cpu).toFixed(2)}` : '');
   for (const r of rows) {
-    const line = (label, m, extra = '') => m && lines.push(`${(label.startsWith('kpt fn render, first') ? String(r.n) : '').padStart(8)}  ${label.padEnd(25)}${f(m)}${extra}`);
-    line('kpt fn render, first', r.kptFirst);
-    line('kpt fn render, re-render', r.kptAgain, ratio(r.kptAgain, r.kptFirst));
+    let first = true;
+    const line = (label, m, extra = '') => {
+      if (!m) return;
+      lines.push(`${(first ? String(r.n) : '').padStart(8)}  ${label.padEnd(34)}${f(m)}${extra}`);
+      first = false;
+    };
+    line(`kpt fn render, first${r.kptAgain ? ' (median)' : ''}`, r.kptFirst);
+    line('  kpt reads the package', r.readFirst);
+    line('  the function', r.fnFirst);
+    line('  kpt writes the output', r.writeFirst);
+    line('kpt fn render, re-render (median)', r.kptAgain, ratio(r.kptAgain, r.kptFirst));
+    line('  kpt reads the package', r.readAgain, ratio(r.readAgain, r.readFirst));
+    line('  the function', r.fnAgain, ratio(r.fnAgain, r.fnFirst));
+    line('  kpt writes the output', r.writeAgain, ratio(r.writeAgain, r.writeFirst));
     line('kpt alone, re-render', r.kptAlone, "   (kpt's own work: a function replaying the output)");
-    lines.push(`${(r.kptFirst ? '' : String(r.n)).padStart(8)}  ${'function alone, first'.padEnd(25)}${f(r.fnFirst)}`);
-    line('function alone, again', r.fnAgain, ratio(r.fnAgain, r.fnFirst));
   }
   lines.push(...notes);
   const at = (n) => rows.find((r) => r.n === n);
