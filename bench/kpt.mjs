@@ -7,7 +7,8 @@
 // package with a function that replays the output just measured: kpt's whole share of a re-render.
 // Reports wall time, CPU time (user+system of the whole process tree: what a loaded machine
 // distorts least), peak RSS and the one-minute load average at the end of each run, and the
-// re-render/first-render ratios. First renders and re-renders through kpt are taken in turns,
+// re-render/first-render ratios, and the same function by `kpt fn eval --exec` (no Kptfile
+// pipeline). First renders and re-renders through kpt are taken in turns,
 // BENCH_KPT_PAIRS times (default 3), and their medians reported: the load of a shared machine
 // changes from one minute to the next.
 //
@@ -62,6 +63,13 @@ function kptRead(dir, file) {
   return read;
 }
 
+/** `pkg` as a copy of `from` whose Kptfile runs `exec` instead of the bin. */
+function withFunction(from, pkg, exec) {
+  rmSync(pkg, { recursive: true, force: true });
+  cpSync(from, pkg, { recursive: true });
+  writeFileSync(join(pkg, 'Kptfile'), readFileSync(join(pkg, 'Kptfile'), 'utf8').replace(`exec: ${bin}`, `exec: ${exec}`));
+}
+
 /** kpt writing a function's output: `kpt fn sink` into an empty directory (timed). */
 function kptWrite(output, dir) {
   rmSync(dir, { recursive: true, force: true });
@@ -101,8 +109,7 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
       if (fits('first', n)) {
         // First render and re-render in turns, each on its own copy, so a change of load on the
         // shared machine weighs on both alike; the medians are reported.
-        const firsts = [];
-        const agains = [];
+        const [firsts, agains, evalFirsts, evalAgains] = [[], [], [], []];
         const rendered = join(work, `rendered-${n}`);
         for (let i = 0; i < PAIRS; i++) {
           rmSync(pkg, { recursive: true, force: true });
@@ -117,11 +124,26 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
           agains.push(timed(['kpt', 'fn', 'render', '--allow-exec', pkg]));
           perCluster.again = Math.max(perCluster.again, (agains.at(-1).rssMiB * 2 ** 20) / n);
           show(n, `kpt re-render #${i + 1}`, agains.at(-1));
+          // The same function by `kpt fn eval --exec` (no Kptfile pipeline), on the same packages.
+          for (const [from, runs, label] of [[fresh, evalFirsts, 'first'], [rendered, evalAgains, 're-render']]) {
+            rmSync(pkg, { recursive: true, force: true });
+            cpSync(from, pkg, { recursive: true });
+            runs.push(timed(['kpt', 'fn', 'eval', pkg, '--exec', bin, '--', 'mode=expand']));
+            show(n, `kpt fn eval, ${label} #${i + 1}`, runs.at(-1));
+          }
         }
         row.kptFirst = median(firsts);
         if (agains.length > 0) {
           row.kptAgain = median(agains);
+          row.evalFirst = median(evalFirsts);
+          row.evalAgain = median(evalAgains);
           row.readAgain = kptRead(rendered, again);
+          // What kpt really hands the function on a re-render (with its per-run ids), and what the
+          // function answers: taken from one more re-render, untimed, through a function that tees.
+          const tee = join(work, `tee-${n}.sh`);
+          writeFileSync(tee, `#!/bin/sh\ntee ${again} | ${process.execPath} ${bin} | tee ${out}\n`, { mode: 0o755 });
+          withFunction(rendered, pkg, tee);
+          timed(['kpt', 'fn', 'render', '--allow-exec', pkg]);
         }
       }
       row.fnFirst = timed([process.execPath, bin], { stdin: first, stdout: out });
@@ -129,14 +151,12 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
       if (!row.kptAgain) asNextInput(out, again);
       row.fnAgain = timed([process.execPath, bin], { stdin: again, stdout: out });
       row.writeAgain = kptWrite(out, sink);
-      show(n, `function alone, again${row.kptAgain ? '' : ' (its own output as input)'}`, row.fnAgain);
+      show(n, `function alone, again${row.kptAgain ? ' (on what kpt handed it)' : ' (its own output as input)'}`, row.fnAgain);
       if (row.kptAgain) {
         // kpt's own work on the same re-render: a function that replays the output just measured.
         const replay = join(work, `replay-${n}.sh`);
         writeFileSync(replay, `#!/bin/sh\ncat > /dev/null\nexec cat ${out}\n`, { mode: 0o755 });
-        rmSync(pkg, { recursive: true, force: true });
-        cpSync(join(work, `rendered-${n}`), pkg, { recursive: true });
-        writeFileSync(join(pkg, 'Kptfile'), readFileSync(join(pkg, 'Kptfile'), 'utf8').replace(`exec: ${bin}`, `exec: ${replay}`));
+        withFunction(join(work, `rendered-${n}`), pkg, replay);
         row.kptAlone = timed(['kpt', 'fn', 'render', '--allow-exec', pkg]);
         show(n, 'kpt alone on the re-render', row.kptAlone);
       }
@@ -170,12 +190,16 @@ export function kptReport({ rows, notes }) {
     line('  the function', r.fnAgain, ratio(r.fnAgain, r.fnFirst));
     line('  kpt writes the output', r.writeAgain, ratio(r.writeAgain, r.writeFirst));
     line('kpt alone, re-render', r.kptAlone, "   (kpt's own work: a function replaying the output)");
+    line('kpt fn eval --exec, first (median)', r.evalFirst);
+    line('kpt fn eval --exec, re-render', r.evalAgain, ratio(r.evalAgain, r.evalFirst));
   }
   lines.push(...notes);
   const at = (n) => rows.find((r) => r.n === n);
   const two = at(2000) ?? rows[0];
   const cpuRatio = (a, b) => (a && b ? (a.cpu / b.cpu).toFixed(2) : 'n/a');
-  const summary = two ? `kpt-rerender-ratio=${cpuRatio(two.kptAgain, two.kptFirst)} fn-rerender-ratio=${cpuRatio(two.fnAgain, two.fnFirst)} (cpu, ${two.n} Clusters)` : 'kpt-rerender-ratio=n/a';
+  const summary = two
+    ? `kpt-rerender-ratio=${cpuRatio(two.kptAgain, two.kptFirst)} kpt-eval-rerender-ratio=${cpuRatio(two.evalAgain, two.evalFirst)} fn-rerender-ratio=${cpuRatio(two.fnAgain, two.fnFirst)} (cpu, ${two.n} Clusters)`
+    : 'kpt-rerender-ratio=n/a';
   return { lines, summary };
 }
 
