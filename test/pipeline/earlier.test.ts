@@ -5,8 +5,6 @@
  * digests say the earlier render is not the stateless one. The reference is the slow path: the
  * same input with the digest annotations removed, which parses and uses every earlier object.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { fleetResourceList } from '../../bench/fleet.mjs';
@@ -16,6 +14,7 @@ import { DEFAULT_CONFIG } from '../../src/krm/config.js';
 import { DEFAULT_READ_LIMITS, readResourceList } from '../../src/krm/read.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { fakeIO } from '../helpers/io.js';
+import { haveRealWorldFixtures, realWorldResourceLists } from '../helpers/resource-list.js';
 
 const DIGEST = /^\s*render-clusterclass\.dev\/digest: .*\n/gm;
 
@@ -173,13 +172,10 @@ describe('re-rendering with earlier outputs', () => {
     expect(!over.ok && over.message).toContain('input is too large');
   });
 
-  const fixtures = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
-  it.skipIf(!existsSync(fixtures))('matches the slow path on every real-world fixture', async () => {
-    for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.yaml'))) {
-      const items = YAML.parseAllDocuments(readFileSync(join(fixtures, file), 'utf8')).map((d) => d.toJS()).filter(Boolean);
-      const config = { mode: 'expand', skipExternalPatches: 'true' };
-      const list = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: config } };
-      const first = await fn(YAML.stringify(list, { lineWidth: 0 }));
+  it.skipIf(!haveRealWorldFixtures)('matches the slow path on every real-world fixture', async () => {
+    const config = { mode: 'expand', skipExternalPatches: 'true' };
+    for (const { file, text } of realWorldResourceLists(config)) {
+      const first = await fn(text);
       const again = asKptWouldSend(first.out, config);
       const fast = await fn(again);
       const slow = await fn(again.replace(DIGEST, ''));

@@ -6,13 +6,14 @@
  * in entries written back as text, and kpt's per-run ids never do. The reference is the render
  * without reuse: the same input with the inputs marks removed.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import YAML from 'yaml';
 import { fleetResourceList } from '../../bench/fleet.mjs';
 import { runFunction } from '../../src/cli/render.js';
 import { fakeIO } from '../helpers/io.js';
+import { haveRealWorldFixtures, realWorldResourceLists } from '../helpers/resource-list.js';
 
 vi.mock('../../src/cli/build.js', () => ({ RENDERER_BUILD: 'test-build' }));
 
@@ -118,13 +119,10 @@ describe('reusing earlier objects on a re-render', () => {
     expect(resultsOf(again.out)).toEqual(resultsOf(first.out));
   });
 
-  const fixtures = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
-  it.skipIf(!existsSync(fixtures))('gives what the render without reuse gives on every real-world fixture', async () => {
-    for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.yaml'))) {
-      const items = YAML.parseAllDocuments(readFileSync(join(fixtures, file), 'utf8')).map((d) => d.toJS()).filter(Boolean);
-      const config = { mode: 'expand', skipExternalPatches: 'true' };
-      const list = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: config } };
-      const first = await fn(YAML.stringify(list, { lineWidth: 0 }));
+  it.skipIf(!haveRealWorldFixtures)('gives what the render without reuse gives on every real-world fixture', async () => {
+    const config = { mode: 'expand', skipExternalPatches: 'true' };
+    for (const { file, text } of realWorldResourceLists(config)) {
+      const first = await fn(text);
       const { reused, rendered } = await reRender(asKptWouldSend(first.out, config));
       expect(withoutKpt(itemsOf(reused.out)), file).toEqual(withoutKpt(itemsOf(rendered.out)));
     }
