@@ -47,7 +47,10 @@ export interface EarlierOutput {
   inputs?: string | undefined;
   /** The object, parsed on first use (undefined when its text does not parse as one object). */
   value(): JsonObject | undefined;
-  /** Cut from the ResourceList text: the list entry (`- …` at column 0), written back as it was but for kpt's per-run annotations. */
+  /**
+   * Cut from the ResourceList text: the list entry with its dash at column 2 (as the output's
+   * `items:` list has them), written back as it was but for kpt's per-run annotations.
+   */
   entry?: string;
   /** Read as an ordinary input item (files, JSON input). */
   item?: InputItem;
@@ -177,12 +180,10 @@ export function cutEarlierOutputs(text: string): CutOutputs | undefined {
     }
     const { runLines, ...annotations } = found;
     const entry = without(text, from, to, runLines);
-    outputs.push({ ...annotations, entry: dash === 0 ? entry : entry.replace(/^ {1,2}/gm, '') });
+    // kyaml indents list entries by two spaces, as the output does: most entries are not copied again.
+    outputs.push({ ...annotations, entry: dash === 2 ? entry : entry.replace(/^(?=.)/gm, '  ') });
   }
   if (outputs.length === 0) return undefined;
   rest.push(text.slice(end));
   return { rest: rest.join(''), outputs };
 }
-
-/** An entry (`- …` at column 0) as an entry of an `items:` list indented by two spaces. */
-export const indentEntry = (entry: string): string => entry.replace(/^(?=.)/gm, '  ');

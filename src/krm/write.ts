@@ -20,7 +20,6 @@ import { PREVIOUS_ANNOTATION, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../api/json.js';
 import type { Result } from './result.js';
 import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, type InputItem } from './read.js';
-import { indentEntry } from './earlier.js';
 
 /** Shared sub-objects must be written out in full: kpt rejects YAML aliases in items. */
 const NODE_OPTIONS = { aliasDuplicateObjects: false } as const;
@@ -71,8 +70,8 @@ function itemEntries(objects: readonly JsonObject[]): string {
   return text;
 }
 
-/** Earlier outputs kept as text (krm/earlier.ts) as entries of the `items:` list. */
-const textEntries = (entries: readonly string[]): string => entries.map((e) => indentEntry(e.endsWith('\n') ? e : `${e}\n`)).join('');
+/** Earlier outputs kept as text (krm/earlier.ts: already indented as entries of the `items:` list). */
+const textEntries = (entries: readonly string[]): string => entries.map((e) => (e.endsWith('\n') ? e : `${e}\n`)).join('');
 
 /** One Cluster's entries: its rendered objects, or its earlier objects reused as they came. */
 const clusterEntries = (output: ClusterOutput): string => (output.reused ? textEntries(output.reused) : itemEntries(output.objects));

@@ -82,28 +82,29 @@ items:
 });
 
 describe('kpt’s per-run annotations on earlier outputs', () => {
+  // As kpt writes a ResourceList: entries indented by two spaces.
   const list = (annotations: string) => `apiVersion: config.kubernetes.io/v1
 kind: ResourceList
 items:
-- apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: out
-    annotations:
-      render-clusterclass.dev/cluster: fleet/c1
-${annotations}  data:
-    a: "1"
+  - apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: out
+      annotations:
+        render-clusterclass.dev/cluster: fleet/c1
+${annotations}    data:
+      a: "1"
 `;
 
   it('are dropped from the entry written back: kpt numbers them afresh each run and would sync each object with its input', () => {
-    const cut = cutEarlierOutputs(list("      config.kubernetes.io/path: 'rendered/fleet/c1.yaml'\n      config.k8s.io/id: '7'\n      internal.config.kubernetes.io/id: '7'\n      internal.config.kubernetes.io/annotations-migration-resource-id: '6'\n"))!;
+    const cut = cutEarlierOutputs(list("        config.kubernetes.io/path: 'rendered/fleet/c1.yaml'\n        config.k8s.io/id: '7'\n        internal.config.kubernetes.io/id: '7'\n        internal.config.kubernetes.io/annotations-migration-resource-id: '6'\n"))!;
     expect(cut.outputs.map((o) => o.entry)).toEqual([
-      "- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: out\n    annotations:\n      render-clusterclass.dev/cluster: fleet/c1\n      config.kubernetes.io/path: 'rendered/fleet/c1.yaml'\n  data:\n    a: \"1\"\n",
+      "  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: out\n      annotations:\n        render-clusterclass.dev/cluster: fleet/c1\n        config.kubernetes.io/path: 'rendered/fleet/c1.yaml'\n    data:\n      a: \"1\"\n",
     ]);
   });
 
   it('are kept when their value is not one plain line (a block scalar would leave its lines behind)', () => {
-    const annotations = '      config.k8s.io/id: |\n        7\n';
+    const annotations = '        config.k8s.io/id: |\n          7\n';
     expect(cutEarlierOutputs(list(annotations))!.outputs[0]!.entry).toContain(annotations);
   });
 });
