@@ -33,8 +33,6 @@ export interface Classified {
   classicClusters: InputItem[];
   /** Input objects sharing one identity (apiVersion, kind, namespace, name), in input order; none of them is in `clusters` or `classes`. */
   duplicates: InputItem[][];
-  /** The current inputs other than Clusters with a topology and the Kptfile (classes, templates, CRDs, …): what any Cluster's render may read. */
-  shared: JsonObject[];
 }
 
 export const clusterKey = (namespace: string, name: string): string => `${namespace}/${name}`;
@@ -101,7 +99,6 @@ export function classify(items: readonly InputItem[], defaultNamespace: string, 
   const crdObjects: JsonObject[] = [];
   const previous: InputItem[] = [];
   const observed: JsonObject[] = [];
-  const shared: JsonObject[] = [];
   for (const item of items) {
     const ref = item.ref;
     if (!ref) continue;
@@ -121,12 +118,9 @@ export function classify(items: readonly InputItem[], defaultNamespace: string, 
     }
     current.push(item);
     const capi = capiVersionOf(ref.apiVersion) !== undefined;
-    const topologyCluster = capi && ref.kind === 'Cluster' && hasTopology(item.value);
-    // kpt's package file is not read by any render: editing it (another function, an inventory) re-renders nothing.
-    if (!topologyCluster && !(ref.kind === 'Kptfile' && ref.apiVersion.startsWith('kpt.dev/'))) shared.push(item.value);
     if (ref.kind === 'CustomResourceDefinition' && ref.apiVersion === 'apiextensions.k8s.io/v1') crdObjects.push(item.value);
     else if (capi && ref.kind === 'ClusterClass') classes.push(item);
-    else if (topologyCluster) clusters.push(item);
+    else if (capi && ref.kind === 'Cluster' && hasTopology(item.value)) clusters.push(item);
     else {
       if (capi && ref.kind === 'Cluster') classicClusters.push(item);
       templateItems.set(templateKey(ref.apiVersion, ref.kind, namespaceOf(ref, defaultNamespace), ref.name), item);
@@ -150,7 +144,7 @@ export function classify(items: readonly InputItem[], defaultNamespace: string, 
       return value;
     },
   };
-  return { classes: unique(classes), clusters: unique(clusters), generated, templates, crdObjects, previous, observed, classicClusters: unique(classicClusters), duplicates, shared };
+  return { classes: unique(classes), clusters: unique(clusters), generated, templates, crdObjects, previous, observed, classicClusters: unique(classicClusters), duplicates };
 }
 
 /** Stable shard of a Cluster: SHA-256 of `namespace/name`, first 32 bits, modulo the count. */

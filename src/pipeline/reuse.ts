@@ -2,22 +2,25 @@
  * Reusing a Cluster's earlier objects as they are, instead of rendering it again (kpt's re-render
  * of a package whose Cluster did not change).
  *
- * A render is a function of what it reads: the renderer's code, the function config, the Cluster,
- * the package's other inputs (classes, templates, CRDs), and a current state when one is given
- * (earlier objects, observed objects, extension answers). A render that read no current state and
- * gave no result marks each of its objects with the digest of those inputs and the count of its
- * objects (`INPUTS_ANNOTATION`). When a re-render finds every earlier object of a Cluster marked
- * with the digest of its inputs now, and as many as the mark says, rendering again would give
- * the same objects and no result: as the current state they are a fixed point (they are what the
- * stateless render gives; see the digest check in run.ts). So they are written back as they came,
- * unparsed. Anything else — a changed Cluster, class, template, CRD, config or renderer, an
- * earlier object missing, observed objects or extensions — renders as before.
+ * A render is a function of what it reads: the renderer's code, the function config, the CRDs,
+ * the Cluster, its ClusterClass and the templates the class references, and a current state when
+ * one is given (earlier objects, observed objects, extension answers). A render that read no
+ * current state and gave no result marks each of its objects with the digest of those inputs and
+ * the count of its objects (`INPUTS_ANNOTATION`). When a re-render finds every earlier object of
+ * a Cluster marked with the digest of its inputs now, and as many as the mark says, rendering
+ * again would give the same objects and no result: as the current state they are a fixed point
+ * (they are what the stateless render gives; see the digest check in run.ts). So they are written
+ * back as they came, unparsed. Anything else — a changed Cluster, class, template, CRD, config or
+ * renderer, an earlier object missing, observed objects or extensions — renders as before. Only
+ * what a Cluster's render reads is in its digest, so a change to one class re-marks the objects
+ * of that class's Clusters and no others.
  *
  * The renderer's code is named by its build (cli/build.ts); without one nothing is marked or reused.
  */
 import { createHash } from 'node:crypto';
 import type { JsonObject } from '../api/model.js';
 import { asObject, canonicalJson } from '../api/json.js';
+import type { Blueprint } from '../blueprint/blueprint.js';
 import type { RenderConfig } from '../krm/config.js';
 import type { EarlierOutput } from '../krm/earlier.js';
 import { isToolAnnotation } from './classify.js';
@@ -31,16 +34,24 @@ function withoutToolAnnotations(value: JsonObject): JsonObject {
   return { ...value, metadata: { ...meta, annotations: kept } };
 }
 
-/** The digest of what every Cluster's render reads besides the Cluster (the renderer, the config, the package's other inputs). */
-export function sharedInputsDigest(renderer: string, config: RenderConfig, inputs: readonly JsonObject[]): string {
-  const hash = createHash('sha256').update(`${renderer}\n`).update(canonicalJson(config as unknown as JsonObject));
-  for (const value of inputs) hash.update('\n').update(canonicalJson(withoutToolAnnotations(value)));
+const digestOf = (parts: readonly (string | JsonObject)[]): string => {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(typeof part === 'string' ? part : canonicalJson(withoutToolAnnotations(part))).update('\n');
   return hash.digest('hex');
+};
+
+/** The digest of what every render reads: the renderer, the function config, the CRDs. */
+export const runInputsDigest = (renderer: string, config: RenderConfig, crds: readonly JsonObject[]): string =>
+  digestOf([renderer, config as unknown as JsonObject, ...crds]);
+
+/** The digest of what the renders of one class's Clusters read besides the Cluster: the class as written and its templates as resolved. */
+export function classInputsDigest(run: string, blueprint: Blueprint, classDocument: JsonObject): string {
+  const templates = [blueprint.infrastructureCluster, blueprint.controlPlane, blueprint.controlPlaneMachineInfrastructure, ...[...blueprint.machineDeployments.values(), ...blueprint.machinePools.values()].flatMap((w) => [w.bootstrap, w.infrastructure])];
+  return digestOf([run, classDocument, ...templates.flatMap((t) => (t ? [t.object] : []))]);
 }
 
 /** The digest of what one Cluster's render reads. */
-export const clusterInputsDigest = (shared: string, cluster: JsonObject): string =>
-  createHash('sha256').update(shared).update(canonicalJson(withoutToolAnnotations(cluster))).digest('hex').slice(0, 32);
+export const clusterInputsDigest = (classInputs: string, cluster: JsonObject): string => digestOf([classInputs, cluster]).slice(0, 32);
 
 /** The mark of a reusable render: the digest of its inputs and how many objects it gave. */
 export const inputsMark = (digest: string, count: number): string => `${digest}/${count}`;

@@ -33,7 +33,7 @@ import { apiServerDecodingErrors } from '../validation/strict.js';
 import { hasErrors } from '../krm/result.js';
 import { extensionClientFor, type ExtensionClient, type ExtensionInputs } from '../extensions/client.js';
 import { DIGEST_ANNOTATION, INPUTS_ANNOTATION, OWNER_ANNOTATION, type EarlierOutput } from '../krm/earlier.js';
-import { clusterInputsDigest, inputsMark, reusableEntries, sharedInputsDigest } from './reuse.js';
+import { classInputsDigest, clusterInputsDigest, inputsMark, reusableEntries, runInputsDigest } from './reuse.js';
 import { createHash } from 'node:crypto';
 
 export interface ItemEdit {
@@ -359,7 +359,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
 export function renderPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, sink: ClusterSink): PipelineSummary {
   const results: Result[] = [...readResults];
   const ns = config.defaultNamespace;
-  const { classes, clusters, generated, templates, crdObjects, previous, observed, classicClusters, duplicates, shared } = classify(items, ns, extras.earlier);
+  const { classes, clusters, generated, templates, crdObjects, previous, observed, classicClusters, duplicates } = classify(items, ns, extras.earlier);
   const observedObjects = [...observed, ...(extras.observed ?? [])];
   // The previous inputs give the webhooks' update rules and, rendered, the current state of
   // Clusters whose earlier outputs are not in the package.
@@ -385,7 +385,14 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   const newRecorder = () => new OriginRecorder(defaulted?.defaults);
   // Renders that read a current state (observed objects, extension answers) are never reused.
   const reuse = extras.renderer !== undefined && observedObjects.length === 0 && !extensions && config.mode !== 'validate';
-  const sharedInputs = reuse ? sharedInputsDigest(extras.renderer!, config, shared) : undefined;
+  const runInputs = reuse ? runInputsDigest(extras.renderer!, config, [...crdObjects, ...(extras.crds ?? [])]) : undefined;
+  const classInputs = new Map<string, string>();
+  /** The digest of what a class's Clusters' renders read besides the Cluster (once per class). */
+  const classInputsOf = (key: string, entry: BlueprintEntry): string | undefined => {
+    if (!runInputs) return undefined;
+    if (!classInputs.has(key)) classInputs.set(key, classInputsDigest(runInputs, entry.blueprint!, entry.document!));
+    return classInputs.get(key);
+  };
   results.push(...duplicateResults(duplicates, ns));
   const duplicateClasses = new Set(duplicates.filter((g) => g[0]!.ref!.kind === 'ClusterClass').map((g) => clusterKey(g[0]!.ref!.namespace ?? ns, g[0]!.ref!.name)));
   for (const item of classicClusters) {
@@ -473,7 +480,8 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
         return { results: out, objects, ...(edit ? { edit } : {}), ...(provenance ? { provenance } : {}) };
       };
       const earlierOutputs = generated.get(key);
-      const inputs = sharedInputs && annotationsOf(item.value)['kustomize.config.k8s.io/id'] === undefined ? clusterInputsDigest(sharedInputs, item.value) : undefined;
+      const classDigest = classInputsOf(classKey, bp);
+      const inputs = classDigest && annotationsOf(item.value)['kustomize.config.k8s.io/id'] === undefined ? clusterInputsDigest(classDigest, item.value) : undefined;
       const reused = inputs && reusableEntries(earlierOutputs, inputs);
       if (reused) {
         rendered.add(key);

@@ -81,7 +81,7 @@ describe('reusing earlier objects on a re-render', () => {
     expect(withoutKpt(owned(itemsOf(reused.out)))).toEqual(withoutKpt(owned(itemsOf(first.out))));
   });
 
-  it('renders again what changed: one Cluster, the class, the function config, a missing earlier object', async () => {
+  it('renders again what changed: one Cluster, the class, the function config, a missing earlier object; not for what no render reads', async () => {
     const first = await fn(fleetResourceList(3));
     const cluster = (items: Item[], name: string) => items.find((i) => i.kind === 'Cluster' && i.metadata.name === name && i.spec?.topology)!;
     const oneCluster = await reRender(asKptWouldSend(first.out, undefined, (items) => (cluster(items, 'c00001').metadata.annotations!['example.com/note'] = 'changed')));
@@ -90,6 +90,10 @@ describe('reusing earlier objects on a re-render', () => {
 
     const template = await reRender(asKptWouldSend(first.out, undefined, (items) => ((items.find((i) => i.kind === 'DevClusterTemplate')!.spec as { note?: string }).note = 'x')));
     expect(reusedOwners(template.reused.out)).toEqual([]);
+
+    // What no render reads (here a ConfigMap of the package) changes no Cluster's inputs.
+    const unrelated = await reRender(asKptWouldSend(first.out, undefined, (items) => items.push({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'notes', namespace: 'fleet' } } as Item)));
+    expect(reusedOwners(unrelated.reused.out)).toEqual(['fleet/c00000', 'fleet/c00001', 'fleet/c00002']);
 
     const config = await reRender(asKptWouldSend(first.out, { mode: 'expand', outputApiVersion: 'v1beta2' }));
     expect(reusedOwners(config.reused.out)).toEqual([]);
