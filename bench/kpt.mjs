@@ -3,7 +3,8 @@
 // `kpt fn render`, first and again (the re-render reads the package with its rendered/ files),
 // and each run taken apart into its phases: kpt reading the package (`kpt fn source`, the
 // ResourceList kpt hands the function), the function alone on that ResourceList, and kpt writing
-// the function's output (`kpt fn sink` into an empty directory). `kpt alone` re-renders the
+// the function's output (`kpt fn sink` into an empty directory). The function runs with
+// `reuse: true` (README "At fleet size"; BENCH_KPT_REUSE=false measures the default). `kpt alone` re-renders the
 // package with a function that replays the output just measured: kpt's whole share of a re-render.
 // Reports wall time, CPU time (user+system of the whole process tree: what a loaded machine
 // distorts least), peak RSS and the one-minute load average at the end of each run, and the
@@ -25,6 +26,8 @@ import YAML from 'yaml';
 import { CLASS_FILE, clusterName, clusterObject } from './fleet.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** `reuse` of the function config (`BENCH_KPT_REUSE`, default true). */
+const REUSE = process.env.BENCH_KPT_REUSE !== 'false';
 /** First renders and re-renders through kpt, taken in turns (`BENCH_KPT_PAIRS`, default 3). */
 const PAIRS = Math.max(1, Number(process.env.BENCH_KPT_PAIRS ?? 3));
 const bin = join(here, '..', 'bin', 'render-clusterclass');
@@ -49,12 +52,12 @@ const median = (runs) => [...runs].sort((a, b) => a.cpu - b.cpu)[(runs.length - 
 
 function writePackage(dir, n, exec) {
   mkdirSync(join(dir, 'clusters'), { recursive: true });
-  writeFileSync(join(dir, 'Kptfile'), `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: fleet\n  annotations:\n    config.kubernetes.io/local-config: "true"\npipeline:\n  mutators:\n    - exec: ${exec}\n      configMap:\n        mode: expand\n`);
+  writeFileSync(join(dir, 'Kptfile'), `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: fleet\n  annotations:\n    config.kubernetes.io/local-config: "true"\npipeline:\n  mutators:\n    - exec: ${exec}\n      configMap:\n        mode: expand\n        reuse: "${REUSE}"\n`);
   writeFileSync(join(dir, 'clusterclass.yaml'), readFileSync(CLASS_FILE));
   for (let i = 0; i < n; i++) writeFileSync(join(dir, 'clusters', `${clusterName(i)}.yaml`), YAML.stringify(clusterObject(i), { lineWidth: 0 }));
 }
 
-const FUNCTION_CONFIG = 'functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n    annotations:\n      config.kubernetes.io/local-config: "true"\n  data:\n    mode: expand\n';
+const FUNCTION_CONFIG = `functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n    annotations:\n      config.kubernetes.io/local-config: "true"\n  data:\n    mode: expand\n    reuse: "${REUSE}"\n`;
 
 /** kpt reading the package: `kpt fn source` (timed), plus the Kptfile's functionConfig, is the ResourceList the function gets. */
 function kptRead(dir, file) {
@@ -128,7 +131,7 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
           for (const [from, runs, label] of [[fresh, evalFirsts, 'first'], [rendered, evalAgains, 're-render']]) {
             rmSync(pkg, { recursive: true, force: true });
             cpSync(from, pkg, { recursive: true });
-            runs.push(timed(['kpt', 'fn', 'eval', pkg, '--exec', bin, '--', 'mode=expand']));
+            runs.push(timed(['kpt', 'fn', 'eval', pkg, '--exec', bin, '--', 'mode=expand', `reuse=${REUSE}`]));
             show(n, `kpt fn eval, ${label} #${i + 1}`, runs.at(-1));
           }
         }
@@ -172,7 +175,7 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
 
 export function kptReport({ rows, notes }) {
   const f = (m) => `${m.wall.toFixed(1).padStart(7)} s ${m.cpu.toFixed(1).padStart(7)} s ${m.rssMiB.toFixed(0).padStart(7)} ${m.load.toFixed(1).padStart(5)}`;
-  const lines = ['', 'kpt at fleet size (wall, cpu = user+sys of the process tree, peak RSS MiB, load average after the run):', 'clusters  run                                 wall       cpu     RSS  load'];
+  const lines = ['', `kpt at fleet size, reuse: ${REUSE} (wall, cpu = user+sys of the process tree, peak RSS MiB, load average after the run):`, 'clusters  run                                 wall       cpu     RSS  load'];
   const ratio = (a, b) => (a && b ? `   ratio wall ${(a.wall / b.wall).toFixed(2)}, cpu ${(a.cpu / b.cpu).toFixed(2)}` : '');
   for (const r of rows) {
     let first = true;

@@ -13,7 +13,7 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import type { JsonObject } from '../api/model.js';
 import { applySettings, parseFunctionConfig, type ConfigOutcome } from '../krm/config.js';
 import type { Result } from '../krm/result.js';
-import { readYamlStream, type InputItem } from '../krm/read.js';
+import { DEFAULT_READ_LIMITS, readYamlStream, type InputItem } from '../krm/read.js';
 import type { CliIO } from './io.js';
 import { KRMIGNORE, NO_RULES, parseKrmignore, type IgnoreRules } from './krmignore.js';
 import { OUTPUTS_LIST } from './outdir.js';
@@ -102,7 +102,7 @@ export async function readInputs(paths: readonly string[], io: CliIO, options: {
     } catch (e) {
       return { ok: false, message: (e as Error).message };
     }
-    const read = readYamlStream(text, f.path);
+    const read = readYamlStream(text, f.path, DEFAULT_READ_LIMITS, { skipNonObjects: true });
     if (!read.ok) return { ok: false, message: read.message };
     items.push(...read.items);
     readResults.push(...read.results);

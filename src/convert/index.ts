@@ -9,7 +9,7 @@ import { cloneJson } from '../api/json.js';
 import { JsonTree } from '../api/conversion/index.js';
 import { hasErrors, type Result } from '../krm/result.js';
 import type { RenderConfig } from '../krm/config.js';
-import { readYamlStream, refOf, type InputItem } from '../krm/read.js';
+import { DEFAULT_READ_LIMITS, readYamlStream, refOf, type InputItem } from '../krm/read.js';
 import { writeResourceList } from '../krm/write.js';
 import type { Document } from 'yaml';
 import { convertFiles, convertResult, type ConvertedFile, type SourceFile } from './files.js';
@@ -35,7 +35,7 @@ const codeOf = (results: readonly Result[], proof: Proof | undefined): 0 | 1 => 
 function readItems(files: readonly { path: string; text: string }[]): { ok: true; items: InputItem[] } | { ok: false; message: string } {
   const items: InputItem[] = [];
   for (const f of files) {
-    const read = readYamlStream(f.text, f.path);
+    const read = readYamlStream(f.text, f.path, DEFAULT_READ_LIMITS, { skipNonObjects: true });
     if (!read.ok) return read;
     items.push(...read.items);
   }

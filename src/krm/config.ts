@@ -39,6 +39,11 @@ export interface RenderConfig {
   defaultNamespace: string;
   /** Write a provenance report (where every rendered field comes from) next to each rendered file. */
   provenance: boolean;
+  /**
+   * KRM function: mark clean renders with the digest of their inputs, and write an unchanged
+   * Cluster's earlier objects back as they came instead of rendering it again (pipeline/reuse.ts).
+   */
+  reuse: boolean;
   /** Render only the Clusters of shard I of N (`I/N`, 0-based): a stable hash of namespace/name. */
   shard?: { index: number; count: number };
   /** A file or directory of ExtensionConfig objects (Runtime SDK extensions to call). */
@@ -63,6 +68,7 @@ export const DEFAULT_CONFIG: RenderConfig = {
   upgrade: 'control-plane-first',
   defaultNamespace: 'default',
   provenance: false,
+  reuse: false,
   extensionURLs: {},
 };
 
@@ -80,7 +86,7 @@ const oneOf =
   };
 
 const bool =
-  (key: 'keepClassInputs' | 'skipExternalPatches' | 'provenance' | 'strict'): Setter =>
+  (key: 'keepClassInputs' | 'skipExternalPatches' | 'provenance' | 'reuse' | 'strict'): Setter =>
   (cfg, v, fromString) => {
     const b = fromString && typeof v === 'string' ? (v === 'true' ? true : v === 'false' ? false : undefined) : v;
     if (typeof b !== 'boolean') return `${key} must be true or false`;
@@ -161,6 +167,7 @@ const SETTERS: Record<string, Setter> = {
   defaultNamespace: nonEmptyString('defaultNamespace'),
   shard,
   provenance: bool('provenance'),
+  reuse: bool('reuse'),
   extensions: path('extensions'),
   extensionURLs,
   recordExtensions: path('recordExtensions'),

@@ -687,13 +687,15 @@ function notAnObject(value: JsonObject): string | undefined {
 }
 
 /**
- * Parses a stream of YAML documents (one file); every document must be a mapping or empty.
- * Mappings that are not Kubernetes objects are skipped with an `info` result.
+ * Parses a stream of YAML documents (one file); every document must be a mapping or empty. With
+ * `skipNonObjects` (files found in the user's directories), mappings that are not Kubernetes
+ * objects are skipped with an `info` result; otherwise they are items with an error result.
  */
 export function readYamlStream(
   text: string,
   relPath: string,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
+  options: { skipNonObjects?: boolean } = {},
 ): { ok: true; items: InputItem[]; results: Result[] } | { ok: false; message: string } {
   const large = tooLarge(text, limits);
   if (large) return { ok: false, message: `${relPath}: ${large}` };
@@ -720,7 +722,7 @@ export function readYamlStream(
       const converted = convertPart(root, newConvertState(limits, lineCounter));
       if (!converted.ok) return { ok: false, message: `${relPath}: document ${index}: ${converted.message}` };
       const file = index > 0 ? { path: relPath, index } : { path: relPath };
-      const notObject = isObject(converted.value) ? notAnObject(converted.value) : undefined;
+      const notObject = options.skipNonObjects && isObject(converted.value) ? notAnObject(converted.value) : undefined;
       index++;
       if (notObject) {
         results.push({ severity: 'info', message: `${notObject}: skipped`, file });

@@ -187,7 +187,7 @@ export interface PipelineExtras {
   extensions?: ExtensionInputs;
   /** Objects generated on an earlier run, cut from a ResourceList's text (krm/earlier.ts). */
   earlier?: readonly EarlierOutput[];
-  /** The renderer's build (cli/build.ts): with one, renders are marked reusable and earlier ones reused (pipeline/reuse.ts). */
+  /** The renderer's build (cli/build.ts): with one and `reuse: true`, renders are marked reusable and earlier ones reused (pipeline/reuse.ts). */
   renderer?: string;
   /** Told after each Cluster (the CLI's progress indicator). */
   progress?: (done: number, total: number) => void;
@@ -384,7 +384,7 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   const blueprints = blueprintCache(classes, defaulted?.index ?? templates, config, contractOf, results, loaded.crds, extensions, checkInput);
   const newRecorder = () => new OriginRecorder(defaulted?.defaults);
   // Renders that read a current state (observed objects, extension answers) are never reused.
-  const reuse = extras.renderer !== undefined && observedObjects.length === 0 && !extensions && config.mode !== 'validate';
+  const reuse = config.reuse && extras.renderer !== undefined && observedObjects.length === 0 && !extensions && config.mode !== 'validate';
   const runInputs = reuse ? runInputsDigest(extras.renderer!, config, [...crdObjects, ...(extras.crds ?? [])]) : undefined;
   const classInputs = new Map<string, string>();
   /** The digest of what a class's Clusters' renders read besides the Cluster (once per class). */

@@ -148,7 +148,7 @@ describe.skipIf(skipUnless('kpt'))('kpt re-render', () => {
       const f = await import(${JSON.stringify(fleet)});
       const dir = ${JSON.stringify(dir)};
       mkdirSync(dir + '/clusters');
-      writeFileSync(dir + '/Kptfile', 'apiVersion: kpt.dev/v1\\nkind: Kptfile\\nmetadata:\\n  name: fleet\\n  annotations:\\n    config.kubernetes.io/local-config: "true"\\npipeline:\\n  mutators:\\n    - exec: ${binPath}\\n      configMap:\\n        mode: expand\\n');
+      writeFileSync(dir + '/Kptfile', 'apiVersion: kpt.dev/v1\\nkind: Kptfile\\nmetadata:\\n  name: fleet\\n  annotations:\\n    config.kubernetes.io/local-config: "true"\\npipeline:\\n  mutators:\\n    - exec: ${binPath}\\n      configMap:\\n        mode: expand\\n        reuse: \"true\"\\n');
       writeFileSync(dir + '/clusterclass.yaml', readFileSync(f.CLASS_FILE));
       for (let i = 0; i < 40; i++) writeFileSync(dir + '/clusters/' + f.clusterName(i) + '.yaml', YAML.stringify(f.clusterObject(i), { lineWidth: 0 }));
     `], { cwd: repoRoot });
@@ -159,6 +159,8 @@ describe.skipIf(skipUnless('kpt'))('kpt re-render', () => {
     expect(first.code, first.stderr).toBe(0);
     const rendered = snapshot(dir);
     expect(Object.values(rendered).reduce((n, t) => n + Buffer.byteLength(t), 0)).toBeGreaterThan(inputBytes * 8);
+    // reuse: true, and the bundle knows its build: every object is marked with its inputs.
+    expect(rendered['rendered/fleet/c00000.yaml']).toMatch(/render-clusterclass\.dev\/inputs: [0-9a-f]{32}\/\d+\n/);
     const again = run('kpt', ['fn', 'render', dir, '--allow-exec'], { env });
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(snapshot(dir)).toEqual(rendered);

@@ -18,6 +18,8 @@ import { haveRealWorldFixtures, realWorldResourceLists } from '../helpers/resour
 vi.mock('../../src/cli/build.js', () => ({ RENDERER_BUILD: 'test-build' }));
 
 const INPUTS = /^\s*render-clusterclass\.dev\/inputs: .*\n/gm;
+/** The function config that asks for reuse (it is off by default). */
+const REUSE = { mode: 'expand', reuse: 'true' };
 const OWNER = 'render-clusterclass.dev/cluster';
 type Item = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: Record<string, unknown> };
 
@@ -28,7 +30,7 @@ async function fn(input: string): Promise<{ code: number; out: string; err: stri
 }
 
 /** What kpt sends on the next run: the output's items with kpt's annotations (a per-run id, the sequence style), kyaml's style, no results. */
-function asKptWouldSend(output: string, config: Record<string, string> = { mode: 'expand' }, edit: (items: Item[]) => void = () => undefined): string {
+function asKptWouldSend(output: string, config: Record<string, string> = REUSE, edit: (items: Item[]) => void = () => undefined): string {
   const list = YAML.parse(output, { version: '1.1' }) as { items: Item[] };
   list.items.forEach((item, i) => {
     item.metadata.annotations = { ...item.metadata.annotations, 'internal.config.kubernetes.io/seqindent': 'compact', 'config.k8s.io/id': String(i + 1), 'internal.config.kubernetes.io/id': String(i + 1) };
@@ -59,8 +61,14 @@ async function reRender(again: string) {
 }
 
 describe('reusing earlier objects on a re-render', () => {
+  it('is off unless asked for: no mark, nothing reused', async () => {
+    const first = await fn(fleetResourceList(2));
+    expect(first.out).not.toContain('render-clusterclass.dev/inputs');
+    expect(reusedOwners((await fn(asKptWouldSend(first.out, { mode: 'expand' }))).out)).toEqual([]);
+  });
+
   it('marks every object of a clean render with the digest of its inputs and its object count', async () => {
-    const first = await fn(fleetResourceList(3));
+    const first = await fn(fleetResourceList(3, REUSE));
     expect(first.code).toBe(0);
     for (const cluster of ['fleet/c00000', 'fleet/c00001', 'fleet/c00002']) {
       const objects = owned(itemsOf(first.out), cluster);
@@ -70,7 +78,7 @@ describe('reusing earlier objects on a re-render', () => {
   });
 
   it('writes an unchanged fleet’s earlier objects back as they came, without kpt’s per-run ids, as the render would give them', async () => {
-    const first = await fn(fleetResourceList(4));
+    const first = await fn(fleetResourceList(4, REUSE));
     const again = asKptWouldSend(first.out);
     const { reused, rendered } = await reRender(again);
     expect(reusedOwners(reused.out)).toEqual(['fleet/c00000', 'fleet/c00001', 'fleet/c00002', 'fleet/c00003']);
@@ -82,7 +90,7 @@ describe('reusing earlier objects on a re-render', () => {
   });
 
   it('renders again what changed: one Cluster, the class, the function config, a missing earlier object; not for what no render reads', async () => {
-    const first = await fn(fleetResourceList(3));
+    const first = await fn(fleetResourceList(3, REUSE));
     const cluster = (items: Item[], name: string) => items.find((i) => i.kind === 'Cluster' && i.metadata.name === name && i.spec?.topology)!;
     const oneCluster = await reRender(asKptWouldSend(first.out, undefined, (items) => (cluster(items, 'c00001').metadata.annotations!['example.com/note'] = 'changed')));
     expect(reusedOwners(oneCluster.reused.out)).toEqual(['fleet/c00000', 'fleet/c00002']);
@@ -95,7 +103,7 @@ describe('reusing earlier objects on a re-render', () => {
     const unrelated = await reRender(asKptWouldSend(first.out, undefined, (items) => items.push({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'notes', namespace: 'fleet' } } as Item)));
     expect(reusedOwners(unrelated.reused.out)).toEqual(['fleet/c00000', 'fleet/c00001', 'fleet/c00002']);
 
-    const config = await reRender(asKptWouldSend(first.out, { mode: 'expand', outputApiVersion: 'v1beta2' }));
+    const config = await reRender(asKptWouldSend(first.out, { ...REUSE, outputApiVersion: 'v1beta2' }));
     expect(reusedOwners(config.reused.out)).toEqual([]);
 
     const missing = await reRender(
@@ -114,7 +122,7 @@ describe('reusing earlier objects on a re-render', () => {
     const jsonPatches = [{ op: 'add', path: '/spec/template/metadata', valueFrom: { template: '{labels: {r: {{ randInt 1 9 | quote }}}}' } }];
     const selector = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1', kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } };
     items.find((i) => i.kind === 'ClusterClass').spec.patches = [{ name: 'random', definitions: [{ selector, jsonPatches }] }];
-    const list = YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'expand' } } });
+    const list = YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: REUSE } });
     const first = await fn(list);
     expect(resultsOf(first.out)).toContainEqual(expect.objectContaining({ severity: 'warning', message: expect.stringContaining('randInt is random by nature') }));
     expect(first.out).not.toContain('render-clusterclass.dev/inputs');
@@ -124,7 +132,7 @@ describe('reusing earlier objects on a re-render', () => {
   });
 
   it.skipIf(!haveRealWorldFixtures)('gives what the render without reuse gives on every real-world fixture', async () => {
-    const config = { mode: 'expand', skipExternalPatches: 'true' };
+    const config = { ...REUSE, skipExternalPatches: 'true' };
     for (const { file, text } of realWorldResourceLists(config)) {
       const first = await fn(text);
       const { reused, rendered } = await reRender(asKptWouldSend(first.out, config));
