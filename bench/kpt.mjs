@@ -9,7 +9,9 @@
 // Reports wall time, CPU time (user+system of the whole process tree: what a loaded machine
 // distorts least), peak RSS and the one-minute load average at the end of each run, and the
 // re-render/first-render ratios, and the same function by `kpt fn eval --exec` (no Kptfile
-// pipeline). First renders and re-renders through kpt are taken in turns,
+// pipeline), and the package with `rendered/` listed in its `.krmignore` (kpt neither reads the
+// earlier output nor hands it to the function: every run renders from the Clusters alone; README
+// "At fleet size"). First renders and re-renders through kpt are taken in turns,
 // BENCH_KPT_PAIRS times (default 3), and their medians reported: the load of a shared machine
 // changes from one minute to the next.
 //
@@ -112,8 +114,9 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
       if (fits('first', n)) {
         // First render and re-render in turns, each on its own copy, so a change of load on the
         // shared machine weighs on both alike; the medians are reported.
-        const [firsts, agains, evalFirsts, evalAgains] = [[], [], [], []];
+        const [firsts, agains, evalFirsts, evalAgains, ignoredFirsts, ignoredAgains] = [[], [], [], [], [], []];
         const rendered = join(work, `rendered-${n}`);
+        const renderedIgnored = join(work, `rendered-ignored-${n}`);
         for (let i = 0; i < PAIRS; i++) {
           rmSync(pkg, { recursive: true, force: true });
           cpSync(fresh, pkg, { recursive: true });
@@ -121,6 +124,16 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
           perCluster.first = Math.max(perCluster.first, (firsts.at(-1).rssMiB * 2 ** 20) / n);
           show(n, `kpt first render #${i + 1}`, firsts.at(-1));
           if (i === 0) cpSync(pkg, rendered, { recursive: true });
+          // rendered/ in .krmignore: first render, then a re-render of its result.
+          for (const [from, runs, label] of [[fresh, ignoredFirsts, 'first'], [renderedIgnored, ignoredAgains, 're-render']]) {
+            rmSync(pkg, { recursive: true, force: true });
+            cpSync(from, pkg, { recursive: true });
+            writeFileSync(join(pkg, '.krmignore'), 'rendered/\n');
+            runs.push(timed(['kpt', 'fn', 'render', '--allow-exec', pkg]));
+            show(n, `kpt fn render, rendered/ in .krmignore, ${label} #${i + 1}`, runs.at(-1));
+            if (i === 0 && label === 'first') cpSync(pkg, renderedIgnored, { recursive: true });
+          }
+          // Only the last pair at a size whose re-render with rendered/ read would not fit.
           if (!fits('again', n)) break;
           rmSync(pkg, { recursive: true, force: true });
           cpSync(rendered, pkg, { recursive: true });
@@ -136,6 +149,8 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
           }
         }
         row.kptFirst = median(firsts);
+        row.ignoredFirst = median(ignoredFirsts);
+        row.ignoredAgain = median(ignoredAgains);
         if (agains.length > 0) {
           row.kptAgain = median(agains);
           row.evalFirst = median(evalFirsts);
@@ -164,7 +179,7 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
         show(n, 'kpt alone on the re-render', row.kptAlone);
       }
       rows.push(row);
-      if (process.env.BENCH_KEEP !== '1') for (const f of [fresh, pkg, join(work, `rendered-${n}`), first, again, out, sink]) rmSync(f, { recursive: true, force: true });
+      if (process.env.BENCH_KEEP !== '1') for (const f of [fresh, pkg, join(work, `rendered-${n}`), join(work, `rendered-ignored-${n}`), first, again, out, sink]) rmSync(f, { recursive: true, force: true });
     }
   } finally {
     if (process.env.BENCH_KEEP === '1') log(`kept ${work}`);
@@ -195,13 +210,15 @@ export function kptReport({ rows, notes }) {
     line('kpt alone, re-render', r.kptAlone, "   (kpt's own work: a function replaying the output)");
     line('kpt fn eval --exec, first (median)', r.evalFirst);
     line('kpt fn eval --exec, re-render', r.evalAgain, ratio(r.evalAgain, r.evalFirst));
+    line('rendered/ in .krmignore, first', r.ignoredFirst);
+    line('rendered/ in .krmignore, re-render', r.ignoredAgain, ratio(r.ignoredAgain, r.ignoredFirst));
   }
   lines.push(...notes);
   const at = (n) => rows.find((r) => r.n === n);
   const two = at(2000) ?? rows[0];
   const cpuRatio = (a, b) => (a && b ? (a.cpu / b.cpu).toFixed(2) : 'n/a');
   const summary = two
-    ? `kpt-rerender-ratio=${cpuRatio(two.kptAgain, two.kptFirst)} kpt-eval-rerender-ratio=${cpuRatio(two.evalAgain, two.evalFirst)} fn-rerender-ratio=${cpuRatio(two.fnAgain, two.fnFirst)} (cpu, ${two.n} Clusters)`
+    ? `kpt-rerender-ratio=${cpuRatio(two.kptAgain, two.kptFirst)} kpt-krmignore-rerender-ratio=${cpuRatio(two.ignoredAgain, two.ignoredFirst)} kpt-eval-rerender-ratio=${cpuRatio(two.evalAgain, two.evalFirst)} fn-rerender-ratio=${cpuRatio(two.fnAgain, two.fnFirst)} (cpu, ${two.n} Clusters)`
     : 'kpt-rerender-ratio=n/a';
   return { lines, summary };
 }
