@@ -48,6 +48,24 @@ describe.skipIf(skipUnless('kpt'))('kpt', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('with rendered/ in .krmignore, kpt never reads the earlier output, still writes the same objects there, and keeps files it did not read', () => {
+    const dir = examplePackage();
+    const committed = readFileSync(join(dir, 'rendered', 'bar', 'foo.yaml'), 'utf8');
+    writeFileSync(join(dir, '.krmignore'), 'rendered/\n');
+    // Not YAML: kpt fails on the package if it reads this file.
+    writeFileSync(join(dir, 'rendered', 'bar', 'foo.yaml'), 'kind: [unclosed\n');
+    writeFileSync(join(dir, 'rendered', 'bar', 'deleted.yaml'), 'kind: [unclosed\n');
+    const out = run('kpt', ['fn', 'render', dir, '--allow-exec']);
+    expect(out.code, out.stderr).toBe(0);
+    // Rendered from the Cluster alone: the objects of the package that holds its output.
+    expect(readFileSync(join(dir, 'rendered', 'bar', 'foo.yaml'), 'utf8')).toBe(committed);
+    // kpt removes only files it read (README "Fleets of thousands").
+    expect(readFileSync(join(dir, 'rendered', 'bar', 'deleted.yaml'), 'utf8')).toBe('kind: [unclosed\n');
+    const before = snapshot(dir);
+    expect(run('kpt', ['fn', 'render', dir, '--allow-exec']).code).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('an error input fails the pipeline, prints the error results and leaves every file intact', () => {
     const dir = examplePackage();
     writeFileSync(
