@@ -204,6 +204,7 @@ export function kptReport({ rows, notes }) {
     line('  the function', r.fnFirst);
     line('  kpt writes the output', r.writeFirst);
     line('kpt fn render, re-render (median)', r.kptAgain, ratio(r.kptAgain, r.kptFirst));
+    if (!r.kptAgain) lines.push(`${''.padStart(8)}  re-render without kpt (its memory): the function on its own output`);
     line('  kpt reads the package', r.readAgain, ratio(r.readAgain, r.readFirst));
     line('  the function', r.fnAgain, ratio(r.fnAgain, r.fnFirst));
     line('  kpt writes the output', r.writeAgain, ratio(r.writeAgain, r.writeFirst));
