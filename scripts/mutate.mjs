@@ -50,6 +50,7 @@ const TARGETS = {
   // The desired state (issue 15 split desired.ts into one module per CAPI compute function):
   // the goldens and real fixtures render it, the provenance tests read what it records.
   ...Object.fromEntries(['desired', 'controlplane', 'workers', 'healthcheck', 'objects'].map((m) => [`src/topology/${m}.ts`, DESIRED_STATE_TESTS])),
+  'src/topology/objects.ts': ['test/topology/objects.test.ts', ...DESIRED_STATE_TESTS],
 };
 
 const args = process.argv.slice(2);

@@ -90,6 +90,8 @@ function recordCommon(rec: Recorder, obj: JsonObject, template: JsonObject, labe
   if (asObject(obj.metadata)?.ownerReferences !== undefined) rec.set(obj, ['metadata', 'ownerReferences'], fixed(OWNER_REFERENCE));
 }
 
+const nonEmptyString = (v: Json | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
 /** §2.2: an object from `spec.template` of a template (InfraCluster, ControlPlane, MachinePool objects). */
 export function templateToObject(input: ObjectFromTemplate, rec?: Recorder): JsonObject {
   const { template, cluster } = input;
@@ -102,9 +104,13 @@ export function templateToObject(input: ObjectFromTemplate, rec?: Recorder): Jso
     [CLUSTER_NAME_LABEL]: cluster.name,
   };
   const annotations = { ...asStringMap(innerMeta?.annotations), ...input.annotations, ...clonedFrom(template) };
+  // GenerateTemplate keeps `spec.template`'s own apiVersion and kind when they are set (a
+  // non-empty string, as Unstructured.GetAPIVersion/GetKind read them), else derives them.
+  const innerApiVersion = nonEmptyString(inner.apiVersion);
+  const innerKind = nonEmptyString(inner.kind);
   const obj: JsonObject = {
-    apiVersion: typeof inner.apiVersion === 'string' ? inner.apiVersion : (template.apiVersion as Json),
-    kind: objectKindOf(String(template.kind ?? '')),
+    apiVersion: innerApiVersion ?? (template.apiVersion as Json),
+    kind: innerKind ?? objectKindOf(String(template.kind ?? '')),
     metadata: buildMetadata(input.name, cluster.namespace, labels, annotations, input.ownerReferences),
   };
   for (const key of Object.keys(inner)) {
@@ -113,8 +119,9 @@ export function templateToObject(input: ObjectFromTemplate, rec?: Recorder): Jso
     rec?.fromTemplate(template, ['spec', 'template', key], obj, [key]);
   }
   if (rec) {
-    rec.fromTemplate(template, typeof inner.apiVersion === 'string' ? ['spec', 'template', 'apiVersion'] : ['apiVersion'], obj, ['apiVersion']);
-    rec.set(obj, ['kind'], fixed(`kind of the ClusterClass template (${String(template.kind)}) without "Template"`));
+    rec.fromTemplate(template, innerApiVersion !== undefined ? ['spec', 'template', 'apiVersion'] : ['apiVersion'], obj, ['apiVersion']);
+    if (innerKind !== undefined) rec.fromTemplate(template, ['spec', 'template', 'kind'], obj, ['kind']);
+    else rec.set(obj, ['kind'], fixed(`kind of the ClusterClass template (${String(template.kind)}) without "Template"`));
     const innerMeta: Path = ['spec', 'template', 'metadata'];
     recordCommon(
       rec,
@@ -151,12 +158,13 @@ export function templateToTemplate(input: TemplateClone, rec?: Recorder): JsonOb
     kind: template.kind as Json,
     metadata: buildMetadata(input.name, cluster.namespace, labels, annotations, clusterOwnerReferences(cluster)),
   };
+  // Every other field is copied as it is (apiVersion and kind again, in the order set above).
   for (const key of Object.keys(template)) {
-    if (key === 'metadata' || key === 'apiVersion' || key === 'kind' || key === 'status') continue;
+    if (key === 'metadata' || key === 'status') continue;
     defineKey(clone, key, cloneJson(template[key] as Json));
+    rec?.fromTemplate(template, [key], clone, [key]);
   }
   if (rec) {
-    for (const key of Object.keys(template)) if (key !== 'metadata' && key !== 'status') rec.fromTemplate(template, [key], clone, [key]);
     const fixedKeys = [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL, ...Object.keys(input.labels ?? {})];
     recordCommon(
       rec,
