@@ -51,6 +51,7 @@ const TARGETS = {
   // the goldens and real fixtures render it, the provenance tests read what it records.
   ...Object.fromEntries(['desired', 'controlplane', 'workers', 'healthcheck', 'objects'].map((m) => [`src/topology/${m}.ts`, DESIRED_STATE_TESTS])),
   'src/topology/objects.ts': ['test/topology/objects.test.ts', ...DESIRED_STATE_TESTS],
+  'src/topology/healthcheck.ts': ['test/topology/healthcheck.test.ts', ...DESIRED_STATE_TESTS],
 };
 
 const args = process.argv.slice(2);

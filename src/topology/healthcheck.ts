@@ -67,7 +67,8 @@ export function computeHealthCheck(
     const conditions = (list: Json[] | undefined) =>
       list?.map((c) => {
         const o = asObject(c) ?? {};
-        return compact({ type: o.type, status: o.status, timeout: typeof o.timeoutSeconds === 'number' ? formatGoDuration(o.timeoutSeconds) : undefined });
+        // deref(ConvertFromSeconds(timeoutSeconds), metav1.Duration{}): no timeoutSeconds is 0s.
+        return compact({ type: o.type, status: o.status, timeout: formatGoDuration(typeof o.timeoutSeconds === 'number' ? o.timeoutSeconds : 0) });
       });
     const rt = remediation.templateRef;
     const spec = compact({
