@@ -52,6 +52,7 @@ const TARGETS = {
   ...Object.fromEntries(['desired', 'controlplane', 'workers', 'healthcheck', 'objects'].map((m) => [`src/topology/${m}.ts`, DESIRED_STATE_TESTS])),
   'src/topology/objects.ts': ['test/topology/objects.test.ts', ...DESIRED_STATE_TESTS],
   'src/topology/healthcheck.ts': ['test/topology/healthcheck.test.ts', ...DESIRED_STATE_TESTS],
+  'src/topology/workers.ts': ['test/topology/workers.test.ts', ...DESIRED_STATE_TESTS],
 };
 
 const args = process.argv.slice(2);

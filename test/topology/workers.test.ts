@@ -1,0 +1,393 @@
+/**
+ * Workers (src/topology/workers.ts) as CAPI computes them: exp/topology/desiredstate/desired_state.go
+ * `computeMachineDeployment` and `computeMachinePool` (each field topology over class, metadata
+ * util.MergeMap(topology, class) without the upgrade-control annotations, the fixed labels on
+ * top, the template clones/objects with the Cluster owner reference), the MachineDeployment
+ * health check (`IsMachineDeploymentMachineHealthCheckEnabled`), and for v1beta1 output
+ * api/core/v1beta1/conversion.go `Convert_v1beta2_MachineDeploymentSpec_To_v1beta1` and the
+ * MachineSpec/MachinePoolSpec conversions (durations, minReadySeconds on the spec). The origins are
+ * those explain reports (README, explain).
+ */
+import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import type { JsonObject } from '../../src/api/model.js';
+import { explainCluster } from '../../src/explain/provenance.js';
+import { runPipeline } from '../../src/pipeline/run.js';
+import { config, itemsOf, objectOf, sourceOf } from '../explain/helpers.js';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const TEMPLATES = `
+apiVersion: bootstrap.cluster.x-k8s.io/v1beta2
+kind: KubeadmConfigTemplate
+metadata: {name: boot, namespace: ns}
+spec: {template: {spec: {}}}
+---
+apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+kind: DevMachineTemplate
+metadata: {name: machine, namespace: ns}
+spec: {template: {spec: {backend: {docker: {}}}}}
+---
+apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
+kind: DevMachinePoolTemplate
+metadata: {name: pool, namespace: ns}
+spec: {template: {spec: {}}}
+---
+apiVersion: controlplane.cluster.x-k8s.io/v1beta2
+kind: KubeadmControlPlaneTemplate
+metadata: {name: cp, namespace: ns}
+spec: {template: {spec: {kubeadmConfigSpec: {clusterConfiguration: {}}}}}
+`;
+const BOOT = { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', name: 'boot' };
+const MACHINE = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', name: 'machine' };
+const POOL = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachinePoolTemplate', name: 'pool' };
+
+interface Options {
+  /** Fields of the class's machineDeployments[0] / machinePools[0]. */
+  mdClass?: object;
+  poolClass?: object;
+  /** The topology's machineDeployments / machinePools (class and name added). */
+  mds?: object[];
+  pools?: object[];
+  uid?: string;
+}
+
+function inputs(opts: Options) {
+  const cc = {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'ClusterClass',
+    metadata: { name: 'cc', namespace: 'ns' },
+    spec: {
+      controlPlane: { templateRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'cp' } },
+      workers: {
+        machineDeployments: [{ class: 'md', bootstrap: { templateRef: BOOT }, infrastructure: { templateRef: MACHINE }, ...opts.mdClass }],
+        machinePools: [{ class: 'pool', bootstrap: { templateRef: BOOT }, infrastructure: { templateRef: POOL }, ...opts.poolClass }],
+      },
+    },
+  };
+  const cluster = {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'Cluster',
+    metadata: { name: 'c1', namespace: 'ns', ...(opts.uid ? { uid: opts.uid } : {}) },
+    spec: {
+      topology: {
+        classRef: { name: 'cc' },
+        version: 'v1.31.0',
+        workers: {
+          machineDeployments: (opts.mds ?? []).map((md, i) => ({ class: 'md', name: `md-${i}`, ...md })),
+          machinePools: (opts.pools ?? []).map((mp, i) => ({ class: 'pool', name: `mp-${i}`, ...mp })),
+        },
+      },
+    },
+  };
+  return itemsOf([YAML.stringify(cc), TEMPLATES, YAML.stringify(cluster)].join('---\n'));
+}
+
+/** The annotations the KRM output adds (file path and index, the Cluster the object belongs to) are not the desired state's. */
+const KRM_ANNOTATION = /^((internal\.)?config\.kubernetes\.io|render-clusterclass\.dev)\//;
+const withoutKrm = (o: JsonObject): JsonObject => {
+  const meta = o.metadata as JsonObject;
+  const annotations = Object.fromEntries(Object.entries((meta.annotations as JsonObject | undefined) ?? {}).filter(([k]) => !KRM_ANNOTATION.test(k)));
+  const { annotations: _, ...rest } = meta;
+  return { ...o, metadata: Object.keys(annotations).length > 0 ? { ...rest, annotations } : rest };
+};
+const render = (opts: Options, outputApiVersion: 'auto' | 'v1beta1' = 'auto'): JsonObject[] => {
+  const out = runPipeline(inputs(opts), config({ outputApiVersion }));
+  expect(out.results.filter((r) => r.severity === 'error')).toEqual([]);
+  return out.generated.flatMap((g) => g.objects).map(withoutKrm);
+};
+const ofKind = (objects: JsonObject[], kind: string): any[] => objects.filter((o) => o.kind === kind);
+const explained = (opts: Options, outputApiVersion: 'auto' | 'v1beta1' = 'auto') => {
+  const r = explainCluster(inputs(opts), config({ outputApiVersion }), 'c1');
+  expect(r.results.filter((x) => x.severity === 'error')).toEqual([]);
+  return r.objects;
+};
+
+const OWNED = { 'cluster.x-k8s.io/cluster-name': 'c1', 'topology.cluster.x-k8s.io/owned': '' };
+const MD_LABELS = { ...OWNED, 'topology.cluster.x-k8s.io/deployment-name': 'md-0' };
+const POOL_LABELS = { ...OWNED, 'topology.cluster.x-k8s.io/pool-name': 'mp-0' };
+const OWNER = [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', uid: 'u-1' }];
+
+const classMetadata = {
+  labels: { shared: 'class', cl: 'class' },
+  annotations: { ca: 'class', shared: 'class', 'topology.cluster.x-k8s.io/hold-upgrade-sequence': '', 'topology.cluster.x-k8s.io/defer-upgrade': '' },
+};
+const topologyMetadata = { labels: { shared: 'topology' }, annotations: { shared: 'topology', 'topology.cluster.x-k8s.io/defer-upgrade': '' } };
+const strategy = (maxSurge: number) => ({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge } });
+const mdClass = {
+  metadata: classMetadata,
+  failureDomain: 'fd-class',
+  deletion: { order: 'Oldest', nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 },
+  minReadySeconds: 5,
+  readinessGates: [{ conditionType: 'ClassGate' }],
+  taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+  rollout: { strategy: strategy(1) },
+  healthCheck: { checks: { nodeStartupTimeoutSeconds: 300 }, remediation: { maxInFlight: 2 } },
+};
+const mdTopology = {
+  metadata: topologyMetadata,
+  replicas: 3,
+  failureDomain: 'fd-topology',
+  deletion: { order: 'Newest', nodeDrainTimeoutSeconds: 7, nodeDeletionTimeoutSeconds: 30 },
+  minReadySeconds: 9,
+  taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
+  rollout: { after: '2030-01-01T00:00:00Z', strategy: strategy(2) },
+  healthCheck: { remediation: { maxInFlight: '50%' } },
+};
+
+describe('computeMachineDeployment: every field topology over class', () => {
+  it('v1beta2: the topology values where it sets them, the class values elsewhere, metadata merged and fixed labels on top', () => {
+    const [md] = ofKind(render({ mdClass, mds: [mdTopology] }), 'MachineDeployment');
+    const annotations = { ca: 'class', shared: 'topology' };
+    expect(md.metadata).toEqual({ name: md.metadata.name, namespace: 'ns', labels: { cl: 'class', shared: 'topology', ...MD_LABELS }, annotations });
+    expect(md.metadata.name).toMatch(/^c1-md-0-[a-z0-9]{5}$/);
+    expect(md.spec).toEqual({
+      clusterName: 'c1',
+      replicas: 3,
+      rollout: { after: '2030-01-01T00:00:00Z', strategy: strategy(2) },
+      remediation: { maxInFlight: '50%' },
+      deletion: { order: 'Newest' },
+      selector: { matchLabels: MD_LABELS },
+      template: {
+        metadata: { labels: { cl: 'class', shared: 'topology', ...MD_LABELS }, annotations },
+        spec: {
+          clusterName: 'c1',
+          version: 'v1.31.0',
+          bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: md.spec.template.spec.bootstrap.configRef.name } },
+          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: md.spec.template.spec.infrastructureRef.name },
+          failureDomain: 'fd-topology',
+          readinessGates: [{ conditionType: 'ClassGate' }],
+          taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
+          minReadySeconds: 9,
+          deletion: { nodeDrainTimeoutSeconds: 7, nodeVolumeDetachTimeoutSeconds: 20, nodeDeletionTimeoutSeconds: 30 },
+        },
+      },
+    });
+  });
+
+  it('without topology values: the class strategy (without after), maxInFlight, deletion order, failure domain and timeouts', () => {
+    const [md] = ofKind(render({ mdClass, mds: [{}] }), 'MachineDeployment');
+    expect(md.spec.rollout).toEqual({ strategy: strategy(1) });
+    expect(md.spec.remediation).toEqual({ maxInFlight: 2 });
+    expect(md.spec.deletion).toEqual({ order: 'Oldest' });
+    expect(md.spec.replicas).toBeUndefined();
+    expect(md.spec.template.spec).toMatchObject({ failureDomain: 'fd-class', minReadySeconds: 5, taints: [{ key: 'class-taint', effect: 'NoSchedule' }], deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 } });
+    expect(md.metadata.annotations).toEqual({ ca: 'class', shared: 'class' });
+  });
+
+  it('a rollout.after alone replaces the class rollout as a whole (MachineDeploymentTopologyRolloutSpec not zero); nothing set when neither sets anything', () => {
+    const [after] = ofKind(render({ mdClass, mds: [{ rollout: { after: '2030-01-01T00:00:00Z' } }] }), 'MachineDeployment');
+    expect(after.spec.rollout).toEqual({ after: '2030-01-01T00:00:00Z' });
+    const [bare] = ofKind(render({ mds: [{}] }), 'MachineDeployment');
+    expect(Object.keys(bare.spec)).toEqual(['clusterName', 'selector', 'template']);
+    expect(Object.keys(bare.spec.template.spec)).toEqual(['clusterName', 'version', 'bootstrap', 'infrastructureRef']);
+    expect(bare.metadata).toEqual({ name: bare.metadata.name, namespace: 'ns', labels: MD_LABELS });
+    expect(bare.spec.template.metadata).toEqual({ labels: MD_LABELS });
+  });
+
+  it('an empty topology failureDomain or deletion order is unset (!= ""): the class value is used', () => {
+    const [md] = ofKind(render({ mdClass, mds: [{ failureDomain: '', deletion: { order: '' } }] }), 'MachineDeployment');
+    expect(md.spec.template.spec.failureDomain).toBe('fd-class');
+    expect(md.spec.deletion).toEqual({ order: 'Oldest' });
+  });
+
+  it('v1beta1: strategy with rollingUpdate.deletePolicy and remediation.maxInFlight, rolloutAfter, minReadySeconds on the spec, timeouts as durations', () => {
+    const [md] = ofKind(render({ mdClass, mds: [mdTopology] }, 'v1beta1'), 'MachineDeployment');
+    expect(md.apiVersion).toBe('cluster.x-k8s.io/v1beta1');
+    const { template, ...spec } = md.spec;
+    expect(spec).toEqual({
+      clusterName: 'c1',
+      replicas: 3,
+      rolloutAfter: '2030-01-01T00:00:00Z',
+      minReadySeconds: 9,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 2, deletePolicy: 'Newest' }, remediation: { maxInFlight: '50%' } },
+      selector: { matchLabels: MD_LABELS },
+    });
+    expect(template.spec).toEqual({
+      clusterName: 'c1',
+      version: 'v1.31.0',
+      bootstrap: { configRef: { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', name: template.spec.bootstrap.configRef.name, namespace: 'ns' } },
+      infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', name: template.spec.infrastructureRef.name, namespace: 'ns' },
+      failureDomain: 'fd-topology',
+      readinessGates: [{ conditionType: 'ClassGate' }],
+      taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
+      nodeDrainTimeout: '7s',
+      nodeVolumeDetachTimeout: '20s',
+      nodeDeletionTimeout: '30s',
+    });
+  });
+
+  it('v1beta1: a deletion order or maxInFlight alone makes a strategy of its own; none when nothing sets one', () => {
+    const mds = (md: object) => ofKind(render({ mds: [md] }, 'v1beta1'), 'MachineDeployment')[0].spec;
+    expect(mds({ deletion: { order: 'Random' } }).strategy).toEqual({ rollingUpdate: { deletePolicy: 'Random' } });
+    expect(mds({ healthCheck: { remediation: { maxInFlight: 1 } } }).strategy).toEqual({ remediation: { maxInFlight: 1 } });
+    expect(mds({}).strategy).toBeUndefined();
+  });
+
+  it('the template clones: labelled with the deployment name, owned by the Cluster when it has a uid', () => {
+    const objects = render({ uid: 'u-1', mds: [{}] });
+    const [md] = ofKind(objects, 'MachineDeployment');
+    const [boot] = ofKind(objects, 'KubeadmConfigTemplate');
+    const [infra] = ofKind(objects, 'DevMachineTemplate');
+    for (const clone of [boot, infra]) {
+      expect(clone.metadata.labels).toEqual(MD_LABELS);
+      expect(clone.metadata.ownerReferences).toEqual(OWNER);
+      expect(clone.metadata.name).toMatch(/^c1-md-0-[a-z0-9]+$/);
+    }
+    expect(md.spec.template.spec.bootstrap.configRef.name).toBe(boot.metadata.name);
+    expect(md.spec.template.spec.infrastructureRef.name).toBe(infra.metadata.name);
+    // The MachineDeployment itself has no owner reference (computeMachineDeployment sets none).
+    expect(md.metadata.ownerReferences).toBeUndefined();
+  });
+});
+
+describe('the MachineDeployment health check (IsMachineDeploymentMachineHealthCheckEnabled, ForMachineDeploymentMHC)', () => {
+  const checks = { checks: { nodeStartupTimeoutSeconds: 300 } };
+  const mhcs = (opts: Options) => ofKind(render(opts), 'MachineHealthCheck');
+
+  it('one named as the MachineDeployment, selecting its Machines, when the class or the topology defines one', () => {
+    const objects = render({ mdClass: { healthCheck: checks }, mds: [{}] });
+    const [mhc] = ofKind(objects, 'MachineHealthCheck');
+    expect(mhc.metadata.name).toBe(ofKind(objects, 'MachineDeployment')[0].metadata.name);
+    expect(mhc.spec.selector).toEqual({ matchLabels: { 'topology.cluster.x-k8s.io/deployment-name': 'md-0', 'topology.cluster.x-k8s.io/owned': '' } });
+    expect(mhc.spec.checks).toEqual({ nodeStartupTimeoutSeconds: 300 });
+    expect(mhcs({ mds: [{ healthCheck: { checks: { nodeStartupTimeoutSeconds: 120 } } }] })[0].spec.checks).toEqual({ nodeStartupTimeoutSeconds: 120 });
+  });
+
+  it('none when neither defines one, or when the topology sets enabled: false', () => {
+    expect(mhcs({ mds: [{}] })).toEqual([]);
+    expect(mhcs({ mdClass: { healthCheck: checks }, mds: [{ healthCheck: { enabled: false } }] })).toEqual([]);
+    expect(mhcs({ mds: [{ healthCheck: { enabled: false, ...checks } }] })).toEqual([]);
+  });
+});
+
+describe('computeMachinePool', () => {
+  const poolClass = { metadata: classMetadata, failureDomains: ['a', 'b'], deletion: { nodeDrainTimeoutSeconds: 10 }, minReadySeconds: 5, taints: [{ key: 'class-taint', effect: 'NoSchedule' }] };
+
+  it('v1beta2: the pool, its bootstrap and infrastructure objects (templateToObject, pool-name label, Cluster owner reference)', () => {
+    const objects = render({ uid: 'u-1', poolClass, pools: [{ metadata: topologyMetadata, replicas: 2, failureDomains: ['c'], deletion: { nodeDeletionTimeoutSeconds: 30 } }] });
+    const [mp] = ofKind(objects, 'MachinePool');
+    const [boot] = ofKind(objects, 'KubeadmConfig');
+    const [infra] = ofKind(objects, 'DevMachinePool');
+    for (const o of [boot, infra]) {
+      expect(o.metadata.labels).toEqual(POOL_LABELS);
+      expect(o.metadata.ownerReferences).toEqual(OWNER);
+    }
+    expect(mp.metadata).toEqual({ name: mp.metadata.name, namespace: 'ns', labels: { cl: 'class', shared: 'topology', ...POOL_LABELS }, annotations: { ca: 'class', shared: 'topology' } });
+    expect(mp.spec).toEqual({
+      clusterName: 'c1',
+      replicas: 2,
+      failureDomains: ['c'],
+      template: {
+        metadata: { labels: { cl: 'class', shared: 'topology', ...POOL_LABELS }, annotations: { ca: 'class', shared: 'topology' } },
+        spec: {
+          clusterName: 'c1',
+          version: 'v1.31.0',
+          bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: boot.metadata.name } },
+          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachinePool', name: infra.metadata.name },
+          taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+          minReadySeconds: 5,
+          deletion: { nodeDrainTimeoutSeconds: 10, nodeDeletionTimeoutSeconds: 30 },
+        },
+      },
+    });
+  });
+
+  it('v1beta1: minReadySeconds on the spec, timeouts as durations, references with apiVersion and namespace; the class failure domains without topology ones', () => {
+    const [mp] = ofKind(render({ poolClass, pools: [{}] }, 'v1beta1'), 'MachinePool');
+    expect(mp.spec.minReadySeconds).toBe(5);
+    expect(mp.spec.failureDomains).toEqual(['a', 'b']);
+    expect(mp.spec.template.spec.minReadySeconds).toBeUndefined();
+    expect(mp.spec.template.spec.nodeDrainTimeout).toBe('10s');
+    expect(mp.spec.template.spec.bootstrap.configRef).toEqual({ apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', name: mp.spec.template.spec.bootstrap.configRef.name, namespace: 'ns' });
+  });
+});
+
+describe('explain: the origins of the workers', () => {
+  const topology = (path: string, note?: string) => ({ kind: 'topology', path: `spec.topology.workers.machineDeployments[0].${path}`, ...(note ? { note } : {}) });
+  const cls = (path: string, note?: string) => ({ kind: 'clusterClass', path: `spec.workers.machineDeployments[0].${path}`, ...(note ? { note } : {}) });
+  const fixed = (detail: string) => ({ kind: 'fixed', detail });
+
+  it('a MachineDeployment: each field from the topology or the class that set it, the computed ones described', () => {
+    const md = objectOf(explained({ mdClass, mds: [mdTopology] }), 'MachineDeployment md-0');
+    expect(sourceOf(md, 'apiVersion')).toEqual(fixed('CAPI core API version (v1beta2)'));
+    expect(sourceOf(md, 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the MachineDeployment, from the default naming template "{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' });
+    expect(sourceOf(md, 'metadata.labels.cl')).toEqual(cls('metadata.labels.cl'));
+    expect(sourceOf(md, 'metadata.labels.shared')).toEqual(topology('metadata.labels.shared'));
+    expect(sourceOf(md, "metadata.labels['topology.cluster.x-k8s.io/deployment-name']")).toEqual(fixed('label with the MachineDeployment topology name'));
+    expect(sourceOf(md, 'spec.template.metadata.annotations.ca')).toEqual(cls('metadata.annotations.ca'));
+    expect(sourceOf(md, 'spec.template.metadata.annotations.shared')).toEqual(topology('metadata.annotations.shared'));
+    expect(sourceOf(md, "spec.selector.matchLabels['topology.cluster.x-k8s.io/owned']")).toEqual(fixed('selector of the MachineDeployment: the three fixed labels'));
+    expect(sourceOf(md, 'spec.replicas')).toEqual(topology('replicas'));
+    expect(sourceOf(md, 'spec.rollout.after')).toEqual(topology('rollout.after'));
+    expect(sourceOf(md, 'spec.rollout.strategy.rollingUpdate.maxSurge')).toEqual(topology('rollout.strategy.rollingUpdate.maxSurge'));
+    expect(sourceOf(md, 'spec.remediation.maxInFlight')).toEqual(topology('healthCheck.remediation.maxInFlight'));
+    expect(sourceOf(md, 'spec.deletion.order')).toEqual(topology('deletion.order'));
+    expect(sourceOf(md, 'spec.template.spec.clusterName')).toEqual(fixed('name of the Cluster'));
+    expect(sourceOf(md, 'spec.template.spec.version')).toEqual({ kind: 'topology', path: 'spec.topology.version' });
+    expect(sourceOf(md, 'spec.template.spec.failureDomain')).toEqual(topology('failureDomain'));
+    expect(sourceOf(md, 'spec.template.spec.readinessGates[0].conditionType')).toEqual(cls('readinessGates[0].conditionType'));
+    expect(sourceOf(md, 'spec.template.spec.minReadySeconds')).toEqual(topology('minReadySeconds'));
+    expect(sourceOf(md, 'spec.template.spec.deletion.nodeDrainTimeoutSeconds')).toEqual(topology('deletion.nodeDrainTimeoutSeconds'));
+    expect(sourceOf(md, 'spec.template.spec.deletion.nodeVolumeDetachTimeoutSeconds')).toEqual(cls('deletion.nodeVolumeDetachTimeoutSeconds'));
+    const ref = sourceOf(md, 'spec.template.spec.bootstrap.configRef.name') as { kind: string; detail: string };
+    expect(ref.kind).toBe('builtin');
+    expect(ref.detail).toMatch(/^reference to the generated bootstrap template clone \(KubeadmConfigTemplate\) "c1-md-0-[a-z0-9]+"$/);
+    const infra = sourceOf(md, 'spec.template.spec.infrastructureRef.kind') as { detail: string };
+    expect(infra.detail).toMatch(/^reference to the generated infrastructure machine template clone \(DevMachineTemplate\) "c1-md-0-[a-z0-9]+"$/);
+  });
+
+  it('a MachineDeployment from the class: class strategy, maxInFlight and deletion order; a naming template of the class', () => {
+    const md = objectOf(explained({ mdClass: { ...mdClass, naming: { template: '{{ .machineDeployment.topologyName }}-x' } }, mds: [{}] }), 'MachineDeployment md-0');
+    expect(sourceOf(md, 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'name of the MachineDeployment, from the naming template "{{ .machineDeployment.topologyName }}-x" (ClusterClass spec.workers.machineDeployments[0].naming.template; {{ .random }} is a stable hash)',
+    });
+    expect(sourceOf(md, 'spec.rollout.strategy.type')).toEqual(cls('rollout.strategy.type'));
+    expect(sourceOf(md, 'spec.remediation.maxInFlight')).toEqual(cls('healthCheck.remediation.maxInFlight'));
+    expect(sourceOf(md, 'spec.deletion.order')).toEqual(cls('deletion.order'));
+    expect(sourceOf(md, 'spec.template.spec.failureDomain')).toEqual(cls('failureDomain'));
+    expect(sourceOf(md, 'spec.template.spec.taints[0].key')).toEqual(cls('taints[0].key'));
+  });
+
+  it('v1beta1: the converted fields from the fields they were converted from, timeouts noted as durations', () => {
+    const md = objectOf(explained({ mdClass, mds: [mdTopology] }, 'v1beta1'), 'MachineDeployment md-0');
+    expect(sourceOf(md, 'spec.rolloutAfter')).toEqual(topology('rollout.after'));
+    expect(sourceOf(md, 'spec.minReadySeconds')).toEqual(topology('minReadySeconds'));
+    expect(sourceOf(md, 'spec.strategy.type')).toEqual(topology('rollout.strategy.type'));
+    expect(sourceOf(md, 'spec.strategy.rollingUpdate.deletePolicy')).toEqual(topology('deletion.order'));
+    expect(sourceOf(md, 'spec.strategy.remediation.maxInFlight')).toEqual(topology('healthCheck.remediation.maxInFlight'));
+    expect(sourceOf(md, 'spec.template.spec.nodeDrainTimeout')).toEqual(topology('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'));
+    expect(sourceOf(md, 'spec.template.spec.nodeVolumeDetachTimeout')).toEqual(cls('deletion.nodeVolumeDetachTimeoutSeconds', 'seconds converted to a duration'));
+    const orderOnly = objectOf(explained({ mds: [{ deletion: { order: 'Random' } }] }, 'v1beta1'), 'MachineDeployment md-0');
+    expect(sourceOf(orderOnly, 'spec.strategy.rollingUpdate.deletePolicy')).toEqual(topology('deletion.order'));
+  });
+
+  it('the template clones and pool objects: names from the topology name and a hash', () => {
+    const objects = explained({ mds: [{}], pools: [{}] });
+    expect(sourceOf(objectOf(objects, 'MachineDeploymentBootstrapTemplate md-0'), 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'name of the bootstrap template clone: "c1-md-0-" + a hash of its patched content (changes, i.e. rotates, when the template content changes)',
+    });
+    expect(sourceOf(objectOf(objects, 'MachineDeploymentInfrastructureTemplate md-0'), 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'name of the infrastructure machine template clone: "c1-md-0-" + a hash of its patched content (changes, i.e. rotates, when the template content changes)',
+    });
+    expect(sourceOf(objectOf(objects, 'MachinePoolBootstrap mp-0'), 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the MachinePool bootstrap config: "c1-mp-0-" + a stable hash' });
+    expect(sourceOf(objectOf(objects, 'MachinePoolInfrastructure mp-0'), 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the infrastructure machine pool: "c1-mp-0-" + a stable hash' });
+    expect(sourceOf(objectOf(objects, 'MachinePoolBootstrap mp-0'), "metadata.labels['topology.cluster.x-k8s.io/pool-name']")).toEqual(fixed('label with the MachinePool topology name'));
+  });
+
+  it('a MachinePool: replicas, failure domains, timeouts, references and name', () => {
+    const pool = (path: string, note?: string) => ({ kind: 'topology', path: `spec.topology.workers.machinePools[0].${path}`, ...(note ? { note } : {}) });
+    const poolCls = (path: string) => ({ kind: 'clusterClass', path: `spec.workers.machinePools[0].${path}` });
+    const mp = objectOf(explained({ poolClass: { failureDomains: ['a'], minReadySeconds: 5 }, pools: [{ replicas: 2, deletion: { nodeDrainTimeoutSeconds: 4 } }] }, 'v1beta1'), 'MachinePool mp-0');
+    expect(sourceOf(mp, 'kind')).toEqual(fixed('MachinePool'));
+    expect(sourceOf(mp, 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the MachinePool, from the default naming template "{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' });
+    expect(sourceOf(mp, 'spec.replicas')).toEqual(pool('replicas'));
+    expect(sourceOf(mp, 'spec.failureDomains[0]')).toEqual(poolCls('failureDomains[0]'));
+    expect(sourceOf(mp, 'spec.minReadySeconds')).toEqual(poolCls('minReadySeconds'));
+    expect(sourceOf(mp, 'spec.template.spec.nodeDrainTimeout')).toEqual(pool('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'));
+    expect((sourceOf(mp, 'spec.template.spec.infrastructureRef.name') as { detail: string }).detail).toMatch(/^reference to the generated infrastructure machine pool \(DevMachinePool\) "c1-mp-0-[a-z0-9]+"$/);
+    expect((sourceOf(mp, 'spec.template.spec.bootstrap.configRef.name') as { detail: string }).detail).toMatch(/^reference to the generated bootstrap config \(KubeadmConfig\) "c1-mp-0-[a-z0-9]+"$/);
+  });
+});
