@@ -105,11 +105,14 @@ function machineSpec(topo: WorkerTopology, cls: WorkerClass, kubernetesVersion: 
   return { kubernetesVersion, fields, timeouts: workerTimeouts(topo, cls), minReadySeconds: machineField(topo.minReadySeconds, cls.minReadySeconds) };
 }
 
+/** The bootstrap and infrastructure references of a worker's machine template spec. */
+type MachineRefs = Record<'bootstrap' | 'infrastructure', JsonObject>;
+
 /**
  * `spec.template.spec` of a MachineDeployment/MachinePool: refs, version, and the fields whose
  * place and form differ by API version (v1beta2 seconds under `deletion`, v1beta1 durations).
  */
-function machineTemplateSpec(version: CoreVersion, cluster: Cluster, refs: { bootstrap: JsonObject; infrastructure: JsonObject }, m: MachineSpec): JsonObject {
+function machineTemplateSpec(version: CoreVersion, cluster: Cluster, refs: MachineRefs, m: MachineSpec): JsonObject {
   const common = { clusterName: cluster.name, version: m.kubernetesVersion, bootstrap: { configRef: refs.bootstrap }, infrastructureRef: refs.infrastructure };
   const values = Object.fromEntries(Object.entries(m.fields).map(([k, f]) => [k, f.value]));
   if (version === 'v1beta2') {
@@ -120,14 +123,13 @@ function machineTemplateSpec(version: CoreVersion, cluster: Cluster, refs: { boo
 }
 
 /** Origins of what `machineTemplateSpec` set (`what`: the referenced objects), and of `minReadySeconds`. */
-function recordMachineTemplateSpec(rec: Recorder, obj: JsonObject, p: WorkerPaths, version: CoreVersion, m: MachineSpec, versionOrigin: Source, what: { bootstrap: string; infrastructure: string }): void {
+function recordMachineTemplateSpec(rec: Recorder, obj: JsonObject, p: WorkerPaths, version: CoreVersion, m: MachineSpec, versionOrigin: Source, refs: MachineRefs, what: Record<keyof MachineRefs, string>): void {
   const ts: Path = ['spec', 'template', 'spec'];
-  const spec = asObject(asObject(asObject(obj.spec)?.template)?.spec) ?? {};
   const either = (f: MachineField, key: string) => eitherSource(f.fromTopology, `${p.topology}.${key}`, `${p.cls}.${key}`);
   rec.set(obj, [...ts, 'clusterName'], fixed(CLUSTER_NAME));
   rec.set(obj, [...ts, 'version'], versionOrigin);
-  rec.set(obj, [...ts, 'bootstrap', 'configRef'], referenceTo(what.bootstrap, asObject(spec.bootstrap)?.configRef));
-  rec.set(obj, [...ts, 'infrastructureRef'], referenceTo(what.infrastructure, spec.infrastructureRef));
+  rec.set(obj, [...ts, 'bootstrap', 'configRef'], referenceTo(what.bootstrap, refs.bootstrap));
+  rec.set(obj, [...ts, 'infrastructureRef'], referenceTo(what.infrastructure, refs.infrastructure));
   for (const [k, f] of Object.entries(m.fields)) if (f.value !== undefined) rec.set(obj, [...ts, k], either(f, k));
   const v2 = version === 'v1beta2';
   for (const t of m.timeouts) {
@@ -140,7 +142,8 @@ function recordMachineTemplateSpec(rec: Recorder, obj: JsonObject, p: WorkerPath
   rec.set(obj, v2 ? [...ts, 'minReadySeconds'] : ['spec', 'minReadySeconds'], either(m.minReadySeconds, 'minReadySeconds'));
 }
 
-const copyOf = (v: unknown): Json | undefined => (v === undefined ? undefined : cloneJson(v as Json));
+/** A copy of a model value (cloneJson keeps undefined as it is). */
+const copyOf = (v: unknown): Json | undefined => cloneJson(v as Json);
 
 // ------------------------------------------------------------------ MachineDeployments
 
@@ -235,7 +238,7 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
     if (topo.replicas !== undefined) rec.set(md, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
     const bootstrapWhat = `bootstrap template clone (${mdBp.bootstrap.ref.kind})`;
     const infrastructureWhat = `infrastructure machine template clone (${mdBp.infrastructure.ref.kind})`;
-    recordMachineTemplateSpec(rec, md, p, version, machine, versionSource(cluster, kubernetesVersion, reason), { bootstrap: bootstrapWhat, infrastructure: infrastructureWhat });
+    recordMachineTemplateSpec(rec, md, p, version, machine, versionSource(cluster, kubernetesVersion, reason), refs, { bootstrap: bootstrapWhat, infrastructure: infrastructureWhat });
     // The topology's {after, strategy} as a whole when it sets either, else the class strategy.
     const rolloutSide = (field: string, fromTopology: boolean) => eitherSource(fromTopology, `${p.topology}.${field}`, `${p.cls}.${field}`);
     const strategy = rolloutSide('rollout.strategy', topologyRollout);
@@ -246,7 +249,8 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
       rec.set(md, ['spec', 'deletion', 'order'], rolloutSide('deletion.order', orderFromTopology));
     } else {
       rec.set(md, ['spec', 'rolloutAfter'], fromCluster(`${p.topology}.rollout.after`));
-      rec.set(md, ['spec', 'strategy'], rollout?.strategy ? strategy : fixed('strategy holding deletion order / remediation'));
+      // Without a rollout strategy, spec.strategy holds only deletePolicy and maxInFlight, recorded below.
+      rec.set(md, ['spec', 'strategy'], strategy);
       rec.set(md, ['spec', 'strategy', 'rollingUpdate', 'deletePolicy'], rolloutSide('deletion.order', orderFromTopology));
       rec.set(md, ['spec', 'strategy', 'remediation', 'maxInFlight'], rolloutSide('healthCheck.remediation.maxInFlight', maxInFlightFromTopology));
     }
@@ -309,7 +313,7 @@ export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology
     if (topo.replicas !== undefined) rec.set(machinePool, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
     if (failureDomains.value !== undefined) rec.set(machinePool, ['spec', 'failureDomains'], eitherSource(failureDomains.fromTopology, `${p.topology}.failureDomains`, `${p.cls}.failureDomains`));
     const what = { bootstrap: `bootstrap config (${String(bootstrapObject.kind)})`, infrastructure: `infrastructure machine pool (${String(infrastructureObject.kind)})` };
-    recordMachineTemplateSpec(rec, machinePool, p, version, machine, versionSource(cluster, kubernetesVersion, reason), what);
+    recordMachineTemplateSpec(rec, machinePool, p, version, machine, versionSource(cluster, kubernetesVersion, reason), refs, what);
   }
   return { topology: topo, blueprint: mpBp, bootstrapObject, infrastructureObject, machinePool };
 }

@@ -184,6 +184,11 @@ describe('computeMachineDeployment: every field topology over class', () => {
     expect(bare.spec.template.metadata).toEqual({ labels: MD_LABELS });
   });
 
+  it('an empty topology rollout is the zero MachineDeploymentTopologyRolloutSpec (reflect.DeepEqual): the class rollout is used', () => {
+    const [md] = ofKind(render({ mdClass, mds: [{ rollout: {} }] }), 'MachineDeployment');
+    expect(md.spec.rollout).toEqual({ strategy: strategy(1) });
+  });
+
   it('an empty topology failureDomain or deletion order is unset (!= ""): the class value is used', () => {
     const [md] = ofKind(render({ mdClass, mds: [{ failureDomain: '', deletion: { order: '' } }] }), 'MachineDeployment');
     expect(md.spec.template.spec.failureDomain).toBe('fd-class');
@@ -272,6 +277,7 @@ describe('computeMachinePool', () => {
       expect(o.metadata.labels).toEqual(POOL_LABELS);
       expect(o.metadata.ownerReferences).toEqual(OWNER);
     }
+    expect(mp.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
     expect(mp.metadata).toEqual({ name: mp.metadata.name, namespace: 'ns', labels: { cl: 'class', shared: 'topology', ...POOL_LABELS }, annotations: { ca: 'class', shared: 'topology' } });
     expect(mp.spec).toEqual({
       clusterName: 'c1',
@@ -294,6 +300,7 @@ describe('computeMachinePool', () => {
 
   it('v1beta1: minReadySeconds on the spec, timeouts as durations, references with apiVersion and namespace; the class failure domains without topology ones', () => {
     const [mp] = ofKind(render({ poolClass, pools: [{}] }, 'v1beta1'), 'MachinePool');
+    expect(mp.apiVersion).toBe('cluster.x-k8s.io/v1beta1');
     expect(mp.spec.minReadySeconds).toBe(5);
     expect(mp.spec.failureDomains).toEqual(['a', 'b']);
     expect(mp.spec.template.spec.minReadySeconds).toBeUndefined();
@@ -310,6 +317,7 @@ describe('explain: the origins of the workers', () => {
   it('a MachineDeployment: each field from the topology or the class that set it, the computed ones described', () => {
     const md = objectOf(explained({ mdClass, mds: [mdTopology] }), 'MachineDeployment md-0');
     expect(sourceOf(md, 'apiVersion')).toEqual(fixed('CAPI core API version (v1beta2)'));
+    expect(sourceOf(md, 'kind')).toEqual(fixed('MachineDeployment'));
     expect(sourceOf(md, 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the MachineDeployment, from the default naming template "{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' });
     expect(sourceOf(md, 'metadata.labels.cl')).toEqual(cls('metadata.labels.cl'));
     expect(sourceOf(md, 'metadata.labels.shared')).toEqual(topology('metadata.labels.shared'));
@@ -374,7 +382,12 @@ describe('explain: the origins of the workers', () => {
     });
     expect(sourceOf(objectOf(objects, 'MachinePoolBootstrap mp-0'), 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the MachinePool bootstrap config: "c1-mp-0-" + a stable hash' });
     expect(sourceOf(objectOf(objects, 'MachinePoolInfrastructure mp-0'), 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the infrastructure machine pool: "c1-mp-0-" + a stable hash' });
-    expect(sourceOf(objectOf(objects, 'MachinePoolBootstrap mp-0'), "metadata.labels['topology.cluster.x-k8s.io/pool-name']")).toEqual(fixed('label with the MachinePool topology name'));
+    // The name is recorded beside the origins templateToTemplate/templateToObject recorded, not over them.
+    expect(sourceOf(objectOf(objects, 'MachineDeploymentBootstrapTemplate md-0'), "metadata.labels['cluster.x-k8s.io/cluster-name']")).toEqual(fixed('label with the Cluster name, set on every generated object'));
+    expect(sourceOf(objectOf(objects, 'MachineDeploymentInfrastructureTemplate md-0'), 'spec.template.spec.backend.docker')).toEqual({ kind: 'template', template: MACHINE, path: 'spec.template.spec.backend.docker' });
+    for (const role of ['MachinePoolBootstrap mp-0', 'MachinePoolInfrastructure mp-0']) {
+      expect(sourceOf(objectOf(objects, role), "metadata.labels['topology.cluster.x-k8s.io/pool-name']")).toEqual(fixed('label with the MachinePool topology name'));
+    }
   });
 
   it('a MachinePool: replicas, failure domains, timeouts, references and name', () => {
@@ -389,5 +402,19 @@ describe('explain: the origins of the workers', () => {
     expect(sourceOf(mp, 'spec.template.spec.nodeDrainTimeout')).toEqual(pool('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'));
     expect((sourceOf(mp, 'spec.template.spec.infrastructureRef.name') as { detail: string }).detail).toMatch(/^reference to the generated infrastructure machine pool \(DevMachinePool\) "c1-mp-0-[a-z0-9]+"$/);
     expect((sourceOf(mp, 'spec.template.spec.bootstrap.configRef.name') as { detail: string }).detail).toMatch(/^reference to the generated bootstrap config \(KubeadmConfig\) "c1-mp-0-[a-z0-9]+"$/);
+    const named = objectOf(explained({ poolClass: { failureDomains: ['a'], naming: { template: 'pool-{{ .machinePool.topologyName }}' } }, pools: [{ failureDomains: ['b'] }] }), 'MachinePool mp-0');
+    expect(sourceOf(named, 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'name of the MachinePool, from the naming template "pool-{{ .machinePool.topologyName }}" (ClusterClass spec.workers.machinePools[0].naming.template; {{ .random }} is a stable hash)',
+    });
+    expect(sourceOf(named, 'spec.failureDomains[0]')).toEqual(pool('failureDomains[0]'));
+  });
+
+  it('the MachineDeployment health check: named as the MachineDeployment it checks, selecting its Machines', () => {
+    const mhc = objectOf(explained({ mdClass: { healthCheck: { checks: { nodeStartupTimeoutSeconds: 300 } } }, mds: [{}] }), 'MachineDeploymentHealthCheck md-0');
+    expect(sourceOf(mhc, 'metadata.name')).toEqual({ kind: 'builtin', detail: 'same name as the MachineDeployment md-0 it checks' });
+    expect(sourceOf(mhc, 'spec.checks.nodeStartupTimeoutSeconds')).toEqual(cls('healthCheck.checks.nodeStartupTimeoutSeconds'));
+    const fromTopology = objectOf(explained({ mds: [{ healthCheck: { checks: { nodeStartupTimeoutSeconds: 120 } } }] }), 'MachineDeploymentHealthCheck md-0');
+    expect(sourceOf(fromTopology, 'spec.checks.nodeStartupTimeoutSeconds')).toEqual(topology('healthCheck.checks.nodeStartupTimeoutSeconds'));
   });
 });
