@@ -174,7 +174,8 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
 
   const fixedLabelMap = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name };
   const meta = workerMetadata(topo, cls, fixedLabelMap);
-  const topologyRollout = !!(topo.rollout && (topo.rollout.after || topo.rollout.strategy));
+  // A topology rollout is not the zero MachineDeploymentTopologyRolloutSpec: normalize keeps it only with after or strategy.
+  const topologyRollout = topo.rollout !== undefined;
   const rollout = topologyRollout ? topo.rollout : cls.rollout?.strategy ? { strategy: cls.rollout.strategy } : undefined;
   const maxInFlightFromTopology = topo.healthCheck?.remediation?.maxInFlight !== undefined;
   const maxInFlight = maxInFlightFromTopology ? topo.healthCheck!.remediation!.maxInFlight : cls.healthCheck?.remediation?.maxInFlight;
