@@ -10,6 +10,7 @@ import type { JsonObject } from '../../src/api/model.js';
 import { explainCluster } from '../../src/explain/provenance.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { config, itemsOf, objectOf, sourceOf } from '../explain/helpers.js';
+import { TEMPLATES } from './templates.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const CLASS = `
@@ -29,31 +30,7 @@ spec:
       bootstrap: {templateRef: {apiVersion: bootstrap.cluster.x-k8s.io/v1beta2, kind: KubeadmConfigTemplate, name: boot}}
       infrastructure: {templateRef: {apiVersion: infrastructure.cluster.x-k8s.io/v1beta2, kind: DevMachinePoolTemplate, name: pool}}
 ---
-apiVersion: bootstrap.cluster.x-k8s.io/v1beta2
-kind: KubeadmConfigTemplate
-metadata: {name: boot, namespace: ns}
-spec: {template: {spec: {}}}
----
-apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-kind: DevMachinePoolTemplate
-metadata: {name: pool, namespace: ns}
-spec: {template: {spec: {}}}
----
-apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-kind: DevClusterTemplate
-metadata: {name: infra, namespace: ns}
-spec: {template: {spec: {backend: {docker: {}}}}}
----
-apiVersion: controlplane.cluster.x-k8s.io/v1beta2
-kind: KubeadmControlPlaneTemplate
-metadata: {name: cp, namespace: ns}
-spec: {template: {spec: {kubeadmConfigSpec: {clusterConfiguration: {}}}}}
----
-apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-kind: DevMachineTemplate
-metadata: {name: machine, namespace: ns}
-spec: {template: {spec: {backend: {docker: {}}}}}
-`;
+${TEMPLATES}`;
 
 const CHECKS = { checks: { nodeStartupTimeoutSeconds: 300 } };
 

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Cluster, JsonObject } from '../../src/api/model.js';
+import type { Path } from '../../src/provenance/path.js';
 import { OriginRecorder } from '../../src/provenance/recorder.js';
 import { buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate } from '../../src/topology/objects.js';
 import { fixed, sourceLayer } from '../../src/topology/origins.js';
@@ -33,6 +34,17 @@ const machineTemplate = (extra: JsonObject = {}): JsonObject => ({
   ...extra,
 });
 const TEMPLATE_ID = (kind: string, name: string) => ({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind, name });
+
+// The origins of the values the controller always sets (README, explain).
+const NAMESPACE_ORIGIN = fixed('namespace of the Cluster');
+const OWNER_ORIGIN = fixed('owner reference to the Cluster (emitted only when the Cluster has metadata.uid)');
+const OWNED_ORIGIN = fixed('label marking objects owned by the topology controller');
+const CLUSTER_NAME_ORIGIN = fixed('label with the Cluster name, set on every generated object');
+
+/** Each path's recorded origin (undefined: none recorded). */
+const expectOrigins = (rec: OriginRecorder, obj: JsonObject, origins: [Path, object | undefined][]) => {
+  for (const [path, source] of origins) expect(rec.sourceOf(obj, path), path.join('.')).toEqual(source);
+};
 
 describe('identityOf, clusterOwnerReferences (ownerrefs.OwnerReferenceTo) and objectRef', () => {
   const model = (uid?: string) => ({ name: 'c1', namespace: 'ns', ...(uid ? { uid } : {}) }) as unknown as Cluster;
@@ -120,19 +132,21 @@ describe('templateToObject (GenerateTemplate): an object from spec.template of t
     const callerLayer = sourceLayer(rec, { cl: 'caller' }, (k) => fixed(`caller ${k}`));
     const obj = templateToObject({ template, name: 'n', cluster, labels: { cl: 'caller' }, annotations: { ca: 'caller' }, ownerReferences: OWNER, labelLayers: [callerLayer], annotationLayers: [sourceLayer(rec, ['ca'], () => fixed('caller annotation'))] }, rec);
     const from = (path: string) => ({ kind: 'template', template: TEMPLATE_ID('DevClusterTemplate', 'infra'), path });
-    expect(rec.sourceOf(obj, ['spec', 'backend', 'docker'])).toEqual(from('spec.template.spec.backend.docker'));
-    expect(rec.sourceOf(obj, ['extra', 0])).toEqual(from('spec.template.extra[0]'));
-    expect(rec.sourceOf(obj, ['apiVersion'])).toEqual(from('apiVersion'));
-    expect(rec.sourceOf(obj, ['kind'])).toEqual(fixed('kind of the ClusterClass template (DevClusterTemplate) without "Template"'));
-    expect(rec.sourceOf(obj, ['metadata', 'namespace'])).toEqual(fixed('namespace of the Cluster'));
-    expect(rec.sourceOf(obj, ['metadata', 'ownerReferences', 0, 'uid'])).toEqual(fixed('owner reference to the Cluster (emitted only when the Cluster has metadata.uid)'));
-    expect(rec.sourceOf(obj, ['metadata', 'labels', 'tl'])).toEqual(from('spec.template.metadata.labels.tl'));
-    expect(rec.sourceOf(obj, ['metadata', 'labels', 'cl'])).toEqual(fixed('caller cl'));
-    expect(rec.sourceOf(obj, ['metadata', 'labels', 'topology.cluster.x-k8s.io/owned'])).toEqual(fixed('label marking objects owned by the topology controller'));
-    expect(rec.sourceOf(obj, ['metadata', 'labels', 'cluster.x-k8s.io/cluster-name'])).toEqual(fixed('label with the Cluster name, set on every generated object'));
-    expect(rec.sourceOf(obj, ['metadata', 'annotations', 'ta'])).toEqual(from('spec.template.metadata.annotations.ta'));
-    expect(rec.sourceOf(obj, ['metadata', 'annotations', 'ca'])).toEqual(fixed('caller annotation'));
-    expect(rec.sourceOf(obj, ['metadata', 'annotations', 'cluster.x-k8s.io/cloned-from-name'])).toEqual(fixed('name of the ClusterClass template it was cloned from (DevClusterTemplate infra)'));
+    expectOrigins(rec, obj, [
+      [['spec', 'backend', 'docker'], from('spec.template.spec.backend.docker')],
+      [['extra', 0], from('spec.template.extra[0]')],
+      [['apiVersion'], from('apiVersion')],
+      [['kind'], fixed('kind of the ClusterClass template (DevClusterTemplate) without "Template"')],
+      [['metadata', 'namespace'], NAMESPACE_ORIGIN],
+      [['metadata', 'ownerReferences', 0, 'uid'], OWNER_ORIGIN],
+      [['metadata', 'labels', 'tl'], from('spec.template.metadata.labels.tl')],
+      [['metadata', 'labels', 'cl'], fixed('caller cl')],
+      [['metadata', 'labels', 'topology.cluster.x-k8s.io/owned'], OWNED_ORIGIN],
+      [['metadata', 'labels', 'cluster.x-k8s.io/cluster-name'], CLUSTER_NAME_ORIGIN],
+      [['metadata', 'annotations', 'ta'], from('spec.template.metadata.annotations.ta')],
+      [['metadata', 'annotations', 'ca'], fixed('caller annotation')],
+      [['metadata', 'annotations', 'cluster.x-k8s.io/cloned-from-name'], fixed('name of the ClusterClass template it was cloned from (DevClusterTemplate infra)')],
+    ]);
   });
 
   it('explain: an apiVersion and kind of spec.template come from there; without owner references none is recorded', () => {
@@ -179,18 +193,20 @@ describe('templateToTemplate: a clone of the whole template', () => {
     const template = machineTemplate({ status: { x: 1 } });
     const clone = templateToTemplate({ template, name: 'n', cluster: withUid, labels: { 'topology.cluster.x-k8s.io/deployment-name': 'md-0' } }, rec);
     const from = (path: string) => ({ kind: 'template', template: TEMPLATE_ID('DevMachineTemplate', 'machine'), path });
-    expect(rec.sourceOf(clone, ['apiVersion'])).toEqual(from('apiVersion'));
-    expect(rec.sourceOf(clone, ['kind'])).toEqual(from('kind'));
-    expect(rec.sourceOf(clone, ['spec', 'template', 'spec', 'image'])).toEqual(from('spec.template.spec.image'));
-    expect(rec.sourceOf(clone, ['metadata', 'name'])).toBeUndefined();
-    expect(rec.sourceOf(clone, ['status'])).toBeUndefined();
-    expect(rec.sourceOf(clone, ['metadata', 'namespace'])).toEqual(fixed('namespace of the Cluster'));
-    expect(rec.sourceOf(clone, ['metadata', 'ownerReferences'])).toEqual(fixed('owner reference to the Cluster (emitted only when the Cluster has metadata.uid)'));
-    expect(rec.sourceOf(clone, ['metadata', 'labels', 'tl'])).toEqual(from('metadata.labels.tl'));
-    expect(rec.sourceOf(clone, ['metadata', 'labels', 'cluster.x-k8s.io/cluster-name'])).toEqual(fixed('label with the Cluster name, set on every generated object'));
-    expect(rec.sourceOf(clone, ['metadata', 'labels', 'topology.cluster.x-k8s.io/owned'])).toEqual(fixed('label marking objects owned by the topology controller'));
-    expect(rec.sourceOf(clone, ['metadata', 'labels', 'topology.cluster.x-k8s.io/deployment-name'])).toEqual(fixed('label with the MachineDeployment topology name'));
-    expect(rec.sourceOf(clone, ['metadata', 'annotations', 'ta'])).toEqual(from('metadata.annotations.ta'));
-    expect(rec.sourceOf(clone, ['metadata', 'annotations', 'cluster.x-k8s.io/cloned-from-groupkind'])).toEqual(fixed('group/kind of the ClusterClass template it was cloned from (DevMachineTemplate)'));
+    expectOrigins(rec, clone, [
+      [['apiVersion'], from('apiVersion')],
+      [['kind'], from('kind')],
+      [['spec', 'template', 'spec', 'image'], from('spec.template.spec.image')],
+      [['metadata', 'name'], undefined],
+      [['status'], undefined],
+      [['metadata', 'namespace'], NAMESPACE_ORIGIN],
+      [['metadata', 'ownerReferences'], OWNER_ORIGIN],
+      [['metadata', 'labels', 'tl'], from('metadata.labels.tl')],
+      [['metadata', 'labels', 'cluster.x-k8s.io/cluster-name'], CLUSTER_NAME_ORIGIN],
+      [['metadata', 'labels', 'topology.cluster.x-k8s.io/owned'], OWNED_ORIGIN],
+      [['metadata', 'labels', 'topology.cluster.x-k8s.io/deployment-name'], fixed('label with the MachineDeployment topology name')],
+      [['metadata', 'annotations', 'ta'], from('metadata.annotations.ta')],
+      [['metadata', 'annotations', 'cluster.x-k8s.io/cloned-from-groupkind'], fixed('group/kind of the ClusterClass template it was cloned from (DevMachineTemplate)')],
+    ]);
   });
 });

@@ -11,32 +11,13 @@
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { JsonObject } from '../../src/api/model.js';
+import type { ExplainedObject } from '../../src/explain/types.js';
 import { explainCluster } from '../../src/explain/provenance.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { config, itemsOf, objectOf, sourceOf } from '../explain/helpers.js';
+import { TEMPLATES } from './templates.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const TEMPLATES = `
-apiVersion: bootstrap.cluster.x-k8s.io/v1beta2
-kind: KubeadmConfigTemplate
-metadata: {name: boot, namespace: ns}
-spec: {template: {spec: {}}}
----
-apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-kind: DevMachineTemplate
-metadata: {name: machine, namespace: ns}
-spec: {template: {spec: {backend: {docker: {}}}}}
----
-apiVersion: infrastructure.cluster.x-k8s.io/v1beta2
-kind: DevMachinePoolTemplate
-metadata: {name: pool, namespace: ns}
-spec: {template: {spec: {}}}
----
-apiVersion: controlplane.cluster.x-k8s.io/v1beta2
-kind: KubeadmControlPlaneTemplate
-metadata: {name: cp, namespace: ns}
-spec: {template: {spec: {kubeadmConfigSpec: {clusterConfiguration: {}}}}}
-`;
 const BOOT = { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', name: 'boot' };
 const MACHINE = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', name: 'machine' };
 const POOL = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachinePoolTemplate', name: 'pool' };
@@ -96,6 +77,10 @@ const render = (opts: Options, outputApiVersion: 'auto' | 'v1beta1' = 'auto'): J
   return out.generated.flatMap((g) => g.objects).map(withoutKrm);
 };
 const ofKind = (objects: JsonObject[], kind: string): any[] => objects.filter((o) => o.kind === kind);
+/** Each field's origin as explain reports it. */
+const expectOrigins = (o: ExplainedObject, origins: Record<string, object>) => {
+  for (const [path, source] of Object.entries(origins)) expect(sourceOf(o, path), path).toEqual(source);
+};
 const explained = (opts: Options, outputApiVersion: 'auto' | 'v1beta1' = 'auto') => {
   const r = explainCluster(inputs(opts), config({ outputApiVersion }), 'c1');
   expect(r.results.filter((x) => x.severity === 'error')).toEqual([]);
@@ -316,27 +301,29 @@ describe('explain: the origins of the workers', () => {
 
   it('a MachineDeployment: each field from the topology or the class that set it, the computed ones described', () => {
     const md = objectOf(explained({ mdClass, mds: [mdTopology] }), 'MachineDeployment md-0');
-    expect(sourceOf(md, 'apiVersion')).toEqual(fixed('CAPI core API version (v1beta2)'));
-    expect(sourceOf(md, 'kind')).toEqual(fixed('MachineDeployment'));
-    expect(sourceOf(md, 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the MachineDeployment, from the default naming template "{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' });
-    expect(sourceOf(md, 'metadata.labels.cl')).toEqual(cls('metadata.labels.cl'));
-    expect(sourceOf(md, 'metadata.labels.shared')).toEqual(topology('metadata.labels.shared'));
-    expect(sourceOf(md, "metadata.labels['topology.cluster.x-k8s.io/deployment-name']")).toEqual(fixed('label with the MachineDeployment topology name'));
-    expect(sourceOf(md, 'spec.template.metadata.annotations.ca')).toEqual(cls('metadata.annotations.ca'));
-    expect(sourceOf(md, 'spec.template.metadata.annotations.shared')).toEqual(topology('metadata.annotations.shared'));
-    expect(sourceOf(md, "spec.selector.matchLabels['topology.cluster.x-k8s.io/owned']")).toEqual(fixed('selector of the MachineDeployment: the three fixed labels'));
-    expect(sourceOf(md, 'spec.replicas')).toEqual(topology('replicas'));
-    expect(sourceOf(md, 'spec.rollout.after')).toEqual(topology('rollout.after'));
-    expect(sourceOf(md, 'spec.rollout.strategy.rollingUpdate.maxSurge')).toEqual(topology('rollout.strategy.rollingUpdate.maxSurge'));
-    expect(sourceOf(md, 'spec.remediation.maxInFlight')).toEqual(topology('healthCheck.remediation.maxInFlight'));
-    expect(sourceOf(md, 'spec.deletion.order')).toEqual(topology('deletion.order'));
-    expect(sourceOf(md, 'spec.template.spec.clusterName')).toEqual(fixed('name of the Cluster'));
-    expect(sourceOf(md, 'spec.template.spec.version')).toEqual({ kind: 'topology', path: 'spec.topology.version' });
-    expect(sourceOf(md, 'spec.template.spec.failureDomain')).toEqual(topology('failureDomain'));
-    expect(sourceOf(md, 'spec.template.spec.readinessGates[0].conditionType')).toEqual(cls('readinessGates[0].conditionType'));
-    expect(sourceOf(md, 'spec.template.spec.minReadySeconds')).toEqual(topology('minReadySeconds'));
-    expect(sourceOf(md, 'spec.template.spec.deletion.nodeDrainTimeoutSeconds')).toEqual(topology('deletion.nodeDrainTimeoutSeconds'));
-    expect(sourceOf(md, 'spec.template.spec.deletion.nodeVolumeDetachTimeoutSeconds')).toEqual(cls('deletion.nodeVolumeDetachTimeoutSeconds'));
+    expectOrigins(md, {
+      'apiVersion': fixed('CAPI core API version (v1beta2)'),
+      'kind': fixed('MachineDeployment'),
+      'metadata.name': { kind: 'builtin', detail: 'name of the MachineDeployment, from the default naming template "{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' },
+      'metadata.labels.cl': cls('metadata.labels.cl'),
+      'metadata.labels.shared': topology('metadata.labels.shared'),
+      "metadata.labels['topology.cluster.x-k8s.io/deployment-name']": fixed('label with the MachineDeployment topology name'),
+      'spec.template.metadata.annotations.ca': cls('metadata.annotations.ca'),
+      'spec.template.metadata.annotations.shared': topology('metadata.annotations.shared'),
+      "spec.selector.matchLabels['topology.cluster.x-k8s.io/owned']": fixed('selector of the MachineDeployment: the three fixed labels'),
+      'spec.replicas': topology('replicas'),
+      'spec.rollout.after': topology('rollout.after'),
+      'spec.rollout.strategy.rollingUpdate.maxSurge': topology('rollout.strategy.rollingUpdate.maxSurge'),
+      'spec.remediation.maxInFlight': topology('healthCheck.remediation.maxInFlight'),
+      'spec.deletion.order': topology('deletion.order'),
+      'spec.template.spec.clusterName': fixed('name of the Cluster'),
+      'spec.template.spec.version': { kind: 'topology', path: 'spec.topology.version' },
+      'spec.template.spec.failureDomain': topology('failureDomain'),
+      'spec.template.spec.readinessGates[0].conditionType': cls('readinessGates[0].conditionType'),
+      'spec.template.spec.minReadySeconds': topology('minReadySeconds'),
+      'spec.template.spec.deletion.nodeDrainTimeoutSeconds': topology('deletion.nodeDrainTimeoutSeconds'),
+      'spec.template.spec.deletion.nodeVolumeDetachTimeoutSeconds': cls('deletion.nodeVolumeDetachTimeoutSeconds'),
+    });
     const ref = sourceOf(md, 'spec.template.spec.bootstrap.configRef.name') as { kind: string; detail: string };
     expect(ref.kind).toBe('builtin');
     expect(ref.detail).toMatch(/^reference to the generated bootstrap template clone \(KubeadmConfigTemplate\) "c1-md-0-[a-z0-9]+"$/);
@@ -350,22 +337,26 @@ describe('explain: the origins of the workers', () => {
       kind: 'builtin',
       detail: 'name of the MachineDeployment, from the naming template "{{ .machineDeployment.topologyName }}-x" (ClusterClass spec.workers.machineDeployments[0].naming.template; {{ .random }} is a stable hash)',
     });
-    expect(sourceOf(md, 'spec.rollout.strategy.type')).toEqual(cls('rollout.strategy.type'));
-    expect(sourceOf(md, 'spec.remediation.maxInFlight')).toEqual(cls('healthCheck.remediation.maxInFlight'));
-    expect(sourceOf(md, 'spec.deletion.order')).toEqual(cls('deletion.order'));
-    expect(sourceOf(md, 'spec.template.spec.failureDomain')).toEqual(cls('failureDomain'));
-    expect(sourceOf(md, 'spec.template.spec.taints[0].key')).toEqual(cls('taints[0].key'));
+    expectOrigins(md, {
+      'spec.rollout.strategy.type': cls('rollout.strategy.type'),
+      'spec.remediation.maxInFlight': cls('healthCheck.remediation.maxInFlight'),
+      'spec.deletion.order': cls('deletion.order'),
+      'spec.template.spec.failureDomain': cls('failureDomain'),
+      'spec.template.spec.taints[0].key': cls('taints[0].key'),
+    });
   });
 
   it('v1beta1: the converted fields from the fields they were converted from, timeouts noted as durations', () => {
     const md = objectOf(explained({ mdClass, mds: [mdTopology] }, 'v1beta1'), 'MachineDeployment md-0');
-    expect(sourceOf(md, 'spec.rolloutAfter')).toEqual(topology('rollout.after'));
-    expect(sourceOf(md, 'spec.minReadySeconds')).toEqual(topology('minReadySeconds'));
-    expect(sourceOf(md, 'spec.strategy.type')).toEqual(topology('rollout.strategy.type'));
-    expect(sourceOf(md, 'spec.strategy.rollingUpdate.deletePolicy')).toEqual(topology('deletion.order'));
-    expect(sourceOf(md, 'spec.strategy.remediation.maxInFlight')).toEqual(topology('healthCheck.remediation.maxInFlight'));
-    expect(sourceOf(md, 'spec.template.spec.nodeDrainTimeout')).toEqual(topology('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'));
-    expect(sourceOf(md, 'spec.template.spec.nodeVolumeDetachTimeout')).toEqual(cls('deletion.nodeVolumeDetachTimeoutSeconds', 'seconds converted to a duration'));
+    expectOrigins(md, {
+      'spec.rolloutAfter': topology('rollout.after'),
+      'spec.minReadySeconds': topology('minReadySeconds'),
+      'spec.strategy.type': topology('rollout.strategy.type'),
+      'spec.strategy.rollingUpdate.deletePolicy': topology('deletion.order'),
+      'spec.strategy.remediation.maxInFlight': topology('healthCheck.remediation.maxInFlight'),
+      'spec.template.spec.nodeDrainTimeout': topology('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'),
+      'spec.template.spec.nodeVolumeDetachTimeout': cls('deletion.nodeVolumeDetachTimeoutSeconds', 'seconds converted to a duration'),
+    });
     const orderOnly = objectOf(explained({ mds: [{ deletion: { order: 'Random' } }] }, 'v1beta1'), 'MachineDeployment md-0');
     expect(sourceOf(orderOnly, 'spec.strategy.rollingUpdate.deletePolicy')).toEqual(topology('deletion.order'));
   });
@@ -394,12 +385,14 @@ describe('explain: the origins of the workers', () => {
     const pool = (path: string, note?: string) => ({ kind: 'topology', path: `spec.topology.workers.machinePools[0].${path}`, ...(note ? { note } : {}) });
     const poolCls = (path: string) => ({ kind: 'clusterClass', path: `spec.workers.machinePools[0].${path}` });
     const mp = objectOf(explained({ poolClass: { failureDomains: ['a'], minReadySeconds: 5 }, pools: [{ replicas: 2, deletion: { nodeDrainTimeoutSeconds: 4 } }] }, 'v1beta1'), 'MachinePool mp-0');
-    expect(sourceOf(mp, 'kind')).toEqual(fixed('MachinePool'));
-    expect(sourceOf(mp, 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the MachinePool, from the default naming template "{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' });
-    expect(sourceOf(mp, 'spec.replicas')).toEqual(pool('replicas'));
-    expect(sourceOf(mp, 'spec.failureDomains[0]')).toEqual(poolCls('failureDomains[0]'));
-    expect(sourceOf(mp, 'spec.minReadySeconds')).toEqual(poolCls('minReadySeconds'));
-    expect(sourceOf(mp, 'spec.template.spec.nodeDrainTimeout')).toEqual(pool('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'));
+    expectOrigins(mp, {
+      'kind': fixed('MachinePool'),
+      'metadata.name': { kind: 'builtin', detail: 'name of the MachinePool, from the default naming template "{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' },
+      'spec.replicas': pool('replicas'),
+      'spec.failureDomains[0]': poolCls('failureDomains[0]'),
+      'spec.minReadySeconds': poolCls('minReadySeconds'),
+      'spec.template.spec.nodeDrainTimeout': pool('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'),
+    });
     expect((sourceOf(mp, 'spec.template.spec.infrastructureRef.name') as { detail: string }).detail).toMatch(/^reference to the generated infrastructure machine pool \(DevMachinePool\) "c1-mp-0-[a-z0-9]+"$/);
     expect((sourceOf(mp, 'spec.template.spec.bootstrap.configRef.name') as { detail: string }).detail).toMatch(/^reference to the generated bootstrap config \(KubeadmConfig\) "c1-mp-0-[a-z0-9]+"$/);
     const named = objectOf(explained({ poolClass: { failureDomains: ['a'], naming: { template: 'pool-{{ .machinePool.topologyName }}' } }, pools: [{ failureDomains: ['b'] }] }), 'MachinePool mp-0');
