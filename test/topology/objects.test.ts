@@ -11,7 +11,7 @@ import type { Cluster, JsonObject } from '../../src/api/model.js';
 import type { Path } from '../../src/provenance/path.js';
 import { OriginRecorder } from '../../src/provenance/recorder.js';
 import { buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate } from '../../src/topology/objects.js';
-import { fixed, sourceLayer } from '../../src/topology/origins.js';
+import { fixed as fixedSource, sourceLayer } from '../../src/topology/origins.js';
 
 const cluster = { name: 'c1', namespace: 'ns' };
 const withUid = { ...cluster, uid: 'u-1' };
@@ -35,6 +35,7 @@ const machineTemplate = (extra: JsonObject = {}): JsonObject => ({
 });
 const TEMPLATE_ID = (kind: string, name: string) => ({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind, name });
 
+const fixed = (detail: string) => ({ kind: 'fixed', detail });
 // The origins of the values the controller always sets (README, explain).
 const NAMESPACE_ORIGIN = fixed('namespace of the Cluster');
 const OWNER_ORIGIN = fixed('owner reference to the Cluster (emitted only when the Cluster has metadata.uid)');
@@ -129,8 +130,8 @@ describe('templateToObject (GenerateTemplate): an object from spec.template of t
   it('explain: each field from the template path it was copied from; namespace, kind, forced labels and annotations, owner reference as fixed values', () => {
     const rec = new OriginRecorder();
     const template = clusterTemplate(inner);
-    const callerLayer = sourceLayer(rec, { cl: 'caller' }, (k) => fixed(`caller ${k}`));
-    const obj = templateToObject({ template, name: 'n', cluster, labels: { cl: 'caller' }, annotations: { ca: 'caller' }, ownerReferences: OWNER, labelLayers: [callerLayer], annotationLayers: [sourceLayer(rec, ['ca'], () => fixed('caller annotation'))] }, rec);
+    const callerLayer = sourceLayer(rec, { cl: 'caller' }, (k) => fixedSource(`caller ${k}`));
+    const obj = templateToObject({ template, name: 'n', cluster, labels: { cl: 'caller' }, annotations: { ca: 'caller' }, ownerReferences: OWNER, labelLayers: [callerLayer], annotationLayers: [sourceLayer(rec, ['ca'], () => fixedSource('caller annotation'))] }, rec);
     const from = (path: string) => ({ kind: 'template', template: TEMPLATE_ID('DevClusterTemplate', 'infra'), path });
     expectOrigins(rec, obj, [
       [['spec', 'backend', 'docker'], from('spec.template.spec.backend.docker')],
