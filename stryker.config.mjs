@@ -9,7 +9,8 @@ export default {
   vitest: { configFile: 'vitest.mutate.config.ts', related: process.env.MUTATE_RELATED === '1' },
   // Each mutant runs only the tests that executed its code in the dry run.
   coverageAnalysis: 'perTest',
-  // A static mutant (module-level code, run before any test) runs every test. Against the whole
+  // A static mutant (code run outside any test: module or test-file load, describe bodies,
+  // beforeAll hooks) runs every listed test. Against the whole
   // suite that is a full suite run per constant, hours on this machine; whole-suite mode leaves
   // them out of its score and per-file mode, which runs them against the file's tests, counts them.
   ignoreStatic: process.env.MUTATE_WHOLE_SUITE === '1',

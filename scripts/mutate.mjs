@@ -9,8 +9,8 @@
  *   npm run mutate -- --whole-suite [FILE…]  the files (default: all below), in one run, against the
  *                                         whole suite but test/e2e and test/hostile
  *                                         (vitest.mutate.config.ts), each mutant running the tests
- *                                         that execute it; static mutants (module-level constants,
- *                                         which would re-run the whole suite each) are left to
+ *                                         that execute it; static mutants (code run outside any
+ *                                         test, which would re-run the whole suite each) are left to
  *                                         per-file mode (stryker.config.mjs, ignoreStatic)
  *
  * Reports: reports/mutation/<file>.json (per file) or reports/mutation/whole-suite[_<name>…].json.
