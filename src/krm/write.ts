@@ -16,7 +16,7 @@ import type { Json, JsonObject } from '../api/model.js';
 import { emitYaml } from './emit.js';
 import { KUBERNETES_YAML } from './kubernetes-yaml.js';
 import { compareClusterOutputs, type ClusterOutput, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
-import { PREVIOUS_ANNOTATION, isToolAnnotation } from '../pipeline/classify.js';
+import { PREVIOUS_ANNOTATION, dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../api/json.js';
 import type { Result } from './result.js';
 import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, type InputItem } from './read.js';
@@ -193,13 +193,7 @@ export function toManifest(o: JsonObject, forKustomize = false, shown = false): 
   if (!forKustomize && !shown && (annotations0[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile')) return undefined;
   const copy = cloneJson(o);
   const meta = asObject(copy.metadata);
-  const annotations = asObject(meta?.annotations);
-  if (meta && annotations) {
-    for (const k of Object.keys(annotations)) {
-      if (isToolAnnotation(k) && !(forKustomize && k.startsWith('kustomize.config.k8s.io/'))) delete annotations[k];
-    }
-    if (Object.keys(annotations).length === 0) delete meta.annotations;
-  }
+  if (meta) dropAnnotations(meta, (k) => isToolAnnotation(k) && !(forKustomize && k.startsWith('kustomize.config.k8s.io/')));
   return copy;
 }
 

@@ -59,15 +59,17 @@ export function cleanTemplate(value: JsonObject): JsonObject {
   const meta = asObject(copy.metadata);
   if (meta) {
     for (const k of ['managedFields', 'resourceVersion', 'uid', 'selfLink', 'creationTimestamp', 'generation', 'finalizers']) delete meta[k];
-    const annotations = asObject(meta.annotations);
-    if (annotations) {
-      for (const k of Object.keys(annotations)) {
-        if (isToolAnnotation(k) || k === LAST_APPLIED || k === CONVERSION_DATA) delete annotations[k];
-      }
-      if (Object.keys(annotations).length === 0) delete meta.annotations;
-    }
+    dropAnnotations(meta, (k) => isToolAnnotation(k) || k === LAST_APPLIED || k === CONVERSION_DATA);
   }
   return copy;
+}
+
+/** Deletes the annotations `drop` names from `meta` (an object's own metadata), and the map if it is left empty. */
+export function dropAnnotations(meta: JsonObject, drop: (key: string) => boolean): void {
+  const annotations = asObject(meta.annotations);
+  if (!annotations) return;
+  for (const k of Object.keys(annotations)) if (drop(k)) delete annotations[k];
+  if (Object.keys(annotations).length === 0) delete meta.annotations;
 }
 
 const namespaceOf = (ref: ObjectRef, defaultNamespace: string): string => ref.namespace ?? defaultNamespace;
