@@ -109,7 +109,7 @@ describe('provenance option', () => {
     const out = mkdtempSync(join(tmpdir(), 'rcc-prov-'));
     const io = fakeIO();
     expect(await runRender([example, '--set', 'provenance=true', '-o', out], io)).toBe(0);
-    const file = join(out, 'bar', 'foo.provenance.yaml');
+    const file = join(out, 'bar', 'foo_provenance.yaml');
     expect(existsSync(file)).toBe(true);
     const report = YAML.parse(read(file, 'utf8'));
     expect(report.kind).toBe('ProvenanceReport');

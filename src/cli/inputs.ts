@@ -48,7 +48,7 @@ async function packageAt(root: string): Promise<Package> {
 
 const posix = (p: string) => p.split(sep).join('/');
 
-/** Files under the given paths (as typed), in a stable order; `exclude` are directories never read. */
+/** Files under the given paths (as typed), in a stable order; `exclude` are files and directories never read (absolute, as the walk reaches them). */
 export async function collectFiles(paths: readonly string[], exclude: readonly string[] = []): Promise<{ abs: string; path: string; rel: string }[]> {
   const out: { abs: string; path: string; rel: string }[] = [];
   const skipped = new Set(exclude.map((d) => resolve(d)));
@@ -56,11 +56,12 @@ export async function collectFiles(paths: readonly string[], exclude: readonly s
     for (const name of (await readdir(dir)).sort()) {
       if (name.startsWith('.') || name === 'node_modules') continue;
       const abs = join(dir, name);
+      if (skipped.has(abs)) continue;
       const st = await stat(abs).catch(() => undefined);
       if (!st) continue;
       const inPackage = posix(relative(pkg.root, abs));
       if (st.isDirectory()) {
-        if (skipped.has(abs) || existsSync(join(abs, OUTPUTS_LIST))) continue;
+        if (existsSync(join(abs, OUTPUTS_LIST))) continue;
         if (pkg.rules.ignores(inPackage, true)) continue;
         // A subpackage has its own .krmignore, and the parent's patterns do not reach inside it.
         const sub = existsSync(join(abs, 'Kptfile')) ? await packageAt(abs) : undefined;
@@ -72,6 +73,7 @@ export async function collectFiles(paths: readonly string[], exclude: readonly s
   };
   for (const p of paths) {
     const abs = resolve(p);
+    if (skipped.has(abs)) continue;
     const st = await stat(abs).catch((e: unknown) => {
       throw unreadable(p, e);
     });

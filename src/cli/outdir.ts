@@ -1,18 +1,26 @@
 /**
  * `render PATH... -o DIR`: a directory that holds what this tool wrote there, safe to re-run in CI.
  *
- * - Rendered objects go to `DIR/<namespace>/<cluster>.yaml` (and `.provenance.yaml`); inputs only
- *   when asked (`--with-inputs`, at their path below the argument they came from).
- * - `DIR/.render-clusterclass-outputs` lists every file written, with its Cluster. It makes the
- *   directory recognisable: it is never read as input, and files of Clusters that are gone are
- *   pruned from it — only files it lists, never anything else in DIR.
+ * - Rendered objects go to `DIR/<namespace>/<cluster>.yaml`, a provenance report to
+ *   `DIR/<namespace>/<cluster>_provenance.yaml` (`_` is in no Cluster name, so no Cluster's file
+ *   can be another's report); inputs only when asked (`--with-inputs`, at their path below the
+ *   argument they came from). `outputPathProblems` refuses any two files of a run that would
+ *   share a path (also on a case-insensitive filesystem), before anything is written.
+ * - `DIR/.render-clusterclass-outputs` lists every file written, with its Cluster. DIR's listed
+ *   files are never read as input, and files of Clusters that are gone are pruned — only regular
+ *   files the list names, reached without links, never anything else in DIR.
  * - A Cluster that failed keeps its files untouched.
- * - New content is written to a temporary directory inside DIR, then renamed into place, so no
- *   reader ever sees half a file; a file whose content is unchanged is not touched (its mtime
- *   stays, so rsync, make and git see no change).
+ * - Nothing is written outside DIR: no link below DIR is followed, new files are created
+ *   exclusively in a staging directory and renamed into place (safefs.ts). A link or a
+ *   non-directory in the way refuses the run before anything changes.
+ * - A run killed at any point leaves every file complete (old or new content) and the list naming
+ *   every file it wrote: the list is first written as old ∪ new, then files are renamed into
+ *   place, then pruned, then the list is written as it ends. The next run sweeps the staging.
+ * - A file whose content is unchanged is not touched (its mtime stays, so rsync, make and git
+ *   see no change).
  */
-import { mkdir, mkdtemp, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import { SafeDir, UnsafePath, relativePathProblem, type LockedDir } from './safefs.js';
 
 /** The list of files this tool wrote in an output directory (not YAML, so no applier reads it). */
 export const OUTPUTS_LIST = '.render-clusterclass-outputs';
@@ -33,32 +41,103 @@ export interface OutputSummary {
   pruned: number;
   /** Files of Clusters not rendered this run (they failed, or belong to another shard), left as they were. */
   kept: number;
+  /** Lines of the outputs list, or listed paths, that were ignored and why. */
+  notes: string[];
 }
 
-function parseList(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
+/** The outputs list: path → Cluster; lines that cannot name a file of DIR are left out, with why. */
+function parseList(text: string, shown: string): { entries: Map<string, string>; notes: string[] } {
+  const entries = new Map<string, string>();
+  const notes: string[] = [];
+  text.split('\n').forEach((line, i) => {
+    if (line === '' || line.startsWith('#')) return;
     const tab = line.lastIndexOf('\t');
-    if (tab > 0) out.set(line.slice(0, tab), line.slice(tab + 1));
-  }
-  return out;
+    const path = line.slice(0, Math.max(tab, 0));
+    const problem = tab <= 0 || tab === line.length - 1 ? 'not "path<TAB>Cluster"' : relativePathProblem(path);
+    if (problem) notes.push(`${join(shown, OUTPUTS_LIST)}:${i + 1}: ignored: ${problem}`);
+    else entries.set(path, line.slice(tab + 1));
+  });
+  return { entries, notes };
 }
+
+const listText = (entries: ReadonlyMap<string, string>): string =>
+  `${HEADER}${[...entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, c]) => `${p}\t${c}\n`).join('')}`;
+
+/** How paths are compared for collisions: as a case-insensitive, normalising filesystem (macOS) would. */
+const pathKey = (path: string): string => path.normalize('NFC').toLowerCase();
+
+/** Who writes an output file, for messages. */
+export const ownerOf = (f: OutputFile): string => (f.cluster === undefined ? 'a copied input' : `Cluster ${f.cluster}`);
+
+/**
+ * Why each of the files a run writes cannot be written (by index): a path that is not a clean
+ * relative path, two files on one path (or a file where another needs a directory, also when
+ * paths differ only in case, as they would on macOS), or a file that would replace one of the
+ * run's inputs (`inputs`: their paths relative to the directory written).
+ */
+export function outputPathProblems(files: readonly { path: string; owner: string }[], inputs: ReadonlySet<string> = new Set()): Map<number, string> {
+  const problems = new Map<number, string>();
+  const byKey = new Map<string, number[]>();
+  const dirs = new Map<string, number>();
+  const inputKeys = new Set([...inputs].map(pathKey));
+  files.forEach((f, i) => {
+    const problem = relativePathProblem(f.path);
+    if (problem) return problems.set(i, `${f.owner} (${f.path}): ${problem}`);
+    const key = pathKey(f.path);
+    if (inputKeys.has(key)) return problems.set(i, `${f.owner} (${f.path}) would replace an input of this run`);
+    byKey.set(key, [...(byKey.get(key) ?? []), i]);
+    for (let d = key.lastIndexOf('/'); d > 0; d = key.lastIndexOf('/', d - 1)) if (!dirs.has(key.slice(0, d))) dirs.set(key.slice(0, d), i);
+  });
+  for (const [key, at] of byKey) {
+    const dir = dirs.get(key);
+    const sharing = dir === undefined ? at : [...at, dir];
+    if (sharing.length < 2) continue;
+    const who = sharing.map((i) => `${files[i]!.owner} (${files[i]!.path})`).join(' and ');
+    for (const i of sharing) problems.set(i, `${who} would write the same path`);
+  }
+  return problems;
+}
+
+/** The files DIR's outputs list names, as absolute paths below DIR's real path; none when DIR has no list. */
+export async function listedOutputs(dir: string): Promise<{ root: string; files: string[] } | undefined> {
+  const root = await SafeDir.open(dir, { create: false, followNamed: true }).catch((e: unknown) => (e instanceof UnsafePath ? undefined : Promise.reject(e)));
+  if (!root) return undefined;
+  const text = await root.read(OUTPUTS_LIST);
+  return { root: root.abs, files: [...parseList(text ?? '', dir).entries.keys()].map((p) => join(root.abs, p)) };
+}
+
+/** Whether `path` is `dir` or below it (both absolute). */
+export const within = (path: string, dir: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+
+/** `abs` relative to `root`, `/`-separated. */
+export const relativeTo = (root: string, abs: string): string => relative(root, abs).split(sep).join('/');
 
 /**
  * Brings DIR to `files`. `keepClusters` says whose earlier files stay (Clusters that failed, or
- * that another shard renders); every other listed file not in `files` is pruned.
+ * that another shard renders); every other listed file not in `files` is pruned. Throws
+ * UnsafePath (nothing changed) when a path is a link, DIR is in use by another run, or a file is
+ * in the way of a directory.
  */
 export async function writeOutputDir(dir: string, files: readonly OutputFile[], keepClusters: (cluster: string) => boolean): Promise<OutputSummary> {
-  const root = resolve(dir);
-  const inside = (path: string) => {
-    const target = resolve(root, path);
-    return target.startsWith(root + sep) && !path.split('/').includes(OUTPUTS_LIST) ? target : undefined;
-  };
-  await mkdir(root, { recursive: true });
-  const before = parseList(await readFile(join(root, OUTPUTS_LIST), 'utf8').catch(() => ''));
+  const bad = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })));
+  if (bad.size > 0) throw new UnsafePath([...bad.values()][0]!);
+  const root = (await SafeDir.open(dir, { create: true, followNamed: true }))!;
+  const run = await root.lock();
+  try {
+    return await bringUpToDate(run, files, keepClusters);
+  } finally {
+    await run.release();
+  }
+}
+
+async function bringUpToDate(run: LockedDir, files: readonly OutputFile[], keepClusters: (cluster: string) => boolean): Promise<OutputSummary> {
+  const root = run.dir;
+  const listed = await root.read(OUTPUTS_LIST);
+  const { entries: before, notes } = parseList(listed ?? '', root.shown);
+  const summary: OutputSummary = { written: 0, unchanged: 0, pruned: 0, kept: 0, notes };
+
+  // First look, change nothing: every path is checked before the first write.
   const after = new Map<string, string>();
-  const summary: OutputSummary = { written: 0, unchanged: 0, pruned: 0, kept: 0 };
   const produced = new Set(files.map((f) => f.path));
   for (const [path, cluster] of before) {
     if (cluster !== INPUTS && keepClusters(cluster) && !produced.has(path)) {
@@ -66,46 +145,48 @@ export async function writeOutputDir(dir: string, files: readonly OutputFile[], 
       summary.kept++;
     }
   }
-  const changed: { target: string; text: string }[] = [];
+  const changed: OutputFile[] = [];
   for (const f of files) {
-    const target = inside(f.path);
-    if (!target || after.has(f.path)) continue;
     after.set(f.path, f.cluster ?? INPUTS);
-    if ((await readFile(target, 'utf8').catch(() => undefined)) === f.text) summary.unchanged++;
-    else changed.push({ target, text: f.text });
+    if ((await root.read(f.path)) === f.text) summary.unchanged++;
+    else changed.push(f);
   }
-  const pruned = [...before.keys()].filter((p) => !after.has(p)).flatMap((p) => inside(p) ?? []);
-  const list = `${HEADER}${[...after].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, c]) => `${p}\t${c}\n`).join('')}`;
-  const listChanged = (await readFile(join(root, OUTPUTS_LIST), 'utf8').catch(() => undefined)) !== list;
-  if (listChanged) changed.push({ target: join(root, OUTPUTS_LIST), text: list });
+  const pruned: string[] = [];
+  for (const path of before.keys()) {
+    if (after.has(path)) continue;
+    const found = await root.probe(path);
+    if (found.kind === 'file') pruned.push(path);
+    else if (found.kind !== 'missing') notes.push(`${root.refusal(path, found) ?? root.shownPath(path)}: listed, but not pruned (only regular files are)`);
+  }
 
-  // Every new file is complete on disk before the first one is renamed into place.
-  const staging = await mkdtemp(join(root, '.render-clusterclass-tmp-'));
-  try {
-    const staged = await Promise.all(
-      changed.map(async (c, i) => {
-        const file = join(staging, String(i));
-        await writeFile(file, c.text);
-        return { file, target: c.target };
-      }),
-    );
-    for (const s of staged) {
-      await mkdir(dirname(s.target), { recursive: true });
-      await rename(s.file, s.target);
-    }
-  } finally {
-    await rm(staging, { recursive: true, force: true });
-  }
-  summary.written = changed.length - (listChanged ? 1 : 0);
-  for (const target of pruned) {
-    await unlink(target).catch(() => undefined);
-    summary.pruned++;
-    // Remove directories the pruning emptied (a namespace with no Cluster left), up to DIR.
-    for (let d = dirname(target); d.startsWith(root + sep); d = dirname(d)) {
-      if (!(await rmdir(d).then(() => true, () => false))) break;
-    }
-  }
+  await run.sweep();
+  const staged = await mapLimited(changed, (f) => run.stage(f.text));
+  // The list names every file this run may write before the first is renamed into place.
+  const writeList = async (entries: ReadonlyMap<string, string>, current: string | undefined) => {
+    const text = listText(entries);
+    if (text !== current) await run.install(await run.stage(text), OUTPUTS_LIST);
+    return text;
+  };
+  const during = await writeList(new Map([...before, ...after]), listed);
+  for (let i = 0; i < changed.length; i++) await run.install(staged[i]!, changed[i]!.path);
+  summary.written = changed.length;
+  for (const path of pruned) if (await run.remove(path)) summary.pruned++;
+  await writeList(after, during);
   return summary;
+}
+
+/** `fn` over `items` with at most 32 at a time (thousands of open files at once would exhaust descriptors). */
+async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(32, items.length) }, worker));
+  return out;
 }
 
 export function describeOutputs(dir: string, s: OutputSummary): string {

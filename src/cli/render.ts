@@ -2,6 +2,8 @@
  * The two front-ends of the renderer core: the KRM function (ResourceList on stdin → stdout) and
  * `render PATH...` over files and directories (CI, Flux, Argo CD). Both run the pipeline.
  */
+import { realpath } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
 import type { Json, JsonObject } from '../api/model.js';
 import { isObject } from '../api/json.js';
 import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
@@ -15,7 +17,8 @@ import { materializeBase } from './base.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
-import { describeOutputs, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
+import { describeOutputs, listedOutputs, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
+import { UnsafePath } from './safefs.js';
 import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
 import { RENDERER_BUILD } from './build.js';
@@ -151,7 +154,8 @@ Options:
   -o, --output DIR     write the rendered objects to DIR/<namespace>/<cluster>.yaml instead of
                        stdout. DIR is never read as input; files of Clusters that are gone are
                        pruned, a failing Cluster keeps its files, unchanged files are not
-                       rewritten, and nothing half-written appears (see README)
+                       rewritten, nothing half-written appears, no link below DIR is
+                       followed, and one run at a time writes DIR (see README)
   --with-inputs        with -o: also write the applyable inputs (ClusterClass, templates, ...)
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
   --set KEY=VALUE      a function config field (repeatable), e.g. --set mode=preview
@@ -216,8 +220,23 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     io.stderr(`render-clusterclass render: ${message}\n`);
     return ExitCode.errorResults;
   };
+  // A path that is not a directory, a link in the way, a run holding DIR: the user's to fix, not a bug.
+  const cannotWrite = (dir: string, e: unknown) => {
+    if (!(e instanceof UnsafePath) && !(e as { code?: string }).code) throw e;
+    return unreadable(`cannot write -o ${dir}: ${(e as Error).message}`);
+  };
 
-  const inputs = await readInputs(parsed.positional, io, outDir === undefined ? {} : { exclude: [outDir] });
+  const withInputs = parsed.flags['with-inputs'] === true;
+  let own: OwnOutputs = { exclude: [], holdsInput: false };
+  if (outDir !== undefined) {
+    try {
+      own = await ownOutputs(outDir, parsed.positional);
+    } catch (e) {
+      return cannotWrite(outDir, e);
+    }
+    if (withInputs && own.holdsInput) return usageError(io, `--with-inputs cannot copy the inputs into -o ${outDir}: it is, or holds, an input path, so the copies would replace their sources; choose a DIR outside the inputs`);
+  }
+  const inputs = await readInputs(parsed.positional, io, { exclude: own.exclude });
   if (!inputs.ok) return unreadable(inputs.message);
   const { items, readResults } = inputs;
   const crds = await readCrds(parsed.flags.crds as string | undefined, io);
@@ -244,15 +263,19 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   });
   shown.end();
   await extensions.value.save();
-  io.stderr(formatResults(output.results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files) }));
-  const code = exitCodeFor(output.results, config);
-  if (code !== ExitCode.ok && !hasErrors(output.results)) {
-    const warnings = output.results.filter((r) => r.severity === 'warning').length;
+  const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
+    format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
+  const dirFiles = outDir !== undefined && config.mode !== 'validate' ? await checkedOutputFiles(outputDirFiles(output, config, inputs.files, withInputs, manifest), items, inputs.files, config, own) : undefined;
+  const results = dirFiles ? [...output.results, ...dirFiles.results] : output.results;
+  io.stderr(formatResults(results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files) }));
+  const code = exitCodeFor(results, config);
+  if (code !== ExitCode.ok && !hasErrors(results)) {
+    const warnings = results.filter((r) => r.severity === 'warning').length;
     io.stderr(`render-clusterclass render: failing because of ${plural(warnings, 'warning')} (--fail-on warning)\n`);
   }
   const clusters = classify(items, config.defaultNamespace).clusters.length;
   const objects = output.generated.reduce((n, g) => n + g.objects.length, 0);
-  const summary = () => summaryLine(config.mode === 'validate' ? `validated ${plural(clusters, 'Cluster')}` : `rendered ${output.generated.length} of ${plural(clusters, 'Cluster')} (${plural(objects, 'object')})`, output.results, io);
+  const summary = () => summaryLine(config.mode === 'validate' ? `validated ${plural(clusters, 'Cluster')}` : `rendered ${output.generated.length} of ${plural(clusters, 'Cluster')} (${plural(objects, 'object')})`, results, io);
   // A person at a terminal gets a summary; validate mode prints one always (it is its output).
   if (config.mode === 'validate' || io.tty?.stderr) io.stderr(summary());
   if (config.mode === 'validate') return code;
@@ -261,17 +284,15 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     await io.stdout(writeResourceList(newResourceListDocument(), output));
     return code;
   }
-  const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
-    format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
-  if (outDir !== undefined) {
+  if (outDir !== undefined && dirFiles) {
     let written: OutputSummary;
+    const elsewhere = renderedElsewhere(items, output, config);
     try {
-      written = await writeOutputDir(outDir, outputDirFiles(output, config, inputs.files, parsed.flags['with-inputs'] === true, manifest), renderedElsewhere(items, output, config));
+      written = await writeOutputDir(outDir, dirFiles.files, (c) => dirFiles.withheld.has(c) || elsewhere(c));
     } catch (e) {
-      // A path that is not a directory, or one we may not write: the user's to fix, not a bug.
-      io.stderr(`render-clusterclass render: cannot write -o ${outDir}: ${(e as Error).message}\n`);
-      return ExitCode.errorResults;
+      return cannotWrite(outDir, e);
     }
+    for (const note of written.notes) io.stderr(`render-clusterclass render: ${note}\n`);
     io.stderr(`${describeOutputs(outDir, written)}\n`);
     return code;
   }
@@ -286,14 +307,16 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
  * The files of `-o DIR`: each rendered Cluster's objects at `<namespace>/<cluster>.yaml` (their
  * path below `outputDir`), a provenance report as is (it is wanted next to them); with
  * `--with-inputs` the applyable inputs too, at their path below the argument they came from.
+ * One file per Cluster (or copied input) and path: two that share a path are refused later.
  */
 function outputDirFiles(output: PipelineOutput, config: RenderConfig, files: readonly InputFile[], withInputs: boolean, manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined): OutputFile[] {
-  const byPath = new Map<string, { cluster?: string; objects: JsonObject[] }>();
+  const bySource = new Map<string, { path: string; cluster?: string; objects: JsonObject[] }>();
   const add = (path: string, cluster: string | undefined, o: JsonObject | undefined) => {
     if (!o) return;
-    const entry = byPath.get(path) ?? (cluster === undefined ? { objects: [] } : { cluster, objects: [] });
+    const key = `${cluster ?? ''}\t${path}`;
+    const entry = bySource.get(key) ?? (cluster === undefined ? { path, objects: [] } : { path, cluster, objects: [] });
     entry.objects.push(o);
-    byPath.set(path, entry);
+    bySource.set(key, entry);
   };
   const below = `${config.outputDir}/`;
   for (const g of output.generated) {
@@ -306,7 +329,66 @@ function outputDirFiles(output: PipelineOutput, config: RenderConfig, files: rea
     const rel = new Map(files.map((f) => [f.path, f.rel]));
     for (const i of output.keep) add(rel.get(i.file?.path ?? '') ?? 'stdin.yaml', undefined, manifest(outputValue(i, output), false));
   }
-  return [...byPath].map(([path, f]) => ({ path, ...(f.cluster === undefined ? {} : { cluster: f.cluster }), text: stringifyDocuments(f.objects) }));
+  return [...bySource.values()].map(({ objects, ...f }) => ({ ...f, text: stringifyDocuments(objects) }));
+}
+
+/** What `-o DIR` must not read back, and whether DIR is (or holds) an input path. */
+interface OwnOutputs {
+  /** Paths the input walker skips, as it sees them (below each argument as typed). */
+  exclude: string[];
+  holdsInput: boolean;
+  /** DIR's real path, when it exists. */
+  root?: string;
+}
+
+/**
+ * DIR's own outputs are never read as input: when DIR is inside an input path, DIR is skipped
+ * whole; when DIR is an input path or holds one, the files its outputs list names are (the
+ * sources beside them are read), so `render pkg -o pkg` reads the same sources every run.
+ */
+async function ownOutputs(outDir: string, paths: readonly string[]): Promise<OwnOutputs> {
+  const listed = await listedOutputs(outDir);
+  if (!listed) return { exclude: [], holdsInput: false };
+  const own: OwnOutputs = { exclude: [], holdsInput: false, root: listed.root };
+  for (const p of paths) {
+    if (p === '-') continue;
+    const real = await realpath(p).catch(() => undefined);
+    if (real === undefined) continue;
+    const asWalked = (abs: string) => join(resolve(p), relative(real, abs));
+    if (within(real, listed.root)) {
+      own.holdsInput = true;
+      own.exclude.push(...listed.files.filter((f) => within(f, real)).map(asWalked));
+    } else if (within(listed.root, real)) {
+      own.exclude.push(asWalked(listed.root));
+    }
+  }
+  return own;
+}
+
+/**
+ * The files of `-o DIR` that can be written, and an error result for each Cluster (or copied
+ * input) whose file would share a path with another, replace an input, or leave DIR: those are
+ * withheld, and the Clusters keep their earlier files.
+ */
+async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs): Promise<{ files: OutputFile[]; results: Result[]; withheld: Set<string> }> {
+  const inputsInDir = new Set<string>();
+  if (own.holdsInput && own.root) {
+    for (const f of read) {
+      const real = await realpath(f.path).catch(() => undefined);
+      if (real !== undefined && within(real, own.root)) inputsInDir.add(relativeTo(own.root, real));
+    }
+  }
+  const problems = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })), inputsInDir);
+  const refs = new Map(classify(items, config.defaultNamespace).clusters.map((c) => [clusterKey(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name), c.ref!]));
+  const withheld = new Set<string>();
+  const results: Result[] = [];
+  for (const [i, problem] of problems) {
+    const cluster = files[i]!.cluster;
+    if (cluster !== undefined) withheld.add(cluster);
+    const ref = cluster === undefined ? undefined : refs.get(cluster);
+    results.push({ severity: 'error', message: `-o: ${problem}; not written (a Cluster keeps its earlier files)`, ...(ref ? { resourceRef: ref } : {}), tags: { rule: 'output-path' } });
+  }
+  return { files: files.filter((f, i) => !problems.has(i) && !(f.cluster !== undefined && withheld.has(f.cluster))), results, withheld };
 }
 
 /** Clusters among the inputs that this run did not render (they failed, or another shard renders them): their files stay. */

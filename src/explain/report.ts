@@ -25,7 +25,7 @@ export interface ProvenanceOptions {
 /** The structured source as plain JSON, without undefined members. */
 const sourceJson = (s: Source): JsonObject => JSON.parse(JSON.stringify(s)) as JsonObject;
 
-/** `<cluster>.provenance.yaml` content: kind ProvenanceReport, marked local-config. */
+/** `<cluster>_provenance.yaml` content: kind ProvenanceReport, marked local-config. */
 export function provenanceReport(explained: ProvenanceInput, options: ProvenanceOptions = {}): JsonObject {
   const ns = explained.cluster.namespace ?? 'default';
   const className = explained.clusterClass?.name;

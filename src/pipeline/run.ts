@@ -474,7 +474,8 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
         annotateGenerated(objects, key, `${config.outputDir}/${ref.namespace}/${ref.name}.yaml`, config.mode === 'preview');
         if (provenance) {
           const report = provenanceReport(provenance);
-          annotateGenerated([report], key, `${config.outputDir}/${ref.namespace}/${ref.name}.provenance.yaml`, true);
+          // `_` is in no Cluster name (a lowercase RFC 1123 subdomain): no Cluster's objects can land on this report.
+          annotateGenerated([report], key, `${config.outputDir}/${ref.namespace}/${ref.name}_provenance.yaml`, true);
           objects.push(report);
         }
         return { results: out, objects, ...(edit ? { edit } : {}), ...(provenance ? { provenance } : {}) };
