@@ -75,7 +75,11 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
     return ExitCode.errorResults;
   }
   const result = explainCluster(inputs.items, cfg.config, clusterArg, extensions.value.inputs);
-  await extensions.value.save();
+  const saved = await extensions.value.save();
+  if (saved) {
+    io.stderr(`render-clusterclass explain: ${saved}\n`);
+    return ExitCode.errorResults;
+  }
   const errors = result.results.filter((r) => r.severity === 'error');
   if (result.objects.length === 0 || errors.length > 0) {
     const unowned = result.results.filter((r) => r.severity === 'error' && !r.resourceRef).map((r) => `render-clusterclass explain: ${r.message}\n`);

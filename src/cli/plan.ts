@@ -64,7 +64,11 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     return ExitCode.errorResults;
   }
   const plan = computePlan(before, after, cfg.config, extensions.value.inputs ? { extensions: extensions.value.inputs } : {});
-  await extensions.value.save();
+  const saved = await extensions.value.save();
+  if (saved) {
+    io.stderr(`render-clusterclass plan: ${saved}\n`);
+    return ExitCode.errorResults;
+  }
   io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
   return planHasChanges(plan) ? 1 : ExitCode.ok;
 }

@@ -75,7 +75,7 @@ export async function runFunction(io: CliIO): Promise<number> {
     if (converted.code !== 0) io.stderr(formatResults(converted.results, 'error'));
     return converted.code;
   }
-  const extensions = await prepareExtensions(cfg.config, io);
+  const extensions = await prepareExtensions(cfg.config, io, true);
   if (!extensions.ok) {
     io.stderr(`render-clusterclass: ${extensions.message}\n`);
     return ExitCode.errorResults;
@@ -87,7 +87,11 @@ export async function runFunction(io: CliIO): Promise<number> {
     ...(RENDERER_BUILD ? { renderer: RENDERER_BUILD } : {}),
   };
   const output = renderPipeline(input.items, cfg.config, input.results, extras, (g) => writer.add(g));
-  await extensions.value.save();
+  const saved = await extensions.value.save();
+  if (saved) {
+    io.stderr(`render-clusterclass: ${saved}\n`);
+    return ExitCode.errorResults;
+  }
   if (lostItems(input, output, writer.clusters)) {
     io.stderr('render-clusterclass: refusing to return an empty item list\n');
     return ExitCode.internal;
@@ -262,7 +266,8 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}),
   });
   shown.end();
-  await extensions.value.save();
+  const saved = await extensions.value.save();
+  if (saved) return unreadable(saved);
   const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
     format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
   const dirFiles = outDir !== undefined && config.mode !== 'validate' ? await checkedOutputFiles(outputDirFiles(output, config, inputs.files, withInputs, manifest), items, inputs.files, config, own) : undefined;

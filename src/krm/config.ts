@@ -75,7 +75,14 @@ export const DEFAULT_CONFIG: RenderConfig = {
 /** A failure names the offending field (`data.mode`, `spec`, `kind`; absent when the config as a whole is wrong). */
 export type ConfigOutcome = { ok: true; config: RenderConfig } | { ok: false; message: string; field?: string };
 
-type Setter = (cfg: RenderConfig, value: unknown, fromString: boolean) => string | undefined;
+/**
+ * Sets one field; `fromString`: the value is ConfigMap data or a flag's text; `fromPackage`: it
+ * comes from a function config object (a package's, or a `--config` file) rather than a flag.
+ */
+type Setter = (cfg: RenderConfig, value: unknown, fromString: boolean, fromPackage: boolean) => string | undefined;
+
+/** Whether a path from a package stays inside it: relative, without `..` (links are refused where it is written, safefs.ts). */
+const insidePackage = (v: string): boolean => !v.startsWith('/') && !v.split('/').includes('..');
 
 const oneOf =
   <K extends keyof RenderConfig>(key: K, allowed: readonly string[]): Setter =>
@@ -98,7 +105,7 @@ const nonEmptyString =
   (key: 'outputDir' | 'defaultNamespace'): Setter =>
   (cfg, v) => {
     if (typeof v !== 'string' || v === '') return `${key} must be a non-empty string`;
-    if (key === 'outputDir' && (v.startsWith('/') || v.split('/').includes('..'))) return 'outputDir must stay inside the package';
+    if (key === 'outputDir' && !insidePackage(v)) return 'outputDir must stay inside the package';
     cfg[key] = v;
     return undefined;
   };
@@ -123,9 +130,10 @@ const contractVersions: Setter = (cfg, v) => {
 };
 
 const path =
-  (key: 'extensions' | 'recordExtensions' | 'replayExtensions'): Setter =>
-  (cfg, v) => {
+  (key: 'extensions' | 'recordExtensions' | 'replayExtensions', flag: string): Setter =>
+  (cfg, v, _fromString, fromPackage) => {
     if (typeof v !== 'string' || v === '') return `${key} must be a path`;
+    if (fromPackage && !insidePackage(v)) return `${key} must stay inside the package (a relative path without ..); a path anywhere else is given on the command line (${flag})`;
     cfg[key] = v;
     return undefined;
   };
@@ -168,10 +176,10 @@ const SETTERS: Record<string, Setter> = {
   shard,
   provenance: bool('provenance'),
   reuse: bool('reuse'),
-  extensions: path('extensions'),
+  extensions: path('extensions', '--extensions'),
   extensionURLs,
-  recordExtensions: path('recordExtensions'),
-  replayExtensions: path('replayExtensions'),
+  recordExtensions: path('recordExtensions', '--record-extensions'),
+  replayExtensions: path('replayExtensions', '--replay-extensions'),
 };
 
 /** A key as messages quote it: a hostile 20 MiB key must not become a 20 MiB message. */
@@ -181,7 +189,8 @@ const fieldPath = (prefix: string, key: string): string => (prefix ? `${prefix}.
 
 /**
  * Applies `key: value` settings onto a copy of `base`; `prefix` is where they live in the config
- * object (`data`, `spec`; '' for command-line flags), for the field path of an error.
+ * object (`data`, `spec`; '' for command-line flags), for the field path of an error. Paths in a
+ * config object must stay inside the package; flags name any path the user chooses.
  */
 export function applySettings(base: RenderConfig, settings: Record<string, unknown>, fromString: boolean, prefix = ''): ConfigOutcome {
   const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions }, extensionURLs: { ...base.extensionURLs } };
@@ -192,7 +201,7 @@ export function applySettings(base: RenderConfig, settings: Record<string, unkno
     return { ok: false, message: `unknown function config field ${shown(unknown[0]!)}${more}; known fields: ${Object.keys(SETTERS).join(', ')}`, field: fieldPath(prefix, unknown[0]!) };
   }
   for (const key of keys) {
-    const err = SETTERS[key]!(cfg, settings[key], fromString);
+    const err = SETTERS[key]!(cfg, settings[key], fromString, prefix !== '');
     if (err) return { ok: false, message: `invalid function config: ${err}`, field: fieldPath(prefix, key) };
   }
   if (cfg.recordExtensions && cfg.replayExtensions) return { ok: false, message: 'invalid function config: recordExtensions and replayExtensions exclude each other' };

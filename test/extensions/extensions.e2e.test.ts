@@ -365,9 +365,11 @@ describe.skipIf(noOpenssl)('record and replay', () => {
   it('the KRM function takes the same as function-config fields (ConfigMap data)', async () => {
     const own = await startExtension(pki);
     const items = [...parseAll(classYaml()), ...parseAll(clusterYaml()), ...parseAll(extensionConfig(EXT, { url: own.url }, pki.caPem))];
-    const rec = `${tempDir({})}/recordings`;
+    // A path inside the package (the working directory kpt runs the function in).
+    const pkg = tempDir({});
+    const rec = 'recordings';
     const run = (data: Record<string, string>) =>
-      cli([], undefined, JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn' }, data } }));
+      cli([], pkg, JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn' }, data } }));
     const live = await run({ recordExtensions: rec });
     await own.stop();
     expect(live.code).toBe(0);

@@ -4,7 +4,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import { binPath } from '../helpers/tools.js';
+import { afterAll, beforeAll } from 'vitest';
+import { binPath, hasTool } from '../helpers/tools.js';
+import { startExtension, type RunningExtension } from './server.js';
+import { makePki, type TestPki } from './tls.js';
 
 export interface CliRun {
   code: number;
@@ -67,4 +70,22 @@ export function goRoundTrip(bodies: { kind: string; body: string }[]): { out?: s
   }
   const out = execFileSync(bin, { input: bodies.map((b) => JSON.stringify({ kind: b.kind, body: b.body })).join('\n') + '\n', encoding: 'utf8', maxBuffer: 256 << 20 });
   return out.trim().split('\n').map((l) => JSON.parse(l));
+}
+
+/**
+ * The test extension (server.ts) with its PKI for the tests of one file, started before them and
+ * stopped after; `missing` (and a visible SKIPPED line) without openssl.
+ */
+export function testExtension(what: string): { missing: boolean; pki: () => TestPki; ext: () => RunningExtension } {
+  const missing = !hasTool('openssl');
+  if (missing) console.warn(`SKIPPED: openssl is not installed; ${what} did not run`);
+  let pki: TestPki;
+  let ext: RunningExtension | undefined;
+  beforeAll(async () => {
+    if (missing) return;
+    pki = makePki();
+    ext = await startExtension(pki);
+  });
+  afterAll(async () => ext?.stop());
+  return { missing, pki: () => pki, ext: () => ext! };
 }
