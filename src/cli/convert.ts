@@ -3,11 +3,13 @@
  * ClusterClass estate from v1beta1 to v1beta2 (src/convert). Without -o or --in-place it is a dry
  * run that prints a unified diff.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { lstat, readFile, realpath } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { formatResults } from '../krm/write.js';
 import { convertSources, unifiedDiff, type ConvertedFile } from '../convert/index.js';
 import { collectFiles } from './inputs.js';
+import { outputPathProblems, relativeTo, within } from './outdir.js';
+import { SafeDir, UnsafePath, type FileOwner, type LockedDir } from './safefs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { parseArgs, type ArgSpec } from './args.js';
 
@@ -24,8 +26,11 @@ rendered object of every Cluster is compared.
 Without -o or --in-place, prints the change as a unified diff (nothing is written).
 
 Options:
-  -o, --output DIR   write every input file, converted, under DIR (same relative paths)
-  --in-place         rewrite the files that change (each atomically: temporary file, rename)
+  -o, --output DIR   write every input file, converted, under DIR (same relative paths below
+                     the PATH it came from; two inputs on one path are refused)
+  --in-place         rewrite the files that change (each atomically: temporary file, rename),
+                     keeping mode and owner; a symbolic link or a file with hard links is
+                     refused
   --to VERSION       the target version: v1beta2 (the only one)
 Results go to stderr: what was rewritten, what could not be converted (and why, with a
 suggested rewrite), and per Cluster "equivalent" or each rendered difference.
@@ -34,30 +39,87 @@ Exit codes: 0 converted and equivalent, 1 a patch that cannot be converted, a re
 difference or unreadable input, 2 internal failure, 3 bad arguments.
 `;
 
-/** Writes `text` to `path` through a temporary file in the same directory, then renames it over. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const tmp = `${path}.render-clusterclass-${process.pid}.tmp`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
+interface Source {
+  abs: string;
+  path: string;
+  rel: string;
 }
 
-async function writeOutput(files: { abs: string; rel: string }[], converted: ConvertedFile[], outDir: string | undefined): Promise<number> {
-  let written = 0;
+interface Replacement {
+  name: string;
+  text: string;
+  owner?: FileOwner;
+}
+
+/**
+ * Replaces files of several directories: each directory locked (in a stable order), every target
+ * checked (no link, nothing but a regular file) before the first write, each file whose text
+ * changes created exclusively in the directory's staging and renamed into place (safefs.ts);
+ * how many were written.
+ */
+async function replaceFiles(dirs: ReadonlyMap<SafeDir, readonly Replacement[]>): Promise<number> {
+  const locked: LockedDir[] = [];
+  try {
+    for (const dir of [...dirs.keys()].sort((a, b) => (a.abs < b.abs ? -1 : 1))) locked.push(await dir.lock());
+    const changed = new Map<SafeDir, Replacement[]>();
+    for (const [dir, files] of dirs) {
+      for (const f of files) if ((await dir.read(f.name)) !== f.text) changed.set(dir, [...(changed.get(dir) ?? []), f]);
+    }
+    for (const run of locked) {
+      await run.sweep();
+      for (const f of changed.get(run.dir) ?? []) await run.install(await run.stage(f.text, f.owner), f.name);
+    }
+    return [...changed.values()].reduce((n, files) => n + files.length, 0);
+  } finally {
+    for (const run of locked) await run.release();
+  }
+}
+
+/**
+ * \`--in-place\`: each changed file replaced by one with the same mode and owner. A file that is a
+ * symbolic link or has other hard links is refused before anything is written: a rename would
+ * cut the link, the other names keeping the old text.
+ */
+async function inPlaceReplacements(files: readonly Source[], converted: readonly ConvertedFile[]): Promise<Map<SafeDir, Replacement[]>> {
+  // By real directory (two spellings of one directory share its lock), opened as first typed.
+  const dirs = new Map<string, { shown: string; replacements: Replacement[] }>();
   for (let i = 0; i < files.length; i++) {
     const c = converted[i]!;
-    if (outDir !== undefined) {
-      const root = resolve(outDir);
-      const target = resolve(root, files[i]!.rel);
-      if (!target.startsWith(root + sep)) continue;
-      await mkdir(dirname(target), { recursive: true });
-      await writeAtomically(target, c.after);
-      written++;
-    } else if (c.after !== c.before) {
-      await writeAtomically(files[i]!.abs, c.after);
-      written++;
+    if (c.after === c.before) continue;
+    const { abs, path } = files[i]!;
+    const st = await lstat(abs);
+    if (st.isSymbolicLink()) throw new UnsafePath(`${path} is a symbolic link: convert the file it points to (${await realpath(abs)}) instead`);
+    if (!st.isFile()) throw new UnsafePath(`${path} is not a regular file`);
+    if (st.nlink > 1) throw new UnsafePath(`${path} has ${st.nlink} hard links: replacing it would leave the other names with the old text; convert a copy (-o) instead`);
+    const uid = process.getuid?.();
+    if (uid !== undefined && uid !== 0 && uid !== st.uid) throw new UnsafePath(`${path} belongs to uid ${st.uid}: converted in place it would become yours; run as its owner, or convert a copy (-o)`);
+    const real = await realpath(dirname(abs));
+    const dir = dirs.get(real) ?? { shown: dirname(path), replacements: [] };
+    dir.replacements.push({ name: basename(abs), text: c.after, owner: { mode: st.mode, uid: st.uid, gid: st.gid } });
+    dirs.set(real, dir);
+  }
+  const out = new Map<SafeDir, Replacement[]>();
+  for (const { shown, replacements } of dirs.values()) out.set((await SafeDir.open(shown, { create: false, followNamed: true }))!, replacements);
+  return out;
+}
+
+/**
+ * \`-o DIR\`: every input at its path below the argument it came from; two inputs on one path, a
+ * path that would replace an input, or a link in DIR are refused before anything is written.
+ */
+async function copyReplacements(files: readonly Source[], converted: readonly ConvertedFile[], outDir: string): Promise<Map<SafeDir, Replacement[]>> {
+  const existing = await SafeDir.open(outDir, { create: false, followNamed: true });
+  const inputs = new Set<string>();
+  if (existing) {
+    for (const f of files) {
+      const real = await realpath(f.abs);
+      if (within(real, existing.abs)) inputs.add(relativeTo(existing.abs, real));
     }
   }
-  return written;
+  const problems = outputPathProblems(files.map((f) => ({ path: f.rel, owner: f.path })), inputs);
+  if (problems.size > 0) throw new UnsafePath(`${[...problems.values()][0]!} below ${outDir}`);
+  const dir = existing ?? (await SafeDir.open(outDir, { create: true, followNamed: true }))!;
+  return new Map([[dir, files.map((f, i) => ({ name: f.rel, text: converted[i]!.after }))]]);
 }
 
 export async function runConvertCommand(args: string[], io: CliIO): Promise<number> {
@@ -79,7 +141,7 @@ export async function runConvertCommand(args: string[], io: CliIO): Promise<numb
   if (parsed.positional.length === 0) return fail('no PATH given');
   if (parsed.positional.includes('-')) return fail('convert reads files, not stdin (use the KRM function with mode: convert for a stream)');
 
-  let files: { abs: string; rel: string }[];
+  let files: Source[];
   try {
     files = await collectFiles(parsed.positional);
   } catch (e) {
@@ -100,7 +162,15 @@ export async function runConvertCommand(args: string[], io: CliIO): Promise<numb
     io.stderr('render-clusterclass convert: nothing written: the converted inputs do not render the same\n');
     return outcome.code;
   }
-  const written = await writeOutput(files, outcome.files, outDir);
+  let written: number;
+  try {
+    const writes = outDir === undefined ? await inPlaceReplacements(files, outcome.files) : await copyReplacements(files, outcome.files, outDir);
+    written = await replaceFiles(writes);
+  } catch (e) {
+    if (!(e instanceof UnsafePath) && !(e as { code?: string }).code) throw e;
+    io.stderr(`render-clusterclass convert: cannot write: ${(e as Error).message}\n`);
+    return ExitCode.errorResults;
+  }
   io.stderr(`render-clusterclass convert: ${changed.length} of ${files.length} files converted, ${written} written${outDir ? ` to ${outDir}` : ''}\n`);
   return outcome.code;
 }
