@@ -1,20 +1,38 @@
 /**
  * The "before" side of a comparison: a directory as it is, or the same paths at a git revision
- * (extracted with `git archive` into a temporary directory; the working tree is never touched).
+ * (extracted with `git archive` into a temporary directory, removed once read — also when the
+ * run is interrupted; the working tree is never touched).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { readInputs, type InputsOutcome } from './inputs.js';
+import type { CliIO } from './io.js';
+import { cleanUpOnInterrupt } from './interrupt.js';
 
 export type BaseOutcome = { ok: true; paths: string[] } | { ok: false; message: string };
 
-export function materializeBase(base: string, headPaths: string[]): BaseOutcome {
-  if (existsSync(base) && statSync(base).isDirectory()) return { ok: true, paths: [base] };
+/** The inputs at `base`: a directory, or `headPaths` at the git revision `base`. */
+export async function readBase(base: string, headPaths: string[], io: CliIO): Promise<InputsOutcome> {
+  if (existsSync(base) && statSync(base).isDirectory()) return readInputs([base], io);
+  const dir = mkdtempSync(join(tmpdir(), 'render-clusterclass-base-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  const stopWatching = cleanUpOnInterrupt(remove);
+  try {
+    const at = materializeBase(base, headPaths, dir);
+    return at.ok ? await readInputs(at.paths, io) : at;
+  } finally {
+    remove();
+    stopWatching();
+  }
+}
+
+/** Extracts `headPaths` at the git revision `base` into `dir`. */
+function materializeBase(base: string, headPaths: string[], dir: string): BaseOutcome {
   try {
     const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
     const rel = headPaths.map((p) => relative(top, resolve(p)) || '.');
-    const dir = mkdtempSync(join(tmpdir(), 'render-clusterclass-base-'));
     const archive = execFileSync('git', ['archive', '--format=tar', base, '--', ...rel], { cwd: top, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
     execFileSync('tar', ['-x', '-C', dir], { input: archive });
     return { ok: true, paths: rel.map((r) => join(dir, r)).filter((p) => existsSync(p)) };

@@ -3,7 +3,7 @@
  * Exit code like `git diff --exit-code`: 0 no change, 1 changes, 2 unreadable input, 3 bad usage.
  */
 import { parseArgs } from './args.js';
-import { materializeBase } from './base.js';
+import { readBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
 import { prepareExtensions } from './extensions.js';
@@ -48,12 +48,7 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     return ExitCode.functionConfig;
   }
   const headPaths = parsed.positional.length > 0 ? parsed.positional : ['.'];
-  const base = materializeBase(parsed.flags.base, headPaths);
-  if (!base.ok) {
-    io.stderr(`render-clusterclass plan: ${base.message}\n`);
-    return ExitCode.errorResults;
-  }
-  const [before, after] = [await readInputs(base.paths, io), await readInputs(headPaths, io)];
+  const [before, after] = [await readBase(parsed.flags.base, headPaths, io), await readInputs(headPaths, io)];
   if (!before.ok || !after.ok) {
     io.stderr(`render-clusterclass plan: ${(!before.ok && before.message) || (!after.ok && after.message)}\n`);
     return ExitCode.errorResults;

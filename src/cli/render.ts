@@ -13,7 +13,7 @@ import { formatResults, newResourceListDocument, outputValue, resourceListWriter
 import { classify, clusterKey } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../explain/report.js';
-import { materializeBase } from './base.js';
+import { readBase } from './base.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
@@ -250,8 +250,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const previous = parsed.flags.previous as string | undefined;
   let previousInputs: InputItem[] = [];
   if (previous) {
-    const base = materializeBase(previous, parsed.positional.filter((p) => p !== '-'));
-    const before = base.ok ? await readInputs(base.paths, io) : base;
+    const before = await readBase(previous, parsed.positional.filter((p) => p !== '-'), io);
     if (!before.ok) return unreadable(`--previous: ${before.message}`);
     previousInputs = before.items;
   }

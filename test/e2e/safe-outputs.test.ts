@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { binPath, repoRoot, run, tempCopy } from '../helpers/tools.js';
+import { binPath, hasTool, repoRoot, run, tempCopy } from '../helpers/tools.js';
 import { litter, tree } from '../helpers/tree.js';
 import { classObjects, clusterObject } from '../../bench/fleet.mjs';
 
@@ -299,4 +299,17 @@ describe('one run at a time; an interrupted run leaves nothing behind', () => {
       expect(tree(out)).toEqual(tree(fresh));
     });
   }
+});
+
+describe.skipIf(!hasTool('git'))('a git revision read as the base', () => {
+  it('plan --base REV and render --previous REV leave no temporary copy behind', () => {
+    const dir = pkg();
+    const git = (...args: string[]) => run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir });
+    for (const args of [['init', '-q'], ['add', '.'], ['commit', '-qm', 'fleet']]) expect(git(...args).code).toBe(0);
+    const temp = mkdtempSync(join(tmpdir(), 'rcc-tmpdir-'));
+    const env = { ...process.env, TMPDIR: temp };
+    expect(run('node', [binPath, 'plan', '--base', 'HEAD', '.'], { cwd: dir, env }).code).toBe(0);
+    expect(run('node', [binPath, 'render', '.', '--previous', 'HEAD'], { cwd: dir, env }).code).toBe(0);
+    expect(readdirSync(temp)).toEqual([]);
+  });
 });
