@@ -98,9 +98,9 @@ export function outputPathProblems(files: readonly { path: string; owner: string
   return problems;
 }
 
-/** The files DIR's outputs list names, as absolute paths below DIR's real path; none when DIR has no list. */
+/** The files DIR's outputs list names, as absolute paths below DIR's real path (undefined: no DIR yet); UnsafePath when DIR or its list cannot be read safely. */
 export async function listedOutputs(dir: string): Promise<{ root: string; files: string[] } | undefined> {
-  const root = await SafeDir.open(dir, { create: false, followNamed: true }).catch((e: unknown) => (e instanceof UnsafePath ? undefined : Promise.reject(e)));
+  const root = await SafeDir.open(dir, { create: false, followNamed: true });
   if (!root) return undefined;
   const text = await root.read(OUTPUTS_LIST);
   return { root: root.abs, files: [...parseList(text ?? '', dir).entries.keys()].map((p) => join(root.abs, p)) };

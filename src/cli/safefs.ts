@@ -19,8 +19,7 @@
  * component for a link while the run is under way (Node has no openat); a pid reused by another
  * process after a crash keeps a lock held until someone removes it (the message says so).
  */
-import { constants } from 'node:fs';
-import { lstatSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { constants, lstatSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { link, lstat, mkdir, mkdtemp, open, readdir, realpath, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -31,9 +30,9 @@ import { cleanUpOnInterrupt } from './interrupt.js';
 export class UnsafePath extends Error {}
 
 /** Names this tool creates in a directory it writes (outputs list, lock, staging); never output paths. */
-export const TOOL_PREFIX = '.render-clusterclass';
+const TOOL_PREFIX = '.render-clusterclass';
 const TEMP_PREFIX = `${TOOL_PREFIX}-tmp-`;
-export const LOCK_FILE = `${TOOL_PREFIX}-lock`;
+const LOCK_FILE = `${TOOL_PREFIX}-lock`;
 
 /** Why `rel` cannot name a file below a directory (undefined: it can). */
 export function relativePathProblem(rel: string): string | undefined {
@@ -99,7 +98,8 @@ interface Holder {
 function parseHolder(text: string | undefined): Holder | undefined {
   try {
     const h = JSON.parse(text ?? '') as Partial<Holder>;
-    return typeof h.pid === 'number' && typeof h.host === 'string' ? { pid: h.pid, host: h.host } : undefined;
+    // A pid of 0 or below would name a process group to process.kill, not a process.
+    return Number.isInteger(h.pid) && h.pid! > 0 && typeof h.host === 'string' ? { pid: h.pid!, host: h.host } : undefined;
   } catch {
     return undefined;
   }
@@ -147,7 +147,7 @@ export class SafeDir {
       if (!(await cwd.probeDir(rel, options.create))) return undefined;
       abs = join(cwd.abs, rel);
     }
-    if (!(await lstat(abs)).isDirectory()) throw new UnsafePath(`${shown}: not a directory`);
+    if (!(await lstat(abs)).isDirectory()) throw new UnsafePath(`${shown} is not a directory`);
     return new SafeDir(abs, shown);
   }
 
