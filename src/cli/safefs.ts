@@ -19,7 +19,7 @@
  * component for a link while the run is under way (Node has no openat); a pid reused by another
  * process after a crash keeps a lock held until someone removes it (the message says so).
  */
-import { constants, lstatSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
+import { constants, lstatSync, readFileSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { link, lstat, mkdir, mkdtemp, open, readdir, realpath, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -223,43 +223,68 @@ export class SafeDir {
 
   /** Takes the directory's lock: a second run refuses, naming the holder; a dead holder's lock is taken over. */
   async lock(): Promise<LockedDir> {
-    const lockPath = join(this.abs, LOCK_FILE);
-    // The token tells this run's lock from any other, even one left by an earlier process of the same pid.
-    const mine = `${JSON.stringify({ pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') })}\n`;
     // Watching for SIGINT/SIGTERM before the lock exists: no moment where it is held unwatched.
-    const held = new LockedDir(this, lockPath, mine);
+    const held = new LockedDir(this);
     try {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        // Written whole, then linked to the lock's name: a lock is never seen half-written.
-        const draft = join(this.abs, randomName());
-        await createExclusive(draft, mine);
-        const taken = await link(draft, lockPath).then(
-          () => true,
-          (e: unknown) => (errCode(e) === 'EEXIST' ? false : Promise.reject(e)),
-        );
-        await unlink(draft);
-        if (taken) return held;
-        const text = await readNoFollow(lockPath);
-        const holder = parseHolder(text);
-        if (!holder) {
-          if (text === undefined && !(await lstatOrMissing(lockPath))) continue;
-          throw new UnsafePath(`${this.shownPath(LOCK_FILE)} is not a lock this tool wrote: remove it if no render-clusterclass run is using ${this.shown}`);
-        }
-        if (holder.host !== hostname() || alive(holder.pid)) {
-          throw new UnsafePath(`${this.shown} is in use by another render-clusterclass run (pid ${holder.pid} on ${holder.host}); run again once it is done, or remove ${this.shownPath(LOCK_FILE)} if that process is gone`);
-        }
-        await this.breakStaleLock(lockPath, text!);
-      }
-      throw new UnsafePath(`${this.shown}: cannot take ${this.shownPath(LOCK_FILE)}: other runs keep taking it`);
+      await held.acquire();
+      return held;
     } catch (e) {
       await held.release();
       throw e;
     }
   }
+}
+
+/** A directory this run holds the lock of: where it stages new files and renames them into place. */
+export class LockedDir {
+  private readonly lockPath: string;
+  /** The lock's text; its token tells this run's lock from any other, even one an earlier process of the same pid left. */
+  private readonly mine = `${JSON.stringify({ pid: process.pid, host: hostname(), token: randomBytes(8).toString('hex') })}\n`;
+  /** The lock being written, until it is linked to its name (for the signal handler). */
+  private draft: string | undefined;
+  private staging: Promise<string> | undefined;
+  /** The staging directory once made (for the signal handler, which cannot wait for a promise). */
+  private stagingPath: string | undefined;
+  private staged = 0;
+  private readonly stopWatching: () => void;
+
+  constructor(readonly dir: SafeDir) {
+    this.lockPath = join(dir.abs, LOCK_FILE);
+    this.stopWatching = cleanUpOnInterrupt(() => this.releaseNow());
+  }
+
+  /** See SafeDir.lock. */
+  async acquire(): Promise<void> {
+    const { dir, lockPath } = this;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      // Written whole, then linked to the lock's name: a lock is never seen half-written.
+      this.draft = join(dir.abs, randomName());
+      await createExclusive(this.draft, this.mine);
+      const taken = await link(this.draft, lockPath).then(
+        () => true,
+        (e: unknown) => (errCode(e) === 'EEXIST' ? false : Promise.reject(e)),
+      );
+      await unlink(this.draft);
+      this.draft = undefined;
+      if (taken) return;
+      const text = await readNoFollow(lockPath);
+      const holder = parseHolder(text);
+      if (!holder) {
+        if (text === undefined && !(await lstatOrMissing(lockPath))) continue;
+        throw new UnsafePath(`${dir.shownPath(LOCK_FILE)} is not a lock this tool wrote: remove it if no render-clusterclass run is using ${dir.shown}`);
+      }
+      if (holder.host !== hostname() || alive(holder.pid)) {
+        throw new UnsafePath(`${dir.shown} is in use by another render-clusterclass run (pid ${holder.pid} on ${holder.host}); run again once it is done, or remove ${dir.shownPath(LOCK_FILE)} if that process is gone`);
+      }
+      await this.breakStaleLock(text!);
+    }
+    throw new UnsafePath(`${dir.shown}: cannot take ${dir.shownPath(LOCK_FILE)}: other runs keep taking it`);
+  }
 
   /** Moves a dead run's lock away; if another run replaced it meanwhile (a live lock), puts that one back. */
-  private async breakStaleLock(lockPath: string, stale: string): Promise<void> {
-    const grabbed = join(this.abs, randomName());
+  private async breakStaleLock(stale: string): Promise<void> {
+    const { lockPath } = this;
+    const grabbed = join(this.dir.abs, randomName());
     const moved = await rename(lockPath, grabbed).then(
       () => true,
       (e: unknown) => (errCode(e) === 'ENOENT' ? false : Promise.reject(e)),
@@ -267,23 +292,6 @@ export class SafeDir {
     if (!moved) return;
     if ((await readNoFollow(grabbed)) !== stale) await link(grabbed, lockPath).catch(() => undefined);
     await unlink(grabbed);
-  }
-}
-
-/** A directory this run holds the lock of: where it stages new files and renames them into place. */
-export class LockedDir {
-  private staging: Promise<string> | undefined;
-  /** The staging directory once made (for the signal handler, which cannot wait for a promise). */
-  private stagingPath: string | undefined;
-  private staged = 0;
-  private readonly stopWatching: () => void;
-
-  constructor(
-    readonly dir: SafeDir,
-    private readonly lockPath: string,
-    private readonly mine: string,
-  ) {
-    this.stopWatching = cleanUpOnInterrupt(() => this.releaseNow());
   }
 
   /** Removes what killed runs left: staging directories and temporary files, only regular ones (never a link). */
@@ -334,10 +342,25 @@ export class LockedDir {
     this.stopWatching();
   }
 
-  /** The same, synchronously, for the signal handler (a staging directory still being made is left to the next sweep). */
+  /**
+   * The same, synchronously, for the signal handler. The lock goes first, so that nothing below
+   * can keep DIR locked. Writes still queued for the staging directory run on after this returns
+   * (in Node's thread pool): the directory is renamed away first, so that they fail instead of
+   * making it again, then removed (a file a write in progress adds meanwhile is retried).
+   */
   private releaseNow(): void {
-    if (this.stagingPath) rmSync(this.stagingPath, { recursive: true, force: true });
-    if (!lstatSync(this.lockPath, { throwIfNoEntry: false })?.isFile()) return;
-    if (readFileSync(this.lockPath, 'utf8') === this.mine) unlinkSync(this.lockPath);
+    if (this.draft) rmSync(this.draft, { force: true });
+    if (lstatSync(this.lockPath, { throwIfNoEntry: false })?.isFile() && readFileSync(this.lockPath, 'utf8') === this.mine) unlinkSync(this.lockPath);
+    if (!this.stagingPath) return;
+    const gone = `${this.stagingPath}-interrupted`;
+    renameSync(this.stagingPath, gone);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        rmSync(gone, { recursive: true, force: true });
+        return;
+      } catch (e) {
+        if (attempt === 10) throw e;
+      }
+    }
   }
 }
