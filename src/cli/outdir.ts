@@ -66,6 +66,9 @@ const listText = (entries: ReadonlyMap<string, string>): string =>
 /** How paths are compared for collisions: as a case-insensitive, normalising filesystem (macOS) would. */
 const pathKey = (path: string): string => path.normalize('NFC').toLowerCase();
 
+/** Whose an output file is, as the outputs list says it. */
+export const listedOwner = (f: OutputFile): string => f.cluster ?? INPUTS;
+
 /** Who writes an output file, for messages. */
 export const ownerOf = (f: OutputFile): string => (f.cluster === undefined ? 'a copied input' : `Cluster ${f.cluster}`);
 
@@ -98,12 +101,11 @@ export function outputPathProblems(files: readonly { path: string; owner: string
   return problems;
 }
 
-/** The files DIR's outputs list names, as absolute paths below DIR's real path (undefined: no DIR yet); UnsafePath when DIR or its list cannot be read safely. */
-export async function listedOutputs(dir: string): Promise<{ root: string; files: string[] } | undefined> {
+/** What DIR's outputs list names, path → Cluster, and DIR's real path (undefined: no DIR yet); UnsafePath when DIR or its list cannot be read safely. */
+export async function listedOutputs(dir: string): Promise<{ root: string; entries: Map<string, string> } | undefined> {
   const root = await SafeDir.open(dir, { create: false, followNamed: true });
   if (!root) return undefined;
-  const text = await root.read(OUTPUTS_LIST);
-  return { root: root.abs, files: [...parseList(text ?? '', dir).entries.keys()].map((p) => join(root.abs, p)) };
+  return { root: root.abs, entries: parseList((await root.read(OUTPUTS_LIST)) ?? '', dir).entries };
 }
 
 /** Whether `path` is `dir` or below it (both absolute). */
@@ -147,7 +149,7 @@ async function bringUpToDate(run: LockedDir, files: readonly OutputFile[], keepC
   }
   const changed: OutputFile[] = [];
   for (const f of files) {
-    after.set(f.path, f.cluster ?? INPUTS);
+    after.set(f.path, listedOwner(f));
     if ((await root.read(f.path)) === f.text) summary.unchanged++;
     else changed.push(f);
   }

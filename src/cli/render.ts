@@ -17,7 +17,7 @@ import { readBase } from './base.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
-import { describeOutputs, listedOutputs, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
+import { describeOutputs, listedOutputs, listedOwner, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
 import { UnsafePath } from './safefs.js';
 import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
@@ -231,7 +231,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   };
 
   const withInputs = parsed.flags['with-inputs'] === true;
-  let own: OwnOutputs = { exclude: [], holdsInput: false };
+  let own: OwnOutputs = { exclude: [], holdsInput: false, listed: new Map() };
   if (outDir !== undefined) {
     try {
       own = await ownOutputs(outDir, parsed.positional);
@@ -269,7 +269,8 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   if (saved) return unreadable(saved);
   const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
     format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
-  const dirFiles = outDir !== undefined && config.mode !== 'validate' ? await checkedOutputFiles(outputDirFiles(output, config, inputs.files, withInputs, manifest), items, inputs.files, config, own) : undefined;
+  const elsewhere = renderedElsewhere(items, output, config);
+  const dirFiles = outDir !== undefined && config.mode !== 'validate' ? await checkedOutputFiles(outputDirFiles(output, config, inputs.files, withInputs, manifest), items, inputs.files, config, own, elsewhere) : undefined;
   const results = dirFiles ? [...output.results, ...dirFiles.results] : output.results;
   io.stderr(formatResults(results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files) }));
   const code = exitCodeFor(results, config);
@@ -290,7 +291,6 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   }
   if (outDir !== undefined && dirFiles) {
     let written: OutputSummary;
-    const elsewhere = renderedElsewhere(items, output, config);
     try {
       written = await writeOutputDir(outDir, dirFiles.files, (c) => dirFiles.withheld.has(c) || elsewhere(c));
     } catch (e) {
@@ -336,13 +336,15 @@ function outputDirFiles(output: PipelineOutput, config: RenderConfig, files: rea
   return [...bySource.values()].map(({ objects, ...f }) => ({ ...f, text: stringifyDocuments(objects) }));
 }
 
-/** What `-o DIR` must not read back, and whether DIR is (or holds) an input path. */
+/** What `-o DIR` must not read back, whether DIR is (or holds) an input path, and what its list names. */
 interface OwnOutputs {
   /** Paths the input walker skips, as it sees them (below each argument as typed). */
   exclude: string[];
   holdsInput: boolean;
   /** DIR's real path, when it exists. */
   root?: string;
+  /** The outputs list: path → Cluster. */
+  listed: ReadonlyMap<string, string>;
 }
 
 /**
@@ -352,8 +354,9 @@ interface OwnOutputs {
  */
 async function ownOutputs(outDir: string, paths: readonly string[]): Promise<OwnOutputs> {
   const listed = await listedOutputs(outDir);
-  if (!listed) return { exclude: [], holdsInput: false };
-  const own: OwnOutputs = { exclude: [], holdsInput: false, root: listed.root };
+  if (!listed) return { exclude: [], holdsInput: false, listed: new Map() };
+  const own: OwnOutputs = { exclude: [], holdsInput: false, root: listed.root, listed: listed.entries };
+  const files = [...listed.entries.keys()].map((p) => join(listed.root, p));
   for (const p of paths) {
     if (p === '-') continue;
     const real = await realpath(p).catch(() => undefined);
@@ -361,7 +364,7 @@ async function ownOutputs(outDir: string, paths: readonly string[]): Promise<Own
     const asWalked = (abs: string) => join(resolve(p), relative(real, abs));
     if (within(real, listed.root)) {
       own.holdsInput = true;
-      own.exclude.push(...listed.files.filter((f) => within(f, real)).map(asWalked));
+      own.exclude.push(...files.filter((f) => within(f, real)).map(asWalked));
     } else if (within(listed.root, real)) {
       own.exclude.push(asWalked(listed.root));
     }
@@ -371,10 +374,11 @@ async function ownOutputs(outDir: string, paths: readonly string[]): Promise<Own
 
 /**
  * The files of `-o DIR` that can be written, and an error result for each Cluster (or copied
- * input) whose file would share a path with another, replace an input, or leave DIR: those are
- * withheld, and the Clusters keep their earlier files.
+ * input) whose file would share a path with another, replace an input or the kept file of a
+ * Cluster not rendered this run (`elsewhere`), or leave DIR: those are withheld, and the Clusters
+ * keep their earlier files.
  */
-async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs): Promise<{ files: OutputFile[]; results: Result[]; withheld: Set<string> }> {
+async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs, elsewhere: (cluster: string) => boolean): Promise<{ files: OutputFile[]; results: Result[]; withheld: Set<string> }> {
   const inputsInDir = new Set<string>();
   if (own.holdsInput && own.root) {
     for (const f of read) {
@@ -383,6 +387,10 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
     }
   }
   const problems = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })), inputsInDir);
+  files.forEach((f, i) => {
+    const keeper = own.listed.get(f.path);
+    if (keeper !== undefined && keeper !== listedOwner(f) && elsewhere(keeper) && !problems.has(i)) problems.set(i, `${ownerOf(f)} (${f.path}) would replace the file Cluster ${keeper} keeps (it is not rendered this run)`);
+  });
   const refs = new Map(classify(items, config.defaultNamespace).clusters.map((c) => [clusterKey(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name), c.ref!]));
   const withheld = new Set<string>();
   const results: Result[] = [];

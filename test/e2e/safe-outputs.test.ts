@@ -145,6 +145,21 @@ describe('output file names never collide', () => {
   });
 });
 
+describe('a failing Cluster keeps its file against every other writer', () => {
+  it('--with-inputs: an input copied to the path of a Cluster that is not rendered is an error; the Cluster keeps its file', () => {
+    const dir = pkg();
+    expect(cli(['render', '.', '-o', 'out', '--with-inputs'], dir).code).toBe(0);
+    const earlier = readFileSync(join(dir, 'out', 'bar', 'foo.yaml'), 'utf8');
+    writeFileSync(join(dir, 'cluster-foo.yaml'), readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('class: linux-worker', 'class: no-such-class'));
+    mkdirSync(join(dir, 'bar'));
+    writeFileSync(join(dir, 'bar', 'foo.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: bar}\n');
+    const r = cli(['render', '.', '-o', 'out', '--with-inputs'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: -o: a copied input (bar/foo.yaml) would replace the file Cluster bar/foo keeps (it is not rendered this run); not written');
+    expect(readFileSync(join(dir, 'out', 'bar', 'foo.yaml'), 'utf8')).toBe(earlier);
+  });
+});
+
 describe('a DIR that is, holds or is inside an input path is never read back', () => {
   it('render . -o . is a fixed point: the second and third runs read the sources only and change nothing', () => {
     const dir = pkg('foo2');
