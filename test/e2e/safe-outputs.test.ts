@@ -55,6 +55,18 @@ describe('-o DIR: no write, rename or delete outside DIR, whatever DIR holds', (
     expect(tree(other)).toEqual(before.other);
   });
 
+  it('DIR itself may be a link the user named: it is resolved once, and the run writes where it points', () => {
+    const dir = pkg();
+    const target = mkdtempSync(join(tmpdir(), 'rcc-target-'));
+    symlinkSync(target, join(dir, 'out'));
+    const runs = [1, 2].map(() => cli(['render', '.', '-o', 'out'], dir));
+    expect(runs.map((r) => [r.code, r.stderr])).toEqual([
+      [0, 'out: 1 written, 0 unchanged, 0 pruned\n'],
+      [0, 'out: 0 written, 1 unchanged, 0 pruned\n'],
+    ]);
+    expect(Object.keys(tree(target))).toEqual([LIST, 'bar', 'bar/foo.yaml']);
+  });
+
   it('a link in place of an output file or of the outputs list is refused; the file it points to is untouched', () => {
     for (const name of ['bar/foo.yaml', LIST]) {
       const dir = pkg();
