@@ -7,10 +7,11 @@ export interface KillFigures {
   litterAfterKill: number;
   litterAfterRerun: number;
   filesChecked: number;
-  /** The first render (every file new), a run on unchanged inputs, and the first render's time from its lock to its end. */
+  /** The first render (every file new), a run on unchanged inputs, and the first render's time from its lock, and from its first rename, to its end. */
   firstMs: number;
   runMs: number;
   writeMs: number;
+  renameMs: number;
   steps: string[];
 }
 export declare const BIN: string;

@@ -29,8 +29,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const BIN = join(here, '..', 'bin', 'render-clusterclass');
 const LIST = '.render-clusterclass-outputs';
 const LITTER = /(^|\/)\.render-clusterclass-(lock|tmp-)/;
-/** The first name a run creates in DIR once it starts writing there: its lock (or a staging or temporary name). */
-const startsWriting = (name) => typeof name === 'string' && LITTER.test(name);
+/**
+ * Where in a run a kill is aimed, by the name whose appearance in DIR starts the phase: "any" from
+ * the start of the run; "writing" from its first name in DIR (its lock, or a staging or temporary
+ * name); "renaming" from the outputs list's rewrite as old ∪ new, just before the first rename.
+ */
+const PHASE_STARTS = {
+  writing: (name) => typeof name === 'string' && LITTER.test(name),
+  renaming: (name) => name === LIST,
+};
 const CHILD_ENV = { ...process.env, RENDER_CLUSTERCLASS_MAX_INPUT_BYTES: String(1 << 30) };
 
 /** Every entry below `dir` (links not followed): files by content hash, directories and links marked. */
@@ -80,26 +87,32 @@ function nextInputs(current, random, nextIndex) {
   return { inputs: out, nextIndex: nextIndex + added };
 }
 
-/** A whole run; `writeMs`: from its starting to write (when DIR exists beforehand) to its end. */
+/** A whole run; `writeMs`, `renameMs`: from the start of those phases (when DIR exists beforehand) to its end. */
 function render(inputs, dir) {
   return new Promise((resolve) => {
     const start = performance.now();
     let locked;
-    const watcher = existsSync(dir) ? watch(dir, (_e, name) => (locked ??= startsWriting(name) ? performance.now() : undefined)) : undefined;
+    let listed;
+    const watcher = existsSync(dir)
+      ? watch(dir, (_e, name) => {
+          locked ??= PHASE_STARTS.writing(name) ? performance.now() : undefined;
+          listed ??= PHASE_STARTS.renaming(name) ? performance.now() : undefined;
+        })
+      : undefined;
     const child = spawn(process.execPath, [BIN, 'render', inputs, '-o', dir], { env: CHILD_ENV, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
       watcher?.close();
       const end = performance.now();
-      resolve({ code, stderr, ms: end - start, writeMs: locked === undefined ? 0 : end - locked });
+      resolve({ code, stderr, ms: end - start, writeMs: locked === undefined ? 0 : end - locked, renameMs: listed === undefined ? 0 : end - listed });
     });
   });
 }
 
 /**
- * A run on DIR killed with `signal` `delayMs` after it starts (phase "any") or after it starts
- * writing DIR (phase "writing"). Resolves with how it ended and whether the kill happened before it
+ * A run on DIR killed with `signal` `delayMs` after the start of `phase` (PHASE_STARTS).
+ * Resolves with how it ended and whether the kill happened before it
  * was done.
  */
 function killedRun(inputs, dir, signal, phase, delayMs) {
@@ -113,7 +126,7 @@ function killedRun(inputs, dir, signal, phase, delayMs) {
     if (phase === 'any') kill();
     else {
       watcher = watch(dir, (_event, name) => {
-        if (!startsWriting(name) || watcher === undefined) return;
+        if (!PHASE_STARTS[phase](name) || watcher === undefined) return;
         watcher.close();
         watcher = undefined;
         kill();
@@ -139,7 +152,7 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
   mkdirSync(sentinel);
   writeFileSync(join(sentinel, 'keep.yaml'), 'kind: Sentinel\n');
   const violations = [];
-  const figures = { clusters, kills: 0, killsLanded: 0, violations, litterAfterKill: 0, litterAfterRerun: 0, filesChecked: 0, firstMs: 0, runMs: 0, writeMs: 0, steps: [] };
+  const figures = { clusters, kills: 0, killsLanded: 0, violations, litterAfterKill: 0, litterAfterRerun: 0, filesChecked: 0, firstMs: 0, runMs: 0, writeMs: 0, renameMs: 0, steps: [] };
   let current = new Map(Array.from({ length: clusters }, (_, i) => [i, 0]));
   let nextIndex = clusters;
   writeInputs(inputs, new Map(), current);
@@ -152,9 +165,10 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
   figures.firstMs = first.ms;
   figures.runMs = last.ms;
   figures.writeMs = first.writeMs;
-  // Each signal in turn; every other kill lands while the run writes DIR.
+  figures.renameMs = first.renameMs;
+  // Each signal in turn, aimed in turn at any point, at the writing of DIR and at its renames.
   const schedule = [];
-  for (let k = 0; k < kills; k++) for (const signal of ['SIGKILL', 'SIGTERM']) schedule.push({ signal, phase: k % 2 === 0 ? 'any' : 'writing' });
+  for (let k = 0; k < kills; k++) for (const signal of ['SIGKILL', 'SIGTERM']) schedule.push({ signal, phase: ['any', 'writing', 'renaming'][k % 3] });
   try {
     for (const [step, { signal, phase }] of schedule.entries()) {
       const old = hashTree(dir);
@@ -174,7 +188,8 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
       // drawn over that, from its start or from when it starts writing DIR.
       const changing = [...new Set([...old.keys(), ...expected.keys()])].filter((p) => old.get(p) !== expected.get(p)).length / Math.max(expected.size, 1);
       const writing = changing * figures.writeMs;
-      const delayMs = Math.round(random() * (phase === 'any' ? last.ms + writing : last.writeMs + writing));
+      const window = { any: last.ms + writing, writing: last.writeMs + writing, renaming: changing * figures.renameMs }[phase];
+      const delayMs = Math.round(random() * window);
       const run = await killedRun(inputs, dir, signal, phase, delayMs);
       const after = hashTree(dir);
       const found = [];
@@ -218,7 +233,7 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
         found.push(`after the next run DIR differs from a fresh render: ${diff.slice(0, 5).join(', ')}${diff.length > 5 ? ` and ${diff.length - 5} more` : ''}`);
       }
       figures.kills++;
-      const line = `kill ${step + 1}/${schedule.length}: ${signal} ${phase === 'any' ? 'after' : 'once writing +'} ${delayMs} ms: ${landed ? `landed (exit ${run.code ?? run.signal})` : `missed (the run was done, exit ${run.code})`}; of the files that change ${newCount} new, ${oldCount} still old; ${litter.length} litter; next run ${rerun.code === 0 ? 'converged' : `exit ${rerun.code}`} in ${(rerun.ms / 1000).toFixed(1)} s${found.length ? `; VIOLATIONS: ${found.join('; ')}` : ''}`;
+      const line = `kill ${step + 1}/${schedule.length}: ${signal} ${phase === 'any' ? 'after' : `${phase} +`} ${delayMs} ms: ${landed ? `landed (exit ${run.code ?? run.signal})` : `missed (the run was done, exit ${run.code})`}; of the files that change ${newCount} new, ${oldCount} still old; ${litter.length} litter; next run ${rerun.code === 0 ? 'converged' : `exit ${rerun.code}`} in ${(rerun.ms / 1000).toFixed(1)} s${found.length ? `; VIOLATIONS: ${found.join('; ')}` : ''}`;
       figures.steps.push(line);
       log(line);
       violations.push(...found.map((f) => `kill ${step + 1} (${signal}, ${phase}, ${delayMs} ms): ${f}`));
@@ -237,11 +252,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const seed = arg('seed', Math.floor(Math.random() * 2 ** 31));
   const clusters = arg('clusters', 10000);
   const kills = arg('kills', 10);
-  console.log(`seed=${seed} clusters=${clusters} kills per signal=${kills} (every other one while the run writes DIR)`);
+  console.log(`seed=${seed} clusters=${clusters} kills per signal=${kills} (aimed in turn at any point, at the writing of DIR, at its renames)`);
   const start = performance.now();
   const f = await killCampaign({ clusters, kills, seed, log: (l) => console.log(l) });
   for (const v of f.violations) console.log(`violation: ${v}`);
-  console.log(`${f.kills} kills (${f.killsLanded} landed before the run was done), ${f.filesChecked} files checked; first render ${(f.firstMs / 1000).toFixed(1)} s (writing ${(f.writeMs / 1000).toFixed(1)} s), a run on unchanged inputs ${(f.runMs / 1000).toFixed(1)} s; ${((performance.now() - start) / 60000).toFixed(1)} min in all`);
+  console.log(`${f.kills} kills (${f.killsLanded} landed before the run was done), ${f.filesChecked} files checked; first render ${(f.firstMs / 1000).toFixed(1)} s (writing ${(f.writeMs / 1000).toFixed(1)} s, renaming ${(f.renameMs / 1000).toFixed(1)} s), a run on unchanged inputs ${(f.runMs / 1000).toFixed(1)} s; ${((performance.now() - start) / 60000).toFixed(1)} min in all`);
   console.log(`kills=${f.kills} violations=${f.violations.length} litter-after-kill=${f.litterAfterKill} litter-after-rerun=${f.litterAfterRerun} seed=${seed}`);
   process.exitCode = f.violations.length === 0 ? 0 : 1;
 }
