@@ -7,7 +7,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
 import { formatResults } from '../krm/write.js';
 import { convertSources, unifiedDiff, type ConvertedFile } from '../convert/index.js';
-import { collectFiles } from './inputs.js';
+import { collectFiles, type FoundFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { parseArgs, type ArgSpec } from './args.js';
 
@@ -79,9 +79,11 @@ export async function runConvertCommand(args: string[], io: CliIO): Promise<numb
   if (parsed.positional.length === 0) return fail('no PATH given');
   if (parsed.positional.includes('-')) return fail('convert reads files, not stdin (use the KRM function with mode: convert for a stream)');
 
-  let files: { abs: string; rel: string }[];
+  let files: FoundFile[];
   try {
-    files = await collectFiles(parsed.positional);
+    const found = await collectFiles(parsed.positional);
+    files = found.files;
+    io.stderr(formatResults(found.links, 'warning'));
   } catch (e) {
     io.stderr(`render-clusterclass convert: ${(e as Error).message}\n`);
     return ExitCode.errorResults;

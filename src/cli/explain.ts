@@ -74,6 +74,8 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
     io.stderr(`render-clusterclass explain: ${extensions.message}\n`);
     return ExitCode.errorResults;
   }
+  // What was not read (links): said whatever the explanation is.
+  io.stderr(formatResults([...inputs.links, ...extensions.value.results], 'warning'));
   const result = explainCluster(inputs.items, cfg.config, clusterArg, extensions.value.inputs);
   await extensions.value.save();
   const errors = result.results.filter((r) => r.severity === 'error');

@@ -8,7 +8,7 @@
  * outdir.ts). Documents that are not Kubernetes objects are skipped with an `info` result.
  */
 import { existsSync } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { JsonObject } from '../api/model.js';
 import { applySettings, parseFunctionConfig, type ConfigOutcome } from '../krm/config.js';
@@ -25,7 +25,8 @@ export interface InputFile {
   text: string;
 }
 
-export type InputsOutcome = { ok: true; items: InputItem[]; readResults: Result[]; files: InputFile[] } | { ok: false; message: string };
+/** `links`: the symbolic links not followed (also among `readResults`). */
+export type InputsOutcome = { ok: true; items: InputItem[]; readResults: Result[]; files: InputFile[]; links: Result[] } | { ok: false; message: string };
 
 const YAML_FILE = /\.(ya?ml|json)$/i;
 
@@ -41,32 +42,66 @@ interface Package {
   rules: IgnoreRules;
 }
 
+/** A package's `.krmignore`: read only when it is a regular file (a link or a pipe is never opened). */
 async function packageAt(root: string): Promise<Package> {
-  const text = await readFile(join(root, KRMIGNORE), 'utf8').catch(() => undefined);
+  const file = join(root, KRMIGNORE);
+  const st = await lstat(file).catch(() => undefined);
+  const text = st?.isFile() ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
   return { root, rules: text === undefined ? NO_RULES : parseKrmignore(text) };
 }
 
 const posix = (p: string) => p.split(sep).join('/');
 
-/** Files under the given paths (as typed), in a stable order; `exclude` are directories never read. */
-export async function collectFiles(paths: readonly string[], exclude: readonly string[] = []): Promise<{ abs: string; path: string; rel: string }[]> {
-  const out: { abs: string; path: string; rel: string }[] = [];
+/** A file found under the paths given: its absolute path, its path as the user would type it, its path below the argument. */
+export interface FoundFile {
+  abs: string;
+  path: string;
+  rel: string;
+}
+
+/**
+ * A symbolic link met inside a directory: never followed, as kpt never descends into a linked
+ * directory — and unlike kpt, a linked file is not read either, so nothing outside the tree the
+ * user named (a Secret, /dev/zero, a link loop) is ever read, printed or copied.
+ */
+export function linkNotFollowed(path: string): Result {
+  return {
+    severity: 'warning',
+    message: 'symbolic link not followed: inputs are read only from the files and directories below the paths given (name the target to read it)',
+    file: { path },
+    tags: { rule: 'symlink' },
+  };
+}
+
+/**
+ * Files under the given paths (as typed), in a stable order; `exclude` are directories never
+ * read. A path given may be a link (the user named it); below it, links are not followed, and
+ * each one that could hold inputs (a directory, a YAML or JSON name) is reported in `links`.
+ */
+export async function collectFiles(paths: readonly string[], exclude: readonly string[] = []): Promise<{ files: FoundFile[]; links: Result[] }> {
+  const files: FoundFile[] = [];
+  const links: Result[] = [];
   const skipped = new Set(exclude.map((d) => resolve(d)));
   const walk = async (dir: string, shown: string, top: string, pkg: Package): Promise<void> => {
-    for (const name of (await readdir(dir)).sort()) {
+    // Dirent types are the entries' own (lstat), never their targets'.
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const name = entry.name;
       if (name.startsWith('.') || name === 'node_modules') continue;
       const abs = join(dir, name);
-      const st = await stat(abs).catch(() => undefined);
-      if (!st) continue;
       const inPackage = posix(relative(pkg.root, abs));
-      if (st.isDirectory()) {
+      if (entry.isSymbolicLink()) {
+        // Only to say so: whether it points at a directory (a stat of the target, never a read).
+        const toDirectory = (await stat(abs).catch(() => undefined))?.isDirectory() === true;
+        if ((toDirectory || YAML_FILE.test(name)) && !pkg.rules.ignores(inPackage, toDirectory)) links.push(linkNotFollowed(join(shown, name)));
+      } else if (entry.isDirectory()) {
         if (skipped.has(abs) || existsSync(join(abs, OUTPUTS_LIST))) continue;
         if (pkg.rules.ignores(inPackage, true)) continue;
         // A subpackage has its own .krmignore, and the parent's patterns do not reach inside it.
         const sub = existsSync(join(abs, 'Kptfile')) ? await packageAt(abs) : undefined;
         await walk(abs, join(shown, name), top, sub ?? pkg);
-      } else if (st.isFile() && YAML_FILE.test(name) && !pkg.rules.ignores(inPackage, false)) {
-        out.push({ abs, path: join(shown, name), rel: posix(relative(top, abs)) });
+      } else if (entry.isFile() && YAML_FILE.test(name) && !pkg.rules.ignores(inPackage, false)) {
+        files.push({ abs, path: join(shown, name), rel: posix(relative(top, abs)) });
       }
     }
   };
@@ -76,24 +111,27 @@ export async function collectFiles(paths: readonly string[], exclude: readonly s
       throw unreadable(p, e);
     });
     if (st.isDirectory()) await walk(abs, p, abs, await packageAt(abs));
-    else out.push({ abs, path: p, rel: basename(p) });
+    else files.push({ abs, path: p, rel: basename(p) });
   }
-  return out;
+  return { files, links };
 }
 
 /** Reads YAML files and directories (and `-` for stdin) into input items, in a stable order. */
 export async function readInputs(paths: readonly string[], io: CliIO, options: { exclude?: readonly string[] } = {}): Promise<InputsOutcome> {
   const sources: { path: string; rel: string; text: () => Promise<string> }[] = [];
+  let links: Result[];
   try {
-    for (const f of await collectFiles(paths.filter((p) => p !== '-'), options.exclude ?? [])) {
+    const found = await collectFiles(paths.filter((p) => p !== '-'), options.exclude ?? []);
+    for (const f of found.files) {
       sources.push({ path: f.path, rel: f.rel, text: () => readFile(f.abs, 'utf8').catch((e: unknown) => Promise.reject(unreadable(f.path, e))) });
     }
+    links = found.links;
   } catch (e) {
     return { ok: false, message: (e as Error).message };
   }
   if (paths.includes('-')) sources.unshift({ path: '<stdin>', rel: 'stdin.yaml', text: () => io.readStdin() });
   const items: InputItem[] = [];
-  const readResults: Result[] = [];
+  const readResults: Result[] = [...links];
   const files: InputFile[] = [];
   for (const f of sources) {
     let text: string;
@@ -108,7 +146,7 @@ export async function readInputs(paths: readonly string[], io: CliIO, options: {
     readResults.push(...read.results);
     files.push({ path: f.path, rel: f.rel, text });
   }
-  return { ok: true, items, readResults, files };
+  return { ok: true, items, readResults, files, links };
 }
 
 /** The function config of a command: `--config FILE`, then `--set KEY=VALUE` and shorthand flags on top. */
@@ -164,12 +202,12 @@ export const EXTENSION_HELP = `  --extensions PATH    ExtensionConfig objects (a
   --replay-extensions DIR  answer extension calls from DIR only, without any network
 `;
 
-/** Objects from a side directory (`--crds`, `--observed`): used by the render, never output. */
-export async function readSideObjects(dir: string | undefined, io: CliIO, keep: (i: InputItem) => boolean): Promise<{ ok: true; objects: JsonObject[] } | { ok: false; message: string }> {
-  if (!dir) return { ok: true, objects: [] };
+/** Objects from a side directory (`--crds`, `--observed`): used by the render, never output; `links` as readInputs says. */
+export async function readSideObjects(dir: string | undefined, io: CliIO, keep: (i: InputItem) => boolean): Promise<{ ok: true; objects: JsonObject[]; links: Result[] } | { ok: false; message: string }> {
+  if (!dir) return { ok: true, objects: [], links: [] };
   const read = await readInputs([dir], io);
   if (!read.ok) return read;
-  return { ok: true, objects: read.items.filter(keep).map((i) => i.value) };
+  return { ok: true, objects: read.items.filter(keep).map((i) => i.value), links: read.links };
 }
 
 /** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation). */

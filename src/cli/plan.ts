@@ -63,7 +63,7 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(`render-clusterclass plan: ${extensions.message}\n`);
     return ExitCode.errorResults;
   }
-  const plan = computePlan(before, after, cfg.config, extensions.value.inputs ? { extensions: extensions.value.inputs } : {});
+  const plan = computePlan(before, { ...after, readResults: [...after.readResults, ...extensions.value.results] }, cfg.config, extensions.value.inputs ? { extensions: extensions.value.inputs } : {});
   await extensions.value.save();
   io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
   return planHasChanges(plan) ? 1 : ExitCode.ok;

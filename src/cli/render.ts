@@ -83,7 +83,7 @@ export async function runFunction(io: CliIO): Promise<number> {
     ...(input.earlier ? { earlier: input.earlier } : {}),
     ...(RENDERER_BUILD ? { renderer: RENDERER_BUILD } : {}),
   };
-  const output = renderPipeline(input.items, cfg.config, input.results, extras, (g) => writer.add(g));
+  const output = renderPipeline(input.items, cfg.config, [...input.results, ...extensions.value.results], extras, (g) => writer.add(g));
   await extensions.value.save();
   if (lostItems(input, output, writer.clusters)) {
     io.stderr('render-clusterclass: refusing to return an empty item list\n');
@@ -235,7 +235,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const extensions = await prepareExtensions(config, io);
   if (!extensions.ok) return unreadable(extensions.message);
   const shown = progress(io, 'rendering Clusters');
-  const output = runPipeline(items, config, readResults, {
+  const output = runPipeline(items, config, [...readResults, ...crds.links, ...observed.links, ...extensions.value.results], {
     crds: crds.objects,
     observed: observed.objects,
     previousInputs,
