@@ -1,32 +1,72 @@
 /**
- * The file side of Runtime SDK extensions for every command: ExtensionConfigs from
- * `extensions` (a file or directory), recordings to replay from `replayExtensions`, and, in
- * record mode, writing what was answered to `recordExtensions` once the command is done (each
- * file written whole, then renamed into place).
+ * The file side of Runtime SDK extensions for every command: ExtensionConfigs from `extensions`
+ * (a file or directory), recordings to replay from `replayExtensions`, and, in record mode,
+ * writing what was answered to `recordExtensions` once the command is done (each file written
+ * whole, then renamed into place).
+ *
+ * Who gave what decides what may connect (src/extensions/client.ts): the operator is the command
+ * line (`--extensions`, `--extension`, `--set`) and the environment; a function config document
+ * (`--config FILE`, a ResourceList's functionConfig, a kustomize transformer config) and the input
+ * items are the package's, and a package alone never makes the renderer connect anywhere.
  */
 import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenderConfig } from '../krm/config.js';
 import type { Result } from '../krm/result.js';
-import type { ExtensionInputs } from '../extensions/client.js';
+import { ALLOW_PACKAGE_EXTENSIONS_ENV, packageExtensionHint, type ExtensionInputs } from '../extensions/client.js';
 import { indexRecordings, recordingFileName, recordingText, type Recording } from '../extensions/recordings.js';
 import { isExtensionConfig } from '../extensions/registry.js';
 import type { CliIO } from './io.js';
 import { linkNotFollowed, readSideObjects } from './inputs.js';
 
+/** Whether the environment allows the package's ExtensionConfigs (`1` or `true`). */
+export const packageExtensionsAllowed = (env: NodeJS.ProcessEnv): boolean => env[ALLOW_PACKAGE_EXTENSIONS_ENV] === '1' || env[ALLOW_PACKAGE_EXTENSIONS_ENV] === 'true';
+
+/** An ExtensionConfig file or directory and `NAME=URL` overrides, from one side. */
+export interface ExtensionSource {
+  extensions?: string;
+  urls: Record<string, string>;
+}
+
+/** Where a command's Runtime SDK settings came from. */
+export interface ExtensionSources {
+  /** The command line (the operator's). */
+  operator: ExtensionSource;
+  /** A function config document (the package's). */
+  package: ExtensionSource;
+  /** The operator allowed the package's ExtensionConfigs and URLs. */
+  allowPackage: boolean;
+}
+
+/** The KRM function's: everything in its function config is the package's (a Kptfile, a kustomization). */
+export const functionConfigSources = (config: RenderConfig, env: NodeJS.ProcessEnv): ExtensionSources => ({
+  operator: { urls: {} },
+  package: { ...(config.extensions ? { extensions: config.extensions } : {}), urls: config.extensionURLs },
+  allowPackage: packageExtensionsAllowed(env),
+});
+
 export interface PreparedExtensions {
-  inputs?: ExtensionInputs;
-  /** Links not followed in the directories read. */
+  inputs: ExtensionInputs;
+  /** Links not followed in the directories read, URL overrides not used. */
   results: Result[];
   /** Writes the recordings (record mode); a no-op otherwise. */
   save(): Promise<void>;
 }
 
-export async function prepareExtensions(config: RenderConfig, io: CliIO): Promise<{ ok: true; value: PreparedExtensions } | { ok: false; message: string }> {
-  const configs = await readSideObjects(config.extensions, io, (i) => isExtensionConfig(i.value));
-  if (!configs.ok) return { ok: false, message: `extensions: ${configs.message}` };
-  const results: Result[] = [...configs.links];
-  const urls = config.extensionURLs;
+export async function prepareExtensions(config: RenderConfig, io: CliIO, sources: ExtensionSources): Promise<{ ok: true; value: PreparedExtensions } | { ok: false; message: string }> {
+  const operator = await readSideObjects(sources.operator.extensions, io, (i) => isExtensionConfig(i.value));
+  if (!operator.ok) return { ok: false, message: `extensions: ${operator.message}` };
+  const fromPackage = await readSideObjects(sources.package.extensions, io, (i) => isExtensionConfig(i.value));
+  if (!fromPackage.ok) return { ok: false, message: `extensions: ${fromPackage.message}` };
+  const results: Result[] = [...operator.links, ...fromPackage.links];
+  // URL overrides redirect connections: the package's count only with the opt-in, and never over the operator's.
+  const packageUrls = Object.entries(sources.package.urls).filter(([name]) => !(name in sources.operator.urls));
+  if (!sources.allowPackage && packageUrls.length > 0) {
+    const names = packageUrls.map(([name]) => name).join(', ');
+    results.push({ severity: 'warning', message: `extensionURLs of the function config not used (${names}): ${packageExtensionHint('give them with --extension NAME=URL')}`, tags: { rule: 'extensionconfig' } });
+  }
+  const urls = { ...(sources.allowPackage ? Object.fromEntries(packageUrls) : {}), ...sources.operator.urls };
+  const base = { configs: operator.objects, packageConfigs: fromPackage.objects, allowPackage: sources.allowPackage, urls };
   const noop = async () => undefined;
   if (config.replayExtensions) {
     const dir = config.replayExtensions;
@@ -42,12 +82,10 @@ export async function prepareExtensions(config: RenderConfig, io: CliIO): Promis
     const files = await Promise.all(names.map(async (name) => ({ name, text: await readFile(join(dir, name), 'utf8') })));
     const index = indexRecordings(files);
     if (!index.ok) return { ok: false, message: `replayExtensions: ${index.error}` };
-    return { ok: true, value: { inputs: { configs: configs.objects, urls, mode: { kind: 'replay', recordings: index.index, dir } }, results, save: noop } };
+    return { ok: true, value: { inputs: { ...base, mode: { kind: 'replay', recordings: index.index, dir } }, results, save: noop } };
   }
-  const hasConfig = configs.objects.length > 0 || Object.keys(urls).length > 0 || config.recordExtensions !== undefined;
-  if (!hasConfig) return { ok: true, value: { results, save: noop } };
   const recordInto = config.recordExtensions ? new Map<string, Recording>() : undefined;
-  const inputs: ExtensionInputs = { configs: configs.objects, urls, mode: { kind: 'live' }, ...(recordInto ? { recordInto } : {}) };
+  const inputs: ExtensionInputs = { ...base, mode: { kind: 'live' }, ...(recordInto ? { recordInto } : {}) };
   const save = async () => {
     if (!recordInto || !config.recordExtensions) return;
     const dir = config.recordExtensions;
@@ -60,3 +98,9 @@ export async function prepareExtensions(config: RenderConfig, io: CliIO): Promis
   };
   return { ok: true, value: { inputs, results, save } };
 }
+
+/** A command's sources: its command line split from its `--config` file, with the opt-in of its flag or the environment. */
+export const commandSources = (split: Omit<ExtensionSources, 'allowPackage'>, flags: Record<string, unknown>, env: NodeJS.ProcessEnv): ExtensionSources => ({
+  ...split,
+  allowPackage: flags['allow-package-extensions'] === true || packageExtensionsAllowed(env),
+});

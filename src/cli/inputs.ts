@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { JsonObject } from '../api/model.js';
-import { applySettings, parseFunctionConfig, type ConfigOutcome } from '../krm/config.js';
+import { DEFAULT_CONFIG, applySettings, parseFunctionConfig, type RenderConfig } from '../krm/config.js';
+import type { ExtensionSources } from './extensions.js';
 import type { Result } from '../krm/result.js';
 import { DEFAULT_READ_LIMITS, readYamlStream, type InputItem } from '../krm/read.js';
 import type { CliIO } from './io.js';
@@ -149,8 +150,14 @@ export async function readInputs(paths: readonly string[], io: CliIO, options: {
   return { ok: true, items, readResults, files, links };
 }
 
-/** The function config of a command: `--config FILE`, then `--set KEY=VALUE` and shorthand flags on top. */
-export async function configFromFlags(flags: Record<string, string | boolean | string[]>): Promise<ConfigOutcome> {
+/**
+ * The function config of a command: `--config FILE`, then `--set KEY=VALUE` and shorthand flags on
+ * top; `extensionSources` tells the Runtime SDK settings of the command line (the operator's)
+ * from those of the file (the package's, cli/extensions.ts).
+ */
+export async function configFromFlags(
+  flags: Record<string, string | boolean | string[]>,
+): Promise<{ ok: true; config: RenderConfig; extensionSources: Omit<ExtensionSources, 'allowPackage'> } | { ok: false; message: string; field?: string }> {
   let fc: JsonObject | undefined;
   const configFile = flags.config as string | undefined;
   if (configFile) {
@@ -187,19 +194,35 @@ export async function configFromFlags(flags: Record<string, string | boolean | s
   const urls = flags.extension as string[] | undefined;
   if (urls && urls.length > 0) settings.extensionURLs = urls.join(',');
   if (flags.strict === true) settings.strict = 'true';
-  return applySettings(cfg.config, settings, true);
+  const merged = applySettings(cfg.config, settings, true);
+  if (!merged.ok) return merged;
+  const { extensions, extensionURLs } = settings;
+  const operator = applySettings(DEFAULT_CONFIG, extensionURLs ? { extensionURLs } : {}, true);
+  if (!operator.ok) return operator;
+  const file = cfg.config;
+  return {
+    ...merged,
+    extensionSources: {
+      operator: { ...(extensions ? { extensions } : {}), urls: operator.config.extensionURLs },
+      // A path on the command line replaces the file's.
+      package: { ...(file.extensions && !extensions ? { extensions: file.extensions } : {}), urls: file.extensionURLs },
+    },
+  };
 }
 
 /** The Runtime SDK flags every command takes (see configFromFlags). */
-export const EXTENSION_FLAGS = { extensions: 'string', extension: 'list', 'record-extensions': 'string', 'replay-extensions': 'string' } as const;
+export const EXTENSION_FLAGS = { extensions: 'string', extension: 'list', 'record-extensions': 'string', 'replay-extensions': 'string', 'allow-package-extensions': 'boolean' } as const;
 
 export const EXTENSION_HELP = `  --extensions PATH    ExtensionConfig objects (a file or directory): external patches,
                        variable discovery and topology validation call these Runtime SDK
-                       extensions (ExtensionConfigs among the inputs are used too)
+                       extensions
   --extension NAME=URL reach ExtensionConfig NAME at URL (a local extension or a port-forward);
                        the certificate must still name the host CAPI would call (repeatable)
   --record-extensions DIR  write every extension answer to DIR (one file per request)
   --replay-extensions DIR  answer extension calls from DIR only, without any network
+  --allow-package-extensions  also call the ExtensionConfigs among the inputs and use the
+                       extensionURLs of a --config file (package content: without this flag
+                       or RENDER_CLUSTERCLASS_ALLOW_PACKAGE_EXTENSIONS=1, they are not used)
 `;
 
 /** Objects from a side directory (`--crds`, `--observed`): used by the render, never output; `links` as readInputs says. */

@@ -6,7 +6,7 @@ import { parseArgs } from './args.js';
 import { materializeBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
-import { prepareExtensions } from './extensions.js';
+import { commandSources, prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
 
@@ -58,12 +58,12 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(`render-clusterclass plan: ${(!before.ok && before.message) || (!after.ok && after.message)}\n`);
     return ExitCode.errorResults;
   }
-  const extensions = await prepareExtensions(cfg.config, io);
+  const extensions = await prepareExtensions(cfg.config, io, commandSources(cfg.extensionSources, parsed.flags, process.env));
   if (!extensions.ok) {
     io.stderr(`render-clusterclass plan: ${extensions.message}\n`);
     return ExitCode.errorResults;
   }
-  const plan = computePlan(before, { ...after, readResults: [...after.readResults, ...extensions.value.results] }, cfg.config, extensions.value.inputs ? { extensions: extensions.value.inputs } : {});
+  const plan = computePlan(before, { ...after, readResults: [...after.readResults, ...extensions.value.results] }, cfg.config, { extensions: extensions.value.inputs });
   await extensions.value.save();
   io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
   return planHasChanges(plan) ? 1 : ExitCode.ok;

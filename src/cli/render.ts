@@ -19,7 +19,7 @@ import { describeOutputs, writeOutputDir, type OutputFile, type OutputSummary } 
 import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
 import { RENDERER_BUILD } from './build.js';
-import { prepareExtensions } from './extensions.js';
+import { commandSources, functionConfigSources, prepareExtensions } from './extensions.js';
 
 function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
   if (hasErrors(results)) return ExitCode.errorResults;
@@ -72,14 +72,14 @@ export async function runFunction(io: CliIO): Promise<number> {
     if (converted.code !== 0) io.stderr(formatResults(converted.results, 'error'));
     return converted.code;
   }
-  const extensions = await prepareExtensions(cfg.config, io);
+  const extensions = await prepareExtensions(cfg.config, io, functionConfigSources(cfg.config, process.env));
   if (!extensions.ok) {
     io.stderr(`render-clusterclass: ${extensions.message}\n`);
     return ExitCode.errorResults;
   }
   const writer = resourceListWriter();
   const extras = {
-    ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}),
+    extensions: extensions.value.inputs,
     ...(input.earlier ? { earlier: input.earlier } : {}),
     ...(RENDERER_BUILD ? { renderer: RENDERER_BUILD } : {}),
   };
@@ -232,7 +232,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     if (!before.ok) return unreadable(`--previous: ${before.message}`);
     previousInputs = before.items;
   }
-  const extensions = await prepareExtensions(config, io);
+  const extensions = await prepareExtensions(config, io, commandSources(cfg.extensionSources, parsed.flags, process.env));
   if (!extensions.ok) return unreadable(extensions.message);
   const shown = progress(io, 'rendering Clusters');
   const output = runPipeline(items, config, [...readResults, ...crds.links, ...observed.links, ...extensions.value.results], {
@@ -240,7 +240,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     observed: observed.objects,
     previousInputs,
     progress: shown.tick,
-    ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}),
+    extensions: extensions.value.inputs,
   });
   shown.end();
   await extensions.value.save();
