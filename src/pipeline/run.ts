@@ -20,6 +20,7 @@ import { contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, ty
 import { inputCrdValidator, storedTemplate, validateOnCreate, withStoredTemplateHint } from '../validation/admission.js';
 import { rolloutReport } from '../validation/compatibility.js';
 import { updateResults } from '../validation/update.js';
+import { clusterNameResults } from '../validation/cluster.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import { coreVersionFor } from './versions.js';
@@ -413,6 +414,9 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
       results.push(...decoding);
       if (checkInput) results.push(...checkInput(item.value, ref));
       if (hasErrors(decoding)) continue;
+      const naming = clusterNameResults(ref);
+      results.push(...naming);
+      if (naming.length > 0) continue;
       const normalized = normalizeCluster(item.value, ref);
       results.push(...normalized.results);
       const cluster = normalized.value;
