@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs';
 import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import type { JsonObject } from '../api/model.js';
+import { compareText } from '../api/json.js';
 import { DEFAULT_CONFIG, applySettings, parseFunctionConfig, type RenderConfig } from '../krm/config.js';
 import type { ExtensionSources } from './extensions.js';
 import type { Result } from '../krm/result.js';
@@ -85,7 +86,7 @@ export async function collectFiles(paths: readonly string[], exclude: readonly s
   const skipped = new Set(exclude.map((d) => resolve(d)));
   const walk = async (dir: string, shown: string, top: string, pkg: Package): Promise<void> => {
     // Dirent types are the entries' own (lstat), never their targets'.
-    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => compareText(a.name, b.name));
     for (const entry of entries) {
       const name = entry.name;
       if (name.startsWith('.') || name === 'node_modules') continue;
