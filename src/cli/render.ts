@@ -8,7 +8,7 @@ import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../k
 import { hasErrors, type Result } from '../krm/result.js';
 import { DEFAULT_READ_LIMITS, PATH_ANNOTATION, annotationsOf, readResourceList, readYamlStream, refOf, type InputItem, type ResourceListInput } from '../krm/read.js';
 import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
-import { classify, clusterKey } from '../pipeline/classify.js';
+import { classify, clusterKey, shardOf } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../explain/report.js';
 import { materializeBase } from './base.js';
@@ -212,6 +212,10 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   if (!FORMATS.includes(format)) return usageError(io, '--format must be manifests, all, kustomize or resourcelist');
   const outDir = (parsed.flags.output ?? parsed.flags.o) as string | undefined;
   if (outDir !== undefined && format === 'resourcelist') return usageError(io, '--format resourcelist prints to stdout; it does not go with -o');
+  const applier = outDir === undefined ? pruningApplier(format, process.env) : undefined;
+  if (config.mode === 'validate' && applier) {
+    return usageError(io, `mode validate prints no manifests, which ${applier} reads as an application without objects: it would prune them all. Render with mode expand (or preview) here, and validate in CI`);
+  }
   const unreadable = (message: string) => {
     io.stderr(`render-clusterclass render: ${message}\n`);
     return ExitCode.errorResults;
@@ -250,7 +254,8 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     const warnings = output.results.filter((r) => r.severity === 'warning').length;
     io.stderr(`render-clusterclass render: failing because of ${plural(warnings, 'warning')} (--fail-on warning)\n`);
   }
-  const clusters = classify(items, config.defaultNamespace).clusters.length;
+  const classified = classify(items, config.defaultNamespace);
+  const clusters = classified.clusters.length;
   const objects = output.generated.reduce((n, g) => n + g.objects.length, 0);
   const summary = () => summaryLine(config.mode === 'validate' ? `validated ${plural(clusters, 'Cluster')}` : `rendered ${output.generated.length} of ${plural(clusters, 'Cluster')} (${plural(objects, 'object')})`, output.results, io);
   // A person at a terminal gets a summary; validate mode prints one always (it is its output).
@@ -277,9 +282,25 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   }
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok) return code;
-  const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))];
-  await io.stdout(stringifyDocuments(printed.filter((o): o is JsonObject => o !== undefined)));
+  const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))].filter((o): o is JsonObject => o !== undefined);
+  // Nor an empty set while Clusters are among the inputs: any applier that prunes would delete them all.
+  const present = classified.classicClusters.length + classified.clusters.filter((c) => !config.shard || shardOf(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name, config.shard.count) === config.shard.index).length;
+  if (printed.length === 0 && present > 0) {
+    io.stderr(`render-clusterclass render: refusing to print no manifests while ${plural(present, 'Cluster')} ${present === 1 ? 'is' : 'are'} among the inputs: an applier that prunes (Argo CD, kubectl apply --prune) would delete every object of the application\n`);
+    return ExitCode.errorResults;
+  }
+  await io.stdout(stringifyDocuments(printed));
   return code;
+}
+
+/**
+ * Who takes printed manifests as the whole application, so that none at all prunes every object:
+ * Argo CD (its config management plugins run with ARGOCD_APP_NAME set, argo-cd
+ * docs/user-guide/build-environment.md) and kustomize (`--format kustomize`, the exec plugin).
+ */
+function pruningApplier(format: Format, env: NodeJS.ProcessEnv): string | undefined {
+  if (env.ARGOCD_APP_NAME !== undefined) return 'Argo CD';
+  return format === 'kustomize' ? 'kustomize' : undefined;
 }
 
 /**

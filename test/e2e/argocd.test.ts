@@ -74,6 +74,42 @@ describe('Argo CD config management plugin', () => {
     expect(out.stderr).toContain('MachineDeploymentClass with name "no-such-class" does not exist');
   });
 
+  it('refuses mode validate, which prints no manifests: Argo CD would prune the whole application', () => {
+    const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    const out = generate(app, { mode: 'validate' });
+    expect(out.code).toBe(3);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('mode validate prints no manifests, and Argo CD would prune the whole application');
+    // The renderer refuses it too whenever it runs under Argo CD (a plugin without the check).
+    const direct = run(binPath, ['render', '.', '--set', 'mode=validate'], { cwd: app, env: { ...process.env, ARGOCD_APP_NAME: 'clusters' } });
+    expect(direct.code).toBe(3);
+    expect(direct.stdout).toBe('');
+    expect(direct.stderr).toContain('mode validate prints no manifests, which Argo CD reads as an application without objects: it would prune them all');
+    // Outside Argo CD, validate is what CI runs: results only, exit 0.
+    const env = { ...process.env };
+    delete env.ARGOCD_APP_NAME;
+    expect(run(binPath, ['render', '.', '--set', 'mode=validate'], { cwd: app, env }).code).toBe(0);
+  });
+
+  it('never answers "no objects" with success while a Cluster is in the application', () => {
+    // Everything local-config, and the Cluster has no topology: nothing would be printed.
+    const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    const local = (text: string) =>
+      YAML.parseAllDocuments(text)
+        .map((d) => {
+          const o = d.toJS();
+          o.metadata.annotations = { ...o.metadata.annotations, 'config.kubernetes.io/local-config': 'true' };
+          if (o.kind === 'Cluster') o.spec = { paused: true };
+          return YAML.stringify(o);
+        })
+        .join('---\n');
+    for (const file of ['clusterclass.yaml', 'cluster-foo.yaml']) writeFileSync(join(app, file), local(readFileSync(join(app, file), 'utf8')));
+    const out = generate(app);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('refusing to print no manifests while 1 Cluster is among the inputs');
+  });
+
   it('rejects a bad parameter value as a configuration error', () => {
     const app = tempCopy(join(repoRoot, 'examples', 'basic'));
     const out = generate(app, { mode: 'apply-everything' });
