@@ -221,9 +221,10 @@ export const EXTENSION_HELP = `  --extensions PATH    ExtensionConfig objects (a
                        the certificate must still name the host CAPI would call (repeatable)
   --record-extensions DIR  write every extension answer to DIR (one file per request)
   --replay-extensions DIR  answer extension calls from DIR only, without any network
-  --allow-package-extensions  also call the ExtensionConfigs among the inputs and use the
-                       extensionURLs of a --config file (package content: without this flag
-                       or RENDER_CLUSTERCLASS_ALLOW_PACKAGE_EXTENSIONS=1, they are not used)
+  --allow-package-extensions  also call the ExtensionConfigs among the inputs or named by
+                       a --config file, and use that file's extensionURLs (package content:
+                       without this flag or RENDER_CLUSTERCLASS_ALLOW_PACKAGE_EXTENSIONS=1
+                       they are not used)
 `;
 
 /** Objects from a side directory (`--crds`, `--observed`): used by the render, never output; `links` as readInputs says. */

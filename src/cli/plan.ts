@@ -9,6 +9,7 @@ import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './
 import { commandSources, prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
+import { formatResults } from '../krm/write.js';
 
 export const PLAN_HELP: string = `Usage: render-clusterclass plan --base GIT-REF|DIR [PATH...] [options]
 
@@ -63,7 +64,9 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(`render-clusterclass plan: ${extensions.message}\n`);
     return ExitCode.errorResults;
   }
-  const plan = computePlan(before, { ...after, readResults: [...after.readResults, ...extensions.value.results] }, cfg.config, { extensions: extensions.value.inputs });
+  // What was not read or not used (links, URLs): said whatever the plan is.
+  io.stderr(formatResults([...before.links, ...after.links, ...extensions.value.results], 'warning'));
+  const plan = computePlan(before, after, cfg.config, { extensions: extensions.value.inputs });
   await extensions.value.save();
   io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
   return planHasChanges(plan) ? 1 : ExitCode.ok;

@@ -101,6 +101,7 @@ describe('symbolic links in the inputs are not followed', () => {
     loopsAndLeaks(base);
     const fromDir = await cli(['plan', '--base', 'base', 'pkg', '--format', 'json'], root);
     expect(fromDir.code, fromDir.stderr).toBe(0);
+    for (const side of ['base', 'pkg']) expect(fromDir.stderr).toContain(`${side}/secret.yaml: ${NOT_FOLLOWED}`);
     // Committed links (git stores them as links; git archive extracts them as links).
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: root, stdio: 'pipe' });
     git('init', '-q');
