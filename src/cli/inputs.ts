@@ -27,8 +27,15 @@ export interface InputFile {
   text: string;
 }
 
+/** A file that could not be read or parsed, and where it broke when that is known. */
+export interface UnreadableFile {
+  path: string;
+  line?: number;
+  column?: number;
+}
+
 /** `links`: the symbolic links not followed (also among `readResults`). */
-export type InputsOutcome = { ok: true; items: InputItem[]; readResults: Result[]; files: InputFile[]; links: Result[] } | { ok: false; message: string };
+export type InputsOutcome = { ok: true; items: InputItem[]; readResults: Result[]; files: InputFile[]; links: Result[]; unreadable: UnreadableFile[] } | { ok: false; message: string };
 
 const YAML_FILE = /\.(ya?ml|json)$/i;
 
@@ -118,8 +125,33 @@ export async function collectFiles(paths: readonly string[], exclude: readonly s
   return { files, links };
 }
 
-/** Reads YAML files and directories (and `-` for stdin) into input items, in a stable order. */
-export async function readInputs(paths: readonly string[], io: CliIO, options: { exclude?: readonly string[] } = {}): Promise<InputsOutcome> {
+/** The rule of a result about a file that could not be read or parsed. */
+export const UNREADABLE_FILE = 'unreadable-file';
+
+/** Where the reader's message says a file broke (`at line L, column C`, `(line L, column C)`). */
+const POSITION = /(?:at line (\d+), column (\d+)|\(line (\d+), column (\d+)\))/;
+
+/**
+ * An unreadable file as an error result about that file, with its position out of the message
+ * (the locator prints it as `path:line:column`; the message keeps it for a ResourceList's results).
+ */
+function unreadableFile(path: string, message: string): { file: UnreadableFile; result: Result } {
+  const m = POSITION.exec(message);
+  const file: UnreadableFile = m ? { path, line: Number(m[1] ?? m[3]), column: Number(m[2] ?? m[4]) } : { path };
+  const reason = message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
+  return {
+    file,
+    result: { severity: 'error', message: `${reason}; this file is skipped, and nothing is pruned in a run that cannot read every input`, file: { path }, tags: { rule: UNREADABLE_FILE } },
+  };
+}
+
+/**
+ * Reads YAML files and directories (and `-` for stdin) into input items, in a stable order. A
+ * file that cannot be read or parsed ends the read with its message, or, with `partial` (render:
+ * one bad file must not stop a fleet), is an error result about that file and listed in
+ * `unreadable`, and the other files are read.
+ */
+export async function readInputs(paths: readonly string[], io: CliIO, options: { exclude?: readonly string[]; partial?: boolean } = {}): Promise<InputsOutcome> {
   const sources: { path: string; rel: string; text: () => Promise<string> }[] = [];
   let links: Result[];
   try {
@@ -135,20 +167,25 @@ export async function readInputs(paths: readonly string[], io: CliIO, options: {
   const items: InputItem[] = [];
   const readResults: Result[] = [...links];
   const files: InputFile[] = [];
+  const unreadableFiles: UnreadableFile[] = [];
   for (const f of sources) {
-    let text: string;
-    try {
-      text = await f.text();
-    } catch (e) {
-      return { ok: false, message: (e as Error).message };
+    const read = await f.text().then(
+      (text) => ({ text, ...readYamlStream(text, f.path, DEFAULT_READ_LIMITS, { skipNonObjects: true }) }),
+      (e: unknown) => ({ ok: false as const, message: (e as Error).message }),
+    );
+    if (!read.ok) {
+      if (!options.partial) return { ok: false, message: read.message };
+      const broken = unreadableFile(f.path, read.message);
+      unreadableFiles.push(broken.file);
+      readResults.push(broken.result);
+      continue;
     }
-    const read = readYamlStream(text, f.path, DEFAULT_READ_LIMITS, { skipNonObjects: true });
-    if (!read.ok) return { ok: false, message: read.message };
+    const { text } = read;
     items.push(...read.items);
     readResults.push(...read.results);
     files.push({ path: f.path, rel: f.rel, text });
   }
-  return { ok: true, items, readResults, files, links };
+  return { ok: true, items, readResults, files, links, unreadable: unreadableFiles };
 }
 
 /**

@@ -6,7 +6,8 @@
  * - `DIR/.render-clusterclass-outputs` lists every file written, with its Cluster. It makes the
  *   directory recognisable: it is never read as input, and files of Clusters that are gone are
  *   pruned from it — only files it lists, never anything else in DIR.
- * - A Cluster that failed keeps its files untouched.
+ * - Files the caller keeps (pipeline/keep.ts: a Cluster in the inputs that was not rendered; every
+ *   file in a run that could not read all its inputs) stay untouched.
  * - New content is written to a temporary directory inside DIR, then renamed into place, so no
  *   reader ever sees half a file; a file whose content is unchanged is not touched (its mtime
  *   stays, so rsync, make and git see no change).
@@ -27,12 +28,12 @@ export interface OutputFile {
   text: string;
 }
 
-export interface OutputSummary {
+export interface OutputSummary<Reason extends string> {
   written: number;
   unchanged: number;
   pruned: number;
-  /** Files of Clusters not rendered this run (they failed, or belong to another shard), left as they were. */
-  kept: number;
+  /** Earlier files left as they were, by the reason the caller's `keep` gave. */
+  kept: Map<Reason, number>;
 }
 
 function parseList(text: string): Map<string, string> {
@@ -45,26 +46,34 @@ function parseList(text: string): Map<string, string> {
   return out;
 }
 
+const readList = async (root: string) => parseList(await readFile(join(root, OUTPUTS_LIST), 'utf8').catch(() => ''));
+
+/** The Clusters (`namespace/name`) whose files DIR's list names: the Clusters an earlier run wrote there. */
+export async function listedClusters(dir: string): Promise<Set<string>> {
+  return new Set([...(await readList(resolve(dir))).values()].filter((c) => c !== INPUTS));
+}
+
 /**
- * Brings DIR to `files`. `keepClusters` says whose earlier files stay (Clusters that failed, or
- * that another shard renders); every other listed file not in `files` is pruned.
+ * Brings DIR to `files`. `keep` is asked about each listed file that `files` does not hold, with
+ * its Cluster's `namespace/name` (undefined for a copied input), and says why that file stays
+ * (pipeline/keep.ts); a file it gives no reason for is pruned.
  */
-export async function writeOutputDir(dir: string, files: readonly OutputFile[], keepClusters: (cluster: string) => boolean): Promise<OutputSummary> {
+export async function writeOutputDir<Reason extends string>(dir: string, files: readonly OutputFile[], keep: (cluster: string | undefined) => Reason | undefined): Promise<OutputSummary<Reason>> {
   const root = resolve(dir);
   const inside = (path: string) => {
     const target = resolve(root, path);
     return target.startsWith(root + sep) && !path.split('/').includes(OUTPUTS_LIST) ? target : undefined;
   };
   await mkdir(root, { recursive: true });
-  const before = parseList(await readFile(join(root, OUTPUTS_LIST), 'utf8').catch(() => ''));
+  const before = await readList(root);
   const after = new Map<string, string>();
-  const summary: OutputSummary = { written: 0, unchanged: 0, pruned: 0, kept: 0 };
+  const summary: OutputSummary<Reason> = { written: 0, unchanged: 0, pruned: 0, kept: new Map() };
   const produced = new Set(files.map((f) => f.path));
   for (const [path, cluster] of before) {
-    if (cluster !== INPUTS && keepClusters(cluster) && !produced.has(path)) {
-      after.set(path, cluster);
-      summary.kept++;
-    }
+    const reason = produced.has(path) ? undefined : keep(cluster === INPUTS ? undefined : cluster);
+    if (reason === undefined) continue;
+    after.set(path, cluster);
+    summary.kept.set(reason, (summary.kept.get(reason) ?? 0) + 1);
   }
   const changed: { target: string; text: string }[] = [];
   for (const f of files) {
@@ -106,10 +115,4 @@ export async function writeOutputDir(dir: string, files: readonly OutputFile[], 
     }
   }
   return summary;
-}
-
-export function describeOutputs(dir: string, s: OutputSummary): string {
-  const parts = [`${s.written} written`, `${s.unchanged} unchanged`, `${s.pruned} pruned`];
-  if (s.kept > 0) parts.push(`${s.kept} kept (Clusters not rendered)`);
-  return `${dir}: ${parts.join(', ')}`;
 }

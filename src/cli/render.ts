@@ -8,14 +8,15 @@ import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../k
 import { hasErrors, type Result } from '../krm/result.js';
 import { DEFAULT_READ_LIMITS, PATH_ANNOTATION, annotationsOf, readResourceList, readYamlStream, refOf, type InputItem, type ResourceListInput } from '../krm/read.js';
 import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
-import { classify, clusterKey, shardOf } from '../pipeline/classify.js';
+import { classify, shardOf } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../explain/report.js';
 import { materializeBase } from './base.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
-import { describeOutputs, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
+import { listedClusters, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
+import { unreadableKeptResult, type KeepReason } from '../pipeline/keep.js';
 import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
 import { RENDERER_BUILD } from './build.js';
@@ -221,7 +222,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     return ExitCode.errorResults;
   };
 
-  const inputs = await readInputs(parsed.positional, io, outDir === undefined ? {} : { exclude: [outDir] });
+  const inputs = await readInputs(parsed.positional, io, { partial: true, ...(outDir === undefined ? {} : { exclude: [outDir] }) });
   if (!inputs.ok) return unreadable(inputs.message);
   const { items, readResults } = inputs;
   const crds = await readCrds(parsed.flags.crds as string | undefined, io);
@@ -245,10 +246,13 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     previousInputs,
     progress: shown.tick,
     extensions: extensions.value.inputs,
+    unreadable: inputs.unreadable.map((u) => u.path),
+    ...(outDir === undefined ? {} : { earlierClusters: await listedClusters(outDir) }),
   });
   shown.end();
   await extensions.value.save();
-  io.stderr(formatResults(output.results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files) }));
+  const printResults = (results: readonly Result[]) => io.stderr(formatResults(results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files, inputs.unreadable) }));
+  printResults(output.results);
   const code = exitCodeFor(output.results, config);
   if (code !== ExitCode.ok && !hasErrors(output.results)) {
     const warnings = output.results.filter((r) => r.severity === 'warning').length;
@@ -263,21 +267,25 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   if (config.mode === 'validate') return code;
 
   if (format === 'resourcelist') {
-    await io.stdout(writeResourceList(newResourceListDocument(), output));
+    // A ResourceList holds every input item: without the objects of a file that could not be read, it is not written.
+    if (inputs.unreadable.length === 0) await io.stdout(writeResourceList(newResourceListDocument(), output));
     return code;
   }
   const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
     format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
   if (outDir !== undefined) {
-    let written: OutputSummary;
+    const withInputs = parsed.flags['with-inputs'] === true;
+    let written: OutputSummary<KeepReason>;
     try {
-      written = await writeOutputDir(outDir, outputDirFiles(output, config, inputs.files, parsed.flags['with-inputs'] === true, manifest), renderedElsewhere(items, output, config));
+      written = await writeOutputDir(outDir, outputDirFiles(output, config, inputs.files, withInputs, manifest), output.kept.reason);
     } catch (e) {
       // A path that is not a directory, or one we may not write: the user's to fix, not a bug.
       io.stderr(`render-clusterclass render: cannot write -o ${outDir}: ${(e as Error).message}\n`);
       return ExitCode.errorResults;
     }
-    io.stderr(`${describeOutputs(outDir, written)}\n`);
+    const notFound = written.kept.get(KEPT_UNREADABLE) ?? 0;
+    if (notFound > 0) printResults([unreadableKeptResult(`${plural(notFound, 'file')} of Clusters${withInputs ? ' and inputs' : ''} not found this run`, output.kept.unreadable)]);
+    io.stderr(`${describeOutputs(outDir, written, inputs.unreadable.length)}\n`);
     return code;
   }
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
@@ -330,9 +338,24 @@ function outputDirFiles(output: PipelineOutput, config: RenderConfig, files: rea
   return [...byPath].map(([path, f]) => ({ path, ...(f.cluster === undefined ? {} : { cluster: f.cluster }), text: stringifyDocuments(f.objects) }));
 }
 
-/** Clusters among the inputs that this run did not render (they failed, or another shard renders them): their files stay. */
-function renderedElsewhere(items: readonly InputItem[], output: PipelineOutput, config: RenderConfig): (cluster: string) => boolean {
-  const present = new Set(classify(items, config.defaultNamespace).clusters.map((c) => clusterKey(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name)));
-  const rendered = new Set(output.generated.map((g) => g.cluster));
-  return (cluster) => present.has(cluster) && !rendered.has(cluster);
+const KEPT_UNREADABLE: KeepReason = 'unreadable-input';
+
+/** Why `-o DIR` left files as they were (pipeline/keep.ts), as the summary line says it. */
+const KEPT_BECAUSE: Record<KeepReason, string> = { 'not-rendered': 'of Clusters not rendered', [KEPT_UNREADABLE]: 'not pruned: an input could not be read' };
+
+/**
+ * The summary line of `-o DIR`: every count, each with its reason when it is not zero —
+ * `out: 1999 written, 0 unchanged, 1 kept (not pruned: an input could not be read), 1 skipped (input file could not be read), 0 pruned`.
+ */
+export function describeOutputs(dir: string, s: OutputSummary<KeepReason>, skippedFiles: number): string {
+  const kept = [...s.kept.values()].reduce((a, b) => a + b, 0);
+  const reasons = [...s.kept].map(([reason, n]) => `${s.kept.size > 1 ? `${n} ` : ''}${KEPT_BECAUSE[reason]}`);
+  const parts = [
+    `${s.written} written`,
+    `${s.unchanged} unchanged`,
+    `${kept} kept${kept > 0 ? ` (${reasons.join(', ')})` : ''}`,
+    `${skippedFiles} skipped${skippedFiles > 0 ? ` (input ${skippedFiles === 1 ? 'file' : 'files'} could not be read)` : ''}`,
+    `${s.pruned} pruned${s.pruned > 0 ? ' (gone from the inputs)' : ''}`,
+  ];
+  return `${dir}: ${parts.join(', ')}`;
 }
