@@ -150,9 +150,10 @@ kustomization.yaml, docs) are skipped.
 
 Options:
   -o, --output DIR     write the rendered objects to DIR/<namespace>/<cluster>.yaml instead of
-                       stdout. DIR is never read as input; files of Clusters that are gone are
-                       pruned, a failing Cluster keeps its files, unchanged files are not
-                       rewritten, and nothing half-written appears (see README)
+                       stdout. DIR is never read as input; a Cluster in the inputs that cannot
+                       be rendered keeps its files, only files of Clusters gone from every input
+                       are pruned (none while an input file cannot be read), unchanged files
+                       are not rewritten, and nothing half-written appears (see README)
   --with-inputs        with -o: also write the applyable inputs (ClusterClass, templates, ...)
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
   --set KEY=VALUE      a function config field (repeatable), e.g. --set mode=preview
@@ -347,7 +348,7 @@ const KEPT_BECAUSE: Record<KeepReason, string> = { 'not-rendered': 'of Clusters 
  * The summary line of `-o DIR`: every count, each with its reason when it is not zero —
  * `out: 1999 written, 0 unchanged, 1 kept (not pruned: an input could not be read), 1 skipped (input file could not be read), 0 pruned`.
  */
-export function describeOutputs(dir: string, s: OutputSummary<KeepReason>, skippedFiles: number): string {
+function describeOutputs(dir: string, s: OutputSummary<KeepReason>, skippedFiles: number): string {
   const kept = [...s.kept.values()].reduce((a, b) => a + b, 0);
   const reasons = [...s.kept].map(([reason, n]) => `${s.kept.size > 1 ? `${n} ` : ''}${KEPT_BECAUSE[reason]}`);
   const parts = [
