@@ -3,7 +3,7 @@
  * of examples/argocd/plugin.yaml exactly as the sidecar does — in the application's directory,
  * with Argo CD's build environment and parameter variables — and check what Argo CD would apply.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -94,6 +94,8 @@ describe('Argo CD config management plugin', () => {
   it('never answers "no objects" with success while a Cluster is in the application', () => {
     // Everything local-config, and the Cluster has no topology: nothing would be printed.
     const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    // Never rendered before: a Cluster whose earlier output exists may not lose its topology (an error of its own).
+    rmSync(join(app, 'rendered'), { recursive: true });
     const local = (text: string) =>
       YAML.parseAllDocuments(text)
         .map((d) => {
