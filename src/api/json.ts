@@ -87,6 +87,9 @@ export function asStringMap(v: unknown): Record<string, string> | undefined {
   return out;
 }
 
+/** Code-unit order, as Go's `sort.Strings` and a plain `sort()` have it: the same under any locale, unlike a locale-aware comparison. */
+export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Returns a copy of the map with keys sorted, or undefined when empty (Go's MergeMap → nil). */
 export function sortedMap(m: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!m) return undefined;

@@ -7,7 +7,7 @@ import { lstat, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { formatResults } from '../krm/write.js';
 import { convertSources, unifiedDiff, type ConvertedFile } from '../convert/index.js';
-import { collectFiles } from './inputs.js';
+import { collectFiles, type FoundFile } from './inputs.js';
 import { outputPathProblems, relativeTo, within } from './outdir.js';
 import { SafeDir, UnsafePath, type FileOwner, type LockedDir } from './safefs.js';
 import { ExitCode, type CliIO } from './io.js';
@@ -38,12 +38,6 @@ Nothing is written when a rendered object differs.
 Exit codes: 0 converted and equivalent, 1 a patch that cannot be converted, a rendered
 difference or unreadable input, 2 internal failure, 3 bad arguments.
 `;
-
-interface Source {
-  abs: string;
-  path: string;
-  rel: string;
-}
 
 interface Replacement {
   name: string;
@@ -80,7 +74,7 @@ async function replaceFiles(dirs: ReadonlyMap<SafeDir, readonly Replacement[]>):
  * symbolic link or has other hard links is refused before anything is written: a rename would
  * cut the link, the other names keeping the old text.
  */
-async function inPlaceReplacements(files: readonly Source[], converted: readonly ConvertedFile[]): Promise<Map<SafeDir, Replacement[]>> {
+async function inPlaceReplacements(files: readonly FoundFile[], converted: readonly ConvertedFile[]): Promise<Map<SafeDir, Replacement[]>> {
   // By real directory (two spellings of one directory share its lock), opened as first typed.
   const dirs = new Map<string, { shown: string; replacements: Replacement[] }>();
   for (let i = 0; i < files.length; i++) {
@@ -107,7 +101,7 @@ async function inPlaceReplacements(files: readonly Source[], converted: readonly
  * \`-o DIR\`: every input at its path below the argument it came from; two inputs on one path, a
  * path that would replace an input, or a link in DIR are refused before anything is written.
  */
-async function copyReplacements(files: readonly Source[], converted: readonly ConvertedFile[], outDir: string): Promise<Map<SafeDir, Replacement[]>> {
+async function copyReplacements(files: readonly FoundFile[], converted: readonly ConvertedFile[], outDir: string): Promise<Map<SafeDir, Replacement[]>> {
   const existing = await SafeDir.open(outDir, { create: false, followNamed: true });
   const inputs = new Set<string>();
   if (existing) {
@@ -141,9 +135,11 @@ export async function runConvertCommand(args: string[], io: CliIO): Promise<numb
   if (parsed.positional.length === 0) return fail('no PATH given');
   if (parsed.positional.includes('-')) return fail('convert reads files, not stdin (use the KRM function with mode: convert for a stream)');
 
-  let files: Source[];
+  let files: FoundFile[];
   try {
-    files = await collectFiles(parsed.positional);
+    const found = await collectFiles(parsed.positional);
+    files = found.files;
+    io.stderr(formatResults(found.links, 'warning'));
   } catch (e) {
     io.stderr(`render-clusterclass convert: ${(e as Error).message}\n`);
     return ExitCode.errorResults;

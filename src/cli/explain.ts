@@ -5,7 +5,7 @@
 import { parseArgs, type ArgSpec } from './args.js';
 import { ExitCode, type CliIO } from './io.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
-import { prepareExtensions } from './extensions.js';
+import { commandSources, prepareExtensions } from './extensions.js';
 import { formatResults } from '../krm/write.js';
 import { explainCluster } from '../explain/provenance.js';
 import { filterFields, formatText, selectObject } from '../explain/format.js';
@@ -69,11 +69,13 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
     return ExitCode.errorResults;
   }
 
-  const extensions = await prepareExtensions(cfg.config, io);
+  const extensions = await prepareExtensions(cfg.config, io, commandSources(cfg.extensionSources, parsed.flags, process.env));
   if (!extensions.ok) {
     io.stderr(`render-clusterclass explain: ${extensions.message}\n`);
     return ExitCode.errorResults;
   }
+  // What was not read or not used (links, URLs): said whatever the explanation is.
+  io.stderr(formatResults([...inputs.links, ...extensions.value.results], 'warning'));
   const result = explainCluster(inputs.items, cfg.config, clusterArg, extensions.value.inputs);
   const saved = await extensions.value.save();
   if (saved) {

@@ -1,5 +1,4 @@
 /** The process boundary every CLI command talks through, so commands stay testable. */
-import { once } from 'node:events';
 
 export interface CliIO {
   /** Reads all of standard input as UTF-8 text. */
@@ -38,16 +37,58 @@ export const ExitCode = {
   internal: 2,
   /** An invalid function config or command-line usage. */
   functionConfig: 3,
+  /**
+   * The reader of stdout went away before the output was complete (EPIPE: `| head`, quitting
+   * `less`): 128 + SIGPIPE, the status shells report for git, kubectl or grep killed by SIGPIPE.
+   */
+  stdoutClosed: 141,
 } as const;
 
-/** The real process. Never `process.exit()` after writing: the caller sets `process.exitCode`. */
-export const processIO: CliIO = {
-  async readStdin() {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  },
-  // `once` also rejects when the stream fails (EPIPE), so a writer never waits forever.
-  stdout: (text) => (process.stdout.write(text) ? undefined : once(process.stdout, 'drain').then(() => undefined)),
-  stderr: (text) => void process.stderr.write(text),
-};
+/** The real process's IO, and at the end what became of its stdout. */
+export interface ProcessIO extends CliIO {
+  /** Waits until everything written to stdout has reached its reader, or failed to. */
+  flush(): Promise<void>;
+  /** The error that ended stdout, if one did. */
+  stdoutError(): NodeJS.ErrnoException | undefined;
+}
+
+/**
+ * The real process. Never `process.exit()` after writing: the caller sets `process.exitCode`. A
+ * failing stdout (EPIPE) or stderr never ends the process with an uncaught error: once stdout
+ * has failed, the rest of the output is dropped, as a tool killed by SIGPIPE would have lost it,
+ * and `stdoutError` says so to the caller.
+ */
+export function processIO(): ProcessIO {
+  let failed: NodeJS.ErrnoException | undefined;
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => (failed ??= e));
+  // Nowhere to report a failing stderr.
+  process.stderr.on('error', () => undefined);
+  return {
+    async readStdin() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    stdout: (text) => {
+      if (failed || process.stdout.destroyed) return undefined;
+      return process.stdout.write(text) ? undefined : writable(process.stdout);
+    },
+    stderr: (text) => void process.stderr.write(text),
+    // Written last, so done once every earlier write is (write callbacks come in order).
+    flush: () => new Promise((resolve) => (failed || process.stdout.destroyed ? resolve() : process.stdout.write('', () => resolve()))),
+    stdoutError: () => failed,
+  };
+}
+
+/** Resolves once `stream` takes more (drain) or never will (closed, as after EPIPE): a writer never waits forever, and never fails. */
+function writable(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}

@@ -6,7 +6,7 @@
 import { LineCounter, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { InputItem } from '../krm/read.js';
 import type { Result } from '../krm/result.js';
-import type { InputFile } from './inputs.js';
+import { UNREADABLE_FILE, type InputFile, type UnreadableFile } from './inputs.js';
 
 type Segment = { key: string } | { index: number } | { name: string };
 
@@ -48,8 +48,12 @@ function nodeAt(root: Node, path: string): Node | undefined {
   return at;
 }
 
-/** `path:line:column` for results about the given items (undefined for results about other things). */
-export function locator(items: readonly InputItem[], files: readonly InputFile[]): (r: Result) => string | undefined {
+/**
+ * `path:line:column` for results about the given items, and about files that could not be read
+ * where they broke (undefined for results about other things).
+ */
+export function locator(items: readonly InputItem[], files: readonly InputFile[], unreadable: readonly UnreadableFile[] = []): (r: Result) => string | undefined {
+  const broken = new Map(unreadable.map((u) => [u.path, u]));
   const texts = new Map(files.map((f) => [f.path, f.text.replace(/^\uFEFF/, '')]));
   const counters = new Map<string, LineCounter>();
   const lineCounter = (path: string): LineCounter | undefined => {
@@ -67,6 +71,8 @@ export function locator(items: readonly InputItem[], files: readonly InputFile[]
   for (const i of items) if (i.file) byFile.set(`${i.file.path}#${i.file.index ?? 0}`, i);
   return (r) => {
     if (!r.file) return undefined;
+    const at = r.tags?.rule === UNREADABLE_FILE ? broken.get(r.file.path) : undefined;
+    if (at?.line !== undefined) return `${at.path}:${at.line}:${at.column}`;
     const lc = lineCounter(r.file.path);
     const item = byFile.get(`${r.file.path}#${r.file.index ?? 0}`);
     const node = item && r.field?.path ? (nodeAt(item.node, r.field.path) ?? item.node) : item?.node;

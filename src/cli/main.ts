@@ -27,7 +27,7 @@ Global options:
                    NO_COLOR environment variable is set), always, never
 
 Exit codes: 0 ok, 1 error results or unreadable input, 2 internal error (a bug: please report
-it), 3 invalid function config or usage.
+it), 3 invalid function config or usage, 141 the reader of stdout went away (as for SIGPIPE).
 `;
 
 const COMMAND_HELP: Record<string, string> = { render: RENDER_HELP, plan: PLAN_HELP, explain: EXPLAIN_HELP, template: TEMPLATE_HELP, convert: CONVERT_HELP };
@@ -108,11 +108,20 @@ export function globalOptions(args: readonly string[]): { ok: true; args: string
   return { ok: true, args: rest, colour };
 }
 
+/** One line for a failure no command reported itself (a bug); never a stack trace. */
+export function internalError(e: unknown): void {
+  process.stderr.write(`render-clusterclass: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = ExitCode.internal;
+}
+
 /**
  * Runs a command and sets the exit code. Never `process.exit()`: it would cut stdout written to a
  * pipe at 64 KiB (krm-integration §2). Never a stack trace: internal failures are one line, exit 2.
+ * A reader of stdout that went away (EPIPE) ends every command quietly with 141, whatever it was
+ * doing; any other failure of stdout (a full disk) is one line and exit 1.
  */
 export async function main(args: string[]): Promise<void> {
+  const io = processIO();
   try {
     const global = globalOptions(args);
     if (!global.ok) {
@@ -123,9 +132,16 @@ export async function main(args: string[]): Promise<void> {
     const tty = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true };
     const colour = { stdout: colourFor(global.colour, tty.stdout, process.env), stderr: colourFor(global.colour, tty.stderr, process.env) };
     const start = performance.now();
-    process.exitCode = await dispatch(global.args, { ...processIO, tty, colour, now: () => performance.now() - start });
+    process.exitCode = await dispatch(global.args, { ...io, tty, colour, now: () => performance.now() - start });
   } catch (e) {
-    process.stderr.write(`render-clusterclass: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = ExitCode.internal;
+    internalError(e);
+  }
+  await io.flush();
+  const lost = io.stdoutError();
+  if (lost?.code === 'EPIPE') {
+    process.exitCode = ExitCode.stdoutClosed;
+  } else if (lost) {
+    process.stderr.write(`render-clusterclass: cannot write to standard output: ${lost.message}\n`);
+    process.exitCode = ExitCode.errorResults;
   }
 }

@@ -9,7 +9,8 @@
  * - `DIR/.render-clusterclass-outputs` lists every file written, with its Cluster. DIR's listed
  *   files are never read as input, and files of Clusters that are gone are pruned — only regular
  *   files the list names, reached without links, never anything else in DIR.
- * - A Cluster that failed keeps its files untouched.
+ * - Files the caller keeps (pipeline/keep.ts: a Cluster in the inputs that was not rendered; every
+ *   file in a run that could not read all its inputs) stay untouched.
  * - Nothing is written outside DIR: no link below DIR is followed, new files are created
  *   exclusively in a staging directory and renamed into place (safefs.ts). A link or a
  *   non-directory in the way refuses the run before anything changes.
@@ -35,12 +36,12 @@ export interface OutputFile {
   text: string;
 }
 
-export interface OutputSummary {
+export interface OutputSummary<Reason extends string> {
   written: number;
   unchanged: number;
   pruned: number;
-  /** Files of Clusters not rendered this run (they failed, or belong to another shard), left as they were. */
-  kept: number;
+  /** Earlier files left as they were, by the reason the caller's `keep` gave. */
+  kept: Map<Reason, number>;
   /** Lines of the outputs list, or listed paths, that were ignored and why. */
   notes: string[];
 }
@@ -65,6 +66,9 @@ const listText = (entries: ReadonlyMap<string, string>): string =>
 
 /** How paths are compared for collisions: as a case-insensitive, normalising filesystem (macOS) would. */
 const pathKey = (path: string): string => path.normalize('NFC').toLowerCase();
+
+/** The Cluster (`namespace/name`) of an outputs-list entry; undefined for a copied input. */
+export const listedCluster = (entry: string): string | undefined => (entry === INPUTS ? undefined : entry);
 
 /** Whose an output file is, as the outputs list says it. */
 export const listedOwner = (f: OutputFile): string => f.cluster ?? INPUTS;
@@ -115,37 +119,38 @@ export const within = (path: string, dir: string): boolean => path === dir || pa
 export const relativeTo = (root: string, abs: string): string => relative(root, abs).split(sep).join('/');
 
 /**
- * Brings DIR to `files`. `keepClusters` says whose earlier files stay (Clusters that failed, or
- * that another shard renders); every other listed file not in `files` is pruned. Throws
- * UnsafePath (nothing changed) when a path is a link, DIR is in use by another run, or a file is
- * in the way of a directory.
+ * Brings DIR to `files`. `keep` is asked about each listed file that `files` does not hold, with
+ * its Cluster's `namespace/name` (undefined for a copied input), and says why that file stays
+ * (pipeline/keep.ts); a file it gives no reason for is pruned. Throws UnsafePath (nothing
+ * changed) when a path is a link, DIR is in use by another run, or a file is in the way of a
+ * directory.
  */
-export async function writeOutputDir(dir: string, files: readonly OutputFile[], keepClusters: (cluster: string) => boolean): Promise<OutputSummary> {
+export async function writeOutputDir<Reason extends string>(dir: string, files: readonly OutputFile[], keep: (cluster: string | undefined) => Reason | undefined): Promise<OutputSummary<Reason>> {
   const bad = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })));
   if (bad.size > 0) throw new UnsafePath([...bad.values()][0]!);
   const root = (await SafeDir.open(dir, { create: true, followNamed: true }))!;
   const run = await root.lock();
   try {
-    return await bringUpToDate(run, files, keepClusters);
+    return await bringUpToDate(run, files, keep);
   } finally {
     await run.release();
   }
 }
 
-async function bringUpToDate(run: LockedDir, files: readonly OutputFile[], keepClusters: (cluster: string) => boolean): Promise<OutputSummary> {
+async function bringUpToDate<Reason extends string>(run: LockedDir, files: readonly OutputFile[], keep: (cluster: string | undefined) => Reason | undefined): Promise<OutputSummary<Reason>> {
   const root = run.dir;
   const listed = await root.read(OUTPUTS_LIST);
   const { entries: before, notes } = parseList(listed ?? '', root.shown);
-  const summary: OutputSummary = { written: 0, unchanged: 0, pruned: 0, kept: 0, notes };
+  const summary: OutputSummary<Reason> = { written: 0, unchanged: 0, pruned: 0, kept: new Map(), notes };
 
   // First look, change nothing: every path is checked before the first write.
   const after = new Map<string, string>();
   const produced = new Set(files.map((f) => f.path));
   for (const [path, cluster] of before) {
-    if (cluster !== INPUTS && keepClusters(cluster) && !produced.has(path)) {
-      after.set(path, cluster);
-      summary.kept++;
-    }
+    const reason = produced.has(path) ? undefined : keep(listedCluster(cluster));
+    if (reason === undefined) continue;
+    after.set(path, cluster);
+    summary.kept.set(reason, (summary.kept.get(reason) ?? 0) + 1);
   }
   const changed: OutputFile[] = [];
   for (const f of files) {
@@ -189,10 +194,4 @@ async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>
   };
   await Promise.all(Array.from({ length: Math.min(32, items.length) }, worker));
   return out;
-}
-
-export function describeOutputs(dir: string, s: OutputSummary): string {
-  const parts = [`${s.written} written`, `${s.unchanged} unchanged`, `${s.pruned} pruned`];
-  if (s.kept > 0) parts.push(`${s.kept} kept (Clusters not rendered)`);
-  return `${dir}: ${parts.join(', ')}`;
 }

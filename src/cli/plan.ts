@@ -6,9 +6,10 @@ import { parseArgs } from './args.js';
 import { readBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
-import { prepareExtensions } from './extensions.js';
+import { commandSources, prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
+import { formatResults } from '../krm/write.js';
 
 export const PLAN_HELP: string = `Usage: render-clusterclass plan --base GIT-REF|DIR [PATH...] [options]
 
@@ -53,12 +54,14 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(`render-clusterclass plan: ${(!before.ok && before.message) || (!after.ok && after.message)}\n`);
     return ExitCode.errorResults;
   }
-  const extensions = await prepareExtensions(cfg.config, io);
+  const extensions = await prepareExtensions(cfg.config, io, commandSources(cfg.extensionSources, parsed.flags, process.env));
   if (!extensions.ok) {
     io.stderr(`render-clusterclass plan: ${extensions.message}\n`);
     return ExitCode.errorResults;
   }
-  const plan = computePlan(before, after, cfg.config, extensions.value.inputs ? { extensions: extensions.value.inputs } : {});
+  // What was not read or not used (links, URLs): said whatever the plan is.
+  io.stderr(formatResults([...before.links, ...after.links, ...extensions.value.results], 'warning'));
+  const plan = computePlan(before, after, cfg.config, { extensions: extensions.value.inputs });
   const saved = await extensions.value.save();
   if (saved) {
     io.stderr(`render-clusterclass plan: ${saved}\n`);

@@ -10,19 +10,20 @@ import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../k
 import { hasErrors, type Result } from '../krm/result.js';
 import { DEFAULT_READ_LIMITS, PATH_ANNOTATION, annotationsOf, readResourceList, readYamlStream, refOf, type InputItem, type ResourceListInput } from '../krm/read.js';
 import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
-import { classify, clusterKey } from '../pipeline/classify.js';
+import { classify, clusterKey, shardOf } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../explain/report.js';
 import { readBase } from './base.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
-import { describeOutputs, listedOutputs, listedOwner, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
+import { listedCluster, listedOutputs, listedOwner, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
 import { UnsafePath } from './safefs.js';
+import { unreadableKeptResult, type KeepReason } from '../pipeline/keep.js';
 import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
 import { RENDERER_BUILD } from './build.js';
-import { prepareExtensions } from './extensions.js';
+import { commandSources, functionConfigSources, prepareExtensions } from './extensions.js';
 
 function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
   if (hasErrors(results)) return ExitCode.errorResults;
@@ -75,18 +76,18 @@ export async function runFunction(io: CliIO): Promise<number> {
     if (converted.code !== 0) io.stderr(formatResults(converted.results, 'error'));
     return converted.code;
   }
-  const extensions = await prepareExtensions(cfg.config, io, true);
+  const extensions = await prepareExtensions(cfg.config, io, functionConfigSources(cfg.config, process.env), true);
   if (!extensions.ok) {
     io.stderr(`render-clusterclass: ${extensions.message}\n`);
     return ExitCode.errorResults;
   }
   const writer = resourceListWriter();
   const extras = {
-    ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}),
+    extensions: extensions.value.inputs,
     ...(input.earlier ? { earlier: input.earlier } : {}),
     ...(RENDERER_BUILD ? { renderer: RENDERER_BUILD } : {}),
   };
-  const output = renderPipeline(input.items, cfg.config, input.results, extras, (g) => writer.add(g));
+  const output = renderPipeline(input.items, cfg.config, [...input.results, ...extensions.value.results], extras, (g) => writer.add(g));
   const saved = await extensions.value.save();
   if (saved) {
     io.stderr(`render-clusterclass: ${saved}\n`);
@@ -156,9 +157,10 @@ kustomization.yaml, docs) are skipped.
 
 Options:
   -o, --output DIR     write the rendered objects to DIR/<namespace>/<cluster>.yaml instead of
-                       stdout. DIR is never read as input; files of Clusters that are gone are
-                       pruned, a failing Cluster keeps its files, unchanged files are not
-                       rewritten, nothing half-written appears, no link below DIR is
+                       stdout. DIR is never read as input; a Cluster in the inputs that cannot
+                       be rendered keeps its files, only files of Clusters gone from every input
+                       are pruned (none while an input file cannot be read), unchanged files
+                       are not rewritten, nothing half-written appears, no link below DIR is
                        followed, and one run at a time writes DIR (see README)
   --with-inputs        with -o: also write the applyable inputs (ClusterClass, templates, ...)
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
@@ -220,6 +222,10 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   if (!FORMATS.includes(format)) return usageError(io, '--format must be manifests, all, kustomize or resourcelist');
   const outDir = (parsed.flags.output ?? parsed.flags.o) as string | undefined;
   if (outDir !== undefined && format === 'resourcelist') return usageError(io, '--format resourcelist prints to stdout; it does not go with -o');
+  const applier = outDir === undefined ? pruningApplier(format, process.env) : undefined;
+  if (config.mode === 'validate' && applier) {
+    return usageError(io, `mode validate prints no manifests, which ${applier} reads as an application without objects: it would prune them all. Render with mode expand (or preview) here, and validate in CI`);
+  }
   const unreadable = (message: string) => {
     io.stderr(`render-clusterclass render: ${message}\n`);
     return ExitCode.errorResults;
@@ -240,7 +246,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     }
     if (withInputs && own.holdsInput) return usageError(io, `--with-inputs cannot copy the inputs into -o ${outDir}: it is, or holds, an input path, so the copies would replace their sources; choose a DIR outside the inputs`);
   }
-  const inputs = await readInputs(parsed.positional, io, { exclude: own.exclude });
+  const inputs = await readInputs(parsed.positional, io, { partial: true, exclude: own.exclude });
   if (!inputs.ok) return unreadable(inputs.message);
   const { items, readResults } = inputs;
   const crds = await readCrds(parsed.flags.crds as string | undefined, io);
@@ -254,31 +260,34 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     if (!before.ok) return unreadable(`--previous: ${before.message}`);
     previousInputs = before.items;
   }
-  const extensions = await prepareExtensions(config, io);
+  const extensions = await prepareExtensions(config, io, commandSources(cfg.extensionSources, parsed.flags, process.env));
   if (!extensions.ok) return unreadable(extensions.message);
   const shown = progress(io, 'rendering Clusters');
-  const output = runPipeline(items, config, readResults, {
+  const output = runPipeline(items, config, [...readResults, ...crds.links, ...observed.links, ...extensions.value.results], {
     crds: crds.objects,
     observed: observed.objects,
     previousInputs,
     progress: shown.tick,
-    ...(extensions.value.inputs ? { extensions: extensions.value.inputs } : {}),
+    extensions: extensions.value.inputs,
+    unreadable: inputs.unreadable.map((u) => u.path),
+    ...(outDir === undefined ? {} : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry) ?? [])) }),
   });
   shown.end();
   const saved = await extensions.value.save();
   if (saved) return unreadable(saved);
   const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
     format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
-  const elsewhere = renderedElsewhere(items, output, config);
-  const dirFiles = outDir !== undefined && config.mode !== 'validate' ? await checkedOutputFiles(outputDirFiles(output, config, inputs.files, withInputs, manifest), items, inputs.files, config, own, elsewhere) : undefined;
+  const dirFiles = outDir !== undefined && config.mode !== 'validate' ? await checkedOutputFiles(outputDirFiles(output, config, inputs.files, withInputs, manifest), items, inputs.files, config, own, output.kept.reason) : undefined;
   const results = dirFiles ? [...output.results, ...dirFiles.results] : output.results;
-  io.stderr(formatResults(results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files) }));
+  const printResults = (results: readonly Result[]) => io.stderr(formatResults(results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files, inputs.unreadable) }));
+  printResults(results);
   const code = exitCodeFor(results, config);
   if (code !== ExitCode.ok && !hasErrors(results)) {
     const warnings = results.filter((r) => r.severity === 'warning').length;
     io.stderr(`render-clusterclass render: failing because of ${plural(warnings, 'warning')} (--fail-on warning)\n`);
   }
-  const clusters = classify(items, config.defaultNamespace).clusters.length;
+  const classified = classify(items, config.defaultNamespace);
+  const clusters = classified.clusters.length;
   const objects = output.generated.reduce((n, g) => n + g.objects.length, 0);
   const summary = () => summaryLine(config.mode === 'validate' ? `validated ${plural(clusters, 'Cluster')}` : `rendered ${output.generated.length} of ${plural(clusters, 'Cluster')} (${plural(objects, 'object')})`, results, io);
   // A person at a terminal gets a summary; validate mode prints one always (it is its output).
@@ -286,25 +295,46 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   if (config.mode === 'validate') return code;
 
   if (format === 'resourcelist') {
-    await io.stdout(writeResourceList(newResourceListDocument(), output));
+    // A ResourceList holds every input item: without the objects of a file that could not be read, it is not written.
+    if (inputs.unreadable.length === 0) await io.stdout(writeResourceList(newResourceListDocument(), output));
     return code;
   }
   if (outDir !== undefined && dirFiles) {
-    let written: OutputSummary;
+    let written: OutputSummary<KeepReason>;
+    // A Cluster whose file could not be written keeps its earlier one, as one not rendered does.
+    const keep = (cluster: string | undefined): KeepReason | undefined => (cluster !== undefined && dirFiles.withheld.has(cluster) ? 'not-rendered' : output.kept.reason(cluster));
     try {
-      written = await writeOutputDir(outDir, dirFiles.files, (c) => dirFiles.withheld.has(c) || elsewhere(c));
+      written = await writeOutputDir(outDir, dirFiles.files, keep);
     } catch (e) {
       return cannotWrite(outDir, e);
     }
     for (const note of written.notes) io.stderr(`render-clusterclass render: ${note}\n`);
-    io.stderr(`${describeOutputs(outDir, written)}\n`);
+    const notFound = written.kept.get(KEPT_UNREADABLE) ?? 0;
+    if (notFound > 0) printResults([unreadableKeptResult(`${plural(notFound, 'file')} of Clusters${withInputs ? ' and inputs' : ''} not found this run`, output.kept.unreadable)]);
+    io.stderr(`${describeOutputs(outDir, written, inputs.unreadable.length)}\n`);
     return code;
   }
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok) return code;
-  const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))];
-  await io.stdout(stringifyDocuments(printed.filter((o): o is JsonObject => o !== undefined)));
+  const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))].filter((o): o is JsonObject => o !== undefined);
+  // Nor an empty set while Clusters are among the inputs: any applier that prunes would delete them all.
+  const present = classified.classicClusters.length + classified.clusters.filter((c) => !config.shard || shardOf(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name, config.shard.count) === config.shard.index).length;
+  if (printed.length === 0 && present > 0) {
+    io.stderr(`render-clusterclass render: refusing to print no manifests while ${plural(present, 'Cluster')} ${present === 1 ? 'is' : 'are'} among the inputs: an applier that prunes (Argo CD, kubectl apply --prune) would delete every object of the application\n`);
+    return ExitCode.errorResults;
+  }
+  await io.stdout(stringifyDocuments(printed));
   return code;
+}
+
+/**
+ * Who takes printed manifests as the whole application, so that none at all prunes every object:
+ * Argo CD (its config management plugins run with ARGOCD_APP_NAME set, argo-cd
+ * docs/user-guide/build-environment.md) and kustomize (`--format kustomize`, the exec plugin).
+ */
+function pruningApplier(format: Format, env: NodeJS.ProcessEnv): string | undefined {
+  if (env.ARGOCD_APP_NAME !== undefined) return 'Argo CD';
+  return format === 'kustomize' ? 'kustomize' : undefined;
 }
 
 /**
@@ -353,9 +383,12 @@ interface OwnOutputs {
  * sources beside them are read), so `render pkg -o pkg` reads the same sources every run.
  */
 async function ownOutputs(outDir: string, paths: readonly string[]): Promise<OwnOutputs> {
+  // DIR as typed, below an input path: skipped even when it is a link that leads elsewhere.
+  const named = resolve(outDir);
+  const exclude = paths.some((p) => p !== '-' && named !== resolve(p) && within(named, resolve(p))) ? [named] : [];
   const listed = await listedOutputs(outDir);
-  if (!listed) return { exclude: [], holdsInput: false, listed: new Map() };
-  const own: OwnOutputs = { exclude: [], holdsInput: false, root: listed.root, listed: listed.entries };
+  if (!listed) return { exclude, holdsInput: false, listed: new Map() };
+  const own: OwnOutputs = { exclude, holdsInput: false, root: listed.root, listed: listed.entries };
   const files = [...listed.entries.keys()].map((p) => join(listed.root, p));
   for (const p of paths) {
     if (p === '-') continue;
@@ -374,11 +407,11 @@ async function ownOutputs(outDir: string, paths: readonly string[]): Promise<Own
 
 /**
  * The files of `-o DIR` that can be written, and an error result for each Cluster (or copied
- * input) whose file would share a path with another, replace an input or the kept file of a
- * Cluster not rendered this run (`elsewhere`), or leave DIR: those are withheld, and the Clusters
- * keep their earlier files.
+ * input) whose file would share a path with another, replace an input or an earlier file this
+ * run keeps (`kept`, pipeline/keep.ts), or leave DIR: those are withheld, and the Clusters keep
+ * their earlier files.
  */
-async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs, elsewhere: (cluster: string) => boolean): Promise<{ files: OutputFile[]; results: Result[]; withheld: Set<string> }> {
+async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs, kept: (cluster: string | undefined) => KeepReason | undefined): Promise<{ files: OutputFile[]; results: Result[]; withheld: Set<string> }> {
   const inputsInDir = new Set<string>();
   if (own.holdsInput && own.root) {
     for (const f of read) {
@@ -389,7 +422,8 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
   const problems = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })), inputsInDir);
   files.forEach((f, i) => {
     const keeper = own.listed.get(f.path);
-    if (keeper !== undefined && keeper !== listedOwner(f) && elsewhere(keeper) && !problems.has(i)) problems.set(i, `${ownerOf(f)} (${f.path}) would replace the file Cluster ${keeper} keeps (it is not rendered this run)`);
+    if (keeper === undefined || keeper === listedOwner(f) || problems.has(i) || kept(listedCluster(keeper)) === undefined) return;
+    problems.set(i, `${ownerOf(f)} (${f.path}) would replace the earlier file of ${listedCluster(keeper) === undefined ? 'a copied input' : `Cluster ${keeper}`}, which this run keeps`);
   });
   const refs = new Map(classify(items, config.defaultNamespace).clusters.map((c) => [clusterKey(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name), c.ref!]));
   const withheld = new Set<string>();
@@ -403,9 +437,24 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
   return { files: files.filter((f, i) => !problems.has(i) && !(f.cluster !== undefined && withheld.has(f.cluster))), results, withheld };
 }
 
-/** Clusters among the inputs that this run did not render (they failed, or another shard renders them): their files stay. */
-function renderedElsewhere(items: readonly InputItem[], output: PipelineOutput, config: RenderConfig): (cluster: string) => boolean {
-  const present = new Set(classify(items, config.defaultNamespace).clusters.map((c) => clusterKey(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name)));
-  const rendered = new Set(output.generated.map((g) => g.cluster));
-  return (cluster) => present.has(cluster) && !rendered.has(cluster);
+const KEPT_UNREADABLE: KeepReason = 'unreadable-input';
+
+/** Why `-o DIR` left files as they were (pipeline/keep.ts), as the summary line says it. */
+const KEPT_BECAUSE: Record<KeepReason, string> = { 'not-rendered': 'of Clusters not rendered', [KEPT_UNREADABLE]: 'not pruned: an input could not be read' };
+
+/**
+ * The summary line of `-o DIR`: every count, each with its reason when it is not zero —
+ * `out: 1999 written, 0 unchanged, 1 kept (not pruned: an input could not be read), 1 skipped (input file could not be read), 0 pruned`.
+ */
+function describeOutputs(dir: string, s: OutputSummary<KeepReason>, skippedFiles: number): string {
+  const kept = [...s.kept.values()].reduce((a, b) => a + b, 0);
+  const reasons = [...s.kept].map(([reason, n]) => `${s.kept.size > 1 ? `${n} ` : ''}${KEPT_BECAUSE[reason]}`);
+  const parts = [
+    `${s.written} written`,
+    `${s.unchanged} unchanged`,
+    `${kept} kept${kept > 0 ? ` (${reasons.join(', ')})` : ''}`,
+    `${skippedFiles} skipped${skippedFiles > 0 ? ` (input ${skippedFiles === 1 ? 'file' : 'files'} could not be read)` : ''}`,
+    `${s.pruned} pruned${s.pruned > 0 ? ' (gone from the inputs)' : ''}`,
+  ];
+  return `${dir}: ${parts.join(', ')}`;
 }

@@ -37,19 +37,32 @@ export type ExtensionMode =
   /** Answers only from recordings (`dir` is named in errors). */
   | { kind: 'replay'; recordings: ReadonlyMap<string, Recording>; dir: string };
 
-/** What a front end prepares for the Runtime SDK (shared by every render of one command, e.g. plan's two). */
+/**
+ * What a front end prepares for the Runtime SDK (shared by every render of one command, e.g.
+ * plan's two). The operator is whoever runs the renderer (command-line flags, environment); the
+ * package is what the repository holds (input items, function config documents). A package alone
+ * never makes the renderer connect anywhere: its ExtensionConfigs are called only when the
+ * operator allows it.
+ */
 export interface ExtensionInputs {
-  /** ExtensionConfig objects from `--extensions` (those among the input items are added). */
+  /** The operator's ExtensionConfig objects (`--extensions`): called, and they win over a package's of the same name. */
   configs: readonly JsonObject[];
-  /** `--extension NAME=URL`: where to reach an ExtensionConfig instead of its clientConfig. */
+  /** The package's ExtensionConfigs besides its items (a function config's `extensions`). */
+  packageConfigs?: readonly JsonObject[];
+  /** The operator's opt-in to call the package's ExtensionConfigs too. */
+  allowPackage?: boolean;
+  /** `--extension NAME=URL`: where to reach an ExtensionConfig instead of its clientConfig (the package's only with the opt-in). */
   urls: Readonly<Record<string, string>>;
   mode: ExtensionMode;
   /** Record mode: every answer received is put here, by key (the front end writes the files). */
   recordInto?: Map<string, Recording>;
 }
 
-export interface ExtensionSetup extends Omit<ExtensionInputs, 'configs'> {
+export interface ExtensionSetup extends Omit<ExtensionInputs, 'configs' | 'packageConfigs' | 'allowPackage'> {
+  /** The ExtensionConfigs that may be called. */
   configs: readonly ExtensionConfig[];
+  /** Names of the package's ExtensionConfigs the operator did not allow: calls to them say how to. */
+  refused?: ReadonlySet<string>;
   /** Labels of the Namespace objects among the inputs (namespaceSelector). */
   namespaces: ReadonlyMap<string, Record<string, string>>;
   /** ExtensionConfigs the webhook would refuse (reported on them): never called. */
@@ -62,14 +75,37 @@ export interface ExtensionSetup extends Omit<ExtensionInputs, 'configs'> {
  * or recordings to replay — and the errors of ExtensionConfigs the webhook would refuse.
  */
 export function extensionClientFor(items: readonly JsonObject[], inputs: ExtensionInputs | undefined): { client?: ExtensionClient; results: Result[] } {
-  const configs = [...items.filter(isExtensionConfig), ...(inputs?.configs ?? [])].flatMap((o) => readExtensionConfig(o) ?? []);
-  if (inputs?.mode.kind !== 'replay' && configs.length === 0) return { results: [] };
+  const read = (objects: readonly JsonObject[]) => objects.flatMap((o) => readExtensionConfig(o) ?? []);
+  const operator = read(inputs?.configs ?? []);
+  const fromPackage = read([...items.filter(isExtensionConfig), ...(inputs?.packageConfigs ?? [])]);
+  const all = [...operator, ...fromPackage];
+  if (inputs?.mode.kind !== 'replay' && all.length === 0) return { results: [] };
   // An ExtensionConfig the API server would refuse is reported on it; calls to it say why they fail.
-  const invalid = new Map(configs.map((c) => [c, validateExtensionConfig(c)] as const).filter(([, errs]) => errs.length > 0));
-  const results = [...invalid].flatMap(([c, errs]) => errs.map((e) => ({ ...toResult(e, c.ref), tags: { rule: 'extensionconfig' } })));
-  const client = new ExtensionClient({ ...(inputs ?? { urls: {}, mode: { kind: 'live' } }), configs, namespaces: namespaceLabels(items), invalid: new Set(invalid.keys()) });
+  const invalid = new Map(all.map((c) => [c, validateExtensionConfig(c)] as const).filter(([, errs]) => errs.length > 0));
+  const results: Result[] = [...invalid].flatMap(([c, errs]) => errs.map((e) => ({ ...toResult(e, c.ref), tags: { rule: 'extensionconfig' } })));
+  // The operator's ExtensionConfig wins over the package's of the same name, and says so.
+  const operatorNames = new Set(operator.map((c) => c.name));
+  for (const c of fromPackage.filter((p) => operatorNames.has(p.name))) {
+    results.push({ severity: 'info', message: `not used: the operator's ExtensionConfig ${goQuote(c.name)} (--extensions) has the same name and is called instead`, resourceRef: c.ref, tags: { rule: 'extensionconfig' } });
+  }
+  const ownPackage = fromPackage.filter((c) => !operatorNames.has(c.name));
+  const allowed = inputs?.allowPackage === true;
+  const client = new ExtensionClient({
+    ...(inputs ?? { urls: {}, mode: { kind: 'live' } }),
+    configs: allowed ? [...operator, ...ownPackage] : operator,
+    refused: new Set(allowed ? [] : ownPackage.map((c) => c.name)),
+    namespaces: namespaceLabels(items),
+    invalid: new Set(invalid.keys()),
+  });
   return { client, results };
 }
+
+/** The operator's opt-in, from outside the package, to call the ExtensionConfigs a package brings (or `--allow-package-extensions`). */
+export const ALLOW_PACKAGE_EXTENSIONS_ENV = 'RENDER_CLUSTERCLASS_ALLOW_PACKAGE_EXTENSIONS';
+
+/** Why something of the package's is not used for a call, and the ways on: `give` says how the operator gives it instead. */
+export const packageExtensionHint = (give: string): string =>
+  `the package alone may not make the renderer connect anywhere: ${give}, allow the package's ExtensionConfigs (--allow-package-extensions, or ${ALLOW_PACKAGE_EXTENSIONS_ENV}=1 in the renderer's environment), or replay recorded answers (--replay-extensions)`;
 
 /** errCallingExtensionHandler: the failures `failurePolicy: Ignore` may ignore. */
 type Exchange = { ok: true; response: CommonResponse; body: JsonObject } | { ok: false; error: string; calling: boolean };
@@ -156,6 +192,7 @@ export class ExtensionClient implements ExternalHooks {
     const configName = name.slice(name.indexOf('.') + 1);
     const notRegistered = `failed to get extension handler ${goQuote(name)} from registry: handler with name ${goQuote(name)} has not been registered`;
     const config = name.includes('.') ? this.setup.configs.find((c) => c.name === configName) : undefined;
+    if (!config && this.setup.refused?.has(configName)) return { ok: false, error: `${notRegistered} (ExtensionConfig ${goQuote(configName)} comes with the package: ${packageExtensionHint('give it with --extensions')})` };
     if (!config) return { ok: false, error: `${notRegistered} (no ExtensionConfig ${goQuote(configName)} among the inputs or --extensions)` };
     if (this.setup.invalid?.has(config)) return { ok: false, error: `${notRegistered} (ExtensionConfig ${goQuote(config.name)} is invalid, see its results)` };
     let registry = this.registries.get(config.name);

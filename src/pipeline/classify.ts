@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { JsonObject, ObjectRef } from '../api/model.js';
 import { asObject, asString, cloneJson } from '../api/json.js';
-import { capiVersionOf, hasTopology } from '../api/normalize.js';
+import { CAPI_GROUP, capiVersionOf, hasTopology } from '../api/normalize.js';
 import { templateKey, type TemplateIndex } from '../blueprint/blueprint.js';
 import { annotationsOf, type InputItem } from '../krm/read.js';
 import { CONVERSION_DATA, LAST_APPLIED } from '../topology/labels.js';
@@ -33,6 +33,12 @@ export interface Classified {
   classicClusters: InputItem[];
   /** Input objects sharing one identity (apiVersion, kind, namespace, name), in input order; none of them is in `clusters` or `classes`. */
   duplicates: InputItem[][];
+  /**
+   * `namespace/name` of every Cluster in the inputs (`isClusterObject`): with or without a
+   * topology, duplicated, failing or not. Only the earlier output of a Cluster absent from it is
+   * ever pruned (pipeline/keep.ts).
+   */
+  present: Set<string>;
 }
 
 export const clusterKey = (namespace: string, name: string): string => `${namespace}/${name}`;
@@ -90,6 +96,14 @@ function duplicateGroups(items: readonly InputItem[], defaultNamespace: string):
   return [...byIdentity.values()].filter((group) => group.length > 1);
 }
 
+/**
+ * A CAPI Cluster object in any version of the group, with or without `spec.topology`: what
+ * decides whether a Cluster is still in the inputs. A version this tool does not read
+ * (`v1alpha4`) or a topology hidden by a typo (`topolgy:`) changes how it is read, never whether
+ * it is there.
+ */
+const isClusterObject = (ref: ObjectRef): boolean => ref.kind === 'Cluster' && ref.apiVersion.startsWith(`${CAPI_GROUP}/`);
+
 export function classify(items: readonly InputItem[], defaultNamespace: string, earlier: readonly EarlierOutput[] = []): Classified {
   const classes: InputItem[] = [];
   const clusters: InputItem[] = [];
@@ -101,6 +115,7 @@ export function classify(items: readonly InputItem[], defaultNamespace: string, 
   const crdObjects: JsonObject[] = [];
   const previous: InputItem[] = [];
   const observed: JsonObject[] = [];
+  const present = new Set<string>();
   for (const item of items) {
     const ref = item.ref;
     if (!ref) continue;
@@ -119,6 +134,7 @@ export function classify(items: readonly InputItem[], defaultNamespace: string, 
       continue;
     }
     current.push(item);
+    if (isClusterObject(ref)) present.add(clusterKey(namespaceOf(ref, defaultNamespace), ref.name));
     const capi = capiVersionOf(ref.apiVersion) !== undefined;
     if (ref.kind === 'CustomResourceDefinition' && ref.apiVersion === 'apiextensions.k8s.io/v1') crdObjects.push(item.value);
     else if (capi && ref.kind === 'ClusterClass') classes.push(item);
@@ -146,7 +162,7 @@ export function classify(items: readonly InputItem[], defaultNamespace: string, 
       return value;
     },
   };
-  return { classes: unique(classes), clusters: unique(clusters), generated, templates, crdObjects, previous, observed, classicClusters: unique(classicClusters), duplicates };
+  return { classes: unique(classes), clusters: unique(clusters), generated, templates, crdObjects, previous, observed, classicClusters: unique(classicClusters), duplicates, present };
 }
 
 /** Stable shard of a Cluster: SHA-256 of `namespace/name`, first 32 bits, modulo the count. */

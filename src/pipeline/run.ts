@@ -19,7 +19,8 @@ import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
 import { contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../validation/crds.js';
 import { inputCrdValidator, storedTemplate, validateOnCreate, withStoredTemplateHint } from '../validation/admission.js';
 import { rolloutReport } from '../validation/compatibility.js';
-import { updateResults } from '../validation/update.js';
+import { topologyRemoved, updateResults } from '../validation/update.js';
+import { clusterNameResults } from '../validation/cluster.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import { coreVersionFor } from './versions.js';
@@ -35,6 +36,7 @@ import { extensionClientFor, type ExtensionClient, type ExtensionInputs } from '
 import { DIGEST_ANNOTATION, INPUTS_ANNOTATION, OWNER_ANNOTATION, type EarlierOutput } from '../krm/earlier.js';
 import { classInputsDigest, clusterInputsDigest, inputsMark, reusableEntries, runInputsDigest } from './reuse.js';
 import { createHash } from 'node:crypto';
+import { keptOutputs, named, unreadableKeptResult, type KeptOutputs } from './keep.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
@@ -64,6 +66,11 @@ export interface PipelineSummary {
   keepEntries: string[];
   edits: Map<InputItem, ItemEdit>;
   results: Result[];
+}
+
+/** Whose earlier output a run keeps, and why (pipeline/keep.ts): one rule for the earlier objects among the items and for `-o DIR` files. */
+export interface KeepDecision {
+  kept: KeptOutputs;
 }
 
 export interface PipelineOutput extends PipelineSummary {
@@ -191,6 +198,10 @@ export interface PipelineExtras {
   renderer?: string;
   /** Told after each Cluster (the CLI's progress indicator). */
   progress?: (done: number, total: number) => void;
+  /** Input files that could not be read or parsed (the CLI's; reported already): while there are any, nothing is pruned. */
+  unreadable?: readonly string[];
+  /** Clusters with output from an earlier run that is not among the items (the CLI's `-o DIR`). */
+  earlierClusters?: ReadonlySet<string>;
 }
 
 /** A compiled class, with the document it was read from (explain names its fields as written). */
@@ -330,6 +341,9 @@ const passedThrough = (ref: ObjectRef): Result => ({
 
 const located = (i: InputItem) => (i.file ? `${i.file.path}${i.file.index ? `#${i.file.index}` : ''}` : 'an input without a file annotation');
 
+/** Items that could not be read as objects (no identity; each has its error result), as the user finds them: file, else place in the list. */
+const unreadableItems = (items: readonly InputItem[]): string[] => items.flatMap((i, index) => (i.ref ? [] : [i.file ? located(i) : `items[${index}]`]));
+
 /** kustomize refuses a second object of the same identity; so do we, naming where each copy is. */
 function duplicateResults(groups: readonly InputItem[][], ns: string): Result[] {
   return groups.map((group) => {
@@ -349,17 +363,17 @@ function duplicateResults(groups: readonly InputItem[][], ns: string): Result[] 
 const strictly = (results: Result[]): Result[] => results.map((r) => (r.severity === 'warning' ? { ...r, severity: 'error', tags: { ...r.tags, strict: 'true' } } : r));
 
 /** The run with every Cluster's objects collected (sorted by Cluster). */
-export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = [], extras: PipelineExtras = {}): PipelineOutput {
+export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = [], extras: PipelineExtras = {}): PipelineOutput & KeepDecision {
   const generated: ClusterOutput[] = [];
   const summary = renderPipeline(items, config, readResults, extras, (g) => generated.push(g));
   return { ...summary, generated: generated.sort(compareClusterOutputs) };
 }
 
 /** The run, handing each rendered Cluster's objects to `sink` as soon as they are rendered (input order). */
-export function renderPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, sink: ClusterSink): PipelineSummary {
+export function renderPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, sink: ClusterSink): PipelineSummary & KeepDecision {
   const results: Result[] = [...readResults];
   const ns = config.defaultNamespace;
-  const { classes, clusters, generated, templates, crdObjects, previous, observed, classicClusters, duplicates } = classify(items, ns, extras.earlier);
+  const { classes, clusters, generated, templates, crdObjects, previous, observed, classicClusters, duplicates, present } = classify(items, ns, extras.earlier);
   const observedObjects = [...observed, ...(extras.observed ?? [])];
   // The previous inputs give the webhooks' update rules and, rendered, the current state of
   // Clusters whose earlier outputs are not in the package.
@@ -397,7 +411,10 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   const duplicateClasses = new Set(duplicates.filter((g) => g[0]!.ref!.kind === 'ClusterClass').map((g) => clusterKey(g[0]!.ref!.namespace ?? ns, g[0]!.ref!.name)));
   for (const item of classicClusters) {
     const ref: ObjectRef = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
-    results.push(...apiServerDecodingErrors(item.value, ref, loaded.crds), passedThrough(ref));
+    const key = clusterKey(ref.namespace!, ref.name);
+    // Rendered before, so it has a topology where it is applied: its earlier output is kept (keep.ts).
+    const hadTopology = generated.has(key) || previousRender?.has(key) === true || extras.earlierClusters?.has(key) === true;
+    results.push(...apiServerDecodingErrors(item.value, ref, loaded.crds), hadTopology ? topologyRemoved(ref) : passedThrough(ref));
   }
 
   const edits = new Map<InputItem, ItemEdit>();
@@ -413,6 +430,9 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
       results.push(...decoding);
       if (checkInput) results.push(...checkInput(item.value, ref));
       if (hasErrors(decoding)) continue;
+      const naming = clusterNameResults(ref);
+      results.push(...naming);
+      if (naming.length > 0) continue;
       const normalized = normalizeCluster(item.value, ref);
       results.push(...normalized.results);
       const cluster = normalized.value;
@@ -520,14 +540,14 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   }
 
   // Outputs of an earlier run are replaced for Clusters rendered now and pruned for Clusters that
-  // are gone; a Cluster that failed keeps them, so an error never deletes files.
-  const allClusters = new Set(clusters.map((c) => clusterKey(c.ref!.namespace ?? ns, c.ref!.name)));
+  // are gone (keep.ts); a Cluster in the inputs that is not rendered keeps them as they came.
+  const inThisShard = (owner: string) => !config.shard || shardOf(...splitKey(owner), config.shard.count) === config.shard.index;
+  const kept = keptOutputs(present, rendered, [...unreadableItems(items), ...(extras.unreadable ?? [])], inThisShard);
   const replaced = new Set<EarlierOutput>();
   if (config.mode !== 'validate') {
-    for (const [owner, list] of generated) {
-      const gone = !allClusters.has(owner) && (!config.shard || shardOf(...splitKey(owner), config.shard.count) === config.shard.index);
-      if (rendered.has(owner) || gone) list.forEach((e) => replaced.add(e));
-    }
+    for (const [owner, list] of generated) if (kept.reason(owner) === undefined) list.forEach((e) => replaced.add(e));
+    const notFound = [...generated.keys()].filter((owner) => kept.reason(owner) === 'unreadable-input');
+    if (notFound.length > 0) results.push(unreadableKeptResult(`the earlier objects of Clusters not found this run (${named(notFound)})`, kept.unreadable));
   }
   const dropClassInputs = config.mode === 'expand' && !config.keepClassInputs;
   const isClassInput = (i: InputItem) =>
@@ -535,7 +555,7 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
   const replacedItems = new Set([...replaced].flatMap((e) => (e.item ? [e.item] : [])));
   const keep = items.filter((i) => !replacedItems.has(i) && !(dropClassInputs && isClassInput(i)));
   const keepEntries = (extras.earlier ?? []).filter((e) => !replaced.has(e)).map((e) => e.entry!);
-  return { keep, keepEntries, edits, results: withFiles(config.strict ? strictly(results) : results, items, ns) };
+  return { keep, keepEntries, edits, results: withFiles(config.strict ? strictly(results) : results, items, ns), kept };
 }
 
 const splitKey = (key: string): [string, string] => {

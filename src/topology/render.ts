@@ -12,6 +12,8 @@ import { defaultAndValidateClusterVariables, type DefaultedVariables } from '../
 import type { Recorder } from '../provenance/recorder.js';
 import type { ExternalHooks } from '../patches/index.js';
 import { validateClusterDeep, validateClusterTopology } from '../validation/cluster.js';
+import { objectNameErrors } from '../validation/format.js';
+import { keyed } from '../validation/rules.js';
 import { computeDesiredState, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
 import { patchDesiredState } from './patching.js';
 import { dropIgnoredPaths } from './applied.js';
@@ -51,18 +53,29 @@ function rotatingNames(cluster: Cluster, bp: Blueprint, suffixes?: Map<string, s
 function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { names?: Omit<TopologyNames, 'controlPlaneMachineTemplate'>; results: Result[] } {
   const results: Result[] = [];
   const base = { namespace: cluster.namespace, clusterName: cluster.name };
-  const fail = (what: string, path: string, error: string) =>
+  const fail = (what: string, path: string, error: string, on: ObjectRef = bp.classRef) =>
     results.push({
       severity: 'error',
       message: `failed to generate name for ${what}: ${error}`,
-      resourceRef: bp.classRef,
+      resourceRef: on,
       field: { path },
       tags: { cluster: `${cluster.namespace}/${cluster.name}`, rule: 'naming-template' },
     });
-  const gen = (what: string, path: string, input: Parameters<typeof generateStableName>[0]): string => {
+  /** `topologyPath`: the Cluster's MachineDeployment or MachinePool entry, whose name the default naming uses. */
+  const gen = (what: string, path: string, input: Parameters<typeof generateStableName>[0], topologyPath?: string): string => {
     const out = generateStableName(input);
     if (!out.ok) {
       fail(what, path, out.error);
+      return '';
+    }
+    // A name the API server would refuse: made by a naming template for this Cluster alone
+    // (`{{ if eq .cluster.name "x" }}X{{ end }}`), or by the default naming from a v1beta1
+    // topology name (its CRD checks only the length).
+    const refused = objectNameErrors(out.name);
+    if (refused.length > 0) {
+      const error = `metadata.name: Invalid value: ${JSON.stringify(out.name)}: ${refused.join(', ')}`;
+      if (input.template === undefined && topologyPath) fail(what, `${topologyPath}.name`, error, clusterRef);
+      else fail(what, path, error);
       return '';
     }
     return out.name;
@@ -85,7 +98,7 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
         topologyName: t.name,
         topologyKey: 'machineDeployment',
         ...tmpl(cls.naming?.template),
-      }),
+      }, keyed('spec.topology.workers.machineDeployments', t.name)),
       bootstrapTemplate: '',
       infrastructureTemplate: '',
     });
@@ -93,12 +106,11 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
   for (const t of cluster.topology.workers.machinePools) {
     const cls = bp.machinePools.get(t.class)!.cls;
     names.machinePools.set(t.name, {
-      machinePool: gen('MachinePool', `${cls.fieldPath}.naming.template`, { ...base, role: 'machine-pool', topologyName: t.name, topologyKey: 'machinePool', ...tmpl(cls.naming?.template) }),
+      machinePool: gen('MachinePool', `${cls.fieldPath}.naming.template`, { ...base, role: 'machine-pool', topologyName: t.name, topologyKey: 'machinePool', ...tmpl(cls.naming?.template) }, keyed('spec.topology.workers.machinePools', t.name)),
       bootstrapObject: stablePrefixName('mp-bootstrap', cluster.namespace, cluster.name, t.name),
       infrastructureObject: stablePrefixName('mp-infrastructure', cluster.namespace, cluster.name, t.name),
     });
   }
-  void clusterRef;
   return results.length > 0 ? { results } : { names, results };
 }
 

@@ -7,7 +7,7 @@ import type { Cluster, ObjectRef } from '../api/model.js';
 import type { Result } from '../krm/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import type { Recorder } from '../provenance/recorder.js';
-import { isStrictSemver, labelValueErrors } from './format.js';
+import { isStrictSemver, labelValueErrors, objectNameErrors } from './format.js';
 import type { ClusterClass } from '../api/model.js';
 import {
   FIX,
@@ -25,13 +25,25 @@ import {
 } from './rules.js';
 import { forbidden, invalid, required, type FieldError } from '../variables/fielderror.js';
 
+/**
+ * A Cluster's name as it is accepted on create, checked before anything is rendered or written
+ * for it: the API server's rule first (`objectNameErrors`), then the Cluster webhook's
+ * (core/webhooks/admission/cluster.go `validate`): the name is used as a label value, so at most
+ * 63 characters. `Foo`, `foo_bar` and a 64-character name are refused; so `Foo` and `foo` never
+ * both get a file (one file on a case-insensitive file system).
+ */
+export function clusterNameResults(ref: ObjectRef): Result[] {
+  const fix = (m: string) => invalid('metadata.name', ref.name, withFix(m, FIX.clusterName));
+  const apiServer = objectNameErrors(ref.name).map(fix);
+  const webhook = labelValueErrors(ref.name).map((m) => fix(`must be a valid label value ${m}`));
+  return toResults(apiServer.length > 0 ? apiServer : webhook, ref, 'cluster-name');
+}
+
 /** The defaulted Cluster, if it can be rendered; a recorder learns which Cluster fields the webhook defaulted. */
 export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: ObjectRef, rec?: Recorder): { cluster?: Cluster; results: Result[] } {
   const results: Result[] = [];
   const report = (rule: string, ...errors: FieldError[]) => results.push(...toResults(errors, ref, rule));
   const topo = input.topology;
-
-  for (const m of labelValueErrors(input.name)) report('cluster-name', invalid('metadata.name', input.name, withFix(`must be a valid label value ${m}`, FIX.clusterName)));
 
   // Mutating webhook: prefix the version with `v`.
   const version = topo.version.startsWith('v') ? topo.version : `v${topo.version}`;

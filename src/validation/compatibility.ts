@@ -19,7 +19,7 @@ import { diffJson } from '../plan/diff.js';
 import { CLUSTER_NAME_LABEL, groupOf } from '../topology/labels.js';
 import { compileClassVariables, validateVariableList, type CompiledVariables } from '../variables/index.js';
 import { errorBody, errorString, forbidden, invalid, type FieldError } from '../variables/fielderror.js';
-import { canonicalJson } from '../api/json.js';
+import { canonicalJson, compareText } from '../api/json.js';
 import { compareCore, parseTolerant, semverText } from './primitives.js';
 import { FIX, hasAutoscalerAnnotations, keyed, withFix } from './rules.js';
 
@@ -443,6 +443,7 @@ export function rolloutReport(previous: RenderedObjects, current: RenderedObject
     if (ns !== undefined) rollout.namespace = ns;
     out.push(rollout);
   }
-  out.sort((a, b) => (a.namespace ?? '').localeCompare(b.namespace ?? '') || a.cluster.localeCompare(b.cluster) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || a.name.localeCompare(b.name));
+  // Code-unit order: Kubernetes names are lowercase ASCII, where it is the alphabetical order, under any locale.
+  out.sort((a, b) => compareText(a.namespace ?? '', b.namespace ?? '') || compareText(a.cluster, b.cluster) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || compareText(a.name, b.name));
   return out.map(({ role: _role, ...r }) => r);
 }

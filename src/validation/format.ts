@@ -18,6 +18,14 @@ export function dns1123SubdomainErrors(value: string): string[] {
   return errs;
 }
 
+/**
+ * The name the API server accepts for a custom resource (every object this tool renders is one):
+ * a lowercase RFC 1123 subdomain (apiextensions-apiserver pkg/registry/customresource/validator.go
+ * `Validate`: ValidateObjectMetaAccessor with NameIsDNSSubdomain). An object it refuses never
+ * reaches a webhook.
+ */
+export const objectNameErrors = (name: string): string[] => dns1123SubdomainErrors(name);
+
 /** IsValidLabelValue messages, empty when valid. */
 export function labelValueErrors(value: string): string[] {
   const errs: string[] = [];

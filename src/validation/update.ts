@@ -58,3 +58,22 @@ export function updateResults(before: readonly InputItem[], after: readonly Inpu
   }
   return results;
 }
+
+/**
+ * CAPI's Cluster webhook refuses an update that removes `spec.topology` from a Cluster that has
+ * one (`core/webhooks/admission/cluster.go` `(*Cluster).validate`, which `ValidateUpdate` calls;
+ * `internal/webhooks/cluster.go` before v1.14): "cannot be removed from an existing Cluster".
+ * Offline, a Cluster has one where it is applied when an earlier render of it exists; that
+ * output is kept (pipeline/keep.ts), so this says why.
+ */
+export function topologyRemoved(ref: ObjectRef): Result {
+  return {
+    severity: 'error',
+    message:
+      'Forbidden: cannot be removed from an existing Cluster: this Cluster was rendered before with a topology and CAPI refuses the update, so its earlier output is kept as it was. ' +
+      'Restore spec.topology (a misspelt key such as "topolgy" hides it), or remove the Cluster and its output to delete it',
+    resourceRef: ref,
+    field: { path: 'spec.topology' },
+    tags: { rule: 'topology-removed' },
+  };
+}

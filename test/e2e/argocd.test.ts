@@ -3,7 +3,7 @@
  * of examples/argocd/plugin.yaml exactly as the sidecar does — in the application's directory,
  * with Argo CD's build environment and parameter variables — and check what Argo CD would apply.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -72,6 +72,44 @@ describe('Argo CD config management plugin', () => {
     expect(out.code).toBe(1);
     expect(out.stdout).toBe('');
     expect(out.stderr).toContain('MachineDeploymentClass with name "no-such-class" does not exist');
+  });
+
+  it('refuses mode validate, which prints no manifests: Argo CD would prune the whole application', () => {
+    const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    const out = generate(app, { mode: 'validate' });
+    expect(out.code).toBe(3);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('mode validate prints no manifests, and Argo CD would prune the whole application');
+    // The renderer refuses it too whenever it runs under Argo CD (a plugin without the check).
+    const direct = run(binPath, ['render', '.', '--set', 'mode=validate'], { cwd: app, env: { ...process.env, ARGOCD_APP_NAME: 'clusters' } });
+    expect(direct.code).toBe(3);
+    expect(direct.stdout).toBe('');
+    expect(direct.stderr).toContain('mode validate prints no manifests, which Argo CD reads as an application without objects: it would prune them all');
+    // Outside Argo CD, validate is what CI runs: results only, exit 0.
+    const env = { ...process.env };
+    delete env.ARGOCD_APP_NAME;
+    expect(run(binPath, ['render', '.', '--set', 'mode=validate'], { cwd: app, env }).code).toBe(0);
+  });
+
+  it('never answers "no objects" with success while a Cluster is in the application', () => {
+    // Everything local-config, and the Cluster has no topology: nothing would be printed.
+    const app = tempCopy(join(repoRoot, 'examples', 'basic'));
+    // Never rendered before: a Cluster whose earlier output exists may not lose its topology (an error of its own).
+    rmSync(join(app, 'rendered'), { recursive: true });
+    const local = (text: string) =>
+      YAML.parseAllDocuments(text)
+        .map((d) => {
+          const o = d.toJS();
+          o.metadata.annotations = { ...o.metadata.annotations, 'config.kubernetes.io/local-config': 'true' };
+          if (o.kind === 'Cluster') o.spec = { paused: true };
+          return YAML.stringify(o);
+        })
+        .join('---\n');
+    for (const file of ['clusterclass.yaml', 'cluster-foo.yaml']) writeFileSync(join(app, file), local(readFileSync(join(app, file), 'utf8')));
+    const out = generate(app);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('refusing to print no manifests while 1 Cluster is among the inputs');
   });
 
   it('rejects a bad parameter value as a configuration error', () => {

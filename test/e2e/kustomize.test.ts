@@ -31,6 +31,16 @@ describe.skipIf(skipUnless('kubectl'))('kubectl kustomize', () => {
     }
   });
 
+  it('refuses mode validate, which would hand kustomize no objects (kubectl apply -k --prune would delete them all)', () => {
+    const dir = tempCopy(example);
+    const config = join(dir, 'render.yaml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('mode: expand', 'mode: validate'));
+    const out = run('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env });
+    expect(out.code).not.toBe(0);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toContain('mode validate prints no manifests, which kustomize reads as an application without objects');
+  });
+
   it('fails the build with the error on stderr when a Cluster is invalid', () => {
     const dir = tempCopy(example);
     const file = join(dir, 'cluster.yaml');

@@ -61,8 +61,8 @@ describe('-o DIR: no write, rename or delete outside DIR, whatever DIR holds', (
     symlinkSync(target, join(dir, 'out'));
     const runs = [1, 2].map(() => cli(['render', '.', '-o', 'out'], dir));
     expect(runs.map((r) => [r.code, r.stderr])).toEqual([
-      [0, 'out: 1 written, 0 unchanged, 0 pruned\n'],
-      [0, 'out: 0 written, 1 unchanged, 0 pruned\n'],
+      [0, 'out: 1 written, 0 unchanged, 0 kept, 0 skipped, 0 pruned\n'],
+      [0, 'out: 0 written, 1 unchanged, 0 kept, 0 skipped, 0 pruned\n'],
     ]);
     expect(Object.keys(tree(target))).toEqual([LIST, 'bar', 'bar/foo.yaml']);
   });
@@ -108,7 +108,7 @@ describe('-o DIR: no write, rename or delete outside DIR, whatever DIR holds', (
       'render-clusterclass render: out/ln is a symbolic link: listed, but not pruned (only regular files are)',
       'render-clusterclass render: out/adir is a directory: listed, but not pruned (only regular files are)',
     ]);
-    expect(r.stderr).toContain('out: 0 written, 2 unchanged, 0 pruned\n');
+    expect(r.stderr).toContain('out: 0 written, 2 unchanged, 0 kept, 0 skipped, 0 pruned\n');
     expect(listed(join(dir, 'out'))).toEqual(['bar/foo.yaml\tbar/foo', 'bar/foo2.yaml\tbar/foo2']);
   });
 
@@ -167,7 +167,7 @@ describe('a failing Cluster keeps its file against every other writer', () => {
     writeFileSync(join(dir, 'bar', 'foo.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: bar}\n');
     const r = cli(['render', '.', '-o', 'out', '--with-inputs'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: -o: a copied input (bar/foo.yaml) would replace the file Cluster bar/foo keeps (it is not rendered this run); not written');
+    expect(r.stderr).toContain('error: -o: a copied input (bar/foo.yaml) would replace the earlier file of Cluster bar/foo, which this run keeps; not written');
     expect(readFileSync(join(dir, 'out', 'bar', 'foo.yaml'), 'utf8')).toBe(earlier);
   });
 });
@@ -177,9 +177,9 @@ describe('a DIR that is, holds or is inside an input path is never read back', (
     const dir = pkg('foo2');
     const runs = [1, 2, 3].map(() => cli(['render', '.', '-o', '.'], dir));
     expect(runs.map((r) => [r.code, r.stderr])).toEqual([
-      [0, '.: 2 written, 0 unchanged, 0 pruned\n'],
-      [0, '.: 0 written, 2 unchanged, 0 pruned\n'],
-      [0, '.: 0 written, 2 unchanged, 0 pruned\n'],
+      [0, '.: 2 written, 0 unchanged, 0 kept, 0 skipped, 0 pruned\n'],
+      [0, '.: 0 written, 2 unchanged, 0 kept, 0 skipped, 0 pruned\n'],
+      [0, '.: 0 written, 2 unchanged, 0 kept, 0 skipped, 0 pruned\n'],
     ]);
     expect(listed(dir)).toEqual(['bar/foo.yaml\tbar/foo', 'bar/foo2.yaml\tbar/foo2']);
   });
@@ -189,10 +189,10 @@ describe('a DIR that is, holds or is inside an input path is never read back', (
     mkdirSync(join(dir, 'clusters'));
     renameSync(join(dir, 'cluster-foo.yaml'), join(dir, 'clusters', 'foo.yaml'));
     const args = ['render', 'clusters', 'clusterclass.yaml', '-o', '.'];
-    expect(cli(args, dir).stderr).toBe('.: 1 written, 0 unchanged, 0 pruned\n');
+    expect(cli(args, dir).stderr).toBe('.: 1 written, 0 unchanged, 0 kept, 0 skipped, 0 pruned\n');
     const after = tree(dir);
     const again = cli([...args, 'bar/foo.yaml'], dir);
-    expect([again.code, again.stderr]).toEqual([0, '.: 0 written, 1 unchanged, 0 pruned\n']);
+    expect([again.code, again.stderr]).toEqual([0, '.: 0 written, 1 unchanged, 0 kept, 0 skipped, 0 pruned\n']);
     expect(tree(dir)).toEqual(after);
   });
 

@@ -40,7 +40,8 @@ function inputs(o: ClassOptions & { extraCommand?: string; region?: string; conf
   });
 }
 
-const render = (dir: string, ...flags: string[]) => cli(['render', dir, '--set', 'keepClassInputs=false', ...flags]);
+/** The ExtensionConfig is among the inputs here: the operator allows the package's (package-trust.test.ts has the default). */
+const render = (dir: string, ...flags: string[]) => cli(['render', dir, '--set', 'keepClassInputs=false', '--allow-package-extensions', ...flags]);
 const objectsOf = (stdout: string) => parseAll(stdout);
 const byKind = (objs: any[], kind: string, name?: RegExp) => objs.find((o) => o.kind === kind && (!name || name.test(o.metadata.name)));
 /** Requests received since `from`, for one handler path. */
@@ -341,7 +342,7 @@ describe.skipIf(noOpenssl)('record and replay', () => {
     const own = await startExtension(pki);
     const dir = tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml(), 'extension.yaml': extensionConfig(EXT, { url: own.url }, pki.caPem) });
     const rec = `${dir}-recordings`;
-    const explain = (...flags: string[]) => cli(['explain', 'team-a/ext-1', 'KubeadmControlPlane', '--field', 'spec.kubeadmConfigSpec.preKubeadmCommands', '-f', dir, ...flags]);
+    const explain = (...flags: string[]) => cli(['explain', 'team-a/ext-1', 'KubeadmControlPlane', '--field', 'spec.kubeadmConfigSpec.preKubeadmCommands', '-f', dir, '--allow-package-extensions', ...flags]);
     const live = await explain('--record-extensions', rec);
     await own.stop();
     expect(live.code).toBe(0);
@@ -369,7 +370,10 @@ describe.skipIf(noOpenssl)('record and replay', () => {
     const pkg = tempDir({});
     const rec = 'recordings';
     const run = (data: Record<string, string>) =>
-      cli([], pkg, JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn' }, data } }));
+      cli([], pkg, JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn' }, data } }), {
+        ...process.env,
+        RENDER_CLUSTERCLASS_ALLOW_PACKAGE_EXTENSIONS: '1',
+      });
     const live = await run({ recordExtensions: rec });
     await own.stop();
     expect(live.code).toBe(0);

@@ -15,10 +15,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** The real CLI in a child process; never blocks this process (it answers the extension calls). */
-export function cli(args: string[], cwd?: string, stdin?: string): Promise<CliRun> {
+/** The real CLI in a child process; never blocks this process (it answers the extension calls, and a run that never ends fails the test by its timeout). */
+export function cli(args: string[], cwd?: string, stdin?: string, env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [binPath, ...args], { cwd, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, ...args], { cwd, env, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';

@@ -40,7 +40,8 @@ function inputs(fixture: string): string {
   return tempDir({ 'fixture.yaml': fixture, 'extension.yaml': extensionConfig('k8s-upgrade-with-runtimesdk', { url: ext.url }, pki.caPem) });
 }
 
-const render = (dir: string, ...flags: string[]) => cli(['render', dir, '--set', 'keepClassInputs=false', ...flags]);
+/** The ExtensionConfig is among the inputs here: the operator allows the package's. */
+const render = (dir: string, ...flags: string[]) => cli(['render', dir, '--set', 'keepClassInputs=false', '--allow-package-extensions', ...flags]);
 const find = (objs: any[], kind: string, name?: RegExp) => objs.find((o) => o.kind === kind && (!name || name.test(o.metadata.name)));
 
 describe.skipIf(skip)('real-world: capi-docker-quick-start-runtimesdk through its extension', () => {

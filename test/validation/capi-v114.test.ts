@@ -181,8 +181,15 @@ describe('MachineDeployment/MachinePool topology names: the Cluster CRD rule, wi
     expect(runScenario([...fleetDocs(), named(long)]).errors.map(brief)).toEqual([{ severity: 'error', ref: 'Cluster fleet/c1', path, message: `Too long: may not be more than 63 bytes${tail}` }]);
   });
 
-  it('v1beta1: only the length counts', () => {
-    expect(runScenario([...fleetDocs(), named('MD_0', 'cluster.x-k8s.io/v1beta1')]).errors).toEqual([]);
+  it('v1beta1: the CRD checks only the length, but the API server refuses the MachineDeployment named after it', () => {
+    const subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+    const bad = runScenario([...fleetDocs(), named('MD_0', 'cluster.x-k8s.io/v1beta1')]);
+    expect(bad.errors.map(brief)).toEqual([
+      { severity: 'error', ref: 'Cluster fleet/c1', path: 'spec.topology.workers.machineDeployments[MD_0].name', message: expect.stringContaining(`failed to generate name for MachineDeployment: metadata.name: Invalid value: "c1-MD_0-`) },
+    ]);
+    expect(bad.errors[0]!.message).toContain(subdomain);
+    expect(bad.rendered).toEqual([]);
+    expect(runScenario([...fleetDocs(), named('md.0', 'cluster.x-k8s.io/v1beta1')]).errors).toEqual([]);
     expect(runScenario([...fleetDocs(), named(long, 'cluster.x-k8s.io/v1beta1')]).errors.map((e) => [e.severity, e.field?.path])).toEqual([['error', path]]);
   });
 
