@@ -1,0 +1,169 @@
+// The differences between render-clusterclass and CAPI's own code that are known, each with an id
+// documented in test/oracle/DIVERGENCES.md (reproduction, the CAPI file and function, whether it
+// depends on the CAPI version). classify() names the divergence a difference belongs to; a
+// difference no rule claims is `new` and must be looked at. Ids starting with `scope-` are limits
+// of the oracle (what it does not run), not product divergences.
+
+const text = (v) => JSON.stringify(v ?? '');
+const refusedBy = (d, pattern) => pattern.test(text(d.oracle));
+const subjectKind = (d) => d.subject.split(' ')[0];
+
+/** The causes of the oracle's refusal in a verdict difference (type, field, message). */
+const oracleCauses = (d) => d.oracle?.errors ?? (Array.isArray(d.oracle?.refused) && typeof d.oracle.refused[0] === 'object' ? d.oracle.refused : []);
+/** The field paths the product refused at. */
+const productFields = (d) => (Array.isArray(d.product?.refused) ? d.product.refused : []);
+/** The oracle's causes at fields the product did not refuse at, and the product's other fields. */
+const missing = (d) => oracleCauses(d).filter((e) => !productFields(d).includes(e.field));
+const extra = (d) => productFields(d).filter((f) => !oracleCauses(d).some((e) => e.field === f));
+
+/**
+ * A verdict difference that is only CAPI refusing for `pattern` (matched against each missing
+ * cause's field and message) where the product does not: nothing else differs.
+ */
+const onlyMissing = (d, pattern) => d.kind === 'verdict' && missing(d).length > 0 && missing(d).every((e) => pattern.test(`${e.field} ${e.message}`)) && extra(d).length === 0;
+
+/** Kinds whose provider defaulting webhook the product emulates (README "Provider defaulting webhooks"). */
+const EMULATED = /^(AWSClusterTemplate|AWSCluster|AzureClusterTemplate|AzureCluster|AzureManagedControlPlaneTemplate|AzureManagedControlPlane|DevClusterTemplate|DevCluster|KubeadmControlPlane)$/;
+
+const DIVERGENCES = [
+  {
+    id: 'scope-provider-webhooks',
+    // The product reads templates as stored after the provider's defaulting webhook; the oracle
+    // runs no provider code, so it sees them without those defaults (and refuses what only the
+    // webhook makes valid, or fails a patch on a path only the webhook creates).
+    match: (d, c) =>
+      c.fixture !== undefined &&
+      ((d.kind === 'object' && EMULATED.test(d.objectKind ?? '')) ||
+        (d.kind === 'verdict' && EMULATED.test(subjectKind(d)) && d.product === 'accepted') ||
+        (d.kind === 'render' && /doc is missing path|not successfully reconciled/.test(text(d.oracle)) && /capa-ci-default|capz-aks-clusterclass/.test(c.fixture))),
+  },
+  {
+    id: 'scope-runtime-extensions',
+    // External patches call Runtime SDK extensions; the oracle runs with RuntimeSDK off.
+    match: (d) => refusedBy(d, /RuntimeSDK feature flag|external patch extension/) || /external patch extension|ExtensionConfig/.test(text(d.product)),
+  },
+  {
+    id: 'scope-unreconciled-previous',
+    // A version change is refused while the previous Cluster's topology never reconciled (no
+    // control plane reference); the product, given only the previous inputs, cannot know.
+    match: (d) => d.kind === 'verdict' && refusedBy(d, /failed to get control plane object: cannot get object - object reference not set/),
+  },
+  {
+    id: 'variable-required-field',
+    // CAPI's ClusterClass CRD (v1.11+) requires spec.variables[].required; the product accepts a
+    // variable without it unless CAPI's CRDs are given.
+    match: (d) => onlyMissing(d, /^spec\.variables\[\d+\]\.required Required value/),
+  },
+  {
+    id: 'fields-newer-than-version',
+    // Fields CAPI added after this version (v1.12's CRDs have no topology taints): the API
+    // server refuses them under Strict field validation; the product accepts v1.14's fields.
+    match: (d, c) => c.minor === 'v1.12' && onlyMissing(d, /strict decoding error: unknown field/),
+  },
+  {
+    id: 'cluster-crd-schema',
+    // Other rules of CAPI's Cluster/ClusterClass CRDs the product checks only with the CRDs given
+    // (e.g. a taint's required propagation).
+    match: (d) => /^(Cluster|ClusterClass)$/.test(subjectKind(d)) && onlyMissing(d, /./) && missing(d).every((e) => e.origin === 'apiserver'),
+  },
+  {
+    id: 'feature-gate-taints',
+    // From v1.13 the Cluster webhook refuses topology taints while the MachineTaintPropagation
+    // gate is off (its default); the product cannot know the gate and warns.
+    match: (d) => onlyMissing(d, /MachineTaintPropagation/),
+  },
+  {
+    id: 'cel-compilation',
+    // CAPI compiles and type-checks the CEL rules of variable schemas; the product does not.
+    match: (d) => onlyMissing(d, /compilation failed/),
+  },
+  {
+    id: 'cel-cost',
+    // CAPI estimates the cost of CEL rules and messageExpressions; the product does not.
+    match: (d) => onlyMissing(d, /cost exceeds budget|exceeding cost limit/),
+  },
+  {
+    id: 'cel-items-default',
+    // CAPI validates a variable's default with the CEL rules of its schema; for an array default
+    // whose items carry a rule it fails ("rule compiler initialization error: failed to convert to
+    // declType for CEL validation rules") and refuses the class. The product accepts it.
+    match: (d) => onlyMissing(d, /rule compiler initialization error/),
+  },
+  {
+    id: 'class-update-order',
+    // A ClusterClass update is checked against the Clusters stored when it is applied (the
+    // previous ones); the product checks it against the Clusters of the same input.
+    match: (d) => onlyMissing(d, /cannot be deleted because it is used by Cluster/),
+  },
+  {
+    id: 'render-errors-after-refusal',
+    // CAPI stops at the refused request; the product also reports the patch failures of the
+    // refused Cluster's render.
+    match: (d) => d.kind === 'verdict' && productFields(d).length > 0 && missing(d).length === 0 && extra(d).every((f) => f.startsWith('spec.patches[')),
+  },
+  {
+    id: 'first-refusal-stage',
+    // CAPI's Cluster defaulting webhook (Default → DefaultAndValidateVariables) refuses invalid
+    // variable values before the validating webhook runs, so only those are reported; the product
+    // reports its other refusals (version, class, health check) and leaves the variables unchecked.
+    match: (d) =>
+      d.kind === 'verdict' &&
+      subjectKind(d) === 'Cluster' &&
+      missing(d).length > 0 &&
+      oracleCauses(d).every((e) => /variables/.test(e.field) && e.origin === 'webhook') &&
+      extra(d).length > 0 &&
+      extra(d).every((f) => !/variables/.test(f)),
+  },
+  {
+    id: 'anyof-error-path',
+    // A value matching no branch of an anyOf (int-or-string): CAPI (kube-openapi's validator)
+    // reports `must validate at least one schema (anyOf)` at the parent, the product at the value.
+    match: (d) =>
+      d.kind === 'verdict' &&
+      missing(d).length > 0 &&
+      missing(d).every((e) => /must validate at least one schema \(anyOf\)/.test(e.message)) &&
+      extra(d).length === 0,
+  },
+  {
+    id: 'expand-cluster-namespace',
+    // The Cluster written in classic form keeps a missing namespace; CAPI's is the stored one.
+    match: (d) => d.kind === 'object' && d.subject.endsWith(' Cluster') && d.fields[0].path === 'metadata.namespace' && d.fields[0].product === undefined,
+  },
+  {
+    id: 'cluster-upgrade-step-annotation',
+    // CAPI v1.12.10 and v1.13.6 write topology.internal.cluster.x-k8s.io/upgrade-step: "" on a
+    // Cluster that is not upgrading (computeCluster); v1.14 leaves the annotation out.
+    match: (d, c) =>
+      d.kind === 'object' &&
+      d.subject.endsWith(' Cluster') &&
+      (d.fields[0].path.endsWith('upgrade-step') || d.fields[0].oracle?.['topology.internal.cluster.x-k8s.io/upgrade-step'] === '') &&
+      ['v1.12', 'v1.13'].includes(c.minor),
+  },
+  {
+    id: 'v1beta1-topology-names',
+    // The v1beta1 Cluster CRD does not restrict MachineDeployment topology names (v1beta2's
+    // does): CAPI admits `Upper_Case`, then the API server refuses the objects it renders from it
+    // (names and references not DNS-1123, the v1beta2 Cluster); the product renders them clean.
+    match: (d) => d.kind === 'apiServer' && d.product.length === 0 && d.oracle.every((e) => /(^|\.)name$|machineDeployments\[\d+\]\.name$|Ref\.name$/.test(e.field)),
+  },
+  {
+    id: 'duplicate-list-key-path',
+    // The API server reports a duplicate key of a list-type map at the item
+    // (spec.workers.machineDeployments[3], "Duplicate value: {"class":"md-a"}"); the product at
+    // the key field (...[3].class).
+    match: (d) => d.kind === 'verdict' && Array.isArray(d.oracle?.refused) && d.oracle.refused.some((f) => typeof f === 'string' && /\]$/.test(f) && productFields(d).some((p) => p.startsWith(`${f}.`))),
+  },
+  {
+    id: 'variable-schema-paths',
+    // The API server reports errors in spec.variables by index (spec.variables[4]); the product
+    // names the variable (spec.variables[name]) where CAPI's webhook does.
+    match: (d) => d.kind === 'verdict' && Array.isArray(d.oracle?.refused) && d.oracle.refused.some((f) => /^spec\.variables\[\d+\]/.test(f)) && productFields(d).some((f) => /^spec\.variables\[[^\d\]][^\]]*\]/.test(f)),
+  },
+];
+
+/** The id of the known divergence `difference` belongs to, or 'new'. */
+export function classify(difference, context = {}) {
+  return DIVERGENCES.find((d) => d.match(difference, context))?.id ?? 'new';
+}
+
+export const DIVERGENCE_IDS = DIVERGENCES.map((d) => d.id);
