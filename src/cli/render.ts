@@ -269,7 +269,8 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     previousInputs,
     progress: shown.tick,
     extensions: extensions.value.inputs,
-    unreadable: inputs.unreadable.map((u) => u.path),
+    // A link not followed is an input not read: the Cluster missing from this run may be behind it.
+    unreadable: [...inputs.unreadable.map((u) => u.path), ...inputs.links.flatMap((l) => l.file?.path ?? [])],
     ...(outDir === undefined ? {} : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry) ?? [])) }),
   });
   shown.end();

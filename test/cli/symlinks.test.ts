@@ -130,3 +130,30 @@ describe('symbolic links in the inputs are not followed', () => {
     expect(convert.stderr).toContain(`pkg/other.yaml: ${NOT_FOLLOWED}`);
   });
 });
+
+describe('a link not followed is an input not read: -o prunes nothing while it is there', () => {
+  it('a Cluster moved behind a link keeps its file; listed in .krmignore, the link holds no input and the file is pruned', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'rcc-links-prune-'));
+    const pkg = join(root, 'pkg');
+    cpSync(join(repoRoot, 'examples', 'basic'), pkg, { recursive: true });
+    const first = await cli(['render', 'pkg', '-o', 'out'], root);
+    expect(first.code, first.stderr).toBe(0);
+    const rendered = readFileSync(join(root, 'out', 'bar', 'foo.yaml'), 'utf8');
+    // The Cluster's file now lives outside the tree, reached only through a committed link.
+    mkdirSync(join(root, 'outside'));
+    cpSync(join(pkg, 'cluster-foo.yaml'), join(root, 'outside', 'cluster-foo.yaml'));
+    execFileSync('rm', [join(pkg, 'cluster-foo.yaml')]);
+    symlinkSync('../outside/cluster-foo.yaml', join(pkg, 'cluster-foo.yaml'));
+    const linked = await cli(['render', 'pkg', '-o', 'out'], root);
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.stderr).toContain(`pkg/cluster-foo.yaml: ${NOT_FOLLOWED}`);
+    expect(linked.stderr).toContain('nothing is pruned while an input cannot be read');
+    expect(readFileSync(join(root, 'out', 'bar', 'foo.yaml'), 'utf8')).toBe(rendered);
+    // Said on purpose: the link holds no input, so the Cluster is gone and its file pruned.
+    writeFileSync(join(pkg, '.krmignore'), 'cluster-foo.yaml\n');
+    const ignored = await cli(['render', 'pkg', '-o', 'out'], root);
+    expect(ignored.code, ignored.stderr).toBe(0);
+    expect(ignored.stderr).not.toContain(NOT_FOLLOWED);
+    expect(Object.keys(snapshot(join(root, 'out')))).not.toContain('bar/foo.yaml');
+  });
+});
