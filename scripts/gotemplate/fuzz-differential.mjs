@@ -2,6 +2,7 @@
 // Usage: npx tsc -p tsconfig.build.json && node scripts/gotemplate/fuzz-differential.mjs [seed] [count]
 import { spawnSync } from 'node:child_process';
 import { parseTemplate, executeTemplate } from '../../dist/gotemplate/index.js';
+import { gotmplOracle } from '../oracle/gotmpl-oracle.mjs';
 import { D } from './cases/_data.mjs';
 const fns = ['upper','lower','title','trim','quote','squote','len','first','last','rest','initial','reverse','uniq','compact','toJson','toString','int','int64','float64','add1','empty','kindOf','typeOf','toStrings','sortAlpha','b64enc','sha1sum','keys','values','deepCopy','not','print','html','js','urlquery','toPrettyJson','nospace','initials','swapcase','snakecase','camelcase','kebabcase','ceil','floor','atoi','toDecimal','base','dir','ext','clean'];
 const fns2 = ['add','sub','mul','max','min','eq','ne','lt','gt','and','or','default','coalesce','list','dict','cat','join','split','splitList','contains','hasPrefix','trimSuffix','trimPrefix','repeat','trunc','indent','nindent','has','without','append','prepend','index','slice','pluck','get','hasKey','printf','addf','mulf','divf','subf','maxf','minf','ternary','regexMatch','regexFind','semverCompare','plural','wrap','abbrev','chunk','until','concat','pick','omit','merge'];
@@ -21,7 +22,7 @@ for (let i = 0; i < Number(process.argv[3] ?? 3000); i++) {
   cases.push(t);
 }
 const input = cases.map((t, i) => JSON.stringify({ id: i, template: t, data: D })).join('\n') + '\n';
-const r = spawnSync(process.env.GOTMPL_ORACLE ?? new URL('../../.cache/gotmpl-oracle', import.meta.url).pathname, [], { input, maxBuffer: 1 << 28 });
+const r = spawnSync(gotmplOracle, [], { input, maxBuffer: 1 << 28 });
 const lines = r.stdout.toString().trim().split('\n').map((l) => JSON.parse(l));
 let bad = 0;
 for (const o of lines) {
