@@ -278,8 +278,14 @@ export class State implements CallContext {
           if (!one(k, (val as GoMap)[k])) break;
         }
       }
+    } else if (val instanceof GoInt) {
+      // Go 1.22+ ranges over an integer n: 0 ... n-1 of its type, one variable at most (exec.go, walkRange).
+      if (ndecl > 1) this.errorf(`can't use ${this.formatted(val)} to iterate over more than one variable`);
+      ran = val.v > 0n;
+      for (let i = 0n; i < val.v; i++) {
+        if (!one(undefined, GoInt.of(val.kind, i))) break;
+      }
     } else if (val !== undefined && val !== null) {
-      this.node = r;
       this.errorf(`range can't iterate over ${this.formatted(val)}`);
     }
     if (!ran && r.elseList) this.walk(dot, r.elseList);
@@ -421,8 +427,15 @@ export class State implements CallContext {
     final: Final,
   ): GoValue {
     const n = ident.length;
-    for (let i = 0; i < n - 1; i++) receiver = this.evalField(dot, ident[i]!, node, null, MISSING, receiver);
-    return this.evalField(dot, ident[n - 1]!, node, args, final, receiver);
+    // A value looked up in a map[string]interface{} has the static type interface {}, which is the
+    // type Go's "can't evaluate field" names (exec.go, evalField: typ := receiver.Type()).
+    let fromMap = false;
+    for (let i = 0; i < n - 1; i++) {
+      const map = isMap(receiver);
+      receiver = this.evalField(dot, ident[i]!, node, null, MISSING, receiver, fromMap);
+      fromMap = map;
+    }
+    return this.evalField(dot, ident[n - 1]!, node, args, final, receiver, fromMap);
   }
 
   evalField(
@@ -432,6 +445,7 @@ export class State implements CallContext {
     args: ArgNode[] | null,
     final: Final,
     receiver: GoValue,
+    fromMap = false,
   ): GoValue {
     if (receiver === undefined) {
       if (this.missingKeyError) this.errorf(`nil data; no entry for key ${JSON.stringify(fieldName)}`);
@@ -455,7 +469,7 @@ export class State implements CallContext {
         }
       }
     }
-    this.errorf(`can't evaluate field ${fieldName} in type ${typeName(receiver)}`);
+    this.errorf(`can't evaluate field ${fieldName} in type ${fromMap ? 'interface {}' : typeName(receiver)}`);
   }
 
   evalFunction(
@@ -513,6 +527,11 @@ export class State implements CallContext {
       if (fn.variadic !== undefined) t = numIn - 1 < numFixed ? params[numIn - 1]! : fn.variadic;
       else t = params[params.length - 1]!;
       argv[i] = this.validateType(final, t);
+    }
+    if (isBuiltin && name === 'call') {
+      // The callee's source text goes first, for call's error message (exec.go, evalCall).
+      const callee = args.length > 0 ? nodeString(args[0]!) : typeof final === 'string' ? final : `<${final === undefined ? 'invalid' : typeName(final as GoValue)} Value>`;
+      argv.unshift(callee);
     }
     try {
       const result = fn.fn(argv, this);

@@ -46,6 +46,9 @@ function isNilish(v: GoValue): boolean {
   return v === undefined || v === null;
 }
 
+/** Go 1.25+ names both types (text/template funcs.go, eq and lt); earlier releases named none. */
+const incompatible = (a: GoValue, b: GoValue): never => err(`incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
+
 export function goEq(arg1: GoValue, rest: GoValue[]): boolean {
   arg1 = ind(arg1);
   if (rest.length === 0) err('missing argument for comparison');
@@ -57,7 +60,7 @@ export function goEq(arg1: GoValue, rest: GoValue[]): boolean {
     if (k1 !== k2) {
       if (k1 === 'int' && k2 === 'uint') truth = (arg1 as GoInt).v >= 0n && (arg1 as GoInt).v === (a as GoInt).v;
       else if (k1 === 'uint' && k2 === 'int') truth = (a as GoInt).v >= 0n && (arg1 as GoInt).v === (a as GoInt).v;
-      else if (arg1 !== undefined && a !== undefined) err('incompatible types for comparison');
+      else if (arg1 !== undefined && a !== undefined) incompatible(arg1, a);
     } else {
       switch (k1) {
         case 'bool':
@@ -78,11 +81,11 @@ export function goEq(arg1: GoValue, rest: GoValue[]): boolean {
           const ka = kindOf(arg1);
           const kb = kindOf(a);
           if (ka !== kb && ka !== 'invalid' && kb !== 'invalid') {
-            err(`non-comparable types ${typeName(arg1)}: ${typeName(arg1)}, ${typeName(a)}: ${typeName(a)}`);
+            err(`non-comparable types ${sprintf('%s', [arg1])}: ${typeName(arg1)}, ${typeName(a)}: ${sprintf('%v', [a])}`);
           }
           if (isNilish(arg1) || isNilish(a)) truth = isNilish(a) === isNilish(arg1);
           else {
-            if (!(a instanceof GoObject)) err(`non-comparable type ${typeName(a)}: ${typeName(a)}`);
+            if (!(a instanceof GoObject)) err(`non-comparable type ${sprintf('%s', [a])}: ${typeName(a)}`);
             truth = arg1 === a;
           }
         }
@@ -103,7 +106,7 @@ export function goLt(arg1: GoValue, arg2: GoValue): boolean {
   if (k1 !== k2) {
     if (k1 === 'int' && k2 === 'uint') return (arg1 as GoInt).v < 0n || (arg1 as GoInt).v < (arg2 as GoInt).v;
     if (k1 === 'uint' && k2 === 'int') return (arg2 as GoInt).v >= 0n && (arg1 as GoInt).v < (arg2 as GoInt).v;
-    err('incompatible types for comparison');
+    incompatible(arg1, arg2);
   }
   switch (k1) {
     case 'bool':
@@ -279,9 +282,10 @@ export function builtinFuncs(): GoFunc[] {
       name: 'call',
       params: ['rv'],
       variadic: 'rv',
-      fn: ([f]) => {
+      // evalCall puts the callee's source text first.
+      fn: ([callee, f]) => {
         if (f === undefined || f === null) err('call of nil');
-        return err(`non-function of type ${typeName(f)}`);
+        return err(`non-function ${callee as string} of type ${typeName(f)}`);
       },
     },
   ];

@@ -350,12 +350,13 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
           parenDepth++;
           continue;
         case ')':
-          emitItem(T.RightParen);
+          // Go 1.22+ (lex.go, lexInsideAction): the stray paren is an error before it is an item.
           parenDepth--;
           if (parenDepth < 0) {
-            errorf(`unexpected right paren ${describeRune(r)}`);
+            errorf('unexpected right paren');
             return items;
           }
+          emitItem(T.RightParen);
           continue;
       }
       if (r === '.') {

@@ -458,7 +458,8 @@ class ParserState {
       }
       case T.Else: {
         const p = this.peekNonSpace();
-        if (p.typ === T.If) return { type: 'else', pos: p.pos, tree: this.tree, line: p.line };
+        // {{else if}} and (Go 1.23+) {{else with}} leave the keyword for control() to chain (parse.go, elseControl).
+        if (p.typ === T.If || p.typ === T.With) return { type: 'else', pos: p.pos, tree: this.tree, line: p.line };
         const tok = this.expect(T.RightDelim, 'else');
         return { type: 'else', pos: tok.pos, tree: this.tree, line: tok.line };
       }
@@ -467,11 +468,11 @@ class ParserState {
         return { type: 'end', pos: tok.pos, tree: this.tree };
       }
       case T.If:
-        return this.control('if', true);
+        return this.control('if');
       case T.Range:
-        return this.control('range', false);
+        return this.control('range');
       case T.With:
-        return this.control('with', false);
+        return this.control('with');
       case T.Template:
         return this.templateControl();
     }
@@ -481,7 +482,7 @@ class ParserState {
     return { type: 'action', pos: tok.pos, tree: this.tree, line: tok.line, pipe };
   }
 
-  control(kind: 'if' | 'range' | 'with', allowElseIf: boolean): Node {
+  control(kind: 'if' | 'range' | 'with'): Node {
     const nvars = this.vars.length;
     const pipe = this.pipeline(kind, T.RightDelim);
     if (kind === 'range') this.rangeDepth++;
@@ -489,10 +490,12 @@ class ParserState {
     if (kind === 'range') this.rangeDepth--;
     let elseList: ListNode | null = null;
     if (next.type === 'else') {
-      if (allowElseIf && this.peek().typ === T.If) {
+      // {{if a}}{{else if b}}{{end}} is {{if a}}{{else}}{{if b}}{{end}}{{end}}; likewise `with` (parse.go, parseControl).
+      const chained = kind === 'if' ? T.If : kind === 'with' ? T.With : undefined;
+      if (chained !== undefined && this.peek().typ === chained) {
         this.next();
         elseList = this.newList(next.pos);
-        elseList.nodes.push(this.control('if', true));
+        elseList.nodes.push(this.control(kind));
       } else {
         [elseList, next] = this.itemList();
         if (next.type !== 'end') this.errorf(`expected end; found ${nodeString(next)}`);

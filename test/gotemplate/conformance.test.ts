@@ -28,6 +28,19 @@ function run(c: GoldenCase): { output: string } | { phase: string; error: string
   return r.ok ? { output: r.output } : { phase: r.phase, error: r.error };
 }
 
+/**
+ * Goldens whose error text the engine does not reproduce (the phase still agrees), and why. Each
+ * must still differ, so that a fix removes it from this list.
+ */
+const KNOWN_ERROR_TEXTS: Record<string, string> = {
+  // Go names the static type interface {} of a range element; the engine has only the dynamic type.
+  'exec/t68': 'range element type',
+  // The engine stops recursion at its own limit (index.ts, DEFAULT_LIMITS.maxDepth), far below Go's.
+  'exec/t234': 'template depth limit',
+  // JSON syntax errors are JavaScript's JSON.parse messages, not encoding/json's.
+  'sprig/encoding50': 'JSON syntax error text',
+};
+
 describe('conformance with Go text/template + sprig (gotmpl-oracle goldens)', () => {
   const all = files.flatMap(load);
 
@@ -36,16 +49,17 @@ describe('conformance with Go text/template + sprig (gotmpl-oracle goldens)', ()
   });
 
   for (const file of files) {
-    it(`agrees on every case of ${file}`, () => {
+    it(`agrees on every case of ${file}, error texts included`, () => {
       const failures: string[] = [];
       for (const c of load(file)) {
         const got = run(c);
+        const known = c.id in KNOWN_ERROR_TEXTS;
         const ok =
           'phase' in c.expect
-            ? 'phase' in got && got.phase === c.expect.phase
+            ? 'phase' in got && got.phase === c.expect.phase && (got.error === c.expect.error) !== known
             : 'output' in got && got.output === c.expect.output;
         if (!ok) {
-          failures.push(`${c.id}: ${JSON.stringify(c.template)}\n  expected ${JSON.stringify(c.expect)}\n  got      ${JSON.stringify(got)}`);
+          failures.push(`${c.id}${known ? ' (listed in KNOWN_ERROR_TEXTS)' : ''}: ${JSON.stringify(c.template)}\n  expected ${JSON.stringify(c.expect)}\n  got      ${JSON.stringify(got)}`);
         }
       }
       expect(failures.join('\n')).toBe('');

@@ -1,19 +1,19 @@
 /**
  * `js` and `%q` decide what to escape with Go's unicode.IsPrint, from a table generated from the
- * reference renderer (scripts/gotemplate/gen-unicode-print.mjs), not from Node's Unicode version.
- * With the oracle built (.cache/gotmpl-oracle), every code point is checked against Go itself;
- * without it the goldens of test/golden/gotemplate/fidelity.jsonl still pin the known corners.
+ * template oracle (scripts/gotemplate/gen-unicode-print.mjs), not from Node's Unicode version.
+ * With the oracle built (.cache/gotmpl-oracle, npm run oracle:gotmpl), every code point is checked
+ * against Go itself; without it the goldens of test/golden/gotemplate/fidelity.jsonl still pin the
+ * known corners, and oracle-version.test.ts that the table and goldens come from the same Go.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isPrint } from '../../src/gotemplate/fmt.js';
 // @ts-expect-error: a plain .mjs script without types
 import { printableRanges } from '../../scripts/gotemplate/gen-unicode-print.mjs';
+import { gotmplOracle as ORACLE } from '../../scripts/oracle/gotmpl-oracle.mjs';
 
-const ORACLE = process.env.GOTMPL_ORACLE ?? join(import.meta.dirname, '..', '..', '.cache', 'gotmpl-oracle');
 const haveOracle = existsSync(ORACLE);
-if (!haveOracle) console.warn(`SKIPPED: ${ORACLE} is not built; isPrint was not compared with Go for every code point`);
+if (!haveOracle) console.warn(`SKIPPED: ${ORACLE} is not built (npm run oracle:gotmpl); isPrint was not compared with Go for every code point`);
 
 describe('isPrint = Go unicode.IsPrint', () => {
   it('ASCII: space to tilde', () => {

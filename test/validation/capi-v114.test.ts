@@ -215,11 +215,11 @@ describe('Go templates: js and urlParse as Go does them', () => {
   };
   const withText = (text: string) => fleetCluster('c1', (t) => (t.variables = [{ name: 'text', value: text }]));
 
-  it('js escapes U+FDFF, which Go 1.19 unicode.IsPrint rejects (the oracle\'s Go; goldens in test/golden/gotemplate/fidelity.jsonl)', () => {
+  it('js keeps U+FDFF (Unicode 14, printable for CAPI v1.14\'s Go 1.26) and escapes U+00A0 (goldens in test/golden/gotemplate/fidelity.jsonl)', () => {
     const r = runScenario([...withTemplate('img-{{ js .text }}'), withText('a\ufdffb\u00a0c')]);
     expect(r.errors).toEqual([]);
     const worker = r.generated[0]!.objects.find((o: Obj) => o.kind === 'DevMachineTemplate' && o.metadata.labels['topology.cluster.x-k8s.io/deployment-name']) as Obj;
-    expect(worker.spec.template.spec.customImage).toBe('img-a\\uFDFFb\\u00A0c');
+    expect(worker.spec.template.spec.customImage).toBe('img-a\ufdffb\\u00A0c');
   });
 
   it('urlParse of "http://[::1" fails as net/url.Parse does: an error on the ClusterClass patch for this Cluster', () => {

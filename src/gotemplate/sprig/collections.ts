@@ -12,6 +12,7 @@ import {
   nodeBudget,
   sliceElemType,
   sortedKeys,
+  typeName,
 } from '../values.js';
 import { empty, fail, fn, kindForError, strvals, toInt64 } from './util.js';
 
@@ -152,7 +153,7 @@ export function collectionFuncs(): GoFunc[] {
           const start = idx.length > 0 ? toInt(idx[0]) : 0;
           const end = idx.length < 2 ? a.length : toInt(idx[1]);
           if (start < 0 || end < start || end > a.length) {
-            fail(`reflect: slice index out of range`);
+            fail('reflect.Value.Slice: slice index out of bounds');
           }
           return makeSlice(a.slice(start, end), sliceElemType(a));
         },
@@ -251,7 +252,7 @@ export function collectionFuncs(): GoFunc[] {
         if (!hasKey(m, ks[i]!)) return def;
         const step = m[ks[i]!];
         if (i === ks.length - 1) return step;
-        if (!isMap(step)) fail('interface conversion: interface {} is not map[string]interface {}');
+        if (!isMap(step)) fail(`interface conversion: interface {} is ${step === null ? 'nil' : typeName(step)}, not map[string]interface {}`);
         dict = step;
       }
       return def;

@@ -102,7 +102,9 @@ export function parseTime(layout: string, value: string): GoTime {
   let zone = 'UTC';
   let li = 0;
   let vi = 0;
-  const bad = (): never => fail(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(value.slice(vi))} as ${JSON.stringify(layout.slice(li))}`);
+  // time.ParseError names the layout element that failed: the std chunk, or the literal text before the next one.
+  let elem = '';
+  const bad = (): never => fail(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(value.slice(vi))} as ${JSON.stringify(elem)}`);
   const num = (min: number, max: number): number => {
     const m = new RegExp(`^\\d{${min},${max}}`).exec(value.slice(vi));
     if (!m) bad();
@@ -137,12 +139,18 @@ export function parseTime(layout: string, value: string): GoTime {
     }
     const chunk = STD_CHUNKS.find((c) => layout.startsWith(c, li));
     if (!chunk) {
-      if (value[vi] !== layout[li]) bad();
+      if (value[vi] !== layout[li]) {
+        let end = li + 1;
+        while (end < layout.length && !STD_CHUNKS.some((c) => layout.startsWith(c, end))) end++;
+        elem = layout.slice(li, end);
+        bad();
+      }
       li++;
       vi++;
       continue;
     }
     li += chunk.length;
+    elem = chunk;
     switch (chunk) {
       case '2006': y = num(4, 4); break;
       case '06': y = num(2, 2); y += y >= 69 ? 1900 : 2000; break;

@@ -336,7 +336,8 @@ export function encodingFuncs(): GoFunc[] {
       if (c === '') return '';
       const crypt = goBase64Decode(c as string);
       if (typeof crypt === 'string') fail(crypt);
-      if (crypt.length < 16) fail(`runtime error: slice bounds out of range [:16] with capacity ${crypt.length}`);
+      // base64's DecodeString allocates DecodedLen(len(c)) bytes: that is the capacity Go reports.
+      if (crypt.length < 16) fail(`runtime error: slice bounds out of range [:16] with capacity ${Math.floor((c as string).length / 4) * 3}`);
       const body = crypt.subarray(16);
       if (body.length % 16 !== 0) fail('crypto/cipher: input not full blocks');
       const d = createDecipheriv('aes-256-cbc', aesKey(p as string), crypt.subarray(0, 16));

@@ -46,7 +46,7 @@ const decOps: Record<string, (a: Dec, b: Dec) => Dec> = {
   },
   mul: (a, b) => ({ m: a.m * b.m, e: a.e + b.e }),
   div: (a, b) => {
-    if (b.m === 0n) fail('decimal division by zero');
+    if (b.m === 0n) fail('decimal division by 0');
     // DivRound(b, 16): quotient rounded half away from zero to 16 decimal places.
     const prec = 16;
     // q = a/b * 10^prec as integer with rounding

@@ -1,5 +1,6 @@
 /** sprig regex functions with Go RE2 semantics (via re2js). */
 import { RE2JS } from 're2js';
+import { sprintf } from '../fmt.js';
 import { type GoFunc, type GoInt, makeSlice } from '../values.js';
 import { fail, fn } from './util.js';
 
@@ -25,9 +26,15 @@ function compile(pattern: string): RE2 | string {
   return r;
 }
 
+/** regexp's quote: backquoted when strconv.CanBackquote allows it, else strconv.Quote. */
+function quoteExpr(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /^[^`\x00-\x08\x0a-\x1f\x7f\ufeff]*$/.test(s) ? `\`${s}\`` : sprintf('%q', [s]);
+}
+
 function mustCompile(pattern: string): RE2 {
   const r = compile(pattern);
-  if (typeof r === 'string') fail(`regexp: Compile(${JSON.stringify(pattern)}): ${r}`);
+  if (typeof r === 'string') fail(`regexp: Compile(${quoteExpr(pattern)}): ${r}`);
   return r;
 }
 

@@ -16,8 +16,8 @@ function parseU64(s: string): bigint {
 function validatePre(p: string): void {
   for (const part of p.split('.')) {
     if (/^[0-9]+$/.test(part)) {
-      if (part.length > 1 && part[0] === '0') fail('Version segment starts with 0');
-    } else if (!/^[0-9A-Za-z-]*$/.test(part)) fail('Invalid Prerelease string');
+      if (part.length > 1 && part[0] === '0') fail('version segment starts with 0');
+    } else if (!/^[0-9A-Za-z-]*$/.test(part)) fail('invalid prerelease string');
   }
 }
 
@@ -50,14 +50,14 @@ export class SemverVersion extends GoObject {
   }
   static parse(v: string): SemverVersion {
     const m = versionRe.exec(v);
-    if (!m) fail('Invalid Semantic Version');
+    if (!m) fail('invalid semantic version');
     const major = parseU64(m[1]!);
     const minor = m[2] ? parseU64(m[2].slice(1)) : 0n;
     const patch = m[3] ? parseU64(m[3].slice(1)) : 0n;
     const pre = m[5] ?? '';
     const meta = m[8] ?? '';
     if (pre) validatePre(pre);
-    if (meta && !meta.split('.').every((p) => /^[0-9A-Za-z-]*$/.test(p))) fail('Invalid Metadata string');
+    if (meta && !meta.split('.').every((p) => /^[0-9A-Za-z-]*$/.test(p))) fail('invalid metadata string');
     return new SemverVersion(major, minor, patch, pre, meta, v);
   }
   override toString(): string {
@@ -247,18 +247,22 @@ export function parseConstraints(c: string): Constraint[][] {
   });
 }
 
-function check(v: SemverVersion, c: Constraint): boolean {
-  const preBlocked = v.pre !== '' && c.con.pre === '';
+/**
+ * One constraint of an "and" group. semver v3.4 (CAPI's; constraints.go) decides on prereleases per
+ * group: a prerelease version matches only if some constraint of the group names a prerelease.
+ */
+function check(v: SemverVersion, c: Constraint, includePre: boolean): boolean {
+  const preBlocked = v.pre !== '' && !includePre;
   const cmp = v.compare(c.con);
   switch (c.op) {
     case '':
     case '=':
       if (preBlocked) return false;
-      if (c.dirty) return tilde(v, c);
+      if (c.dirty) return tilde(v, c, includePre);
       return cmp === 0;
     case '!=':
+      if (preBlocked) return false;
       if (c.dirty) {
-        if (preBlocked) return false;
         if (c.con.major !== v.major) return true;
         if (c.con.minor !== v.minor && !c.minorDirty) return true;
         if (c.minorDirty) return false;
@@ -294,7 +298,7 @@ function check(v: SemverVersion, c: Constraint): boolean {
     case '~':
     case '~>':
       if (preBlocked) return false;
-      return tilde(v, c);
+      return tilde(v, c, includePre);
     case '^': {
       if (preBlocked) return false;
       if (cmp < 0) return false;
@@ -308,8 +312,8 @@ function check(v: SemverVersion, c: Constraint): boolean {
   return false;
 }
 
-function tilde(v: SemverVersion, c: Constraint): boolean {
-  if (v.pre !== '' && c.con.pre === '') return false;
+function tilde(v: SemverVersion, c: Constraint, includePre: boolean): boolean {
+  if (v.pre !== '' && !includePre) return false;
   if (v.compare(c.con) < 0) return false;
   if (c.con.major === 0n && c.con.minor === 0n && c.con.patch === 0n && !c.minorDirty && !c.patchDirty) return true;
   if (v.major !== c.con.major) return false;
@@ -323,7 +327,10 @@ export function semverFuncs(): GoFunc[] {
     fn('semverCompare', ['string', 'string'], ([c, v]) => {
       const cs = parseConstraints(c as string);
       const ver = SemverVersion.parse(v as string);
-      return cs.some((and) => and.every((con) => check(ver, con)));
+      return cs.some((and) => {
+        const includePre = and.some((con) => con.con.pre !== '');
+        return and.every((con) => check(ver, con, includePre));
+      });
     }),
   ];
 }

@@ -70,7 +70,7 @@ function validOptionalPort(port: string): boolean {
   return port === '' || (port[0] === ':' && /^[0-9]*$/.test(port.slice(1)));
 }
 
-function parseHost(host: string): string {
+function parseHost(scheme: string, host: string): string {
   if (host.startsWith('[')) {
     const i = host.lastIndexOf(']');
     if (i < 0) throw new UrlError("missing ']' in host");
@@ -78,18 +78,21 @@ function parseHost(host: string): string {
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quote(colonPort)} after host`);
     const zone = host.slice(0, i).indexOf('%25');
     if (zone >= 0) return unescape(host.slice(0, zone), 'host') + unescape(host.slice(zone, i), 'zone') + unescape(host.slice(i), 'host');
-  } else {
-    const i = host.lastIndexOf(':');
-    if (i >= 0 && !validOptionalPort(host.slice(i))) throw new UrlError(`invalid port ${quote(host.slice(i))} after host`);
+  } else if (host.includes(':')) {
+    // Go 1.26 (GODEBUG urlstrictcolons=1, the default of a `go 1.26` main module such as CAPI
+    // v1.14's): an http(s) host has at most one colon. Go 1.25 (CAPI v1.12, v1.13) took the last colon
+    // for every scheme, so `http://h:80:80/` parsed there (net/url/url.go, parseHost).
+    const i = scheme === 'http' || scheme === 'https' ? host.indexOf(':') : host.lastIndexOf(':');
+    if (!validOptionalPort(host.slice(i))) throw new UrlError(`invalid port ${quote(host.slice(i))} after host`);
   }
   return unescape(host, 'host');
 }
 
 const USERINFO_OK = /^[A-Za-z0-9\-._:~!$&'()*+,;=%@]*$/;
 
-function parseAuthority(authority: string): { userinfo: string; host: string } {
+function parseAuthority(scheme: string, authority: string): { userinfo: string; host: string } {
   const i = authority.lastIndexOf('@');
-  const host = parseHost(i < 0 ? authority : authority.slice(i + 1));
+  const host = parseHost(scheme, i < 0 ? authority : authority.slice(i + 1));
   if (i < 0) return { userinfo: '', host };
   const raw = authority.slice(0, i);
   if (!USERINFO_OK.test(raw)) throw new UrlError('net/url: invalid userinfo');
@@ -149,7 +152,7 @@ function parse(raw: string): ParsedUrl {
     const slash = authority.indexOf('/');
     rest = slash >= 0 ? authority.slice(slash) : '';
     if (slash >= 0) authority = authority.slice(0, slash);
-    Object.assign(url, parseAuthority(authority));
+    Object.assign(url, parseAuthority(url.scheme, authority));
   }
   url.path = unescape(rest, 'path');
   return url;

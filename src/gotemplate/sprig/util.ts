@@ -50,21 +50,16 @@ export function floatToInt64(f: number): bigint {
   return BigInt(Math.trunc(f));
 }
 
-function trimZeroDecimal(s: string): string {
-  let foundZero = false;
-  for (let i = s.length; i > 0; i--) {
-    switch (s[i - 1]) {
-      case '.':
-        if (foundZero) return s.slice(0, i - 1);
-        break;
-      case '0':
-        foundZero = true;
-        break;
-      default:
-        return s;
-    }
-  }
-  return s;
+/**
+ * cast v1.10's trimDecimal (number.go), which CAPI's module graph selects over sprig's cast v1.7:
+ * a decimal string keeps its integer part ("4.5" -> "4", "-.5" -> "-0"); anything else is left as is.
+ */
+function trimDecimal(s: string): string {
+  if (!s.includes('.')) return s;
+  const m = /^([-+]?\d*)(\.\d*)?$/.exec(s);
+  if (!m) return s;
+  const int = m[1]!;
+  return int === '' || int === '-' || int === '+' ? `${int}0` : int;
 }
 
 /** cast.ToInt64 (errors become 0). */
@@ -74,7 +69,7 @@ export function toInt64(v: GoValue): bigint {
     case 'number':
       return floatToInt64(v);
     case 'string': {
-      const r = parseInt0(trimZeroDecimal(v));
+      const r = parseInt0(trimDecimal(v));
       return r ?? 0n;
     }
     case 'boolean':
@@ -113,7 +108,8 @@ export function isList(v: GoValue): v is GoValue[] {
 
 /** reflect.TypeOf(v).Kind() for error messages; nil panics in Go (we report an error). */
 export function kindForError(v: GoValue): string {
-  if (v === null || v === undefined) fail('reflect: call of reflect.Value.Type on zero Value');
+  // reflect.TypeOf(nil) is a nil Type: its Kind() dereferences nil.
+  if (v === null || v === undefined) fail('runtime error: invalid memory address or nil pointer dereference');
   return kindName(v);
 }
 
@@ -153,16 +149,21 @@ export function isAscii(s: string): boolean {
   // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(s);
 }
+/** Go's runtime boundsError for s[a:b]: the high bound is checked first (runtime/error.go). */
+function boundsPanic(a: number, b: number, length: number): never {
+  return fail(b > length ? `runtime error: slice bounds out of range [:${b}] with length ${length}` : `runtime error: slice bounds out of range [${a}:${b}]`);
+}
+
 /** s[a:b] with Go's byte indexing and bounds panics. */
 export function byteSlice(s: string, a: number, b?: number): string {
   if (isAscii(s)) {
     const end = b ?? s.length;
-    if (a < 0 || end > s.length || a > end) fail(`runtime error: slice bounds out of range [${a}:${end}] with length ${s.length}`);
+    if (a < 0 || end > s.length || a > end) boundsPanic(a, end, s.length);
     return s.slice(a, end);
   }
   const buf = bytesOf(s);
   const end = b ?? buf.length;
-  if (a < 0 || end > buf.length || a > end) fail(`runtime error: slice bounds out of range [${a}:${end}] with length ${buf.length}`);
+  if (a < 0 || end > buf.length || a > end) boundsPanic(a, end, buf.length);
   return buf.subarray(a, end).toString('utf8');
 }
 
