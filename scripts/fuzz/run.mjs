@@ -8,6 +8,13 @@
 // First the hostile shapes of budget.mjs run through the real CLI one at a time (time and peak
 // RSS within budget; --no-budget skips them). Prints progress on stderr and a final line
 // `fuzz: N cases, 0 invariant violations`, or exits 1 with the failing seed(s) and violations.
+//
+// --model: the model-based campaign of issue 23 instead (scripts/fuzz/model.mjs): --sequences N
+// (default 2000) seeded sequences of repository and DIR operations, each step through the real
+// CLI, from --seed S (default random; sequence i uses seed S+i, so one is replayed with
+// `--model --seed <seed> --sequences 1 --workers 1`), at most --max-commands C (default 10) each,
+// on --workers W (default: CPU count). --unfixed also plays what still fails on main (see
+// model.mjs). Ends with the figures and `model: … 0 violations`, or each violation with its steps.
 import { randomInt } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +25,10 @@ const arg = (name, def) => {
   return i >= 0 ? Number(process.argv[i + 1]) : def;
 };
 
-if (isMainThread) {
+const modelMode = isMainThread ? process.argv.includes('--model') : workerData.model === true;
+
+if (modelMode) await (isMainThread ? modelCampaign() : modelWorker());
+else if (isMainThread) {
   const total = arg('cases', 100_000);
   const seed = arg('seed', randomInt(1, 2 ** 31 - total));
   process.stderr.write(`fuzz: ${total} cases from seed ${seed} (replay one with --seed <seed> --cases 1 --workers 1)\n`);
@@ -98,4 +108,55 @@ if (isMainThread) {
   }
   if (pending) parentPort.postMessage({ type: 'progress', count: pending, slowest });
   process.exit(0);
+}
+
+/** --model, main thread: shares sequences among workers, prints progress, the figures and every violation. */
+async function modelCampaign() {
+  const { summary, newStats } = await import('./model.mjs');
+  const sequences = arg('sequences', 2000);
+  const seed = arg('seed', randomInt(1, 2 ** 31 - sequences));
+  const workers = Math.max(1, Math.min(arg('workers', availableParallelism()), sequences));
+  const options = { maxCommands: arg('max-commands', 10), unfixed: process.argv.includes('--unfixed') };
+  process.stderr.write(`model: ${sequences} sequences from seed ${seed} on ${workers} workers (replay one with --model --seed <seed> --sequences 1 --workers 1)\n`);
+  const stats = newStats();
+  const start = Date.now();
+  await Promise.all(
+    Array.from({ length: workers }, (_, index) => {
+      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { model: true, seed, sequences, index, stride: workers, options } });
+      return new Promise((resolve) => {
+        worker.on('message', (m) => {
+          if (m.type === 'violation') process.stderr.write(`model: seed ${m.violation.seed}: VIOLATION\n  ${m.violation.steps.join('\n  ')}\n  ${m.violation.message}\n`);
+          if (m.type !== 'done') return;
+          for (const key of ['sequences', 'steps', 'runs', 'kills', 'killsLanded', 'refusals', 'draftSwept', 'linkRefusals', 'freshRenders']) stats[key] += m.stats[key];
+          stats.violations.push(...m.stats.violations);
+          for (const [k, n] of m.stats.kinds) stats.kinds.set(k, (stats.kinds.get(k) ?? 0) + n);
+        });
+        worker.on('message', (m) => m.type === 'progress' && process.stderr.write(`model: worker ${index}: ${m.done} sequences, ${m.violations} violations, ${((Date.now() - start) / 1000).toFixed(0)} s\n`));
+        worker.on('error', (e) => {
+          stats.violations.push({ seed: -1, steps: [], message: `worker crashed: ${e.stack ?? e}` });
+          resolve();
+        });
+        worker.on('exit', resolve);
+      });
+    }),
+  );
+  console.log(summary(stats, seed, Date.now() - start));
+  for (const v of stats.violations) console.log(`violation, seed ${v.seed}:\n  ${v.steps.join('\n  ')}\n  ${v.message}`);
+  process.exitCode = stats.violations.length === 0 ? 0 : 1;
+}
+
+/** --model, a worker: sequences seed+index, seed+index+stride, … */
+async function modelWorker() {
+  const fc = (await import('fast-check')).default;
+  const { runSequence, newStats, freshRenderer } = await import('./model.mjs');
+  const { seed, sequences, index, stride, options } = workerData;
+  const stats = newStats();
+  const fresh = freshRenderer(stats);
+  for (let i = index; i < sequences; i += stride) {
+    const found = stats.violations.length;
+    await runSequence(fc, seed + i, { ...options, stats, fresh });
+    for (const violation of stats.violations.slice(found)) parentPort.postMessage({ type: 'violation', violation });
+    if (stats.sequences % 50 === 0) parentPort.postMessage({ type: 'progress', done: stats.sequences, violations: stats.violations.length });
+  }
+  parentPort.postMessage({ type: 'done', stats });
 }

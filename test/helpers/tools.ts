@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
-export const binPath = join(repoRoot, 'bin', 'render-clusterclass');
+/** The CLI under test; `RENDER_CLUSTERCLASS_BIN` points the tests at another build (test/SAFETY.md checks them on an older commit). */
+export const binPath = process.env.RENDER_CLUSTERCLASS_BIN ?? join(repoRoot, 'bin', 'render-clusterclass');
 
 export function hasTool(name: string): boolean {
   try {
