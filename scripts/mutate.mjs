@@ -34,7 +34,7 @@ const DESIRED_STATE_TESTS = [
 /** The semantic core and the tests that exercise each file (unit tests first). */
 const TARGETS = {
   'src/topology/names.ts': ['test/topology/names.test.ts', 'test/golden.test.ts'],
-  'src/topology/labels.ts': ['test/topology/labels.test.ts', 'test/golden.test.ts'],
+  'src/core/labels.ts': ['test/topology/labels.test.ts', 'test/golden.test.ts'],
   'src/patches/selector.ts': ['test/patches/selector.test.ts', 'test/patches/engine.test.ts'],
   // External patches decode their operations (extensions); inline and external patches report their effects (provenance).
   'src/patches/jsonpatch.ts': [

@@ -10,15 +10,15 @@ import type {
   MachinePoolClass,
   ObjectRef,
   TemplateRef,
-} from '../api/model.js';
-import type { Result } from '../krm/result.js';
+} from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { ContractVersion } from '../krm/config.js';
 import { compileClassVariables, inlineVariableNames, variableNamesFrom, type CompiledVariables, type DiscoveredVariables } from '../variables/index.js';
 import { normalizeDiscoveredVariables } from '../api/normalize.js';
 import type { ExtensionClient } from '../extensions/client.js';
 import { compilePatches, type CompiledPatches } from '../patches/index.js';
 import type { ContractLookup } from './contract.js';
-import { objectKindOf } from '../topology/labels.js';
+import { objectKindOf } from '../core/labels.js';
 import { validateClusterClass, validateClusterClassDeep } from '../validation/clusterclass.js';
 import { clusterClassListCaps } from '../validation/crd-caps.js';
 

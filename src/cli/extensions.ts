@@ -13,7 +13,7 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenderConfig } from '../krm/config.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 import { ALLOW_PACKAGE_EXTENSIONS_ENV, packageExtensionHint, type ExtensionInputs } from '../extensions/client.js';
 import { indexRecordings, recordingFileName, recordingText, type Recording } from '../extensions/recordings.js';
 import { isExtensionConfig } from '../extensions/registry.js';

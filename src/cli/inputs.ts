@@ -10,15 +10,17 @@
 import { existsSync } from 'node:fs';
 import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import type { JsonObject } from '../api/model.js';
-import { compareText } from '../api/json.js';
+import type { JsonObject } from '../core/model.js';
+import { compareText } from '../core/json.js';
 import { DEFAULT_CONFIG, applySettings, parseFunctionConfig, type RenderConfig } from '../krm/config.js';
 import type { ExtensionSources } from './extensions.js';
-import type { Result } from '../krm/result.js';
-import { DEFAULT_READ_LIMITS, readYamlStream, type InputItem } from '../krm/read.js';
+import type { Result } from '../core/result.js';
+import { readYamlStream } from '../krm/read.js';
+import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
 import type { CliIO } from './io.js';
 import { KRMIGNORE, NO_RULES, parseKrmignore, type IgnoreRules } from './krmignore.js';
 import { OUTPUTS_LIST } from './outdir.js';
+import { InputItem } from '../krm/item.js';
 
 /** One file read: its path as the user would type it, its path below the argument it came from, its text. */
 export interface InputFile {

@@ -4,11 +4,12 @@
  */
 import { realpath } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { Json, JsonObject } from '../api/model.js';
-import { isObject } from '../api/json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { isObject } from '../core/json.js';
 import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
-import { hasErrors, type Result } from '../krm/result.js';
-import { DEFAULT_READ_LIMITS, PATH_ANNOTATION, annotationsOf, readResourceList, readYamlStream, refOf, type InputItem, type ResourceListInput } from '../krm/read.js';
+import { hasErrors, type Result } from '../core/result.js';
+import { annotationsOf, readResourceList, readYamlStream, refOf, type ResourceListInput } from '../krm/read.js';
+import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
 import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
 import { classify, clusterKey, shardOf } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
@@ -24,6 +25,8 @@ import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
 import { RENDERER_BUILD } from './build.js';
 import { commandSources, functionConfigSources, prepareExtensions } from './extensions.js';
+import { PATH_ANNOTATION } from '../core/labels.js';
+import { InputItem } from '../krm/item.js';
 
 function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
   if (hasErrors(results)) return ExitCode.errorResults;

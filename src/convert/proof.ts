@@ -10,17 +10,17 @@
  * names are mapped: they are a hash of the clone's apiVersion and spec, so they change with the
  * apiVersion even when nothing else does; the count is reported.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { asArray, asObject, asString, isObject } from '../api/json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { asArray, asObject, asString, isObject } from '../core/json.js';
 import { JsonTree, conversionFor, convertObject, pathText, type Segment } from '../api/conversion/index.js';
 import { runStepsLeniently } from '../api/conversion/engine.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../krm/config.js';
-import type { InputItem } from '../krm/read.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../explain/report.js';
-import { DIGEST_ANNOTATION } from '../krm/earlier.js';
 import { admissionDefaults } from '../validation/admission.js';
+import { DIGEST_ANNOTATION } from '../core/labels.js';
+import { InputItem } from '../krm/item.js';
 
 export interface Difference {
   cluster: string;

@@ -1,5 +1,5 @@
 /** Presentation of explain results: one-line source descriptions, object selection, field filters, text. */
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import type { ExplainResult, ExplainedObject, FieldOrigin, PatchEvaluation, Source, VariableUse } from './types.js';
 import { parsePath, segsHavePrefix, type Seg } from './paths.js';
 

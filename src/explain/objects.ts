@@ -5,8 +5,8 @@
  * with the variables it read, a default, or the topology controller itself. Nothing here renders
  * or patches, so there is nothing to check afterwards.
  */
-import type { JsonObject } from '../api/model.js';
-import { asObject } from '../api/json.js';
+import type { JsonObject } from '../core/model.js';
+import { asObject } from '../core/json.js';
 import { inputFieldOf } from '../api/conversion/index.js';
 import type { OriginRecorder } from '../provenance/recorder.js';
 import { SECONDS_AS_DURATION } from '../provenance/sources.js';

@@ -1,9 +1,9 @@
 /** Field paths of explain: `spec.a[0]['x.y/z']` text ↔ segments, and the leaves of a document. */
-import type { Json } from '../api/model.js';
-import { isObject } from '../api/json.js';
-import type { Seg } from '../provenance/path.js';
+import type { Json } from '../core/model.js';
+import { isObject } from '../core/json.js';
+import type { Seg } from '../core/path.js';
 
-export { formatPath, type Seg } from '../provenance/path.js';
+export { formatPath, type Seg } from '../core/path.js';
 
 /**
  * Parses `a.b[0]['x.y']` (also `a.b.0` and `a.b["x"]`) into segments. Purely numeric dotted
@@ -51,7 +51,7 @@ export function segsHavePrefix(path: readonly Seg[], prefix: readonly Seg[]): bo
 }
 
 /** Value at segments (own keys only). */
-export { valueAt as getAt } from '../api/json.js';
+export { valueAt as getAt } from '../core/json.js';
 
 /** Every scalar leaf and every empty object/list, in document order. */
 export function leaves(value: Json, prefix: Seg[] = []): { segs: Seg[]; value: Json }[] {

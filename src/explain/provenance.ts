@@ -2,13 +2,13 @@
  * `explain CLUSTER` (issue #6): one Cluster rendered as `render` renders it, with provenance
  * recorded (see ./objects.ts), and the explained objects picked from that render.
  */
-import type { ObjectRef } from '../api/model.js';
+import type { ObjectRef } from '../core/model.js';
 import type { ExtensionInputs } from '../extensions/client.js';
 import type { RenderConfig } from '../krm/config.js';
-import type { InputItem } from '../krm/read.js';
 import { classify, clusterKey as keyOf } from '../pipeline/classify.js';
 import { runPipeline } from '../pipeline/run.js';
 import type { ExplainResult } from './types.js';
+import { InputItem } from '../krm/item.js';
 
 export type { ExplainResult, ExplainedObject, FieldOrigin, Source } from './types.js';
 

@@ -3,10 +3,10 @@
  * a local-config object, never applied, listing for every rendered object where each field came
  * from — a one-line summary and the structured source.
  */
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
-import { LOCAL_CONFIG_ANNOTATION } from '../krm/read.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { ExplainedObject, Source } from './types.js';
 import { describePatch, describeSource } from './format.js';
+import { LOCAL_CONFIG_ANNOTATION } from '../core/labels.js';
 
 export const PROVENANCE_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 export const PROVENANCE_KIND = 'ProvenanceReport';

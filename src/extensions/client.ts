@@ -5,7 +5,7 @@
  * the HTTP exchange, `failurePolicy`, the answer's status — with CAPI's error texts. Answers come
  * from the network (live, optionally recorded) or from recordings only (replay: no network).
  */
-import type { JsonObject, ObjectRef } from '../api/model.js';
+import type { JsonObject, ObjectRef } from '../core/model.js';
 import type { ExternalHooks, HookOutcome } from '../patches/external.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import {
@@ -23,8 +23,8 @@ import {
   type ValidateTopologyRequest,
 } from './hooks.js';
 import { recordingKey, type Recording } from './recordings.js';
-import type { Result } from '../krm/result.js';
-import { toResult } from '../variables/fielderror.js';
+import type { Result } from '../core/result.js';
+import { toResult } from '../core/fielderror.js';
 import { callUrl, endpointFor, isExtensionConfig, validateExtensionConfig, matchNamespace, namespaceLabels, readExtensionConfig, registrationsFrom, type ExtensionConfig, type Registration } from './registry.js';
 import { postSync, type HttpPost } from './transport.js';
 

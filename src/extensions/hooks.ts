@@ -5,8 +5,8 @@
  * `json.Decoder` fills those structs (httpCall in internal/runtime/client/client.go): unknown
  * fields ignored, keys matched case-insensitively, a wrong type or bad base64 is an error.
  */
-import { isObject } from '../api/json.js';
-import type { Json, JsonObject } from '../api/model.js';
+import { isObject } from '../core/json.js';
+import type { Json, JsonObject } from '../core/model.js';
 
 export const HOOKS_API_VERSION = 'hooks.runtime.cluster.x-k8s.io/v1alpha1';
 

@@ -3,8 +3,8 @@
  * carries the same fields as strings (what `kpt fn eval -- key=value` and Kptfile `configMap:`
  * produce). Unknown keys and bad values are configuration errors (exit 3), each naming its field.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { isObject } from '../api/json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { isObject } from '../core/json.js';
 import type { UpgradePolicy } from '../topology/upgrade.js';
 
 export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';

@@ -7,8 +7,8 @@
  * (kubernetes-yaml.ts `writesPlain`).
  */
 import YAML from 'yaml';
-import type { Json, JsonObject } from '../api/model.js';
-import { KUBERNETES_YAML, writesPlain, yamlNumber } from './kubernetes-yaml.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { KUBERNETES_YAML, writesPlain, yamlNumber } from '../yaml/kubernetes.js';
 
 export const EMIT_OPTIONS = { ...KUBERNETES_YAML, lineWidth: 0, aliasDuplicateObjects: false } as const;
 

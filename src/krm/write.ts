@@ -12,14 +12,16 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import YAML, { isMap, visit, type Document, type Node, type YAMLMap } from 'yaml';
-import type { Json, JsonObject } from '../api/model.js';
+import type { Json, JsonObject } from '../core/model.js';
 import { emitYaml } from './emit.js';
-import { KUBERNETES_YAML } from './kubernetes-yaml.js';
+import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
 import { compareClusterOutputs, type ClusterOutput, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
-import { PREVIOUS_ANNOTATION, dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
-import { asObject, cloneJson } from '../api/json.js';
-import type { Result } from './result.js';
-import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, type InputItem } from './read.js';
+import { dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
+import { asObject, cloneJson } from '../core/json.js';
+import type { Result } from '../core/result.js';
+import { annotationsOf } from './read.js';
+import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
+import { InputItem } from './item.js';
 
 /** Shared sub-objects must be written out in full: kpt rejects YAML aliases in items. */
 const NODE_OPTIONS = { aliasDuplicateObjects: false } as const;

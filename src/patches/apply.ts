@@ -13,9 +13,9 @@
  *
  * Nothing is mutated: templates are replaced by copy-on-write results.
  */
-import { cloneJson, defineKey, isObject } from '../api/json.js';
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import { cloneJson, defineKey, isObject } from '../core/json.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { PatchEvaluation, PatchSource, VariableUse } from '../provenance/sources.js';
 import type { CompiledDefinition, CompiledOp, CompiledPatch, CompiledPatches } from './compile.js';

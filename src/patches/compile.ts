@@ -3,8 +3,8 @@
  * selectors prepared, value-shape problems precomputed) so `applyPatches`, which runs per
  * Cluster and twice per Cluster, only evaluates.
  */
-import type { ClusterClass, ClusterClassPatch, Json, JsonPatchOperation, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { ClusterClass, ClusterClassPatch, Json, JsonPatchOperation, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import { compileSelector, type CompiledSelector } from './selector.js';
 import { prepareTemplate, type PreparedTemplate } from './templates.js';
 import { parseVariablePath, type ParsedVariablePath } from './variablepath.js';

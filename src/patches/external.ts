@@ -7,18 +7,18 @@
  * themselves are the Runtime SDK client's (src/extensions), reached through `ExternalHooks`.
  */
 import { createHash } from 'node:crypto';
-import { isObject } from '../api/json.js';
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
+import { isObject } from '../core/json.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { GeneratePatchesRequest, GeneratePatchesResponse, HolderReference, HookVariable, ValidateTopologyRequest } from '../extensions/hooks.js';
 import { HOOKS_API_VERSION } from '../extensions/hooks.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import { canonicalJson } from '../variables/json.js';
+import { goKeyOrder } from '../core/go/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { ExternalPatchSource } from '../provenance/sources.js';
 import { decodeJsonPatch, applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect } from './jsonpatch.js';
 import { applyMergePatch, recordMergePatch } from './mergepatch.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 import type { ApplyContext } from './apply.js';
 import type { CompiledPatch, CompiledPatches } from './compile.js';
 import { clusterKeyOf, describeTarget } from './target.js';
@@ -52,7 +52,7 @@ export function requestItemUid(clusterRef: ObjectRef, item: PatchRequestItem): s
 function hookVariables(values: Readonly<Record<string, Json>>, names: ReadonlySet<string>): HookVariable[] {
   const out: HookVariable[] = [];
   for (const [name, value] of Object.entries(values)) {
-    if (name !== 'builtin' && names.has(name) && value !== undefined) out.push({ name, value: canonicalJson(value) });
+    if (name !== 'builtin' && names.has(name) && value !== undefined) out.push({ name, value: goKeyOrder(value) });
   }
   if (values.builtin !== undefined) out.push({ name: 'builtin', value: values.builtin });
   return out;
@@ -68,7 +68,7 @@ function requestItems(request: PatchRequest, templates: readonly JsonObject[], n
     const variables = hookVariables(item.variables, names);
     return {
       holderReference: holderReference(item, clusterRef.namespace ?? ''),
-      object: canonicalJson(templates[n]!) as JsonObject,
+      object: goKeyOrder(templates[n]!) as JsonObject,
       ...(variables.length > 0 ? { variables } : {}),
     };
   });
@@ -80,7 +80,7 @@ function requestHead<K extends string>(kind: K, request: PatchRequest, names: Re
   return {
     kind,
     apiVersion: HOOKS_API_VERSION,
-    ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
+    ...(settings && Object.keys(settings).length > 0 ? { settings: goKeyOrder(settings) as Record<string, string> } : {}),
     ...(variables.length > 0 ? { variables } : {}),
   };
 }

@@ -15,13 +15,13 @@
  * name real Kubernetes fields, and rejecting them makes prototype pollution impossible whatever
  * the container), and object copies use spread (own data properties only).
  */
-import { FORBIDDEN_KEYS, cloneJson, isObject } from '../api/json.js';
-import type { Json, JsonObject } from '../api/model.js';
+import { FORBIDDEN_KEYS, cloneJson, isObject } from '../core/json.js';
+import type { Json, JsonObject } from '../core/model.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import { deepEqualJson, goMarshal } from '../variables/json.js';
-import { goAtoi } from './gostrconv.js';
+import { deepEqualJson, goMarshal } from '../core/go/json.js';
+import { goAtoi } from '../core/go/strconv.js';
 
 export interface JsonPatchOp {
   op: string;

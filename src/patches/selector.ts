@@ -4,8 +4,8 @@
  * the holder reference (kind + field path) and, for MD/MP classes, the class name with `*`,
  * `prefix*` and `*suffix` wildcards.
  */
-import { isObject } from '../api/json.js';
-import type { Json, JsonObject, PatchSelector } from '../api/model.js';
+import { isObject } from '../core/json.js';
+import type { Json, JsonObject, PatchSelector } from '../core/model.js';
 import type { PatchRequestItem } from './types.js';
 
 /** Decides whether a class name (or, from the builtin fallback, any JSON value) is selected. */

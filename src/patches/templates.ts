@@ -7,7 +7,7 @@
  * The engine is imported as a namespace and probed at runtime, so this module links (and
  * reports a clean error) even while the engine is only a type-level stub.
  */
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import * as gotemplate from '../gotemplate/index.js';
 import { goQuote } from '../gotemplate/fmt.js';
 

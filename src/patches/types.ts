@@ -1,5 +1,5 @@
 /** Public request/response shapes of the patch engine (topology-semantics §7.1). */
-import type { Json, JsonObject } from '../api/model.js';
+import type { Json, JsonObject } from '../core/model.js';
 import type { VariableOrigin } from '../provenance/sources.js';
 
 export type PatchTargetRole =

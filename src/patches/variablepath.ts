@@ -7,9 +7,9 @@
  * outcome because CAPI parses relative segments lazily during the walk, so a malformed later
  * segment is only reported if the earlier segments resolve.
  */
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import { goAtoi } from './gostrconv.js';
+import { goAtoi } from '../core/go/strconv.js';
 
 export type Segment =
   | { ok: true; path: string; index: bigint | undefined }

@@ -7,13 +7,12 @@
  * order), so a writer can serialise and drop them (a fleet's output is far larger than its
  * input); `runPipeline` collects them, sorted by Cluster, for plan, explain and tests.
  */
-import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
-import type { InputItem } from '../krm/read.js';
-import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, refOf } from '../krm/read.js';
+import { annotationsOf, refOf } from '../krm/read.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
-import { asObject, canonicalJson, cloneJson } from '../api/json.js';
+import { asObject, canonicalJson, cloneJson } from '../core/json.js';
 import { buildBlueprint, templateKey, templateRefsOf, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
 import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
 import { contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../validation/crds.js';
@@ -29,14 +28,16 @@ import { describeSource } from '../explain/format.js';
 import type { ExplainedObject } from '../explain/types.js';
 import { provenanceReport, type ProvenanceInput } from '../explain/report.js';
 import { OriginRecorder, type TemplateDefaults } from '../provenance/recorder.js';
-import { PREVIOUS_ANNOTATION, classify, clusterKey, identityOf, isToolAnnotation, ownerOf, shardOf } from './classify.js';
+import { classify, clusterKey, identityOf, isToolAnnotation, ownerOf, shardOf } from './classify.js';
 import { apiServerDecodingErrors } from '../validation/strict.js';
-import { hasErrors } from '../krm/result.js';
+import { hasErrors } from '../core/result.js';
 import { extensionClientFor, type ExtensionClient, type ExtensionInputs } from '../extensions/client.js';
-import { DIGEST_ANNOTATION, INPUTS_ANNOTATION, OWNER_ANNOTATION, type EarlierOutput } from '../krm/earlier.js';
+import { type EarlierOutput } from '../krm/earlier.js';
 import { classInputsDigest, clusterInputsDigest, inputsMark, reusableEntries, runInputsDigest } from './reuse.js';
 import { createHash } from 'node:crypto';
 import { keptOutputs, named, unreadableKeptResult, type KeptOutputs } from './keep.js';
+import { DIGEST_ANNOTATION, INDEX_ANNOTATION, INPUTS_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, OWNER_ANNOTATION, PATH_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
+import { InputItem } from '../krm/item.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */

@@ -2,10 +2,10 @@
  * Builtin variables (topology-semantics §6): the `builtin` object patches see, with Go's
  * `omitempty` presence rules, computed from the desired objects *before* patching.
  */
-import type { Cluster, Json, JsonObject } from '../api/model.js';
-import { asObject, asStringMap, compact, sortedMap } from '../api/json.js';
+import type { Cluster, Json, JsonObject } from '../core/model.js';
+import { asObject, asStringMap, compact, sortedMap } from '../core/json.js';
 import type { DesiredMachineDeployment, DesiredMachinePool, DesiredState } from './desired.js';
-import { CONVERSION_DATA, LAST_APPLIED } from './labels.js';
+import { CONVERSION_DATA, LAST_APPLIED } from '../core/labels.js';
 
 /** `{labels, annotations}` of an object, empty maps omitted. */
 function metadataBuiltin(obj: JsonObject): JsonObject {

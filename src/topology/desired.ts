@@ -6,11 +6,11 @@
  * output API version; provider objects keep their template's version, with control-plane paths
  * chosen by contract (§1.2). With a recorder, each records where every value it sets came from.
  */
-import type { Cluster, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../api/model.js';
+import type { Cluster, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../core/model.js';
 import type { Blueprint, MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { TopologyVersions } from './upgrade.js';
-import { CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, TOPOLOGY_OWNED_LABEL } from './labels.js';
+import { CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
 import { identityOf, objectRef, templateToObject, templateToTemplate } from './objects.js';
 import { TOPOLOGY_CP, computeControlPlane } from './controlplane.js';
 import { computeHealthCheck, healthCheckDefined, healthCheckSource } from './healthcheck.js';

@@ -5,8 +5,8 @@
  * content for the template clones that rotate when their spec changes.
  */
 import { createHash } from 'node:crypto';
-import type { Json, JsonObject } from '../api/model.js';
-import { canonicalJson } from '../api/json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { canonicalJson } from '../core/json.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { executeTemplate, parseTemplate } from '../gotemplate/index.js';
 

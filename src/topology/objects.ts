@@ -2,10 +2,10 @@
  * The two ways the controller turns a ClusterClass template into an object
  * (topology-semantics §2.2 templateToObject, §2.3 templateToTemplate), plus owner references.
  */
-import type { Cluster, Json, JsonObject } from '../api/model.js';
+import type { Cluster, Json, JsonObject } from '../core/model.js';
 import type { CoreVersion } from './desired.js';
-import type { Path } from '../provenance/path.js';
-import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap } from '../api/json.js';
+import type { Path } from '../core/path.js';
+import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import { CLUSTER_NAMESPACE, OWNER_REFERENCE, clonedFromLayer, fixed, fixedLabels, recordLayers, templateLayer, type Layer } from './origins.js';
 import {
@@ -16,7 +16,7 @@ import {
   groupKind,
   groupOf,
   objectKindOf,
-} from './labels.js';
+} from '../core/labels.js';
 
 export interface ClusterIdentity {
   name: string;

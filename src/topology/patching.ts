@@ -4,10 +4,10 @@
  * template with the desired object's metadata synced in, its holder and variables), the engine
  * (src/patches), and the write-back into the desired objects (`updateDesiredState`).
  */
-import type { Cluster, Json, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson } from '../api/json.js';
+import { asObject, cloneJson } from '../core/json.js';
 import type { DefaultedVariable, DefaultedVariables } from '../variables/index.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { VariableOrigin } from '../provenance/sources.js';

@@ -5,8 +5,8 @@
  * Cluster always give the same objects. With a recorder, the final pass records where every value
  * of the rendered objects came from.
  */
-import type { Cluster, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import { defaultAndValidateClusterVariables, type DefaultedVariables } from '../variables/index.js';
 import type { Recorder } from '../provenance/recorder.js';
@@ -18,7 +18,7 @@ import { computeDesiredState, type CoreVersion, type DesiredState, type Topology
 import { patchDesiredState } from './patching.js';
 import { dropIgnoredPaths } from './applied.js';
 import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions, type UpgradePolicy } from './upgrade.js';
-import { groupOf } from './labels.js';
+import { groupOf } from '../core/labels.js';
 import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from './names.js';
 
 export interface RenderedCluster {

@@ -17,11 +17,11 @@
  * `all-at-once` is the stateless rule: everything at the topology version.
  */
 import type { SemVer } from 'semver';
-import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../api/model.js';
-import { asNumber, asObject, asString } from '../api/json.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../core/model.js';
+import { asNumber, asObject, asString } from '../core/json.js';
+import type { Result } from '../core/result.js';
 import { compareVersions, parseTolerant, semverText } from '../validation/primitives.js';
-import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf } from './labels.js';
+import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, UPGRADE_CONCURRENCY, groupOf } from '../core/labels.js';
 
 export type UpgradePolicy = 'control-plane-first' | 'all-at-once';
 
@@ -40,7 +40,6 @@ export interface TopologyVersions {
 
 const OBSERVED_HINT = 'workers follow once observed state shows it there (export the control plane with kubectl get -o yaml and pass it with --observed DIR)';
 
-export const UPGRADE_CONCURRENCY = 'topology.cluster.x-k8s.io/upgrade-concurrency';
 
 interface ControlPlaneState {
   version: string;

@@ -5,15 +5,15 @@
  * labels on top), machine fields topology-over-class, node timeouts, and the machine template
  * spec whose shape differs by output API version.
  */
-import type { Cluster, Json, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../api/model.js';
+import type { Cluster, Json, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../core/model.js';
 import type { MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson, compact, sortedMap } from '../api/json.js';
-import { formatGoDuration } from '../api/duration.js';
+import { asObject, cloneJson, compact, sortedMap } from '../core/json.js';
+import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
-import type { Path } from '../provenance/path.js';
+import type { Path } from '../core/path.js';
 import type { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './desired.js';
-import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, mergeMaps } from './labels.js';
+import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, mergeMaps } from '../core/labels.js';
 import { TIMEOUT_NAMES, buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate, type TimeoutName } from './objects.js';
 import { computeHealthCheck, healthCheckDefined, healthCheckSource } from './healthcheck.js';
 import {

@@ -22,9 +22,10 @@
  * `withStoredTemplateHint` explains a patch failure on such a path when the template's CRD is
  * not given.
  */
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
-import { deepCopy, isJsonObject } from '../variables/json.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import { CLUSTER_NAME_LABEL } from '../core/labels.js';
+import { deepCopy, isJsonObject } from '../core/go/json.js';
 import { applyCrdDefaults, crdDefines, validateAgainstCrd, type CrdIndex, type CrdSubject } from './crds.js';
 
 interface AdmissionWebhook {
@@ -38,7 +39,6 @@ interface AdmissionWebhook {
   apply: (obj: JsonObject, version: string) => void;
 }
 
-const CLUSTER_NAME_LABEL = 'cluster.x-k8s.io/cluster-name';
 
 /** A Go string field is "" when absent or null too. */
 const unset = (v: Json | undefined): boolean => v === undefined || v === null || v === '';

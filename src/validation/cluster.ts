@@ -3,27 +3,14 @@
  * the class: version prefix and syntax, worker classes and names, health-check availability.
  * Returns the defaulted Cluster only when it can be rendered.
  */
-import type { Cluster, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import type { Recorder } from '../provenance/recorder.js';
 import { isStrictSemver, labelValueErrors, objectNameErrors } from './format.js';
-import type { ClusterClass } from '../api/model.js';
-import {
-  FIX,
-  cidrErrors,
-  hasAutoscalerAnnotations,
-  healthCheckErrors,
-  keyed,
-  metadataErrors,
-  rolloutStrategyErrors,
-  taintErrors,
-  taintGateWarning,
-  toResults,
-  upgradeConcurrencyErrors,
-  withFix,
-} from './rules.js';
-import { forbidden, invalid, required, type FieldError } from '../variables/fielderror.js';
+import type { ClusterClass } from '../core/model.js';
+import { FIX, cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, keyed, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, toResults, upgradeConcurrencyErrors, withFix } from './rules.js';
+import { forbidden, invalid, required, type FieldError } from '../core/fielderror.js';
 
 /**
  * A Cluster's name as it is accepted on create, checked before anything is rendered or written

@@ -3,25 +3,13 @@
  * stage: template references, unique worker classes, health checks, naming templates.
  * Variable rules live with their stage (src/variables); patch rules are in ./patches.ts.
  */
-import type { ClusterClass, HealthCheck, ObjectRef } from '../api/model.js';
+import type { ClusterClass, HealthCheck, ObjectRef } from '../core/model.js';
 import { templateRefsOf } from '../blueprint/blueprint.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 import { generateStableName, type StableRole } from '../topology/names.js';
 import { dns1123SubdomainErrors } from './format.js';
-import { forbidden, invalid, type FieldError } from '../variables/fielderror.js';
-import {
-  FIX,
-  healthCheckErrors,
-  keyed,
-  kubernetesVersionsErrors,
-  metadataErrors,
-  rolloutStrategyErrors,
-  startupTimeoutErrors,
-  taintErrors,
-  taintGateWarning,
-  toResults,
-  withFix,
-} from './rules.js';
+import { forbidden, invalid, type FieldError } from '../core/fielderror.js';
+import { FIX, healthCheckErrors, keyed, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, startupTimeoutErrors, taintErrors, taintGateWarning, toResults, withFix } from './rules.js';
 import { validateClusterClassPatches } from './patches.js';
 
 export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {

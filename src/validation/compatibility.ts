@@ -13,17 +13,16 @@
  * - `rolloutReport`: which control planes and MachineDeployments (and MachinePools, for version
  *   changes) roll out their Machines between two renders, and why.
  */
-import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, HealthCheck, Json, JsonObject, ObjectRef, TemplateRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
-import { diffJson } from '../plan/diff.js';
-import { CLUSTER_NAME_LABEL, groupOf } from '../topology/labels.js';
+import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, HealthCheck, Json, JsonObject, ObjectRef, TemplateRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import { diffJson } from '../core/diff.js';
+import { CLUSTER_NAME_LABEL, UNSAFE_VERSION_CHECK_ANNOTATION, groupOf } from '../core/labels.js';
 import { compileClassVariables, validateVariableList, type CompiledVariables } from '../variables/index.js';
-import { errorBody, errorString, forbidden, invalid, type FieldError } from '../variables/fielderror.js';
-import { canonicalJson, compareText } from '../api/json.js';
+import { errorBody, errorString, forbidden, invalid, type FieldError } from '../core/fielderror.js';
+import { canonicalJson, compareText } from '../core/json.js';
 import { compareCore, parseTolerant, semverText } from './primitives.js';
 import { FIX, hasAutoscalerAnnotations, keyed, withFix } from './rules.js';
 
-export const UNSAFE_VERSION_CHECK_ANNOTATION = 'unsafe.topology.cluster.x-k8s.io/disable-update-version-check';
 
 const goList = (names: readonly string[]) => `[${names.join(' ')}]`;
 const uniqueSorted = (names: Iterable<string>) => [...new Set(names)].sort();

@@ -6,9 +6,9 @@
  * before any webhook runs, so a class past a cap is refused with the schema error alone
  * (apimachinery `field.TooMany`) and its variables and patches are never compiled or applied.
  */
-import type { ClusterClass, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
-import { fieldError, index, type FieldError } from '../variables/fielderror.js';
+import type { ClusterClass, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import { fieldError, index, type FieldError } from '../core/fielderror.js';
 import { FIX, toResults, withFix } from './rules.js';
 
 const tooMany = (field: string, actual: number, max: number): FieldError[] =>

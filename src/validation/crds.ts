@@ -25,12 +25,12 @@
  * The index owns one ajv instance and compiles a version's schema on first use.
  */
 import type { Ajv } from 'ajv';
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { ContractVersion } from '../krm/config.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 import { applyStructuralDefaults } from '../variables/defaulting.js';
-import { errorBody, type BadValue, type FieldError } from '../variables/fielderror.js';
-import { deepCopy, goMarshal, hasOwn, isJsonObject, jsonTypeName, setOwn } from '../variables/json.js';
+import { errorBody, type BadValue, type FieldError } from '../core/fielderror.js';
+import { deepCopy, goMarshal, hasOwn, isJsonObject, jsonTypeName, setOwn } from '../core/go/json.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from '../variables/openapi.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from '../variables/schema.js';
 import { compileCelTree, validateCel, type CelTree } from '../variables/cel/validate.js';

@@ -7,12 +7,12 @@
  * Bad values are printed as `field.Error` does: strings `%q`-quoted — which includes CAPI's
  * `prettyPrint` (indented JSON) of a JSON patch or selector — and structs as compact JSON.
  */
-import type { ClusterClass, ClusterClassPatch, JsonPatchOperation, ObjectRef, PatchDefinition, PatchSelector, TemplateRef } from '../api/model.js';
+import type { ClusterClass, ClusterClassPatch, JsonPatchOperation, ObjectRef, PatchDefinition, PatchSelector, TemplateRef } from '../core/model.js';
 import { parseTemplate } from '../gotemplate/index.js';
-import type { Result } from '../krm/result.js';
-import { goAtoi } from '../patches/gostrconv.js';
-import { fieldError, goQuote, invalid, notSupported, required, type FieldError } from '../variables/fielderror.js';
-import { goMarshal } from '../variables/json.js';
+import type { Result } from '../core/result.js';
+import { goAtoi } from '../core/go/strconv.js';
+import { fieldError, goQuote, invalid, notSupported, required, type FieldError } from '../core/fielderror.js';
+import { goMarshal } from '../core/go/json.js';
 import { qualifiedNameErrors } from '../variables/labels.js';
 import { FIX, fixed, toResults, withFix } from './rules.js';
 

@@ -4,7 +4,7 @@
  * `net.ParseCIDR`. Pure functions; `undefined` means "valid".
  */
 import { parse as semverParse, type SemVer } from 'semver';
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import { isIPv4, isIPv6 } from '../variables/formats.js';
 
 const INT64_MAX = 9223372036854775807n;

@@ -6,12 +6,13 @@
  * Every message starts with CAPI's webhook text, verbatim (users search for it), followed by
  * `; ` and a fix from `FIX`, the one table of fix hints for the webhook rules.
  */
-import { isObject } from '../api/json.js';
-import type { HealthCheck, Json, JsonObject, Metadata, ObjectRef, Taint } from '../api/model.js';
-import type { Result, Severity } from '../krm/result.js';
-import { errorBody, fieldError, invalid, type FieldError } from '../variables/fielderror.js';
+import { isObject } from '../core/json.js';
+import type { HealthCheck, Json, JsonObject, Metadata, ObjectRef, Taint } from '../core/model.js';
+import type { Result, Severity } from '../core/result.js';
+import { errorBody, fieldError, invalid, type FieldError } from '../core/fielderror.js';
 import { qualifiedNameErrors, validateMetadata } from '../variables/labels.js';
 import { atoiError, cidrError, compareVersions, intOrPercentError, intOrStringText, parseTolerant, semverText } from './primitives.js';
+import { AUTOSCALER_MAX_SIZE, AUTOSCALER_MIN_SIZE, UPGRADE_CONCURRENCY } from '../core/labels.js';
 
 // ------------------------------------------------------------------ fix hints
 
@@ -235,20 +236,17 @@ export function cidrErrors(cidrs: readonly string[] | undefined, path: string): 
   return out;
 }
 
-export const UPGRADE_CONCURRENCY_ANNOTATION = 'topology.cluster.x-k8s.io/upgrade-concurrency';
 
 /** §8.2 rule 7. */
 export function upgradeConcurrencyErrors(annotations: Record<string, string> | undefined): FieldError[] {
-  const v = annotations?.[UPGRADE_CONCURRENCY_ANNOTATION];
+  const v = annotations?.[UPGRADE_CONCURRENCY];
   if (v === undefined) return [];
-  const path = `metadata.annotations[${UPGRADE_CONCURRENCY_ANNOTATION}]`;
+  const path = `metadata.annotations[${UPGRADE_CONCURRENCY}]`;
   const err = atoiError(v);
   if (err) return [invalid(path, v, withFix(`could not parse the value of the annotation: ${err}`, FIX.upgradeConcurrency))];
   if (Number(v) < 1) return [invalid(path, v, withFix('value cannot be less than 1', FIX.upgradeConcurrency))];
   return [];
 }
 
-export const AUTOSCALER_MIN_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size';
-export const AUTOSCALER_MAX_SIZE = 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size';
 export const hasAutoscalerAnnotations = (meta: Metadata | undefined): boolean =>
   !!meta?.annotations && (AUTOSCALER_MIN_SIZE in meta.annotations || AUTOSCALER_MAX_SIZE in meta.annotations);

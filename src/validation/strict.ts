@@ -17,12 +17,12 @@
  * Proposal-era `labels`/`annotations` directly on a v1beta1 topology entry are left to the
  * normaliser, which reads them as metadata with a warning.
  */
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import { CAPI_SPEC_FIELDS, type Fields } from '../api/capi-fields.js';
 import { capiVersionOf } from '../api/normalize.js';
-import type { Result } from '../krm/result.js';
-import { errorBody, fieldError, invalid, type FieldError } from '../variables/fielderror.js';
-import { isJsonObject } from '../variables/json.js';
+import type { Result } from '../core/result.js';
+import { errorBody, fieldError, invalid, type FieldError } from '../core/fielderror.js';
+import { isJsonObject } from '../core/go/json.js';
 import { pruneUnknownFields, type CrdIndex } from './crds.js';
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);

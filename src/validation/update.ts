@@ -2,13 +2,13 @@
  * The webhooks' update rules between a previous input set and the current one: ClusterClass
  * compatibility for the Clusters using it, Cluster version and class changes.
  */
-import type { Cluster, ClusterClass, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, ClusterClass, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
-import type { InputItem } from '../krm/read.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { classify, clusterKey } from '../pipeline/classify.js';
 import { compareClusterClasses, compareClusters } from './compatibility.js';
+import { InputItem } from '../krm/item.js';
 
 interface Normalized {
   classes: Map<string, { cc: ClusterClass; ref: ObjectRef }>;

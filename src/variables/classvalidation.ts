@@ -6,10 +6,10 @@
  */
 import type { Ajv } from 'ajv';
 import type { CelEnv } from '@bufbuild/cel';
-import type { ClusterClassVariable, Json } from '../api/model.js';
+import type { ClusterClassVariable, Json } from '../core/model.js';
 import { compileCelTree, resolveRuleFieldPath, validateCel, type CelTree } from './cel/validate.js';
-import { child, fieldError, forbidden, goQuote, index, invalid, key, notSupported, required, type BadValue, type FieldError } from './fielderror.js';
-import { goMarshal } from './json.js';
+import { child, fieldError, forbidden, goQuote, index, invalid, key, notSupported, required, type BadValue, type FieldError } from '../core/fielderror.js';
+import { goMarshal } from '../core/go/json.js';
 import { validateMetadata } from './labels.js';
 import { compileSchemaValidator, schemaErrors } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';

@@ -8,9 +8,9 @@
  * the items default). Defaults under allOf/anyOf/oneOf/not never apply. Because a parent's
  * default is inserted before recursion, `default: {}` on an object yields its nested defaults.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { cloneJson, defineKey, isObject } from '../api/json.js';
-import { hasOwn } from './json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { cloneJson, defineKey, isObject } from '../core/json.js';
+import { hasOwn } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
 
 /** Told of each default applied, by its path below the defaulted value (list items as numbers). */

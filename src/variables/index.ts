@@ -6,16 +6,16 @@
  */
 import type { CelEnv } from '@bufbuild/cel';
 import type { Ajv } from 'ajv';
-import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { VariableOrigin } from '../provenance/sources.js';
-import { canonicalJson as canonicalText } from '../api/json.js';
+import { canonicalJson } from '../core/json.js';
 import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
 import { defaultVariableValue } from './defaulting.js';
-import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from './fielderror.js';
-import { canonicalJson, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from './json.js';
+import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
+import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
 import { withFix } from '../validation/rules.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
@@ -295,7 +295,7 @@ export function defaultVariableList(
       continue;
     }
     if (!item.current && (!createVariables || !def.schema.default)) continue;
-    const value = canonicalJson(defaultVariableValue(item.current?.value, def.schema));
+    const value = goKeyOrder(defaultVariableValue(item.current?.value, def.schema));
     out.push(originsAt === undefined ? { name: item.name, value } : { name: item.name, value, origin: originOf(item, value, def, originsAt) });
   }
   if (errors.length > 0) return { values: [...values], errors };
@@ -304,7 +304,7 @@ export function defaultVariableList(
 
 /** Whether a defaulted value differs from what the Cluster wrote, and where each came from. */
 function originOf(item: { current?: ClusterVariable; index?: number }, value: Json, def: CompiledVariable, listPath: string): VariableOrigin {
-  const defaulted = !item.current || canonicalText(item.current.value ?? null) !== canonicalText(value);
+  const defaulted = !item.current || canonicalJson(item.current.value ?? null) !== canonicalJson(value);
   const origin: VariableOrigin = { defaulted };
   if (item.current) origin.from = `${listPath}[${item.index}].value`;
   const schema = `${def.definition.fieldPath}.schema.openAPIV3Schema`;

@@ -5,10 +5,10 @@
  * Shape problems (e.g. `properties` not an object) are errors, as the API server would refuse
  * to decode them.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { child, fieldError, invalid, key, index, type FieldError } from './fielderror.js';
-import { defineKey, isObject } from '../api/json.js';
-import { getOwn, goMarshal } from './json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { child, fieldError, invalid, key, index, type FieldError } from '../core/fielderror.js';
+import { defineKey, isObject } from '../core/json.js';
+import { getOwn, goMarshal } from '../core/go/json.js';
 
 export interface ValidationRuleDef {
   rule: string;

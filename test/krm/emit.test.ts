@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { EMIT_OPTIONS, emitYaml } from '../../src/krm/emit.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import { runPipeline } from '../../src/pipeline/run.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Json, JsonObject } from '../../src/api/model.js';
+import type { Json, JsonObject } from '../../src/core/model.js';
 import {
   PLACEHOLDER_SUFFIX,
   RANDOM_ALPHABET,

@@ -10,7 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import type { ExplainedObject } from '../../src/explain/types.js';
 import { explainCluster } from '../../src/explain/provenance.js';
 import { runPipeline } from '../../src/pipeline/run.js';

@@ -6,8 +6,8 @@
  * internal/api/v1beta1/azuremanagedcontrolplane_default.go and azuremanagedcontrolplanetemplate_default.go.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, ObjectRef } from '../../src/api/model.js';
-import type { Result } from '../../src/krm/result.js';
+import type { JsonObject, ObjectRef } from '../../src/core/model.js';
+import type { Result } from '../../src/core/result.js';
 import {
   admissionDefaults,
   admissionWebhookSource,

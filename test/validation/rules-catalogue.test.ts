@@ -86,10 +86,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
-import type { Result, Severity } from '../../src/krm/result.js';
+import type { Result, Severity } from '../../src/core/result.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { validateClusterTopology } from '../../src/validation/cluster.js';
 import { validateClusterClassPatches } from '../../src/validation/patches.js';

@@ -7,24 +7,9 @@
  * The text after "; " is the renderer's fix hint, written out literally.
  */
 import { describe, expect, it } from 'vitest';
-import type { HealthCheck, Json, Taint } from '../../src/api/model.js';
-import {
-  child,
-  cidrErrors,
-  fixed,
-  hasAutoscalerAnnotations,
-  healthCheckErrors,
-  intOrPercentErrors,
-  keyed,
-  kubernetesVersionsErrors,
-  metadataErrors,
-  rolloutStrategyErrors,
-  taintErrors,
-  taintGateWarning,
-  toResults,
-  upgradeConcurrencyErrors,
-} from '../../src/validation/rules.js';
-import { errorString, invalid, type FieldError } from '../../src/variables/fielderror.js';
+import type { HealthCheck, Json, Taint } from '../../src/core/model.js';
+import { child, cidrErrors, fixed, hasAutoscalerAnnotations, healthCheckErrors, intOrPercentErrors, keyed, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, toResults, upgradeConcurrencyErrors } from '../../src/validation/rules.js';
+import { errorString, invalid, type FieldError } from '../../src/core/fielderror.js';
 
 const texts = (errors: readonly FieldError[]): string[] => errors.map(errorString);
 const INT_OR_PERCENT = 'use an integer such as 1 or a percentage such as "25%"';

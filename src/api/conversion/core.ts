@@ -4,8 +4,8 @@
  * kubernetes-sigs/cluster-api; "conversion.go" is api/core/v1beta1/conversion.go, "generated" its
  * zz_generated.conversion.go, "webhook" core/webhooks/conversion/<kind>.go.
  */
-import type { JsonObject } from '../model.js';
-import { isObject } from '../json.js';
+import type { JsonObject } from '../../core/model.js';
+import { isObject } from '../../core/json.js';
 import { omitZeroAt, type ConversionContext, type Step } from './engine.js';
 import { pathText, type Path, type Tree } from './tree.js';
 

@@ -1,6 +1,6 @@
 /** Field-level differences between two JSON values, as dotted paths with `[i]` for list items. */
-import type { Json } from '../api/model.js';
-import { isObject } from '../api/json.js';
+import type { Json } from './model.js';
+import { isObject } from './json.js';
 
 export interface FieldChange {
   path: string;

@@ -2,9 +2,9 @@
  * Kubernetes field errors (`k8s.io/apimachinery/pkg/util/validation/field`) rendered the way
  * `(*field.Error).ErrorBody()` does, so messages match the API server's text.
  */
-import type { ObjectRef } from '../api/model.js';
+import type { ObjectRef } from './model.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import { resultAt, type Result, type Severity } from '../krm/result.js';
+import { resultAt, type Result, type Severity } from './result.js';
 
 /** Go `strconv.Quote` (`%q`), as field error texts print strings. */
 export { goQuote };

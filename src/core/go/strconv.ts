@@ -4,7 +4,7 @@
  * needs Go's exact rules (sign handling, no underscores, int64 range), not JS `parseInt`.
  * `%q` itself is the template engine's `goQuote` (src/gotemplate/fmt.ts).
  */
-import { goQuote } from '../gotemplate/fmt.js';
+import { goQuote } from '../../gotemplate/fmt.js';
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;

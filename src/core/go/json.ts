@@ -2,12 +2,12 @@
  * JSON value helpers for the variables stage. Variable values are user data: keys such as
  * `__proto__` must stay plain data, so objects built here get their keys through `defineKey`
  * and are read with own-property checks only. The generic helpers (`isObject`, `defineKey`,
- * `cloneJson`) are src/api/json.ts's; what is here is Go-specific (json.Marshal, key order).
+ * `cloneJson`) are src/core/json.ts's; what is here is Go-specific (json.Marshal, key order).
  */
-import { cloneJson, defineKey, isObject } from '../api/json.js';
-import type { Json, JsonObject } from '../api/model.js';
+import { cloneJson, defineKey, isObject } from '../json.js';
+import type { Json, JsonObject } from '../model.js';
 
-/** The src/api/json.ts helpers under this module's former names (src/validation imports them). */
+/** The src/core/json.ts helpers under this module's former names (src/validation imports them). */
 export { isObject as isJsonObject, defineKey as setOwn, cloneJson as deepCopy };
 
 export const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
@@ -22,11 +22,11 @@ export function getOwn(o: JsonObject, key: string): Json | undefined {
  * sorted (Go sorts map keys on marshal), `-0` kept, everything else unchanged. Numbers are JS
  * doubles already, which is what Go decodes them to, so `1.0` is simply `1`.
  */
-export function canonicalJson(v: Json): Json {
-  if (Array.isArray(v)) return v.map(canonicalJson);
+export function goKeyOrder(v: Json): Json {
+  if (Array.isArray(v)) return v.map(goKeyOrder);
   if (isObject(v)) {
     const out: JsonObject = {};
-    for (const k of Object.keys(v).sort(compareGoStrings)) defineKey(out, k, canonicalJson(v[k] as Json));
+    for (const k of Object.keys(v).sort(compareGoStrings)) defineKey(out, k, goKeyOrder(v[k] as Json));
     return out;
   }
   return v;

@@ -18,7 +18,7 @@
  */
 import { Scalar, Schema, type CollectionTag, type ScalarTag, type Tags } from 'yaml';
 import { stringTag, stringifyString } from 'yaml/util';
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 
 /** A scalar as go-yaml v2 decodes it into `interface{}` (timestamps stay their text). */
 type GoScalar =
