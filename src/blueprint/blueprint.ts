@@ -19,8 +19,8 @@ import type { ExtensionClient } from '../extensions/client.js';
 import { compilePatches, type CompiledPatches } from '../patches/index.js';
 import type { ContractLookup } from './contract.js';
 import { objectKindOf } from '../core/labels.js';
-import { validateClusterClass, validateClusterClassDeep } from '../validation/clusterclass.js';
-import { clusterClassListCaps } from '../validation/crd-caps.js';
+import { validateClusterClass, validateClusterClassDeep } from '../webhooks/clusterclass.js';
+import { clusterClassListCaps } from '../apiserver/crd-caps.js';
 
 /** Looks up template documents by apiVersion/kind/namespace/name. */
 export interface TemplateIndex {
@@ -30,14 +30,6 @@ export interface TemplateIndex {
 export const templateKey = (apiVersion: string, kind: string, namespace: string, name: string): string =>
   `${apiVersion}\0${kind}\0${namespace}\0${name}`;
 
-/** Every template reference of a class. */
-export function templateRefsOf(cc: ClusterClass): TemplateRef[] {
-  const refs: TemplateRef[] = [cc.controlPlane.templateRef];
-  if (cc.infrastructure) refs.push(cc.infrastructure.templateRef);
-  if (cc.controlPlane.machineInfrastructure) refs.push(cc.controlPlane.machineInfrastructure.templateRef);
-  for (const w of [...cc.workers.machineDeployments, ...cc.workers.machinePools]) refs.push(w.bootstrap.templateRef, w.infrastructure.templateRef);
-  return refs;
-}
 
 export interface ResolvedTemplate {
   ref: TemplateRef;

@@ -20,7 +20,7 @@ import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
 import type { CliIO } from './io.js';
 import { KRMIGNORE, NO_RULES, parseKrmignore, type IgnoreRules } from './krmignore.js';
 import { OUTPUTS_LIST } from './outdir.js';
-import { InputItem } from '../krm/item.js';
+import type { InputItem } from '../krm/item.js';
 
 /** One file read: its path as the user would type it, its path below the argument it came from, its text. */
 export interface InputFile {

@@ -6,7 +6,7 @@
 import { LineCounter, isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Result } from '../core/result.js';
 import { UNREADABLE_FILE, type InputFile, type UnreadableFile } from './inputs.js';
-import { InputItem } from '../krm/item.js';
+import type { InputItem } from '../krm/item.js';
 
 type Segment = { key: string } | { index: number } | { name: string };
 

@@ -10,10 +10,10 @@ import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../k
 import { hasErrors, type Result } from '../core/result.js';
 import { annotationsOf, readResourceList, readYamlStream, refOf, type ResourceListInput } from '../krm/read.js';
 import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
-import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
+import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../output/write.js';
 import { classify, clusterKey, shardOf } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
-import { PROVENANCE_KIND } from '../explain/report.js';
+import { PROVENANCE_KIND } from '../provenance/report.js';
 import { readBase } from './base.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
@@ -26,7 +26,7 @@ import { parseArgs, type ArgSpec } from './args.js';
 import { RENDERER_BUILD } from './build.js';
 import { commandSources, functionConfigSources, prepareExtensions } from './extensions.js';
 import { PATH_ANNOTATION } from '../core/labels.js';
-import { InputItem } from '../krm/item.js';
+import type { InputItem } from '../krm/item.js';
 
 function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
   if (hasErrors(results)) return ExitCode.errorResults;

@@ -6,7 +6,7 @@ import type { JsonObject } from '../core/model.js';
 import { asObject, asString } from '../core/json.js';
 import { JsonTree, type ConversionResult } from '../api/conversion/index.js';
 import type { Result, ResourceRef } from '../core/result.js';
-import { emitYaml } from '../krm/emit.js';
+import { emitYaml } from '../output/emit.js';
 import { splitDocuments, type DocumentText } from './documents.js';
 import { applyPlan, planConversion, type ObjectPlan } from './plan.js';
 import { UnsupportedYaml, YamlTree } from './yamltree.js';

@@ -11,12 +11,12 @@ import { hasErrors, type Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import { readYamlStream, refOf } from '../krm/read.js';
 import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
-import { writeResourceList } from '../krm/write.js';
+import { writeResourceList } from '../output/write.js';
 import type { Document } from 'yaml';
 import { convertFiles, convertResult, type ConvertedFile, type SourceFile } from './files.js';
 import { applyPlan, planConversion } from './plan.js';
 import { proofResults, proveEquivalent, type Proof } from './proof.js';
-import { InputItem } from '../krm/item.js';
+import type { InputItem } from '../krm/item.js';
 
 export { unifiedDiff } from './unified.js';
 export type { ConvertedFile, SourceFile } from './files.js';

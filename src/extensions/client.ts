@@ -6,22 +6,8 @@
  * from the network (live, optionally recorded) or from recordings only (replay: no network).
  */
 import type { JsonObject, ObjectRef } from '../core/model.js';
-import type { ExternalHooks, HookOutcome } from '../patches/external.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import {
-  HOOKS_API_VERSION,
-  decodeResponse,
-  hookPath,
-  type CommonResponse,
-  type DiscoverVariablesRequest,
-  type DiscoverVariablesResponse,
-  type GeneratePatchesRequest,
-  type GeneratePatchesResponse,
-  type HookName,
-  type HookRequest,
-  type ResponseOf,
-  type ValidateTopologyRequest,
-} from './hooks.js';
+import { ExternalHooks, HOOKS_API_VERSION, HookOutcome, decodeResponse, hookPath, type CommonResponse, type DiscoverVariablesRequest, type DiscoverVariablesResponse, type GeneratePatchesRequest, type GeneratePatchesResponse, type HookName, type HookRequest, type ResponseOf, type ValidateTopologyRequest } from './hooks.js';
 import { recordingKey, type Recording } from './recordings.js';
 import type { Result } from '../core/result.js';
 import { toResult } from '../core/fielderror.js';

@@ -5,7 +5,6 @@
  */
 import type { Json, JsonObject } from '../core/model.js';
 import { isObject } from '../core/json.js';
-import type { UpgradePolicy } from '../topology/upgrade.js';
 
 export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 export const CONFIG_KIND = 'RenderClusterClass';
@@ -258,3 +257,5 @@ export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
     field: 'kind',
   };
 }
+
+export type UpgradePolicy = 'control-plane-first' | 'all-at-once';

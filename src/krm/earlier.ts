@@ -15,7 +15,7 @@
  */
 import type { JsonObject } from '../core/model.js';
 import { DIGEST_ANNOTATION, INPUTS_ANNOTATION, OWNER_ANNOTATION } from '../core/labels.js';
-import { InputItem } from './item.js';
+import type { InputItem } from './item.js';
 
 
 /**

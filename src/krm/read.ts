@@ -25,7 +25,7 @@ import {
 } from '../yaml/decode.js';
 import { cutEarlierOutputs, type EarlierOutput } from './earlier.js';
 import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, PATH_ANNOTATION } from '../core/labels.js';
-import { InputItem } from './item.js';
+import type { InputItem } from './item.js';
 
 
 

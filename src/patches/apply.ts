@@ -22,12 +22,13 @@ import type { CompiledDefinition, CompiledOp, CompiledPatch, CompiledPatches } f
 import { goQuote } from '../gotemplate/fmt.js';
 import { applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect, type JsonPatchOp } from './jsonpatch.js';
 import { templateReferences, variableUses } from './reads.js';
-import { applyExternalPatch, copyBack, type ExternalHooks } from './external.js';
+import { applyExternalPatch, copyBack } from './external.js';
 import { clusterKeyOf, describeTarget } from './target.js';
 import { matchesSelector } from './selector.js';
 import { renderTemplate } from './templates.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
 import { lookupVariable } from './variablepath.js';
+import { ExternalHooks } from '../extensions/hooks.js';
 
 export interface ApplyContext {
   /** Names of variables whose definitions are `from: inline` (status.variables, §5.6). */

@@ -8,7 +8,7 @@ import type { Result } from '../core/result.js';
 import { compileSelector, type CompiledSelector } from './selector.js';
 import { prepareTemplate, type PreparedTemplate } from './templates.js';
 import { parseVariablePath, type ParsedVariablePath } from './variablepath.js';
-import { FIX, withFix } from '../validation/rules.js';
+import { FIX, withFix } from '../core/fixes.js';
 
 /** Where an add/replace value comes from; `error` holds CAPI's render-time calculateValue text. */
 export type ValueSource =

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { isObject } from '../core/json.js';
 import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { GeneratePatchesRequest, GeneratePatchesResponse, HolderReference, HookVariable, ValidateTopologyRequest } from '../extensions/hooks.js';
-import { HOOKS_API_VERSION } from '../extensions/hooks.js';
+import { ExternalHooks, HOOKS_API_VERSION } from '../extensions/hooks.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { goKeyOrder } from '../core/go/json.js';
 import type { Recorder } from '../provenance/recorder.js';
@@ -23,14 +23,7 @@ import type { ApplyContext } from './apply.js';
 import type { CompiledPatch, CompiledPatches } from './compile.js';
 import { clusterKeyOf, describeTarget } from './target.js';
 
-/** A call's answer; `ignored` holds the error a `failurePolicy: Ignore` handler's call had (CAPI logs it). */
-export type HookOutcome<T> = { ok: true; response: T; ignored?: string } | { ok: false; error: string };
 
-/** The Runtime SDK calls the engine makes, for the Cluster `forObject` (the ExtensionConfig namespaceSelector applies to it). */
-export interface ExternalHooks {
-  generatePatches(extension: string, request: GeneratePatchesRequest, forObject: ObjectRef): HookOutcome<GeneratePatchesResponse>;
-  validateTopology(extension: string, request: ValidateTopologyRequest, forObject: ObjectRef): HookOutcome<unknown>;
-}
 
 /**
  * The request item uid. CAPI draws a random UUID per reconcile (template.go `uuidGenerator`);

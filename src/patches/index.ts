@@ -10,7 +10,6 @@ export { compilePatches } from './compile.js';
 export type { CompiledPatches, CompiledPatch, CompiledDefinition, CompiledOp, ValueSource } from './compile.js';
 export { applyPatches, mergeVariables } from './apply.js';
 export { validatePatchedTopology } from './external.js';
-export type { ExternalHooks, HookOutcome } from './external.js';
 export type { ApplyContext, ApplyPatchesResult } from './apply.js';
 export {
   updateDesiredObject,

@@ -10,7 +10,7 @@ import { templateKey, type TemplateIndex } from '../blueprint/blueprint.js';
 import { annotationsOf } from '../krm/read.js';
 import { CONVERSION_DATA, DIGEST_ANNOTATION, LAST_APPLIED, OBSERVED_ANNOTATION, OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
 import { type EarlierOutput } from '../krm/earlier.js';
-import { InputItem } from '../krm/item.js';
+import type { InputItem } from '../krm/item.js';
 
 
 

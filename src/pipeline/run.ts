@@ -13,23 +13,23 @@ import type { RenderConfig } from '../krm/config.js';
 import { annotationsOf, refOf } from '../krm/read.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { asObject, canonicalJson, cloneJson } from '../core/json.js';
-import { buildBlueprint, templateKey, templateRefsOf, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
+import { buildBlueprint, templateKey, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
 import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
-import { contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../validation/crds.js';
-import { inputCrdValidator, storedTemplate, validateOnCreate, withStoredTemplateHint } from '../validation/admission.js';
-import { rolloutReport } from '../validation/compatibility.js';
-import { topologyRemoved, updateResults } from '../validation/update.js';
-import { clusterNameResults } from '../validation/cluster.js';
+import { contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../apiserver/crds.js';
+import { inputCrdValidator, storedTemplate, validateOnCreate, withStoredTemplateHint } from '../apiserver/admission.js';
+import { rolloutReport } from '../webhooks/compatibility.js';
+import { topologyRemoved, updateResults } from './update.js';
+import { clusterNameResults } from '../webhooks/cluster.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import { coreVersionFor } from './versions.js';
-import { explainObjects } from '../explain/objects.js';
-import { describeSource } from '../explain/format.js';
-import type { ExplainedObject } from '../explain/types.js';
-import { provenanceReport, type ProvenanceInput } from '../explain/report.js';
+import { explainObjects } from '../provenance/objects.js';
+import { describeSource } from '../provenance/format.js';
+import type { ExplainedObject } from '../provenance/types.js';
+import { provenanceReport, type ProvenanceInput } from '../provenance/report.js';
 import { OriginRecorder, type TemplateDefaults } from '../provenance/recorder.js';
 import { classify, clusterKey, identityOf, isToolAnnotation, ownerOf, shardOf } from './classify.js';
-import { apiServerDecodingErrors } from '../validation/strict.js';
+import { apiServerDecodingErrors } from '../apiserver/strict.js';
 import { hasErrors } from '../core/result.js';
 import { extensionClientFor, type ExtensionClient, type ExtensionInputs } from '../extensions/client.js';
 import { type EarlierOutput } from '../krm/earlier.js';
@@ -37,7 +37,8 @@ import { classInputsDigest, clusterInputsDigest, inputsMark, reusableEntries, ru
 import { createHash } from 'node:crypto';
 import { keptOutputs, named, unreadableKeptResult, type KeptOutputs } from './keep.js';
 import { DIGEST_ANNOTATION, INDEX_ANNOTATION, INPUTS_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, OWNER_ANNOTATION, PATH_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
-import { InputItem } from '../krm/item.js';
+import type { InputItem } from '../krm/item.js';
+import { templateRefsOf } from '../api/refs.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */

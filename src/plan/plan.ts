@@ -10,10 +10,10 @@ import { asObject, asString, cloneJson } from '../core/json.js';
 import { runPipeline, type PipelineExtras } from '../pipeline/run.js';
 import { isToolAnnotation } from '../pipeline/classify.js';
 import { CLONED_FROM_NAME } from '../core/labels.js';
-import { rolloutReport, type Rollout } from '../validation/compatibility.js';
+import { rolloutReport, type Rollout } from '../webhooks/compatibility.js';
 import { diffJson, type FieldChange } from '../core/diff.js';
-import { updateResults } from '../validation/update.js';
-import { InputItem } from '../krm/item.js';
+import { updateResults } from '../pipeline/update.js';
+import type { InputItem } from '../krm/item.js';
 
 /** One side of a plan: the input items of a revision and what reading them reported. */
 export interface PlanSide {

@@ -14,7 +14,7 @@ import { CLONED_FROM_GROUPKIND, CLONED_FROM_NAME, CLUSTER_NAME_LABEL, CONTROL_PL
 
 /**
  * A field of the Cluster, by its path in the internal (v1beta2) model; `note` says how the value
- * was converted on the way. Explain names it as the input wrote it (src/explain/objects.ts).
+ * was converted on the way. Explain names it as the input wrote it (src/provenance/objects.ts).
  */
 export const fromCluster = (path: string, note?: string): Source => (note ? { kind: 'topology', path, note } : { kind: 'topology', path });
 /** A field of the ClusterClass, by its path in the internal model (see fromCluster). */

@@ -10,16 +10,17 @@ import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import { defaultAndValidateClusterVariables, type DefaultedVariables } from '../variables/index.js';
 import type { Recorder } from '../provenance/recorder.js';
-import type { ExternalHooks } from '../patches/index.js';
-import { validateClusterDeep, validateClusterTopology } from '../validation/cluster.js';
-import { objectNameErrors } from '../validation/format.js';
-import { keyed } from '../validation/rules.js';
+import type { ExternalHooks } from '../extensions/hooks.js';
+import { validateClusterDeep, validateClusterTopology } from '../webhooks/cluster.js';
+import { objectNameErrors } from '../core/go/k8s-validation.js';
 import { computeDesiredState, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
 import { patchDesiredState } from './patching.js';
 import { dropIgnoredPaths } from './applied.js';
-import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions, type UpgradePolicy } from './upgrade.js';
+import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions } from './upgrade.js';
 import { groupOf } from '../core/labels.js';
-import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from './names.js';
+import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from '../names/names.js';
+import { keyed } from '../core/fixes.js';
+import { UpgradePolicy } from '../krm/config.js';
 
 export interface RenderedCluster {
   desired: DesiredState;

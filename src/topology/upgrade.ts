@@ -20,10 +20,10 @@ import type { SemVer } from 'semver';
 import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../core/model.js';
 import { asNumber, asObject, asString } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import { compareVersions, parseTolerant, semverText } from '../validation/primitives.js';
+import { compareVersions, parseTolerant, semverText } from '../core/go/primitives.js';
 import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, UPGRADE_CONCURRENCY, groupOf } from '../core/labels.js';
+import { UpgradePolicy } from '../krm/config.js';
 
-export type UpgradePolicy = 'control-plane-first' | 'all-at-once';
 
 /** The version each object of a Cluster is rendered with. */
 export interface TopologyVersions {

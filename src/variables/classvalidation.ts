@@ -15,7 +15,7 @@ import { compileSchemaValidator, schemaErrors } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import type { SchemaNode } from './schema.js';
 import { RE2JS } from 're2js';
-import { FIX, fixed, metadataFix, withFix } from '../validation/rules.js';
+import { FIX, fixed, metadataFix, withFix } from '../core/fixes.js';
 
 const VALID_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const VALID_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];

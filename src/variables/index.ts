@@ -16,10 +16,10 @@ import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMeta
 import { defaultVariableValue } from './defaulting.js';
 import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
 import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
-import { withFix } from '../validation/rules.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
+import { withFix } from '../core/fixes.js';
 
 export interface CompiledVariable {
   name: string;

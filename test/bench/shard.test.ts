@@ -11,7 +11,7 @@ import { readYamlStream } from '../../src/krm/read.js';
 import { shardOf } from '../../src/pipeline/classify.js';
 import { runPipeline, type PipelineOutput } from '../../src/pipeline/run.js';
 import { LOCAL_CONFIG_ANNOTATION } from '../../src/core/labels.js';
-import { InputItem } from '../../src/krm/item.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 const CLUSTERS = 60;
 

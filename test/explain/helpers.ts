@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
-import type { ExplainedObject, FieldOrigin, Source } from '../../src/explain/types.js';
-import { InputItem } from '../../src/krm/item.js';
+import type { ExplainedObject, FieldOrigin, Source } from '../../src/provenance/types.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 export const sharedFixtures = join(repoRoot, '..', 'shared', 'fixtures', 'real-world');

@@ -6,13 +6,13 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/model.js';
-import { explainCluster } from '../../src/explain/provenance.js';
-import { formatPath, leaves } from '../../src/explain/paths.js';
-import type { ExplainResult, PatchSource } from '../../src/explain/types.js';
-import { toManifest } from '../../src/krm/write.js';
+import { explainCluster } from '../../src/cli/explain-cluster.js';
+import { formatPath, leaves } from '../../src/provenance/paths.js';
+import type { ExplainResult, PatchSource } from '../../src/provenance/types.js';
+import { toManifest } from '../../src/output/write.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { config, fieldOf, hasShared, objectOf, quickStart, readItems, sourceOf } from './helpers.js';
-import { InputItem } from '../../src/krm/item.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 const KCPT = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'quick-start-control-plane' };
 const tmpl = (path: string) => ({ kind: 'template', template: KCPT, path });

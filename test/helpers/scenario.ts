@@ -11,7 +11,7 @@ import { DEFAULT_CONFIG, applySettings } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import type { Result } from '../../src/core/result.js';
 import { runPipeline, type PipelineExtras, type PipelineOutput } from '../../src/pipeline/run.js';
-import { InputItem } from '../../src/krm/item.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Obj = any;

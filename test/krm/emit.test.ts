@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import YAML from 'yaml';
 import type { JsonObject } from '../../src/core/model.js';
-import { EMIT_OPTIONS, emitYaml } from '../../src/krm/emit.js';
+import { EMIT_OPTIONS, emitYaml } from '../../src/output/emit.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { DEFAULT_CONFIG } from '../../src/krm/config.js';

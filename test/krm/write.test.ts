@@ -18,9 +18,9 @@ import {
   stringifyDocuments,
   toManifest,
   writeResourceList,
-} from '../../src/krm/write.js';
+} from '../../src/output/write.js';
 import { compareClusterOutputs, type ClusterOutput, type ItemEdit, type PipelineOutput } from '../../src/pipeline/run.js';
-import { InputItem } from '../../src/krm/item.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 function read(text: string) {
   const r = readResourceList(text);

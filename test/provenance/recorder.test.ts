@@ -15,7 +15,7 @@ import { asObject } from '../../src/core/json.js';
 import { OriginRecorder } from '../../src/provenance/recorder.js';
 import type { ExternalPatchSource, Source } from '../../src/provenance/sources.js';
 import { applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect } from '../../src/patches/jsonpatch.js';
-import { describeSource } from '../../src/explain/format.js';
+import { describeSource } from '../../src/provenance/format.js';
 import { applyGeneratedPatches } from '../../src/patches/external.js';
 import { inputFieldOf } from '../../src/api/conversion/index.js';
 import { runPipeline } from '../../src/pipeline/run.js';

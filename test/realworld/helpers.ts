@@ -21,7 +21,7 @@ import { classify } from '../../src/pipeline/classify.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { defaultAndValidateClusterVariables } from '../../src/variables/index.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
-import { InputItem } from '../../src/krm/item.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 export const FIXTURE_DIR = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
 

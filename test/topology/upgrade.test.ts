@@ -16,10 +16,10 @@ import { DEFAULT_CONFIG, applySettings, type RenderConfig } from '../../src/krm/
 import { readYamlStream } from '../../src/krm/read.js';
 import type { Result } from '../../src/core/result.js';
 import { runPipeline, type PipelineExtras } from '../../src/pipeline/run.js';
-import { compareVersions, parseTolerant } from '../../src/validation/primitives.js';
+import { compareVersions, parseTolerant } from '../../src/core/go/primitives.js';
 import { runFunction, runRender } from '../../src/cli/render.js';
 import { fakeIO } from '../helpers/io.js';
-import { InputItem } from '../../src/krm/item.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 const classText = readFileSync(join(import.meta.dirname, '..', 'golden', 'plan', 'clusterclass.yaml'), 'utf8');
 

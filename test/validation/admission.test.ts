@@ -1,5 +1,5 @@
 /**
- * Mutating admission emulated for validation (src/validation/admission.ts). Every expected value
+ * Mutating admission emulated for validation (src/apiserver/admission.ts). Every expected value
  * was read off the upstream Default() functions named in the module, not off the implementation:
  * CAPI controlplane/kubeadm/webhooks/admission/kubeadmcontrolplane.go (+ the v1beta1 conversion in
  * api/controlplane/kubeadm/v1beta1/conversion.go), CAPZ internal/webhooks/azuremanagedcontrolplane_webhook.go,
@@ -16,8 +16,8 @@ import {
   storedTemplate,
   validateOnCreate,
   withStoredTemplateHint,
-} from '../../src/validation/admission.js';
-import { loadCrds, validateAgainstCrd } from '../../src/validation/crds.js';
+} from '../../src/apiserver/admission.js';
+import { loadCrds, validateAgainstCrd } from '../../src/apiserver/crds.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -7,7 +7,7 @@ import type { Result } from '../../src/core/result.js';
 import { DEFAULT_CONFIG } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import { runPipeline } from '../../src/pipeline/run.js';
-import { compareClusterClasses, compareClusters, rolloutReport } from '../../src/validation/compatibility.js';
+import { compareClusterClasses, compareClusters, rolloutReport } from '../../src/webhooks/compatibility.js';
 import { CLASS_REF, clusterRef, makeClass, makeCluster, mdClasses, topology, workers } from './helpers.js';
 import { UNSAFE_VERSION_CHECK_ANNOTATION } from '../../src/core/labels.js';
 

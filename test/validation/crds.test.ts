@@ -8,7 +8,7 @@ import {
   validateAgainstCrd,
   withValueOrigins,
   type CrdIndex,
-} from '../../src/validation/crds.js';
+} from '../../src/apiserver/crds.js';
 import type { Result } from '../../src/core/result.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 

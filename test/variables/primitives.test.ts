@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatChecker } from '../../src/variables/formats.js';
+import { formatChecker } from '../../src/core/go/formats.js';
 import { goQuote } from '../../src/core/fielderror.js';
 import { goMarshal } from '../../src/core/go/json.js';
 import { escapeCelPropertyName } from '../../src/variables/cel/values.js';

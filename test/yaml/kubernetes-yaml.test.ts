@@ -11,9 +11,9 @@ import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../src/core/model.js';
 import { runFunction } from '../../src/cli/render.js';
 import { DEFAULT_CONFIG } from '../../src/krm/config.js';
-import { emitYaml } from '../../src/krm/emit.js';
+import { emitYaml } from '../../src/output/emit.js';
 import { readYamlStream } from '../../src/krm/read.js';
-import { stringifyDocuments } from '../../src/krm/write.js';
+import { stringifyDocuments } from '../../src/output/write.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { fakeIO } from '../helpers/io.js';
 

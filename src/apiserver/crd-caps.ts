@@ -9,7 +9,7 @@
 import type { ClusterClass, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { fieldError, index, type FieldError } from '../core/fielderror.js';
-import { FIX, toResults, withFix } from './rules.js';
+import { FIX, toResults, withFix } from '../core/fixes.js';
 
 const tooMany = (field: string, actual: number, max: number): FieldError[] =>
   actual > max ? [fieldError('Too many', field, withFix(`must have at most ${max} items`, FIX.listCap), actual)] : [];

@@ -4,13 +4,14 @@
  * Variable rules live with their stage (src/variables); patch rules are in ./patches.ts.
  */
 import type { ClusterClass, HealthCheck, ObjectRef } from '../core/model.js';
-import { templateRefsOf } from '../blueprint/blueprint.js';
 import type { Result } from '../core/result.js';
-import { generateStableName, type StableRole } from '../topology/names.js';
-import { dns1123SubdomainErrors } from './format.js';
+import { generateStableName, type StableRole } from '../names/names.js';
+import { dns1123SubdomainErrors } from '../core/go/k8s-validation.js';
 import { forbidden, invalid, type FieldError } from '../core/fielderror.js';
-import { FIX, healthCheckErrors, keyed, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, startupTimeoutErrors, taintErrors, taintGateWarning, toResults, withFix } from './rules.js';
+import { healthCheckErrors, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, startupTimeoutErrors, taintErrors, taintGateWarning } from './rules.js';
 import { validateClusterClassPatches } from './patches.js';
+import { FIX, keyed, toResults, withFix } from '../core/fixes.js';
+import { templateRefsOf } from '../api/refs.js';
 
 export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
   const results: Result[] = [];
@@ -77,7 +78,7 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
 /**
  * The §8.1 create rules `validateClusterClass` and the variables stage do not cover: MD rollout
  * strategies (rule 4), `triggerIf.unhealthyLessThanOrEqualTo` and `maxInFlight` (rule 5), taints
- * (rule 7; the feature-gate part is a warning), patches (rule 9, §7.5; src/validation/patches.ts),
+ * (rule 7; the feature-gate part is a warning), patches (rule 9, §7.5; src/webhooks/patches.ts),
  * class metadata (rule 10) and `kubernetesVersions` (rule 11). Paths use class names as keys, like
  * CAPI's webhook (patch paths use indexes, as CAPI's do).
  */

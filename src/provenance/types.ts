@@ -1,9 +1,9 @@
 /** Public shapes of `explain` (issue #6): where each field of a rendered object came from. */
 import type { Json, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
-import type { PatchEvaluation, Source } from '../provenance/sources.js';
+import type { PatchEvaluation, Source } from './sources.js';
 
-export type { ExternalPatchSource, PatchEvaluation, PatchSource, Source, TemplateId, VariableOrigin, VariableUse } from '../provenance/sources.js';
+export type { ExternalPatchSource, PatchEvaluation, PatchSource, Source, TemplateId, VariableOrigin, VariableUse } from './sources.js';
 
 export interface FieldOrigin {
   /** Dotted path, `[i]` for list items, `['key']` for keys containing `.`, `[`, `]` or `'`. */

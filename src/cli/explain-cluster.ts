@@ -7,10 +7,10 @@ import type { ExtensionInputs } from '../extensions/client.js';
 import type { RenderConfig } from '../krm/config.js';
 import { classify, clusterKey as keyOf } from '../pipeline/classify.js';
 import { runPipeline } from '../pipeline/run.js';
-import type { ExplainResult } from './types.js';
-import { InputItem } from '../krm/item.js';
+import type { ExplainResult } from '../provenance/types.js';
+import type { InputItem } from '../krm/item.js';
 
-export type { ExplainResult, ExplainedObject, FieldOrigin, Source } from './types.js';
+export type { ExplainResult, ExplainedObject, FieldOrigin, Source } from '../provenance/types.js';
 
 /**
  * Renders one Cluster of the input (`namespace/name`, or a name that is unique across

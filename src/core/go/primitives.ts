@@ -4,8 +4,8 @@
  * `net.ParseCIDR`. Pure functions; `undefined` means "valid".
  */
 import { parse as semverParse, type SemVer } from 'semver';
-import type { Json } from '../core/model.js';
-import { isIPv4, isIPv6 } from '../variables/formats.js';
+import type { Json } from '../model.js';
+import { isIPv4, isIPv6 } from './formats.js';
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;

@@ -7,10 +7,11 @@ import type { Cluster, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import type { Recorder } from '../provenance/recorder.js';
-import { isStrictSemver, labelValueErrors, objectNameErrors } from './format.js';
+import { isStrictSemver, labelValueErrors, objectNameErrors } from '../core/go/k8s-validation.js';
 import type { ClusterClass } from '../core/model.js';
-import { FIX, cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, keyed, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, toResults, upgradeConcurrencyErrors, withFix } from './rules.js';
+import { cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, upgradeConcurrencyErrors } from './rules.js';
 import { forbidden, invalid, required, type FieldError } from '../core/fielderror.js';
+import { FIX, keyed, toResults, withFix } from '../core/fixes.js';
 
 /**
  * A Cluster's name as it is accepted on create, checked before anything is rendered or written

@@ -8,8 +8,8 @@
 import type { JsonObject } from '../core/model.js';
 import { asObject } from '../core/json.js';
 import { inputFieldOf } from '../api/conversion/index.js';
-import type { OriginRecorder } from '../provenance/recorder.js';
-import { SECONDS_AS_DURATION } from '../provenance/sources.js';
+import type { OriginRecorder } from './recorder.js';
+import { SECONDS_AS_DURATION } from './sources.js';
 import type { ExplainedObject, Source } from './types.js';
 import { formatPath, leaves } from './paths.js';
 

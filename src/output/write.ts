@@ -19,9 +19,9 @@ import { compareClusterOutputs, type ClusterOutput, type PipelineOutput, type Pi
 import { dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../core/json.js';
 import type { Result } from '../core/result.js';
-import { annotationsOf } from './read.js';
+import { annotationsOf } from '../krm/read.js';
 import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
-import { InputItem } from './item.js';
+import type { InputItem } from '../krm/item.js';
 
 /** Shared sub-objects must be written out in full: kpt rejects YAML aliases in items. */
 const NODE_OPTIONS = { aliasDuplicateObjects: false } as const;

@@ -20,8 +20,9 @@ import { CLUSTER_NAME_LABEL, UNSAFE_VERSION_CHECK_ANNOTATION, groupOf } from '..
 import { compileClassVariables, validateVariableList, type CompiledVariables } from '../variables/index.js';
 import { errorBody, errorString, forbidden, invalid, type FieldError } from '../core/fielderror.js';
 import { canonicalJson, compareText } from '../core/json.js';
-import { compareCore, parseTolerant, semverText } from './primitives.js';
-import { FIX, hasAutoscalerAnnotations, keyed, withFix } from './rules.js';
+import { compareCore, parseTolerant, semverText } from '../core/go/primitives.js';
+import { hasAutoscalerAnnotations } from './rules.js';
+import { FIX, keyed, withFix } from '../core/fixes.js';
 
 
 const goList = (names: readonly string[]) => `[${names.join(' ')}]`;

@@ -14,7 +14,7 @@ import { goAtoi } from '../core/go/strconv.js';
 import { fieldError, goQuote, invalid, notSupported, required, type FieldError } from '../core/fielderror.js';
 import { goMarshal } from '../core/go/json.js';
 import { qualifiedNameErrors } from '../variables/labels.js';
-import { FIX, fixed, toResults, withFix } from './rules.js';
+import { FIX, fixed, toResults, withFix } from '../core/fixes.js';
 
 // ------------------------------------------------------------------ builtin allow-list
 

@@ -6,9 +6,9 @@ import type { Cluster, ClusterClass, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
-import { classify, clusterKey } from '../pipeline/classify.js';
-import { compareClusterClasses, compareClusters } from './compatibility.js';
-import { InputItem } from '../krm/item.js';
+import { classify, clusterKey } from './classify.js';
+import { compareClusterClasses, compareClusters } from '../webhooks/compatibility.js';
+import type { InputItem } from '../krm/item.js';
 
 interface Normalized {
   classes: Map<string, { cc: ClusterClass; ref: ObjectRef }>;
