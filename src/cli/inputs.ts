@@ -13,7 +13,6 @@ import { basename, join, relative, resolve, sep } from 'node:path';
 import type { JsonObject } from '../core/model.js';
 import { compareText } from '../core/json.js';
 import { DEFAULT_CONFIG, applySettings, parseFunctionConfig, type RenderConfig } from '../krm/config.js';
-import type { ExtensionSources } from './extensions.js';
 import type { Result } from '../core/result.js';
 import { readYamlStream } from '../krm/read.js';
 import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
@@ -278,3 +277,19 @@ export async function readSideObjects(dir: string | undefined, io: CliIO, keep: 
 
 /** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation). */
 export const readCrds = (dir: string | undefined, io: CliIO) => readSideObjects(dir, io, (i) => i.ref?.kind === 'CustomResourceDefinition');
+
+/** Where a command's Runtime SDK settings came from. */
+export interface ExtensionSources {
+  /** The command line (the operator's). */
+  operator: ExtensionSource;
+  /** A function config document (the package's). */
+  package: ExtensionSource;
+  /** The operator allowed the package's ExtensionConfigs and URLs. */
+  allowPackage: boolean;
+}
+
+/** An ExtensionConfig file or directory and `NAME=URL` overrides, from one side. */
+export interface ExtensionSource {
+  extensions?: string;
+  urls: Record<string, string>;
+}

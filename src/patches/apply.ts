@@ -29,19 +29,8 @@ import { renderTemplate } from './templates.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
 import { lookupVariable } from './variablepath.js';
 import { ExternalHooks } from '../extensions/hooks.js';
+import { ApplyContext } from './types.js';
 
-export interface ApplyContext {
-  /** Names of variables whose definitions are `from: inline` (status.variables, §5.6). */
-  inlineVariableNames: ReadonlySet<string>;
-  clusterRef: ObjectRef;
-  classRef: ObjectRef;
-  /** The Runtime SDK calls (src/extensions); without them an external patch fails the Cluster. */
-  extensions?: ExternalHooks;
-  /** Per external patch, the variables its DiscoverVariables defined (status.variables `from: <patch>`). */
-  externalVariableNames?: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Records which patches each template was considered for and what every operation changed. */
-  recorder?: Recorder;
-}
 
 export interface ApplyPatchesResult {
   /** Patched templates, same order as `request.items` (as far as patching got when `failed`). */

@@ -19,9 +19,9 @@ import { decodeJsonPatch, applyJsonPatch, recordJsonPatchEffect, type JsonPatchE
 import { applyMergePatch, recordMergePatch } from './mergepatch.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
 import type { Result } from '../core/result.js';
-import type { ApplyContext } from './apply.js';
 import type { CompiledPatch, CompiledPatches } from './compile.js';
 import { clusterKeyOf, describeTarget } from './target.js';
+import { ApplyContext } from './types.js';
 
 
 

@@ -10,7 +10,8 @@ export { compilePatches } from './compile.js';
 export type { CompiledPatches, CompiledPatch, CompiledDefinition, CompiledOp, ValueSource } from './compile.js';
 export { applyPatches, mergeVariables } from './apply.js';
 export { validatePatchedTopology } from './external.js';
-export type { ApplyContext, ApplyPatchesResult } from './apply.js';
+export type { ApplyPatchesResult } from './apply.js';
+export type { ApplyContext } from './types.js';
 export {
   updateDesiredObject,
   writeBackPatchedTemplate,

@@ -1,6 +1,9 @@
 /** Public request/response shapes of the patch engine (topology-semantics §7.1). */
 import type { Json, JsonObject } from '../core/model.js';
 import type { VariableOrigin } from '../provenance/sources.js';
+import type { ObjectRef } from '../core/model.js';
+import type { ExternalHooks } from '../extensions/hooks.js';
+import type { Recorder } from '../provenance/recorder.js';
 
 export type PatchTargetRole =
   | 'InfrastructureCluster'
@@ -49,4 +52,17 @@ export interface PatchRequest {
   /** When recording provenance: where the values of `globalVariables` came from. */
   globalVariableOrigins?: ReadonlyMap<string, VariableOrigin>;
   items: PatchRequestItem[];
+}
+
+export interface ApplyContext {
+  /** Names of variables whose definitions are `from: inline` (status.variables, §5.6). */
+  inlineVariableNames: ReadonlySet<string>;
+  clusterRef: ObjectRef;
+  classRef: ObjectRef;
+  /** The Runtime SDK calls (src/extensions); without them an external patch fails the Cluster. */
+  extensions?: ExternalHooks;
+  /** Per external patch, the variables its DiscoverVariables defined (status.variables `from: <patch>`). */
+  externalVariableNames?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Records which patches each template was considered for and what every operation changed. */
+  recorder?: Recorder;
 }

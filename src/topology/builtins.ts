@@ -4,8 +4,9 @@
  */
 import type { Cluster, Json, JsonObject } from '../core/model.js';
 import { asObject, asStringMap, compact, sortedMap } from '../core/json.js';
-import type { DesiredMachineDeployment, DesiredMachinePool, DesiredState } from './desired.js';
+import type { DesiredState } from './desired.js';
 import { CONVERSION_DATA, LAST_APPLIED } from '../core/labels.js';
+import { DesiredMachineDeployment, DesiredMachinePool } from './types.js';
 
 /** `{labels, annotations}` of an object, empty maps omitted. */
 function metadataBuiltin(obj: JsonObject): JsonObject {

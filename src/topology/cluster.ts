@@ -5,9 +5,10 @@
 import type { JsonObject } from '../core/model.js';
 import { asObject, cloneJson, sortedMap } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
-import type { CoreVersion, DesiredState } from './desired.js';
+import type { DesiredState } from './desired.js';
 import { CLUSTER_NAME_LABEL, LOCAL_CONFIG_ANNOTATION, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
 import { fixed, fixedLabels, fromCluster, recordLayers, referenceTo } from './origins.js';
+import { CoreVersion } from './types.js';
 
 export function classicCluster(input: JsonObject, desired: DesiredState, version: CoreVersion, rec?: Recorder): JsonObject {
   const out = cloneJson(input);

@@ -11,10 +11,10 @@ import { asObject, asStringMap, cloneJson, sortedMap } from '../core/json.js';
 import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Path } from '../core/path.js';
-import type { TopologyNames } from './desired.js';
 import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf, mergeMaps } from '../core/labels.js';
 import { TIMEOUT_NAMES, identityOf, setIn, templateToObject } from './objects.js';
 import { builtin, classMapLayer, clusterMapLayer, durationNote, eitherSource, fixedLabels, fromCluster, namingDetail, recordLayers, versionSource } from './origins.js';
+import { TopologyNames } from './types.js';
 
 const CONTRACT_PATHS = {
   v1beta2: {

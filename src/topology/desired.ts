@@ -16,32 +16,10 @@ import { TOPOLOGY_CP, computeControlPlane } from './controlplane.js';
 import { computeHealthCheck, healthCheckDefined, healthCheckSource } from './healthcheck.js';
 import { computeMachineDeployment, computeMachinePool, type WorkerContext, type WorkerVersion } from './workers.js';
 import { builtin, cloneNameDetail, namingDetail } from './origins.js';
+import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './types.js';
 
-/** Names of everything generated for one Cluster (§3). */
-export interface TopologyNames {
-  infrastructureCluster?: string;
-  controlPlane: string;
-  controlPlaneMachineTemplate?: string;
-  machineDeployments: Map<string, { machineDeployment: string; bootstrapTemplate: string; infrastructureTemplate: string }>;
-  machinePools: Map<string, { machinePool: string; bootstrapObject: string; infrastructureObject: string }>;
-}
 
-export interface DesiredMachineDeployment {
-  topology: MachineDeploymentTopology;
-  blueprint: MachineDeploymentBlueprint;
-  bootstrapTemplate: JsonObject;
-  infrastructureTemplate: JsonObject;
-  machineDeployment: JsonObject;
-  healthCheck?: JsonObject;
-}
 
-export interface DesiredMachinePool {
-  topology: MachinePoolTopology;
-  blueprint: MachinePoolBlueprint;
-  bootstrapObject: JsonObject;
-  infrastructureObject: JsonObject;
-  machinePool: JsonObject;
-}
 
 export interface DesiredState {
   /** Labels and refs the topology controller owns on the Cluster (§2.7). */
@@ -54,7 +32,6 @@ export interface DesiredState {
   machinePools: DesiredMachinePool[];
 }
 
-export type CoreVersion = 'v1beta1' | 'v1beta2';
 
 /** CAPI `computeCluster`: the labels the topology controller owns on the Cluster (§2.7). */
 export function computeClusterLabels(cluster: Cluster): Record<string, string> {

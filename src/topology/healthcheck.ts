@@ -10,10 +10,10 @@ import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
 import type { Path, Seg } from '../core/path.js';
 import { joinPath } from '../core/path.js';
-import type { CoreVersion } from './desired.js';
 import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
 import { buildMetadata, clusterOwnerReferences, identityOf } from './objects.js';
 import { CLUSTER_NAMESPACE, OWNER_REFERENCE, durationNote, fixed, fixedLabels, fromClass, fromCluster, recordCoreHeader, recordLayers } from './origins.js';
+import { CoreVersion } from './types.js';
 
 const isNonEmpty = (v: unknown): boolean =>
   v !== undefined && v !== null && (typeof v !== 'object' || Object.keys(v as object).length > 0);

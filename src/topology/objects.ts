@@ -3,7 +3,6 @@
  * (topology-semantics §2.2 templateToObject, §2.3 templateToTemplate), plus owner references.
  */
 import type { Cluster, Json, JsonObject } from '../core/model.js';
-import type { CoreVersion } from './desired.js';
 import type { Path } from '../core/path.js';
 import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
@@ -17,6 +16,7 @@ import {
   groupOf,
   objectKindOf,
 } from '../core/labels.js';
+import { CoreVersion } from './types.js';
 
 export interface ClusterIdentity {
   name: string;

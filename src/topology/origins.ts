@@ -4,13 +4,13 @@
  * maps merged from several layers.
  */
 import type { Cluster, Json, JsonObject } from '../core/model.js';
-import type { CoreVersion } from './desired.js';
 import { asObject } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import { SECONDS_AS_DURATION, type Source } from '../provenance/sources.js';
 import type { Path } from '../core/path.js';
 import { joinPath } from '../core/path.js';
 import { CLONED_FROM_GROUPKIND, CLONED_FROM_NAME, CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, DEPLOYMENT_NAME_LABEL, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
+import { CoreVersion } from './types.js';
 
 /**
  * A field of the Cluster, by its path in the internal (v1beta2) model; `note` says how the value

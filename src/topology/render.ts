@@ -13,7 +13,7 @@ import type { Recorder } from '../provenance/recorder.js';
 import type { ExternalHooks } from '../extensions/hooks.js';
 import { validateClusterDeep, validateClusterTopology } from '../webhooks/cluster.js';
 import { objectNameErrors } from '../core/go/k8s-validation.js';
-import { computeDesiredState, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
+import { computeDesiredState, type DesiredState } from './desired.js';
 import { patchDesiredState } from './patching.js';
 import { dropIgnoredPaths } from './applied.js';
 import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions } from './upgrade.js';
@@ -21,6 +21,7 @@ import { groupOf } from '../core/labels.js';
 import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from '../names/names.js';
 import { keyed } from '../core/fixes.js';
 import { UpgradePolicy } from '../krm/config.js';
+import { CoreVersion, TopologyNames } from './types.js';
 
 export interface RenderedCluster {
   desired: DesiredState;

@@ -12,7 +12,6 @@ import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
 import type { Path } from '../core/path.js';
-import type { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './desired.js';
 import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, mergeMaps } from '../core/labels.js';
 import { TIMEOUT_NAMES, buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate, type TimeoutName } from './objects.js';
 import { computeHealthCheck, healthCheckDefined, healthCheckSource } from './healthcheck.js';
@@ -34,6 +33,7 @@ import {
   versionSource,
   type Layer,
 } from './origins.js';
+import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './types.js';
 
 type WorkerClass = MachineDeploymentBlueprint['cls'] | MachinePoolBlueprint['cls'];
 type WorkerTopology = MachineDeploymentTopology | MachinePoolTopology;
