@@ -4,9 +4,9 @@
  * renderer reads plain JSON values converted as Kubernetes converts them (sigs.k8s.io/yaml over
  * go-yaml v2: kubernetes-yaml.ts).
  */
-import YAML, { Document, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, type Scalar, type YAMLMap } from 'yaml';
+import YAML, { Document, LineCounter, isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import type { JsonObject, ObjectRef, SourceLocation } from '../core/model.js';
-import { asObject, asString, defineKey, isObject } from '../core/json.js';
+import { asObject, asString, isObject } from '../core/json.js';
 import type { Json } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import {

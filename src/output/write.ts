@@ -20,7 +20,7 @@ import { dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { annotationsOf } from '../krm/read.js';
-import { LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
+import { LOCAL_CONFIG_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
 import type { InputItem } from '../krm/item.js';
 
 /** Shared sub-objects must be written out in full: kpt rejects YAML aliases in items. */

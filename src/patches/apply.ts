@@ -14,9 +14,8 @@
  * Nothing is mutated: templates are replaced by copy-on-write results.
  */
 import { cloneJson, defineKey, isObject } from '../core/json.js';
-import type { Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { Json, JsonObject } from '../core/model.js';
 import type { Result } from '../core/result.js';
-import type { Recorder } from '../provenance/recorder.js';
 import type { PatchEvaluation, PatchSource, VariableUse } from '../provenance/sources.js';
 import type { CompiledDefinition, CompiledOp, CompiledPatch, CompiledPatches } from './compile.js';
 import { goQuote } from '../gotemplate/fmt.js';
@@ -26,9 +25,8 @@ import { applyExternalPatch, copyBack } from './external.js';
 import { clusterKeyOf, describeTarget } from './target.js';
 import { matchesSelector } from './selector.js';
 import { renderTemplate } from './templates.js';
-import type { PatchRequest, PatchRequestItem } from './types.js';
+import type { PatchRequest } from './types.js';
 import { lookupVariable } from './variablepath.js';
-import { ExternalHooks } from '../extensions/hooks.js';
 import { ApplyContext } from './types.js';
 
 

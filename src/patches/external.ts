@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { isObject } from '../core/json.js';
 import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { GeneratePatchesRequest, GeneratePatchesResponse, HolderReference, HookVariable, ValidateTopologyRequest } from '../extensions/hooks.js';
-import { ExternalHooks, HOOKS_API_VERSION } from '../extensions/hooks.js';
+import { HOOKS_API_VERSION } from '../extensions/hooks.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { goKeyOrder } from '../core/go/json.js';
 import type { Recorder } from '../provenance/recorder.js';

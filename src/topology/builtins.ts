@@ -55,7 +55,7 @@ export function controlPlaneBuiltin(cluster: Cluster, desired: DesiredState): Js
   });
 }
 
-export function machineDeploymentBuiltin(cluster: Cluster, md: DesiredMachineDeployment): JsonObject {
+export function machineDeploymentBuiltin(_cluster: Cluster, md: DesiredMachineDeployment): JsonObject {
   return compact({
     version: templateSpecVersion(md.machineDeployment),
     metadata: metadataBuiltin(md.machineDeployment),
@@ -68,7 +68,7 @@ export function machineDeploymentBuiltin(cluster: Cluster, md: DesiredMachineDep
   });
 }
 
-export function machinePoolBuiltin(cluster: Cluster, mp: DesiredMachinePool): JsonObject {
+export function machinePoolBuiltin(_cluster: Cluster, mp: DesiredMachinePool): JsonObject {
   return compact({
     version: templateSpecVersion(mp.machinePool),
     metadata: metadataBuiltin(mp.machinePool),

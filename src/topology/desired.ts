@@ -6,8 +6,8 @@
  * output API version; provider objects keep their template's version, with control-plane paths
  * chosen by contract (§1.2). With a recorder, each records where every value it sets came from.
  */
-import type { Cluster, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../core/model.js';
-import type { Blueprint, MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
+import type { Cluster, JsonObject } from '../core/model.js';
+import type { Blueprint } from '../blueprint/blueprint.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { TopologyVersions } from './upgrade.js';
 import { CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';

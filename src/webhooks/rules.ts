@@ -7,9 +7,8 @@
  * `; ` and a fix from `FIX`, the one table of fix hints for the webhook rules.
  */
 import { isObject } from '../core/json.js';
-import type { HealthCheck, Json, JsonObject, Metadata, ObjectRef, Taint } from '../core/model.js';
-import type { Result, Severity } from '../core/result.js';
-import { errorBody, fieldError, invalid, type FieldError } from '../core/fielderror.js';
+import type { HealthCheck, Json, JsonObject, Metadata, Taint } from '../core/model.js';
+import { fieldError, invalid, type FieldError } from '../core/fielderror.js';
 import { qualifiedNameErrors, validateMetadata } from '../variables/labels.js';
 import { atoiError, cidrError, compareVersions, intOrPercentError, intOrStringText, parseTolerant, semverText } from '../core/go/primitives.js';
 import { AUTOSCALER_MAX_SIZE, AUTOSCALER_MIN_SIZE, UPGRADE_CONCURRENCY } from '../core/labels.js';
