@@ -1,7 +1,8 @@
 /**
  * The shape of src/ as docs/architecture.md declares it: no import cycle between files, no import
  * running back up the layer order except the pairs the document lists with their reasons (at most
- * five, each still in use), and the README's folder map naming exactly the folders of src/.
+ * five, each still in use), comments citing no section of a document outside the repository, and
+ * the README's folder map naming exactly the folders of src/.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
@@ -109,6 +110,15 @@ describe('the architecture of src/ (docs/architecture.md)', () => {
     expect(undocumented, 'imports running back up the layers (move the code, or name the pair and why in docs/architecture.md)').toEqual([]);
     expect(allowed.filter((pair) => !backUp.has(pair)), 'documented pairs no longer in use: remove them from docs/architecture.md').toEqual([]);
     expect(allowed.length).toBeLessThanOrEqual(5);
+  });
+
+  it('cites CAPI files and functions or the repository, never a section of a document outside it', () => {
+    const outside = readdirSync(src, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => readFileSync(join(src, f), 'utf8').split('\n').map((line, i) => ({ at: `src/${f}:${i + 1}`, line })))
+      .filter(({ line }) => /§|topology-semantics|krm-integration/.test(line))
+      .map(({ at }) => at);
+    expect(outside).toEqual([]);
   });
 
   it("keeps the README's folder map equal to the folders of src/", () => {

@@ -1,6 +1,6 @@
 /**
  * Normalisation: ClusterClass and Cluster documents in cluster.x-k8s.io/v1beta1 or v1beta2 become
- * the v1beta2-shaped internal model (topology-semantics §9). v1beta1 input is first converted as
+ * the v1beta2-shaped internal model (CAPI api/core/v1beta1/conversion.go). v1beta1 input is first converted as
  * CAPI converts it (api/conversion/, shared with `render-clusterclass convert`), then read like
  * v1beta2. Shape errors are results at the input's own field paths (v1beta1 spelling for v1beta1
  * input).

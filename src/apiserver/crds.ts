@@ -3,8 +3,8 @@
  * CustomResourceDefinitions (apiextensions.k8s.io/v1).
  *
  * - `loadCrds` indexes every version's `schema.openAPIV3Schema` by `group/version/Kind`.
- * - `contractVersionsFromCrds` reads the `cluster.x-k8s.io/<contract>` labels (spec §1.2).
- * - `applyCrdDefaults` is structural defaulting of a stored object (spec §1.1): non-nullable
+ * - `contractVersionsFromCrds` reads the `cluster.x-k8s.io/<contract>` labels (CAPI internal/contract/version.go `GetContractVersionForVersion`).
+ * - `applyCrdDefaults` is structural defaulting of a stored object (CAPI core/reconcilers/topology/cluster/cluster_controller.go `reconcile`): non-nullable
  *   `null` fields without a default are dropped, then defaults are applied wherever the parent
  *   exists (properties, additionalProperties, items; never under allOf/anyOf/oneOf/not). It
  *   does not prune unknown fields (`pruneUnknownFields` does) and does not run provider

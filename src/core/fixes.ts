@@ -41,7 +41,7 @@ export const FIX = {
   upgradeConcurrency: 'set the annotation to a whole number of at least 1, e.g. "1"',
   autoscalerTopology: 'remove replicas (the autoscaler sets them) or remove the autoscaler annotations',
   autoscalerClass: (cls: string) => `remove replicas (the autoscaler sets them) or remove the autoscaler annotations from class "${cls}"`,
-  // Update rules (§8.1 rules 12–13, §8.2 rules 12–13; src/validation/compatibility.ts).
+  // Update rules (CAPI core/webhooks/admission/clusterclass.go rules 12–13, CAPI core/webhooks/admission/cluster.go rules 12–13; src/webhooks/compatibility.ts).
   templateChange: 'keep the previous API group and kind (switching provider or template kind needs a new ClusterClass and new Clusters)',
   usedBy: (clusters: readonly string[]) => `used by Cluster(s) ${clusters.map((c) => `"${c}"`).join(', ')}`,
   workerClassInUse: (cluster: string, key: string, cls: string) => `keep the class until no Cluster uses it (move Cluster "${cluster}"'s ${key} of class "${cls}" to another class first)`,
@@ -56,7 +56,7 @@ export const FIX = {
   previousClassMissing: 'add the previous ClusterClass to the previous state so the change can be checked',
   versionDecreased: (old: string) => `Kubernetes cannot be downgraded: restore version v${old} (or later)`,
   versionCeiling: (nextMinor: string) => `upgrade one minor version at a time (to ${nextMinor} first), or list the versions in the ClusterClass spec.kubernetesVersions`,
-  // ClusterClass variable definitions (§5.3, src/variables/classvalidation.ts).
+  // ClusterClass variable definitions (CAPI internal/topology/variables/clusterclass_variable_validation.go, src/variables/classvalidation.ts).
   variableName: 'give the variable a name',
   variableBuiltin: 'choose another name: "builtin" holds the variables Cluster API provides',
   variableDot: 'use a name without "." (nest values in an object schema instead)',
@@ -79,8 +79,8 @@ export const FIX = {
   celFieldPath: 'point fieldPath at a field of this schema (e.g. ".name"), or omit it',
   celCompile: 'fix the CEL expression',
   celOldSelfInItems: 'move the rule to the array itself, or do not use oldSelf',
-  // ClusterClass patches (§7.5, §8.1 rule 9; src/validation/patches.ts). The four value rules are
-  // also the patch engine's own render-time checks (§7.4, src/patches/compile.ts).
+  // ClusterClass patches (CAPI core/webhooks/admission/patch_validation.go `validatePatches`, CAPI core/webhooks/admission/clusterclass.go rule 9; src/webhooks/patches.ts). The four value rules are
+  // also the patch engine's own render-time checks (CAPI core/reconcilers/topology/cluster/patches/variables/value.go, src/patches/compile.ts).
   patchValueMissing: 'set value or valueFrom',
   patchValueBoth: 'set only one of value and valueFrom',
   patchValueFromMissing: 'set valueFrom.variable or valueFrom.template',

@@ -1,6 +1,6 @@
 /**
  * The internal model: ClusterClass and Cluster in the cluster.x-k8s.io/v1beta2 hub shape
- * (topology-semantics §9), whatever version the input used. Every later stage reads only these
+ * (CAPI api/core/v1beta1/conversion.go), whatever version the input used. Every later stage reads only these
  * types. Plain JSON values (`Json`) are what YAML input becomes after normalisation: no Dates,
  * numbers as JS numbers, objects with null prototypes are not required (keys are checked at the
  * input boundary).

@@ -1,5 +1,5 @@
 /**
- * KRM function results (functions spec §1.2): every problem any stage finds becomes one of
+ * KRM function results (the `results` field of kustomize cmd/config/docs/api-conventions/functions-spec.md): every problem any stage finds becomes one of
  * these, flowing to the end of the pipeline. Stages never throw for bad input.
  */
 export type Severity = 'error' | 'warning' | 'info';

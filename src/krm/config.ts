@@ -26,13 +26,13 @@ export interface RenderConfig {
   outputDir: string;
   /** Render classes with external (Runtime SDK) patches by skipping those patches, with a warning. */
   skipExternalPatches: boolean;
-  /** Control-plane contract per `group/version/Kind` (spec §1.2); falls back to CRD labels, then the version heuristic. */
+  /** Control-plane contract per `group/version/Kind` (CAPI internal/contract/version.go `GetContractVersionForVersion`); falls back to CRD labels, then the version heuristic. */
   contractVersions: Record<string, ContractVersion>;
   /** Lowest result severity that makes the run fail (exit 1). */
   failOn: 'error' | 'warning';
   /** For CI gates: every warning is reported as an error (and fails the run). */
   strict: boolean;
-  /** How a topology version change reaches the objects when the current state is known (spec §2.8). */
+  /** How a topology version change reaches the objects when the current state is known (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
   upgrade: UpgradePolicy;
   /** Namespace of input objects that do not set one. */
   defaultNamespace: string;

@@ -1,5 +1,5 @@
 /**
- * Deterministic object names (topology-semantics §3.3): the controller's shapes (prefix, 58-byte
+ * Deterministic object names (CAPI internal/topology/names/names.go, made deterministic by src/names/names.ts): the controller's shapes (prefix, 58-byte
  * truncation, 5 characters from the apimachinery alphabet) with the random characters replaced
  * by a SHA-256 digest — of the object's identity for objects that never rotate, of the patched
  * content for the template clones that rotate when their spec changes.
@@ -64,7 +64,7 @@ export interface NameTemplateInput {
 export type NameOutcome = { ok: true; name: string } | { ok: false; error: string };
 
 /**
- * Template generator (§3.1; `templateGenerator.GenerateName` in CAPI's internal/topology/names):
+ * Template generator (CAPI internal/topology/names/names.go; `templateGenerator.GenerateName` in CAPI's internal/topology/names):
  * renders the naming template (Go builtins only, missingkey=error) with a deterministic `.random`;
  * results over 63 bytes are cut to 58 bytes plus a second deterministic suffix. Errors carry
  * CAPI's wrapping (`parsing template %q` / `rendering template`).

@@ -26,7 +26,7 @@ import type { InputItem } from '../krm/item.js';
 /** Shared sub-objects must be written out in full: kpt rejects YAML aliases in items. */
 const NODE_OPTIONS = { aliasDuplicateObjects: false } as const;
 
-/** Removes every comment: kpt/kustomize put the originals back by object id (krm-integration §2.4). */
+/** Removes every comment: kpt/kustomize put the originals back by object id (KRM Functions Specification: kustomize cmd/config/docs/api-conventions/functions-spec.md). */
 function stripComments(doc: Document): void {
   doc.commentBefore = null;
   doc.comment = null;

@@ -1,5 +1,5 @@
 /**
- * Runs compiled patches over one Cluster's patch request (topology-semantics §7.2), the way
+ * Runs compiled patches over one Cluster's patch request (CAPI core/reconcilers/topology/cluster/patches/inline/json_patch_generator.go), the way
  * CAPI's patch engine + inline generator do:
  *
  *   for each patch (in order):
@@ -40,7 +40,7 @@ export interface ApplyPatchesResult {
 }
 
 /**
- * §5.6: global values (filtered to inline variables) + `builtin`, then item values replace
+ * CAPI core/reconcilers/topology/cluster/patches/variables/variables.go: global values (filtered to inline variables) + `builtin`, then item values replace
  * global ones by name, except `builtin`, which is merged field by field (cluster part from the
  * global map, controlPlane/machineDeployment/machinePool part from the item) like CAPI's
  * MergeVariableMaps. The builtin parts are disjoint, so a shallow merge is equivalent.

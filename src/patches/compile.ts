@@ -141,7 +141,7 @@ export function compilePatches(
         tags,
       });
     }
-    // DiscoverVariables contributes definitions to status.variables (§5.2); offline only the
+    // DiscoverVariables contributes definitions to status.variables (CAPI core/reconcilers/clusterclass/clusterclass_controller.go); offline only the
     // class's own spec.variables exist, so values for discovered variables are "not defined".
     const discover = options.extensionsAvailable ? undefined : p.external?.discoverVariablesExtension;
     if (discover) {

@@ -1,5 +1,5 @@
 /**
- * Selector matching (topology-semantics §7.3), mirroring `matchesSelector` in CAPI's inline
+ * Selector matching (CAPI core/reconcilers/topology/cluster/patches/inline/json_patch_generator.go `matchesSelector`), mirroring `matchesSelector` in CAPI's inline
  * generator: apiVersion + kind must match exactly, then any matchResources branch, decided by
  * the holder reference (kind + field path) and, for MD/MP classes, the class name with `*`,
  * `prefix*` and `*suffix` wildcards.

@@ -1,5 +1,5 @@
 /**
- * Go-template rendering for `enabledIf` and `valueFrom.template` (topology-semantics §7.4),
+ * Go-template rendering for `enabledIf` and `valueFrom.template` (CAPI core/reconcilers/topology/cluster/patches/variables/value.go),
  * mirroring CAPI's `renderValueTemplate`: parse with sprig's hermetic function map under the
  * name "tpl", execute with the default missingkey behaviour against the merged variables, then
  * parse the output as sigs.k8s.io/yaml does. Error texts follow CAPI's wrapping.

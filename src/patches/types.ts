@@ -1,4 +1,4 @@
-/** Public request/response shapes of the patch engine (topology-semantics §7.1). */
+/** Public request/response shapes of the patch engine (CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`). */
 import type { Json, JsonObject } from '../core/model.js';
 import type { VariableOrigin } from '../provenance/sources.js';
 import type { ObjectRef } from '../core/model.js';
@@ -25,11 +25,11 @@ export interface PatchHolder {
 export interface PatchRequestItem {
   role: PatchTargetRole;
   /**
-   * The ClusterClass template (a copy with the desired object's metadata already synced in, §7.1).
+   * The ClusterClass template (a copy with the desired object's metadata already synced in, CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`).
    * Never mutated: `applyPatches` returns new objects (sharing unmodified subtrees with this one).
    */
   template: JsonObject;
-  /** Holder reference per §7.1 (used for selector matching, as CAPI does, and in messages). */
+  /** Holder reference per CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest` (used for selector matching, as CAPI does, and in messages). */
   holder: PatchHolder;
   /** MD or MP class name, for machineDeploymentClass / machinePoolClass selectors. When absent,
    * `builtin.machineDeployment.class` / `builtin.machinePool.class` of `variables` is used, as CAPI does. */
@@ -55,7 +55,7 @@ export interface PatchRequest {
 }
 
 export interface ApplyContext {
-  /** Names of variables whose definitions are `from: inline` (status.variables, §5.6). */
+  /** Names of variables whose definitions are `from: inline` (status.variables, CAPI core/reconcilers/topology/cluster/patches/variables/variables.go). */
   inlineVariableNames: ReadonlySet<string>;
   clusterRef: ObjectRef;
   classRef: ObjectRef;

@@ -1,5 +1,5 @@
 /**
- * `valueFrom.variable` paths (topology-semantics §7.4), with the behaviour and error texts of
+ * `valueFrom.variable` paths (CAPI core/reconcilers/topology/cluster/patches/variables/value.go), with the behaviour and error texts of
  * CAPI's `GetVariableValue` (core/reconcilers/topology/cluster/patches/variables/value.go),
  * which walks the JSON with valyala/fastjson.
  *

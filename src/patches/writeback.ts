@@ -1,5 +1,5 @@
 /**
- * Folding patched templates back into the desired objects (topology-semantics §7.6, §2.12),
+ * Folding patched templates back into the desired objects (CAPI core/reconcilers/topology/cluster/patches/engine.go `updateDesiredState`, CAPI core/reconcilers/topology/cluster/patches/engine.go `updateDesiredState`),
  * mirroring CAPI's `updateDesiredState` → `patchObject` / `patchTemplate` → `CopyFields`:
  *
  * 1. remember the preserved fields that exist in the pre-patch desired object;
@@ -114,7 +114,7 @@ export interface WriteBackResult {
 }
 
 /**
- * §7.6 write-back with error reporting. `controlPlaneContract` is accepted for symmetry with the
+ * CAPI core/reconcilers/topology/cluster/patches/engine.go `updateDesiredState` write-back with error reporting. `controlPlaneContract` is accepted for symmetry with the
  * rest of the pipeline but does not change anything: CAPI preserves both contracts' paths.
  * A recorder learns where each field of the result came from: the desired object, the patched
  * template for the copied fields, the desired object again for the preserved ones.
@@ -162,7 +162,7 @@ export function writeBackPatchedTemplate(
   return { object: out, errors: [] };
 }
 
-/** §7.6 write-back: the desired object after patching (errors dropped; see writeBackPatchedTemplate). */
+/** CAPI core/reconcilers/topology/cluster/patches/engine.go `updateDesiredState` write-back: the desired object after patching (errors dropped; see writeBackPatchedTemplate). */
 export function updateDesiredObject(
   role: PatchTargetRole,
   desired: JsonObject,

@@ -55,7 +55,7 @@ export function isToolAnnotation(key: string): boolean {
   );
 }
 
-/** A template as CAPI reads it: no server fields, no tool annotations (§7.1). */
+/** A template as CAPI reads it: no server fields, no tool annotations (CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`). */
 export function cleanTemplate(value: JsonObject): JsonObject {
   const copy = cloneJson(value);
   delete copy.status;

@@ -261,7 +261,7 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
 }
 
 /**
- * The template index as the API server stores templates (§1.1: CRD structural defaults and the
+ * The template index as the API server stores templates (CAPI core/reconcilers/topology/cluster/cluster_controller.go `reconcile`: CRD structural defaults and the
  * emulated defaulting webhooks, `storedTemplate`), and, for provenance, the defaults applied to
  * each (the defaulting run again, observed).
  */

@@ -1,5 +1,5 @@
 /**
- * Builtin variables (topology-semantics §6): the `builtin` object patches see, with Go's
+ * Builtin variables (CAPI core/reconcilers/topology/cluster/patches/variables/variables.go `Global`): the `builtin` object patches see, with Go's
  * `omitempty` presence rules, computed from the desired objects *before* patching.
  */
 import type { Cluster, Json, JsonObject } from '../core/model.js';
@@ -14,7 +14,7 @@ function metadataBuiltin(obj: JsonObject): JsonObject {
   return compact({ labels: sortedMap(asStringMap(meta?.labels)), annotations: sortedMap(asStringMap(meta?.annotations)) });
 }
 
-/** The Kubernetes version a MachineDeployment/MachinePool was computed with (§2.8). */
+/** The Kubernetes version a MachineDeployment/MachinePool was computed with (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
 const templateSpecVersion = (obj: JsonObject): Json | undefined => asObject(asObject(asObject(obj.spec)?.template)?.spec)?.version;
 
 export function clusterBuiltin(cluster: Cluster, desired: DesiredState, classNamespace: string): JsonObject {

@@ -1,5 +1,5 @@
 /**
- * The Cluster in classic form (expand mode): what `computeCluster` owns (§2.7) applied to the
+ * The Cluster in classic form (expand mode): what `computeCluster` owns (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`) applied to the
  * input Cluster, and `spec.topology` removed, so the output works without the topology controller.
  */
 import type { JsonObject } from '../core/model.js';

@@ -1,8 +1,8 @@
 /**
- * The control plane object (topology-semantics §2.4; CAPI `computeControlPlane` in
+ * The control plane object (CAPI exp/topology/desiredstate/desired_state.go `computeInfrastructureCluster`; CAPI `computeControlPlane` in
  * exp/topology/desiredstate/desired_state.go): the template's object with the class and topology
  * metadata, the machine template reference and the machine fields at the paths of its contract
- * (§1.2), replicas, rollout, and the version upgrade sequencing chose.
+ * (CAPI internal/contract/version.go `GetContractVersionForVersion`), replicas, rollout, and the version upgrade sequencing chose.
  */
 import type { Cluster, Json, JsonObject } from '../core/model.js';
 import type { ContractVersion } from '../krm/config.js';

@@ -1,10 +1,10 @@
 /**
- * Desired state (topology-semantics §2): one compute function per generated object, reading the
+ * Desired state (CAPI exp/topology/desiredstate/desired_state.go `Generate`): one compute function per generated object, reading the
  * blueprint and the Cluster, as `exp/topology/desiredstate/desired_state.go` does — the control
  * plane in ./controlplane.ts, workers in ./workers.ts, health checks in ./healthcheck.ts, the
  * two template conversions in ./objects.ts. Objects of CAPI core kinds are built directly in the
  * output API version; provider objects keep their template's version, with control-plane paths
- * chosen by contract (§1.2). With a recorder, each records where every value it sets came from.
+ * chosen by contract (CAPI internal/contract/version.go `GetContractVersionForVersion`). With a recorder, each records where every value it sets came from.
  */
 import type { Cluster, JsonObject } from '../core/model.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
@@ -22,7 +22,7 @@ import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyName
 
 
 export interface DesiredState {
-  /** Labels and refs the topology controller owns on the Cluster (§2.7). */
+  /** Labels and refs the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
   cluster: { labels: Record<string, string>; infrastructureRef?: JsonObject; controlPlaneRef: JsonObject };
   infrastructureCluster?: JsonObject;
   controlPlaneMachineTemplate?: JsonObject;
@@ -33,7 +33,7 @@ export interface DesiredState {
 }
 
 
-/** CAPI `computeCluster`: the labels the topology controller owns on the Cluster (§2.7). */
+/** CAPI `computeCluster`: the labels the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
 export function computeClusterLabels(cluster: Cluster): Record<string, string> {
   return { ...cluster.metadata.labels, [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '' };
 }
@@ -41,8 +41,8 @@ export function computeClusterLabels(cluster: Cluster): Record<string, string> {
 // ------------------------------------------------------------------ entry point
 
 /**
- * §2.1: the whole desired state, in the controller's order, each object at its Kubernetes version
- * (§2.8). With a recorder, the origin of every value set is recorded.
+ * CAPI exp/topology/desiredstate/desired_state.go `Generate`: the whole desired state, in the controller's order, each object at its Kubernetes version
+ * (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). With a recorder, the origin of every value set is recorded.
  */
 export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: TopologyNames, version: CoreVersion, versions: TopologyVersions, rec?: Recorder): DesiredState {
   const identity = identityOf(cluster);

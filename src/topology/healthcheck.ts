@@ -1,5 +1,5 @@
 /**
- * MachineHealthChecks (topology-semantics §2.10; CAPI `computeMachineHealthCheck`): from the
+ * MachineHealthChecks (CAPI exp/topology/desiredstate/desired_state.go `computeMachineHealthCheck`): from the
  * topology's health check when it defines one, else the class's, in the shape of the output API
  * version (v1beta2 seconds and `checks`/`remediation`, v1beta1 durations and flat fields).
  */

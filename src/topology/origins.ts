@@ -39,7 +39,7 @@ const FIXED_LABEL_DETAIL: Record<string, string> = {
 };
 export const fixedLabel = (key: string): Source => fixed(FIXED_LABEL_DETAIL[key] ?? 'label set by the topology controller');
 
-/** Where an object's Kubernetes version came from: the topology, or upgrade sequencing holding it back (§2.8). */
+/** Where an object's Kubernetes version came from: the topology, or upgrade sequencing holding it back (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
 export function versionSource(cluster: Cluster, version: string, reason: string | undefined): Source {
   if (version === cluster.topology.version) return fromCluster('spec.topology.version');
   return builtin(`Kubernetes version ${version} chosen by upgrade sequencing on the way to spec.topology.version ${cluster.topology.version}${reason ? `: ${reason}` : ''}`);

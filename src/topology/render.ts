@@ -1,6 +1,6 @@
 /**
  * Rendering one Cluster: validate → variables → names → desired state → patches → what the
- * controller applies (./applied.ts), with the two-pass naming of topology-semantics §3.3 so
+ * controller applies (./applied.ts), with the two-pass naming of CAPI internal/topology/names/names.go, made deterministic by src/names/names.ts so
  * rotating template clones are named from their patched content. Pure: the same blueprint and
  * Cluster always give the same objects. With a recorder, the final pass records where every value
  * of the rendered objects came from.
@@ -27,13 +27,13 @@ export interface RenderedCluster {
   desired: DesiredState;
   /** Cluster-level variables after defaulting (what the mutating webhook writes back). */
   variables: DefaultedVariables;
-  /** The Kubernetes version of each object (§2.8). */
+  /** The Kubernetes version of each object (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
   versions: TopologyVersions;
 }
 
 export type ClusterOutcome = { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[] };
 
-/** Rotating clone prefixes (§3.1): `<cluster>-` and `<cluster>-<md>-`. */
+/** Rotating clone prefixes (CAPI internal/topology/names/names.go): `<cluster>-` and `<cluster>-<md>-`. */
 function rotatingNames(cluster: Cluster, bp: Blueprint, suffixes?: Map<string, string>): Pick<TopologyNames, 'controlPlaneMachineTemplate'> & {
   md: Map<string, { bootstrapTemplate: string; infrastructureTemplate: string }>;
 } {

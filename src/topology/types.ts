@@ -21,7 +21,7 @@ export interface DesiredMachinePool {
   machinePool: JsonObject;
 }
 
-/** Names of everything generated for one Cluster (§3). */
+/** Names of everything generated for one Cluster (CAPI internal/topology/names/names.go). */
 export interface TopologyNames {
   infrastructureCluster?: string;
   controlPlane: string;

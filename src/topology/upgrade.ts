@@ -1,5 +1,5 @@
 /**
- * Upgrade sequencing (topology-semantics §2.8, §8.3): which version each object of a Cluster gets
+ * Upgrade sequencing (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`, CAPI exp/topology/desiredstate/upgrade_plan.go): which version each object of a Cluster gets
  * when `spec.topology.version` moves, given what the renderer knows of the current state.
  *
  * CAPI decides this from live objects (`computeControlPlaneVersion`,

@@ -1,5 +1,5 @@
 /**
- * Workers (topology-semantics §2.9): MachineDeployments with their template clones and health
+ * Workers (CAPI exp/topology/desiredstate/desired_state.go `computeMachineDeployment`): MachineDeployments with their template clones and health
  * checks, MachinePools with their objects (CAPI `computeMachineDeployment`, `computeMachinePool`).
  * What the two share: metadata (topology over class, upgrade-control annotations stripped, fixed
  * labels on top), machine fields topology-over-class, node timeouts, and the machine template
@@ -50,7 +50,7 @@ const workerPaths = (cluster: Cluster, list: 'machineDeployments' | 'machinePool
 });
 
 /**
- * Worker metadata (§2.9 steps 5–6): topology over class, upgrade-control annotations stripped,
+ * Worker metadata (CAPI exp/topology/desiredstate/desired_state.go `computeMachineDeployment` steps 5–6): topology over class, upgrade-control annotations stripped,
  * the fixed labels on top; the same maps go to the object and its machine template.
  */
 function workerMetadata(topo: WorkerTopology, cls: WorkerClass, fixedLabelMap: Record<string, string>) {
@@ -83,7 +83,7 @@ function workerTimeouts(topo: WorkerTopology, cls: WorkerClass): { name: Timeout
   });
 }
 
-/** A machine template field (§2.9): the topology's when set, else the class's. */
+/** A machine template field (CAPI exp/topology/desiredstate/desired_state.go `computeMachineDeployment`): the topology's when set, else the class's. */
 interface MachineField {
   value: Json | undefined;
   fromTopology: boolean;
@@ -156,7 +156,7 @@ export interface WorkerContext {
   rec?: Recorder;
 }
 
-/** A worker's Kubernetes version and, when upgrade sequencing holds it back, why (§2.8). */
+/** A worker's Kubernetes version and, when upgrade sequencing holds it back, why (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
 export interface WorkerVersion {
   kubernetesVersion: string;
   reason: string | undefined;

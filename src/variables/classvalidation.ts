@@ -1,6 +1,6 @@
 /**
  * ClusterClass-side variable validation (CAPI `ValidateClusterClassVariables`,
- * topology-semantics §5.3). Order and early returns follow `validateRootSchema`: conversion
+ * CAPI internal/topology/variables/clusterclass_variable_validation.go). Order and early returns follow `validateRootSchema`: conversion
  * problems, then structural-schema errors, then default validation, then per-node checks
  * (type, example, enum, properties/additionalProperties, CEL).
  */

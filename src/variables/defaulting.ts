@@ -2,7 +2,7 @@
  * Kubernetes structural defaulting (apiextensions-apiserver `schema/defaulting/algorithm.go`),
  * as a pure function: returns a new value and never mutates its input.
  *
- * Rules (topology-semantics §5.4): declared properties with a default that are missing or
+ * Rules (CAPI internal/topology/variables/cluster_variable_defaulting.go): declared properties with a default that are missing or
  * `null` get a deep copy of it; recursion into present properties, additionalProperties values
  * (a `null` value takes the additionalProperties default) and array items (a `null` item takes
  * the items default). Defaults under allOf/anyOf/oneOf/not never apply. Because a parent's

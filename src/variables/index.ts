@@ -1,5 +1,5 @@
 /**
- * Variables stage (topology-semantics §5): compiles a ClusterClass's variable definitions once
+ * Variables stage (CAPI internal/topology/variables): compiles a ClusterClass's variable definitions once
  * (validation of the definitions, synthesised `status.variables`, ajv validators, CEL programs)
  * and then defaults and validates the variables of each Cluster using that class, with the
  * field paths and messages of CAPI's webhooks.
@@ -242,7 +242,7 @@ export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef, dis
   return { variables, results };
 }
 
-/** Synthesised ClusterClass status.variables (spec §5.2) as plain JSON, sorted by name. */
+/** Synthesised ClusterClass status.variables (CAPI core/reconcilers/clusterclass/clusterclass_controller.go) as plain JSON, sorted by name. */
 export function statusVariables(v: CompiledVariables): Json[] {
   return v.sorted.map((c) => ({ name: c.name, definitionsConflict: false, definitions: c.from.map((from) => ({ ...c.status, from })) }));
 }

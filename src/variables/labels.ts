@@ -1,6 +1,6 @@
 /**
  * Label and annotation validity (apimachinery `ValidateLabels`, `ValidateAnnotations`), used for
- * `deprecatedV1Beta1Metadata` and `x-metadata` (topology-semantics §5.3).
+ * `deprecatedV1Beta1Metadata` and `x-metadata` (CAPI internal/topology/variables/clusterclass_variable_validation.go).
  */
 import type { Json } from '../core/model.js';
 import { child, fieldError, invalid, key, type FieldError } from '../core/fielderror.js';

@@ -1,7 +1,7 @@
 /**
  * A typed view of a variable's `openAPIV3Schema` (CAPI `JSONSchemaProps`, plain JSON in the
  * model). Parsing keeps only the keywords CAPI's API type has: everything else is pruned by the
- * API server (topology-semantics §5.1), so it is reported as a warning and otherwise ignored.
+ * API server (CAPI api/core/v1beta2/clusterclass_types.go), so it is reported as a warning and otherwise ignored.
  * Shape problems (e.g. `properties` not an object) are errors, as the API server would refuse
  * to decode them.
  */

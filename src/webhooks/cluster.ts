@@ -1,5 +1,5 @@
 /**
- * Cluster defaulting and create-time rules of the webhook (topology-semantics §8.2) that depend on
+ * Cluster defaulting and create-time rules of the webhook (CAPI core/webhooks/admission/cluster.go) that depend on
  * the class: version prefix and syntax, worker classes and names, health-check availability.
  * Returns the defaulted Cluster only when it can be rendered.
  */
@@ -83,7 +83,7 @@ export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: Obje
 }
 
 /**
- * The §8.2 rules `validateClusterTopology` does not cover: clusterNetwork CIDRs (rule 3), topology
+ * The CAPI core/webhooks/admission/cluster.go rules `validateClusterTopology` does not cover: clusterNetwork CIDRs (rule 3), topology
  * metadata, MD rollout strategies and taints (rule 6; the taint feature gate is a warning), the
  * upgrade-concurrency annotation (rule 7), health-check value rules of the topology (rule 8) and
  * autoscaler annotations vs replicas (rule 10; the class part only when `cc` is given).

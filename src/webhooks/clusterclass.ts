@@ -1,5 +1,5 @@
 /**
- * ClusterClass rules of the admission webhook (topology-semantics §8.1) that need no other
+ * ClusterClass rules of the admission webhook (CAPI core/webhooks/admission/clusterclass.go) that need no other
  * stage: template references, unique worker classes, health checks, naming templates.
  * Variable rules live with their stage (src/variables); patch rules are in ./patches.ts.
  */
@@ -48,7 +48,7 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
   checkStartup(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck');
   for (const md of cc.workers.machineDeployments) checkStartup(md.healthCheck, `${keyed('spec.workers.machineDeployments', md.class)}.healthCheck`);
 
-  // Naming templates are rendered once with sample names, as the webhook does (§3.4).
+  // Naming templates are rendered once with sample names, as the webhook does (CAPI core/webhooks/admission/clusterclass.go `validateNamingStrategies`).
   const naming = (template: string | undefined, path: string, what: string, role: StableRole, topologyKey?: 'machineDeployment' | 'machinePool') => {
     if (template === undefined) return;
     const sample = generateStableName({
@@ -76,9 +76,9 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
 }
 
 /**
- * The §8.1 create rules `validateClusterClass` and the variables stage do not cover: MD rollout
+ * The CAPI core/webhooks/admission/clusterclass.go create rules `validateClusterClass` and the variables stage do not cover: MD rollout
  * strategies (rule 4), `triggerIf.unhealthyLessThanOrEqualTo` and `maxInFlight` (rule 5), taints
- * (rule 7; the feature-gate part is a warning), patches (rule 9, §7.5; src/webhooks/patches.ts),
+ * (rule 7; the feature-gate part is a warning), patches (rule 9, CAPI core/webhooks/admission/patch_validation.go `validatePatches`; src/webhooks/patches.ts),
  * class metadata (rule 10) and `kubernetesVersions` (rule 11). Paths use class names as keys, like
  * CAPI's webhook (patch paths use indexes, as CAPI's do).
  */

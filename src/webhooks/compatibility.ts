@@ -1,5 +1,5 @@
 /**
- * Update safety against a previous state (topology-semantics §4, §8.1 rules 12–13, §8.2 rules
+ * Update safety against a previous state (CAPI internal/topology/check/compatibility.go, CAPI core/webhooks/admission/clusterclass.go rules 12–13, CAPI core/webhooks/admission/cluster.go rules
  * 11–13; design proposal "ClusterClass compatibility"):
  *
  * - `compareClusterClasses`: what the ClusterClass webhook refuses on update (template group/kind
@@ -114,13 +114,13 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
     for (const e of errs) results.push(classResult(e, classRef, 'class-compatibility', clusters, fix));
   };
 
-  // §8.1 rule 12: template group/kind.
+  // CAPI core/webhooks/admission/clusterclass.go rule 12: template group/kind.
   for (const change of templateChanges(oldCc, newCc)) {
     const users = change.worker === undefined ? all : change.worker.kind === 'MachineDeployment' ? usingMdClass(change.worker.class) : usingMpClass(change.worker.class);
     compat(change.errors, users);
   }
 
-  // §8.1 rule 13: worker classes still used.
+  // CAPI core/webhooks/admission/clusterclass.go rule 13: worker classes still used.
   const removed = (kind: 'MachineDeployment' | 'MachinePool', key: string, oldList: { class: string }[], newList: { class: string }[], using: (c: string) => string[]) => {
     const kept = new Set(newList.map((c) => c.class));
     for (const cls of uniqueSorted(oldList.map((c) => c.class).filter((c) => !kept.has(c)))) {
@@ -166,7 +166,7 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
     }
   }
 
-  // Class autoscaler annotations vs Clusters that set replicas (§8.2 rule 10, run by the class webhook).
+  // Class autoscaler annotations vs Clusters that set replicas (CAPI core/webhooks/admission/cluster.go rule 10, run by the class webhook).
   for (const c of clustersUsing) {
     for (const md of c.topology.workers.machineDeployments) {
       if (md.replicas === undefined) continue;
@@ -245,7 +245,7 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
   const v1 = newCluster.sourceApiVersion.endsWith('/v1beta1');
   const classPath = v1 ? 'spec.topology.class' : 'spec.topology.classRef';
 
-  // §8.2 rule 13: class change.
+  // CAPI core/webhooks/admission/cluster.go rule 13: class change.
   const oldKey = classKeyOf(oldCluster);
   const newKey = classKeyOf(newCluster);
   if (oldKey !== newKey) {
@@ -263,7 +263,7 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
     }
   }
 
-  // §8.2 rule 12: version changes.
+  // CAPI core/webhooks/admission/cluster.go rule 12: version changes.
   const oldV = parseTolerant(oldCluster.topology.version);
   const newV = parseTolerant(newCluster.topology.version);
   if (!oldV || !newV || semverText(oldV) === semverText(newV)) return results;

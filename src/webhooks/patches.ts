@@ -1,5 +1,5 @@
 /**
- * The ClusterClass webhook's patch rules (topology-semantics §7.5 and §8.1 rule 9): CAPI's
+ * The ClusterClass webhook's patch rules (CAPI core/webhooks/admission/patch_validation.go `validatePatches` and CAPI core/webhooks/admission/clusterclass.go rule 9): CAPI's
  * `validatePatches` (core/webhooks/admission/patch_validation.go) with its field paths, texts and
  * bad values, in its order. The RuntimeSDK feature gate counts as enabled (external patches are
  * the patch compiler's business, see `skipExternalPatches`). Templates are parsed, not executed.
@@ -21,7 +21,7 @@ import { FIX, fixed, toResults, withFix } from '../core/fixes.js';
 const WORKER_BUILTINS = ['class', 'name', 'replicas', 'topologyName', 'version', 'metadata.labels', 'metadata.annotations', 'bootstrap.configRef.name', 'infrastructureRef.name'];
 const under = (prefix: string, fields: readonly string[]): string[] => [prefix, ...fields.map((f) => `${prefix}.${f}`)];
 
-/** `builtinVariables`: the only `builtin.` paths `valueFrom.variable` may use (§6). */
+/** `builtinVariables`: the only `builtin.` paths `valueFrom.variable` may use (CAPI core/reconcilers/topology/cluster/patches/variables/variables.go `Global`). */
 export const BUILTIN_VARIABLES: ReadonlySet<string> = new Set([
   'builtin',
   ...under('builtin.cluster', ['name', 'namespace', 'uid', 'metadata.labels', 'metadata.annotations']),

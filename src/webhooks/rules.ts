@@ -1,6 +1,6 @@
 /**
- * Field rules shared by the ClusterClass and Cluster webhooks (topology-semantics §8.1 rules
- * 4, 5, 7, 10, 11 and §8.2 rules 3, 6, 7, 8, 10), as Kubernetes field errors with CAPI's paths and
+ * Field rules shared by the ClusterClass and Cluster webhooks (CAPI core/webhooks/admission/clusterclass.go rules
+ * 4, 5, 7, 10, 11 and CAPI core/webhooks/admission/cluster.go rules 3, 6, 7, 8, 10), as Kubernetes field errors with CAPI's paths and
  * texts. Pure: each returns the errors for one value at one path.
  *
  * Every message starts with CAPI's webhook text, verbatim (users search for it), followed by
@@ -77,7 +77,7 @@ export const metadataErrors = (meta: Metadata | undefined, path: string): FieldE
   meta ? validateMetadata(meta as { labels?: Json; annotations?: Json }, path).map(metadataFix) : [];
 
 /**
- * `validateKubernetesVersions` (§8.1 rule 11; core/webhooks/admission/clusterclass.go): blang
+ * `validateKubernetesVersions` (CAPI core/webhooks/admission/clusterclass.go rule 11; core/webhooks/admission/clusterclass.go): blang
  * `ParseTolerant`, then `version.Compare(..., WithBuildTags())`; the path really is
  * `spec.kubernetesVersion[i]`.
  */
@@ -103,7 +103,7 @@ export function kubernetesVersionsErrors(versions: readonly string[] | undefined
   return out;
 }
 
-/** `validateCIDRBlocks` (§8.2 rule 3). */
+/** `validateCIDRBlocks` (CAPI core/webhooks/admission/cluster.go rule 3). */
 export function cidrErrors(cidrs: readonly string[] | undefined, path: string): FieldError[] {
   const out: FieldError[] = [];
   (cidrs ?? []).forEach((c, i) => {
@@ -113,7 +113,7 @@ export function cidrErrors(cidrs: readonly string[] | undefined, path: string): 
   return out;
 }
 
-/** §8.2 rule 7. */
+/** CAPI core/webhooks/admission/cluster.go rule 7. */
 export function upgradeConcurrencyErrors(annotations: Record<string, string> | undefined): FieldError[] {
   const v = annotations?.[UPGRADE_CONCURRENCY];
   if (v === undefined) return [];

@@ -1,6 +1,6 @@
 /**
  * The string formats the Kubernetes CRD validator checks (kube-openapi `strfmt` default registry,
- * restricted by `StripUnsupportedFormatsPostProcess`; topology-semantics §5.1). Every other
+ * restricted by `StripUnsupportedFormatsPostProcess`; CAPI api/core/v1beta2/clusterclass_types.go). Every other
  * format name is ignored, exactly like the API server does. Checkers avoid backtracking regular
  * expressions on user input: they are hand-written or use RE2 (re2js).
  */

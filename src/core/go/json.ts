@@ -7,7 +7,7 @@
 import { cloneJson, defineKey, isObject } from '../json.js';
 import type { Json, JsonObject } from '../model.js';
 
-/** The src/core/json.ts helpers under this module's former names (src/validation imports them). */
+/** The src/core/json.ts helpers under this module's former names (src/apiserver and src/webhooks import them). */
 export { isObject as isJsonObject, defineKey as setOwn, cloneJson as deepCopy };
 
 export const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
