@@ -39,7 +39,6 @@ interface AdmissionWebhook {
   apply: (obj: JsonObject, version: string) => void;
 }
 
-
 /** A Go string field is "" when absent or null too. */
 const unset = (v: Json | undefined): boolean => v === undefined || v === null || v === '';
 

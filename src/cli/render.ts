@@ -149,7 +149,6 @@ const RENDER_ARGS: ArgSpec = {
   },
 };
 
-
 export const RENDER_HELP: string = `Usage: render-clusterclass render PATH... [options]
 
 Renders every Cluster with spec.topology found in the YAML files under PATH (files or

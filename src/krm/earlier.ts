@@ -17,7 +17,6 @@ import type { JsonObject } from '../core/model.js';
 import { DIGEST_ANNOTATION, INPUTS_ANNOTATION, OWNER_ANNOTATION } from '../core/labels.js';
 import type { InputItem } from './item.js';
 
-
 /**
  * Annotations kpt sets on every item it hands a function, numbered afresh each run. An object
  * handed back with them is matched to its input and, by kyaml's FunctionFilter, has comments

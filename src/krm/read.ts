@@ -27,8 +27,6 @@ import { cutEarlierOutputs, type EarlierOutput } from './earlier.js';
 import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, PATH_ANNOTATION } from '../core/labels.js';
 import type { InputItem } from './item.js';
 
-
-
 export interface ResourceListInput {
   /** The ResourceList document (undefined for a plain YAML stream). */
   doc?: Document;

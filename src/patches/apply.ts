@@ -29,7 +29,6 @@ import type { PatchRequest } from './types.js';
 import { lookupVariable } from './variablepath.js';
 import { ApplyContext } from './types.js';
 
-
 export interface ApplyPatchesResult {
   /** Patched templates, same order as `request.items` (as far as patching got when `failed`). */
   templates: JsonObject[];

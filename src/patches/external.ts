@@ -23,8 +23,6 @@ import type { CompiledPatch, CompiledPatches } from './compile.js';
 import { clusterKeyOf, describeTarget } from './target.js';
 import { ApplyContext } from './types.js';
 
-
-
 /**
  * The request item uid. CAPI draws a random UUID per reconcile (template.go `uuidGenerator`);
  * here it is a UUID-shaped SHA-256 of the item's identity, so requests (and recordings keyed by

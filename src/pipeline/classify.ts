@@ -12,8 +12,6 @@ import { CONVERSION_DATA, DIGEST_ANNOTATION, LAST_APPLIED, OBSERVED_ANNOTATION, 
 import { type EarlierOutput } from '../krm/earlier.js';
 import type { InputItem } from '../krm/item.js';
 
-
-
 export interface Classified {
   classes: InputItem[];
   clusters: InputItem[];

@@ -18,9 +18,6 @@ import { computeMachineDeployment, computeMachinePool, type WorkerContext, type 
 import { builtin, cloneNameDetail, namingDetail } from './origins.js';
 import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './types.js';
 
-
-
-
 export interface DesiredState {
   /** Labels and refs the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
   cluster: { labels: Record<string, string>; infrastructureRef?: JsonObject; controlPlaneRef: JsonObject };
@@ -31,7 +28,6 @@ export interface DesiredState {
   machineDeployments: DesiredMachineDeployment[];
   machinePools: DesiredMachinePool[];
 }
-
 
 /** CAPI `computeCluster`: the labels the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
 export function computeClusterLabels(cluster: Cluster): Record<string, string> {

@@ -24,7 +24,6 @@ import { compareVersions, parseTolerant, semverText } from '../core/go/primitive
 import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, UPGRADE_CONCURRENCY, groupOf } from '../core/labels.js';
 import { UpgradePolicy } from '../krm/config.js';
 
-
 /** The version each object of a Cluster is rendered with. */
 export interface TopologyVersions {
   controlPlane: string;
@@ -39,7 +38,6 @@ export interface TopologyVersions {
 }
 
 const OBSERVED_HINT = 'workers follow once observed state shows it there (export the control plane with kubectl get -o yaml and pass it with --observed DIR)';
-
 
 interface ControlPlaneState {
   version: string;

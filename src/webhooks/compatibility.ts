@@ -24,7 +24,6 @@ import { compareCore, parseTolerant, semverText } from '../core/go/primitives.js
 import { hasAutoscalerAnnotations } from './rules.js';
 import { FIX, keyed, withFix } from '../core/fixes.js';
 
-
 const goList = (names: readonly string[]) => `[${names.join(' ')}]`;
 const uniqueSorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
@@ -49,7 +48,6 @@ function templateCompat(oldRef: TemplateRef | undefined, newRef: TemplateRef | u
   if (ok !== nk) out.push(forbidden(`${path}.kind`, `kind cannot be changed from "${ok}" to "${nk}" to prevent incompatible changes in the Clusters`));
   return out;
 }
-
 
 /**
  * `ClusterClassesAreCompatible`: group/kind changes of the infrastructure, control plane and
