@@ -9,7 +9,7 @@
 // (parseDocument, YAML 1.1 without the timestamp tag, same limits), applies the same edits to the
 // input items that the renderer made (the local-config annotation on each source Cluster), appends
 // the renderer's own output objects and results as new nodes (createNode with
-// aliasDuplicateObjects: false, as src/krm/write.ts), serialises with doc.toString({lineWidth: 0})
+// aliasDuplicateObjects: false, as src/output/write.ts), serialises with doc.toString({lineWidth: 0})
 // and writes to stdout. Its output is byte-identical to the renderer's (bench/run.mjs checks).
 //
 // The precomputed objects are loaded with JSON.parse, timed on their own and reported on stderr as
@@ -31,7 +31,7 @@ export const PARSE_OPTIONS = {
   uniqueKeys: false,
   prettyErrors: true,
 };
-/** src/krm/write.ts NODE_OPTIONS and the toString options of writeResourceList. */
+/** src/output/write.ts NODE_OPTIONS and the toString options of writeResourceList. */
 const NODE_OPTIONS = { aliasDuplicateObjects: false };
 const TO_STRING_OPTIONS = { lineWidth: 0 };
 
@@ -62,7 +62,7 @@ export function prepare(inputText, renderedText) {
   return { annotate, generated: items.slice(input.length), results: output.results ?? [] };
 }
 
-/** src/krm/write.ts setAnnotation. */
+/** src/output/write.ts setAnnotation. */
 function setAnnotation(doc, node, key, value) {
   const child = (parent, name) => {
     const existing = parent.get(name, true);

@@ -33,8 +33,8 @@ const DESIRED_STATE_TESTS = [
 
 /** The semantic core and the tests that exercise each file (unit tests first). */
 const TARGETS = {
-  'src/topology/names.ts': ['test/topology/names.test.ts', 'test/golden.test.ts'],
-  'src/topology/labels.ts': ['test/topology/labels.test.ts', 'test/golden.test.ts'],
+  'src/names/names.ts': ['test/topology/names.test.ts', 'test/golden.test.ts'],
+  'src/core/labels.ts': ['test/topology/labels.test.ts', 'test/golden.test.ts'],
   'src/patches/selector.ts': ['test/patches/selector.test.ts', 'test/patches/engine.test.ts'],
   // External patches decode their operations (extensions); inline and external patches report their effects (provenance).
   'src/patches/jsonpatch.ts': [
@@ -44,9 +44,9 @@ const TARGETS = {
     'test/provenance/recorder.test.ts',
     'test/explain/unit.test.ts',
   ],
-  'src/validation/rules.ts': ['test/validation/rules.test.ts', 'test/validation/rules-catalogue.test.ts'],
+  'src/webhooks/rules.ts': ['test/validation/rules.test.ts', 'test/validation/rules-catalogue.test.ts'],
   'src/variables/defaulting.ts': ['test/variables/defaulting.test.ts', 'test/variables/clustervariables.test.ts'],
-  'src/krm/write.ts': ['test/krm/write.test.ts', 'test/krm/stream.test.ts', 'test/golden.test.ts'],
+  'src/output/write.ts': ['test/krm/write.test.ts', 'test/krm/stream.test.ts', 'test/golden.test.ts'],
   // The desired state (issue 15 split desired.ts into one module per CAPI compute function): the
   // module's unit tests (test/topology/<module>.test.ts where there is one), then the goldens and
   // real fixtures that render it and the provenance tests that read what it records.

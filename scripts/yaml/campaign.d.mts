@@ -1,5 +1,5 @@
 /** Types of scripts/yaml/campaign.mjs (plain ESM shared by test/yaml/ and scripts/yaml/oracle-campaign.mjs). */
-import type { Json, JsonObject } from '../../src/api/model.js';
+import type { Json, JsonObject } from '../../src/core/model.js';
 
 export interface Product {
   readYamlStream(text: string, path: string): { ok: true; items: { value: JsonObject }[]; results: { message: string }[] } | { ok: false; message: string };

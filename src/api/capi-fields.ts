@@ -1,6 +1,6 @@
 /**
  * The fields of `spec` that the Cluster and ClusterClass CRDs of CAPI v1.14 declare, per API
- * version: what strict field validation accepts when no CRD is given (src/validation/strict.ts).
+ * version: what strict field validation accepts when no CRD is given (src/apiserver/strict.ts).
  * A test compares these trees with the real CRDs (../shared/fixtures/crds/capi), so they cannot
  * drift from them.
  *

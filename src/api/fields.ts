@@ -2,9 +2,9 @@
  * Typed field access for normalisation: every wrong shape becomes an error result at the exact
  * input field path instead of an exception, so one malformed object never stops the others.
  */
-import type { Result, ResourceRef } from '../krm/result.js';
-import type { Json, JsonObject, Metadata } from './model.js';
-import { asStringMap, isObject } from './json.js';
+import type { Result, ResourceRef } from '../core/result.js';
+import type { Json, JsonObject, Metadata } from '../core/model.js';
+import { asStringMap, isObject } from '../core/json.js';
 
 export class FieldReader {
   readonly results: Result[] = [];

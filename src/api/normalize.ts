@@ -1,11 +1,11 @@
 /**
  * Normalisation: ClusterClass and Cluster documents in cluster.x-k8s.io/v1beta1 or v1beta2 become
- * the v1beta2-shaped internal model (topology-semantics §9). v1beta1 input is first converted as
+ * the v1beta2-shaped internal model (CAPI api/core/v1beta1/conversion.go). v1beta1 input is first converted as
  * CAPI converts it (api/conversion/, shared with `render-clusterclass convert`), then read like
  * v1beta2. Shape errors are results at the input's own field paths (v1beta1 spelling for v1beta1
  * input).
  */
-import type { Result, ResourceRef } from '../krm/result.js';
+import type { Result, ResourceRef } from '../core/result.js';
 import type {
   Cluster,
   ClusterClass,
@@ -27,9 +27,9 @@ import type {
   ReadinessGate,
   Taint,
   TemplateRef,
-} from './model.js';
+} from '../core/model.js';
 import { FieldReader, metadataOf } from './fields.js';
-import { asObject, asString, cloneJson, isObject } from './json.js';
+import { asObject, asString, cloneJson, isObject } from '../core/json.js';
 import { convertObject } from './conversion/index.js';
 
 export const CAPI_GROUP = 'cluster.x-k8s.io';

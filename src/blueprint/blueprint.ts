@@ -10,17 +10,17 @@ import type {
   MachinePoolClass,
   ObjectRef,
   TemplateRef,
-} from '../api/model.js';
-import type { Result } from '../krm/result.js';
+} from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { ContractVersion } from '../krm/config.js';
 import { compileClassVariables, inlineVariableNames, variableNamesFrom, type CompiledVariables, type DiscoveredVariables } from '../variables/index.js';
 import { normalizeDiscoveredVariables } from '../api/normalize.js';
 import type { ExtensionClient } from '../extensions/client.js';
 import { compilePatches, type CompiledPatches } from '../patches/index.js';
 import type { ContractLookup } from './contract.js';
-import { objectKindOf } from '../topology/labels.js';
-import { validateClusterClass, validateClusterClassDeep } from '../validation/clusterclass.js';
-import { clusterClassListCaps } from '../validation/crd-caps.js';
+import { objectKindOf } from '../core/labels.js';
+import { validateClusterClass, validateClusterClassDeep } from '../webhooks/clusterclass.js';
+import { clusterClassListCaps } from '../apiserver/crd-caps.js';
 
 /** Looks up template documents by apiVersion/kind/namespace/name. */
 export interface TemplateIndex {
@@ -29,15 +29,6 @@ export interface TemplateIndex {
 
 export const templateKey = (apiVersion: string, kind: string, namespace: string, name: string): string =>
   `${apiVersion}\0${kind}\0${namespace}\0${name}`;
-
-/** Every template reference of a class. */
-export function templateRefsOf(cc: ClusterClass): TemplateRef[] {
-  const refs: TemplateRef[] = [cc.controlPlane.templateRef];
-  if (cc.infrastructure) refs.push(cc.infrastructure.templateRef);
-  if (cc.controlPlane.machineInfrastructure) refs.push(cc.controlPlane.machineInfrastructure.templateRef);
-  for (const w of [...cc.workers.machineDeployments, ...cc.workers.machinePools]) refs.push(w.bootstrap.templateRef, w.infrastructure.templateRef);
-  return refs;
-}
 
 export interface ResolvedTemplate {
   ref: TemplateRef;

@@ -1,5 +1,5 @@
 /**
- * Control-plane contract versions (topology-semantics §1.2): the paths a ControlPlane object uses
+ * Control-plane contract versions (CAPI internal/contract/version.go `GetContractVersionForVersion`): the paths a ControlPlane object uses
  * depend on the contract its CRD declares, not on its own API version.
  */
 import type { ContractVersion } from '../krm/config.js';

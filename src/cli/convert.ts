@@ -5,7 +5,7 @@
  */
 import { lstat, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { formatResults } from '../krm/write.js';
+import { formatResults } from '../output/write.js';
 import { convertSources, unifiedDiff, type ConvertedFile } from '../convert/index.js';
 import { collectFiles, type FoundFile } from './inputs.js';
 import { outputPathProblems, relativeTo, within } from './outdir.js';

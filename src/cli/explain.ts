@@ -6,10 +6,10 @@ import { parseArgs, type ArgSpec } from './args.js';
 import { ExitCode, type CliIO } from './io.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
 import { commandSources, prepareExtensions } from './extensions.js';
-import { formatResults } from '../krm/write.js';
-import { explainCluster } from '../explain/provenance.js';
-import { filterFields, formatText, selectObject } from '../explain/format.js';
-import type { ExplainedObject, FieldOrigin } from '../explain/types.js';
+import { formatResults } from '../output/write.js';
+import { explainCluster } from './explain-cluster.js';
+import { filterFields, formatText, selectObject } from '../provenance/format.js';
+import type { ExplainedObject, FieldOrigin } from '../provenance/types.js';
 
 export const EXPLAIN_HELP: string = `Usage: render-clusterclass explain CLUSTER [KIND/NAME] [options]
 

@@ -13,32 +13,16 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RenderConfig } from '../krm/config.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 import { ALLOW_PACKAGE_EXTENSIONS_ENV, packageExtensionHint, type ExtensionInputs } from '../extensions/client.js';
 import { indexRecordings, recordingFileName, recordingText, type Recording } from '../extensions/recordings.js';
 import { isExtensionConfig } from '../extensions/registry.js';
 import type { CliIO } from './io.js';
-import { linkNotFollowed, readSideObjects } from './inputs.js';
+import { ExtensionSources, linkNotFollowed, readSideObjects } from './inputs.js';
 import { SafeDir, UnsafePath } from './safefs.js';
 
 /** Whether the environment allows the package's ExtensionConfigs (`1` or `true`). */
 export const packageExtensionsAllowed = (env: NodeJS.ProcessEnv): boolean => env[ALLOW_PACKAGE_EXTENSIONS_ENV] === '1' || env[ALLOW_PACKAGE_EXTENSIONS_ENV] === 'true';
-
-/** An ExtensionConfig file or directory and `NAME=URL` overrides, from one side. */
-export interface ExtensionSource {
-  extensions?: string;
-  urls: Record<string, string>;
-}
-
-/** Where a command's Runtime SDK settings came from. */
-export interface ExtensionSources {
-  /** The command line (the operator's). */
-  operator: ExtensionSource;
-  /** A function config document (the package's). */
-  package: ExtensionSource;
-  /** The operator allowed the package's ExtensionConfigs and URLs. */
-  allowPackage: boolean;
-}
 
 /** The KRM function's: everything in its function config is the package's (a Kptfile, a kustomization). */
 export const functionConfigSources = (config: RenderConfig, env: NodeJS.ProcessEnv): ExtensionSources => ({

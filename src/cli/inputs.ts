@@ -10,15 +10,16 @@
 import { existsSync } from 'node:fs';
 import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import type { JsonObject } from '../api/model.js';
-import { compareText } from '../api/json.js';
+import type { JsonObject } from '../core/model.js';
+import { compareText } from '../core/json.js';
 import { DEFAULT_CONFIG, applySettings, parseFunctionConfig, type RenderConfig } from '../krm/config.js';
-import type { ExtensionSources } from './extensions.js';
-import type { Result } from '../krm/result.js';
-import { DEFAULT_READ_LIMITS, readYamlStream, type InputItem } from '../krm/read.js';
+import type { Result } from '../core/result.js';
+import { readYamlStream } from '../krm/read.js';
+import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
 import type { CliIO } from './io.js';
 import { KRMIGNORE, NO_RULES, parseKrmignore, type IgnoreRules } from './krmignore.js';
 import { OUTPUTS_LIST } from './outdir.js';
+import type { InputItem } from '../krm/item.js';
 
 /** One file read: its path as the user would type it, its path below the argument it came from, its text. */
 export interface InputFile {
@@ -276,3 +277,19 @@ export async function readSideObjects(dir: string | undefined, io: CliIO, keep: 
 
 /** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation). */
 export const readCrds = (dir: string | undefined, io: CliIO) => readSideObjects(dir, io, (i) => i.ref?.kind === 'CustomResourceDefinition');
+
+/** Where a command's Runtime SDK settings came from. */
+export interface ExtensionSources {
+  /** The command line (the operator's). */
+  operator: ExtensionSource;
+  /** A function config document (the package's). */
+  package: ExtensionSource;
+  /** The operator allowed the package's ExtensionConfigs and URLs. */
+  allowPackage: boolean;
+}
+
+/** An ExtensionConfig file or directory and `NAME=URL` overrides, from one side. */
+export interface ExtensionSource {
+  extensions?: string;
+  urls: Record<string, string>;
+}

@@ -4,9 +4,9 @@
  * the object. Positions come from the YAML nodes the reader kept (`InputItem.node`).
  */
 import { LineCounter, isMap, isScalar, isSeq, type Node } from 'yaml';
-import type { InputItem } from '../krm/read.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 import { UNREADABLE_FILE, type InputFile, type UnreadableFile } from './inputs.js';
+import type { InputItem } from '../krm/item.js';
 
 type Segment = { key: string } | { index: number } | { name: string };
 

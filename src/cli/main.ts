@@ -116,7 +116,7 @@ export function internalError(e: unknown): void {
 
 /**
  * Runs a command and sets the exit code. Never `process.exit()`: it would cut stdout written to a
- * pipe at 64 KiB (krm-integration §2). Never a stack trace: internal failures are one line, exit 2.
+ * pipe at 64 KiB (KRM Functions Specification: kustomize cmd/config/docs/api-conventions/functions-spec.md). Never a stack trace: internal failures are one line, exit 2.
  * A reader of stdout that went away (EPIPE) ends every command quietly with 141, whatever it was
  * doing; any other failure of stdout (a full disk) is one line and exit 1.
  */

@@ -9,7 +9,7 @@ import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './
 import { commandSources, prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
-import { formatResults } from '../krm/write.js';
+import { formatResults } from '../output/write.js';
 
 export const PLAN_HELP: string = `Usage: render-clusterclass plan --base GIT-REF|DIR [PATH...] [options]
 

@@ -4,7 +4,7 @@
  * file (CI logs and kpt read stderr), nor without a clock (tests).
  */
 import type { CliIO } from './io.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 
 const SHOW_AFTER_MS = 1000;
 const EVERY_MS = 100;

@@ -4,15 +4,16 @@
  */
 import { realpath } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { Json, JsonObject } from '../api/model.js';
-import { isObject } from '../api/json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { isObject } from '../core/json.js';
 import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../krm/config.js';
-import { hasErrors, type Result } from '../krm/result.js';
-import { DEFAULT_READ_LIMITS, PATH_ANNOTATION, annotationsOf, readResourceList, readYamlStream, refOf, type InputItem, type ResourceListInput } from '../krm/read.js';
-import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../krm/write.js';
+import { hasErrors, type Result } from '../core/result.js';
+import { annotationsOf, readResourceList, readYamlStream, refOf, type ResourceListInput } from '../krm/read.js';
+import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
+import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../output/write.js';
 import { classify, clusterKey, shardOf } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
-import { PROVENANCE_KIND } from '../explain/report.js';
+import { PROVENANCE_KIND } from '../provenance/report.js';
 import { readBase } from './base.js';
 import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
@@ -24,6 +25,8 @@ import { plural, progress, summaryLine } from './progress.js';
 import { parseArgs, type ArgSpec } from './args.js';
 import { RENDERER_BUILD } from './build.js';
 import { commandSources, functionConfigSources, prepareExtensions } from './extensions.js';
+import { PATH_ANNOTATION } from '../core/labels.js';
+import type { InputItem } from '../krm/item.js';
 
 function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
   if (hasErrors(results)) return ExitCode.errorResults;
@@ -145,7 +148,6 @@ const RENDER_ARGS: ArgSpec = {
     ...EXTENSION_FLAGS,
   },
 };
-
 
 export const RENDER_HELP: string = `Usage: render-clusterclass render PATH... [options]
 

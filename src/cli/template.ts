@@ -14,7 +14,7 @@
  * `--yaml` additionally parses the output the way CAPI does and prints the resulting JSON value.
  */
 import { readFile } from 'node:fs/promises';
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import { executeTemplate, parseTemplate, parseTemplateOutput, type FunctionSet } from '../gotemplate/index.js';
 import { ExitCode, type CliIO } from './io.js';
 import { closest } from './args.js';

@@ -4,8 +4,8 @@
  * documents, a missing final newline).
  */
 import YAML, { Parser, isMap } from 'yaml';
-import type { JsonObject } from '../api/model.js';
-import { isObject } from '../api/json.js';
+import type { JsonObject } from '../core/model.js';
+import { isObject } from '../core/json.js';
 import { PARSE_OPTIONS } from './yamltree.js';
 
 export interface DocumentText {

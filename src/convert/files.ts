@@ -2,11 +2,11 @@
  * `convert` over YAML files: every document planned together (plan.ts), each converted document
  * edited in its own text (yamltree.ts), everything else left byte for byte.
  */
-import type { JsonObject } from '../api/model.js';
-import { asObject, asString } from '../api/json.js';
+import type { JsonObject } from '../core/model.js';
+import { asObject, asString } from '../core/json.js';
 import { JsonTree, type ConversionResult } from '../api/conversion/index.js';
-import type { Result, ResourceRef } from '../krm/result.js';
-import { emitYaml } from '../krm/emit.js';
+import type { Result, ResourceRef } from '../core/result.js';
+import { emitYaml } from '../output/emit.js';
 import { splitDocuments, type DocumentText } from './documents.js';
 import { applyPlan, planConversion, type ObjectPlan } from './plan.js';
 import { UnsupportedYaml, YamlTree } from './yamltree.js';

@@ -4,17 +4,19 @@
  * the exit code is 0 when everything converted and every Cluster renders the same, 1 when a
  * patch could not be converted or a rendered object differs.
  */
-import type { JsonObject } from '../api/model.js';
-import { cloneJson } from '../api/json.js';
+import type { JsonObject } from '../core/model.js';
+import { cloneJson } from '../core/json.js';
 import { JsonTree } from '../api/conversion/index.js';
-import { hasErrors, type Result } from '../krm/result.js';
+import { hasErrors, type Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
-import { DEFAULT_READ_LIMITS, readYamlStream, refOf, type InputItem } from '../krm/read.js';
-import { writeResourceList } from '../krm/write.js';
+import { readYamlStream, refOf } from '../krm/read.js';
+import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
+import { writeResourceList } from '../output/write.js';
 import type { Document } from 'yaml';
 import { convertFiles, convertResult, type ConvertedFile, type SourceFile } from './files.js';
 import { applyPlan, planConversion } from './plan.js';
 import { proofResults, proveEquivalent, type Proof } from './proof.js';
+import type { InputItem } from '../krm/item.js';
 
 export { unifiedDiff } from './unified.js';
 export type { ConvertedFile, SourceFile } from './files.js';

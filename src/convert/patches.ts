@@ -15,8 +15,8 @@
  * earlier conditional patch changed, different rewrites for different templates of one
  * definition — is reported with the reason and a suggested rewrite, and its template stays v1beta1.
  */
-import type { Json, JsonObject, PatchSelector } from '../api/model.js';
-import { asArray, asObject, asString, defineKey, isObject } from '../api/json.js';
+import type { Json, JsonObject, PatchSelector } from '../core/model.js';
+import { asArray, asObject, asString, defineKey, isObject } from '../core/json.js';
 import {
   JsonTree,
   NotMechanical,

@@ -5,12 +5,11 @@
  * (template reference and selector apiVersions, rewritten patch operations). `applyPlan` then
  * carries one object's plan out on a Tree — a YAML document's text or plain JSON.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { asArray, asObject, asString } from '../api/json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { asArray, asObject, asString } from '../core/json.js';
 import { conversionFor, convertObject, convertTree, type Conversion, type ConversionResult, type Segment, type Tree } from '../api/conversion/index.js';
-import { OBSERVED_ANNOTATION, PREVIOUS_ANNOTATION } from '../pipeline/classify.js';
-import { OWNER_ANNOTATION } from '../krm/earlier.js';
 import { planClassPatches, slotsOf, templateKey, type ClassRewrite, type Finding, type JsonPatchJson } from './patches.js';
+import { OBSERVED_ANNOTATION, OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
 
 /** The kinds `convert` rewrites in the user's files. */
 const CONVERTED_KINDS = new Set(['ClusterClass', 'Cluster', 'KubeadmConfigTemplate', 'KubeadmControlPlaneTemplate']);

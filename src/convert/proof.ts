@@ -10,17 +10,17 @@
  * names are mapped: they are a hash of the clone's apiVersion and spec, so they change with the
  * apiVersion even when nothing else does; the count is reported.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { asArray, asObject, asString, isObject } from '../api/json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { asArray, asObject, asString, isObject } from '../core/json.js';
 import { JsonTree, conversionFor, convertObject, pathText, type Segment } from '../api/conversion/index.js';
 import { runStepsLeniently } from '../api/conversion/engine.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../krm/config.js';
-import type { InputItem } from '../krm/read.js';
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
-import { PROVENANCE_KIND } from '../explain/report.js';
-import { DIGEST_ANNOTATION } from '../krm/earlier.js';
-import { admissionDefaults } from '../validation/admission.js';
+import { PROVENANCE_KIND } from '../provenance/report.js';
+import { admissionDefaults } from '../apiserver/admission.js';
+import { DIGEST_ANNOTATION } from '../core/labels.js';
+import type { InputItem } from '../krm/item.js';
 
 export interface Difference {
   cluster: string;
@@ -53,7 +53,7 @@ const PROOF_CONFIG: RenderConfig = { ...DEFAULT_CONFIG, mode: 'preview', outputA
 /**
  * A rendered object as the API server would store it, in v1beta2: converted when it came out
  * v1beta1, the zero values CAPI's conversion unsets unset either way, then the emulated
- * defaulting webhooks (src/validation/admission.ts; e.g. the KubeadmControlPlane rollout type,
+ * defaulting webhooks (src/apiserver/admission.ts; e.g. the KubeadmControlPlane rollout type,
  * which the v1beta1 → v1beta2 template conversion also sets).
  */
 function normalised(obj: JsonObject): JsonObject {

@@ -6,10 +6,10 @@
  * written back with each action where it was, inside the same quoting.
  */
 import YAML from 'yaml';
-import type { Json } from '../api/model.js';
-import { isObject } from '../api/json.js';
+import type { Json } from '../core/model.js';
+import { isObject } from '../core/json.js';
 import { PARSE_OPTIONS } from './yamltree.js';
-import { KUBERNETES_YAML } from '../krm/kubernetes-yaml.js';
+import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
 
 const ACTION = /\{\{([\s\S]*?)\}\}/g;
 const TOKEN = /RCCT(\d+)X/g;

@@ -10,12 +10,12 @@
  * anchors and aliases are not edited in place (the caller converts them as plain data).
  */
 import YAML, { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
-import type { Json, JsonObject } from '../api/model.js';
-import { isObject } from '../api/json.js';
-import { KUBERNETES_YAML } from '../krm/kubernetes-yaml.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { isObject } from '../core/json.js';
+import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
 import { JsonTree, anchorKey, lastOf, parentOf, type Path, type Tree } from '../api/conversion/index.js';
 
-/** YAML as Kubernetes reads it (go-yaml v2 resolution, src/krm/kubernetes-yaml.ts), as the renderer reads input. */
+/** YAML as Kubernetes reads it (go-yaml v2 resolution, src/yaml/kubernetes.ts), as the renderer reads input. */
 export const PARSE_OPTIONS = { ...KUBERNETES_YAML, uniqueKeys: false } as const;
 
 export class UnsupportedYaml extends Error {}

@@ -5,26 +5,12 @@
  * the HTTP exchange, `failurePolicy`, the answer's status — with CAPI's error texts. Answers come
  * from the network (live, optionally recorded) or from recordings only (replay: no network).
  */
-import type { JsonObject, ObjectRef } from '../api/model.js';
-import type { ExternalHooks, HookOutcome } from '../patches/external.js';
+import type { JsonObject, ObjectRef } from '../core/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import {
-  HOOKS_API_VERSION,
-  decodeResponse,
-  hookPath,
-  type CommonResponse,
-  type DiscoverVariablesRequest,
-  type DiscoverVariablesResponse,
-  type GeneratePatchesRequest,
-  type GeneratePatchesResponse,
-  type HookName,
-  type HookRequest,
-  type ResponseOf,
-  type ValidateTopologyRequest,
-} from './hooks.js';
+import { ExternalHooks, HOOKS_API_VERSION, HookOutcome, decodeResponse, hookPath, type CommonResponse, type DiscoverVariablesRequest, type DiscoverVariablesResponse, type GeneratePatchesRequest, type GeneratePatchesResponse, type HookName, type HookRequest, type ResponseOf, type ValidateTopologyRequest } from './hooks.js';
 import { recordingKey, type Recording } from './recordings.js';
-import type { Result } from '../krm/result.js';
-import { toResult } from '../variables/fielderror.js';
+import type { Result } from '../core/result.js';
+import { toResult } from '../core/fielderror.js';
 import { callUrl, endpointFor, isExtensionConfig, validateExtensionConfig, matchNamespace, namespaceLabels, readExtensionConfig, registrationsFrom, type ExtensionConfig, type Registration } from './registry.js';
 import { postSync, type HttpPost } from './transport.js';
 

@@ -5,8 +5,8 @@
  * `json.Decoder` fills those structs (httpCall in internal/runtime/client/client.go): unknown
  * fields ignored, keys matched case-insensitively, a wrong type or bad base64 is an error.
  */
-import { isObject } from '../api/json.js';
-import type { Json, JsonObject } from '../api/model.js';
+import { isObject } from '../core/json.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 
 export const HOOKS_API_VERSION = 'hooks.runtime.cluster.x-k8s.io/v1alpha1';
 
@@ -291,4 +291,12 @@ export function decodeResponse<H extends HookName>(hook: H, body: string): Decod
     if (e instanceof DecodeError) return { ok: false, error: e.message };
     throw e;
   }
+}
+
+/** A call's answer; `ignored` holds the error a `failurePolicy: Ignore` handler's call had (CAPI logs it). */
+export type HookOutcome<T> = { ok: true; response: T; ignored?: string } | { ok: false; error: string };
+/** The Runtime SDK calls the engine makes, for the Cluster `forObject` (the ExtensionConfig namespaceSelector applies to it). */
+export interface ExternalHooks {
+  generatePatches(extension: string, request: GeneratePatchesRequest, forObject: ObjectRef): HookOutcome<GeneratePatchesResponse>;
+  validateTopology(extension: string, request: ValidateTopologyRequest, forObject: ObjectRef): HookOutcome<unknown>;
 }

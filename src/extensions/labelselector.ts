@@ -3,8 +3,8 @@
  * and every matchExpressions requirement (In, NotIn, Exists, DoesNotExist) must hold. An
  * invalid selector is an error, as the conversion would return one.
  */
-import { asObject, isObject } from '../api/json.js';
-import type { JsonObject } from '../api/model.js';
+import { asObject, isObject } from '../core/json.js';
+import type { JsonObject } from '../core/model.js';
 
 export function matchesLabelSelector(selector: JsonObject, labels: Readonly<Record<string, string>>): { ok: true; matches: boolean } | { ok: false; error: string } {
   const has = (k: string) => Object.hasOwn(labels, k);

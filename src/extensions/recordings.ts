@@ -7,8 +7,8 @@
  * `failurePolicy: Ignore` handler turned into a success (replayed as that success).
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson, isObject } from '../api/json.js';
-import type { Json, JsonObject } from '../api/model.js';
+import { canonicalJson, isObject } from '../core/json.js';
+import type { Json, JsonObject } from '../core/model.js';
 import type { HookName, HookRequest } from './hooks.js';
 
 export interface Recording {

@@ -4,12 +4,12 @@
  * our `--extension NAME=URL` override), what their discovery answers may say
  * (`defaultAndValidateDiscoveryResponse`) and the handler names it yields (`NameForHandler`).
  */
-import { asObject, asString } from '../api/json.js';
-import type { JsonObject, ObjectRef } from '../api/model.js';
+import { asObject, asString } from '../core/json.js';
+import type { JsonObject, ObjectRef } from '../core/model.js';
 import { refOf } from '../krm/read.js';
 import { HOOKS_API_VERSION, type DiscoveredHandler, type DiscoveryResponse } from './hooks.js';
 import { matchesLabelSelector } from './labelselector.js';
-import { forbidden, invalid, required, type FieldError } from '../variables/fielderror.js';
+import { forbidden, invalid, required, type FieldError } from '../core/fielderror.js';
 
 export const RUNTIME_GROUP = 'runtime.cluster.x-k8s.io';
 

@@ -1,7 +1,7 @@
 /**
  * Public interface of the Go text/template + sprig engine. Other stages import only this file.
  */
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import { ExecError, execute, type ExecEnv } from './exec.js';
 import { builtinFuncs } from './funcs-builtin.js';
 import { ParseError, parseTemplates, type Tree } from './parser.js';

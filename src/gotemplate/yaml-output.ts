@@ -2,15 +2,15 @@
  * Parses rendered template text the way Cluster API does: `renderValueTemplate`
  * (core/reconcilers/topology/cluster/patches/inline/json_patch_generator.go) unmarshals the output
  * with sigs.k8s.io/yaml into an apiextensionsv1.JSON, i.e. `YAMLToJSON` over go-yaml v2, the
- * decoder every Kubernetes input goes through (src/krm/kubernetes-yaml.ts): `yes`/`on` are
+ * decoder every Kubernetes input goes through (src/yaml/kubernetes.ts): `yes`/`on` are
  * booleans, `0644` is octal, timestamps, `1:30` and `e1000` stay strings, and non-finite floats
  * cannot be represented in JSON.
  */
-import { cloneJson } from '../api/json.js';
+import { cloneJson } from '../core/json.js';
 import { parseDocument } from 'yaml';
-import type { Json } from '../api/model.js';
-import { KUBERNETES_YAML } from '../krm/kubernetes-yaml.js';
-import { documentJson } from '../krm/read.js';
+import type { Json } from '../core/model.js';
+import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
+import { documentJson } from '../yaml/decode.js';
 
 const PARSE_OPTIONS = { ...KUBERNETES_YAML, uniqueKeys: false, prettyErrors: false } as const;
 

@@ -3,9 +3,8 @@
  * carries the same fields as strings (what `kpt fn eval -- key=value` and Kptfile `configMap:`
  * produce). Unknown keys and bad values are configuration errors (exit 3), each naming its field.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { isObject } from '../api/json.js';
-import type { UpgradePolicy } from '../topology/upgrade.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { isObject } from '../core/json.js';
 
 export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 export const CONFIG_KIND = 'RenderClusterClass';
@@ -27,13 +26,13 @@ export interface RenderConfig {
   outputDir: string;
   /** Render classes with external (Runtime SDK) patches by skipping those patches, with a warning. */
   skipExternalPatches: boolean;
-  /** Control-plane contract per `group/version/Kind` (spec §1.2); falls back to CRD labels, then the version heuristic. */
+  /** Control-plane contract per `group/version/Kind` (CAPI internal/contract/version.go `GetContractVersionForVersion`); falls back to CRD labels, then the version heuristic. */
   contractVersions: Record<string, ContractVersion>;
   /** Lowest result severity that makes the run fail (exit 1). */
   failOn: 'error' | 'warning';
   /** For CI gates: every warning is reported as an error (and fails the run). */
   strict: boolean;
-  /** How a topology version change reaches the objects when the current state is known (spec §2.8). */
+  /** How a topology version change reaches the objects when the current state is known (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
   upgrade: UpgradePolicy;
   /** Namespace of input objects that do not set one. */
   defaultNamespace: string;
@@ -258,3 +257,5 @@ export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
     field: 'kind',
   };
 }
+
+export type UpgradePolicy = 'control-plane-first' | 'all-at-once';

@@ -13,18 +13,9 @@
  * annotation as a plain line of `metadata.annotations`. Anything else (JSON, flow style, CRLF,
  * several documents) is read the ordinary way.
  */
-import type { JsonObject } from '../api/model.js';
-import type { InputItem } from './read.js';
-
-/** Marks objects this function generated, with the `<namespace>/<name>` of their Cluster. */
-export const OWNER_ANNOTATION = 'render-clusterclass.dev/cluster';
-/** Digest of a generated object as it was written (see `objectDigest` in pipeline/run.ts). */
-export const DIGEST_ANNOTATION = 'render-clusterclass.dev/digest';
-/**
- * What a Cluster's objects were rendered from, and how many there are (`<digest>/<count>`), on
- * objects of a render a re-render may reuse as they are (pipeline/reuse.ts).
- */
-export const INPUTS_ANNOTATION = 'render-clusterclass.dev/inputs';
+import type { JsonObject } from '../core/model.js';
+import { DIGEST_ANNOTATION, INPUTS_ANNOTATION, OWNER_ANNOTATION } from '../core/labels.js';
+import type { InputItem } from './item.js';
 
 /**
  * Annotations kpt sets on every item it hands a function, numbered afresh each run. An object

@@ -1,5 +1,5 @@
 /**
- * Runs compiled patches over one Cluster's patch request (topology-semantics §7.2), the way
+ * Runs compiled patches over one Cluster's patch request (CAPI core/reconcilers/topology/cluster/patches/inline/json_patch_generator.go), the way
  * CAPI's patch engine + inline generator do:
  *
  *   for each patch (in order):
@@ -13,34 +13,21 @@
  *
  * Nothing is mutated: templates are replaced by copy-on-write results.
  */
-import { cloneJson, defineKey, isObject } from '../api/json.js';
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
-import type { Recorder } from '../provenance/recorder.js';
+import { cloneJson, defineKey, isObject } from '../core/json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { PatchEvaluation, PatchSource, VariableUse } from '../provenance/sources.js';
 import type { CompiledDefinition, CompiledOp, CompiledPatch, CompiledPatches } from './compile.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect, type JsonPatchOp } from './jsonpatch.js';
 import { templateReferences, variableUses } from './reads.js';
-import { applyExternalPatch, copyBack, type ExternalHooks } from './external.js';
+import { applyExternalPatch, copyBack } from './external.js';
 import { clusterKeyOf, describeTarget } from './target.js';
 import { matchesSelector } from './selector.js';
 import { renderTemplate } from './templates.js';
-import type { PatchRequest, PatchRequestItem } from './types.js';
+import type { PatchRequest } from './types.js';
 import { lookupVariable } from './variablepath.js';
-
-export interface ApplyContext {
-  /** Names of variables whose definitions are `from: inline` (status.variables, §5.6). */
-  inlineVariableNames: ReadonlySet<string>;
-  clusterRef: ObjectRef;
-  classRef: ObjectRef;
-  /** The Runtime SDK calls (src/extensions); without them an external patch fails the Cluster. */
-  extensions?: ExternalHooks;
-  /** Per external patch, the variables its DiscoverVariables defined (status.variables `from: <patch>`). */
-  externalVariableNames?: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Records which patches each template was considered for and what every operation changed. */
-  recorder?: Recorder;
-}
+import { ApplyContext } from './types.js';
 
 export interface ApplyPatchesResult {
   /** Patched templates, same order as `request.items` (as far as patching got when `failed`). */
@@ -52,7 +39,7 @@ export interface ApplyPatchesResult {
 }
 
 /**
- * §5.6: global values (filtered to inline variables) + `builtin`, then item values replace
+ * CAPI core/reconcilers/topology/cluster/patches/variables/variables.go: global values (filtered to inline variables) + `builtin`, then item values replace
  * global ones by name, except `builtin`, which is merged field by field (cluster part from the
  * global map, controlPlane/machineDeployment/machinePool part from the item) like CAPI's
  * MergeVariableMaps. The builtin parts are disjoint, so a shallow merge is equivalent.

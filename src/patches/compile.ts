@@ -3,12 +3,12 @@
  * selectors prepared, value-shape problems precomputed) so `applyPatches`, which runs per
  * Cluster and twice per Cluster, only evaluates.
  */
-import type { ClusterClass, ClusterClassPatch, Json, JsonPatchOperation, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { ClusterClass, ClusterClassPatch, Json, JsonPatchOperation, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import { compileSelector, type CompiledSelector } from './selector.js';
 import { prepareTemplate, type PreparedTemplate } from './templates.js';
 import { parseVariablePath, type ParsedVariablePath } from './variablepath.js';
-import { FIX, withFix } from '../validation/rules.js';
+import { FIX, withFix } from '../core/fixes.js';
 
 /** Where an add/replace value comes from; `error` holds CAPI's render-time calculateValue text. */
 export type ValueSource =
@@ -141,7 +141,7 @@ export function compilePatches(
         tags,
       });
     }
-    // DiscoverVariables contributes definitions to status.variables (§5.2); offline only the
+    // DiscoverVariables contributes definitions to status.variables (CAPI core/reconcilers/clusterclass/clusterclass_controller.go); offline only the
     // class's own spec.variables exist, so values for discovered variables are "not defined".
     const discover = options.extensionsAvailable ? undefined : p.external?.discoverVariablesExtension;
     if (discover) {

@@ -7,30 +7,21 @@
  * themselves are the Runtime SDK client's (src/extensions), reached through `ExternalHooks`.
  */
 import { createHash } from 'node:crypto';
-import { isObject } from '../api/json.js';
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
+import { isObject } from '../core/json.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { GeneratePatchesRequest, GeneratePatchesResponse, HolderReference, HookVariable, ValidateTopologyRequest } from '../extensions/hooks.js';
 import { HOOKS_API_VERSION } from '../extensions/hooks.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import { canonicalJson } from '../variables/json.js';
+import { goKeyOrder } from '../core/go/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { ExternalPatchSource } from '../provenance/sources.js';
 import { decodeJsonPatch, applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect } from './jsonpatch.js';
 import { applyMergePatch, recordMergePatch } from './mergepatch.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
-import type { Result } from '../krm/result.js';
-import type { ApplyContext } from './apply.js';
+import type { Result } from '../core/result.js';
 import type { CompiledPatch, CompiledPatches } from './compile.js';
 import { clusterKeyOf, describeTarget } from './target.js';
-
-/** A call's answer; `ignored` holds the error a `failurePolicy: Ignore` handler's call had (CAPI logs it). */
-export type HookOutcome<T> = { ok: true; response: T; ignored?: string } | { ok: false; error: string };
-
-/** The Runtime SDK calls the engine makes, for the Cluster `forObject` (the ExtensionConfig namespaceSelector applies to it). */
-export interface ExternalHooks {
-  generatePatches(extension: string, request: GeneratePatchesRequest, forObject: ObjectRef): HookOutcome<GeneratePatchesResponse>;
-  validateTopology(extension: string, request: ValidateTopologyRequest, forObject: ObjectRef): HookOutcome<unknown>;
-}
+import { ApplyContext } from './types.js';
 
 /**
  * The request item uid. CAPI draws a random UUID per reconcile (template.go `uuidGenerator`);
@@ -52,7 +43,7 @@ export function requestItemUid(clusterRef: ObjectRef, item: PatchRequestItem): s
 function hookVariables(values: Readonly<Record<string, Json>>, names: ReadonlySet<string>): HookVariable[] {
   const out: HookVariable[] = [];
   for (const [name, value] of Object.entries(values)) {
-    if (name !== 'builtin' && names.has(name) && value !== undefined) out.push({ name, value: canonicalJson(value) });
+    if (name !== 'builtin' && names.has(name) && value !== undefined) out.push({ name, value: goKeyOrder(value) });
   }
   if (values.builtin !== undefined) out.push({ name: 'builtin', value: values.builtin });
   return out;
@@ -68,7 +59,7 @@ function requestItems(request: PatchRequest, templates: readonly JsonObject[], n
     const variables = hookVariables(item.variables, names);
     return {
       holderReference: holderReference(item, clusterRef.namespace ?? ''),
-      object: canonicalJson(templates[n]!) as JsonObject,
+      object: goKeyOrder(templates[n]!) as JsonObject,
       ...(variables.length > 0 ? { variables } : {}),
     };
   });
@@ -80,7 +71,7 @@ function requestHead<K extends string>(kind: K, request: PatchRequest, names: Re
   return {
     kind,
     apiVersion: HOOKS_API_VERSION,
-    ...(settings && Object.keys(settings).length > 0 ? { settings: canonicalJson(settings) as Record<string, string> } : {}),
+    ...(settings && Object.keys(settings).length > 0 ? { settings: goKeyOrder(settings) as Record<string, string> } : {}),
     ...(variables.length > 0 ? { variables } : {}),
   };
 }

@@ -1,8 +1,8 @@
 /**
- * Patch engine (topology-semantics §7): inline JSON patches of ClusterClass templates and the
+ * Patch engine (CAPI core/reconcilers/topology/cluster/patches/engine.go `Apply`): inline JSON patches of ClusterClass templates and the
  * write-back into desired objects, reproducing CAPI's topology controller offline.
  *
- * Usage per ClusterClass: `compilePatches` once; per Cluster: build a `PatchRequest` (§7.1),
+ * Usage per ClusterClass: `compilePatches` once; per Cluster: build a `PatchRequest` (CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`),
  * `applyPatches`, and if it did not fail, `updateDesiredObject` for every item.
  */
 export type { PatchTargetRole, PatchHolder, PatchRequestItem, PatchRequest } from './types.js';
@@ -10,8 +10,8 @@ export { compilePatches } from './compile.js';
 export type { CompiledPatches, CompiledPatch, CompiledDefinition, CompiledOp, ValueSource } from './compile.js';
 export { applyPatches, mergeVariables } from './apply.js';
 export { validatePatchedTopology } from './external.js';
-export type { ExternalHooks, HookOutcome } from './external.js';
-export type { ApplyContext, ApplyPatchesResult } from './apply.js';
+export type { ApplyPatchesResult } from './apply.js';
+export type { ApplyContext } from './types.js';
 export {
   updateDesiredObject,
   writeBackPatchedTemplate,

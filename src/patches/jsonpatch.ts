@@ -1,7 +1,7 @@
 /**
  * RFC 6902 JSON patch application with the observable behaviour of evanphx/json-patch v5.9.11
  * (`DecodePatch` + `Patch.Apply` with default options), which is what CAPI uses for inline
- * patches (topology-semantics §7.5) and for the JSONPatch answers of external patches (all six
+ * patches (CAPI core/webhooks/admission/patch_validation.go `validatePatches`) and for the JSONPatch answers of external patches (all six
  * operations: add, remove, replace from inline patches, plus move, copy and test). Written here rather than using fast-json-patch because the error
  * texts and several quirks differ (negative indexes, `add` replacing existing keys, `replace`
  * with an empty final key, the first path segment before the leading `/` being ignored...).
@@ -15,13 +15,13 @@
  * name real Kubernetes fields, and rejecting them makes prototype pollution impossible whatever
  * the container), and object copies use spread (own data properties only).
  */
-import { FORBIDDEN_KEYS, cloneJson, isObject } from '../api/json.js';
-import type { Json, JsonObject } from '../api/model.js';
+import { FORBIDDEN_KEYS, cloneJson, isObject } from '../core/json.js';
+import type { Json, JsonObject } from '../core/model.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import { deepEqualJson, goMarshal } from '../variables/json.js';
-import { goAtoi } from './gostrconv.js';
+import { deepEqualJson, goMarshal } from '../core/go/json.js';
+import { goAtoi } from '../core/go/strconv.js';
 
 export interface JsonPatchOp {
   op: string;

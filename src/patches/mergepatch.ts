@@ -5,11 +5,11 @@
  * The document is always an object here (a template). Nothing is mutated: the result shares
  * untouched subtrees with the input.
  */
-import { isObject } from '../api/json.js';
-import type { Json, JsonObject } from '../api/model.js';
+import { isObject } from '../core/json.js';
+import type { Json, JsonObject } from '../core/model.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
-import type { Path } from '../provenance/path.js';
+import type { Path } from '../core/path.js';
 
 const BAD_PATCH = 'Invalid JSON Patch'; // jsonpatch.ErrBadJSONPatch
 

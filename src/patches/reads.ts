@@ -2,7 +2,7 @@
  * What a patch value or `enabledIf` read (for provenance): the variables a `valueFrom.variable`
  * path or a `valueFrom.template` refers to, each with where its value came from.
  */
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import type { VariableOrigin, VariableUse } from '../provenance/sources.js';
 import { lookupVariable, parseVariablePath } from './variablepath.js';
 

@@ -1,11 +1,11 @@
 /**
- * Selector matching (topology-semantics §7.3), mirroring `matchesSelector` in CAPI's inline
+ * Selector matching (CAPI core/reconcilers/topology/cluster/patches/inline/json_patch_generator.go `matchesSelector`), mirroring `matchesSelector` in CAPI's inline
  * generator: apiVersion + kind must match exactly, then any matchResources branch, decided by
  * the holder reference (kind + field path) and, for MD/MP classes, the class name with `*`,
  * `prefix*` and `*suffix` wildcards.
  */
-import { isObject } from '../api/json.js';
-import type { Json, JsonObject, PatchSelector } from '../api/model.js';
+import { isObject } from '../core/json.js';
+import type { Json, JsonObject, PatchSelector } from '../core/model.js';
 import type { PatchRequestItem } from './types.js';
 
 /** Decides whether a class name (or, from the builtin fallback, any JSON value) is selected. */

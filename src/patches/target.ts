@@ -1,6 +1,6 @@
 /** How the patch engine names what it works on in its messages. */
-import { isObject } from '../api/json.js';
-import type { JsonObject, ObjectRef } from '../api/model.js';
+import { isObject } from '../core/json.js';
+import type { JsonObject, ObjectRef } from '../core/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import type { PatchRequestItem } from './types.js';
 

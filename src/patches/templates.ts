@@ -1,5 +1,5 @@
 /**
- * Go-template rendering for `enabledIf` and `valueFrom.template` (topology-semantics §7.4),
+ * Go-template rendering for `enabledIf` and `valueFrom.template` (CAPI core/reconcilers/topology/cluster/patches/variables/value.go),
  * mirroring CAPI's `renderValueTemplate`: parse with sprig's hermetic function map under the
  * name "tpl", execute with the default missingkey behaviour against the merged variables, then
  * parse the output as sigs.k8s.io/yaml does. Error texts follow CAPI's wrapping.
@@ -7,7 +7,7 @@
  * The engine is imported as a namespace and probed at runtime, so this module links (and
  * reports a clean error) even while the engine is only a type-level stub.
  */
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import * as gotemplate from '../gotemplate/index.js';
 import { goQuote } from '../gotemplate/fmt.js';
 

@@ -1,5 +1,5 @@
 /**
- * `valueFrom.variable` paths (topology-semantics §7.4), with the behaviour and error texts of
+ * `valueFrom.variable` paths (CAPI core/reconcilers/topology/cluster/patches/variables/value.go), with the behaviour and error texts of
  * CAPI's `GetVariableValue` (core/reconcilers/topology/cluster/patches/variables/value.go),
  * which walks the JSON with valyala/fastjson.
  *
@@ -7,9 +7,9 @@
  * outcome because CAPI parses relative segments lazily during the walk, so a malformed later
  * segment is only reported if the earlier segments resolve.
  */
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import { goAtoi } from './gostrconv.js';
+import { goAtoi } from '../core/go/strconv.js';
 
 export type Segment =
   | { ok: true; path: string; index: bigint | undefined }

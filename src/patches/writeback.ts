@@ -1,5 +1,5 @@
 /**
- * Folding patched templates back into the desired objects (topology-semantics §7.6, §2.12),
+ * Folding patched templates back into the desired objects (CAPI core/reconcilers/topology/cluster/patches/engine.go `updateDesiredState`, CAPI core/reconcilers/topology/cluster/patches/engine.go `updateDesiredState`),
  * mirroring CAPI's `updateDesiredState` → `patchObject` / `patchTemplate` → `CopyFields`:
  *
  * 1. remember the preserved fields that exist in the pre-patch desired object;
@@ -11,23 +11,24 @@
  * intermediates are created, a non-object intermediate is an error and the object stays as it
  * was). The result is a fresh object: nothing from the inputs is aliased.
  */
-import { cloneJson } from '../api/json.js';
-import { isObject } from '../api/json.js';
-import type { Json, JsonObject } from '../api/model.js';
+import { cloneJson } from '../core/json.js';
+import { isObject } from '../core/json.js';
+import type { Json, JsonObject } from '../core/model.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { PatchTargetRole } from './types.js';
 
-export type Path = readonly string[];
+/** Object keys from the root; write-back never indexes into a list (unlike core/path.ts's Path). */
+type Keys = readonly string[];
 
 /** patchObject: template → object (InfraCluster, ControlPlane, MachinePool bootstrap/infra). */
-export const OBJECT_FIELDS: readonly (readonly [Path, Path])[] = [
+export const OBJECT_FIELDS: readonly (readonly [Keys, Keys])[] = [
   [['spec', 'template', 'spec'], ['spec']],
   [['spec', 'template', 'metadata', 'labels'], ['metadata', 'labels']],
   [['spec', 'template', 'metadata', 'annotations'], ['metadata', 'annotations']],
 ];
 
 /** patchTemplate: template → template (CP machine template, MD bootstrap/infra templates). */
-export const TEMPLATE_FIELDS: readonly (readonly [Path, Path])[] = [
+export const TEMPLATE_FIELDS: readonly (readonly [Keys, Keys])[] = [
   [['metadata', 'labels'], ['metadata', 'labels']],
   [['metadata', 'annotations'], ['metadata', 'annotations']],
   [['spec', 'template', 'spec'], ['spec', 'template', 'spec']],
@@ -36,7 +37,7 @@ export const TEMPLATE_FIELDS: readonly (readonly [Path, Path])[] = [
 ];
 
 /** Labels/annotations the topology controller owns; patches can never change or drop them. */
-export const ALWAYS_PRESERVED: readonly Path[] = [
+export const ALWAYS_PRESERVED: readonly Keys[] = [
   ['metadata', 'labels', 'cluster.x-k8s.io/cluster-name'],
   ['metadata', 'labels', 'topology.cluster.x-k8s.io/owned'],
   ['metadata', 'labels', 'topology.cluster.x-k8s.io/deployment-name'],
@@ -50,7 +51,7 @@ export const ALWAYS_PRESERVED: readonly Path[] = [
  * control-plane contracts regardless of the actual one ("for simplicity", engine.go), so this
  * list is contract-independent.
  */
-export const CONTROL_PLANE_PRESERVED: readonly Path[] = [
+export const CONTROL_PLANE_PRESERVED: readonly Keys[] = [
   ['spec', 'machineTemplate', 'metadata'],
   ['spec', 'machineTemplate', 'readinessGates'], // contract v1beta1
   ['spec', 'machineTemplate', 'spec', 'readinessGates'], // contract v1beta2
@@ -78,7 +79,7 @@ export function isTemplateRole(role: PatchTargetRole): boolean {
 }
 
 /** unstructured.NestedFieldNoCopy, reduced to "found or not". */
-export function nestedGet(obj: Json, path: Path): { found: true; value: Json } | { found: false } {
+export function nestedGet(obj: Json, path: Keys): { found: true; value: Json } | { found: false } {
   let cur: Json = obj;
   for (const field of path) {
     if (!isObject(cur) || !Object.hasOwn(cur, field)) return { found: false };
@@ -88,7 +89,7 @@ export function nestedGet(obj: Json, path: Path): { found: true; value: Json } |
 }
 
 /** unstructured.SetNestedField on an object we own. Returns an error text or undefined. */
-function nestedSet(obj: JsonObject, path: Path, value: Json): string | undefined {
+function nestedSet(obj: JsonObject, path: Keys, value: Json): string | undefined {
   let m = obj;
   for (let i = 0; i < path.length - 1; i++) {
     const field = path[i]!;
@@ -113,7 +114,7 @@ export interface WriteBackResult {
 }
 
 /**
- * §7.6 write-back with error reporting. `controlPlaneContract` is accepted for symmetry with the
+ * CAPI core/reconcilers/topology/cluster/patches/engine.go `updateDesiredState` write-back with error reporting. `controlPlaneContract` is accepted for symmetry with the
  * rest of the pipeline but does not change anything: CAPI preserves both contracts' paths.
  * A recorder learns where each field of the result came from: the desired object, the patched
  * template for the copied fields, the desired object again for the preserved ones.
@@ -128,7 +129,7 @@ export function writeBackPatchedTemplate(
   const preserve = role === 'ControlPlane' ? [...CONTROL_PLANE_PRESERVED, ...ALWAYS_PRESERVED] : ALWAYS_PRESERVED;
   const fields = isTemplateRole(role) ? TEMPLATE_FIELDS : OBJECT_FIELDS;
 
-  const preserved: { path: Path; value: Json }[] = [];
+  const preserved: { path: Keys; value: Json }[] = [];
   for (const path of preserve) {
     const r = nestedGet(desired, path);
     if (r.found) preserved.push({ path, value: r.value });
@@ -142,7 +143,7 @@ export function writeBackPatchedTemplate(
   };
   const out = copyOfDesired();
   const kind = typeof desired['kind'] === 'string' ? desired['kind'] : 'object';
-  const failed = (path: Path, e: string): WriteBackResult => ({
+  const failed = (path: Keys, e: string): WriteBackResult => ({
     object: copyOfDesired(),
     errors: [`failed to apply patch to ${kind}: failed to set field "${path.join('.')}": ${e}`],
   });
@@ -161,7 +162,7 @@ export function writeBackPatchedTemplate(
   return { object: out, errors: [] };
 }
 
-/** §7.6 write-back: the desired object after patching (errors dropped; see writeBackPatchedTemplate). */
+/** CAPI core/reconcilers/topology/cluster/patches/engine.go `updateDesiredState` write-back: the desired object after patching (errors dropped; see writeBackPatchedTemplate). */
 export function updateDesiredObject(
   role: PatchTargetRole,
   desired: JsonObject,

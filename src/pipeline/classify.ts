@@ -3,19 +3,14 @@
  * class may reference) and what this function generated on an earlier run.
  */
 import { createHash } from 'node:crypto';
-import type { JsonObject, ObjectRef } from '../api/model.js';
-import { asObject, asString, cloneJson } from '../api/json.js';
+import type { JsonObject, ObjectRef } from '../core/model.js';
+import { asObject, asString, cloneJson } from '../core/json.js';
 import { CAPI_GROUP, capiVersionOf, hasTopology } from '../api/normalize.js';
 import { templateKey, type TemplateIndex } from '../blueprint/blueprint.js';
-import { annotationsOf, type InputItem } from '../krm/read.js';
-import { CONVERSION_DATA, LAST_APPLIED } from '../topology/labels.js';
-import { DIGEST_ANNOTATION, OWNER_ANNOTATION, type EarlierOutput } from '../krm/earlier.js';
-
-/** Marks inputs as they were before this change (`"true"`): used only for the webhooks' update rules. */
-export const PREVIOUS_ANNOTATION = 'render-clusterclass.dev/previous';
-
-/** Marks objects exported from the live management cluster (`kubectl get -o yaml`): the observed state for upgrade sequencing. */
-export const OBSERVED_ANNOTATION = 'render-clusterclass.dev/observed';
+import { annotationsOf } from '../krm/read.js';
+import { CONVERSION_DATA, DIGEST_ANNOTATION, LAST_APPLIED, OBSERVED_ANNOTATION, OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
+import { type EarlierOutput } from '../krm/earlier.js';
+import type { InputItem } from '../krm/item.js';
 
 export interface Classified {
   classes: InputItem[];
@@ -58,7 +53,7 @@ export function isToolAnnotation(key: string): boolean {
   );
 }
 
-/** A template as CAPI reads it: no server fields, no tool annotations (§7.1). */
+/** A template as CAPI reads it: no server fields, no tool annotations (CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`). */
 export function cleanTemplate(value: JsonObject): JsonObject {
   const copy = cloneJson(value);
   delete copy.status;

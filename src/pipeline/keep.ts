@@ -12,7 +12,7 @@
  *   read (a file that does not parse, an item that is not an object). The Cluster may be in it,
  *   so nothing at all is pruned in such a run.
  */
-import type { Result } from '../krm/result.js';
+import type { Result } from '../core/result.js';
 
 /** Why an earlier output stays: its Cluster is in the inputs (or another shard's) but was not rendered; or an input could not be read. */
 export type KeepReason = 'not-rendered' | 'unreadable-input';

@@ -21,8 +21,8 @@
  * worth it at fleet size, noise in a small package.
  */
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../api/model.js';
-import { asObject, canonicalJson } from '../api/json.js';
+import type { JsonObject } from '../core/model.js';
+import { asObject, canonicalJson } from '../core/json.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import type { RenderConfig } from '../krm/config.js';
 import type { EarlierOutput } from '../krm/earlier.js';

@@ -7,36 +7,38 @@
  * order), so a writer can serialise and drop them (a fleet's output is far larger than its
  * input); `runPipeline` collects them, sorted by Cluster, for plan, explain and tests.
  */
-import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
-import type { InputItem } from '../krm/read.js';
-import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION, annotationsOf, refOf } from '../krm/read.js';
+import { annotationsOf, refOf } from '../krm/read.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
-import { asObject, canonicalJson, cloneJson } from '../api/json.js';
-import { buildBlueprint, templateKey, templateRefsOf, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
+import { asObject, canonicalJson, cloneJson } from '../core/json.js';
+import { buildBlueprint, templateKey, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
 import { contractLookup, type ContractLookup } from '../blueprint/contract.js';
-import { contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../validation/crds.js';
-import { inputCrdValidator, storedTemplate, validateOnCreate, withStoredTemplateHint } from '../validation/admission.js';
-import { rolloutReport } from '../validation/compatibility.js';
-import { topologyRemoved, updateResults } from '../validation/update.js';
-import { clusterNameResults } from '../validation/cluster.js';
+import { contractVersionsFromCrds, loadCrds, withValueOrigins, type CrdIndex, type FieldOriginsOf } from '../apiserver/crds.js';
+import { inputCrdValidator, storedTemplate, validateOnCreate, withStoredTemplateHint } from '../apiserver/admission.js';
+import { rolloutReport } from '../webhooks/compatibility.js';
+import { topologyRemoved, updateResults } from './update.js';
+import { clusterNameResults } from '../webhooks/cluster.js';
 import { renderCluster, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import { coreVersionFor } from './versions.js';
-import { explainObjects } from '../explain/objects.js';
-import { describeSource } from '../explain/format.js';
-import type { ExplainedObject } from '../explain/types.js';
-import { provenanceReport, type ProvenanceInput } from '../explain/report.js';
+import { explainObjects } from '../provenance/objects.js';
+import { describeSource } from '../provenance/format.js';
+import type { ExplainedObject } from '../provenance/types.js';
+import { provenanceReport, type ProvenanceInput } from '../provenance/report.js';
 import { OriginRecorder, type TemplateDefaults } from '../provenance/recorder.js';
-import { PREVIOUS_ANNOTATION, classify, clusterKey, identityOf, isToolAnnotation, ownerOf, shardOf } from './classify.js';
-import { apiServerDecodingErrors } from '../validation/strict.js';
-import { hasErrors } from '../krm/result.js';
+import { classify, clusterKey, identityOf, isToolAnnotation, ownerOf, shardOf } from './classify.js';
+import { apiServerDecodingErrors } from '../apiserver/strict.js';
+import { hasErrors } from '../core/result.js';
 import { extensionClientFor, type ExtensionClient, type ExtensionInputs } from '../extensions/client.js';
-import { DIGEST_ANNOTATION, INPUTS_ANNOTATION, OWNER_ANNOTATION, type EarlierOutput } from '../krm/earlier.js';
+import { type EarlierOutput } from '../krm/earlier.js';
 import { classInputsDigest, clusterInputsDigest, inputsMark, reusableEntries, runInputsDigest } from './reuse.js';
 import { createHash } from 'node:crypto';
 import { keptOutputs, named, unreadableKeptResult, type KeptOutputs } from './keep.js';
+import { DIGEST_ANNOTATION, INDEX_ANNOTATION, INPUTS_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, OWNER_ANNOTATION, PATH_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
+import type { InputItem } from '../krm/item.js';
+import { templateRefsOf } from '../api/refs.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
@@ -259,7 +261,7 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
 }
 
 /**
- * The template index as the API server stores templates (§1.1: CRD structural defaults and the
+ * The template index as the API server stores templates (CAPI core/reconcilers/topology/cluster/cluster_controller.go `reconcile`: CRD structural defaults and the
  * emulated defaulting webhooks, `storedTemplate`), and, for provenance, the defaults applied to
  * each (the defaulting run again, observed).
  */

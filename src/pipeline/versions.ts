@@ -1,7 +1,7 @@
 /** The API version of generated CAPI objects for a Cluster: its own (v1beta1 or v1beta2), unless the config forces one. */
-import type { Cluster } from '../api/model.js';
+import type { Cluster } from '../core/model.js';
 import type { RenderConfig } from '../krm/config.js';
-import type { CoreVersion } from '../topology/desired.js';
+import { CoreVersion } from '../topology/types.js';
 
 export function coreVersionFor(cluster: Cluster, config: RenderConfig): CoreVersion {
   if (config.outputApiVersion !== 'auto') return config.outputApiVersion;

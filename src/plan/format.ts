@@ -1,6 +1,6 @@
 /** Plan output: human text (colour on a terminal), Markdown for pull-request comments, JSON. */
-import type { Json } from '../api/model.js';
-import type { ObjectRef } from '../api/model.js';
+import type { Json } from '../core/model.js';
+import type { ObjectRef } from '../core/model.js';
 import type { ClusterPlan, Plan } from './plan.js';
 
 const value = (v: Json | undefined): string => (v === undefined ? '(none)' : JSON.stringify(v));

@@ -3,17 +3,17 @@
  * deleted or modified (field by field), which control planes and MachineDeployments roll out and
  * why, and which Clusters newly fail validation — summarised across the fleet.
  */
-import type { Json, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
-import type { InputItem } from '../krm/read.js';
-import { asObject, asString, cloneJson } from '../api/json.js';
+import { asObject, asString, cloneJson } from '../core/json.js';
 import { runPipeline, type PipelineExtras } from '../pipeline/run.js';
 import { isToolAnnotation } from '../pipeline/classify.js';
-import { CLONED_FROM_NAME } from '../topology/labels.js';
-import { rolloutReport, type Rollout } from '../validation/compatibility.js';
-import { diffJson, type FieldChange } from './diff.js';
-import { updateResults } from '../validation/update.js';
+import { CLONED_FROM_NAME } from '../core/labels.js';
+import { rolloutReport, type Rollout } from '../webhooks/compatibility.js';
+import { diffJson, type FieldChange } from '../core/diff.js';
+import { updateResults } from '../pipeline/update.js';
+import type { InputItem } from '../krm/item.js';
 
 /** One side of a plan: the input items of a revision and what reading them reported. */
 export interface PlanSide {

@@ -9,9 +9,9 @@
  * inline or external JSON patch via `recordJsonPatchEffect` (src/patches/jsonpatch.ts) with a
  * `PatchSource` or `ExternalPatchSource`, a merge patch via `set`/`remove`.
  */
-import type { JsonObject } from '../api/model.js';
+import type { JsonObject } from '../core/model.js';
 import type { PatchEvaluation, Source, TemplateId } from './sources.js';
-import type { Path } from './path.js';
+import type { Path } from '../core/path.js';
 import { extractNode, insertNode, removeNode, setNode, sourceAt, type OriginNode } from './tree.js';
 
 export interface Recorder {

@@ -2,7 +2,7 @@
  * Where a value of a rendered object came from, as the stages that set it report it (see
  * ./recorder.ts). `explain` and the provenance report only read these.
  */
-import type { Json } from '../api/model.js';
+import type { Json } from '../core/model.js';
 
 export interface TemplateId {
   apiVersion: string;

@@ -6,7 +6,7 @@
  * or removed, so shifted items keep their own origins.
  */
 import type { Source } from './sources.js';
-import { joinPath, type Path, type Seg } from './path.js';
+import { joinPath, type Path, type Seg } from '../core/path.js';
 
 export interface OriginNode {
   source?: Source;

@@ -8,8 +8,8 @@
  * applied, they would overwrite the endpoint the provider sets. `FilterIntent`
  * (internal/util/ssa/filterintent.go) then drops the maps emptied on the way.
  */
-import type { JsonObject } from '../api/model.js';
-import { asObject } from '../api/json.js';
+import type { JsonObject } from '../core/model.js';
+import { asObject } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 
 const ZERO_ENDPOINT = { host: '', port: 0 } as const;

@@ -1,11 +1,12 @@
 /**
- * Builtin variables (topology-semantics §6): the `builtin` object patches see, with Go's
+ * Builtin variables (CAPI core/reconcilers/topology/cluster/patches/variables/variables.go `Global`): the `builtin` object patches see, with Go's
  * `omitempty` presence rules, computed from the desired objects *before* patching.
  */
-import type { Cluster, Json, JsonObject } from '../api/model.js';
-import { asObject, asStringMap, compact, sortedMap } from '../api/json.js';
-import type { DesiredMachineDeployment, DesiredMachinePool, DesiredState } from './desired.js';
-import { CONVERSION_DATA, LAST_APPLIED } from './labels.js';
+import type { Cluster, Json, JsonObject } from '../core/model.js';
+import { asObject, asStringMap, compact, sortedMap } from '../core/json.js';
+import type { DesiredState } from './desired.js';
+import { CONVERSION_DATA, LAST_APPLIED } from '../core/labels.js';
+import { DesiredMachineDeployment, DesiredMachinePool } from './types.js';
 
 /** `{labels, annotations}` of an object, empty maps omitted. */
 function metadataBuiltin(obj: JsonObject): JsonObject {
@@ -13,7 +14,7 @@ function metadataBuiltin(obj: JsonObject): JsonObject {
   return compact({ labels: sortedMap(asStringMap(meta?.labels)), annotations: sortedMap(asStringMap(meta?.annotations)) });
 }
 
-/** The Kubernetes version a MachineDeployment/MachinePool was computed with (§2.8). */
+/** The Kubernetes version a MachineDeployment/MachinePool was computed with (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
 const templateSpecVersion = (obj: JsonObject): Json | undefined => asObject(asObject(asObject(obj.spec)?.template)?.spec)?.version;
 
 export function clusterBuiltin(cluster: Cluster, desired: DesiredState, classNamespace: string): JsonObject {
@@ -54,7 +55,7 @@ export function controlPlaneBuiltin(cluster: Cluster, desired: DesiredState): Js
   });
 }
 
-export function machineDeploymentBuiltin(cluster: Cluster, md: DesiredMachineDeployment): JsonObject {
+export function machineDeploymentBuiltin(_cluster: Cluster, md: DesiredMachineDeployment): JsonObject {
   return compact({
     version: templateSpecVersion(md.machineDeployment),
     metadata: metadataBuiltin(md.machineDeployment),
@@ -67,7 +68,7 @@ export function machineDeploymentBuiltin(cluster: Cluster, md: DesiredMachineDep
   });
 }
 
-export function machinePoolBuiltin(cluster: Cluster, mp: DesiredMachinePool): JsonObject {
+export function machinePoolBuiltin(_cluster: Cluster, mp: DesiredMachinePool): JsonObject {
   return compact({
     version: templateSpecVersion(mp.machinePool),
     metadata: metadataBuiltin(mp.machinePool),

@@ -1,14 +1,14 @@
 /**
- * The Cluster in classic form (expand mode): what `computeCluster` owns (§2.7) applied to the
+ * The Cluster in classic form (expand mode): what `computeCluster` owns (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`) applied to the
  * input Cluster, and `spec.topology` removed, so the output works without the topology controller.
  */
-import type { JsonObject } from '../api/model.js';
-import { asObject, cloneJson, sortedMap } from '../api/json.js';
-import { LOCAL_CONFIG_ANNOTATION } from '../krm/read.js';
+import type { JsonObject } from '../core/model.js';
+import { asObject, cloneJson, sortedMap } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
-import type { CoreVersion, DesiredState } from './desired.js';
-import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL } from './labels.js';
+import type { DesiredState } from './desired.js';
+import { CLUSTER_NAME_LABEL, LOCAL_CONFIG_ANNOTATION, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
 import { fixed, fixedLabels, fromCluster, recordLayers, referenceTo } from './origins.js';
+import { CoreVersion } from './types.js';
 
 export function classicCluster(input: JsonObject, desired: DesiredState, version: CoreVersion, rec?: Recorder): JsonObject {
   const out = cloneJson(input);

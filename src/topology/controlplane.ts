@@ -1,20 +1,20 @@
 /**
- * The control plane object (topology-semantics §2.4; CAPI `computeControlPlane` in
+ * The control plane object (CAPI exp/topology/desiredstate/desired_state.go `computeInfrastructureCluster`; CAPI `computeControlPlane` in
  * exp/topology/desiredstate/desired_state.go): the template's object with the class and topology
  * metadata, the machine template reference and the machine fields at the paths of its contract
- * (§1.2), replicas, rollout, and the version upgrade sequencing chose.
+ * (CAPI internal/contract/version.go `GetContractVersionForVersion`), replicas, rollout, and the version upgrade sequencing chose.
  */
-import type { Cluster, Json, JsonObject } from '../api/model.js';
+import type { Cluster, Json, JsonObject } from '../core/model.js';
 import type { ContractVersion } from '../krm/config.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
-import { asObject, asStringMap, cloneJson, sortedMap } from '../api/json.js';
-import { formatGoDuration } from '../api/duration.js';
+import { asObject, asStringMap, cloneJson, sortedMap } from '../core/json.js';
+import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
-import type { Path } from '../provenance/path.js';
-import type { TopologyNames } from './desired.js';
-import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf, mergeMaps } from './labels.js';
+import type { Path } from '../core/path.js';
+import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf, mergeMaps } from '../core/labels.js';
 import { TIMEOUT_NAMES, identityOf, setIn, templateToObject } from './objects.js';
 import { builtin, classMapLayer, clusterMapLayer, durationNote, eitherSource, fixedLabels, fromCluster, namingDetail, recordLayers, versionSource } from './origins.js';
+import { TopologyNames } from './types.js';
 
 const CONTRACT_PATHS = {
   v1beta2: {

@@ -1,50 +1,25 @@
 /**
- * Desired state (topology-semantics §2): one compute function per generated object, reading the
+ * Desired state (CAPI exp/topology/desiredstate/desired_state.go `Generate`): one compute function per generated object, reading the
  * blueprint and the Cluster, as `exp/topology/desiredstate/desired_state.go` does — the control
  * plane in ./controlplane.ts, workers in ./workers.ts, health checks in ./healthcheck.ts, the
  * two template conversions in ./objects.ts. Objects of CAPI core kinds are built directly in the
  * output API version; provider objects keep their template's version, with control-plane paths
- * chosen by contract (§1.2). With a recorder, each records where every value it sets came from.
+ * chosen by contract (CAPI internal/contract/version.go `GetContractVersionForVersion`). With a recorder, each records where every value it sets came from.
  */
-import type { Cluster, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../api/model.js';
-import type { Blueprint, MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
+import type { Cluster, JsonObject } from '../core/model.js';
+import type { Blueprint } from '../blueprint/blueprint.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { TopologyVersions } from './upgrade.js';
-import { CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, TOPOLOGY_OWNED_LABEL } from './labels.js';
+import { CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
 import { identityOf, objectRef, templateToObject, templateToTemplate } from './objects.js';
 import { TOPOLOGY_CP, computeControlPlane } from './controlplane.js';
 import { computeHealthCheck, healthCheckDefined, healthCheckSource } from './healthcheck.js';
 import { computeMachineDeployment, computeMachinePool, type WorkerContext, type WorkerVersion } from './workers.js';
 import { builtin, cloneNameDetail, namingDetail } from './origins.js';
-
-/** Names of everything generated for one Cluster (§3). */
-export interface TopologyNames {
-  infrastructureCluster?: string;
-  controlPlane: string;
-  controlPlaneMachineTemplate?: string;
-  machineDeployments: Map<string, { machineDeployment: string; bootstrapTemplate: string; infrastructureTemplate: string }>;
-  machinePools: Map<string, { machinePool: string; bootstrapObject: string; infrastructureObject: string }>;
-}
-
-export interface DesiredMachineDeployment {
-  topology: MachineDeploymentTopology;
-  blueprint: MachineDeploymentBlueprint;
-  bootstrapTemplate: JsonObject;
-  infrastructureTemplate: JsonObject;
-  machineDeployment: JsonObject;
-  healthCheck?: JsonObject;
-}
-
-export interface DesiredMachinePool {
-  topology: MachinePoolTopology;
-  blueprint: MachinePoolBlueprint;
-  bootstrapObject: JsonObject;
-  infrastructureObject: JsonObject;
-  machinePool: JsonObject;
-}
+import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './types.js';
 
 export interface DesiredState {
-  /** Labels and refs the topology controller owns on the Cluster (§2.7). */
+  /** Labels and refs the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
   cluster: { labels: Record<string, string>; infrastructureRef?: JsonObject; controlPlaneRef: JsonObject };
   infrastructureCluster?: JsonObject;
   controlPlaneMachineTemplate?: JsonObject;
@@ -54,9 +29,7 @@ export interface DesiredState {
   machinePools: DesiredMachinePool[];
 }
 
-export type CoreVersion = 'v1beta1' | 'v1beta2';
-
-/** CAPI `computeCluster`: the labels the topology controller owns on the Cluster (§2.7). */
+/** CAPI `computeCluster`: the labels the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
 export function computeClusterLabels(cluster: Cluster): Record<string, string> {
   return { ...cluster.metadata.labels, [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '' };
 }
@@ -64,8 +37,8 @@ export function computeClusterLabels(cluster: Cluster): Record<string, string> {
 // ------------------------------------------------------------------ entry point
 
 /**
- * §2.1: the whole desired state, in the controller's order, each object at its Kubernetes version
- * (§2.8). With a recorder, the origin of every value set is recorded.
+ * CAPI exp/topology/desiredstate/desired_state.go `Generate`: the whole desired state, in the controller's order, each object at its Kubernetes version
+ * (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). With a recorder, the origin of every value set is recorded.
  */
 export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: TopologyNames, version: CoreVersion, versions: TopologyVersions, rec?: Recorder): DesiredState {
   const identity = identityOf(cluster);

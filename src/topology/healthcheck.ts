@@ -1,19 +1,19 @@
 /**
- * MachineHealthChecks (topology-semantics §2.10; CAPI `computeMachineHealthCheck`): from the
+ * MachineHealthChecks (CAPI exp/topology/desiredstate/desired_state.go `computeMachineHealthCheck`): from the
  * topology's health check when it defines one, else the class's, in the shape of the output API
  * version (v1beta2 seconds and `checks`/`remediation`, v1beta1 durations and flat fields).
  */
-import type { Cluster, HealthCheck, Json, JsonObject } from '../api/model.js';
-import { asObject, compact, sortedMap } from '../api/json.js';
-import { formatGoDuration } from '../api/duration.js';
+import type { Cluster, HealthCheck, Json, JsonObject } from '../core/model.js';
+import { asObject, compact, sortedMap } from '../core/json.js';
+import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
-import type { Path, Seg } from '../provenance/path.js';
-import { joinPath } from '../provenance/path.js';
-import type { CoreVersion } from './desired.js';
-import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL } from './labels.js';
+import type { Path, Seg } from '../core/path.js';
+import { joinPath } from '../core/path.js';
+import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
 import { buildMetadata, clusterOwnerReferences, identityOf } from './objects.js';
 import { CLUSTER_NAMESPACE, OWNER_REFERENCE, durationNote, fixed, fixedLabels, fromClass, fromCluster, recordCoreHeader, recordLayers } from './origins.js';
+import { CoreVersion } from './types.js';
 
 const isNonEmpty = (v: unknown): boolean =>
   v !== undefined && v !== null && (typeof v !== 'object' || Object.keys(v as object).length > 0);

@@ -1,11 +1,10 @@
 /**
  * The two ways the controller turns a ClusterClass template into an object
- * (topology-semantics §2.2 templateToObject, §2.3 templateToTemplate), plus owner references.
+ * (CAPI exp/topology/desiredstate/desired_state.go `templateToObject` templateToObject, CAPI exp/topology/desiredstate/desired_state.go `templateToTemplate` templateToTemplate), plus owner references.
  */
-import type { Cluster, Json, JsonObject } from '../api/model.js';
-import type { CoreVersion } from './desired.js';
-import type { Path } from '../provenance/path.js';
-import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap } from '../api/json.js';
+import type { Cluster, Json, JsonObject } from '../core/model.js';
+import type { Path } from '../core/path.js';
+import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import { CLUSTER_NAMESPACE, OWNER_REFERENCE, clonedFromLayer, fixed, fixedLabels, recordLayers, templateLayer, type Layer } from './origins.js';
 import {
@@ -16,7 +15,8 @@ import {
   groupKind,
   groupOf,
   objectKindOf,
-} from './labels.js';
+} from '../core/labels.js';
+import { CoreVersion } from './types.js';
 
 export interface ClusterIdentity {
   name: string;
@@ -54,7 +54,7 @@ export function buildMetadata(
 }
 
 /**
- * ownerReference to the Cluster (§2.11). The API server rejects an ownerReference without uid, so
+ * ownerReference to the Cluster (CAPI internal/topology/ownerrefs/ownerref.go). The API server rejects an ownerReference without uid, so
  * it is only emitted when the input Cluster carries `metadata.uid` (see README, divergences).
  */
 export function clusterOwnerReferences(cluster: ClusterIdentity): Json[] | undefined {
@@ -92,7 +92,7 @@ function recordCommon(rec: Recorder, obj: JsonObject, template: JsonObject, labe
 
 const nonEmptyString = (v: Json | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** §2.2: an object from `spec.template` of a template (InfraCluster, ControlPlane, MachinePool objects). */
+/** CAPI exp/topology/desiredstate/desired_state.go `templateToObject`: an object from `spec.template` of a template (InfraCluster, ControlPlane, MachinePool objects). */
 export function templateToObject(input: ObjectFromTemplate, rec?: Recorder): JsonObject {
   const { template, cluster } = input;
   const inner = asObject(asObject(template.spec)?.template) ?? {};
@@ -142,7 +142,7 @@ export interface TemplateClone {
   labels?: Record<string, string>;
 }
 
-/** §2.3: a clone of a whole template (CP machine template, MD bootstrap/infra templates). */
+/** CAPI exp/topology/desiredstate/desired_state.go `templateToTemplate`: a clone of a whole template (CP machine template, MD bootstrap/infra templates). */
 export function templateToTemplate(input: TemplateClone, rec?: Recorder): JsonObject {
   const { template, cluster } = input;
   const meta = asObject(template.metadata);

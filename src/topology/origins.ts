@@ -3,18 +3,18 @@
  * Cluster and ClusterClass fields, values the controller sets or computes, and label/annotation
  * maps merged from several layers.
  */
-import type { Cluster, Json, JsonObject } from '../api/model.js';
-import type { CoreVersion } from './desired.js';
-import { asObject } from '../api/json.js';
+import type { Cluster, Json, JsonObject } from '../core/model.js';
+import { asObject } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import { SECONDS_AS_DURATION, type Source } from '../provenance/sources.js';
-import type { Path } from '../provenance/path.js';
-import { joinPath } from '../provenance/path.js';
-import { CLONED_FROM_GROUPKIND, CLONED_FROM_NAME, CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, DEPLOYMENT_NAME_LABEL, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL } from './labels.js';
+import type { Path } from '../core/path.js';
+import { joinPath } from '../core/path.js';
+import { CLONED_FROM_GROUPKIND, CLONED_FROM_NAME, CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, DEPLOYMENT_NAME_LABEL, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
+import { CoreVersion } from './types.js';
 
 /**
  * A field of the Cluster, by its path in the internal (v1beta2) model; `note` says how the value
- * was converted on the way. Explain names it as the input wrote it (src/explain/objects.ts).
+ * was converted on the way. Explain names it as the input wrote it (src/provenance/objects.ts).
  */
 export const fromCluster = (path: string, note?: string): Source => (note ? { kind: 'topology', path, note } : { kind: 'topology', path });
 /** A field of the ClusterClass, by its path in the internal model (see fromCluster). */
@@ -39,7 +39,7 @@ const FIXED_LABEL_DETAIL: Record<string, string> = {
 };
 export const fixedLabel = (key: string): Source => fixed(FIXED_LABEL_DETAIL[key] ?? 'label set by the topology controller');
 
-/** Where an object's Kubernetes version came from: the topology, or upgrade sequencing holding it back (§2.8). */
+/** Where an object's Kubernetes version came from: the topology, or upgrade sequencing holding it back (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
 export function versionSource(cluster: Cluster, version: string, reason: string | undefined): Source {
   if (version === cluster.topology.version) return fromCluster('spec.topology.version');
   return builtin(`Kubernetes version ${version} chosen by upgrade sequencing on the way to spec.topology.version ${cluster.topology.version}${reason ? `: ${reason}` : ''}`);

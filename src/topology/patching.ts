@@ -1,17 +1,18 @@
 /**
- * Patching a desired state (topology-semantics §7): the patch request CAPI's engine builds
+ * Patching a desired state (CAPI core/reconcilers/topology/cluster/patches/engine.go `Apply`): the patch request CAPI's engine builds
  * (`core/reconcilers/topology/cluster/patches/engine.go` `createRequest`: a copy of each class
  * template with the desired object's metadata synced in, its holder and variables), the engine
  * (src/patches), and the write-back into the desired objects (`updateDesiredState`).
  */
-import type { Cluster, Json, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson } from '../api/json.js';
+import { asObject, cloneJson } from '../core/json.js';
 import type { DefaultedVariable, DefaultedVariables } from '../variables/index.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { VariableOrigin } from '../provenance/sources.js';
-import { applyPatches, updateDesiredObject, validatePatchedTopology, type ApplyContext, type ExternalHooks, type PatchRequestItem, type PatchTargetRole } from '../patches/index.js';
+import { applyPatches, updateDesiredObject, validatePatchedTopology, type ApplyContext, type PatchRequestItem, type PatchTargetRole } from '../patches/index.js';
+import type { ExternalHooks } from '../extensions/hooks.js';
 import type { DesiredState } from './desired.js';
 import { controlPlaneContractPaths } from './controlplane.js';
 import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from './builtins.js';
@@ -27,7 +28,7 @@ const originsOf = (vars: DefaultedVariable[]): Map<string, VariableOrigin> => ne
 const INNER_METADATA = ['spec', 'template', 'metadata'] as const;
 const METADATA = ['metadata'] as const;
 
-/** §7.1: a copy of the class template with the desired object's metadata synced in. */
+/** CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`: a copy of the class template with the desired object's metadata synced in. */
 function requestTemplate(template: JsonObject, desired: JsonObject, inner: boolean, rec?: Recorder): JsonObject {
   const copy = cloneJson(template);
   rec?.fromTemplate(template, [], copy, []);
@@ -55,7 +56,7 @@ function ensureInnerMetadata(copy: JsonObject): JsonObject {
 const BOOTSTRAP_REF_PATH = 'spec.template.spec.bootstrap.configRef';
 const INFRASTRUCTURE_REF_PATH = 'spec.template.spec.infrastructureRef';
 
-/** §7.1: the CP machine template's holder is the desired ControlPlane, at its contract's ref path. */
+/** CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`: the CP machine template's holder is the desired ControlPlane, at its contract's ref path. */
 export function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState): PatchRequestItem['holder'] {
   return {
     apiVersion: String(desired.controlPlane.apiVersion),

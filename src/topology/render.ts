@@ -1,37 +1,39 @@
 /**
  * Rendering one Cluster: validate → variables → names → desired state → patches → what the
- * controller applies (./applied.ts), with the two-pass naming of topology-semantics §3.3 so
+ * controller applies (./applied.ts), with the two-pass naming of CAPI internal/topology/names/names.go, made deterministic by src/names/names.ts so
  * rotating template clones are named from their patched content. Pure: the same blueprint and
  * Cluster always give the same objects. With a recorder, the final pass records where every value
  * of the rendered objects came from.
  */
-import type { Cluster, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import { defaultAndValidateClusterVariables, type DefaultedVariables } from '../variables/index.js';
 import type { Recorder } from '../provenance/recorder.js';
-import type { ExternalHooks } from '../patches/index.js';
-import { validateClusterDeep, validateClusterTopology } from '../validation/cluster.js';
-import { objectNameErrors } from '../validation/format.js';
-import { keyed } from '../validation/rules.js';
-import { computeDesiredState, type CoreVersion, type DesiredState, type TopologyNames } from './desired.js';
+import type { ExternalHooks } from '../extensions/hooks.js';
+import { validateClusterDeep, validateClusterTopology } from '../webhooks/cluster.js';
+import { objectNameErrors } from '../core/go/k8s-validation.js';
+import { computeDesiredState, type DesiredState } from './desired.js';
 import { patchDesiredState } from './patching.js';
 import { dropIgnoredPaths } from './applied.js';
-import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions, type UpgradePolicy } from './upgrade.js';
-import { groupOf } from './labels.js';
-import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from './names.js';
+import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions } from './upgrade.js';
+import { groupOf } from '../core/labels.js';
+import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from '../names/names.js';
+import { keyed } from '../core/fixes.js';
+import { UpgradePolicy } from '../krm/config.js';
+import { CoreVersion, TopologyNames } from './types.js';
 
 export interface RenderedCluster {
   desired: DesiredState;
   /** Cluster-level variables after defaulting (what the mutating webhook writes back). */
   variables: DefaultedVariables;
-  /** The Kubernetes version of each object (§2.8). */
+  /** The Kubernetes version of each object (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
   versions: TopologyVersions;
 }
 
 export type ClusterOutcome = { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[] };
 
-/** Rotating clone prefixes (§3.1): `<cluster>-` and `<cluster>-<md>-`. */
+/** Rotating clone prefixes (CAPI internal/topology/names/names.go): `<cluster>-` and `<cluster>-<md>-`. */
 function rotatingNames(cluster: Cluster, bp: Blueprint, suffixes?: Map<string, string>): Pick<TopologyNames, 'controlPlaneMachineTemplate'> & {
   md: Map<string, { bootstrapTemplate: string; infrastructureTemplate: string }>;
 } {

@@ -1,5 +1,5 @@
 /**
- * Upgrade sequencing (topology-semantics §2.8, §8.3): which version each object of a Cluster gets
+ * Upgrade sequencing (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`, CAPI exp/topology/desiredstate/upgrade_plan.go): which version each object of a Cluster gets
  * when `spec.topology.version` moves, given what the renderer knows of the current state.
  *
  * CAPI decides this from live objects (`computeControlPlaneVersion`,
@@ -17,13 +17,12 @@
  * `all-at-once` is the stateless rule: everything at the topology version.
  */
 import type { SemVer } from 'semver';
-import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../api/model.js';
-import { asNumber, asObject, asString } from '../api/json.js';
-import type { Result } from '../krm/result.js';
-import { compareVersions, parseTolerant, semverText } from '../validation/primitives.js';
-import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf } from './labels.js';
-
-export type UpgradePolicy = 'control-plane-first' | 'all-at-once';
+import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../core/model.js';
+import { asNumber, asObject, asString } from '../core/json.js';
+import type { Result } from '../core/result.js';
+import { compareVersions, parseTolerant, semverText } from '../core/go/primitives.js';
+import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, UPGRADE_CONCURRENCY, groupOf } from '../core/labels.js';
+import { UpgradePolicy } from '../krm/config.js';
 
 /** The version each object of a Cluster is rendered with. */
 export interface TopologyVersions {
@@ -39,8 +38,6 @@ export interface TopologyVersions {
 }
 
 const OBSERVED_HINT = 'workers follow once observed state shows it there (export the control plane with kubectl get -o yaml and pass it with --observed DIR)';
-
-export const UPGRADE_CONCURRENCY = 'topology.cluster.x-k8s.io/upgrade-concurrency';
 
 interface ControlPlaneState {
   version: string;

@@ -1,19 +1,18 @@
 /**
- * Workers (topology-semantics §2.9): MachineDeployments with their template clones and health
+ * Workers (CAPI exp/topology/desiredstate/desired_state.go `computeMachineDeployment`): MachineDeployments with their template clones and health
  * checks, MachinePools with their objects (CAPI `computeMachineDeployment`, `computeMachinePool`).
  * What the two share: metadata (topology over class, upgrade-control annotations stripped, fixed
  * labels on top), machine fields topology-over-class, node timeouts, and the machine template
  * spec whose shape differs by output API version.
  */
-import type { Cluster, Json, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../api/model.js';
+import type { Cluster, Json, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../core/model.js';
 import type { MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson, compact, sortedMap } from '../api/json.js';
-import { formatGoDuration } from '../api/duration.js';
+import { asObject, cloneJson, compact, sortedMap } from '../core/json.js';
+import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
-import type { Path } from '../provenance/path.js';
-import type { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './desired.js';
-import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, mergeMaps } from './labels.js';
+import type { Path } from '../core/path.js';
+import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, mergeMaps } from '../core/labels.js';
 import { TIMEOUT_NAMES, buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate, type TimeoutName } from './objects.js';
 import { computeHealthCheck, healthCheckDefined, healthCheckSource } from './healthcheck.js';
 import {
@@ -34,6 +33,7 @@ import {
   versionSource,
   type Layer,
 } from './origins.js';
+import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyNames } from './types.js';
 
 type WorkerClass = MachineDeploymentBlueprint['cls'] | MachinePoolBlueprint['cls'];
 type WorkerTopology = MachineDeploymentTopology | MachinePoolTopology;
@@ -50,7 +50,7 @@ const workerPaths = (cluster: Cluster, list: 'machineDeployments' | 'machinePool
 });
 
 /**
- * Worker metadata (§2.9 steps 5–6): topology over class, upgrade-control annotations stripped,
+ * Worker metadata (CAPI exp/topology/desiredstate/desired_state.go `computeMachineDeployment` steps 5–6): topology over class, upgrade-control annotations stripped,
  * the fixed labels on top; the same maps go to the object and its machine template.
  */
 function workerMetadata(topo: WorkerTopology, cls: WorkerClass, fixedLabelMap: Record<string, string>) {
@@ -83,7 +83,7 @@ function workerTimeouts(topo: WorkerTopology, cls: WorkerClass): { name: Timeout
   });
 }
 
-/** A machine template field (§2.9): the topology's when set, else the class's. */
+/** A machine template field (CAPI exp/topology/desiredstate/desired_state.go `computeMachineDeployment`): the topology's when set, else the class's. */
 interface MachineField {
   value: Json | undefined;
   fromTopology: boolean;
@@ -156,7 +156,7 @@ export interface WorkerContext {
   rec?: Recorder;
 }
 
-/** A worker's Kubernetes version and, when upgrade sequencing holds it back, why (§2.8). */
+/** A worker's Kubernetes version and, when upgrade sequencing holds it back, why (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
 export interface WorkerVersion {
   kubernetesVersion: string;
   reason: string | undefined;

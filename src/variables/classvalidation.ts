@@ -1,21 +1,21 @@
 /**
  * ClusterClass-side variable validation (CAPI `ValidateClusterClassVariables`,
- * topology-semantics §5.3). Order and early returns follow `validateRootSchema`: conversion
+ * CAPI internal/topology/variables/clusterclass_variable_validation.go). Order and early returns follow `validateRootSchema`: conversion
  * problems, then structural-schema errors, then default validation, then per-node checks
  * (type, example, enum, properties/additionalProperties, CEL).
  */
 import type { Ajv } from 'ajv';
 import type { CelEnv } from '@bufbuild/cel';
-import type { ClusterClassVariable, Json } from '../api/model.js';
+import type { ClusterClassVariable, Json } from '../core/model.js';
 import { compileCelTree, resolveRuleFieldPath, validateCel, type CelTree } from './cel/validate.js';
-import { child, fieldError, forbidden, goQuote, index, invalid, key, notSupported, required, type BadValue, type FieldError } from './fielderror.js';
-import { goMarshal } from './json.js';
+import { child, fieldError, forbidden, goQuote, index, invalid, key, notSupported, required, type BadValue, type FieldError } from '../core/fielderror.js';
+import { goMarshal } from '../core/go/json.js';
 import { validateMetadata } from './labels.js';
 import { compileSchemaValidator, schemaErrors } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import type { SchemaNode } from './schema.js';
 import { RE2JS } from 're2js';
-import { FIX, fixed, metadataFix, withFix } from '../validation/rules.js';
+import { FIX, fixed, metadataFix, withFix } from '../core/fixes.js';
 
 const VALID_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'];
 const VALID_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];

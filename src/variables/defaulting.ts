@@ -2,15 +2,15 @@
  * Kubernetes structural defaulting (apiextensions-apiserver `schema/defaulting/algorithm.go`),
  * as a pure function: returns a new value and never mutates its input.
  *
- * Rules (topology-semantics §5.4): declared properties with a default that are missing or
+ * Rules (CAPI internal/topology/variables/cluster_variable_defaulting.go): declared properties with a default that are missing or
  * `null` get a deep copy of it; recursion into present properties, additionalProperties values
  * (a `null` value takes the additionalProperties default) and array items (a `null` item takes
  * the items default). Defaults under allOf/anyOf/oneOf/not never apply. Because a parent's
  * default is inserted before recursion, `default: {}` on an object yields its nested defaults.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { cloneJson, defineKey, isObject } from '../api/json.js';
-import { hasOwn } from './json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { cloneJson, defineKey, isObject } from '../core/json.js';
+import { hasOwn } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
 
 /** Told of each default applied, by its path below the defaulted value (list items as numbers). */

@@ -1,25 +1,25 @@
 /**
- * Variables stage (topology-semantics §5): compiles a ClusterClass's variable definitions once
+ * Variables stage (CAPI internal/topology/variables): compiles a ClusterClass's variable definitions once
  * (validation of the definitions, synthesised `status.variables`, ajv validators, CEL programs)
  * and then defaults and validates the variables of each Cluster using that class, with the
  * field paths and messages of CAPI's webhooks.
  */
 import type { CelEnv } from '@bufbuild/cel';
 import type { Ajv } from 'ajv';
-import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../api/model.js';
-import type { Result } from '../krm/result.js';
+import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
 import type { VariableOrigin } from '../provenance/sources.js';
-import { canonicalJson as canonicalText } from '../api/json.js';
+import { canonicalJson } from '../core/json.js';
 import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
 import { defaultVariableValue } from './defaulting.js';
-import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from './fielderror.js';
-import { canonicalJson, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from './json.js';
-import { withFix } from '../validation/rules.js';
+import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
+import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
+import { withFix } from '../core/fixes.js';
 
 export interface CompiledVariable {
   name: string;
@@ -242,7 +242,7 @@ export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef, dis
   return { variables, results };
 }
 
-/** Synthesised ClusterClass status.variables (spec §5.2) as plain JSON, sorted by name. */
+/** Synthesised ClusterClass status.variables (CAPI core/reconcilers/clusterclass/clusterclass_controller.go) as plain JSON, sorted by name. */
 export function statusVariables(v: CompiledVariables): Json[] {
   return v.sorted.map((c) => ({ name: c.name, definitionsConflict: false, definitions: c.from.map((from) => ({ ...c.status, from })) }));
 }
@@ -295,7 +295,7 @@ export function defaultVariableList(
       continue;
     }
     if (!item.current && (!createVariables || !def.schema.default)) continue;
-    const value = canonicalJson(defaultVariableValue(item.current?.value, def.schema));
+    const value = goKeyOrder(defaultVariableValue(item.current?.value, def.schema));
     out.push(originsAt === undefined ? { name: item.name, value } : { name: item.name, value, origin: originOf(item, value, def, originsAt) });
   }
   if (errors.length > 0) return { values: [...values], errors };
@@ -304,7 +304,7 @@ export function defaultVariableList(
 
 /** Whether a defaulted value differs from what the Cluster wrote, and where each came from. */
 function originOf(item: { current?: ClusterVariable; index?: number }, value: Json, def: CompiledVariable, listPath: string): VariableOrigin {
-  const defaulted = !item.current || canonicalText(item.current.value ?? null) !== canonicalText(value);
+  const defaulted = !item.current || canonicalJson(item.current.value ?? null) !== canonicalJson(value);
   const origin: VariableOrigin = { defaulted };
   if (item.current) origin.from = `${listPath}[${item.index}].value`;
   const schema = `${def.definition.fieldPath}.schema.openAPIV3Schema`;

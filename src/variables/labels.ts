@@ -1,11 +1,11 @@
 /**
  * Label and annotation validity (apimachinery `ValidateLabels`, `ValidateAnnotations`), used for
- * `deprecatedV1Beta1Metadata` and `x-metadata` (topology-semantics §5.3).
+ * `deprecatedV1Beta1Metadata` and `x-metadata` (CAPI internal/topology/variables/clusterclass_variable_validation.go).
  */
-import type { Json } from '../api/model.js';
-import { child, fieldError, invalid, key, type FieldError } from './fielderror.js';
-import { isObject } from '../api/json.js';
-import { goMarshal } from './json.js';
+import type { Json } from '../core/model.js';
+import { child, fieldError, invalid, key, type FieldError } from '../core/fielderror.js';
+import { isObject } from '../core/json.js';
+import { goMarshal } from '../core/go/json.js';
 
 const NAME_RE = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LABEL_VALUE_RE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;

@@ -12,11 +12,11 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { RE2JS } from 're2js';
-import type { Json, JsonObject } from '../api/model.js';
-import { child, fieldError, goQuote, type BadValue, type FieldError } from './fielderror.js';
-import { checkedFormatName, formatChecker, formatNames } from './formats.js';
-import { defineKey, isObject } from '../api/json.js';
-import { goMarshal, jsonTypeName } from './json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { child, fieldError, goQuote, type BadValue, type FieldError } from '../core/fielderror.js';
+import { checkedFormatName, formatChecker, formatNames } from '../core/go/formats.js';
+import { defineKey, isObject } from '../core/json.js';
+import { goMarshal, jsonTypeName } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
 
 /** Owned by one compiled ClusterClass: ajv instance with the Kubernetes formats and RE2 patterns. */

@@ -4,8 +4,8 @@
  * `x-kubernetes-preserve-unknown-fields` covers them. Paths are relative to the variable value,
  * dotted, with `[i]` segments for list items (`a.[0].b`), as `UnknownFieldPathOptions` builds them.
  */
-import type { Json } from '../api/model.js';
-import { isObject } from '../api/json.js';
+import type { Json } from '../core/model.js';
+import { isObject } from '../core/json.js';
 import type { SchemaNode } from './schema.js';
 
 export function unknownFieldPaths(value: Json, s: SchemaNode | undefined): string[] {

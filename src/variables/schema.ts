@@ -1,14 +1,14 @@
 /**
  * A typed view of a variable's `openAPIV3Schema` (CAPI `JSONSchemaProps`, plain JSON in the
  * model). Parsing keeps only the keywords CAPI's API type has: everything else is pruned by the
- * API server (topology-semantics §5.1), so it is reported as a warning and otherwise ignored.
+ * API server (CAPI api/core/v1beta2/clusterclass_types.go), so it is reported as a warning and otherwise ignored.
  * Shape problems (e.g. `properties` not an object) are errors, as the API server would refuse
  * to decode them.
  */
-import type { Json, JsonObject } from '../api/model.js';
-import { child, fieldError, invalid, key, index, type FieldError } from './fielderror.js';
-import { defineKey, isObject } from '../api/json.js';
-import { getOwn, goMarshal } from './json.js';
+import type { Json, JsonObject } from '../core/model.js';
+import { child, fieldError, invalid, key, index, type FieldError } from '../core/fielderror.js';
+import { defineKey, isObject } from '../core/json.js';
+import { getOwn, goMarshal } from '../core/go/json.js';
 
 export interface ValidationRuleDef {
   rule: string;

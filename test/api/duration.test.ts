@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { durationToSeconds, formatGoDuration, parseGoDuration } from '../../src/api/duration.js';
+import { durationToSeconds, formatGoDuration, parseGoDuration } from '../../src/core/go/duration.js';
 
 describe('Go durations', () => {
   it.each([

@@ -5,11 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fleetStream, clusterName, NAMESPACE } from '../../bench/fleet.mjs';
-import type { Json, JsonObject } from '../../src/api/model.js';
+import type { Json, JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG, applySettings, type RenderConfig } from '../../src/krm/config.js';
-import { LOCAL_CONFIG_ANNOTATION, readYamlStream, type InputItem } from '../../src/krm/read.js';
+import { readYamlStream } from '../../src/krm/read.js';
 import { shardOf } from '../../src/pipeline/classify.js';
 import { runPipeline, type PipelineOutput } from '../../src/pipeline/run.js';
+import { LOCAL_CONFIG_ANNOTATION } from '../../src/core/labels.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 const CLUSTERS = 60;
 

@@ -1,7 +1,7 @@
 /** The progress line and summary a person at a terminal sees (cli/progress.ts), with a fake clock. */
 import { describe, expect, it } from 'vitest';
 import { progress, summaryLine } from '../../src/cli/progress.js';
-import type { Result } from '../../src/krm/result.js';
+import type { Result } from '../../src/core/result.js';
 import { fakeIO } from '../helpers/io.js';
 
 function terminal(times: number[]) {

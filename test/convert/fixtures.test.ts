@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG } from '../../src/krm/config.js';
 import { readResourceList, readYamlStream } from '../../src/krm/read.js';
 import { runPipeline } from '../../src/pipeline/run.js';

@@ -9,7 +9,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertSources } from '../../src/convert/index.js';
-import { formatResults } from '../../src/krm/write.js';
+import { formatResults } from '../../src/output/write.js';
 
 const root = join(import.meta.dirname, '..', 'golden', 'convert');
 const update = process.env.UPDATE_GOLDEN === '1';

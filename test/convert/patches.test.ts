@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { convertSources } from '../../src/convert/index.js';
 
 const KCPT = 'controlplane.cluster.x-k8s.io/v1beta1';

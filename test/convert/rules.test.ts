@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { conversionFor, convertObject, convertTree } from '../../src/api/conversion/index.js';
 import { YamlTree, PARSE_OPTIONS } from '../../src/convert/yamltree.js';
 

@@ -1,10 +1,11 @@
 /** Shared helpers of the explain tests. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../../src/krm/config.js';
-import { readYamlStream, type InputItem } from '../../src/krm/read.js';
-import type { ExplainedObject, FieldOrigin, Source } from '../../src/explain/types.js';
+import { readYamlStream } from '../../src/krm/read.js';
+import type { ExplainedObject, FieldOrigin, Source } from '../../src/provenance/types.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 export const repoRoot = join(import.meta.dirname, '..', '..');
 export const sharedFixtures = join(repoRoot, '..', 'shared', 'fixtures', 'real-world');

@@ -9,18 +9,18 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Json, JsonObject } from '../../src/api/model.js';
-import { asObject, canonicalJson } from '../../src/api/json.js';
-import { formatPath, getAt, leaves, parsePath } from '../../src/explain/paths.js';
-import type { Source } from '../../src/explain/types.js';
-import { toManifest } from '../../src/krm/write.js';
-import type { InputItem } from '../../src/krm/read.js';
-import type { Result } from '../../src/krm/result.js';
+import type { Json, JsonObject } from '../../src/core/model.js';
+import { asObject, canonicalJson } from '../../src/core/json.js';
+import { formatPath, getAt, leaves, parsePath } from '../../src/provenance/paths.js';
+import type { Source } from '../../src/provenance/types.js';
+import { toManifest } from '../../src/output/write.js';
+import type { Result } from '../../src/core/result.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { runRender } from '../../src/cli/render.js';
 import { fakeIO } from '../helpers/io.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 import { config, readItems, sharedFixtures } from './helpers.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 const files = existsSync(sharedFixtures) ? readdirSync(sharedFixtures).filter((f) => f.endsWith('.yaml')).sort() : [];
 const crds = fixtureCrdsMissing() ? undefined : loadFixtureCrds();

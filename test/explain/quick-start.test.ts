@@ -5,14 +5,14 @@
  * the fixture and topology-semantics §2/§6/§7.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
-import { explainCluster } from '../../src/explain/provenance.js';
-import { formatPath, leaves } from '../../src/explain/paths.js';
-import type { ExplainResult, PatchSource } from '../../src/explain/types.js';
-import type { InputItem } from '../../src/krm/read.js';
-import { toManifest } from '../../src/krm/write.js';
+import type { JsonObject } from '../../src/core/model.js';
+import { explainCluster } from '../../src/cli/explain-cluster.js';
+import { formatPath, leaves } from '../../src/provenance/paths.js';
+import type { ExplainResult, PatchSource } from '../../src/provenance/types.js';
+import { toManifest } from '../../src/output/write.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { config, fieldOf, hasShared, objectOf, quickStart, readItems, sourceOf } from './helpers.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 const KCPT = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'quick-start-control-plane' };
 const tmpl = (path: string) => ({ kind: 'template', template: KCPT, path });

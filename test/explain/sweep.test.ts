@@ -7,13 +7,13 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Json, JsonObject } from '../../src/api/model.js';
-import { canonicalJson } from '../../src/api/json.js';
-import { explainCluster } from '../../src/explain/provenance.js';
-import { getAt, parsePath } from '../../src/explain/paths.js';
-import type { InputItem } from '../../src/krm/read.js';
+import type { Json, JsonObject } from '../../src/core/model.js';
+import { canonicalJson } from '../../src/core/json.js';
+import { explainCluster } from '../../src/cli/explain-cluster.js';
+import { getAt, parsePath } from '../../src/provenance/paths.js';
 import { hasTopology } from '../../src/api/normalize.js';
 import { config, readItems, repoRoot, sharedFixtures } from './helpers.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 const goldenDir = join(repoRoot, 'test', 'golden', 'render');
 const inputs = [

@@ -1,11 +1,11 @@
 /** explain on small hand-written classes: each patch operation kind, precedence, preservation, v1beta1 paths. */
 import { describe, expect, it } from 'vitest';
-import { explainCluster } from '../../src/explain/provenance.js';
-import { formatPath, parsePath } from '../../src/explain/paths.js';
+import { explainCluster } from '../../src/cli/explain-cluster.js';
+import { formatPath, parsePath } from '../../src/provenance/paths.js';
 import { templateReferences } from '../../src/patches/reads.js';
 import { applyJsonPatch, type JsonPatchEffect, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
-import { provenanceReport } from '../../src/explain/report.js';
-import { describeSource, filterFields, selectObject } from '../../src/explain/format.js';
+import { provenanceReport } from '../../src/provenance/report.js';
+import { describeSource, filterFields, selectObject } from '../../src/provenance/format.js';
 import { config, fieldOf, itemsOf, objectOf, sourceOf } from './helpers.js';
 
 const CLASS = `

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../../src/api/model.js';
+import type { Json } from '../../src/core/model.js';
 import { executeTemplate, parseTemplate } from '../../src/gotemplate/index.js';
 
 interface GoldenCase {

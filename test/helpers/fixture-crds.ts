@@ -5,7 +5,7 @@
  * which the CAPI oracle's differential runs use too).
  */
 import { existsSync } from 'node:fs';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { CRD_DIR, labelledFixtureCrds } from '../../scripts/oracle/fixture-crds.mjs';
 
 export { CRD_DIR };

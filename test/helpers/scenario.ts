@@ -6,11 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG, applySettings } from '../../src/krm/config.js';
-import { readYamlStream, type InputItem } from '../../src/krm/read.js';
-import type { Result } from '../../src/krm/result.js';
+import { readYamlStream } from '../../src/krm/read.js';
+import type { Result } from '../../src/core/result.js';
 import { runPipeline, type PipelineExtras, type PipelineOutput } from '../../src/pipeline/run.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 export type Obj = any;

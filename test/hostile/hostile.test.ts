@@ -141,7 +141,6 @@ function asJson(text: string): string | undefined {
 }
 const jsonTwin = (c: HostileCase): boolean => c.json ?? ((c.category === 'isolation' || c.category === 'injection') && !c.knownBug && c.kind === 'stream' && c.krm !== false);
 
-type Obj = Record<string, unknown>;
 const key = (r: ListItems['results'][number]) => `${String(r.resourceRef?.namespace)}/${String(r.resourceRef?.name)}`;
 
 function checkRun(c: HostileCase, mode: string, run: Run, input: string, stream: boolean): void {

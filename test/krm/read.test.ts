@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { decodeDoubleQuoted, readResourceList } from '../../src/krm/read.js';
+import { readResourceList } from '../../src/krm/read.js';
+import { decodeDoubleQuoted } from '../../src/yaml/decode.js';
 
 const ORACLE = process.env.K8S_YAML_ORACLE ?? join(import.meta.dirname, '..', '..', '.cache', 'k8s-yaml-oracle');
 const haveOracle = existsSync(ORACLE);

@@ -10,7 +10,7 @@ import { runFunction } from '../../src/cli/render.js';
 import type { CliIO } from '../../src/cli/io.js';
 import { parseFunctionConfig } from '../../src/krm/config.js';
 import { readResourceList } from '../../src/krm/read.js';
-import { writeResourceList } from '../../src/krm/write.js';
+import { writeResourceList } from '../../src/output/write.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 
 /** A stdout that makes the writer wait (a promise) on every other piece, as a full pipe would. */

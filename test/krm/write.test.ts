@@ -7,9 +7,9 @@
  * as empty is never opened wrong. Expected texts are written out by hand.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
-import { readResourceList, type InputItem } from '../../src/krm/read.js';
-import type { Result } from '../../src/krm/result.js';
+import type { JsonObject } from '../../src/core/model.js';
+import { readResourceList } from '../../src/krm/read.js';
+import type { Result } from '../../src/core/result.js';
 import {
   formatResults,
   newResourceListDocument,
@@ -18,8 +18,9 @@ import {
   stringifyDocuments,
   toManifest,
   writeResourceList,
-} from '../../src/krm/write.js';
+} from '../../src/output/write.js';
 import { compareClusterOutputs, type ClusterOutput, type ItemEdit, type PipelineOutput } from '../../src/pipeline/run.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 function read(text: string) {
   const r = readResourceList(text);

@@ -10,7 +10,7 @@
  * `!!bad` → error.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Json } from '../../src/api/model.js';
+import type { Json } from '../../src/core/model.js';
 
 const calls = vi.hoisted(() => ({ parse: 0, exec: [] as unknown[] }));
 

@@ -3,7 +3,7 @@
  * run today; the last block needs the real Go template engine and is skipped until it exists.
  */
 import { describe, expect, it } from 'vitest';
-import type { ClusterClassPatch, JsonObject, PatchDefinition } from '../../src/api/model.js';
+import type { ClusterClassPatch, JsonObject, PatchDefinition } from '../../src/core/model.js';
 import * as gotemplate from '../../src/gotemplate/index.js';
 import { mergeVariables } from '../../src/patches/index.js';
 import {

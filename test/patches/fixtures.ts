@@ -2,7 +2,7 @@
  * Small hand-written ClusterClass / request builders for the patch engine tests. Test files that
  * mock the template engine (vi.mock) import this module after registering the mock.
  */
-import type { ClusterClass, ClusterClassPatch, Json, JsonObject, ObjectRef, PatchDefinition } from '../../src/api/model.js';
+import type { ClusterClass, ClusterClassPatch, Json, JsonObject, ObjectRef, PatchDefinition } from '../../src/core/model.js';
 import { applyPatches, compilePatches, type PatchRequest, type PatchRequestItem } from '../../src/patches/index.js';
 
 export const INFRA_API = 'infrastructure.cluster.x-k8s.io/v1beta1';

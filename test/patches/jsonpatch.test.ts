@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../../src/api/model.js';
+import type { Json } from '../../src/core/model.js';
 import { applyJsonPatch, decodeJsonPatch, decodePointerSegment, type JsonPatchEffect, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
 
 const doc = (): Json => ({

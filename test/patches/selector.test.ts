@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Json, PatchSelector } from '../../src/api/model.js';
+import type { Json, PatchSelector } from '../../src/core/model.js';
 import { compileSelector, matchesSelector } from '../../src/patches/selector.js';
 import { BOOT_API, CP_API, INFRA_API, cpItem, cpMachineItem, infraItem, mdItems, mpItems } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Json } from '../../src/api/model.js';
+import type { Json } from '../../src/core/model.js';
 import { lookupVariable, parseVariablePath } from '../../src/patches/variablepath.js';
 
 const vars: Record<string, Json> = {

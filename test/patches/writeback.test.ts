@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import type { PatchTargetRole } from '../../src/patches/types.js';
 import { updateDesiredObject, writeBackPatchedTemplate } from '../../src/patches/writeback.js';
 

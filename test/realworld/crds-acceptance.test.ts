@@ -11,9 +11,9 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
-import type { Result } from '../../src/krm/result.js';
-import { loadCrds, type CrdIndex } from '../../src/validation/crds.js';
+import type { JsonObject } from '../../src/core/model.js';
+import type { Result } from '../../src/core/result.js';
+import { loadCrds, type CrdIndex } from '../../src/apiserver/crds.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 import { FIXTURE_DIR, errorsFor, readFixtureItems, renderFixture, type FixtureRender, type Obj } from './helpers.js';
 

@@ -10,17 +10,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import type { ClusterVariable, JsonObject } from '../../src/api/model.js';
+import type { ClusterVariable, JsonObject } from '../../src/core/model.js';
 import { normalizeCluster, normalizeClusterClass } from '../../src/api/normalize.js';
 import { buildBlueprint } from '../../src/blueprint/blueprint.js';
 import { contractLookup } from '../../src/blueprint/contract.js';
 import { DEFAULT_CONFIG, applySettings } from '../../src/krm/config.js';
-import { readYamlStream, type InputItem } from '../../src/krm/read.js';
-import type { Result } from '../../src/krm/result.js';
+import { readYamlStream } from '../../src/krm/read.js';
+import type { Result } from '../../src/core/result.js';
 import { classify } from '../../src/pipeline/classify.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { defaultAndValidateClusterVariables } from '../../src/variables/index.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 export const FIXTURE_DIR = join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'real-world');
 

@@ -6,7 +6,7 @@
  * ignored paths leave the intent, and so do the maps emptied by it, up to `spec`).
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { dropIgnoredPaths } from '../../src/topology/applied.js';
 
 const applied = (spec: JsonObject | undefined): JsonObject => {

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
-import { explainCluster } from '../../src/explain/provenance.js';
+import type { JsonObject } from '../../src/core/model.js';
+import { explainCluster } from '../../src/cli/explain-cluster.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { config, itemsOf, objectOf, sourceOf } from '../explain/helpers.js';
 import { TEMPLATES } from './templates.js';

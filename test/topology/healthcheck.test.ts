@@ -7,7 +7,7 @@
  * The origins are those explain reports (README, explain), read from an OriginRecorder.
  */
 import { describe, expect, it } from 'vitest';
-import type { Cluster, HealthCheck } from '../../src/api/model.js';
+import type { Cluster, HealthCheck } from '../../src/core/model.js';
 import { OriginRecorder } from '../../src/provenance/recorder.js';
 import { computeHealthCheck, healthCheckDefined, healthCheckSource } from '../../src/topology/healthcheck.js';
 

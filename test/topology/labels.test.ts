@@ -1,5 +1,5 @@
 /**
- * Label/annotation keys and the small helpers of src/topology/labels.ts, against CAPI's
+ * Label/annotation keys and the small helpers of src/core/labels.ts, against CAPI's
  * constants (api/core/v1beta2/common_types.go, machine_types.go), `util.MergeMap` (util/util.go),
  * `GroupKind.String()` as used for the cloned-from-groupkind annotation
  * (controllers/external/util.go) and `strings.TrimSuffix(kind, TemplateSuffix)`.
@@ -21,7 +21,7 @@ import {
   groupOf,
   mergeMaps,
   objectKindOf,
-} from '../../src/topology/labels.js';
+} from '../../src/core/labels.js';
 
 describe('keys', () => {
   it('are the CAPI and Kubernetes constants', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Json, JsonObject } from '../../src/api/model.js';
+import type { Json, JsonObject } from '../../src/core/model.js';
 import {
   PLACEHOLDER_SUFFIX,
   RANDOM_ALPHABET,
@@ -17,7 +17,7 @@ import {
   stablePrefixName,
   truncateBytes,
   type NameTemplateInput,
-} from '../../src/topology/names.js';
+} from '../../src/names/names.js';
 
 /** Five characters of k8s.io/apimachinery/pkg/util/rand's alphabet (utilrand.String(5)). */
 const RANDOM = '[bcdfghjklmnpqrstvwxz2456789]{5}';

@@ -7,8 +7,8 @@
  * are the provenance explain reports (README, explain), checked through an OriginRecorder.
  */
 import { describe, expect, it } from 'vitest';
-import type { Cluster, JsonObject } from '../../src/api/model.js';
-import type { Path } from '../../src/provenance/path.js';
+import type { Cluster, JsonObject } from '../../src/core/model.js';
+import type { Path } from '../../src/core/path.js';
 import { OriginRecorder } from '../../src/provenance/recorder.js';
 import { buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate } from '../../src/topology/objects.js';
 import { fixed as fixedSource, sourceLayer } from '../../src/topology/origins.js';

@@ -11,15 +11,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import fc from 'fast-check';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG, applySettings, type RenderConfig } from '../../src/krm/config.js';
-import type { InputItem } from '../../src/krm/read.js';
 import { readYamlStream } from '../../src/krm/read.js';
-import type { Result } from '../../src/krm/result.js';
+import type { Result } from '../../src/core/result.js';
 import { runPipeline, type PipelineExtras } from '../../src/pipeline/run.js';
-import { compareVersions, parseTolerant } from '../../src/validation/primitives.js';
+import { compareVersions, parseTolerant } from '../../src/core/go/primitives.js';
 import { runFunction, runRender } from '../../src/cli/render.js';
 import { fakeIO } from '../helpers/io.js';
+import type { InputItem } from '../../src/krm/item.js';
 
 const classText = readFileSync(join(import.meta.dirname, '..', 'golden', 'plan', 'clusterclass.yaml'), 'utf8');
 

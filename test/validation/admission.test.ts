@@ -1,13 +1,13 @@
 /**
- * Mutating admission emulated for validation (src/validation/admission.ts). Every expected value
+ * Mutating admission emulated for validation (src/apiserver/admission.ts). Every expected value
  * was read off the upstream Default() functions named in the module, not off the implementation:
  * CAPI controlplane/kubeadm/webhooks/admission/kubeadmcontrolplane.go (+ the v1beta1 conversion in
  * api/controlplane/kubeadm/v1beta1/conversion.go), CAPZ internal/webhooks/azuremanagedcontrolplane_webhook.go,
  * internal/api/v1beta1/azuremanagedcontrolplane_default.go and azuremanagedcontrolplanetemplate_default.go.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject, ObjectRef } from '../../src/api/model.js';
-import type { Result } from '../../src/krm/result.js';
+import type { JsonObject, ObjectRef } from '../../src/core/model.js';
+import type { Result } from '../../src/core/result.js';
 import {
   admissionDefaults,
   admissionWebhookSource,
@@ -16,8 +16,8 @@ import {
   storedTemplate,
   validateOnCreate,
   withStoredTemplateHint,
-} from '../../src/validation/admission.js';
-import { loadCrds, validateAgainstCrd } from '../../src/validation/crds.js';
+} from '../../src/apiserver/admission.js';
+import { loadCrds, validateAgainstCrd } from '../../src/apiserver/crds.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -6,7 +6,7 @@
  * rule cc-4 in rules-catalogue.test.ts; versions with build metadata are in versions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { normalizeCluster, normalizeClusterClass } from '../../src/api/normalize.js';
 import { loadFixtureCrds, fixtureCrdsMissing } from '../helpers/fixture-crds.js';
 import { brief, fleetCluster, fleetDocs, runScenario, type Obj } from '../helpers/scenario.js';

@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
-import type { Result } from '../../src/krm/result.js';
+import type { JsonObject } from '../../src/core/model.js';
+import type { Result } from '../../src/core/result.js';
 import { DEFAULT_CONFIG } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import { runPipeline } from '../../src/pipeline/run.js';
-import { compareClusterClasses, compareClusters, rolloutReport, UNSAFE_VERSION_CHECK_ANNOTATION } from '../../src/validation/compatibility.js';
+import { compareClusterClasses, compareClusters, rolloutReport } from '../../src/webhooks/compatibility.js';
 import { CLASS_REF, clusterRef, makeClass, makeCluster, mdClasses, topology, workers } from './helpers.js';
+import { UNSAFE_VERSION_CHECK_ANNOTATION } from '../../src/core/labels.js';
 
 const brief = (rs: Result[]) => rs.map((r) => ({ severity: r.severity, path: r.field?.path, message: r.message, clusters: r.tags?.clusters, rule: r.tags?.rule }));
 

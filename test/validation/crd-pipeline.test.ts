@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import { runPipeline } from '../../src/pipeline/run.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { JsonObject, ObjectRef } from '../../src/api/model.js';
+import type { JsonObject, ObjectRef } from '../../src/core/model.js';
 import {
   applyCrdDefaults,
   contractVersionsFromCrds,
@@ -8,8 +8,8 @@ import {
   validateAgainstCrd,
   withValueOrigins,
   type CrdIndex,
-} from '../../src/validation/crds.js';
-import type { Result } from '../../src/krm/result.js';
+} from '../../src/apiserver/crds.js';
+import type { Result } from '../../src/core/result.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 
 const available = !fixtureCrdsMissing();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
-import type { Result } from '../../src/krm/result.js';
-import { validateClusterClassDeep } from '../../src/validation/clusterclass.js';
-import { validateClusterDeep } from '../../src/validation/cluster.js';
+import type { JsonObject } from '../../src/core/model.js';
+import type { Result } from '../../src/core/result.js';
+import { validateClusterClassDeep } from '../../src/webhooks/clusterclass.js';
+import { validateClusterDeep } from '../../src/webhooks/cluster.js';
 import { CLASS_REF, clusterRef, makeClass, makeCluster, mdClasses, topology, workers } from './helpers.js';
 
 const starts = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));

@@ -1,5 +1,5 @@
 /** Builders for validation tests: raw v1beta2 documents normalised with the real normaliser. */
-import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../../src/api/model.js';
+import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../../src/core/model.js';
 import { normalizeCluster, normalizeClusterClass } from '../../src/api/normalize.js';
 
 export const CLASS_REF: ObjectRef = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', name: 'quick-start', namespace: 'default' };

@@ -3,7 +3,7 @@
  * §7.5, §8.1, §8.2), one test each. Every test asserts severity, resourceRef kind/name and
  * field.path exactly, and a message that starts with CAPI's webhook text verbatim (searchable)
  * followed by `; <fix>` — the fix written out here literally, as the user reads it (the `FIX`
- * table in src/validation/rules.ts must produce exactly this text). Inputs go
+ * table in src/webhooks/rules.ts must produce exactly this text). Inputs go
  * through `runPipeline` (create rules) or `updateResults` (update rules) unless noted.
  *
  * rule                                   | code (src/)                     | message starts with (CAPI text)                                      | test
@@ -86,17 +86,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
-import type { Result, Severity } from '../../src/krm/result.js';
+import type { Result, Severity } from '../../src/core/result.js';
 import { runPipeline } from '../../src/pipeline/run.js';
-import { validateClusterTopology } from '../../src/validation/cluster.js';
-import { validateClusterClassPatches } from '../../src/validation/patches.js';
-import { FIX } from '../../src/validation/rules.js';
-import { updateResults } from '../../src/validation/update.js';
+import { validateClusterTopology } from '../../src/webhooks/cluster.js';
+import { validateClusterClassPatches } from '../../src/webhooks/patches.js';
+import { updateResults } from '../../src/pipeline/update.js';
 import { buildBlueprint } from '../../src/blueprint/blueprint.js';
 import { CLASS_REF, classDoc, clusterDoc, clusterRef, makeClass, makeCluster, mdClasses, topology, workers } from './helpers.js';
+import { FIX } from '../../src/core/fixes.js';
 
 const CONFIG: RenderConfig = { ...DEFAULT_CONFIG, mode: 'preview' };
 

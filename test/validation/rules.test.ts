@@ -1,5 +1,5 @@
 /**
- * The webhook field rules of src/validation/rules.ts at their boundaries: each minimum, each
+ * The webhook field rules of src/webhooks/rules.ts at their boundaries: each minimum, each
  * "cannot both be" pair and its valid neighbours, with CAPI's texts from core/webhooks/admission
  * (machinedeployment.go `validateRolloutStrategy`, machinehealthcheck.go
  * `validateMachineHealthCheckNodeStartupTimeoutSeconds`, cluster.go upgrade-concurrency,
@@ -7,24 +7,10 @@
  * The text after "; " is the renderer's fix hint, written out literally.
  */
 import { describe, expect, it } from 'vitest';
-import type { HealthCheck, Json, Taint } from '../../src/api/model.js';
-import {
-  child,
-  cidrErrors,
-  fixed,
-  hasAutoscalerAnnotations,
-  healthCheckErrors,
-  intOrPercentErrors,
-  keyed,
-  kubernetesVersionsErrors,
-  metadataErrors,
-  rolloutStrategyErrors,
-  taintErrors,
-  taintGateWarning,
-  toResults,
-  upgradeConcurrencyErrors,
-} from '../../src/validation/rules.js';
-import { errorString, invalid, type FieldError } from '../../src/variables/fielderror.js';
+import type { HealthCheck, Json, Taint } from '../../src/core/model.js';
+import { cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, intOrPercentErrors, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, upgradeConcurrencyErrors } from '../../src/webhooks/rules.js';
+import { errorString, invalid, type FieldError } from '../../src/core/fielderror.js';
+import { child, fixed, keyed, toResults } from '../../src/core/fixes.js';
 
 const texts = (errors: readonly FieldError[]): string[] => errors.map(errorString);
 const INT_OR_PERCENT = 'use an integer such as 1 or a percentage such as "25%"';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileClassVariables, defaultAndValidateClusterVariables } from '../../src/variables/index.js';
-import type { Cluster, ClusterClass } from '../../src/api/model.js';
+import type { Cluster, ClusterClass } from '../../src/core/model.js';
 
 const classRef = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', name: 'c', namespace: 'ns' };
 const clusterRef = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'x', namespace: 'ns' };

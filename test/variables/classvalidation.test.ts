@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { compileClassVariables, inlineVariableNames, statusVariables } from '../../src/variables/index.js';
 import { classRef, makeClass } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ClusterVariable, Json, JsonObject } from '../../src/api/model.js';
+import type { ClusterVariable, Json, JsonObject } from '../../src/core/model.js';
 import { compileClassVariables, defaultAndValidateClusterVariables } from '../../src/variables/index.js';
 import { applyStructuralDefaults } from '../../src/variables/defaulting.js';
 import { parseSchema } from '../../src/variables/schema.js';

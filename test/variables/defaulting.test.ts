@@ -6,7 +6,7 @@
  * non-nullable null (`isNonNullableNull`).
  */
 import { describe, expect, it } from 'vitest';
-import type { Json, JsonObject } from '../../src/api/model.js';
+import type { Json, JsonObject } from '../../src/core/model.js';
 import { applyStructuralDefaults, defaultVariableValue } from '../../src/variables/defaulting.js';
 import { parseSchema, type SchemaNode } from '../../src/variables/schema.js';
 

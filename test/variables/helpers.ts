@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
-import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../../src/api/model.js';
+import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../../src/core/model.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURE_DIR = resolve(here, '../../../shared/fixtures/real-world');

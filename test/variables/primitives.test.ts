@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatChecker } from '../../src/variables/formats.js';
-import { goQuote } from '../../src/variables/fielderror.js';
-import { goMarshal } from '../../src/variables/json.js';
+import { formatChecker } from '../../src/core/go/formats.js';
+import { goQuote } from '../../src/core/fielderror.js';
+import { goMarshal } from '../../src/core/go/json.js';
 import { escapeCelPropertyName } from '../../src/variables/cel/values.js';
 
 describe('primitives', () => {

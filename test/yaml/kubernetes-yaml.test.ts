@@ -1,5 +1,5 @@
 /**
- * YAML values as Kubernetes reads them (sigs.k8s.io/yaml over go-yaml v2; src/krm/kubernetes-yaml.ts),
+ * YAML values as Kubernetes reads them (sigs.k8s.io/yaml over go-yaml v2; src/yaml/kubernetes.ts),
  * on a Proxmox-style ClusterClass and on the examples of issue 12. Expected values are what the
  * k8s-yaml-oracle README table says Kubernetes reads (../shared/tools/k8s-yaml-oracle/README.md),
  * and what go-yaml v2's own writer (encode.go `stringv`) quotes; the differential tests next to
@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../src/api/model.js';
+import type { JsonObject } from '../../src/core/model.js';
 import { runFunction } from '../../src/cli/render.js';
 import { DEFAULT_CONFIG } from '../../src/krm/config.js';
-import { emitYaml } from '../../src/krm/emit.js';
+import { emitYaml } from '../../src/output/emit.js';
 import { readYamlStream } from '../../src/krm/read.js';
-import { stringifyDocuments } from '../../src/krm/write.js';
+import { stringifyDocuments } from '../../src/output/write.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { fakeIO } from '../helpers/io.js';
 

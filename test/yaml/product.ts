@@ -2,9 +2,9 @@
 import type { Product } from '../../scripts/yaml/campaign.mjs';
 import { runFunction } from '../../src/cli/render.js';
 import { parseTemplateOutput } from '../../src/gotemplate/index.js';
-import { emitYaml } from '../../src/krm/emit.js';
+import { emitYaml } from '../../src/output/emit.js';
 import { readYamlStream } from '../../src/krm/read.js';
-import { goMarshal } from '../../src/variables/json.js';
+import { goMarshal } from '../../src/core/go/json.js';
 import { fakeIO } from '../helpers/io.js';
 
 export const product: Product = {

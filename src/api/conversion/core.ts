@@ -1,11 +1,11 @@
 /**
  * cluster.x-k8s.io v1beta1 → v1beta2 for ClusterClass and Cluster, rule by rule as CAPI's
- * conversion functions do it (topology-semantics §9). Citations name the function in
+ * conversion functions do it (CAPI api/core/v1beta1/conversion.go). Citations name the function in
  * kubernetes-sigs/cluster-api; "conversion.go" is api/core/v1beta1/conversion.go, "generated" its
  * zz_generated.conversion.go, "webhook" core/webhooks/conversion/<kind>.go.
  */
-import type { JsonObject } from '../model.js';
-import { isObject } from '../json.js';
+import type { JsonObject } from '../../core/model.js';
+import { isObject } from '../../core/json.js';
 import { omitZeroAt, type ConversionContext, type Step } from './engine.js';
 import { pathText, type Path, type Tree } from './tree.js';
 
@@ -39,7 +39,7 @@ function naming(from: string, to: string, capi: string): Step[] {
   ];
 }
 
-/** `machineHealthCheck` (MachineHealthCheckClass/Topology) → `healthCheck` (§9.3). */
+/** `machineHealthCheck` (MachineHealthCheckClass/Topology) → `healthCheck` (CAPI api/core/v1beta1/conversion.go). */
 export function healthCheck(base: string, capi: string, topology: boolean): Step[] {
   const hc = `${base}.healthCheck`;
   return [

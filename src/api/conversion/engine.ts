@@ -7,12 +7,10 @@
  * came from in the v1beta1 input (`inputPath`), so normalisation reports problems where the user
  * wrote them.
  */
-import type { Json, JsonObject } from '../model.js';
-import { asString, isObject } from '../json.js';
-import { durationToSeconds } from '../duration.js';
+import type { Json, JsonObject } from '../../core/model.js';
+import { asString, isObject } from '../../core/json.js';
+import { durationToSeconds } from '../../core/go/duration.js';
 import { NotMechanical, Opaque, Unknown, parentOf, pathText, type Path, type Segment, type Tree } from './tree.js';
-
-export const CONVERSION_DATA_ANNOTATION = 'cluster.x-k8s.io/conversion-data';
 
 export interface ConversionResult {
   severity: 'error' | 'warning' | 'info';

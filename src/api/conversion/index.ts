@@ -3,14 +3,15 @@
  * CAPI's conversion webhooks do it: the rules (core.ts, kubeadm.ts), applied to any Tree.
  * `normalize` reads v1beta1 through it; `render-clusterclass convert` rewrites files with it.
  */
-import type { Json, JsonObject } from '../model.js';
-import { asObject, asString, cloneJson, isObject, valueAt } from '../json.js';
-import { CONVERSION_DATA_ANNOTATION, inputField, inputPath, parsePath, runSteps, type ConversionResult, type Step } from './engine.js';
+import type { Json, JsonObject } from '../../core/model.js';
+import { asObject, asString, cloneJson, isObject, valueAt } from '../../core/json.js';
+import { CONVERSION_DATA } from '../../core/labels.js';
+import { inputField, inputPath, parsePath, runSteps, type ConversionResult, type Step } from './engine.js';
 import { CLUSTER_CLASS_STEPS, CLUSTER_STEPS } from './core.js';
 import { KUBEADM_CONFIG_STEPS, KUBEADM_CONFIG_TEMPLATE_STEPS, KUBEADM_CONTROL_PLANE_STEPS, KUBEADM_CONTROL_PLANE_TEMPLATE_STEPS } from './kubeadm.js';
 import { JsonTree, type Tree } from './tree.js';
 
-export { CONVERSION_DATA_ANNOTATION, type ConversionResult, type Step } from './engine.js';
+export { type ConversionResult, type Step } from './engine.js';
 export { NotMechanical, Opaque, Unknown, JsonTree, anchorKey, lastOf, parentOf, pathText, type Path, type Segment, type Tree } from './tree.js';
 
 export interface Conversion {
@@ -36,7 +37,7 @@ export function conversionFor(apiVersion: string | undefined, kind: string | und
 
 /** The hub object CAPI kept when it down-converted this object (UnmarshalData), if any. */
 function restoredFrom(annotations: JsonObject | undefined): JsonObject | undefined {
-  const data = asString(annotations?.[CONVERSION_DATA_ANNOTATION]);
+  const data = asString(annotations?.[CONVERSION_DATA]);
   if (data === undefined) return undefined;
   try {
     return asObject(JSON.parse(data) as Json);
@@ -55,8 +56,8 @@ export function convertTree(tree: Tree, value: JsonObject, conversion: Conversio
   const annotations = asObject(meta?.annotations);
   const restored = restoredFrom(annotations);
   runSteps(tree, conversion.steps, { namespace: asString(meta?.namespace) ?? 'default', ...(restored ? { restored } : {}), report });
-  if (annotations && Object.prototype.hasOwnProperty.call(annotations, CONVERSION_DATA_ANNOTATION)) {
-    tree.remove(['metadata', 'annotations', CONVERSION_DATA_ANNOTATION]);
+  if (annotations && Object.prototype.hasOwnProperty.call(annotations, CONVERSION_DATA)) {
+    tree.remove(['metadata', 'annotations', CONVERSION_DATA]);
     const left = tree.get(['metadata', 'annotations']);
     if (isObject(left) && Object.keys(left).length === 0) tree.remove(['metadata', 'annotations']);
   }

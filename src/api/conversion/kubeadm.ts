@@ -6,8 +6,8 @@
  * bootstrap/kubeadm/webhooks/conversion/kubeadmconfig.go, "controlplane webhook"
  * controlplane/kubeadm/webhooks/conversion/kubeadmcontrolplane(template).go.
  */
-import type { Json } from '../model.js';
-import { durationToSeconds } from '../duration.js';
+import type { Json } from '../../core/model.js';
+import { durationToSeconds } from '../../core/go/duration.js';
 import { parsePath, restoredValue, scalar, type Step } from './engine.js';
 import { pathText, type Tree } from './tree.js';
 import { deletionTimeouts } from './core.js';

@@ -8,11 +8,12 @@
  * source was reached in the same map (so `template.bootstrap` moved up lands where `template`
  * was, and a rename stays in place); otherwise at the end of the map.
  */
-import type { Json, JsonObject } from '../model.js';
-import { defineKey, isObject } from '../json.js';
+import type { Json, JsonObject } from '../../core/model.js';
+import { defineKey, isObject } from '../../core/json.js';
 
-export type Segment = string | number;
-export type Path = readonly Segment[];
+import type { Path, Seg as Segment } from '../../core/path.js';
+
+export type { Path, Segment };
 
 /**
  * A value the rules may move but not look into: a patch value from a variable or a template

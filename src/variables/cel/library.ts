@@ -10,7 +10,7 @@ import { celEnv, celFunc, celMethod, CelScalar, listType, type CelEnv, type CelF
 import { strings } from '@bufbuild/cel/ext';
 import { RE2JS } from 're2js';
 import semver from 'semver';
-import { isIPv4, isIPv6, isQuantity } from '../formats.js';
+import { isIPv4, isIPv6, isQuantity } from '../../core/go/formats.js';
 
 const { BOOL, INT, STRING, DYN } = CelScalar;
 const LIST = listType(DYN);

@@ -7,10 +7,10 @@
  * there is no old value.
  */
 import type { CelEnv, CelInput } from '@bufbuild/cel';
-import type { Json } from '../../api/model.js';
-import { child, fieldError, index, key, type BadValue, type FieldError } from '../fielderror.js';
-import { isObject } from '../../api/json.js';
-import { getOwn } from '../json.js';
+import type { Json } from '../../core/model.js';
+import { child, fieldError, index, key, type BadValue, type FieldError } from '../../core/fielderror.js';
+import { isObject } from '../../core/json.js';
+import { getOwn } from '../../core/go/json.js';
 import type { SchemaNode } from '../schema.js';
 import { compileRule, evaluate, ruleErrorString, ruleMessageOrDefault, type CompiledRule } from './rules.js';
 import { CostBudget, toCel } from './values.js';

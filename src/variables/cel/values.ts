@@ -6,8 +6,8 @@
  * their elements with the additionalProperties/items schema.
  */
 import type { CelInput } from '@bufbuild/cel';
-import type { Json } from '../../api/model.js';
-import { isObject } from '../../api/json.js';
+import type { Json } from '../../core/model.js';
+import { isObject } from '../../core/json.js';
 import type { SchemaNode } from '../schema.js';
 
 const CEL_RESERVED = new Set([

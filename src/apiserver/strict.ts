@@ -1,0 +1,145 @@
+/**
+ * What the API server decides about a Cluster or ClusterClass before any webhook runs, also
+ * when their CRDs are not given:
+ *
+ * - Strict field validation, the default of `kubectl apply` / `create` since kubectl 1.27 (and of
+ *   server-side apply): a field the CRD does not declare makes the request fail with
+ *   `Cluster in version "v1beta2" cannot be handled as a Cluster: strict decoding error: unknown
+ *   field "spec.topolgy"` (apiextensions-apiserver `customresource_handler.go`: the pruned paths
+ *   become `unknown field "<path>"` strict decoding errors; apiserver `handlers/rest.go`
+ *   `transformDecodeError` adds the `cannot be handled as a` prefix). The declared fields come
+ *   from the CRD when it is given, else from src/api/capi-fields.ts. `metadata` and `status` are
+ *   not checked.
+ * - The v1beta2 Cluster CRD's format of MachineDeployment/MachinePool topology names (at most
+ *   63 characters, a DNS-1123 subdomain; v1beta1: at most 63), when that CRD is not given (with
+ *   it, CRD validation reports the same).
+ *
+ * Proposal-era `labels`/`annotations` directly on a v1beta1 topology entry are left to the
+ * normaliser, which reads them as metadata with a warning.
+ */
+import type { Json, JsonObject, ObjectRef } from '../core/model.js';
+import { CAPI_SPEC_FIELDS, type Fields } from '../api/capi-fields.js';
+import { capiVersionOf } from '../api/normalize.js';
+import type { Result } from '../core/result.js';
+import { errorBody, fieldError, invalid, type FieldError } from '../core/fielderror.js';
+import { isJsonObject } from '../core/go/json.js';
+import { pruneUnknownFields, type CrdIndex } from './crds.js';
+
+const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
+const PROPOSAL_ERA = /^spec\.topology\.(controlPlane|workers\.(machineDeployments|machinePools)\[\d+\])\.(labels|annotations)$/;
+
+/** Paths of the fields of `value` that `fields` does not declare (pruning paths: `a.b[0].c`, map keys as `.key`). */
+function unknownPaths(value: Json | undefined, fields: Fields | 1 | '*', path: string, out: string[]): void {
+  if (fields === 1 || fields === '*' || value === null || value === undefined) return;
+  if (Array.isArray(value)) {
+    value.forEach((item, i) => unknownPaths(item, fields, `${path}[${i}]`, out));
+    return;
+  }
+  if (!isJsonObject(value)) return;
+  for (const k of Object.keys(value)) {
+    const p = `${path}.${k}`;
+    const sub = fields['{}'] ?? fields[k];
+    if (sub === undefined) out.push(p);
+    else unknownPaths(value[k], sub, p, out);
+  }
+}
+
+/** Levenshtein distance, for "did you mean". */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cur = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The sub-tree at a dotted path (list indexes skipped), or undefined. */
+function fieldsAt(fields: Fields, path: readonly string[]): Fields | undefined {
+  let cur: Fields | 1 | '*' | undefined = fields;
+  for (const k of path) {
+    if (cur === undefined || cur === 1 || cur === '*') return undefined;
+    cur = cur['{}'] ?? cur[k];
+  }
+  return cur === undefined || cur === 1 || cur === '*' ? undefined : cur;
+}
+
+/** A fix for an unknown field: the field of the other API version, or a declared sibling with a close name. */
+function hint(kind: string, version: string, path: string): string {
+  const steps = path.replace(/\[\d+\]/g, '').split('.');
+  const name = steps.pop()!;
+  const [, ...inSpec] = steps;
+  const other = version === 'v1beta1' ? 'v1beta2' : 'v1beta1';
+  const otherParent = steps[0] === 'spec' ? fieldsAt(CAPI_SPEC_FIELDS.get(`${kind}/${other}`)!, inSpec) : undefined;
+  if (otherParent?.[name] !== undefined) return `; "${name}" is a cluster.x-k8s.io/${other} ${kind} field: use the ${version} field, or apiVersion cluster.x-k8s.io/${other}`;
+  const parent = steps[0] === 'spec' ? fieldsAt(CAPI_SPEC_FIELDS.get(`${kind}/${version}`)!, inSpec) : undefined;
+  const siblings = steps.length === 0 ? [...TOP_LEVEL] : Object.keys(parent ?? {}).filter((k) => k !== '{}');
+  const close = siblings.filter((s) => distance(s.toLowerCase(), name.toLowerCase()) <= 2).sort((a, b) => distance(a, name) - distance(b, name));
+  return close.length > 0 ? `; did you mean "${close[0]}"?` : '; remove it or fix its name and indentation';
+}
+
+/** Unknown fields of a Cluster or ClusterClass, by its CRD when given, else by the built-in field list. */
+function unknownFields(obj: JsonObject, kind: string, group: string, version: string, crds: CrdIndex): string[] {
+  if (crds.versions.get(`${group}/${version}/${kind}`)?.schema) return pruneUnknownFields(crds, obj).pruned;
+  const spec = CAPI_SPEC_FIELDS.get(`${kind}/${version}`)!;
+  const out = Object.keys(obj).filter((k) => !TOP_LEVEL.has(k));
+  unknownPaths(obj.spec, spec, 'spec', out);
+  return out;
+}
+
+const TOPOLOGY_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** The Cluster CRD's `maxLength: 63` (both versions) and `pattern` (v1beta2) on worker topology names. */
+function topologyNameErrors(obj: JsonObject, version: string): FieldError[] {
+  const workers = (obj.spec as JsonObject | undefined)?.topology as JsonObject | undefined;
+  const errors: FieldError[] = [];
+  for (const list of ['machineDeployments', 'machinePools']) {
+    const items = isJsonObject(workers) && isJsonObject(workers.workers) ? workers.workers[list] : undefined;
+    if (!Array.isArray(items)) continue;
+    items.forEach((item, i) => {
+      const name = isJsonObject(item) ? item.name : undefined;
+      // An empty name is reported by the reader and the Cluster webhook ("must not be empty").
+      if (typeof name !== 'string' || name === '') return;
+      const path = `spec.topology.workers.${list}[${i}].name`;
+      if (Buffer.byteLength(name) > 63) errors.push(fieldError('Too long', path, 'may not be more than 63 bytes'));
+      if (version === 'v1beta2' && !TOPOLOGY_NAME.test(name)) errors.push(invalid(path, name, `${path} in body should match '${TOPOLOGY_NAME.source}'`));
+    });
+  }
+  return errors;
+}
+
+/**
+ * Strict-decoding and (without the CRD) topology-name errors of a Cluster or ClusterClass input;
+ * [] for other kinds. An object with such errors never reaches CAPI: it must not be rendered.
+ */
+export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: CrdIndex): Result[] {
+  const version = capiVersionOf(ref.apiVersion);
+  if (!version || (ref.kind !== 'Cluster' && ref.kind !== 'ClusterClass')) return [];
+  const group = ref.apiVersion.split('/')[0]!;
+  const results: Result[] = unknownFields(obj, ref.kind, group, version, crds)
+    .filter((p) => !(version === 'v1beta1' && ref.kind === 'Cluster' && PROPOSAL_ERA.test(p)))
+    .map((p) => ({
+      severity: 'error',
+      message: `${ref.kind} in version "${version}" cannot be handled as a ${ref.kind}: strict decoding error: unknown field "${p}"${hint(ref.kind, version, p)}`,
+      resourceRef: ref,
+      field: { path: p },
+      tags: { rule: 'strict-decoding' },
+    }));
+  if (ref.kind === 'Cluster' && !crds.versions.get(`${group}/${version}/Cluster`)?.schema) {
+    for (const e of topologyNameErrors(obj, version)) {
+      results.push({
+        severity: 'error',
+        message: `${errorBody(e)}: the API server would reject this Cluster as written (${ref.apiVersion} CRD schema); fix it in the input`,
+        resourceRef: ref,
+        field: { path: e.field },
+        tags: { rule: 'crd-schema' },
+      });
+    }
+  }
+  return results;
+}

@@ -1,0 +1,79 @@
+/**
+ * The webhooks' update rules between a previous input set and the current one: ClusterClass
+ * compatibility for the Clusters using it, Cluster version and class changes.
+ */
+import type { Cluster, ClusterClass, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import type { RenderConfig } from '../krm/config.js';
+import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
+import { classify, clusterKey } from './classify.js';
+import { compareClusterClasses, compareClusters } from '../webhooks/compatibility.js';
+import type { InputItem } from '../krm/item.js';
+
+interface Normalized {
+  classes: Map<string, { cc: ClusterClass; ref: ObjectRef }>;
+  clusters: Map<string, { cluster: Cluster; ref: ObjectRef }>;
+}
+
+/** ClusterClasses and topology Clusters of one side, by `namespace/name` (shape errors are ignored here). */
+export function normalizeSide(items: readonly InputItem[], config: RenderConfig): Normalized {
+  const ns = config.defaultNamespace;
+  const { classes, clusters } = classify(items, ns);
+  const out: Normalized = { classes: new Map(), clusters: new Map() };
+  for (const item of classes) {
+    const ref = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
+    const cc = normalizeClusterClass(item.value, ref).value;
+    if (cc) out.classes.set(clusterKey(ref.namespace, ref.name), { cc, ref });
+  }
+  for (const item of clusters) {
+    const ref = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
+    const cluster = normalizeCluster(item.value, ref).value;
+    if (cluster) out.clusters.set(clusterKey(ref.namespace, ref.name), { cluster, ref });
+  }
+  return out;
+}
+
+const classKeyOf = (c: Cluster) => clusterKey(c.topology.classRef.namespace ?? c.namespace, c.topology.classRef.name);
+
+/** Update-rule violations from `before` to `after` (results about the current objects). */
+export function updateResults(before: readonly InputItem[], after: readonly InputItem[], config: RenderConfig): Result[] {
+  const old = normalizeSide(before, config);
+  const cur = normalizeSide(after, config);
+  const results: Result[] = [];
+  for (const [key, { cc, ref }] of cur.classes) {
+    const prev = old.classes.get(key);
+    if (!prev) continue;
+    const using = [...cur.clusters.values()].map((c) => c.cluster).filter((c) => classKeyOf(c) === key);
+    results.push(...compareClusterClasses(prev.cc, cc, ref, using));
+  }
+  for (const [key, { cluster, ref }] of cur.clusters) {
+    const prev = old.clusters.get(key);
+    if (!prev) continue;
+    const classes: { old?: ClusterClass; new?: ClusterClass } = {};
+    const oldClass = old.classes.get(classKeyOf(prev.cluster))?.cc;
+    const newClass = cur.classes.get(classKeyOf(cluster))?.cc;
+    if (oldClass) classes.old = oldClass;
+    if (newClass) classes.new = newClass;
+    results.push(...compareClusters(prev.cluster, cluster, ref, classes));
+  }
+  return results;
+}
+
+/**
+ * CAPI's Cluster webhook refuses an update that removes `spec.topology` from a Cluster that has
+ * one (`core/webhooks/admission/cluster.go` `(*Cluster).validate`, which `ValidateUpdate` calls;
+ * `internal/webhooks/cluster.go` before v1.14): "cannot be removed from an existing Cluster".
+ * Offline, a Cluster has one where it is applied when an earlier render of it exists; that
+ * output is kept (pipeline/keep.ts), so this says why.
+ */
+export function topologyRemoved(ref: ObjectRef): Result {
+  return {
+    severity: 'error',
+    message:
+      'Forbidden: cannot be removed from an existing Cluster: this Cluster was rendered before with a topology and CAPI refuses the update, so its earlier output is kept as it was. ' +
+      'Restore spec.topology (a misspelt key such as "topolgy" hides it), or remove the Cluster and its output to delete it',
+    resourceRef: ref,
+    field: { path: 'spec.topology' },
+    tags: { rule: 'topology-removed' },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * ClusterClass rules of the admission webhook (CAPI core/webhooks/admission/clusterclass.go) that need no other
+ * stage: template references, unique worker classes, health checks, naming templates.
+ * Variable rules live with their stage (src/variables); patch rules are in ./patches.ts.
+ */
+import type { ClusterClass, HealthCheck, ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import { generateStableName, type StableRole } from '../names/names.js';
+import { dns1123SubdomainErrors } from '../core/go/k8s-validation.js';
+import { forbidden, invalid, type FieldError } from '../core/fielderror.js';
+import { healthCheckErrors, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, startupTimeoutErrors, taintErrors, taintGateWarning } from './rules.js';
+import { validateClusterClassPatches } from './patches.js';
+import { FIX, keyed, toResults, withFix } from '../core/fixes.js';
+import { templateRefsOf } from '../api/refs.js';
+
+export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
+  const results: Result[] = [];
+  const report = (rule: string, ...errors: FieldError[]) => results.push(...toResults(errors, ref, rule));
+
+  for (const r of templateRefsOf(cc)) {
+    if (!r.kind.endsWith('Template') || r.kind === 'Template') {
+      report('template-ref', invalid(`${r.fieldPath}.kind`, r.kind, withFix('template kind must be of form "<name>Template"', FIX.templateKind)));
+    }
+    if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(r.apiVersion)) {
+      report('template-ref', invalid(`${r.fieldPath}.apiVersion`, r.apiVersion, withFix('template apiVersion must be a valid Kubernetes apiVersion', FIX.templateApiVersion)));
+    }
+  }
+
+  for (const [kind, list] of [
+    ['MachineDeployment', cc.workers.machineDeployments],
+    ['MachinePool', cc.workers.machinePools],
+  ] as const) {
+    const seen = new Set<string>();
+    for (const w of list) {
+      if (seen.has(w.class)) {
+        report('unique-class', invalid(`${w.fieldPath}.class`, w.class, withFix(`${kind} class must be unique. ${kind} with class "${w.class}" is defined more than once`, FIX.duplicate)));
+      }
+      seen.add(w.class);
+    }
+  }
+
+  if (cc.controlPlane.healthCheck && !cc.controlPlane.machineInfrastructure) {
+    report('health-check', forbidden('spec.controlPlane.healthCheck', withFix('can be only set if spec.controlPlane.machineInfrastructure is set', FIX.classHealthCheckNeedsMachineInfrastructure)));
+  }
+  const checkStartup = (hc: HealthCheck | undefined, path: string) => {
+    for (const e of startupTimeoutErrors(hc?.checks?.nodeStartupTimeoutSeconds, `${path}.checks.nodeStartupTimeoutSeconds`)) report('health-check', e);
+  };
+  checkStartup(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck');
+  for (const md of cc.workers.machineDeployments) checkStartup(md.healthCheck, `${keyed('spec.workers.machineDeployments', md.class)}.healthCheck`);
+
+  // Naming templates are rendered once with sample names, as the webhook does (CAPI core/webhooks/admission/clusterclass.go `validateNamingStrategies`).
+  const naming = (template: string | undefined, path: string, what: string, role: StableRole, topologyKey?: 'machineDeployment' | 'machinePool') => {
+    if (template === undefined) return;
+    const sample = generateStableName({
+      role,
+      namespace: cc.namespace,
+      clusterName: 'cluster',
+      template,
+      ...(topologyKey ? { topologyKey, topologyName: topologyKey === 'machineDeployment' ? 'mdtopology' : 'mptopology' } : {}),
+    });
+    if (!sample.ok) {
+      report('naming-template', invalid(path, template, withFix(`invalid ${what} name template: ${sample.error}`, FIX.namingTemplateSyntax)));
+      return;
+    }
+    for (const m of dns1123SubdomainErrors(sample.name)) report('naming-template', invalid(path, template, withFix(m, FIX.namingTemplateName)));
+  };
+  naming(cc.infrastructure?.naming?.template, 'spec.infrastructure.naming.template', 'InfraCluster', 'infrastructure-cluster');
+  naming(cc.controlPlane.naming?.template, 'spec.controlPlane.naming.template', 'ControlPlane', 'control-plane');
+  for (const md of cc.workers.machineDeployments) {
+    naming(md.naming?.template, `spec.workers.machineDeployments[${md.class}].naming.template`, 'MachineDeployment', 'machine-deployment', 'machineDeployment');
+  }
+  for (const mp of cc.workers.machinePools) {
+    naming(mp.naming?.template, `spec.workers.machinePools[${mp.class}].naming.template`, 'MachinePool', 'machine-pool', 'machinePool');
+  }
+  return results;
+}
+
+/**
+ * The CAPI core/webhooks/admission/clusterclass.go create rules `validateClusterClass` and the variables stage do not cover: MD rollout
+ * strategies (rule 4), `triggerIf.unhealthyLessThanOrEqualTo` and `maxInFlight` (rule 5), taints
+ * (rule 7; the feature-gate part is a warning), patches (rule 9, CAPI core/webhooks/admission/patch_validation.go `validatePatches`; src/webhooks/patches.ts),
+ * class metadata (rule 10) and `kubernetesVersions` (rule 11). Paths use class names as keys, like
+ * CAPI's webhook (patch paths use indexes, as CAPI's do).
+ */
+export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef): Result[] {
+  const mdPath = (cls: string) => keyed('spec.workers.machineDeployments', cls);
+  const mpPath = (cls: string) => keyed('spec.workers.machinePools', cls);
+  const results: Result[] = [];
+  for (const md of cc.workers.machineDeployments) {
+    results.push(...toResults(rolloutStrategyErrors(md.rollout?.strategy, `${mdPath(md.class)}.rollout.strategy`), ref, 'rollout-strategy'));
+  }
+  results.push(...toResults(healthCheckErrors(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck', { maxInFlight: false, startupTimeout: false }), ref, 'health-check'));
+  for (const md of cc.workers.machineDeployments) {
+    results.push(...toResults(healthCheckErrors(md.healthCheck, `${mdPath(md.class)}.healthCheck`, { maxInFlight: true, startupTimeout: false }), ref, 'health-check'));
+  }
+  const taintLists: [Parameters<typeof taintErrors>[0], string][] = [
+    [cc.controlPlane.taints, 'spec.controlPlane.taints'],
+    ...cc.workers.machineDeployments.map((md): [Parameters<typeof taintErrors>[0], string] => [md.taints, `${mdPath(md.class)}.taints`]),
+    ...cc.workers.machinePools.map((mp): [Parameters<typeof taintErrors>[0], string] => [mp.taints, `${mpPath(mp.class)}.taints`]),
+  ];
+  for (const [taints, path] of taintLists) {
+    results.push(...toResults(taintGateWarning(taints, path), ref, 'taints', 'warning'));
+    results.push(...toResults(taintErrors(taints, path), ref, 'taints'));
+  }
+  results.push(...validateClusterClassPatches(cc, ref));
+  results.push(...toResults(metadataErrors(cc.controlPlane.metadata, 'spec.controlPlane.metadata'), ref, 'metadata'));
+  for (const md of cc.workers.machineDeployments) results.push(...toResults(metadataErrors(md.metadata, `${mdPath(md.class)}.template.metadata`), ref, 'metadata'));
+  for (const mp of cc.workers.machinePools) results.push(...toResults(metadataErrors(mp.metadata, `${mpPath(mp.class)}.template.metadata`), ref, 'metadata'));
+  results.push(...toResults(kubernetesVersionsErrors(cc.kubernetesVersions), ref, 'kubernetes-versions'));
+  return results;
+}
