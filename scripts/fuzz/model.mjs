@@ -425,9 +425,8 @@ async function linkOnPath(m, real, path, label) {
 function hostileLines(real) {
   const fromDir = (p) => relative(real.dir, join(real.ws, p));
   const lines = [join(real.ws, 'sentinel', 'victim.yaml'), fromDir('sentinel/victim.yaml'), 'notes/victim.yaml', LIST, LOCK, `${NS}/../../x.yaml`];
-  // Lines naming inputs: `..` paths, except when DIR is the inputs' directory (`render repo -o
-  // repo`), where the run deletes the named inputs (UNFIXED, see the option `unfixed`).
-  if (real.unfixed || real.dirRel !== 'repo') lines.push(fromDir('repo/clusters/f0.yaml'), fromDir('repo/classes/templates.yaml'));
+  // Lines naming inputs (`..` paths, or sources beside DIR's files when DIR is the inputs' directory).
+  lines.push(fromDir('repo/clusters/f0.yaml'), fromDir('repo/classes/templates.yaml'));
   return `${lines.map((l) => `${l}\t${NS}/gone`).join('\n')}\n`;
 }
 
@@ -477,12 +476,7 @@ async function twoRuns(m, real, label) {
   const runs = await Promise.all([0, 1].map(() => cli(renderArgs(m.setup, real.dirRel), real.ws)));
   real.stats.runs += 2;
   const inUse = (r) => r.code === 1 && r.stderr.includes('is in use by another render-clusterclass run');
-  // UNFIXED: the holder's sweep of staging names removes the other run's lock draft, which then
-  // ends with `cannot write -o DIR: ENOENT: … link '…tmp-…' -> '…lock'` (or `unlink '…tmp-…'`)
-  // instead of "in use".
-  const draftSwept = (r) => r.code === 1 && /cannot write -o [^:]+: ENOENT: no such file or directory, (link|unlink) '[^']*\.render-clusterclass-tmp-[^']*'( -> '[^']*\.render-clusterclass-lock')?\n$/.test(r.stderr);
-  real.stats.draftSwept += runs.filter(draftSwept).length;
-  const refused = runs.filter((r) => inUse(r) || (!real.unfixed && draftSwept(r)));
+  const refused = runs.filter(inUse);
   must(refused.length < 2, `${label}: both runs refused: ${runs.map((r) => r.stderr).join(' | ')}`);
   real.stats.refusals += refused.length;
   const done = runs.filter((r) => !refused.includes(r));
@@ -583,7 +577,7 @@ export function commandArbitraries(fc) {
 export const setupArbitrary = (fc) => fc.record({ layout: fc.constantFrom(...Object.keys(LAYOUTS)), provenance: fc.boolean() });
 
 export function newStats() {
-  return { sequences: 0, steps: 0, runs: 0, kills: 0, killsLanded: 0, refusals: 0, draftSwept: 0, linkRefusals: 0, freshRenders: 0, violations: [], kinds: new Map() };
+  return { sequences: 0, steps: 0, runs: 0, kills: 0, killsLanded: 0, refusals: 0, linkRefusals: 0, freshRenders: 0, violations: [], kinds: new Map() };
 }
 
 /**
@@ -605,10 +599,10 @@ export async function runTour(fc, seed, options) {
   await runCommands(fc, seed, { layout: 'same', provenance: true }, cmds, options);
 }
 
-async function runCommands(fc, seed, setup, cmds, { stats, fresh, unfixed = false }) {
+async function runCommands(fc, seed, setup, cmds, { stats, fresh }) {
   const ws = mkdtempSync(join(tmpdir(), 'rcc-model-'));
   const dirRel = LAYOUTS[setup.layout];
-  const real = { ws, repo: join(ws, 'repo'), dir: join(ws, dirRel), dirRel, stats, fresh, unfixed, log: [], lastMs: 500 };
+  const real = { ws, repo: join(ws, 'repo'), dir: join(ws, dirRel), dirRel, stats, fresh, log: [], lastMs: 500 };
   mkdirSync(join(ws, 'sentinel', 'sub'), { recursive: true });
   writeFileSync(join(ws, 'sentinel', 'secret.yaml'), `apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: ${NS}}\nstringData: {password: ${SECRET}}\n`);
   writeFileSync(join(ws, 'sentinel', 'victim.yaml'), 'precious\n');
@@ -631,5 +625,5 @@ async function runCommands(fc, seed, setup, cmds, { stats, fresh, unfixed = fals
 /** The figures as one line. */
 export function summary(stats, seed, ms) {
   const kinds = [...stats.kinds].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ×${n}`).join(', ');
-  return `model: ${stats.sequences} sequences from seed ${seed}, ${stats.steps} checked steps, ${stats.runs} runs (${stats.kills} killed, ${stats.killsLanded} of them before they ended; ${stats.refusals} refused as in use, ${stats.draftSwept} of them with the ENOENT of a swept lock draft, ${stats.linkRefusals} for a link on their path), ${stats.freshRenders} fresh renders, ${stats.violations.length} violations, ${(ms / 1000).toFixed(1)} s\nmodel commands: ${kinds}`;
+  return `model: ${stats.sequences} sequences from seed ${seed}, ${stats.steps} checked steps, ${stats.runs} runs (${stats.kills} killed, ${stats.killsLanded} of them before they ended; ${stats.refusals} refused as in use, ${stats.linkRefusals} for a link on their path), ${stats.freshRenders} fresh renders, ${stats.violations.length} violations, ${(ms / 1000).toFixed(1)} s\nmodel commands: ${kinds}`;
 }

@@ -13,8 +13,7 @@
 // (default 2000) seeded sequences of repository and DIR operations, each step through the real
 // CLI, from --seed S (default random; sequence i uses seed S+i, so one is replayed with
 // `--model --seed <seed> --sequences 1 --workers 1`), at most --max-commands C (default 10) each,
-// on --workers W (default: CPU count). --unfixed also plays what still fails on main (see
-// model.mjs). Ends with the figures and `model: … 0 violations`, or each violation with its steps.
+// on --workers W (default: CPU count). Ends with the figures and `model: … 0 violations`, or each violation with its steps.
 import { randomInt } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -116,7 +115,7 @@ async function modelCampaign() {
   const sequences = arg('sequences', 2000);
   const seed = arg('seed', randomInt(1, 2 ** 31 - sequences));
   const workers = Math.max(1, Math.min(arg('workers', availableParallelism()), sequences));
-  const options = { maxCommands: arg('max-commands', 10), unfixed: process.argv.includes('--unfixed') };
+  const options = { maxCommands: arg('max-commands', 10) };
   process.stderr.write(`model: ${sequences} sequences from seed ${seed} on ${workers} workers (replay one with --model --seed <seed> --sequences 1 --workers 1)\n`);
   const stats = newStats();
   const start = Date.now();
@@ -127,7 +126,7 @@ async function modelCampaign() {
         worker.on('message', (m) => {
           if (m.type === 'violation') process.stderr.write(`model: seed ${m.violation.seed}: VIOLATION\n  ${m.violation.steps.join('\n  ')}\n  ${m.violation.message}\n`);
           if (m.type !== 'done') return;
-          for (const key of ['sequences', 'steps', 'runs', 'kills', 'killsLanded', 'refusals', 'draftSwept', 'linkRefusals', 'freshRenders']) stats[key] += m.stats[key];
+          for (const key of ['sequences', 'steps', 'runs', 'kills', 'killsLanded', 'refusals', 'linkRefusals', 'freshRenders']) stats[key] += m.stats[key];
           stats.violations.push(...m.stats.violations);
           for (const [k, n] of m.stats.kinds) stats.kinds.set(k, (stats.kinds.get(k) ?? 0) + n);
         });

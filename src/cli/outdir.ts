@@ -21,6 +21,7 @@
  *   see no change).
  */
 import { join, relative, sep } from 'node:path';
+import { isClusterFile } from '../pipeline/layout.js';
 import { SafeDir, UnsafePath, relativePathProblem, type LockedDir } from './safefs.js';
 
 /** The list of files this tool wrote in an output directory (not YAML, so no applier reads it). */
@@ -46,6 +47,16 @@ export interface OutputSummary<Reason extends string> {
   notes: string[];
 }
 
+/**
+ * What the (committed, editable) outputs list can never make a run prune: this run's `inputs`
+ * (paths relative to DIR), and, when DIR holds inputs (`--with-inputs` is refused then), any
+ * line for a copied input.
+ */
+export interface ListGuard {
+  inputs: ReadonlySet<string>;
+  holdsInputs: boolean;
+}
+
 /** The outputs list: path → Cluster; lines that cannot name a file of DIR are left out, with why. */
 function parseList(text: string, shown: string): { entries: Map<string, string>; notes: string[] } {
   const entries = new Map<string, string>();
@@ -54,12 +65,21 @@ function parseList(text: string, shown: string): { entries: Map<string, string>;
     if (line === '' || line.startsWith('#')) return;
     const tab = line.lastIndexOf('\t');
     const path = line.slice(0, Math.max(tab, 0));
-    const problem = tab <= 0 || tab === line.length - 1 ? 'not "path<TAB>Cluster"' : relativePathProblem(path);
+    const owner = line.slice(tab + 1);
+    const problem = tab <= 0 || tab === line.length - 1 ? 'not "path<TAB>Cluster"' : (relativePathProblem(path) ?? notOwnersFile(path, owner));
     if (problem) notes.push(`${join(shown, OUTPUTS_LIST)}:${i + 1}: ignored: ${problem}`);
-    else entries.set(path, line.slice(tab + 1));
+    else entries.set(path, owner);
   });
   return { entries, notes };
 }
+
+/**
+ * Why a list line cannot be this tool's: the list is repository content, so a line naming a
+ * Cluster must name one of that Cluster's files (pipeline/layout.ts). Otherwise a line could hide
+ * a source file from the input walk and have it pruned with the Cluster it holds.
+ */
+const notOwnersFile = (path: string, owner: string): string | undefined =>
+  owner === INPUTS || isClusterFile(path, owner) ? undefined : `not a file of Cluster ${owner}`;
 
 const listText = (entries: ReadonlyMap<string, string>): string =>
   `${HEADER}${[...entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, c]) => `${p}\t${c}\n`).join('')}`;
@@ -121,23 +141,29 @@ export const relativeTo = (root: string, abs: string): string => relative(root, 
 /**
  * Brings DIR to `files`. `keep` is asked about each listed file that `files` does not hold, with
  * its Cluster's `namespace/name` (undefined for a copied input), and says why that file stays
- * (pipeline/keep.ts); a file it gives no reason for is pruned. Throws UnsafePath (nothing
+ * (pipeline/keep.ts); a file it gives no reason for is pruned, unless `guard` protects it.
+ * Throws UnsafePath (nothing
  * changed) when a path is a link, DIR is in use by another run, or a file is in the way of a
  * directory.
  */
-export async function writeOutputDir<Reason extends string>(dir: string, files: readonly OutputFile[], keep: (cluster: string | undefined) => Reason | undefined): Promise<OutputSummary<Reason>> {
+export async function writeOutputDir<Reason extends string>(
+  dir: string,
+  files: readonly OutputFile[],
+  keep: (cluster: string | undefined) => Reason | undefined,
+  guard: ListGuard = { inputs: new Set(), holdsInputs: false },
+): Promise<OutputSummary<Reason>> {
   const bad = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })));
   if (bad.size > 0) throw new UnsafePath([...bad.values()][0]!);
   const root = (await SafeDir.open(dir, { create: true, followNamed: true }))!;
   const run = await root.lock();
   try {
-    return await bringUpToDate(run, files, keep);
+    return await bringUpToDate(run, files, keep, guard);
   } finally {
     await run.release();
   }
 }
 
-async function bringUpToDate<Reason extends string>(run: LockedDir, files: readonly OutputFile[], keep: (cluster: string | undefined) => Reason | undefined): Promise<OutputSummary<Reason>> {
+async function bringUpToDate<Reason extends string>(run: LockedDir, files: readonly OutputFile[], keep: (cluster: string | undefined) => Reason | undefined, guard: ListGuard): Promise<OutputSummary<Reason>> {
   const root = run.dir;
   const listed = await root.read(OUTPUTS_LIST);
   const { entries: before, notes } = parseList(listed ?? '', root.shown);
@@ -161,6 +187,11 @@ async function bringUpToDate<Reason extends string>(run: LockedDir, files: reado
   const pruned: string[] = [];
   for (const path of before.keys()) {
     if (after.has(path)) continue;
+    const why = guard.inputs.has(path) ? 'an input of this run' : guard.holdsInputs && before.get(path) === INPUTS ? 'DIR holds inputs, so no copied input can be there' : undefined;
+    if (why) {
+      notes.push(`${root.shownPath(path)}: listed as written by this tool, but ${why}: not pruned, no longer listed`);
+      continue;
+    }
     const found = await root.probe(path);
     if (found.kind === 'file') pruned.push(path);
     else if (found.kind !== 'missing') notes.push(`${root.refusal(path, found) ?? root.shownPath(path)}: listed, but not pruned (only regular files are)`);

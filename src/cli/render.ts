@@ -307,7 +307,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     // A Cluster whose file could not be written keeps its earlier one, as one not rendered does.
     const keep = (cluster: string | undefined): KeepReason | undefined => (cluster !== undefined && dirFiles.withheld.has(cluster) ? 'not-rendered' : output.kept.reason(cluster));
     try {
-      written = await writeOutputDir(outDir, dirFiles.files, keep);
+      written = await writeOutputDir(outDir, dirFiles.files, keep, { inputs: dirFiles.inputsInDir, holdsInputs: own.holdsInput });
     } catch (e) {
       return cannotWrite(outDir, e);
     }
@@ -392,7 +392,8 @@ async function ownOutputs(outDir: string, paths: readonly string[]): Promise<Own
   const listed = await listedOutputs(outDir);
   if (!listed) return { exclude, holdsInput: false, listed: new Map() };
   const own: OwnOutputs = { exclude, holdsInput: false, root: listed.root, listed: listed.entries };
-  const files = [...listed.entries.keys()].map((p) => join(listed.root, p));
+  // Only Clusters' files: a copied input is never ours to hide when DIR holds inputs (--with-inputs is refused then).
+  const files = [...listed.entries].flatMap(([p, owner]) => (listedCluster(owner) === undefined ? [] : [join(listed.root, p)]));
   for (const p of paths) {
     if (p === '-') continue;
     const real = await realpath(p).catch(() => undefined);
@@ -414,7 +415,7 @@ async function ownOutputs(outDir: string, paths: readonly string[]): Promise<Own
  * run keeps (`kept`, pipeline/keep.ts), or leave DIR: those are withheld, and the Clusters keep
  * their earlier files.
  */
-async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs, kept: (cluster: string | undefined) => KeepReason | undefined): Promise<{ files: OutputFile[]; results: Result[]; withheld: Set<string> }> {
+async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs, kept: (cluster: string | undefined) => KeepReason | undefined): Promise<{ files: OutputFile[]; results: Result[]; withheld: Set<string>; inputsInDir: Set<string> }> {
   const inputsInDir = new Set<string>();
   if (own.holdsInput && own.root) {
     for (const f of read) {
@@ -437,7 +438,7 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
     const ref = cluster === undefined ? undefined : refs.get(cluster);
     results.push({ severity: 'error', message: `-o: ${problem}; not written (a Cluster keeps its earlier files)`, ...(ref ? { resourceRef: ref } : {}), tags: { rule: 'output-path' } });
   }
-  return { files: files.filter((f, i) => !problems.has(i) && !(f.cluster !== undefined && withheld.has(f.cluster))), results, withheld };
+  return { files: files.filter((f, i) => !problems.has(i) && !(f.cluster !== undefined && withheld.has(f.cluster))), results, withheld, inputsInDir };
 }
 
 const KEPT_UNREADABLE: KeepReason = 'unreadable-input';

@@ -54,6 +54,12 @@ const NO_FOLLOW_READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_N
 const EXCLUSIVE_WRITE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 const errCode = (e: unknown): string | undefined => (e as { code?: string }).code;
+/** Deletes a file; false when it was already gone (another run's sweep may have taken it). */
+const unlinkIfPresent = (abs: string): Promise<boolean> =>
+  unlink(abs).then(
+    () => true,
+    (e: unknown) => (errCode(e) === 'ENOENT' ? false : Promise.reject(e)),
+  );
 const lstatOrMissing = (abs: string) => lstat(abs).catch((e: unknown) => (errCode(e) === 'ENOENT' ? undefined : Promise.reject(e)));
 const randomName = () => `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`;
 
@@ -260,13 +266,15 @@ export class LockedDir {
       // Written whole, then linked to the lock's name: a lock is never seen half-written.
       this.draft = join(dir.abs, randomName());
       await createExclusive(this.draft, this.mine);
+      // The holder's sweep may remove this draft (a temporary name) at any moment: then try again.
       const taken = await link(this.draft, lockPath).then(
-        () => true,
-        (e: unknown) => (errCode(e) === 'EEXIST' ? false : Promise.reject(e)),
+        () => true as const,
+        (e: unknown) => (errCode(e) === 'EEXIST' ? false : errCode(e) === 'ENOENT' ? 'swept' : Promise.reject(e)),
       );
-      await unlink(this.draft);
+      await unlinkIfPresent(this.draft);
       this.draft = undefined;
-      if (taken) return;
+      if (taken === true) return;
+      if (taken === 'swept') continue;
       const text = await readNoFollow(lockPath);
       const holder = parseHolder(text);
       if (!holder) {
@@ -291,7 +299,7 @@ export class LockedDir {
     );
     if (!moved) return;
     if ((await readNoFollow(grabbed)) !== stale) await link(grabbed, lockPath).catch(() => undefined);
-    await unlink(grabbed);
+    await unlinkIfPresent(grabbed);
   }
 
   /** Removes what killed runs left: staging directories and temporary files, only regular ones (never a link). */
@@ -302,7 +310,7 @@ export class LockedDir {
       const abs = join(this.dir.abs, name);
       const st = await lstatOrMissing(abs);
       if (st?.isDirectory()) await rm(abs, { recursive: true, force: true });
-      else if (st?.isFile()) await unlink(abs);
+      else if (st?.isFile()) await unlinkIfPresent(abs);
       else continue;
       swept++;
     }
@@ -325,10 +333,7 @@ export class LockedDir {
 
   /** Deletes the file `rel` and the directories that leaves empty, up to the root; whether there was one. */
   async remove(rel: string): Promise<boolean> {
-    const removed = await unlink(join(this.dir.abs, rel)).then(
-      () => true,
-      (e: unknown) => (errCode(e) === 'ENOENT' ? false : Promise.reject(e)),
-    );
+    const removed = await unlinkIfPresent(join(this.dir.abs, rel));
     for (let d = dirname(rel); d !== '.'; d = dirname(d)) {
       if (!(await rmdir(join(this.dir.abs, d)).then(() => true, () => false))) break;
     }
