@@ -3,6 +3,9 @@
 // .cache/capi-oracle/<minor>/: the binary `capi-oracle`, CAPI's own core CRDs copied from the
 // downloaded module (`crds/`), and `build.json` (CAPI version, module versions, Go version, build
 // seconds). Nothing of CAPI's is committed: the module comes from the Go module proxy at build time.
+// Each minor is built as CAPI builds that release: modules/<minor>.mod carries CAPI's own `go` line
+// (it sets the GODEBUG defaults) and a `toolchain` line naming the Go release of CAPI's Makefile
+// (GO_VERSION); the go command fetches exactly that release (GOTOOLCHAIN), or the build fails.
 //
 // Usage (npm run oracle:capi -- ...):
 //   node scripts/oracle/build-capi.mjs                  every supported version (oracle/capi/modules/*.mod)
@@ -10,13 +13,14 @@
 //   node scripts/oracle/build-capi.mjs --default --if-go  the default version, or a SKIPPED line without Go (npm test)
 //   node scripts/oracle/build-capi.mjs --cold           measure a cold build: empty temporary GOMODCACHE and GOCACHE
 //   node scripts/oracle/build-capi.mjs --pin v1.15.0-beta.0  (re)pin a minor to a CAPI release: writes
-//       oracle/capi/modules/<minor>.mod and .sum with `go mod tidy`, then builds it
+//       oracle/capi/modules/<minor>.mod (with that release's go line and Go release) and .sum with
+//       `go mod tidy`, then builds it
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_VERSION, oracleDir, oracleSourceDir, supportedVersions } from './capi-versions.mjs';
+import { DEFAULT_VERSION, capiGo, oracleDir, oracleSourceDir, supportedVersions, toolchainOf } from './capi-versions.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -36,9 +40,12 @@ function goAvailable() {
   return spawnSync('go', ['version'], { stdio: 'ignore' }).status === 0;
 }
 
-function go(goArgs, { cwd = oracleSourceDir, env = process.env } = {}) {
-  return execFileSync('go', goArgs, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
+// GOTOOLCHAIN names one exact release: the go command fetches it from the module proxy, or fails.
+function go(goArgs, { cwd = oracleSourceDir, env = process.env, toolchain }) {
+  return execFileSync('go', goArgs, { cwd, env: { ...env, GOTOOLCHAIN: toolchain }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 });
 }
+
+const modulesFile = (minor) => join(oracleSourceDir, 'modules', `${minor}.mod`);
 
 /** The build tag of a minor: the per-version files (compat_*.go) select on it. */
 const buildTag = (minor) => `capi_${minor.replaceAll('.', '_')}`;
@@ -49,11 +56,15 @@ function pinVersion(pin, env) {
   const work = mkdtempSync(join(tmpdir(), 'capi-oracle-pin-'));
   try {
     // The Go files this minor builds (go mod tidy ignores build tags, so it gets only these).
-    const files = go(['list', '-modfile=modules/' + (supportedVersions().at(-1) ?? DEFAULT_VERSION) + '.mod', '-tags', buildTag(minor), '-f', '{{join .GoFiles "\\n"}}', '.'], { env }).trim().split('\n');
+    const newest = supportedVersions().at(-1) ?? DEFAULT_VERSION;
+    const files = go(['list', `-modfile=modules/${newest}.mod`, '-tags', buildTag(minor), '-f', '{{join .GoFiles "\\n"}}', '.'], { env, toolchain: toolchainOf(modulesFile(newest)) }).trim().split('\n');
     for (const f of files) copyFileSync(join(oracleSourceDir, f), join(work, f));
     writeFileSync(join(work, 'go.mod'), `module render-clusterclass.dev/oracle/capi\n\ngo 1.26.0\n`);
-    go(['get', `sigs.k8s.io/cluster-api@${pin}`], { cwd: work, env });
-    go(['mod', 'tidy'], { cwd: work, env });
+    go(['get', `sigs.k8s.io/cluster-api@${pin}`], { cwd: work, env, toolchain: 'local' });
+    const capiDir = go(['list', '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/cluster-api'], { cwd: work, env, toolchain: 'local' }).trim();
+    const { goDirective, goVersion } = capiGo(capiDir, pin);
+    go(['mod', 'edit', `-go=${goDirective}`, `-toolchain=go${goVersion}`], { cwd: work, env, toolchain: 'local' });
+    go(['mod', 'tidy'], { cwd: work, env, toolchain: `go${goVersion}` });
     copyFileSync(join(work, 'go.mod'), join(oracleSourceDir, 'modules', `${minor}.mod`));
     copyFileSync(join(work, 'go.sum'), join(oracleSourceDir, 'modules', `${minor}.sum`));
     console.log(`pinned ${minor} to sigs.k8s.io/cluster-api ${pin} (oracle/capi/modules/${minor}.mod)`);
@@ -68,13 +79,19 @@ function build(minor, env) {
   const out = oracleDir(minor);
   mkdirSync(join(out, 'crds'), { recursive: true });
   const modfile = `-modfile=modules/${minor}.mod`;
-  go(['build', modfile, '-tags', buildTag(minor), '-trimpath', '-o', join(out, 'capi-oracle'), '.'], { env });
-  const moduleDir = go(['list', modfile, '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/cluster-api'], { env }).trim();
+  const toolchain = toolchainOf(modulesFile(minor));
+  try {
+    go(['build', modfile, '-tags', buildTag(minor), '-trimpath', '-o', join(out, 'capi-oracle'), '.'], { env, toolchain });
+  } catch {
+    throw new Error(`${minor}: the build with ${toolchain} (the toolchain line of oracle/capi/modules/${minor}.mod) failed; see the go command's message above`);
+  }
+  const moduleDir = go(['list', modfile, '-m', '-f', '{{.Dir}}', 'sigs.k8s.io/cluster-api'], { env, toolchain }).trim();
   const crdDir = CRD_DIRS.map((d) => join(moduleDir, d)).find((d) => existsSync(d));
   if (!crdDir) throw new Error(`${minor}: no CRD directory (${CRD_DIRS.join(', ')}) in ${moduleDir}`);
   for (const f of CRD_FILES) writeFileSync(join(out, 'crds', f), readFileSync(join(crdDir, f)));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const info = JSON.parse(execFileSync(join(out, 'capi-oracle'), ['-version'], { encoding: 'utf8' }));
+  if (info.go !== toolchain) throw new Error(`${minor}: built with ${info.go}, not ${toolchain}`);
   const record = { minor, capi: info.capi, go: info.go, buildSeconds: Math.round(seconds * 10) / 10, crdsFrom: crdDir.slice(moduleDir.length + 1), modules: info.modules };
   writeFileSync(join(out, 'build.json'), `${JSON.stringify(record, null, 1)}\n`);
   const key = ['k8s.io/apiextensions-apiserver', 'sigs.k8s.io/controller-runtime', 'k8s.io/apimachinery'].map((m) => `${m} ${info.modules[m]}`).join(', ');

@@ -20,7 +20,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_VERSION, oracleSourceDir as capiSourceDir, pinnedRelease } from './capi-versions.mjs';
+import { DEFAULT_VERSION, capiGo, oracleSourceDir as capiSourceDir, pinnedRelease } from './capi-versions.mjs';
 import { gotmplOracle, gotmplSourceDir, pinnedToolchain, root } from './gotmpl-oracle.mjs';
 
 const { values: options } = parseArgs({
@@ -45,9 +45,7 @@ function go(goArgs, { cwd, toolchain }) {
 function moduleAs(minor, work) {
   const release = pinnedRelease(minor);
   const capiDir = JSON.parse(go(['mod', 'download', '-json', `sigs.k8s.io/cluster-api@${release}`], { cwd: root, toolchain: 'local' })).Dir;
-  const goVersion = /^GO_VERSION \?= (\S+)/m.exec(readFileSync(join(capiDir, 'Makefile'), 'utf8'))?.[1];
-  const goDirective = /^go (\S+)/m.exec(readFileSync(join(capiDir, 'go.mod'), 'utf8'))?.[1];
-  if (!goVersion || !goDirective) throw new Error(`no GO_VERSION in the Makefile or no go line in go.mod of sigs.k8s.io/cluster-api ${release}`);
+  const { goDirective, goVersion } = capiGo(capiDir, release);
   copyFileSync(join(gotmplSourceDir, 'main.go'), join(work, 'main.go'));
   const capiMod = readFileSync(join(capiSourceDir, 'modules', `${minor}.mod`), 'utf8');
   writeFileSync(join(work, 'go.mod'), capiMod

@@ -3,7 +3,7 @@
 // one render and one oracle run cover a batch), compared by compare.mjs. A case with differences
 // is run again on its own, so that what is reported is the case's own behaviour and the case's
 // files are its minimal reproduction.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -31,9 +31,11 @@ function oracleOn(minor, files) {
 
 /** The commands that reproduce one case's comparison from its directory. */
 export function reproduction(dir, minor) {
+  // writeCases writes a previous file only for cases with a previous state; the oracle needs it to exist.
+  const previous = existsSync(join(dir, 'previous', 'previous.yaml')) ? ` -previous ${dir}/previous/previous.yaml` : '';
   return [
     `bin/render-clusterclass render ${dir}/input.yaml --crds ${dir}/crds.yaml --previous ${dir}/previous --format resourcelist --set outputApiVersion=v1beta2`,
-    `.cache/capi-oracle/${minor}/capi-oracle -capi-crds .cache/capi-oracle/${minor}/crds -crds ${dir}/crds.yaml -previous ${dir}/previous/previous.yaml ${dir}/input.yaml`,
+    `.cache/capi-oracle/${minor}/capi-oracle -capi-crds .cache/capi-oracle/${minor}/crds -crds ${dir}/crds.yaml${previous} ${dir}/input.yaml`,
   ];
 }
 
@@ -69,11 +71,11 @@ export function runCampaign({ minor, seed, from = 0, count, batch = 50, answers,
         let ownDiffs = differences.filter((d) => caseNamespace(d) === c.namespace);
         // A difference no known divergence explains is confirmed alone (a clean reproduction, and
         // proof the batch did not cause it); recorded answers are the batch's.
-        if (!answers && ownDiffs.some((d) => classify(d, { minor, case: c }) === 'new')) {
+        if (!answers && ownDiffs.some((d) => classify(d, { minor, case: c, siblings: ownDiffs }) === 'new')) {
           ownDiffs = compareAnswers(oracleOn(minor, ownFiles), renderWithProduct(ownFiles)).differences.filter((d) => caseNamespace(d) === c.namespace);
         }
         if (ownDiffs.length === 0) continue;
-        const classified = ownDiffs.map((d) => ({ ...d, divergence: classify(d, { minor, case: c }) }));
+        const classified = ownDiffs.map((d) => ({ ...d, divergence: classify(d, { minor, case: c, siblings: ownDiffs }) }));
         for (const d of classified) {
           byKind[d.kind] = (byKind[d.kind] ?? 0) + 1;
           byDivergence[d.divergence] = (byDivergence[d.divergence] ?? 0) + 1;

@@ -25,6 +25,25 @@ export function pinnedRelease(minor) {
   return /^\s*sigs\.k8s\.io\/cluster-api (v\S+)/m.exec(mod)?.[1];
 }
 
+/**
+ * The Go of a CAPI release, from its downloaded module directory: the `go` line of its go.mod (it
+ * sets the GODEBUG defaults, e.g. Go 1.26's urlstrictcolons) and the Go release its Makefile builds
+ * with (GO_VERSION), as { goDirective, goVersion }.
+ */
+export function capiGo(capiDir, release) {
+  const goVersion = /^GO_VERSION \?= (\S+)/m.exec(readFileSync(join(capiDir, 'Makefile'), 'utf8'))?.[1];
+  const goDirective = /^go (\S+)/m.exec(readFileSync(join(capiDir, 'go.mod'), 'utf8'))?.[1];
+  if (!goVersion || !goDirective) throw new Error(`no GO_VERSION in the Makefile or no go line in go.mod of sigs.k8s.io/cluster-api ${release}`);
+  return { goDirective, goVersion };
+}
+
+/** The Go release the `toolchain` line of a go.mod file names (the one it must be built with). */
+export function toolchainOf(goModPath) {
+  const toolchain = /^toolchain (go\S+)/m.exec(readFileSync(goModPath, 'utf8'))?.[1];
+  if (!toolchain) throw new Error(`${goModPath} names no toolchain`);
+  return toolchain;
+}
+
 export const oracleDir = (minor) => join(root, '.cache/capi-oracle', minor);
 export const oracleBinary = (minor) => join(oracleDir(minor), 'capi-oracle');
 

@@ -7,6 +7,7 @@
 const text = (v) => JSON.stringify(v ?? '');
 const refusedBy = (d, pattern) => pattern.test(text(d.oracle));
 const subjectKind = (d) => d.subject.split(' ')[0];
+const namespaceOf = (d) => d.subject.split(' ')[1]?.split('/')[0];
 
 /** The causes of the oracle's refusal in a verdict difference (type, field, message). */
 const oracleCauses = (d) => d.oracle?.errors ?? (Array.isArray(d.oracle?.refused) && typeof d.oracle.refused[0] === 'object' ? d.oracle.refused : []);
@@ -21,6 +22,13 @@ const extra = (d) => productFields(d).filter((f) => !oracleCauses(d).some((e) =>
  * cause's field and message) where the product does not: nothing else differs.
  */
 const onlyMissing = (d, pattern) => d.kind === 'verdict' && missing(d).length > 0 && missing(d).every((e) => pattern.test(`${e.field} ${e.message}`)) && extra(d).length === 0;
+
+/** The product's refusal of a MachineDeployment or MachinePool name the API server would refuse. */
+const NAME_REFUSED = /^failed to generate name for (MachineDeployment|MachinePool): metadata\.name: Invalid value/;
+const productErrors = (d) => d.product?.errors ?? d.product?.notRendered ?? [];
+const onlyNameRefusals = (d) => Array.isArray(productErrors(d)) && productErrors(d).length > 0 && productErrors(d).every((m) => NAME_REFUSED.test(m));
+/** The product's refusal of a ClusterClass for the name its naming template made for one Cluster. */
+const classBlamedForName = (d) => d.kind === 'verdict' && subjectKind(d) === 'ClusterClass' && d.oracle === 'accepted' && onlyNameRefusals(d) && productFields(d).every((f) => f.endsWith('.naming.template'));
 
 /** Kinds whose provider defaulting webhook the product emulates (README "Provider defaulting webhooks"). */
 const EMULATED = /^(AWSClusterTemplate|AWSCluster|AzureClusterTemplate|AzureCluster|AzureManagedControlPlaneTemplate|AzureManagedControlPlane|DevClusterTemplate|DevCluster|KubeadmControlPlane)$/;
@@ -79,8 +87,9 @@ const DIVERGENCES = [
   },
   {
     id: 'cel-cost',
-    // CAPI estimates the cost of CEL rules and messageExpressions; the product does not.
-    match: (d) => onlyMissing(d, /cost exceeds budget|exceeding cost limit/),
+    // CAPI estimates the cost of CEL rules and messageExpressions, each and their total for the
+    // schema ("cost total for entire OpenAPIv3 schema exceeds budget"); the product does not.
+    match: (d) => onlyMissing(d, /cost (total for entire OpenAPIv3 schema )?exceeds budget|exceeding cost limit/),
   },
   {
     id: 'cel-items-default',
@@ -109,7 +118,7 @@ const DIVERGENCES = [
     match: (d) =>
       d.kind === 'verdict' &&
       subjectKind(d) === 'Cluster' &&
-      missing(d).length > 0 &&
+      oracleCauses(d).length > 0 &&
       oracleCauses(d).every((e) => /variables/.test(e.field) && e.origin === 'webhook') &&
       extra(d).length > 0 &&
       extra(d).every((f) => !/variables/.test(f)),
@@ -122,6 +131,19 @@ const DIVERGENCES = [
       d.kind === 'verdict' &&
       missing(d).length > 0 &&
       missing(d).every((e) => /must validate at least one schema \(anyOf\)/.test(e.message)) &&
+      extra(d).length === 0,
+  },
+  {
+    id: 'anyof-best-failure',
+    // A value matching no branch of an anyOf: kube-openapi's validator (schema_props.go
+    // schemaPropsValidator.Validate) adds the errors of the best-matching branch to the anyOf
+    // error ("count in body must be of type integer", "Checked value must be of type integer
+    // (default format) in count" at the parent); the product reports only the anyOf error.
+    match: (d) =>
+      d.kind === 'verdict' &&
+      oracleCauses(d).some((e) => /must validate at least one schema \(anyOf\)/.test(e.message)) &&
+      missing(d).length > 0 &&
+      missing(d).every((e) => /must validate at least one schema \(anyOf\)|must be of type/.test(e.message)) &&
       extra(d).length === 0,
   },
   {
@@ -142,9 +164,18 @@ const DIVERGENCES = [
   {
     id: 'v1beta1-topology-names',
     // The v1beta1 Cluster CRD does not restrict MachineDeployment topology names (v1beta2's
-    // does): CAPI admits `Upper_Case`, then the API server refuses the objects it renders from it
-    // (names and references not DNS-1123, the v1beta2 Cluster); the product renders them clean.
-    match: (d) => d.kind === 'apiServer' && d.product.length === 0 && d.oracle.every((e) => /(^|\.)name$|machineDeployments\[\d+\]\.name$|Ref\.name$/.test(e.field)),
+    // does): CAPI admits `Upper_Case` and renders `cl0-Upper_Case-xxxxx` (names.go GenerateName
+    // does not validate), which the API server refuses when the topology controller applies it;
+    // the product refuses the Cluster at the topology name and renders nothing for it.
+    match: (d) => subjectKind(d) === 'Cluster' && ((d.kind === 'verdict' && d.oracle === 'accepted') || (d.kind === 'render' && /^rendered \d+ objects$/.test(d.oracle))) && onlyNameRefusals(d),
+  },
+  {
+    id: 'naming-error-on-class',
+    // The same name made by a ClusterClass naming template that uses the topology name: the
+    // product reports it on the ClusterClass (spec.workers.machineDeployments[i].naming.template),
+    // so the comparison reads the class as refused and the Cluster as not judged (its own render
+    // failure, e.g. a patch, is never reached); CAPI admits the class and fails only that Cluster.
+    match: (d, c) => classBlamedForName(d) || (d.kind === 'render' && (d.product === 'no error' || d.product.notRendered?.length === 0) && (c.siblings ?? []).some((s) => namespaceOf(s) === namespaceOf(d) && classBlamedForName(s))),
   },
   {
     id: 'duplicate-list-key-path',
@@ -161,7 +192,11 @@ const DIVERGENCES = [
   },
 ];
 
-/** The id of the known divergence `difference` belongs to, or 'new'. */
+/**
+ * The id of the known divergence `difference` belongs to, or 'new'. `context`: { minor, case,
+ * siblings } (the CAPI minor, the generated case, the case's other differences: a consequence
+ * is known by its cause).
+ */
 export function classify(difference, context = {}) {
   return DIVERGENCES.find((d) => d.match(difference, context))?.id ?? 'new';
 }

@@ -1,6 +1,8 @@
 module render-clusterclass.dev/oracle/capi
 
-go 1.26.0
+go 1.25.0
+
+toolchain go1.25.13
 
 require (
 	github.com/evanphx/json-patch/v5 v5.9.11

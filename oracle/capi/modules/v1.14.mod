@@ -2,6 +2,8 @@ module render-clusterclass.dev/oracle/capi
 
 go 1.26.0
 
+toolchain go1.26.6
+
 require (
 	github.com/evanphx/json-patch/v5 v5.9.11
 	github.com/go-logr/logr v1.4.4
