@@ -1,8 +1,8 @@
 /**
  * The shape of src/ as docs/architecture.md declares it: no import cycle between files, no import
  * running back up the layer order except the pairs the document lists with their reasons (at most
- * five, each still in use), comments citing no section of a document outside the repository, and
- * the README's folder map naming exactly the folders of src/.
+ * five, each still in use), comments citing no section of a document outside the repository, the
+ * README's folder map naming exactly the folders of src/, and functions short enough to read.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
@@ -79,6 +79,29 @@ function cycles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/** Most lines a function of src/ may span, nested functions included (the Go template engine aside). */
+const MAX_FUNCTION_LINES = 120;
+
+/** Every function of src/ outside src/gotemplate with the lines it spans, as `file:line name`. */
+function functionLengths(): { at: string; lines: number }[] {
+  const found: { at: string; lines: number }[] = [];
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).map((f) => f.split('\\').join('/'));
+  for (const file of files.filter((f) => f.endsWith('.ts') && !f.startsWith('gotemplate/'))) {
+    const source = ts.createSourceFile(file, readFileSync(join(src, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line + 1;
+    const visit = (node: ts.Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const start = lineOf(node.getStart(source));
+        const name = node.name?.getText(source) ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name.getText(source) : '(anonymous)');
+        found.push({ at: `src/${file}:${start} ${name}`, lines: lineOf(node.end) - start + 1 });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
 const folderOf = (file: string): string => file.split('/')[0]!; // every src file sits in a folder
 
 describe('the architecture of src/ (docs/architecture.md)', () => {
@@ -119,6 +142,13 @@ describe('the architecture of src/ (docs/architecture.md)', () => {
       .filter(({ line }) => /§|topology-semantics|krm-integration/.test(line))
       .map(({ at }) => at);
     expect(outside).toEqual([]);
+  });
+
+  it(`keeps every function outside src/gotemplate within ${MAX_FUNCTION_LINES} lines, and pipeline/run.ts a short recipe`, () => {
+    const lengths = functionLengths();
+    expect(lengths.find((f) => f.at.startsWith('src/pipeline/run.ts:')), 'functions are found').toBeDefined();
+    expect(lengths.filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${f.at}: ${f.lines} lines`)).toEqual([]);
+    expect(readFileSync(join(src, 'pipeline', 'run.ts'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(MAX_FUNCTION_LINES);
   });
 
   it("keeps the README's folder map equal to the folders of src/", () => {

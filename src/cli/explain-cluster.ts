@@ -36,7 +36,7 @@ export function explainCluster(items: InputItem[], config: RenderConfig, cluster
   const item = matches[0]!;
   const cluster = refOfItem(item);
   // The other Clusters are left out: the render of this one is the same without them.
-  const input = items.filter((i) => i === item || !clusters.includes(i));
+  const input = items.filter((i) => i === item || !clusters.some((c) => c === i));
   const { shard: _all, ...unsharded } = config;
   const run = runPipeline(input, { ...unsharded, provenance: true, strict: false, mode: config.mode === 'expand' ? 'expand' : 'preview' }, [], extensions ? { extensions } : {});
   const provenance = run.generated.find((g) => g.cluster === keyOfItem(item))?.provenance;

@@ -11,7 +11,7 @@ import { hasErrors, type Result } from '../core/result.js';
 import { annotationsOf, readResourceList, readYamlStream, refOf, type ResourceListInput } from '../krm/read.js';
 import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
 import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../output/write.js';
-import { classify, clusterKey, shardOf } from '../pipeline/classify.js';
+import { classify, clusterKey, namespacedRef, shardOf, type Classified } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../provenance/report.js';
 import { readBase } from './base.js';
@@ -319,15 +319,23 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   }
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok) return code;
+  return (await printManifests(io, output, classified, config, manifest)) ? code : ExitCode.errorResults;
+}
+
+/**
+ * Prints the kept inputs and generated objects as manifests. Never an empty set while Clusters
+ * are among the inputs (false, nothing printed): any applier that prunes would delete them all.
+ */
+async function printManifests(io: CliIO, output: PipelineOutput, classified: Classified, config: RenderConfig, manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined): Promise<boolean> {
   const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))].filter((o): o is JsonObject => o !== undefined);
-  // Nor an empty set while Clusters are among the inputs: any applier that prunes would delete them all.
-  const present = classified.classicClusters.length + classified.clusters.filter((c) => !config.shard || shardOf(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name, config.shard.count) === config.shard.index).length;
+  const inThisShard = (ref: { namespace: string; name: string }) => !config.shard || shardOf(ref.namespace, ref.name, config.shard.count) === config.shard.index;
+  const present = classified.classicClusters.length + classified.clusters.filter((c) => inThisShard(namespacedRef(c, config.defaultNamespace))).length;
   if (printed.length === 0 && present > 0) {
     io.stderr(`render-clusterclass render: refusing to print no manifests while ${plural(present, 'Cluster')} ${present === 1 ? 'is' : 'are'} among the inputs: an applier that prunes (Argo CD, kubectl apply --prune) would delete every object of the application\n`);
-    return ExitCode.errorResults;
+    return false;
   }
   await io.stdout(stringifyDocuments(printed));
-  return code;
+  return true;
 }
 
 /**

@@ -66,6 +66,54 @@ export function mergeVariables(
   return out;
 }
 
+/** The value of one inline operation with `vars` (CAPI json_patch_generator.go `calculateValue`), or why it has none. */
+function operationValue(v: CompiledOp['value'], vars: Record<string, Json>, warn: (warnings: readonly string[]) => void): { value: Json | undefined; error: string | undefined } {
+  switch (v.kind) {
+    case 'none':
+      return { value: undefined, error: undefined };
+    case 'error':
+      return { value: undefined, error: v.error };
+    case 'literal':
+      return { value: cloneJson(v.value), error: undefined };
+    case 'variable': {
+      const r = lookupVariable(vars, v.path);
+      return r.ok ? { value: cloneJson(r.value), error: undefined } : { value: undefined, error: `failed to calculate value: ${r.error}` };
+    }
+    case 'template': {
+      const r = renderTemplate(v.template, vars);
+      if (!r.ok) return { value: undefined, error: `failed to calculate value for template: ${r.error}` };
+      warn(r.warnings);
+      return { value: r.value, error: undefined };
+    }
+  }
+}
+
+/**
+ * Applies a patch's generated JSON patches in order, each to its item's template as the one
+ * before left it (CAPI returns at the first failure: its field path and message are returned).
+ */
+function applyGenerated(patch: CompiledPatch, generated: readonly Generated[], templates: JsonObject[], request: PatchRequest, rec: ApplyContext['recorder']): { fieldPath: string; message: string } | undefined {
+  for (const g of generated) {
+    if (g.ops.length === 0) continue;
+    const before = templates[g.item]!;
+    const effects: [number, JsonPatchEffect][] | undefined = rec && [];
+    const r = applyJsonPatch(before, g.ops, effects && ((i, effect) => effects.push([i, effect])));
+    if (!r.ok) {
+      const op = g.def.ops[r.opIndex]!;
+      const target = describeTarget(request.items[g.item]!, templates[g.item]!);
+      const at = `definitions[${g.def.index}].jsonPatches[${op.index}]`;
+      return { fieldPath: `spec.patches[${patch.index}].${at}`, message: `(${at}) failed on ${target} at ${op.path}: ${r.error}` };
+    }
+    if (rec && effects && isObject(r.doc)) {
+      // The patched document starts with the origins of the one patched, then each operation's.
+      rec.copy(before, [], r.doc, []);
+      for (const [i, effect] of effects) recordJsonPatchEffect(rec, r.doc, effect, g.sources![i]!);
+    }
+    templates[g.item] = copyBack(before, r.doc, rec);
+  }
+  return undefined;
+}
+
 interface Generated {
   item: number;
   def: CompiledDefinition;
@@ -177,34 +225,7 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
         let ok = true;
         for (const op of def.ops) {
           const v = op.value;
-          let value: Json | undefined;
-          let error: string | undefined;
-          switch (v.kind) {
-            case 'none':
-              break;
-            case 'error':
-              error = v.error;
-              break;
-            case 'literal':
-              value = cloneJson(v.value);
-              break;
-            case 'variable': {
-              const r = lookupVariable(vars, v.path);
-              if (r.ok) value = cloneJson(r.value);
-              else error = `failed to calculate value: ${r.error}`;
-              break;
-            }
-            case 'template': {
-              const r = renderTemplate(v.template, vars);
-              if (r.ok) {
-                value = r.value;
-                warn(patch, r.warnings);
-              } else {
-                error = `failed to calculate value for template: ${r.error}`;
-              }
-              break;
-            }
-          }
+          const { value, error } = operationValue(v, vars, (warnings) => warn(patch, warnings));
           if (error !== undefined) {
             errors.push(
               fail(
@@ -229,29 +250,10 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
     }
 
     // ---- apply
-    for (const g of generated) {
-      if (g.ops.length === 0) continue;
-      const before = templates[g.item]!;
-      const effects: [number, JsonPatchEffect][] | undefined = rec && [];
-      const r = applyJsonPatch(before, g.ops, effects && ((i, effect) => effects.push([i, effect])));
-      if (!r.ok) {
-        const op = g.def.ops[r.opIndex]!;
-        const target = describeTarget(request.items[g.item]!, templates[g.item]!);
-        results.push(
-          fail(
-            patch,
-            `${base}.definitions[${g.def.index}].jsonPatches[${op.index}]`,
-            `(definitions[${g.def.index}].jsonPatches[${op.index}]) failed on ${target} at ${op.path}: ${r.error}`,
-          ),
-        );
-        return done(true);
-      }
-      if (rec && effects && isObject(r.doc)) {
-        // The patched document starts with the origins of the one patched, then each operation's.
-        rec.copy(before, [], r.doc, []);
-        for (const [i, effect] of effects) recordJsonPatchEffect(rec, r.doc, effect, g.sources![i]!);
-      }
-      templates[g.item] = copyBack(before, r.doc, rec);
+    const failure = applyGenerated(patch, generated, templates, request, rec);
+    if (failure) {
+      results.push(fail(patch, failure.fieldPath, failure.message));
+      return done(true);
     }
   }
   return done(false);

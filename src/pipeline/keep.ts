@@ -1,6 +1,6 @@
 /**
  * Which earlier outputs a run keeps: one rule for every mode, the objects an earlier run
- * generated that kpt hands back to the function (pipeline/run.ts) and the files of `-o DIR`
+ * generated that kpt hands back to the function (pipeline/outputs.ts) and the files of `-o DIR`
  * (cli/render.ts). A rendered output is a fleet's source of truth: Flux, Argo CD and kpt prune
  * what disappears from it, and CAPI then deletes the workload cluster. So an output is replaced
  * only by a fresh render, and pruned only when its Cluster is gone from every input:

@@ -9,7 +9,7 @@
  * the count of its objects (`INPUTS_ANNOTATION`). When a re-render finds every earlier object of
  * a Cluster marked with the digest of its inputs now, and as many as the mark says, rendering
  * again would give the same objects and no result: as the current state they are a fixed point
- * (they are what the stateless render gives; see the digest check in run.ts). So they are written
+ * (they are what the stateless render gives; see `renderWithState` in outputs.ts). So they are written
  * back as they came, unparsed. Anything else — a changed Cluster, class, template, CRD, config or
  * renderer, an earlier object missing, observed objects or extensions — renders as before. Only
  * what a Cluster's render reads is in its digest, so a change to one class re-marks the objects

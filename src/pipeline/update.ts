@@ -6,7 +6,7 @@ import type { Cluster, ClusterClass, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
-import { classify, clusterKey } from './classify.js';
+import { classify, clusterKey, namespacedRef } from './classify.js';
 import { compareClusterClasses, compareClusters } from '../webhooks/compatibility.js';
 import type { InputItem } from '../krm/item.js';
 
@@ -21,12 +21,12 @@ export function normalizeSide(items: readonly InputItem[], config: RenderConfig)
   const { classes, clusters } = classify(items, ns);
   const out: Normalized = { classes: new Map(), clusters: new Map() };
   for (const item of classes) {
-    const ref = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
+    const ref = namespacedRef(item, ns);
     const cc = normalizeClusterClass(item.value, ref).value;
     if (cc) out.classes.set(clusterKey(ref.namespace, ref.name), { cc, ref });
   }
   for (const item of clusters) {
-    const ref = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
+    const ref = namespacedRef(item, ns);
     const cluster = normalizeCluster(item.value, ref).value;
     if (cluster) out.clusters.set(clusterKey(ref.namespace, ref.name), { cluster, ref });
   }

@@ -151,15 +151,8 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
   if (props !== undefined && props !== null) {
     if (!isObject(props)) issues.errors.push(invalid(child(path, 'properties'), { go: goMarshal(props) }, 'must be an object'));
     else {
-      const map = new Map<string, SchemaNode>();
-      const pj: JsonObject = {};
-      for (const name of Object.keys(props)) {
-        const n = parseSchema(props[name], key(child(path, 'properties'), name), issues);
-        map.set(name, n);
-        defineKey(pj, name, n.json);
-      }
-      node.properties = map;
-      keep('properties', pj);
+      node.properties = new Map(Object.keys(props).map((name) => [name, parseSchema(props[name], key(child(path, 'properties'), name), issues)]));
+      keep('properties', propertiesJson(node.properties));
     }
   }
   const ap = sub('additionalProperties');
@@ -186,47 +179,69 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
 
   const xv = getOwn(raw, 'x-kubernetes-validations');
   if (xv !== undefined && xv !== null) {
-    const p = child(path, 'x-kubernetes-validations');
-    if (!Array.isArray(xv)) issues.errors.push(invalid(p, { go: goMarshal(xv) }, 'must be a list'));
-    else {
-      const kept: Json[] = [];
-      xv.forEach((r, i) => {
-        if (!isObject(r)) { issues.errors.push(invalid(index(p, i), { go: goMarshal(r) }, 'must be an object')); return; }
-        const s = (f: string): string => {
-          const v = getOwn(r, f);
-          if (v === undefined || v === null) return '';
-          if (typeof v !== 'string') { issues.errors.push(invalid(child(index(p, i), f), { go: goMarshal(v) }, 'must be a string')); return ''; }
-          return v;
-        };
-        for (const f of Object.keys(r)) {
-          if (!RULE_FIELDS.has(f)) issues.ignored.push(fieldError('Forbidden', child(index(p, i), f), `unsupported field ${JSON.stringify(f)} is pruned by the API server and ignored`));
-        }
-        const def: ValidationRuleDef = { rule: s('rule'), message: s('message'), messageExpression: s('messageExpression'), reason: s('reason'), fieldPath: s('fieldPath') };
-        node.validations.push(def);
-        const kj: JsonObject = { rule: def.rule };
-        if (def.message) kj.message = def.message;
-        if (def.messageExpression) kj.messageExpression = def.messageExpression;
-        if (def.reason) kj.reason = def.reason;
-        if (def.fieldPath) kj.fieldPath = def.fieldPath;
-        kept.push(kj);
-      });
-      keep('x-kubernetes-validations', kept);
-    }
+    const kept = parseValidations(xv, child(path, 'x-kubernetes-validations'), node.validations, issues);
+    if (kept) keep('x-kubernetes-validations', kept);
   }
 
   const xm = getOwn(raw, 'x-metadata');
   if (xm !== undefined && xm !== null) {
     if (!isObject(xm)) issues.errors.push(invalid(child(path, 'x-metadata'), { go: goMarshal(xm) }, 'must be an object'));
     else {
-      node.xMetadata = {};
-      const labels = getOwn(xm, 'labels');
-      const annotations = getOwn(xm, 'annotations');
-      if (labels !== undefined) node.xMetadata.labels = labels;
-      if (annotations !== undefined) node.xMetadata.annotations = annotations;
+      node.xMetadata = xMetadataOf(xm);
       keep('x-metadata', xm);
     }
   }
   return node;
+}
+
+/**
+ * The rules of `x-kubernetes-validations` (at `p`), appended to `rules`; the list as kept, or
+ * undefined when it is not a list.
+ */
+function parseValidations(xv: Json, p: string, rules: ValidationRuleDef[], issues: ParseIssues): Json[] | undefined {
+  if (!Array.isArray(xv)) {
+    issues.errors.push(invalid(p, { go: goMarshal(xv) }, 'must be a list'));
+    return undefined;
+  }
+  const kept: Json[] = [];
+  xv.forEach((r, i) => {
+    if (!isObject(r)) { issues.errors.push(invalid(index(p, i), { go: goMarshal(r) }, 'must be an object')); return; }
+    const s = (f: string): string => {
+      const v = getOwn(r, f);
+      if (v === undefined || v === null) return '';
+      if (typeof v !== 'string') { issues.errors.push(invalid(child(index(p, i), f), { go: goMarshal(v) }, 'must be a string')); return ''; }
+      return v;
+    };
+    for (const f of Object.keys(r)) {
+      if (!RULE_FIELDS.has(f)) issues.ignored.push(fieldError('Forbidden', child(index(p, i), f), `unsupported field ${JSON.stringify(f)} is pruned by the API server and ignored`));
+    }
+    const def: ValidationRuleDef = { rule: s('rule'), message: s('message'), messageExpression: s('messageExpression'), reason: s('reason'), fieldPath: s('fieldPath') };
+    rules.push(def);
+    const kj: JsonObject = { rule: def.rule };
+    if (def.message) kj.message = def.message;
+    if (def.messageExpression) kj.messageExpression = def.messageExpression;
+    if (def.reason) kj.reason = def.reason;
+    if (def.fieldPath) kj.fieldPath = def.fieldPath;
+    kept.push(kj);
+  });
+  return kept;
+}
+
+/** `properties` as kept: each property's schema as kept. */
+function propertiesJson(properties: ReadonlyMap<string, SchemaNode>): JsonObject {
+  const out: JsonObject = {};
+  for (const [name, n] of properties) defineKey(out, name, n.json);
+  return out;
+}
+
+/** The labels and annotations of `x-metadata`, as written. */
+function xMetadataOf(xm: JsonObject): NonNullable<SchemaNode['xMetadata']> {
+  const out: NonNullable<SchemaNode['xMetadata']> = {};
+  const labels = getOwn(xm, 'labels');
+  const annotations = getOwn(xm, 'annotations');
+  if (labels !== undefined) out.labels = labels;
+  if (annotations !== undefined) out.annotations = annotations;
+  return out;
 }
 
 /** `x-kubernetes-preserve-unknown-fields: true` */

@@ -1,0 +1,116 @@
+/** The classes of a run, compiled once each, over templates as the API server stores them. */
+import type { ClusterClass, JsonObject, ObjectRef } from '../core/model.js';
+import { hasErrors, type Result } from '../core/result.js';
+import type { RenderConfig } from '../krm/config.js';
+import { normalizeClusterClass } from '../api/normalize.js';
+import { templateRefsOf } from '../api/refs.js';
+import { buildBlueprint, templateKey, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
+import type { ContractLookup } from '../blueprint/contract.js';
+import type { CrdIndex } from '../apiserver/crds.js';
+import { storedTemplate } from '../apiserver/admission.js';
+import { apiServerDecodingErrors } from '../apiserver/strict.js';
+import type { ExtensionClient } from '../extensions/client.js';
+import type { TemplateDefaults } from '../provenance/recorder.js';
+import { clusterKey, namespacedRef, type IdentifiedItem } from './classify.js';
+import { internalError } from './results.js';
+
+/** A compiled class, with the document it was read from (explain names its fields as written). */
+export type BlueprintEntry = { ok: true; blueprint: Blueprint; document: JsonObject } | { ok: false };
+
+/** Validates an input object against its CRD (each object once); absent without CRDs. */
+export type InputCheck = (obj: JsonObject, ref: ObjectRef) => Result[];
+
+export interface BlueprintCache {
+  /** The class `namespace/name`, compiled on first use; undefined when no input holds it. */
+  get(key: string): BlueprintEntry | undefined;
+  /** `templateKey`s of the templates the classes used so far reference. */
+  classTemplates: Set<string>;
+}
+
+/** What compiling a class reads besides the class. */
+export interface BlueprintInputs {
+  templates: TemplateIndex;
+  config: RenderConfig;
+  contractOf: ContractLookup;
+  crds: CrdIndex;
+  extensions: ExtensionClient | undefined;
+  checkInput: InputCheck | undefined;
+}
+
+/**
+ * ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them;
+ * `checkInput` sees each used class and the templates it references, as written.
+ */
+export function blueprintCache(classes: readonly IdentifiedItem[], inputs: BlueprintInputs, results: Result[]): BlueprintCache {
+  const ns = inputs.config.defaultNamespace;
+  // Every class is decoded as the API server would, used or not: one it rejects is never compiled.
+  const rejected = new Set<IdentifiedItem>();
+  for (const item of classes) {
+    const decoding = apiServerDecodingErrors(item.value, namespacedRef(item, ns), inputs.crds);
+    results.push(...decoding);
+    if (hasErrors(decoding)) rejected.add(item);
+  }
+  const docs = new Map<string, IdentifiedItem>();
+  for (const item of classes) docs.set(clusterKey(item.ref.namespace ?? ns, item.ref.name), item);
+  const cache = new Map<string, BlueprintEntry>();
+  const classTemplates = new Set<string>();
+  const get = (key: string): BlueprintEntry | undefined => {
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const item = docs.get(key);
+    if (!item) return undefined;
+    const ref = namespacedRef(item, ns);
+    let entry: BlueprintEntry = { ok: false };
+    try {
+      const { config, templates, contractOf, extensions, checkInput } = inputs;
+      if (checkInput) results.push(...checkInput(item.value, ref));
+      const normalized = rejected.has(item) ? { results: [] } : normalizeClusterClass(item.value, ref);
+      results.push(...normalized.results);
+      const cc: ClusterClass | undefined = normalized.value;
+      if (cc) {
+        for (const t of templateRefsOf(cc)) {
+          classTemplates.add(templateKey(t.apiVersion, t.kind, cc.namespace, t.name));
+          const written = checkInput && templates.get(t.apiVersion, t.kind, cc.namespace, t.name);
+          if (written) results.push(...checkInput(written, { apiVersion: t.apiVersion, kind: t.kind, namespace: cc.namespace, name: t.name }));
+        }
+        const built = buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf, ...(extensions ? { extensions } : {}) });
+        results.push(...built.results);
+        if (built.blueprint) entry = { ok: true, blueprint: built.blueprint, document: item.value };
+      }
+    } catch (e) {
+      results.push(internalError(ref, e));
+    }
+    cache.set(key, entry);
+    return entry;
+  };
+  return { get, classTemplates };
+}
+
+/**
+ * The template index as the API server stores templates (CAPI core/reconcilers/topology/cluster/cluster_controller.go `reconcile`: CRD structural defaults and the
+ * emulated defaulting webhooks, `storedTemplate`), and, for provenance, the defaults applied to
+ * each (the defaulting run again, observed).
+ */
+export function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): { index: TemplateIndex; defaults: TemplateDefaults } {
+  const cache = new Map<string, JsonObject | undefined>();
+  const written = new Map<JsonObject, JsonObject>();
+  const index: TemplateIndex = {
+    get(apiVersion, kind, namespace, name) {
+      const key = templateKey(apiVersion, kind, namespace, name);
+      if (!cache.has(key)) {
+        const t = templates.get(apiVersion, kind, namespace, name);
+        const defaulted = t && storedTemplate(crds, t);
+        if (t && defaulted) written.set(defaulted, t);
+        cache.set(key, defaulted);
+      }
+      return cache.get(key);
+    },
+  };
+  const defaults: TemplateDefaults = (defaulted) => {
+    const t = written.get(defaulted);
+    const out: { path: (string | number)[]; detail: string }[] = [];
+    if (t) storedTemplate(crds, t, (path, detail) => out.push({ path, detail }));
+    return out;
+  };
+  return { index, defaults };
+}

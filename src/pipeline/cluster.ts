@@ -1,0 +1,231 @@
+/**
+ * One Cluster of a run: admitted as the API server and CAPI's webhook would, rendered against its
+ * current state (or its earlier objects reused), its objects validated against their CRDs and
+ * annotated for the output.
+ */
+import type { Cluster, JsonObject, ObjectRef } from '../core/model.js';
+import { hasErrors, type Result } from '../core/result.js';
+import { asObject } from '../core/json.js';
+import { LOCAL_CONFIG_ANNOTATION } from '../core/labels.js';
+import { annotationsOf, refOf } from '../krm/read.js';
+import { normalizeCluster } from '../api/normalize.js';
+import type { Blueprint } from '../blueprint/blueprint.js';
+import { withValueOrigins, type FieldOriginsOf } from '../apiserver/crds.js';
+import { validateOnCreate, withStoredTemplateHint } from '../apiserver/admission.js';
+import { apiServerDecodingErrors } from '../apiserver/strict.js';
+import { clusterNameResults } from '../webhooks/cluster.js';
+import { explainObjects } from '../provenance/objects.js';
+import { describeSource } from '../provenance/format.js';
+import type { ExplainedObject } from '../provenance/types.js';
+import { provenanceReport } from '../provenance/report.js';
+import type { OriginRecorder } from '../provenance/recorder.js';
+import { renderCluster, type RenderClusterOptions, type RenderedCluster } from '../topology/render.js';
+import { classicCluster } from '../topology/cluster.js';
+import type { CoreVersion } from '../topology/types.js';
+import { clusterKey, isToolAnnotation, type IdentifiedItem } from './classify.js';
+import type { RunContext } from './context.js';
+import { annotateGenerated, markReusable, renderWithState, type Attempt } from './outputs.js';
+import { classInvalid, classMissing, renderedResult, rolloutResults } from './results.js';
+import { clusterInputsDigest, inputsMark, reusableEntries } from './reuse.js';
+import { coreVersionFor } from './versions.js';
+import type { InputItem } from '../krm/item.js';
+import type { ClusterOutput, ItemEdit } from './types.js';
+
+/** A Cluster admitted for rendering, with its class. */
+interface Target {
+  item: IdentifiedItem;
+  ref: ObjectRef & { namespace: string };
+  /** `namespace/name`. */
+  key: string;
+  cluster: Cluster;
+  classKey: string;
+  blueprint: Blueprint;
+  /** The Cluster and its class as written (explain names their fields). */
+  inputs: { cluster: JsonObject; clusterClass: JsonObject };
+  coreVersion: CoreVersion;
+}
+
+/** What the run learns of its Clusters one by one. */
+export interface ClusterRuns {
+  edits: Map<InputItem, ItemEdit>;
+  /** `namespace/name` of the Clusters rendered (or reused). */
+  rendered: Set<string>;
+}
+
+/**
+ * Renders one Cluster (its results go to the run's, in the order they arise) and returns its
+ * output, if it has one this run.
+ */
+export function renderClusterItem(ctx: RunContext, item: IdentifiedItem, ref: Target['ref'], runs: ClusterRuns): ClusterOutput | undefined {
+  const t = admitted(ctx, item, ref);
+  if (!t) return undefined;
+  const { key } = t;
+  const earlier = ctx.classified.generated.get(key);
+  const classDigest = ctx.classInputsOf(t.classKey, t.blueprint, t.inputs.clusterClass);
+  const inputs = classDigest && annotationsOf(item.value)['kustomize.config.k8s.io/id'] === undefined ? clusterInputsDigest(classDigest, item.value) : undefined;
+  const reused = inputs && reusableEntries(earlier, inputs);
+  if (reused) {
+    runs.rendered.add(key);
+    if (ctx.mode.expands) runs.edits.set(item, { addAnnotations: { [LOCAL_CONFIG_ANNOTATION]: 'true' } });
+    ctx.results.push(renderedResult(ref, key, reused.length));
+    return { cluster: key, objects: [], reused };
+  }
+  const stateful = ctx.observed.length > 0 || ctx.extensions !== undefined;
+  const { done, stateless } = renderWithState((state) => attempt(ctx, t, state), earlier, ctx.previousRender?.get(key), stateful);
+  ctx.results.push(...done.results);
+  if (!done.objects) return undefined;
+  runs.rendered.add(key);
+  if (!ctx.mode.emits) return undefined;
+  if (done.edit) runs.edits.set(item, done.edit);
+  if (inputs && stateless && done.results.length === 0) markReusable(done.objects, inputsMark(inputs, done.objects.length));
+  ctx.results.push(renderedResult(ref, key, done.objects.length));
+  return done.provenance ? { cluster: key, objects: done.objects, provenance: done.provenance } : { cluster: key, objects: done.objects };
+}
+
+/** The Cluster as the API server decodes it and CAPI's webhook admits it, with its compiled class; undefined when refused. */
+function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Target | undefined {
+  const { results } = ctx;
+  const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds);
+  results.push(...decoding);
+  if (ctx.checkInput) results.push(...ctx.checkInput(item.value, ref));
+  if (hasErrors(decoding)) return undefined;
+  const naming = clusterNameResults(ref);
+  results.push(...naming);
+  if (naming.length > 0) return undefined;
+  const normalized = normalizeCluster(item.value, ref);
+  results.push(...normalized.results);
+  const cluster = normalized.value;
+  if (!cluster) return undefined;
+  const classKey = clusterKey(cluster.topology.classRef.namespace ?? cluster.namespace, cluster.topology.classRef.name);
+  const entry = ctx.blueprints.get(classKey);
+  if (!entry?.ok) {
+    results.push(entry || ctx.duplicateClasses.has(classKey) ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey));
+    return undefined;
+  }
+  const inputs = { cluster: item.value, clusterClass: entry.document };
+  return { item, ref, key: clusterKey(ref.namespace, ref.name), cluster, classKey, blueprint: entry.blueprint, inputs, coreVersion: coreVersionFor(cluster, ctx.config) };
+}
+
+interface RenderedObject {
+  /** What the object is in the topology, e.g. `ControlPlane`, `MachineDeployment md-0`. */
+  role: string;
+  object: JsonObject;
+}
+
+/** The rendered objects of one Cluster, in a fixed order (also their index in the output file). */
+function renderedObjects(r: RenderedCluster): RenderedObject[] {
+  const d = r.desired;
+  const out: RenderedObject[] = [];
+  const add = (role: string, object: JsonObject | undefined) => object && out.push({ role, object });
+  add('InfrastructureCluster', d.infrastructureCluster);
+  add('ControlPlaneMachineTemplate', d.controlPlaneMachineTemplate);
+  add('ControlPlane', d.controlPlane);
+  add('ControlPlaneHealthCheck', d.controlPlaneHealthCheck);
+  for (const md of d.machineDeployments) {
+    const name = md.topology.name;
+    add(`MachineDeploymentBootstrapTemplate ${name}`, md.bootstrapTemplate);
+    add(`MachineDeploymentInfrastructureTemplate ${name}`, md.infrastructureTemplate);
+    add(`MachineDeployment ${name}`, md.machineDeployment);
+    add(`MachineDeploymentHealthCheck ${name}`, md.healthCheck);
+  }
+  for (const mp of d.machinePools) {
+    const name = mp.topology.name;
+    add(`MachinePoolBootstrap ${name}`, mp.bootstrapObject);
+    add(`MachinePoolInfrastructure ${name}`, mp.infrastructureObject);
+    add(`MachinePool ${name}`, mp.machinePool);
+  }
+  return out;
+}
+
+/** One render of the Cluster against a current state (the earlier objects, observed objects). */
+function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | undefined): Attempt {
+  const out: Result[] = [];
+  const current = earlier || ctx.observed.length > 0 ? { previous: earlier, observed: ctx.observed } : undefined;
+  const options = { coreVersion: t.coreVersion, upgrade: ctx.config.upgrade, ...(current ? { current } : {}), ...(ctx.extensions ? { extensions: ctx.extensions } : {}) };
+  // With provenance, the render records where every value came from (a plain render records nothing). So it does
+  // when CRDs may reject a value and extensions are called: the origins of such an error come from this render.
+  const recorder = ctx.config.provenance || (ctx.haveCrds && ctx.extensions) ? ctx.newRecorder() : undefined;
+  const outcome = renderCluster(t.blueprint, t.cluster, t.ref, recorder ? { ...options, recorder } : options);
+  out.push(...outcome.results.map((r) => withStoredTemplateHint(r, ctx.crds)));
+  if (!outcome.ok) return { results: out };
+  const entries = renderedObjects(outcome.rendered);
+  const objects = entries.map((e) => e.object);
+  if (ctx.haveCrds) out.push(...crdResults(ctx, t, objects, originsOf(ctx, t, options, entries, recorder)));
+  out.push(...rolloutResults(earlier, objects, t.ref, t.key));
+  if (!ctx.mode.emits) return { results: out, objects };
+  return { results: out, ...emitted(ctx, t, outcome.rendered, entries, recorder) };
+}
+
+/** As on create: CRD defaults, the provider's defaulting webhook, CRD defaults, then the schema (admission.ts). */
+function crdResults(ctx: RunContext, t: Target, objects: readonly JsonObject[], origins: () => ExplainedObject[]): Result[] {
+  const rejected = objects.flatMap((o) => {
+    const objRef = refOf(o);
+    return objRef ? validateOnCreate(ctx.crds, o, objRef) : [];
+  });
+  return withValueOrigins(rejected, fieldOrigins(origins, t.blueprint.classRef.name)).map((r) => ({ ...r, tags: { ...r.tags, cluster: t.key } }));
+}
+
+/** Where a rejected value came from: recorded by this render, or else by the same render once more with a recorder. */
+function originsOf(ctx: RunContext, t: Target, options: RenderClusterOptions, entries: readonly RenderedObject[], recorder: OriginRecorder | undefined): () => ExplainedObject[] {
+  return () => {
+    if (recorder) return explainObjects(entries, recorder, t.inputs);
+    const again = ctx.newRecorder();
+    const r = renderCluster(t.blueprint, t.cluster, t.ref, { ...options, recorder: again });
+    return r.ok ? explainObjects(renderedObjects(r.rendered), again, t.inputs) : [];
+  };
+}
+
+/** Field origins of rendered objects for CRD errors, from `explain` (computed once, on the first error). */
+function fieldOrigins(explain: () => ExplainedObject[], className: string): FieldOriginsOf {
+  let objects: ExplainedObject[] | undefined;
+  return (r) => {
+    try {
+      objects ??= explain();
+    } catch {
+      objects = [];
+    }
+    const fields = objects.find((o) => o.ref.kind === r.kind && o.ref.name === r.name)?.fields;
+    return fields?.map((f) => ({ path: f.path, origin: describeSource(f.source, className) }));
+  };
+}
+
+/** The objects as written: in expand mode the classic Cluster too, the tool's annotations, and with provenance its report. */
+function emitted(ctx: RunContext, t: Target, rendered: RenderedCluster, entries: RenderedObject[], recorder: OriginRecorder | undefined): Omit<Attempt, 'results'> {
+  const objects = entries.map((e) => e.object);
+  const classic = ctx.mode.expands ? classicCluster(t.item.value, rendered.desired, t.coreVersion, recorder) : undefined;
+  let edit: ItemEdit | undefined;
+  if (classic) {
+    if (annotationsOf(t.item.value)['kustomize.config.k8s.io/id'] !== undefined) {
+      edit = { replaceWith: classic };
+    } else {
+      edit = { addAnnotations: { [LOCAL_CONFIG_ANNOTATION]: 'true' } };
+      objects.unshift(stripToolAnnotations(classic));
+    }
+  }
+  // Read before the tool's own annotations are added: they are bookkeeping, not rendered values.
+  const provenance = recorder && {
+    cluster: t.ref,
+    clusterClass: t.blueprint.classRef,
+    objects: explainObjects(classic ? [{ role: 'Cluster', object: classic }, ...entries] : entries, recorder, t.inputs),
+  };
+  const base = `${ctx.config.outputDir}/${t.ref.namespace}/${t.ref.name}`;
+  annotateGenerated(objects, t.key, `${base}.yaml`, ctx.mode.localConfig);
+  if (provenance) {
+    const report = provenanceReport(provenance);
+    // `_` is in no Cluster name (a lowercase RFC 1123 subdomain): no Cluster's objects can land on this report.
+    annotateGenerated([report], t.key, `${base}_provenance.yaml`, true);
+    objects.push(report);
+  }
+  return { objects, ...(edit ? { edit } : {}), ...(provenance ? { provenance } : {}) };
+}
+
+function stripToolAnnotations(obj: JsonObject): JsonObject {
+  const meta = asObject(obj.metadata);
+  const annotations = asObject(meta?.annotations);
+  if (meta && annotations) {
+    for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
+    // Only tool annotations (kpt's) or none: the same object either way.
+    if (Object.keys(annotations).length === 0) delete meta.annotations;
+  }
+  return obj;
+}

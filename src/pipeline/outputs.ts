@@ -1,0 +1,116 @@
+/**
+ * The generated objects of a run and the earlier ones: their annotations and digests, the earlier
+ * output as a fixed point, and which earlier outputs and inputs are written back (keep.ts).
+ */
+import { createHash } from 'node:crypto';
+import type { JsonObject } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import { asObject, canonicalJson } from '../core/json.js';
+import { DIGEST_ANNOTATION, INDEX_ANNOTATION, INPUTS_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, OWNER_ANNOTATION, PATH_ANNOTATION } from '../core/labels.js';
+import type { EarlierOutput } from '../krm/earlier.js';
+import type { InputItem } from '../krm/item.js';
+import { annotationsOf } from '../krm/read.js';
+import { templateKey } from '../blueprint/blueprint.js';
+import type { RunContext } from './context.js';
+import { keptOutputs, named, unreadableKeptResult } from './keep.js';
+import { located, strictly, withFiles } from './results.js';
+import type { ClusterOutput, ItemEdit, KeepDecision, PipelineSummary } from './types.js';
+
+/** The output order of generated objects: by Cluster key (a stable sort keeps duplicates in input order). */
+export const compareClusterOutputs = (a: Pick<ClusterOutput, 'cluster'>, b: Pick<ClusterOutput, 'cluster'>): number => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0);
+
+/** One render of a Cluster: its results and, when it rendered, its objects (and item edit, provenance). */
+export interface Attempt {
+  results: Result[];
+  objects?: JsonObject[];
+  edit?: ItemEdit;
+  provenance?: ClusterOutput['provenance'];
+}
+
+/** A digest of an object's content, whatever the key order of the inputs it was built from. */
+const objectDigest = (obj: JsonObject): string => createHash('sha256').update(canonicalJson(obj)).digest('hex').slice(0, 32);
+
+/** Whether every object's digest is among the earlier outputs' (as a multiset). */
+function containsDigests(earlier: readonly EarlierOutput[], objects: readonly JsonObject[]): boolean {
+  const count = new Map<string, number>();
+  for (const e of earlier) count.set(e.digest!, (count.get(e.digest!) ?? 0) + 1); // every digest is set (`renderWithState`)
+  return objects.every((o) => {
+    const d = String(annotationsOf(o)[DIGEST_ANNOTATION]);
+    const n = count.get(d) ?? 0;
+    count.set(d, n - 1);
+    return n > 0;
+  });
+}
+
+/**
+ * A Cluster's render against its current state: the earlier objects, else its previous inputs'
+ * render, else none (`stateless`). An earlier output holding every object of the stateless render
+ * (same digests) is a fixed point: as the current state it changes no version and shows no
+ * rollout. So it is not parsed. (Not when `stateful`, with observed objects or extensions: they
+ * take part in the render, and are called once.)
+ */
+export function renderWithState(attempt: (state: readonly JsonObject[] | undefined) => Attempt, earlier: readonly EarlierOutput[] | undefined, previous: JsonObject[] | undefined, stateful: boolean): { done: Attempt; stateless: boolean } {
+  if (earlier?.every((e) => e.digest !== undefined) && !stateful) {
+    const attempted = attempt(undefined);
+    if (attempted.objects && containsDigests(earlier, attempted.objects)) return { done: attempted, stateless: true };
+  }
+  const state = earlier ? earlier.map((e) => e.value()).filter((v): v is JsonObject => v !== undefined) : previous;
+  return { done: attempt(state), stateless: state === undefined };
+}
+
+/**
+ * Owner, file path/index (both annotation generations), in preview local-config, and the digest
+ * of the object as rendered (what a re-render compares instead of parsing the earlier output).
+ */
+export function annotateGenerated(objects: JsonObject[], owner: string, path: string, preview: boolean): void {
+  objects.forEach((obj, index) => {
+    const digest = objectDigest(obj);
+    const meta = asObject(obj.metadata) ?? {};
+    const annotations: JsonObject = { ...asObject(meta.annotations) };
+    annotations[OWNER_ANNOTATION] = owner;
+    if (preview) annotations[LOCAL_CONFIG_ANNOTATION] = 'true';
+    annotations[PATH_ANNOTATION] = path;
+    annotations[INDEX_ANNOTATION] = String(index);
+    annotations[LEGACY_PATH_ANNOTATION] = path;
+    annotations[LEGACY_INDEX_ANNOTATION] = String(index);
+    annotations[DIGEST_ANNOTATION] = digest;
+    meta.annotations = annotations;
+    obj.metadata = meta;
+  });
+}
+
+/** Marks a render's objects as reusable by a re-render with the same inputs (pipeline/reuse.ts). */
+export function markReusable(objects: readonly JsonObject[], mark: string): void {
+  for (const obj of objects) asObject(asObject(obj.metadata)!.annotations)![INPUTS_ANNOTATION] = mark; // annotateGenerated set both
+}
+
+const splitKey = (key: string): [string, string] => {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+};
+
+/** Items that could not be read as objects (no identity; each has its error result), as the user finds them: file, else place in the list. */
+const unreadableItems = (items: readonly InputItem[]): string[] => items.flatMap((i, index) => (i.ref ? [] : [i.file ? located(i) : `items[${index}]`]));
+
+/**
+ * What the run writes back besides the generated objects, and its results. Outputs of an earlier
+ * run are replaced for Clusters rendered now and pruned for Clusters that are gone (keep.ts); a
+ * Cluster in the inputs that is not rendered keeps them as they came.
+ */
+export function summarize(ctx: RunContext, rendered: ReadonlySet<string>, edits: Map<InputItem, ItemEdit>): PipelineSummary & KeepDecision {
+  const { items, config, extras, mode, ns, results, blueprints } = ctx;
+  const { present, generated, classes } = ctx.classified;
+  const kept = keptOutputs(present, rendered, [...unreadableItems(items), ...(extras.unreadable ?? [])], (owner) => ctx.inThisShard(...splitKey(owner)));
+  const replaced = new Set<EarlierOutput>();
+  if (mode.emits) {
+    for (const [owner, list] of generated) if (kept.reason(owner) === undefined) list.forEach((e) => replaced.add(e));
+    const notFound = [...generated.keys()].filter((owner) => kept.reason(owner) === 'unreadable-input');
+    if (notFound.length > 0) results.push(unreadableKeptResult(`the earlier objects of Clusters not found this run (${named(notFound)})`, kept.unreadable));
+  }
+  const classItems = new Set<InputItem>(classes);
+  const isClassInput = (i: InputItem) => classItems.has(i) || (!!i.ref && blueprints.classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
+  const replacedItems = new Set([...replaced].flatMap((e) => (e.item ? [e.item] : [])));
+  const keep = items.filter((i) => !replacedItems.has(i) && !(mode.dropsClassInputs && isClassInput(i)));
+  const keepEntries = (extras.earlier ?? []).filter((e) => !replaced.has(e)).map((e) => e.entry!); // cut entries have their text
+  return { keep, keepEntries, edits, results: withFiles(config.strict ? strictly(results) : results, items, ns), kept };
+}

@@ -1,0 +1,72 @@
+/** What the pipeline takes besides its items and what it gives back (pipeline/run.ts). */
+import type { JsonObject } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import type { ExtensionInputs } from '../extensions/client.js';
+import type { EarlierOutput } from '../krm/earlier.js';
+import type { InputItem } from '../krm/item.js';
+import type { ProvenanceInput } from '../provenance/report.js';
+import type { KeptOutputs } from './keep.js';
+
+export interface ItemEdit {
+  /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
+  replaceWith?: JsonObject;
+  /** Annotations to add to the item (expand mode marks the source Cluster local-config). */
+  addAnnotations?: Record<string, string>;
+}
+
+export interface ClusterOutput {
+  cluster: string;
+  objects: JsonObject[];
+  /** With `provenance: true`: where every field of the rendered objects came from. */
+  provenance?: ProvenanceInput;
+  /**
+   * A Cluster whose earlier objects are reused as they came (pipeline/reuse.ts; only with earlier
+   * outputs cut from a ResourceList, so only in KRM function mode): their list entries, as text.
+   * `objects` is then empty.
+   */
+  reused?: string[];
+}
+
+/** What a run decides besides the generated objects (known once every Cluster is rendered). */
+export interface PipelineSummary {
+  /** Input items to write back, in input order (previous outputs being replaced are left out). */
+  keep: InputItem[];
+  /** Earlier outputs cut from the input text (`PipelineExtras.earlier`) to write back as they were. */
+  keepEntries: string[];
+  edits: Map<InputItem, ItemEdit>;
+  results: Result[];
+}
+
+/** Whose earlier output a run keeps, and why (pipeline/keep.ts): one rule for the earlier objects among the items and for `-o DIR` files. */
+export interface KeepDecision {
+  kept: KeptOutputs;
+}
+
+export interface PipelineOutput extends PipelineSummary {
+  /** Sorted by Cluster (`compareClusterOutputs`). */
+  generated: ClusterOutput[];
+}
+
+/** Receives one Cluster's rendered objects; the objects are the receiver's from then on. */
+export type ClusterSink = (output: ClusterOutput) => void;
+
+/** Inputs that are not items of this run (CLI `--crds`, `--previous`, `--observed`). */
+export interface PipelineExtras {
+  crds?: readonly JsonObject[];
+  /** The inputs as they were before this change (CLI `--previous`); in a package, items marked `render-clusterclass.dev/previous`. */
+  previousInputs?: readonly InputItem[];
+  /** Live objects exported from the management cluster, with their status. */
+  observed?: readonly JsonObject[];
+  /** Runtime SDK extensions: ExtensionConfigs from files, URL overrides, live/record/replay. */
+  extensions?: ExtensionInputs;
+  /** Objects generated on an earlier run, cut from a ResourceList's text (krm/earlier.ts). */
+  earlier?: readonly EarlierOutput[];
+  /** The renderer's build (cli/build.ts): with one and `reuse: true`, renders are marked reusable and earlier ones reused (pipeline/reuse.ts). */
+  renderer?: string;
+  /** Told after each Cluster (the CLI's progress indicator). */
+  progress?: (done: number, total: number) => void;
+  /** Input files that could not be read or parsed (the CLI's; reported already): while there are any, nothing is pruned. */
+  unreadable?: readonly string[];
+  /** Clusters with output from an earlier run that is not among the items (the CLI's `-o DIR`). */
+  earlierClusters?: ReadonlySet<string>;
+}
