@@ -9,7 +9,7 @@
  */
 import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
-import type { RenderConfig } from '../krm/config.js';
+import { capiProfileOf, type RenderConfig } from '../krm/config.js';
 import { annotationsOf, refOf } from '../krm/read.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { asObject, canonicalJson, cloneJson } from '../core/json.js';
@@ -247,7 +247,7 @@ function blueprintCache(classes: readonly InputItem[], templates: TemplateIndex,
           const written = checkInput && templates.get(t.apiVersion, t.kind, cc.namespace, t.name);
           if (written) results.push(...checkInput(written, { apiVersion: t.apiVersion, kind: t.kind, namespace: cc.namespace, name: t.name }));
         }
-        const built = buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf, ...(extensions ? { extensions } : {}) });
+        const built = buildBlueprint(cc, ref, templates, { capi: capiProfileOf(config), skipExternalPatches: config.skipExternalPatches, contractOf, ...(extensions ? { extensions } : {}) });
         results.push(...built.results);
         if (built.blueprint) entry = { blueprint: built.blueprint, document: item.value, ok: true };
       }

@@ -14,7 +14,7 @@ import type { ClusterVariable, JsonObject } from '../../src/core/model.js';
 import { normalizeCluster, normalizeClusterClass } from '../../src/api/normalize.js';
 import { buildBlueprint } from '../../src/blueprint/blueprint.js';
 import { contractLookup } from '../../src/blueprint/contract.js';
-import { DEFAULT_CONFIG, applySettings } from '../../src/krm/config.js';
+import { DEFAULT_CONFIG, capiProfileOf, applySettings } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import type { Result } from '../../src/core/result.js';
 import { classify } from '../../src/pipeline/classify.js';
@@ -162,7 +162,7 @@ function defaultedVariables(items: InputItem[]): Map<string, ClusterVariable[]> 
     const classRef = { ...classItem.ref!, namespace: classItem.ref!.namespace ?? ns };
     const cc = normalizeClusterClass(classItem.value, classRef).value;
     if (!cc) continue;
-    const bp = buildBlueprint(cc, classRef, templates, { skipExternalPatches: true, contractOf: contractLookup({}) }).blueprint;
+    const bp = buildBlueprint(cc, classRef, templates, { capi: capiProfileOf(DEFAULT_CONFIG), skipExternalPatches: true, contractOf: contractLookup({}) }).blueprint;
     if (!bp) continue;
     out.set(`${ref.namespace}/${ref.name}`, defaultAndValidateClusterVariables(bp.variables, cluster, ref).variables.cluster);
   }
