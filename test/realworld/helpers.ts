@@ -132,9 +132,12 @@ function group(objects: Obj[]): ClusterObjects {
   return { all, cluster, infraCluster, cpMachineTemplate, controlPlane, cpHealthCheck, md, mp, mhcs };
 }
 
+/** Feature gates a fixture needs: the quick-start's `qs-custom` sets topology taints (the fixture says they need MachineTaintPropagation). */
+export const FIXTURE_GATES: Record<string, Record<string, boolean>> = { 'capi-docker-quick-start.yaml': { MachineTaintPropagation: true } };
+
 /** Renders every Cluster of a fixture file (pipeline entry point) and computes the defaulted variables. */
 export function renderFixture(file: string, options: RenderOptions = {}): FixtureRender {
-  const cfg = applySettings(DEFAULT_CONFIG, options.settings ?? {}, false);
+  const cfg = applySettings(DEFAULT_CONFIG, { ...(FIXTURE_GATES[file] ? { featureGates: FIXTURE_GATES[file] } : {}), ...options.settings }, false);
   if (!cfg.ok) throw new Error(cfg.message);
   const items = readFixtureItems(file, options.mutate);
   const out = runPipeline(items, cfg.config, [], options.crds ? { crds: options.crds } : {});
