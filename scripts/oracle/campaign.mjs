@@ -34,7 +34,7 @@ export function reproduction(dir, minor) {
   // writeCases writes a previous file only for cases with a previous state; the oracle needs it to exist.
   const previous = existsSync(join(dir, 'previous', 'previous.yaml')) ? ` -previous ${dir}/previous/previous.yaml` : '';
   return [
-    `bin/render-clusterclass render ${dir}/input.yaml --crds ${dir}/crds.yaml --previous ${dir}/previous --format resourcelist --set outputApiVersion=v1beta2`,
+    `bin/render-clusterclass render ${dir}/input.yaml --crds ${dir}/crds.yaml --previous ${dir}/previous --format resourcelist --set outputApiVersion=v1beta2 --capi-version ${minor.replace(/^v/, '')}`,
     `.cache/capi-oracle/${minor}/capi-oracle -capi-crds .cache/capi-oracle/${minor}/crds -crds ${dir}/crds.yaml${previous} ${dir}/input.yaml`,
   ];
 }
@@ -57,7 +57,7 @@ export function runCampaign({ minor, seed, from = 0, count, batch = 50, answers,
       const dir = join(work, `batch-${start}`);
       const files = writeCases(dir, cases);
       const answer = answers ? answers(cases.map((c) => c.index)) : oracleOn(minor, files);
-      const { counts, differences } = compareAnswers(answer, renderWithProduct(files));
+      const { counts, differences } = compareAnswers(answer, renderWithProduct(minor, files));
       totals.cases += cases.length;
       totals.broken += cases.filter((c) => c.broken).length;
       totals.updates += cases.filter((c) => c.previous.length).length;
@@ -72,7 +72,7 @@ export function runCampaign({ minor, seed, from = 0, count, batch = 50, answers,
         // A difference no known divergence explains is confirmed alone (a clean reproduction, and
         // proof the batch did not cause it); recorded answers are the batch's.
         if (!answers && ownDiffs.some((d) => classify(d, { minor, case: c, siblings: ownDiffs }) === 'new')) {
-          ownDiffs = compareAnswers(oracleOn(minor, ownFiles), renderWithProduct(ownFiles)).differences.filter((d) => caseNamespace(d) === c.namespace);
+          ownDiffs = compareAnswers(oracleOn(minor, ownFiles), renderWithProduct(minor, ownFiles)).differences.filter((d) => caseNamespace(d) === c.namespace);
         }
         if (ownDiffs.length === 0) continue;
         const classified = ownDiffs.map((d) => ({ ...d, divergence: classify(d, { minor, case: c, siblings: ownDiffs }) }));

@@ -22,7 +22,7 @@ export interface Files {
   previous?: string;
   input?: string;
 }
-export function renderWithProduct(files: Files): ProductRender;
+export function renderWithProduct(minor: string, files: Files & { featureGates?: string }): ProductRender;
 export function askOracle(minor: string, files: Files & { featureGates?: string }): OracleAnswer;
 export function compareAnswers(answer: OracleAnswer, product: ProductRender): { counts: Record<string, number>; differences: Difference[] };
 export function signatureOf(d: Difference): string;

@@ -28,12 +28,14 @@ const RANDOM_ALPHABET = /^[bcdfghjklmnpqrstvwxz2456789]*$/;
 const RANDOM_LENGTH = 5;
 
 /**
- * Renders `paths` with the product: a ResourceList with every object and the results. CAPI objects
- * are asked for in v1beta2, the version CAPI's generator computes (a v1beta1 Cluster's output is
- * that, converted).
+ * Renders `paths` with the product under the rules of CAPI `minor` (`v1.13` → `--capi-version
+ * 1.13`) and `featureGates`, as the oracle of that minor is asked: a ResourceList with every
+ * object and the results. CAPI objects are asked for in v1beta2, the version CAPI's generator
+ * computes (a v1beta1 Cluster's output is that, converted).
  */
-export function renderWithProduct({ paths, crds, previous, input }) {
-  const args = ['render', ...paths, '--format', 'resourcelist', '--set', 'outputApiVersion=v1beta2'];
+export function renderWithProduct(minor, { paths, crds, previous, input, featureGates }) {
+  const args = ['render', ...paths, '--format', 'resourcelist', '--set', 'outputApiVersion=v1beta2', '--capi-version', minor.replace(/^v/, '')];
+  if (featureGates) args.push('--feature-gates', featureGates);
   if (crds) args.push('--crds', crds);
   if (previous) args.push('--previous', previous);
   const r = spawnSync(process.execPath, [binPath, ...args], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });

@@ -63,22 +63,16 @@ const DIVERGENCES = [
     match: (d) => onlyMissing(d, /^spec\.variables\[\d+\]\.required Required value/),
   },
   {
-    id: 'fields-newer-than-version',
-    // Fields CAPI added after this version (v1.12's CRDs have no topology taints): the API
-    // server refuses them under Strict field validation; the product accepts v1.14's fields.
-    match: (d, c) => c.minor === 'v1.12' && onlyMissing(d, /strict decoding error: unknown field/),
-  },
-  {
     id: 'cluster-crd-schema',
     // Other rules of CAPI's Cluster/ClusterClass CRDs the product checks only with the CRDs given
-    // (e.g. a taint's required propagation).
-    match: (d) => /^(Cluster|ClusterClass)$/.test(subjectKind(d)) && onlyMissing(d, /./) && missing(d).every((e) => e.origin === 'apiserver'),
-  },
-  {
-    id: 'feature-gate-taints',
-    // From v1.13 the Cluster webhook refuses topology taints while the MachineTaintPropagation
-    // gate is off (its default); the product cannot know the gate and warns.
-    match: (d) => onlyMissing(d, /MachineTaintPropagation/),
+    // (e.g. a taint's required propagation). The product may still refuse the object for a
+    // taint rule the API server's refusal kept CAPI's webhook from reaching (qs-custom from v1.13).
+    match: (d) =>
+      /^(Cluster|ClusterClass)$/.test(subjectKind(d)) &&
+      d.kind === 'verdict' &&
+      missing(d).length > 0 &&
+      missing(d).every((e) => e.origin === 'apiserver') &&
+      extra(d).every((f) => /\.taints$/.test(f)),
   },
   {
     id: 'cel-compilation',
@@ -150,16 +144,6 @@ const DIVERGENCES = [
     id: 'expand-cluster-namespace',
     // The Cluster written in classic form keeps a missing namespace; CAPI's is the stored one.
     match: (d) => d.kind === 'object' && d.subject.endsWith(' Cluster') && d.fields[0].path === 'metadata.namespace' && d.fields[0].product === undefined,
-  },
-  {
-    id: 'cluster-upgrade-step-annotation',
-    // CAPI v1.12.10 and v1.13.6 write topology.internal.cluster.x-k8s.io/upgrade-step: "" on a
-    // Cluster that is not upgrading (computeCluster); v1.14 leaves the annotation out.
-    match: (d, c) =>
-      d.kind === 'object' &&
-      d.subject.endsWith(' Cluster') &&
-      (d.fields[0].path.endsWith('upgrade-step') || d.fields[0].oracle?.['topology.internal.cluster.x-k8s.io/upgrade-step'] === '') &&
-      ['v1.12', 'v1.13'].includes(c.minor),
   },
   {
     id: 'v1beta1-topology-names',

@@ -44,12 +44,13 @@ const write = (path, value) => {
 const work = mkdtempSync(join(tmpdir(), 'capi-oracle-record-'));
 try {
   const crds = writeProviderCrds(join(work, 'crds'));
-  const products = new Map(fixtureNames().map((name) => [name, renderWithProduct({ paths: [fixturePath(name)], crds })]));
   const handFiles = writeHandCases(join(work, 'hand'));
-  const handProducts = new Map(handCaseNames().map((name) => [name, renderWithProduct(handFiles.get(name))]));
   const sampleFiles = writeSample(join(work, 'sample'));
-  const sampleProduct = renderWithProduct(sampleFiles);
   for (const minor of minors) {
+    // The product renders under the rules of the minor it is compared with.
+    const products = new Map(fixtureNames().map((name) => [name, renderWithProduct(minor, { paths: [fixturePath(name)], crds })]));
+    const handProducts = new Map(handCaseNames().map((name) => [name, renderWithProduct(minor, handFiles.get(name))]));
+    const sampleProduct = renderWithProduct(minor, sampleFiles);
     const expected = { capi: pinnedRelease(minor), fixtures: {}, hand: {}, sample: [] };
     for (const name of fixtureNames()) {
       const answer = askOracle(minor, { paths: [fixturePath(name)], crds });

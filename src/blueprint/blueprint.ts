@@ -11,6 +11,7 @@ import type {
   ObjectRef,
   TemplateRef,
 } from '../core/model.js';
+import type { CapiProfile } from '../core/capi-release.js';
 import type { Result } from '../core/result.js';
 import type { ContractVersion } from '../krm/config.js';
 import { compileClassVariables, inlineVariableNames, variableNamesFrom, type CompiledVariables, type DiscoveredVariables } from '../variables/index.js';
@@ -49,6 +50,8 @@ export interface MachinePoolBlueprint {
 
 export interface Blueprint {
   classRef: ObjectRef;
+  /** The CAPI release and feature gates the class was compiled under; its Clusters follow them too. */
+  capi: CapiProfile;
   cc: ClusterClass;
   infrastructureCluster?: ResolvedTemplate;
   controlPlane: ResolvedTemplate;
@@ -64,6 +67,8 @@ export interface Blueprint {
 }
 
 export interface BlueprintOptions {
+  /** The CAPI release and feature gates whose rules the class and its Clusters follow. */
+  capi: CapiProfile;
   skipExternalPatches: boolean;
   contractOf: ContractLookup;
   /** The Runtime SDK client: DiscoverVariables is called for the class (else external hooks are warned about). */
@@ -117,7 +122,7 @@ export function buildBlueprint(
 ): { blueprint?: Blueprint; results: Result[] } {
   const refused = clusterClassListCaps(cc, classRef);
   if (refused.length > 0) return { results: refused };
-  const results: Result[] = [...validateClusterClass(cc, classRef), ...validateClusterClassDeep(cc, classRef)];
+  const results: Result[] = [...validateClusterClass(cc, classRef), ...validateClusterClassDeep(cc, classRef, options.capi)];
   const resolve = (ref: TemplateRef): ResolvedTemplate | undefined => {
     const object = templates.get(ref.apiVersion, ref.kind, cc.namespace, ref.name);
     if (!object) {
@@ -158,6 +163,7 @@ export function buildBlueprint(
   if (results.some((r) => r.severity === 'error') || !controlPlane) return { results };
   const blueprint: Blueprint = {
     classRef,
+    capi: options.capi,
     cc,
     controlPlane,
     // The contract belongs to the control plane's own CRD (KubeadmControlPlane), not its template's.

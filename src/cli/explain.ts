@@ -4,7 +4,7 @@
  */
 import { parseArgs, type ArgSpec } from './args.js';
 import { ExitCode, type CliIO } from './io.js';
-import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
+import { CAPI_FLAGS, CAPI_HELP, EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
 import { commandSources, prepareExtensions } from './extensions.js';
 import { formatResults } from '../output/write.js';
 import { explainCluster } from './explain-cluster.js';
@@ -31,12 +31,12 @@ Options:
   --format FORMAT      text (default) | json
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
   --set KEY=VALUE      a function config field (repeatable)
-${EXTENSION_HELP}Exit codes: 0 ok, 1 Cluster, object or field not found, or the Cluster does not render (its
+${EXTENSION_HELP}${CAPI_HELP}Exit codes: 0 ok, 1 Cluster, object or field not found, or the Cluster does not render (its
 errors are printed), or unreadable input; 2 internal failure (a bug); 3 bad usage.
 `;
 
 const EXPLAIN_ARGS: ArgSpec = {
-  flags: { f: 'list', input: 'list', field: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', h: 'boolean', ...EXTENSION_FLAGS },
+  flags: { f: 'list', input: 'list', field: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', h: 'boolean', ...EXTENSION_FLAGS, ...CAPI_FLAGS },
 };
 
 export async function runExplainCommand(args: string[], io: CliIO): Promise<number> {

@@ -7,6 +7,7 @@
  * directory this tool writes its output to (`-o DIR`, or any directory holding an outputs list,
  * outdir.ts). Documents that are not Kubernetes objects are skipped with an `info` result.
  */
+import { CAPI_VERSIONS, DEFAULT_CAPI_VERSION } from '../core/capi-release.js';
 import { existsSync } from 'node:fs';
 import { lstat, readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative, resolve, sep } from 'node:path';
@@ -228,6 +229,8 @@ export async function configFromFlags(
     ['extensions', 'extensions'],
     ['record-extensions', 'recordExtensions'],
     ['replay-extensions', 'replayExtensions'],
+    ['capi-version', 'capiVersion'],
+    ['feature-gates', 'featureGates'],
   ] as const) {
     const v = flags[flag];
     if (typeof v === 'string') settings[key] = v;
@@ -250,6 +253,13 @@ export async function configFromFlags(
     },
   };
 }
+
+/** The CAPI release flags every command takes (see configFromFlags, core/capi-release.ts). */
+export const CAPI_FLAGS = { 'capi-version': 'string', 'feature-gates': 'string' } as const;
+
+export const CAPI_HELP = `  --capi-version M.N   the CAPI release whose rules to follow: ${CAPI_VERSIONS.join(', ')} (default ${DEFAULT_CAPI_VERSION})
+  --feature-gates G=B,...  CAPI feature gates over that release's defaults (MachineTaintPropagation=true)
+`;
 
 /** The Runtime SDK flags every command takes (see configFromFlags). */
 export const EXTENSION_FLAGS = { extensions: 'string', extension: 'list', 'record-extensions': 'string', 'replay-extensions': 'string', 'allow-package-extensions': 'boolean' } as const;

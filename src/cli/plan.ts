@@ -5,7 +5,7 @@
 import { parseArgs } from './args.js';
 import { readBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
-import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
+import { CAPI_FLAGS, CAPI_HELP, EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
 import { commandSources, prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
@@ -23,12 +23,12 @@ Options:
   --format FORMAT      text (default; colour on a terminal) | markdown | json
   --config FILE, --set KEY=VALUE   function config, as for render
 ${EXTENSION_HELP}                       (base and head use the same extensions and recordings)
-Exit codes: 0 nothing changes, 1 something changes or the plan cannot be made (unreadable
+${CAPI_HELP}Exit codes: 0 nothing changes, 1 something changes or the plan cannot be made (unreadable
 input, a ClusterClass missing from the inputs), 2 internal failure (a bug), 3 bad usage.
 `;
 
 export async function runPlanCommand(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', ...EXTENSION_FLAGS } });
+  const parsed = parseArgs(args, { flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', ...EXTENSION_FLAGS, ...CAPI_FLAGS } });
   if (!parsed.ok || parsed.flags.help || typeof parsed.flags.base !== 'string') {
     const usageError = !parsed.ok ? parsed.message : parsed.flags.help ? undefined : '--base is required';
     if (!usageError) {

@@ -15,7 +15,7 @@ import { classify, clusterKey, namespacedRef, shardOf, type Classified } from '.
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../provenance/report.js';
 import { readBase } from './base.js';
-import { EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
+import { CAPI_FLAGS, CAPI_HELP, EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
 import { listedCluster, listedOutputs, listedOwner, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
@@ -145,7 +145,7 @@ const RENDER_ARGS: ArgSpec = {
     strict: 'boolean',
     upgrade: 'string',
     shard: 'string',
-    ...EXTENSION_FLAGS,
+    ...EXTENSION_FLAGS, ...CAPI_FLAGS,
   },
 };
 
@@ -190,7 +190,7 @@ Options:
                        templates, their cluster.x-k8s.io/<contract> labels give control-plane
                        contracts, and every rendered object is validated against its schema
                        (CRDs among the inputs are used the same way)
-${EXTENSION_HELP}  --color[=WHEN]       auto (default) | always | never
+${EXTENSION_HELP}${CAPI_HELP}  --color[=WHEN]       auto (default) | always | never
 Results go to stderr as path:line:column: severity: object field: message. On a terminal a
 progress line (past a second) and a summary line are shown; never on a pipe.
 Exit codes: 0 ok, 1 error results (or warnings with --fail-on warning) or unreadable input,

@@ -23,7 +23,7 @@ export const FIX = {
   healthCheckEnabledWithoutDefinition: 'add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true',
   namingTemplateSyntax: 'fix the Go template (e.g. "{{ .cluster.name }}-{{ .random }}")',
   namingTemplateName: 'change the template so the names it generates are lower case alphanumerics, \'-\' and \'.\'',
-  taintGate: 'enable MachineTaintPropagation on the management cluster, or remove the taints',
+  taintGate: 'enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints',
   taintReserved: 'remove the taint: Cluster API manages this key',
   taintPrefix: 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
   taintMaster: 'use node-role.kubernetes.io/control-plane instead',

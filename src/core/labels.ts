@@ -7,6 +7,8 @@ export const CONTROL_PLANE_LABEL = 'cluster.x-k8s.io/control-plane';
 export const CLONED_FROM_NAME = 'cluster.x-k8s.io/cloned-from-name';
 export const CLONED_FROM_GROUPKIND = 'cluster.x-k8s.io/cloned-from-groupkind';
 export const DEFER_UPGRADE = 'topology.cluster.x-k8s.io/defer-upgrade';
+/** Where the topology controller tracks an upgrade step on the Cluster (api/core/v1beta2 `ClusterTopologyUpgradeStepAnnotation`). */
+export const UPGRADE_STEP_ANNOTATION = 'topology.internal.cluster.x-k8s.io/upgrade-step';
 export const HOLD_UPGRADE_SEQUENCE = 'topology.cluster.x-k8s.io/hold-upgrade-sequence';
 export const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 export const CONVERSION_DATA = 'cluster.x-k8s.io/conversion-data';

@@ -5,6 +5,7 @@
  */
 import type { Json, JsonObject } from '../core/model.js';
 import { isObject } from '../core/json.js';
+import { CAPI_VERSIONS, DEFAULT_CAPI_VERSION, FEATURE_GATES, capiProfile, isCapiVersion, isFeatureGate, type CapiProfile, type CapiVersion, type FeatureGates } from '../core/capi-release.js';
 
 export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 export const CONFIG_KIND = 'RenderClusterClass';
@@ -53,7 +54,14 @@ export interface RenderConfig {
   recordExtensions?: string;
   /** Answer extension calls from this directory only (no network). */
   replayExtensions?: string;
+  /** The CAPI minor release whose rules the render follows (core/capi-release.ts). */
+  capiVersion: CapiVersion;
+  /** Feature gates set on top of that release's defaults. */
+  featureGates: Partial<FeatureGates>;
 }
+
+/** The release and gates a run follows. */
+export const capiProfileOf = (config: Pick<RenderConfig, 'capiVersion' | 'featureGates'>): CapiProfile => capiProfile(config.capiVersion, config.featureGates);
 
 export const DEFAULT_CONFIG: RenderConfig = {
   mode: 'expand',
@@ -69,6 +77,8 @@ export const DEFAULT_CONFIG: RenderConfig = {
   provenance: false,
   reuse: false,
   extensionURLs: {},
+  capiVersion: DEFAULT_CAPI_VERSION,
+  featureGates: {},
 };
 
 /** A failure names the offending field (`data.mode`, `spec`, `kind`; absent when the config as a whole is wrong). */
@@ -151,6 +161,29 @@ const extensionURLs: Setter = (cfg, v) => {
   return undefined;
 };
 
+const capiVersion: Setter = (cfg, v) => {
+  if (!isCapiVersion(v)) return `capiVersion ${shown(String(v))} is not supported; supported CAPI versions: ${CAPI_VERSIONS.join(', ')}`;
+  cfg.capiVersion = v;
+  return undefined;
+};
+
+/** `Name=true,Other=false` (ConfigMap, `--feature-gates`, as CAPI's flag) or a map of booleans (typed config). */
+const featureGates: Setter = (cfg, v, fromString) => {
+  if (typeof v !== 'string' && !isObject(v)) return 'featureGates must be Name=true|false,... or a map of gate name to boolean';
+  const entries: [string, unknown][] =
+    typeof v === 'string' ? v.split(',').filter((s) => s.trim() !== '').map((s) => { const i = s.indexOf('='); return [s.slice(0, i < 0 ? s.length : i).trim(), i < 0 ? undefined : s.slice(i + 1).trim()]; }) : Object.entries(v);
+  const out: Partial<FeatureGates> = {};
+  for (const [name, raw] of entries) {
+    if (!isFeatureGate(name)) return `unknown feature gate ${shown(name)}; known gates: ${FEATURE_GATES.join(', ')}`;
+    const on = fromString || typeof raw === 'string' ? (raw === 'true' ? true : raw === 'false' ? false : undefined) : raw;
+    if (typeof on !== 'boolean') return `feature gate ${name} must be true or false`;
+    if (name === 'ClusterTopology' && !on) return 'ClusterTopology cannot be turned off: the renderer renders managed topologies, which need it';
+    out[name] = on;
+  }
+  cfg.featureGates = { ...cfg.featureGates, ...out };
+  return undefined;
+};
+
 const shard: Setter = (cfg, v) => {
   const m = typeof v === 'string' ? /^(\d+)\/(\d+)$/.exec(v) : null;
   if (!m) return 'shard must be I/N with 0 <= I < N';
@@ -179,6 +212,8 @@ const SETTERS: Record<string, Setter> = {
   extensionURLs,
   recordExtensions: path('recordExtensions', '--record-extensions'),
   replayExtensions: path('replayExtensions', '--replay-extensions'),
+  capiVersion,
+  featureGates,
 };
 
 /** A key as messages quote it: a hostile 20 MiB key must not become a 20 MiB message. */
@@ -192,7 +227,7 @@ const fieldPath = (prefix: string, key: string): string => (prefix ? `${prefix}.
  * config object must stay inside the package; flags name any path the user chooses.
  */
 export function applySettings(base: RenderConfig, settings: Record<string, unknown>, fromString: boolean, prefix = ''): ConfigOutcome {
-  const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions }, extensionURLs: { ...base.extensionURLs } };
+  const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions }, extensionURLs: { ...base.extensionURLs }, featureGates: { ...base.featureGates } };
   const keys = Object.keys(settings).sort();
   const unknown = keys.filter((k) => !Object.prototype.hasOwnProperty.call(SETTERS, k));
   if (unknown.length > 0) {

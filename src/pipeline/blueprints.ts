@@ -1,7 +1,7 @@
 /** The classes of a run, compiled once each, over templates as the API server stores them. */
 import type { ClusterClass, JsonObject, ObjectRef } from '../core/model.js';
 import { hasErrors, type Result } from '../core/result.js';
-import type { RenderConfig } from '../krm/config.js';
+import { capiProfileOf, type RenderConfig } from '../krm/config.js';
 import { normalizeClusterClass } from '../api/normalize.js';
 import { templateRefsOf } from '../api/refs.js';
 import { buildBlueprint, templateKey, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
@@ -73,7 +73,7 @@ export function blueprintCache(classes: readonly IdentifiedItem[], inputs: Bluep
           const written = checkInput && templates.get(t.apiVersion, t.kind, cc.namespace, t.name);
           if (written) results.push(...checkInput(written, { apiVersion: t.apiVersion, kind: t.kind, namespace: cc.namespace, name: t.name }));
         }
-        const built = buildBlueprint(cc, ref, templates, { skipExternalPatches: config.skipExternalPatches, contractOf, ...(extensions ? { extensions } : {}) });
+        const built = buildBlueprint(cc, ref, templates, { capi: capiProfileOf(config), skipExternalPatches: config.skipExternalPatches, contractOf, ...(extensions ? { extensions } : {}) });
         results.push(...built.results);
         if (built.blueprint) entry = { ok: true, blueprint: built.blueprint, document: item.value };
       }

@@ -6,7 +6,7 @@ import type { JsonObject } from '../core/model.js';
 import { asObject, cloneJson, sortedMap } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { DesiredState } from './desired.js';
-import { CLUSTER_NAME_LABEL, LOCAL_CONFIG_ANNOTATION, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
+import { CLUSTER_NAME_LABEL, LOCAL_CONFIG_ANNOTATION, TOPOLOGY_OWNED_LABEL, UPGRADE_STEP_ANNOTATION } from '../core/labels.js';
 import { fixed, fixedLabels, fromCluster, recordLayers, referenceTo } from './origins.js';
 import { CoreVersion } from './types.js';
 
@@ -15,11 +15,12 @@ export function classicCluster(input: JsonObject, desired: DesiredState, version
   out.apiVersion = `cluster.x-k8s.io/${version}`;
   const meta = asObject(out.metadata) ?? {};
   meta.labels = sortedMap({ ...(asObject(meta.labels) as Record<string, string> | undefined), ...desired.cluster.labels }) ?? {};
-  const annotations = asObject(meta.annotations);
-  if (annotations) {
-    delete annotations[LOCAL_CONFIG_ANNOTATION];
-    if (Object.keys(annotations).length === 0) delete meta.annotations;
-  }
+  const annotations = asObject(meta.annotations) ?? {};
+  delete annotations[LOCAL_CONFIG_ANNOTATION];
+  if (desired.cluster.upgradeStep === undefined) delete annotations[UPGRADE_STEP_ANNOTATION];
+  else annotations[UPGRADE_STEP_ANNOTATION] = desired.cluster.upgradeStep;
+  if (Object.keys(annotations).length === 0) delete meta.annotations;
+  else meta.annotations = sortedMap(annotations as Record<string, string>)!;
   out.metadata = meta;
   const spec = asObject(out.spec) ?? {};
   delete spec.topology;
@@ -30,6 +31,7 @@ export function classicCluster(input: JsonObject, desired: DesiredState, version
     for (const key of Object.keys(input)) rec.set(out, [key], fromCluster(key));
     rec.set(out, ['apiVersion'], fixed('CAPI core API version of the output'));
     recordLayers(out, ['metadata', 'labels'], [fixedLabels(rec, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
+    if (desired.cluster.upgradeStep !== undefined) rec.set(out, ['metadata', 'annotations', UPGRADE_STEP_ANNOTATION], fixed('the topology controller: no upgrade step in progress'));
     if (spec.infrastructureRef !== undefined) rec.set(out, ['spec', 'infrastructureRef'], referenceTo('InfrastructureCluster', spec.infrastructureRef));
     rec.set(out, ['spec', 'controlPlaneRef'], referenceTo('ControlPlane', spec.controlPlaneRef));
   }

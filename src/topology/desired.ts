@@ -8,6 +8,7 @@
  */
 import type { Cluster, JsonObject } from '../core/model.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
+import { atLeast, type CapiProfile } from '../core/capi-release.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { TopologyVersions } from './upgrade.js';
 import { CLUSTER_NAME_LABEL, CONTROL_PLANE_LABEL, TOPOLOGY_OWNED_LABEL } from '../core/labels.js';
@@ -20,7 +21,13 @@ import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyName
 
 export interface DesiredState {
   /** Labels and refs the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
-  cluster: { labels: Record<string, string>; infrastructureRef?: JsonObject; controlPlaneRef: JsonObject };
+  cluster: {
+    labels: Record<string, string>;
+    /** The upgrade-step annotation's value; absent: the annotation is removed (`idleUpgradeStep`). */
+    upgradeStep?: string;
+    infrastructureRef?: JsonObject;
+    controlPlaneRef: JsonObject;
+  };
   infrastructureCluster?: JsonObject;
   controlPlaneMachineTemplate?: JsonObject;
   controlPlane: JsonObject;
@@ -33,6 +40,15 @@ export interface DesiredState {
 export function computeClusterLabels(cluster: Cluster): Record<string, string> {
   return { ...cluster.metadata.labels, [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '' };
 }
+
+/**
+ * The upgrade-step annotation `computeCluster` leaves on a Cluster that is not starting an upgrade
+ * (no AfterClusterUpgrade hook pending, which an offline render never sees):
+ * - v1.12, v1.13: "" (exp/topology/desiredstate/desired_state.go `computeCluster` at v1.12.10 and
+ *   v1.13.6 sets it to "" rather than deleting it, for SSA's sake);
+ * - v1.14 on: none (the same function at v1.14.2 deletes it; main at ae7ff04 too).
+ */
+export const idleUpgradeStep = (capi: CapiProfile): string | undefined => (atLeast(capi, '1.14') ? undefined : '');
 
 // ------------------------------------------------------------------ entry point
 
@@ -48,6 +64,8 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
     machineDeployments: [],
     machinePools: [],
   };
+  const upgradeStep = idleUpgradeStep(bp.capi);
+  if (upgradeStep !== undefined) desired.cluster.upgradeStep = upgradeStep;
   if (bp.infrastructureCluster && names.infrastructureCluster) {
     const ic = templateToObject({ template: bp.infrastructureCluster.object, name: names.infrastructureCluster, cluster: identity }, rec);
     rec?.set(ic, ['metadata', 'name'], builtin(namingDetail('InfrastructureCluster', bp.cc.infrastructure?.naming?.template, 'spec.infrastructure.naming.template', '{{ .cluster.name }}-{{ .random }}')));

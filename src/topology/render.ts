@@ -154,7 +154,7 @@ function controlPlaneKind(bp: Blueprint): { group: string; kind: string } {
 export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectRef, options: RenderClusterOptions): ClusterOutcome {
   const rec = options.recorder;
   const validation = validateClusterTopology(bp, input, clusterRef, rec);
-  const results: Result[] = [...validation.results, ...validateClusterDeep(input, clusterRef, bp.cc)];
+  const results: Result[] = [...validation.results, ...validateClusterDeep(input, clusterRef, bp.capi, bp.cc)];
   if (!validation.cluster) return { ok: false, results };
   const cluster = validation.cluster;
   const vars = defaultAndValidateClusterVariables(bp.variables, cluster, clusterRef, { origins: !!rec });

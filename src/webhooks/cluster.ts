@@ -7,9 +7,10 @@ import type { Cluster, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import type { Recorder } from '../provenance/recorder.js';
-import { isStrictSemver, labelValueErrors, objectNameErrors } from '../core/go/k8s-validation.js';
+import { labelValueErrors, objectNameErrors } from '../core/go/k8s-validation.js';
 import type { ClusterClass } from '../core/model.js';
-import { cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, upgradeConcurrencyErrors } from './rules.js';
+import type { CapiProfile } from '../core/capi-release.js';
+import { cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, metadataErrors, rolloutStrategyErrors, topologyTaintResults, topologyVersionValid, upgradeConcurrencyErrors } from './rules.js';
 import { forbidden, invalid, required, type FieldError } from '../core/fielderror.js';
 import { FIX, keyed, toResults, withFix } from '../core/fixes.js';
 
@@ -36,7 +37,7 @@ export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: Obje
   // Mutating webhook: prefix the version with `v`.
   const version = topo.version.startsWith('v') ? topo.version : `v${topo.version}`;
   if (version !== topo.version) rec?.clusterDefault('spec.topology.version', 'with the "v" prefix the Cluster defaulting webhook adds');
-  if (!isStrictSemver(version.slice(1))) {
+  if (!topologyVersionValid(version, bp.capi)) {
     report('version', invalid('spec.topology.version', version, withFix('version must be a valid semantic version', FIX.clusterVersionSyntax)));
   } else if (bp.cc.kubernetesVersions && !bp.cc.kubernetesVersions.includes(version)) {
     report('version', invalid('spec.topology.version', version, withFix('version must match one of the versions defined in the ClusterClass', FIX.clusterVersionNotListed)));
@@ -84,11 +85,11 @@ export function validateClusterTopology(bp: Blueprint, input: Cluster, ref: Obje
 
 /**
  * The CAPI core/webhooks/admission/cluster.go rules `validateClusterTopology` does not cover: clusterNetwork CIDRs (rule 3), topology
- * metadata, MD rollout strategies and taints (rule 6; the taint feature gate is a warning), the
+ * metadata, MD rollout strategies and taints (rule 6, per CAPI release: ./rules.ts `topologyTaintResults`), the
  * upgrade-concurrency annotation (rule 7), health-check value rules of the topology (rule 8) and
  * autoscaler annotations vs replicas (rule 10; the class part only when `cc` is given).
  */
-export function validateClusterDeep(cluster: Cluster, ref: ObjectRef, cc?: ClusterClass): Result[] {
+export function validateClusterDeep(cluster: Cluster, ref: ObjectRef, capi: CapiProfile, cc?: ClusterClass): Result[] {
   const results: Result[] = [];
   const topo = cluster.topology;
   const mdPath = (name: string) => keyed('spec.topology.workers.machineDeployments', name);
@@ -105,15 +106,17 @@ export function validateClusterDeep(cluster: Cluster, ref: ObjectRef, cc?: Clust
     results.push(...toResults(rolloutStrategyErrors(md.rollout?.strategy, `${mdPath(md.name)}.rollout.strategy`), ref, 'rollout-strategy'));
   }
 
-  const taintLists: [Cluster['topology']['controlPlane']['taints'], string][] = [
-    [topo.controlPlane.taints, 'spec.topology.controlPlane.taints'],
-    ...topo.workers.machineDeployments.map((md): [Cluster['topology']['controlPlane']['taints'], string] => [md.taints, `${mdPath(md.name)}.taints`]),
-    ...topo.workers.machinePools.map((mp): [Cluster['topology']['controlPlane']['taints'], string] => [mp.taints, `${mpPath(mp.name)}.taints`]),
-  ];
-  for (const [taints, path] of taintLists) {
-    results.push(...toResults(taintGateWarning(taints, path), ref, 'taints', 'warning'));
-    results.push(...toResults(taintErrors(taints, path), ref, 'taints'));
-  }
+  results.push(
+    ...topologyTaintResults(
+      [
+        { taints: topo.controlPlane.taints, path: 'spec.topology.controlPlane.taints', indexPath: 'spec.topology.controlPlane.taints' },
+        ...topo.workers.machineDeployments.map((md, i) => ({ taints: md.taints, path: `${mdPath(md.name)}.taints`, indexPath: `spec.topology.workers.machineDeployments[${i}].taints` })),
+        ...topo.workers.machinePools.map((mp, i) => ({ taints: mp.taints, path: `${mpPath(mp.name)}.taints`, indexPath: `spec.topology.workers.machinePools[${i}].taints` })),
+      ],
+      ref,
+      capi,
+    ),
+  );
 
   results.push(...toResults(upgradeConcurrencyErrors(cluster.metadata.annotations), ref, 'upgrade-concurrency'));
 

@@ -5,10 +5,11 @@
  */
 import type { ClusterClass, HealthCheck, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
+import type { CapiProfile } from '../core/capi-release.js';
 import { generateStableName, type StableRole } from '../names/names.js';
 import { dns1123SubdomainErrors } from '../core/go/k8s-validation.js';
 import { forbidden, invalid, type FieldError } from '../core/fielderror.js';
-import { healthCheckErrors, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, startupTimeoutErrors, taintErrors, taintGateWarning } from './rules.js';
+import { healthCheckErrors, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, startupTimeoutErrors, topologyTaintResults } from './rules.js';
 import { validateClusterClassPatches } from './patches.js';
 import { FIX, keyed, toResults, withFix } from '../core/fixes.js';
 import { templateRefsOf } from '../api/refs.js';
@@ -78,11 +79,11 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
 /**
  * The CAPI core/webhooks/admission/clusterclass.go create rules `validateClusterClass` and the variables stage do not cover: MD rollout
  * strategies (rule 4), `triggerIf.unhealthyLessThanOrEqualTo` and `maxInFlight` (rule 5), taints
- * (rule 7; the feature-gate part is a warning), patches (rule 9, CAPI core/webhooks/admission/patch_validation.go `validatePatches`; src/webhooks/patches.ts),
+ * (rule 7, per CAPI release and MachineTaintPropagation: ./rules.ts `topologyTaintResults`), patches (rule 9, CAPI core/webhooks/admission/patch_validation.go `validatePatches`; src/webhooks/patches.ts),
  * class metadata (rule 10) and `kubernetesVersions` (rule 11). Paths use class names as keys, like
  * CAPI's webhook (patch paths use indexes, as CAPI's do).
  */
-export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef): Result[] {
+export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef, capi: CapiProfile): Result[] {
   const mdPath = (cls: string) => keyed('spec.workers.machineDeployments', cls);
   const mpPath = (cls: string) => keyed('spec.workers.machinePools', cls);
   const results: Result[] = [];
@@ -93,15 +94,17 @@ export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef): Resu
   for (const md of cc.workers.machineDeployments) {
     results.push(...toResults(healthCheckErrors(md.healthCheck, `${mdPath(md.class)}.healthCheck`, { maxInFlight: true, startupTimeout: false }), ref, 'health-check'));
   }
-  const taintLists: [Parameters<typeof taintErrors>[0], string][] = [
-    [cc.controlPlane.taints, 'spec.controlPlane.taints'],
-    ...cc.workers.machineDeployments.map((md): [Parameters<typeof taintErrors>[0], string] => [md.taints, `${mdPath(md.class)}.taints`]),
-    ...cc.workers.machinePools.map((mp): [Parameters<typeof taintErrors>[0], string] => [mp.taints, `${mpPath(mp.class)}.taints`]),
-  ];
-  for (const [taints, path] of taintLists) {
-    results.push(...toResults(taintGateWarning(taints, path), ref, 'taints', 'warning'));
-    results.push(...toResults(taintErrors(taints, path), ref, 'taints'));
-  }
+  results.push(
+    ...topologyTaintResults(
+      [
+        { taints: cc.controlPlane.taints, path: 'spec.controlPlane.taints', indexPath: 'spec.controlPlane.taints' },
+        ...cc.workers.machineDeployments.map((md, i) => ({ taints: md.taints, path: `${mdPath(md.class)}.taints`, indexPath: `spec.workers.machineDeployments[${i}].taints` })),
+        ...cc.workers.machinePools.map((mp, i) => ({ taints: mp.taints, path: `${mpPath(mp.class)}.taints`, indexPath: `spec.workers.machinePools[${i}].taints` })),
+      ],
+      ref,
+      capi,
+    ),
+  );
   results.push(...validateClusterClassPatches(cc, ref));
   results.push(...toResults(metadataErrors(cc.controlPlane.metadata, 'spec.controlPlane.metadata'), ref, 'metadata'));
   for (const md of cc.workers.machineDeployments) results.push(...toResults(metadataErrors(md.metadata, `${mdPath(md.class)}.template.metadata`), ref, 'metadata'));

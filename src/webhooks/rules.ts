@@ -7,12 +7,16 @@
  * `; ` and a fix from `FIX`, the one table of fix hints for the webhook rules.
  */
 import { isObject } from '../core/json.js';
+import { isStrictSemver } from '../core/go/k8s-validation.js';
 import type { HealthCheck, Json, JsonObject, Metadata, Taint } from '../core/model.js';
 import { fieldError, invalid, type FieldError } from '../core/fielderror.js';
 import { qualifiedNameErrors, validateMetadata } from '../variables/labels.js';
 import { atoiError, cidrError, compareVersions, intOrPercentError, intOrStringText, parseTolerant, semverText } from '../core/go/primitives.js';
 import { AUTOSCALER_MAX_SIZE, AUTOSCALER_MIN_SIZE, UPGRADE_CONCURRENCY } from '../core/labels.js';
-import { FIX, child, metadataFix, withFix } from '../core/fixes.js';
+import { FIX, child, metadataFix, toResults, withFix } from '../core/fixes.js';
+import type { ObjectRef } from '../core/model.js';
+import type { Result } from '../core/result.js';
+import { atLeast, type CapiProfile } from '../core/capi-release.js';
 
 /** `validateRemediationMaxInFlight` / `validateMachineHealthCheckUnhealthyLessThanOrEqualTo`. */
 export function intOrPercentErrors(value: Json | undefined, path: string): FieldError[] {
@@ -49,7 +53,7 @@ export function healthCheckErrors(hc: HealthCheck | undefined, path: string, opt
   return out;
 }
 
-/** `taints.ValidateMachineTaints` without the feature-gate part (see `taintGateWarning`). */
+/** The content rules of `taints.ValidateMachineTaints` (internal/util/taints/validation.go, v1.13.6 and v1.14.2); the gate is `topologyTaintResults`'. */
 export function taintErrors(taints: readonly Taint[] | undefined, path: string): FieldError[] {
   const out: FieldError[] = [];
   (taints ?? []).forEach((t, i) => {
@@ -66,11 +70,54 @@ export function taintErrors(taints: readonly Taint[] | undefined, path: string):
   return out;
 }
 
-/** Taints are Forbidden unless the MachineTaintPropagation gate is on; the renderer cannot know, so it warns. */
-export function taintGateWarning(taints: readonly Taint[] | undefined, path: string): FieldError[] {
-  if (!taints || taints.length === 0) return [];
-  return [fieldError('Forbidden', path, withFix('taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled', FIX.taintGate))];
+/** One `taints` list of a Cluster topology or ClusterClass: CAPI's webhook path (workers keyed by name) and the list's place in the object (by index). */
+export interface TaintList {
+  taints: readonly Taint[] | undefined;
+  path: string;
+  indexPath: string;
 }
+
+/**
+ * Topology taints, per CAPI release:
+ * - v1.12: the field does not exist. v1.12.10's api/core/v1beta2 `Cluster` and `ClusterClass`
+ *   types (cluster_types.go, clusterclass_types.go) and their CRDs have no `taints`, so the API
+ *   server's strict field validation (kubectl's default) refuses it as an unknown field.
+ * - v1.13 on: `taints.ValidateMachineTaints` (internal/util/taints/validation.go at v1.13.6 and
+ *   v1.14.2) makes a non-empty list Forbidden while MachineTaintPropagation is off (its default),
+ *   then checks each key. The Cluster webhook calls it from `validateTopologyTaints` (v1.13.6
+ *   internal/webhooks/cluster.go, v1.14.2 core/webhooks/admission/cluster.go), the ClusterClass
+ *   webhook from `validate` (v1.13.6 internal/webhooks/clusterclass.go, v1.14.2
+ *   core/webhooks/admission/clusterclass.go).
+ */
+export function topologyTaintResults(lists: readonly TaintList[], ref: ObjectRef, capi: CapiProfile): Result[] {
+  const present = lists.filter((l) => l.taints && l.taints.length > 0);
+  if (!atLeast(capi, '1.13')) {
+    const version = ref.apiVersion.split('/').pop();
+    return present.map((l) => ({
+      severity: 'error',
+      message: `${ref.kind} in version "${version}" cannot be handled as a ${ref.kind}: strict decoding error: unknown field "${l.indexPath}"; taints were added in CAPI v1.13 (--capi-version ${capi.version})`,
+      resourceRef: ref,
+      field: { path: l.indexPath },
+      tags: { rule: 'strict-decoding' },
+    }));
+  }
+  const gate = (l: TaintList): FieldError[] =>
+    capi.gates.MachineTaintPropagation ? [] : [fieldError('Forbidden', l.path, withFix('taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled', FIX.taintGate))];
+  return present.flatMap((l) => toResults([...gate(l), ...taintErrors(l.taints, l.path)], ref, 'taints'));
+}
+
+/** util/version/version.go `KubeSemver` (v1.12.10, v1.13.6). */
+const KUBE_SEMVER = /^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-0-9a-zA-Z_.+]*)?$/;
+
+/**
+ * Whether the Cluster webhook accepts `spec.topology.version` on create (after the defaulting
+ * webhook added the `v`), per CAPI release:
+ * - v1.12, v1.13: `version.KubeSemver.MatchString` (v1.12.10 and v1.13.6 internal/webhooks/cluster.go
+ *   `validate`), which also takes `v1.30.01` or `v1.30.0_x`;
+ * - v1.14 on: blang `semver.Parse` of the version without its `v` (v1.14.2
+ *   core/webhooks/admission/cluster.go `validate`; main at ae7ff04 too).
+ */
+export const topologyVersionValid = (version: string, capi: CapiProfile): boolean => (atLeast(capi, '1.14') ? isStrictSemver(version.slice(1)) : KUBE_SEMVER.test(version));
 
 /** `ObjectMeta.Validate` for `{labels, annotations}` at `path`. */
 export const metadataErrors = (meta: Metadata | undefined, path: string): FieldError[] =>

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runExplainCommand } from '../../src/cli/explain.js';
 import { fakeIO } from '../helpers/io.js';
-import { hasShared, quickStart } from './helpers.js';
+import { QUICK_START_GATES, hasShared, quickStart } from './helpers.js';
 
 const run = async (...args: string[]) => {
   const io = fakeIO();
@@ -38,7 +38,7 @@ describe('explain CLI: usage', () => {
 
 describe.skipIf(!hasShared)('explain CLI on the quick-start fixture', () => {
   it('text: one line per leaf, grouped per object, with the patches considered', async () => {
-    const r = await run('qs-dev-1', 'KubeadmControlPlane', '-f', quickStart);
+    const r = await run('qs-dev-1', 'KubeadmControlPlane', '-f', quickStart, ...QUICK_START_GATES);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^# Cluster default\/qs-dev-1, ClusterClass default\/quick-start\nKubeadmControlPlane default\/qs-dev-1-\w+ \(controlplane.cluster.x-k8s.io\/v1beta2, ControlPlane\)\n/);
     expect(r.out).toMatch(/\n {2}spec\.replicas = 3 +← Cluster spec\.topology\.controlPlane\.replicas\n/);
@@ -48,7 +48,7 @@ describe.skipIf(!hasShared)('explain CLI on the quick-start fixture', () => {
   });
 
   it('--field filters to a path and its children; json output', async () => {
-    const r = await run('default/qs-custom', 'kubeadmcontrolplane', '--field', 'spec.kubeadmConfigSpec.clusterConfiguration.etcd', '--format', 'json', '-f', quickStart);
+    const r = await run('default/qs-custom', 'kubeadmcontrolplane', '--field', 'spec.kubeadmConfigSpec.clusterConfiguration.etcd', '--format', 'json', '-f', quickStart, ...QUICK_START_GATES);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out);
     expect(out.cluster).toMatchObject({ name: 'qs-custom' });
@@ -60,19 +60,19 @@ describe.skipIf(!hasShared)('explain CLI on the quick-start fixture', () => {
         source: expect.objectContaining({ kind: 'patch', patch: 'etcdImageTag', patchIndex: 1, definitionIndex: 0, jsonPatchIndex: 0, enabledIf: '{{ ne .etcdImageTag "" }}' }),
       },
     ]);
-    const all = await run('qs-custom', '--field', 'spec.version', '-f', quickStart);
+    const all = await run('qs-custom', '--field', 'spec.version', '-f', quickStart, ...QUICK_START_GATES);
     expect(all.code).toBe(0);
     expect(all.out.match(/spec\.version = "v1\.33\.5"/g)).toHaveLength(1); // only the control plane has spec.version
     expect(all.out).not.toContain('patches whose selectors');
   });
 
   it('object selection: ambiguous kind is exit 3, unknown object or field exit 1', async () => {
-    const amb = await run('qs-dev-1', 'DevMachineTemplate', '-f', quickStart);
+    const amb = await run('qs-dev-1', 'DevMachineTemplate', '-f', quickStart, ...QUICK_START_GATES);
     expect(amb.code).toBe(3);
     expect(amb.err).toContain('matches 2 objects');
-    expect((await run('qs-dev-1', 'Secret/x', '-f', quickStart)).code).toBe(1);
-    expect((await run('qs-dev-1', 'KubeadmControlPlane', '--field', 'spec.nope', '-f', quickStart)).code).toBe(1);
-    const byName = await run('qs-dev-1', 'MachineDeployment/qs-dev-1-md-0', '-f', quickStart);
+    expect((await run('qs-dev-1', 'Secret/x', '-f', quickStart, ...QUICK_START_GATES)).code).toBe(1);
+    expect((await run('qs-dev-1', 'KubeadmControlPlane', '--field', 'spec.nope', '-f', quickStart, ...QUICK_START_GATES)).code).toBe(1);
+    const byName = await run('qs-dev-1', 'MachineDeployment/qs-dev-1-md-0', '-f', quickStart, ...QUICK_START_GATES);
     expect(byName.code).toBe(0);
     expect(byName.out).toContain('spec.replicas = 2');
   });

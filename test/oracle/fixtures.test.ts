@@ -21,9 +21,11 @@ const names = missing ? [] : fixtureNames();
 const crds = missing ? '' : writeProviderCrds(mkdtempSync(join(tmpdir(), 'rcc-oracle-crds-')));
 
 const products = new Map<string, ProductRender>();
-const product = (name: string): ProductRender => {
-  if (!products.has(name)) products.set(name, renderWithProduct({ paths: [fixturePath(name)], crds }));
-  return products.get(name)!;
+/** The product's render of a fixture under the rules of CAPI `minor`. */
+const product = (minor: string, name: string): ProductRender => {
+  const key = `${minor} ${name}`;
+  if (!products.has(key)) products.set(key, renderWithProduct(minor, { paths: [fixturePath(name)], crds }));
+  return products.get(key)!;
 };
 
 for (const { minor, capi, mode } of versions('real-world fixture comparison')) {
@@ -31,7 +33,7 @@ for (const { minor, capi, mode } of versions('real-world fixture comparison')) {
     for (const name of names) {
       it(`${name}: only the recorded differences`, () => {
         const answer = mode === 'live' ? askOracle(minor, { paths: [fixturePath(name)], crds }) : readJSON(recordedFixture(minor, name));
-        const lines = differenceLines(answer, product(name), { minor, fixture: name });
+        const lines = differenceLines(answer, product(minor, name), { minor, fixture: name });
         expect(lines).toEqual(expectedFor(minor)?.fixtures[name] ?? []);
         expect(lines.filter((l) => l.startsWith('[new]'))).toEqual([]);
       });

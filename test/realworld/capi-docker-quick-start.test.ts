@@ -676,7 +676,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
     const { parseAllDocuments } = await import('yaml');
     const { FIXTURE_DIR } = await import('./helpers.js');
     const io = fakeIO();
-    const code = await runRender([`${FIXTURE_DIR}/${FILE}`, '--format', 'manifests'], io);
+    const code = await runRender([`${FIXTURE_DIR}/${FILE}`, '--format', 'manifests', '--feature-gates', 'MachineTaintPropagation=true'], io);
     expect(code).toBe(0);
     const docs = parseAllDocuments(io.out).map((d) => d.toJS());
     const kinds = (cluster: string) => docs.filter((d) => d.metadata?.labels?.[CLUSTER_NAME] === cluster).map((d) => d.kind);

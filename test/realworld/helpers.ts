@@ -14,7 +14,7 @@ import type { ClusterVariable, JsonObject } from '../../src/core/model.js';
 import { normalizeCluster, normalizeClusterClass } from '../../src/api/normalize.js';
 import { buildBlueprint } from '../../src/blueprint/blueprint.js';
 import { contractLookup } from '../../src/blueprint/contract.js';
-import { DEFAULT_CONFIG, applySettings } from '../../src/krm/config.js';
+import { DEFAULT_CONFIG, capiProfileOf, applySettings } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import type { Result } from '../../src/core/result.js';
 import { classify } from '../../src/pipeline/classify.js';
@@ -132,9 +132,12 @@ function group(objects: Obj[]): ClusterObjects {
   return { all, cluster, infraCluster, cpMachineTemplate, controlPlane, cpHealthCheck, md, mp, mhcs };
 }
 
+/** Feature gates a fixture needs: the quick-start's `qs-custom` sets topology taints (the fixture says they need MachineTaintPropagation). */
+export const FIXTURE_GATES: Record<string, Record<string, boolean>> = { 'capi-docker-quick-start.yaml': { MachineTaintPropagation: true } };
+
 /** Renders every Cluster of a fixture file (pipeline entry point) and computes the defaulted variables. */
 export function renderFixture(file: string, options: RenderOptions = {}): FixtureRender {
-  const cfg = applySettings(DEFAULT_CONFIG, options.settings ?? {}, false);
+  const cfg = applySettings(DEFAULT_CONFIG, { ...(FIXTURE_GATES[file] ? { featureGates: FIXTURE_GATES[file] } : {}), ...options.settings }, false);
   if (!cfg.ok) throw new Error(cfg.message);
   const items = readFixtureItems(file, options.mutate);
   const out = runPipeline(items, cfg.config, [], options.crds ? { crds: options.crds } : {});
@@ -162,7 +165,7 @@ function defaultedVariables(items: InputItem[]): Map<string, ClusterVariable[]> 
     const classRef = { ...classItem.ref!, namespace: classItem.ref!.namespace ?? ns };
     const cc = normalizeClusterClass(classItem.value, classRef).value;
     if (!cc) continue;
-    const bp = buildBlueprint(cc, classRef, templates, { skipExternalPatches: true, contractOf: contractLookup({}) }).blueprint;
+    const bp = buildBlueprint(cc, classRef, templates, { capi: capiProfileOf(DEFAULT_CONFIG), skipExternalPatches: true, contractOf: contractLookup({}) }).blueprint;
     if (!bp) continue;
     out.set(`${ref.namespace}/${ref.name}`, defaultAndValidateClusterVariables(bp.variables, cluster, ref).variables.cluster);
   }

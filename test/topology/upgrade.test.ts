@@ -266,17 +266,19 @@ describe.each(['yaml', 'json'])('observed state and strict mode through the KRM 
   });
 
   it('strict: true reports warnings as errors and fails the run', async () => {
-    const withTaint = cluster({ version: 'v1.31.0', mds: [{ name: 'md-0' }] }) as Obj;
-    withTaint.spec.topology.workers.machineDeployments[0].taints = [{ key: 'example.com/gpu', effect: 'NoSchedule', propagation: 'Always' }];
-    const plain = fakeIO(resourceList([...classDocs(), withTaint]));
+    // A skipped external patch is a warning (skipExternalPatches); strict makes it an error.
+    const docs = classDocs() as Obj[];
+    docs.find((d) => d.kind === 'ClusterClass')!.spec.patches = [{ name: 'gen', external: { generatePatchesExtension: 'gen.example' } }];
+    const inputs = [...docs, cluster({ version: 'v1.31.0', mds: [{ name: 'md-0' }] })];
+    const plain = fakeIO(resourceList(inputs, { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', spec: { skipExternalPatches: true } }));
     expect(await runFunction(plain)).toBe(0);
     const warning = (YAML.parse(plain.out) as Obj).results.find((r: Obj) => r.severity === 'warning');
-    expect(warning).toMatchObject({ resourceRef: { kind: 'Cluster', name: 'c1' }, field: { path: 'spec.topology.workers.machineDeployments[md-0].taints' } });
+    expect(warning).toMatchObject({ resourceRef: { kind: 'ClusterClass' }, message: expect.stringContaining('skipped') });
 
-    const strict = fakeIO(resourceList([...classDocs(), withTaint], { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', spec: { strict: true } }));
+    const strict = fakeIO(resourceList(inputs, { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', spec: { skipExternalPatches: true, strict: true } }));
     expect(await runFunction(strict)).toBe(1);
     const promoted = (YAML.parse(strict.out) as Obj).results.find((r: Obj) => r.message === warning.message);
-    expect(promoted).toMatchObject({ severity: 'error', tags: { strict: 'true' }, field: warning.field });
+    expect(promoted).toMatchObject({ severity: 'error', tags: { strict: 'true' }, resourceRef: warning.resourceRef });
   });
 });
 

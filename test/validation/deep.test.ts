@@ -3,14 +3,17 @@ import type { JsonObject } from '../../src/core/model.js';
 import type { Result } from '../../src/core/result.js';
 import { validateClusterClassDeep } from '../../src/webhooks/clusterclass.js';
 import { validateClusterDeep } from '../../src/webhooks/cluster.js';
+import { capiProfile } from '../../src/core/capi-release.js';
 import { CLASS_REF, clusterRef, makeClass, makeCluster, mdClasses, topology, workers } from './helpers.js';
 
+/** The default release with its default gates (MachineTaintPropagation off). */
+const V1_14 = capiProfile('1.14');
 const starts = (prefix: string) => expect.stringMatching(new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
 const brief = (rs: Result[]) => rs.map((r) => ({ severity: r.severity, path: r.field?.path, message: r.message, kind: r.resourceRef?.kind }));
 
 describe('validateClusterClassDeep', () => {
   it('accepts the base class', () => {
-    expect(validateClusterClassDeep(makeClass(), CLASS_REF)).toEqual([]);
+    expect(validateClusterClassDeep(makeClass(), CLASS_REF, V1_14)).toEqual([]);
   });
 
   it('checks rollout strategies: int or percent, not both 0', () => {
@@ -18,7 +21,7 @@ describe('validateClusterClassDeep', () => {
       mdClasses(spec)[0]!.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '10', maxSurge: 'x%' } } };
       mdClasses(spec).push({ ...mdClasses(spec)[0]!, class: 'zero', rollout: { strategy: { rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } } } });
     });
-    expect(brief(validateClusterClassDeep(cc, CLASS_REF))).toEqual([
+    expect(brief(validateClusterClassDeep(cc, CLASS_REF, V1_14))).toEqual([
       {
         severity: 'error',
         kind: 'ClusterClass',
@@ -46,7 +49,7 @@ describe('validateClusterClassDeep', () => {
       (spec.controlPlane as JsonObject).healthCheck = { remediation: { triggerIf: { unhealthyLessThanOrEqualTo: '40' } } };
       mdClasses(spec)[0]!.healthCheck = { remediation: { maxInFlight: '1.5%', triggerIf: { unhealthyLessThanOrEqualTo: '40%' } } };
     });
-    expect(brief(validateClusterClassDeep(cc, CLASS_REF)).map((r) => [r.path, r.message])).toEqual([
+    expect(brief(validateClusterClassDeep(cc, CLASS_REF, V1_14)).map((r) => [r.path, r.message])).toEqual([
       [
         'spec.controlPlane.healthCheck.remediation.triggerIf.unhealthyLessThanOrEqualTo',
         'Invalid value: "40": must be either an int or a percentage: invalid value for IntOrString: invalid type: string is not a percentage; use an integer such as 1 or a percentage such as "25%"',
@@ -58,7 +61,7 @@ describe('validateClusterClassDeep', () => {
     ]);
   });
 
-  it('checks taints: reserved keys, key syntax, and warns about the feature gate', () => {
+  it('checks taints: reserved keys, key syntax, and refuses them while MachineTaintPropagation is off', () => {
     const cc = makeClass((spec) => {
       (spec.controlPlane as JsonObject).taints = [
         { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
@@ -71,12 +74,12 @@ describe('validateClusterClassDeep', () => {
         { key: 'bad key', effect: 'NoSchedule' },
       ];
     });
-    const rs = brief(validateClusterClassDeep(cc, CLASS_REF));
-    expect(rs.filter((r) => r.severity === 'warning').map((r) => [r.path, r.message])).toEqual([
-      ['spec.controlPlane.taints', 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled; enable MachineTaintPropagation on the management cluster, or remove the taints'],
-      ['spec.workers.machinePools[default-pool].taints', expect.stringContaining('MachineTaintPropagation')],
+    const rs = brief(validateClusterClassDeep(cc, CLASS_REF, V1_14));
+    expect(rs.filter((r) => r.message.startsWith('Forbidden')).map((r) => [r.severity, r.path, r.message])).toEqual([
+      ['error', 'spec.controlPlane.taints', 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled; enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints'],
+      ['error', 'spec.workers.machinePools[default-pool].taints', expect.stringContaining('MachineTaintPropagation')],
     ]);
-    expect(rs.filter((r) => r.severity === 'error').map((r) => [r.path, r.message])).toEqual([
+    expect(rs.filter((r) => !r.message.startsWith('Forbidden')).map((r) => [r.path, r.message])).toEqual([
       [
         'spec.controlPlane.taints[0].key',
         'Invalid value: "node.kubernetes.io/not-ready": taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service; remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
@@ -96,7 +99,7 @@ describe('validateClusterClassDeep', () => {
       (spec.controlPlane as JsonObject).metadata = { labels: { ok: 'fine', 'bad/key/x': 'v' } };
       mdClasses(spec)[0]!.metadata = { labels: { app: 'not valid!' }, annotations: { '-nope': 'x' } };
     });
-    expect(brief(validateClusterClassDeep(cc, CLASS_REF)).map((r) => [r.path, r.message])).toEqual([
+    expect(brief(validateClusterClassDeep(cc, CLASS_REF, V1_14)).map((r) => [r.path, r.message])).toEqual([
       ['spec.controlPlane.metadata.labels', starts('Invalid value: "bad/key/x": a valid label key must consist of alp')],
       ['spec.workers.machineDeployments[default-worker].template.metadata.labels[app]', starts('Invalid value: "not valid!": a valid label must be an empty stri')],
       ['spec.workers.machineDeployments[default-worker].template.metadata.annotations', starts('Invalid value: "-nope": name part must consist of alphanumeric ')],
@@ -107,7 +110,7 @@ describe('validateClusterClassDeep', () => {
     const cc = makeClass((spec) => {
       spec.kubernetesVersions = ['v1.30.0', 'v1.31.2', 'v1.31.2', 'not-a-version', 'v1.33.0', 'v1.33.0+build.2', 'v1.32.9'];
     });
-    expect(brief(validateClusterClassDeep(cc, CLASS_REF)).map((r) => [r.path, r.message])).toEqual([
+    expect(brief(validateClusterClassDeep(cc, CLASS_REF, V1_14)).map((r) => [r.path, r.message])).toEqual([
       ['spec.kubernetesVersion[2]', 'Invalid value: "v1.31.2": version must be greater than v1.31.2; list each version once, in increasing order'],
       ['spec.kubernetesVersion[3]', 'Invalid value: "not-a-version": version must be a valid semantic version; write versions as v<major>.<minor>.<patch>, e.g. v1.32.0'],
       ['spec.kubernetesVersion[4]', 'Invalid value: "v1.33.0": expecting a version with minor 31 or 32, found version 1.33.0; add a version for every minor in between'],
@@ -125,7 +128,7 @@ describe('validateClusterClassDeep: patches (§7.5, §8.1 rule 9)', () => {
   const KCT = ['bootstrap.cluster.x-k8s.io/v1beta2', 'KubeadmConfigTemplate'] as const;
   const DMPT = ['infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachinePoolTemplate'] as const;
   const add = (path: string, source: JsonObject): JsonObject => ({ op: 'add', path, ...source });
-  const patched = (...patches: JsonObject[]) => validateClusterClassDeep(makeClass((spec) => (spec.patches = patches)), CLASS_REF);
+  const patched = (...patches: JsonObject[]) => validateClusterClassDeep(makeClass((spec) => (spec.patches = patches)), CLASS_REF, V1_14);
 
   it('accepts valid inline and external patches of every kind', () => {
     const rs = patched(
@@ -192,7 +195,7 @@ describe('validateClusterClassDeep: patches (§7.5, §8.1 rule 9)', () => {
         },
       ];
     });
-    expect(brief(validateClusterClassDeep(cc, CLASS_REF)).map((r) => [r.path, r.message])).toEqual([
+    expect(brief(validateClusterClassDeep(cc, CLASS_REF, V1_14)).map((r) => [r.path, r.message])).toEqual([
       [
         'spec.patches[0].definitions[0].selector.matchResources.infrastructureCluster',
         'Invalid value: true: selector is enabled but does not match the infrastructure ref; the ClusterClass has no spec.infrastructure.templateRef: disable this match',
@@ -242,14 +245,14 @@ describe('validateClusterClassDeep: patches (§7.5, §8.1 rule 9)', () => {
 
 describe('validateClusterDeep', () => {
   it('accepts the base Cluster', () => {
-    expect(validateClusterDeep(makeCluster('c1'), clusterRef('c1'), makeClass())).toEqual([]);
+    expect(validateClusterDeep(makeCluster('c1'), clusterRef('c1'), V1_14, makeClass())).toEqual([]);
   });
 
   it('checks clusterNetwork CIDRs', () => {
     const c = makeCluster('c1', (spec) => {
       spec.clusterNetwork = { pods: { cidrBlocks: ['192.168.0.0/16', '10.0.0.0/33'] }, services: { cidrBlocks: ['fd00::/108', '10.96.0.1'] } };
     });
-    expect(brief(validateClusterDeep(c, clusterRef('c1')))).toEqual([
+    expect(brief(validateClusterDeep(c, clusterRef('c1'), V1_14))).toEqual([
       { severity: 'error', kind: 'Cluster', path: 'spec.clusterNetwork.pods.cidrBlocks[1]', message: 'Invalid value: "10.0.0.0/33": invalid CIDR address: 10.0.0.0/33; use CIDR notation such as 10.0.0.0/16 or fd00::/108' },
       { severity: 'error', kind: 'Cluster', path: 'spec.clusterNetwork.services.cidrBlocks[1]', message: 'Invalid value: "10.96.0.1": invalid CIDR address: 10.96.0.1; use CIDR notation such as 10.0.0.0/16 or fd00::/108' },
     ]);
@@ -267,11 +270,11 @@ describe('validateClusterDeep', () => {
         healthCheck: { remediation: { maxInFlight: 'all' } },
       };
     });
-    expect(brief(validateClusterDeep(c, clusterRef('c1'))).map((r) => [r.severity, r.path, r.message])).toEqual([
+    expect(brief(validateClusterDeep(c, clusterRef('c1'), V1_14)).map((r) => [r.severity, r.path, r.message])).toEqual([
       ['error', 'spec.topology.controlPlane.metadata.annotations', starts('Invalid value: "a/b/c": a valid label key must consist of alphanumeric c')],
       ['error', 'spec.topology.workers.machineDeployments[md-0].metadata.labels[x.io/y]', starts('Invalid value: "z z": a valid label must be an empty string or consist o')],
       ['error', 'spec.topology.workers.machineDeployments[md-0].rollout.strategy.rollingUpdate', starts('Invalid value: "0": maxUnavailable and maxSurge cannot both be 0')],
-      ['warning', 'spec.topology.workers.machineDeployments[md-0].taints', starts('Forbidden: taints are not allowed to be set when the feature gate Machin')],
+      ['error', 'spec.topology.workers.machineDeployments[md-0].taints', starts('Forbidden: taints are not allowed to be set when the feature gate Machin')],
       ['error', 'spec.topology.workers.machineDeployments[md-0].taints[0].key', starts('Invalid value: "node.kubernetes.io/unreachable": taint key must not ha')],
       ['error', 'spec.topology.controlPlane.healthCheck.checks.nodeStartupTimeoutSeconds', starts('Invalid value: 10: must be at least 30s')],
       ['error', 'spec.topology.workers.machineDeployments[md-0].healthCheck.remediation.maxInFlight', starts('Invalid value: "all": must be either an int or a percentage: invalid v')],
@@ -280,7 +283,7 @@ describe('validateClusterDeep', () => {
 
   it('checks the upgrade-concurrency annotation', () => {
     const path = 'metadata.annotations[topology.cluster.x-k8s.io/upgrade-concurrency]';
-    const withValue = (v: string) => brief(validateClusterDeep(makeCluster('c1', (_s, meta) => (meta.annotations = { 'topology.cluster.x-k8s.io/upgrade-concurrency': v })), clusterRef('c1')));
+    const withValue = (v: string) => brief(validateClusterDeep(makeCluster('c1', (_s, meta) => (meta.annotations = { 'topology.cluster.x-k8s.io/upgrade-concurrency': v })), clusterRef('c1'), V1_14));
     expect(withValue('2')).toEqual([]);
     expect(withValue('abc')).toEqual([
       {
@@ -307,7 +310,7 @@ describe('validateClusterDeep', () => {
         metadata: { annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1' } },
       };
     });
-    expect(brief(validateClusterDeep(c, clusterRef('c1'), cc))).toEqual([
+    expect(brief(validateClusterDeep(c, clusterRef('c1'), V1_14, cc))).toEqual([
       {
         severity: 'error',
         kind: 'Cluster',
@@ -324,6 +327,6 @@ describe('validateClusterDeep', () => {
       },
     ]);
     // Without the class only the topology's own annotations are checked.
-    expect(validateClusterDeep(c, clusterRef('c1'))).toHaveLength(1);
+    expect(validateClusterDeep(c, clusterRef('c1'), V1_14)).toHaveLength(1);
   });
 });

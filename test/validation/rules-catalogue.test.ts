@@ -24,7 +24,7 @@
  * MD remediation.maxInFlight             | validation/rules.ts             | must be either an int or a percentage: <err>                          | cc-13
  * naming template parses (§3.4)          | validation/clusterclass.ts      | invalid <InfraCluster|ControlPlane|MachineDeployment|MachinePool> name template: <err> | cc-14
  * naming template → DNS-1123 name        | validation/clusterclass.ts      | a lowercase RFC 1123 subdomain must consist of ...                    | cc-15
- * taints need the feature gate (warning) | validation/rules.ts             | taints are not allowed to be set when the feature gate ...            | cc-16
+ * taints need the feature gate          | validation/rules.ts             | taints are not allowed to be set when the feature gate ...            | cc-16
  * taint keys                             | validation/rules.ts             | taint key is not allowed / must not have the prefix ... / deprecated  | cc-17
  * class metadata labels/annotations      | validation/rules.ts + variables/labels.ts | (Kubernetes label/annotation texts)                         | cc-18
  * kubernetesVersions                     | validation/rules.ts             | version must be a valid semantic version / must be greater than / expecting a version with minor | cc-19
@@ -87,7 +87,7 @@
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { JsonObject } from '../../src/core/model.js';
-import { DEFAULT_CONFIG, type RenderConfig } from '../../src/krm/config.js';
+import { DEFAULT_CONFIG, capiProfileOf, type RenderConfig } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import type { Result, Severity } from '../../src/core/result.js';
 import { runPipeline } from '../../src/pipeline/run.js';
@@ -315,14 +315,13 @@ describe('ClusterClass create rules (§8.1)', () => {
     });
   });
 
-  it('cc-16 taints need the MachineTaintPropagation feature gate (a warning offline)', () => {
+  it('cc-16 taints need the MachineTaintPropagation feature gate (off by default)', () => {
     const rs = render({ cls: (spec) => ((spec.controlPlane as JsonObject).taints = [{ key: 'example.com/dedicated', effect: 'NoSchedule' }]) });
     expectRule(rs, {
       ...CC,
-      severity: 'warning',
       path: 'spec.controlPlane.taints',
       capi: 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled',
-      fix: 'enable MachineTaintPropagation on the management cluster, or remove the taints',
+      fix: 'enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints',
     });
   });
 
@@ -743,6 +742,7 @@ describe('Cluster create rules (§8.2)', () => {
       ['error', 'Cluster', 'Required value: must not be empty'],
     ]);
     const bp = buildBlueprint(makeClass(), CLASS_REF, { get: (apiVersion, kind, _ns, name) => TEMPLATES.find((t) => t.apiVersion === apiVersion && t.kind === kind && (t.metadata as JsonObject).name === name) }, {
+      capi: capiProfileOf(DEFAULT_CONFIG),
       skipExternalPatches: false,
       contractOf: () => 'v1beta2',
     }).blueprint!;
@@ -808,7 +808,7 @@ describe('Cluster create rules (§8.2)', () => {
       capi: 'Invalid value: "node.kubernetes.io/unreachable": taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service',
       fix: 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
     });
-    expectRule(rs, { ...C1, severity: 'warning', path: 'spec.topology.controlPlane.taints', capi: 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled', fix: 'enable MachineTaintPropagation on the management cluster, or remove the taints' });
+    expectRule(rs, { ...C1, path: 'spec.topology.controlPlane.taints', capi: 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled', fix: 'enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints' });
   });
 
   it('cl-17 the upgrade-concurrency annotation is a whole number of at least 1', () => {

@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { HealthCheck, Json, Taint } from '../../src/core/model.js';
-import { cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, intOrPercentErrors, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, taintErrors, taintGateWarning, upgradeConcurrencyErrors } from '../../src/webhooks/rules.js';
+import { CAPI_VERSIONS, capiProfile, type CapiVersion, type FeatureGates } from '../../src/core/capi-release.js';
+import { cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, intOrPercentErrors, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, taintErrors, topologyTaintResults, topologyVersionValid, upgradeConcurrencyErrors } from '../../src/webhooks/rules.js';
 import { errorString, invalid, type FieldError } from '../../src/core/fielderror.js';
 import { child, fixed, keyed, toResults } from '../../src/core/fixes.js';
 
@@ -136,12 +137,45 @@ describe('taints (ValidateMachineTaints)', () => {
     ]);
   });
 
-  it('any taint needs the MachineTaintPropagation gate (a warning here: the gate is not known offline)', () => {
-    expect(texts(taintGateWarning([{ key: 'a', effect: 'NoSchedule' }], 'spec.taints'))).toEqual([
-      'spec.taints: Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled; enable MachineTaintPropagation on the management cluster, or remove the taints',
-    ]);
-    expect(taintGateWarning([], 'spec.taints')).toEqual([]);
-    expect(taintGateWarning(undefined, 'spec.taints')).toEqual([]);
+  describe('per CAPI release (topologyTaintResults)', () => {
+    const lists = [{ taints: [{ key: 'a', effect: 'NoSchedule' as const }], path: 'spec.topology.workers.machineDeployments[md-0].taints', indexPath: 'spec.topology.workers.machineDeployments[0].taints' }];
+    const ref = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', namespace: 'default', name: 'c1' };
+    const of = (version: CapiVersion, gates: Partial<FeatureGates> = {}) => topologyTaintResults(lists, ref, capiProfile(version, gates)).map((r) => [r.severity, r.field?.path, r.message]);
+
+    it('v1.12 (api/core/v1beta2 cluster_types.go at v1.12.10 has no taints): an unknown field, as strict field validation refuses it', () => {
+      expect(of('1.12')).toEqual([
+        ['error', 'spec.topology.workers.machineDeployments[0].taints', 'Cluster in version "v1beta2" cannot be handled as a Cluster: strict decoding error: unknown field "spec.topology.workers.machineDeployments[0].taints"; taints were added in CAPI v1.13 (--capi-version 1.12)'],
+      ]);
+      expect(of('1.12', { MachineTaintPropagation: true })).toHaveLength(1);
+    });
+
+    it.each(['1.13', '1.14', '1.15'] as const)('v%s (internal/util/taints/validation.go ValidateMachineTaints): Forbidden unless MachineTaintPropagation is on', (version) => {
+      expect(of(version)).toEqual([
+        ['error', 'spec.topology.workers.machineDeployments[md-0].taints', 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled; enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints'],
+      ]);
+      expect(of(version, { MachineTaintPropagation: true })).toEqual([]);
+    });
+
+    it('no taints, no result, in every release', () => {
+      for (const version of CAPI_VERSIONS) expect(topologyTaintResults([{ taints: [], path: 'p', indexPath: 'p' }, { taints: undefined, path: 'q', indexPath: 'q' }], ref, capiProfile(version))).toEqual([]);
+    });
+  });
+});
+
+describe('topology version syntax per CAPI release (topologyVersionValid)', () => {
+  it('v1.12, v1.13: util/version KubeSemver, which also takes a leading-zero patch or an underscore', () => {
+    for (const v of ['1.12', '1.13'] as const) {
+      const ok = (version: string) => topologyVersionValid(version, capiProfile(v));
+      expect([ok('v1.30.0'), ok('v1.30.0+rke2r1'), ok('v1.30.01'), ok('v1.30.0_x')]).toEqual([true, true, true, true]);
+      expect([ok('v1.30'), ok('v01.30.0'), ok('v1.30.0 ')]).toEqual([false, false, false]);
+    }
+  });
+  it('v1.14, 1.15: blang semver.Parse without the v', () => {
+    for (const v of ['1.14', '1.15'] as const) {
+      const ok = (version: string) => topologyVersionValid(version, capiProfile(v));
+      expect([ok('v1.30.0'), ok('v1.30.0+rke2r1'), ok('v1.30.0-rc.1')]).toEqual([true, true, true]);
+      expect([ok('v1.30.01'), ok('v1.30.0_x'), ok('v1.30')]).toEqual([false, false, false]);
+    }
   });
 });
 
