@@ -20,7 +20,8 @@ import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyName
 
 export interface DesiredState {
   /** Labels and refs the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
-  cluster: { labels: Record<string, string>; infrastructureRef?: JsonObject; controlPlaneRef: JsonObject };
+  /** What computeCluster owns of the Cluster; `namespace` is the stored Cluster's (the request's when the input has none). */
+  cluster: { namespace: string; labels: Record<string, string>; infrastructureRef?: JsonObject; controlPlaneRef: JsonObject };
   infrastructureCluster?: JsonObject;
   controlPlaneMachineTemplate?: JsonObject;
   controlPlane: JsonObject;
@@ -43,7 +44,7 @@ export function computeClusterLabels(cluster: Cluster): Record<string, string> {
 export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: TopologyNames, version: CoreVersion, versions: TopologyVersions, rec?: Recorder): DesiredState {
   const identity = identityOf(cluster);
   const desired: DesiredState = {
-    cluster: { labels: computeClusterLabels(cluster), controlPlaneRef: {} },
+    cluster: { namespace: cluster.namespace, labels: computeClusterLabels(cluster), controlPlaneRef: {} },
     controlPlane: {},
     machineDeployments: [],
     machinePools: [],
