@@ -10,9 +10,10 @@
  *   `transformDecodeError` adds the `cannot be handled as a` prefix). The declared fields come
  *   from the CRD when it is given, else from src/api/capi-fields.ts. `metadata` and `status` are
  *   not checked.
- * - The v1beta2 Cluster CRD's format of MachineDeployment/MachinePool topology names (at most
- *   63 characters, a DNS-1123 subdomain; v1beta1: at most 63), when that CRD is not given (with
- *   it, CRD validation reports the same).
+ * - When the kind's CRD is not given (with it, CRD validation reports the same), the rules of
+ *   CAPI's own CRDs the product knows: the v1beta2 Cluster CRD's format of MachineDeployment/
+ *   MachinePool topology names (at most 63 characters, a DNS-1123 subdomain; v1beta1: at most
+ *   63), and the ClusterClass CRD's required `spec.variables[].required`.
  *
  * Proposal-era `labels`/`annotations` directly on a v1beta1 topology entry are left to the
  * normaliser, which reads them as metadata with a warning.
@@ -21,7 +22,7 @@ import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import { CAPI_SPEC_FIELDS, type Fields } from '../api/capi-fields.js';
 import { capiVersionOf } from '../api/normalize.js';
 import type { Result } from '../core/result.js';
-import { errorBody, fieldError, invalid, type FieldError } from '../core/fielderror.js';
+import { errorBody, fieldError, index, invalid, required, type FieldError } from '../core/fielderror.js';
 import { isJsonObject } from '../core/go/json.js';
 import { pruneUnknownFields, type CrdIndex } from './crds.js';
 
@@ -114,7 +115,19 @@ function topologyNameErrors(obj: JsonObject, version: string): FieldError[] {
 }
 
 /**
- * Strict-decoding and (without the CRD) topology-name errors of a Cluster or ClusterClass input;
+ * `required` of every ClusterClass variable: `+required` on `ClusterClassVariable.Required` in CAPI's
+ * api/core/v1beta1 and api/core/v1beta2 clusterclass_types.go (since v1.11; up to v1.10 a defaulting
+ * webhook set it to false), so the CRD lists it and apiextensions' schema validation refuses a
+ * variable without it before any webhook runs.
+ */
+function variableRequiredErrors(obj: JsonObject): FieldError[] {
+  const variables = isJsonObject(obj.spec) ? obj.spec.variables : undefined;
+  if (!Array.isArray(variables)) return [];
+  return variables.flatMap((v, i) => (isJsonObject(v) && v.required === undefined ? [required(`${index('spec.variables', i)}.required`, '')] : []));
+}
+
+/**
+ * Strict-decoding and (without the CRD) built-in schema errors of a Cluster or ClusterClass input;
  * [] for other kinds. An object with such errors never reaches CAPI: it must not be rendered.
  */
 export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: CrdIndex): Result[] {
@@ -130,11 +143,11 @@ export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: C
       field: { path: p },
       tags: { rule: 'strict-decoding' },
     }));
-  if (ref.kind === 'Cluster' && !crds.versions.get(`${group}/${version}/Cluster`)?.schema) {
-    for (const e of topologyNameErrors(obj, version)) {
+  if (!crds.versions.get(`${group}/${version}/${ref.kind}`)?.schema) {
+    for (const e of ref.kind === 'Cluster' ? topologyNameErrors(obj, version) : variableRequiredErrors(obj)) {
       results.push({
         severity: 'error',
-        message: `${errorBody(e)}: the API server would reject this Cluster as written (${ref.apiVersion} CRD schema); fix it in the input`,
+        message: `${errorBody(e)}: the API server would reject this ${ref.kind} as written (${ref.apiVersion} CRD schema); fix it in the input`,
         resourceRef: ref,
         field: { path: e.field },
         tags: { rule: 'crd-schema' },

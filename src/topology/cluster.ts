@@ -14,6 +14,8 @@ export function classicCluster(input: JsonObject, desired: DesiredState, version
   const out = cloneJson(input);
   out.apiVersion = `cluster.x-k8s.io/${version}`;
   const meta = asObject(out.metadata) ?? {};
+  // CAPI's desired Cluster is the stored one: the API server gave it the request's namespace.
+  meta.namespace ??= desired.cluster.namespace;
   meta.labels = sortedMap({ ...(asObject(meta.labels) as Record<string, string> | undefined), ...desired.cluster.labels }) ?? {};
   const annotations = asObject(meta.annotations) ?? {};
   delete annotations[LOCAL_CONFIG_ANNOTATION];

@@ -22,6 +22,8 @@ import { CoreVersion, DesiredMachineDeployment, DesiredMachinePool, TopologyName
 export interface DesiredState {
   /** Labels and refs the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
   cluster: {
+    /** The stored Cluster's namespace (the request's when the input has none). */
+    namespace: string;
     labels: Record<string, string>;
     /** The upgrade-step annotation's value; absent: the annotation is removed (`idleUpgradeStep`). */
     upgradeStep?: string;
@@ -59,7 +61,7 @@ export const idleUpgradeStep = (capi: CapiProfile): string | undefined => (atLea
 export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: TopologyNames, version: CoreVersion, versions: TopologyVersions, rec?: Recorder): DesiredState {
   const identity = identityOf(cluster);
   const desired: DesiredState = {
-    cluster: { labels: computeClusterLabels(cluster), controlPlaneRef: {} },
+    cluster: { namespace: cluster.namespace, labels: computeClusterLabels(cluster), controlPlaneRef: {} },
     controlPlane: {},
     machineDeployments: [],
     machinePools: [],
