@@ -3,6 +3,7 @@
  * current state (or its earlier objects reused), its objects validated against their CRDs and
  * annotated for the output.
  */
+import { provenanceFile, renderedFile } from './layout.js';
 import type { Cluster, JsonObject, ObjectRef } from '../core/model.js';
 import { hasErrors, type Result } from '../core/result.js';
 import { asObject } from '../core/json.js';
@@ -208,12 +209,11 @@ function emitted(ctx: RunContext, t: Target, rendered: RenderedCluster, entries:
     clusterClass: t.blueprint.classRef,
     objects: explainObjects(classic ? [{ role: 'Cluster', object: classic }, ...entries] : entries, recorder, t.inputs),
   };
-  const base = `${ctx.config.outputDir}/${t.ref.namespace}/${t.ref.name}`;
-  annotateGenerated(objects, t.key, `${base}.yaml`, ctx.mode.localConfig);
+  const below = (file: string) => `${ctx.config.outputDir}/${file}`;
+  annotateGenerated(objects, t.key, below(renderedFile(t.ref.namespace, t.ref.name)), ctx.mode.localConfig);
   if (provenance) {
     const report = provenanceReport(provenance);
-    // `_` is in no Cluster name (a lowercase RFC 1123 subdomain): no Cluster's objects can land on this report.
-    annotateGenerated([report], t.key, `${base}_provenance.yaml`, true);
+    annotateGenerated([report], t.key, below(provenanceFile(t.ref.namespace, t.ref.name)), true);
     objects.push(report);
   }
   return { objects, ...(edit ? { edit } : {}), ...(provenance ? { provenance } : {}) };
