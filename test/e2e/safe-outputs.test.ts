@@ -89,16 +89,26 @@ describe('-o DIR: no write, rename or delete outside DIR, whatever DIR holds', (
     expect(cli(['render', '.', '-o', 'out'], dir).code).toBe(0);
     writeFileSync(join(dir, 'outside.txt'), 'precious\n');
     symlinkSync(other, join(dir, 'out', 'ln'));
-    mkdirSync(join(dir, 'out', 'adir'));
-    writeFileSync(join(dir, 'out', 'adir', 'inside.yaml'), 'precious\n');
-    const hostile = [`${join(other, 'victim.yaml')}`, '../outside.txt', 'bar/../../outside.txt', 'ln/victim.yaml', LIST, LOCK, 'adir'];
-    writeFileSync(join(dir, 'out', LIST), `${readFileSync(join(dir, 'out', LIST), 'utf8')}${hostile.map((p) => `${p}\tbar/gone\n`).join('')}`);
+    // A directory where Cluster bar/gone's file would be.
+    mkdirSync(join(dir, 'out', 'bar', 'gone.yaml'));
+    writeFileSync(join(dir, 'out', 'bar', 'gone.yaml', 'inside.yaml'), 'precious\n');
+    // Owners as the layout gives those paths (pipeline/layout.ts), so each line reaches the check it probes.
+    const hostile = [
+      [`${join(other, 'victim.yaml')}`, 'bar/gone'],
+      ['../outside.txt', 'bar/gone'],
+      ['bar/../../outside.txt', 'bar/gone'],
+      ['ln/victim.yaml', 'ln/victim'],
+      [LIST, 'bar/gone'],
+      [LOCK, 'bar/gone'],
+      ['bar/gone.yaml', 'bar/gone'],
+    ];
+    writeFileSync(join(dir, 'out', LIST), `${readFileSync(join(dir, 'out', LIST), 'utf8')}${hostile.map(([p, owner]) => `${p}\t${owner}\n`).join('')}`);
     const before = tree(other);
     const r = cli(['render', '.', '-o', 'out'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(tree(other)).toEqual(before);
     expect(readFileSync(join(dir, 'outside.txt'), 'utf8')).toBe('precious\n');
-    expect(readFileSync(join(dir, 'out', 'adir', 'inside.yaml'), 'utf8')).toBe('precious\n');
+    expect(readFileSync(join(dir, 'out', 'bar', 'gone.yaml', 'inside.yaml'), 'utf8')).toBe('precious\n');
     expect(r.stderr.split('\n').filter((l) => l.includes('render-clusterclass render: '))).toEqual([
       'render-clusterclass render: out/.render-clusterclass-outputs:4: ignored: an absolute path',
       'render-clusterclass render: out/.render-clusterclass-outputs:5: ignored: a path that leaves the directory (..)',
@@ -106,7 +116,7 @@ describe('-o DIR: no write, rename or delete outside DIR, whatever DIR holds', (
       'render-clusterclass render: out/.render-clusterclass-outputs:8: ignored: a name this tool keeps for itself (.render-clusterclass*)',
       'render-clusterclass render: out/.render-clusterclass-outputs:9: ignored: a name this tool keeps for itself (.render-clusterclass*)',
       'render-clusterclass render: out/ln is a symbolic link: listed, but not pruned (only regular files are)',
-      'render-clusterclass render: out/adir is a directory: listed, but not pruned (only regular files are)',
+      'render-clusterclass render: out/bar/gone.yaml is a directory: listed, but not pruned (only regular files are)',
     ]);
     expect(r.stderr).toContain('out: 0 written, 2 unchanged, 0 kept, 0 skipped, 0 pruned\n');
     expect(listed(join(dir, 'out'))).toEqual(['bar/foo.yaml\tbar/foo', 'bar/foo2.yaml\tbar/foo2']);
