@@ -102,7 +102,8 @@ describe.skipIf(skip)('real-world: capi-docker-quick-start-runtimesdk through it
     const onlyClass = editDocs(inline, (d) => {
       if (d.kind === 'Cluster') d.metadata.name = `unused-${d.metadata.name}`;
     });
-    const inlineRun = await render(tempDir({ 'fixture.yaml': onlyClass, 'rt-1.yaml': JSON.stringify(rt1) }));
+    // The quick-start's qs-custom (renamed, rendered alongside) sets taints: they need MachineTaintPropagation.
+    const inlineRun = await render(tempDir({ 'fixture.yaml': onlyClass, 'rt-1.yaml': JSON.stringify(rt1) }), '--feature-gates', 'MachineTaintPropagation=true');
     const a = parseAll(external.stdout);
     const b = parseAll(inlineRun.stdout).filter((o) => o.metadata?.labels?.['cluster.x-k8s.io/cluster-name'] === 'rt-1' || o.metadata?.name === 'rt-1');
     // Equivalent: lbImageRepository / imageRepository, customImage (CP and MD) for v1.34.2.

@@ -23,7 +23,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { runRender } from '../../src/cli/render.js';
 import { fakeIO } from '../helpers/io.js';
-import { FIXTURE_DIR, errorsFor, readFixtureItems, renderFixture } from './helpers.js';
+import { FIXTURE_DIR, FIXTURE_GATES, errorsFor, readFixtureItems, renderFixture } from './helpers.js';
 
 const present = existsSync(FIXTURE_DIR);
 if (!present) console.warn(`SKIPPED: ${FIXTURE_DIR} is not available; the real-world acceptance tests did not run`);
@@ -88,7 +88,9 @@ describe.skipIf(!present)('real-world fixtures: acceptance (issues #4, #12)', ()
   it.each(files)('%s: CLI `render` exit code, applyable manifests, and preview (local-config) output', async (file) => {
     const failing = EXPECTED_ERRORS[file]?.plain ?? {};
     const io = fakeIO();
-    const code = await runRender([join(FIXTURE_DIR, file), '--format', 'manifests'], io);
+    const gates = Object.entries(FIXTURE_GATES[file] ?? {}).map(([gate, on]) => `${gate}=${on}`);
+    const gateFlags = gates.length > 0 ? ['--feature-gates', gates.join(',')] : [];
+    const code = await runRender([join(FIXTURE_DIR, file), '--format', 'manifests', ...gateFlags], io);
     expect(code).toBe(Object.keys(failing).length > 0 ? 1 : 0);
     if (code !== 0) {
       // Documented CLI rule: never hand an applier a partial set on error (stdout stays empty).
@@ -107,7 +109,7 @@ describe.skipIf(!present)('real-world fixtures: acceptance (issues #4, #12)', ()
     // The ResourceList output carries every successfully rendered Cluster even when another fails (fault isolation),
     // and in preview mode marks the generated objects local-config while the topology Cluster stays the source.
     const pio = fakeIO();
-    await runRender([join(FIXTURE_DIR, file), '--format', 'resourcelist', '--set', 'mode=preview'], pio);
+    await runRender([join(FIXTURE_DIR, file), '--format', 'resourcelist', '--set', 'mode=preview', ...gateFlags], pio);
     const items = (YAML.parse(pio.out) as { items: { kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: { topology?: unknown } }[] }).items;
     const generated = items.filter((d) => d.metadata.annotations?.['render-clusterclass.dev/cluster'] !== undefined);
     for (const d of generated) expect(d.metadata.annotations!['config.kubernetes.io/local-config'], `${d.kind} ${d.metadata.name}`).toBe('true');
