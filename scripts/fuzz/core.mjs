@@ -326,14 +326,14 @@ export function listItems(text) {
 
 /**
  * The documents of a YAML stream that `render` reads as ResourceList items (undefined when the
- * stream does not parse). Documents that are not Kubernetes objects — no apiVersion and kind (Helm
+ * stream does not parse). Documents that are not Kubernetes objects — no kind and no metadata (Helm
  * values, docs), or a kustomize config — are skipped by `render`, as directories need.
  */
 export function streamItems(text) {
   const scalar = (map, key) => (YAML.isMap(map) ? map.get(key) : undefined);
   const kubernetesObject = (node) => {
     const [apiVersion, kind] = [scalar(node, 'apiVersion'), scalar(node, 'kind')];
-    return !YAML.isMap(node) || (typeof apiVersion === 'string' && typeof kind === 'string' && !apiVersion.startsWith('kustomize.config.k8s.io/'));
+    return !YAML.isMap(node) || (!(typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io/')) && (kind !== undefined || node.has('metadata')));
   };
   try {
     const docs = YAML.parseAllDocuments(text.replace(/^\uFEFF/, ''), PARSE);

@@ -11,4 +11,6 @@ export interface InputItem {
   /** Identity; undefined when apiVersion/kind/metadata.name are missing (reported, passed through). */
   ref?: ObjectRef;
   file?: SourceLocation;
+  /** Why the item is not a Kubernetes object (a kustomization, Helm values): skipped, returned as it came. */
+  skipped?: string;
 }

@@ -86,16 +86,23 @@ function fileOf(value: JsonObject): SourceLocation | undefined {
   return Number.isInteger(index) && index > 0 ? { path, index } : { path };
 }
 
+/** Where an item that is not a Kubernetes object is skipped: a ResourceList item (`{}`, named by its path or place), or a document of a file. */
+interface SkipNonObjects {
+  location?: SourceLocation;
+}
+
 /**
  * One input item. Whatever is wrong with it — not an object, YAML that cannot be decoded, values
  * Kubernetes cannot convert, not a KRM object — is an error result; the item is not used
  * (Kubernetes refuses the whole object) and is echoed back untouched. The messages say what is
  * wrong, not "passed through unchanged": an error that claims to have been let through reads as
- * a contradiction (issue #14).
+ * a contradiction (issue #14). With `skip`, an item not meant as a Kubernetes object at all
+ * (`notAnObject`) is no error: it is marked skipped, with an `info` result.
  */
-function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCounter: LineCounter, where: string, results: Result[]): InputItem {
+function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCounter: LineCounter, where: string, results: Result[], skip?: SkipNonObjects): InputItem {
   const value = converted.ok && isObject(converted.value) ? converted.value : {};
   const item: InputItem = { node, doc, value };
+  const notObject = skip && converted.ok && converted.rejected.length === 0 && isObject(converted.value) ? notAnObject(converted.value) : undefined;
   const ref = refOf(value);
   const file = fileOf(value);
   if (file) item.file = file;
@@ -118,7 +125,13 @@ function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCou
         `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly: it is read as the nearest double, which objects rendered from it carry (Kubernetes keeps int64 values exactly; objects passed through keep their text)`,
       );
     }
-    if (!ref) report('error', `${where}${at} is not a KRM object: apiVersion, kind and metadata.name are required`);
+    if (notObject) {
+      // Returned as it came, like every item: kpt deletes the file of an item left out.
+      item.skipped = notObject;
+      // kpt shows a result's object, not its file: an item names where it is (a file's line is printed after its path).
+      const located = skip!.location;
+      results.push(skippedResult(located ? '' : `${file?.path ?? where}: `, notObject, located ?? file));
+    } else if (!ref) report('error', `${where}${at} is not a KRM object: apiVersion, kind and metadata.name are required`);
   }
   return item;
 }
@@ -219,7 +232,7 @@ function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
       const key = isScalar(pair.key) ? pair.key.value : undefined;
       if (key === 'items' && isSeq(itemsNode)) {
         countDecoded(st, itemsNode, 1, false);
-        itemsNode.items.forEach((node, i) => input.items.push(readItem(node as YAML.Node, doc, convertPart(node, st), lineCounter, `items[${i}]`, input.results)));
+        itemsNode.items.forEach((node, i) => input.items.push(readItem(node as YAML.Node, doc, convertPart(node, st), lineCounter, `items[${i}]`, input.results, {})));
       } else if (key === 'functionConfig') {
         const fc = convertPart(pair.value, st);
         if (!fc.ok) input.functionConfigProblem = fc.message;
@@ -257,20 +270,34 @@ function readErrorMessage(e: unknown): string {
 }
 
 /**
- * Why a document of a YAML stream is not a Kubernetes object at all (Helm values and Chart.yaml,
- * docs, a kustomization), or undefined when it is meant as one. Directories hold such files next
- * to manifests; they are skipped, where an object missing its name is an error.
+ * Why a document or item is not a Kubernetes object at all (Helm values and Chart.yaml, docs, a
+ * kustomization), or undefined when it is meant as one. Repositories hold such files next to
+ * manifests (and kpt hands a kustomization to functions), so they are skipped with an `info`. An
+ * object with a `kind` or `metadata` is meant as one: missing or misspelt fields are an error (a
+ * Cluster whose `apiVersion` has a typo is no reason to prune its output). The one rule for files
+ * and ResourceList items.
  */
 function notAnObject(value: JsonObject): string | undefined {
-  if (typeof value.apiVersion !== 'string' || typeof value.kind !== 'string') return 'not a Kubernetes object (no apiVersion and kind)';
-  if (value.apiVersion.startsWith('kustomize.config.k8s.io/')) return `a kustomize ${value.kind}, not a Kubernetes object`;
+  if (typeof value.apiVersion === 'string' && value.apiVersion.startsWith('kustomize.config.k8s.io/')) return `a kustomize ${String(value.kind)}, not a Kubernetes object`;
+  if (value.kind === undefined && value.metadata === undefined) return 'not a Kubernetes object (no kind and no metadata)';
   return undefined;
 }
 
+/** The rule of the `info` result for each skipped document or item (counted in the run's summary). */
+export const SKIPPED_RULE = 'not-an-object';
+
+const skippedResult = (where: string, notObject: string, file: SourceLocation | undefined): Result => ({
+  severity: 'info',
+  message: `${where}${notObject}: skipped`,
+  ...(file ? { file } : {}),
+  tags: { rule: SKIPPED_RULE },
+});
+
 /**
  * Parses a stream of YAML documents (one file); every document must be a mapping or empty. With
- * `skipNonObjects` (files found in the user's directories), mappings that are not Kubernetes
- * objects are skipped with an `info` result; otherwise they are items with an error result.
+ * `skipNonObjects` (files of the user's), mappings that are not Kubernetes objects are skipped
+ * with an `info` result (readItem's rule): they are no items of the stream; otherwise they are
+ * items with an error result.
  */
 export function readYamlStream(
   text: string,
@@ -303,13 +330,9 @@ export function readYamlStream(
       const converted = convertPart(root, newConvertState(limits, lineCounter));
       if (!converted.ok) return { ok: false, message: `${relPath}: document ${index}: ${converted.message}` };
       const file = index > 0 ? { path: relPath, index } : { path: relPath };
-      const notObject = options.skipNonObjects && isObject(converted.value) ? notAnObject(converted.value) : undefined;
+      const item = readItem(root, doc, converted, lineCounter, `${relPath} document ${index}`, results, options.skipNonObjects ? { location: file } : undefined);
       index++;
-      if (notObject) {
-        results.push({ severity: 'info', message: `${notObject}: skipped`, file });
-        continue;
-      }
-      const item = readItem(root, doc, converted, lineCounter, `${relPath} document ${index - 1}`, results);
+      if (item.skipped) continue;
       item.file = file;
       items.push(item);
     }

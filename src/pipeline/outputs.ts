@@ -89,8 +89,8 @@ const splitKey = (key: string): [string, string] => {
   return [key.slice(0, i), key.slice(i + 1)];
 };
 
-/** Items that could not be read as objects (no identity; each has its error result), as the user finds them: file, else place in the list. */
-const unreadableItems = (items: readonly InputItem[]): string[] => items.flatMap((i, index) => (i.ref ? [] : [i.file ? located(i) : `items[${index}]`]));
+/** Items that could not be read as objects (no identity, not skipped; each has its error result), as the user finds them: file, else place in the list. */
+const unreadableItems = (items: readonly InputItem[]): string[] => items.flatMap((i, index) => (i.ref || i.skipped ? [] : [i.file ? located(i) : `items[${index}]`]));
 
 /**
  * What the run writes back besides the generated objects, and its results. Outputs of an earlier
