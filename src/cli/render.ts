@@ -20,8 +20,9 @@ import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
 import { listedCluster, listedOutputs, listedOwner, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
 import { UnsafePath } from './safefs.js';
-import { unreadableKeptResult, type KeepReason } from '../pipeline/keep.js';
+import { KEPT_BECAUSE, unreadableKeptResult, type KeepReason } from '../pipeline/keep.js';
 import { plural, progress, summaryLine } from './progress.js';
+import { runSummary } from '../pipeline/report.js';
 import { parseArgs, type ArgSpec } from './args.js';
 import { RENDERER_BUILD } from './build.js';
 import { commandSources, functionConfigSources, prepareExtensions } from './extensions.js';
@@ -318,7 +319,11 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     return code;
   }
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
-  if (code !== ExitCode.ok) return code;
+  if (code !== ExitCode.ok) {
+    const ran = runSummary(output.results);
+    io.stderr(`render-clusterclass render: nothing printed (an applier would prune what a partial set leaves out)${ran ? `: ${ran}` : ''}\n`);
+    return code;
+  }
   return (await printManifests(io, output, classified, config, manifest)) ? code : ExitCode.errorResults;
 }
 
@@ -450,9 +455,6 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
 }
 
 const KEPT_UNREADABLE: KeepReason = 'unreadable-input';
-
-/** Why `-o DIR` left files as they were (pipeline/keep.ts), as the summary line says it. */
-const KEPT_BECAUSE: Record<KeepReason, string> = { 'not-rendered': 'of Clusters not rendered', [KEPT_UNREADABLE]: 'not pruned: an input could not be read' };
 
 /**
  * The summary line of `-o DIR`: every count, each with its reason when it is not zero —

@@ -44,6 +44,8 @@ export interface RenderConfig {
    * Cluster's earlier objects back as they came instead of rendering it again (pipeline/reuse.ts).
    */
   reuse: boolean;
+  /** An `info` result for every rendered Cluster, instead of the one summary of the run (pipeline/report.ts). */
+  reportEachCluster: boolean;
   /** Render only the Clusters of shard I of N (`I/N`, 0-based): a stable hash of namespace/name. */
   shard?: { index: number; count: number };
   /** A file or directory of ExtensionConfig objects (Runtime SDK extensions to call). */
@@ -76,6 +78,7 @@ export const DEFAULT_CONFIG: RenderConfig = {
   defaultNamespace: 'default',
   provenance: false,
   reuse: false,
+  reportEachCluster: false,
   extensionURLs: {},
   capiVersion: DEFAULT_CAPI_VERSION,
   featureGates: {},
@@ -102,7 +105,7 @@ const oneOf =
   };
 
 const bool =
-  (key: 'keepClassInputs' | 'skipExternalPatches' | 'provenance' | 'reuse' | 'strict'): Setter =>
+  (key: 'keepClassInputs' | 'skipExternalPatches' | 'provenance' | 'reuse' | 'reportEachCluster' | 'strict'): Setter =>
   (cfg, v, fromString) => {
     const b = fromString && typeof v === 'string' ? (v === 'true' ? true : v === 'false' ? false : undefined) : v;
     if (typeof b !== 'boolean') return `${key} must be true or false`;
@@ -208,6 +211,7 @@ const SETTERS: Record<string, Setter> = {
   shard,
   provenance: bool('provenance'),
   reuse: bool('reuse'),
+  reportEachCluster: bool('reportEachCluster'),
   extensions: path('extensions', '--extensions'),
   extensionURLs,
   recordExtensions: path('recordExtensions', '--record-extensions'),

@@ -29,8 +29,7 @@ import { annotateGenerated, markReusable, renderWithState, type Attempt } from '
 import { classInvalid, classMissing, renderedResult, rolloutResults } from './results.js';
 import { clusterInputsDigest, inputsMark, reusableEntries } from './reuse.js';
 import { coreVersionFor } from './versions.js';
-import type { InputItem } from '../krm/item.js';
-import type { ClusterOutput, ItemEdit } from './types.js';
+import type { ClusterOutput, ClusterRuns, ItemEdit } from './types.js';
 
 /** A Cluster admitted for rendering, with its class. */
 interface Target {
@@ -46,12 +45,6 @@ interface Target {
   coreVersion: CoreVersion;
 }
 
-/** What the run learns of its Clusters one by one. */
-export interface ClusterRuns {
-  edits: Map<InputItem, ItemEdit>;
-  /** `namespace/name` of the Clusters rendered (or reused). */
-  rendered: Set<string>;
-}
 
 /**
  * Renders one Cluster (its results go to the run's, in the order they arise) and returns its
@@ -69,6 +62,7 @@ export function renderClusterItem(ctx: RunContext, item: IdentifiedItem, ref: Ta
     runs.rendered.add(key);
     if (ctx.mode.expands) runs.edits.set(item, { addAnnotations: { [LOCAL_CONFIG_ANNOTATION]: 'true' } });
     ctx.results.push(renderedResult(ref, key, reused.length));
+    runs.objects += reused.length;
     return { cluster: key, objects: [], reused };
   }
   const stateful = ctx.observed.length > 0 || ctx.extensions !== undefined;
@@ -80,6 +74,7 @@ export function renderClusterItem(ctx: RunContext, item: IdentifiedItem, ref: Ta
   if (done.edit) runs.edits.set(item, done.edit);
   if (inputs && stateless && done.results.length === 0) markReusable(done.objects, inputsMark(inputs, done.objects.length));
   ctx.results.push(renderedResult(ref, key, done.objects.length));
+  runs.objects += done.objects.length;
   return done.provenance ? { cluster: key, objects: done.objects, provenance: done.provenance } : { cluster: key, objects: done.objects };
 }
 

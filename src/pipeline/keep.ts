@@ -38,6 +38,9 @@ export function keptOutputs(present: ReadonlySet<string>, rendered: ReadonlySet<
   };
 }
 
+/** Why earlier outputs stay, as the summaries say it (`2 kept (of Clusters not rendered)`). */
+export const KEPT_BECAUSE: Record<KeepReason, string> = { 'not-rendered': 'of Clusters not rendered', 'unreadable-input': 'not pruned: an input could not be read' };
+
 const MAX_NAMED = 3;
 
 /** `a`, `a and b`, `a, b, c and 2 more`. */

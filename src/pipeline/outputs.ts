@@ -9,12 +9,14 @@ import { asObject, canonicalJson } from '../core/json.js';
 import { DIGEST_ANNOTATION, INDEX_ANNOTATION, INPUTS_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, OWNER_ANNOTATION, PATH_ANNOTATION } from '../core/labels.js';
 import type { EarlierOutput } from '../krm/earlier.js';
 import type { InputItem } from '../krm/item.js';
-import { annotationsOf } from '../krm/read.js';
+import { annotationsOf, SKIPPED_RULE } from '../krm/read.js';
 import { templateKey } from '../blueprint/blueprint.js';
 import type { RunContext } from './context.js';
-import { keptOutputs, named, unreadableKeptResult } from './keep.js';
+import { keptOutputs, named, unreadableKeptResult, type KeepReason } from './keep.js';
+import { reportedResults, type RunTally } from './report.js';
+import { clusterKey, type IdentifiedItem } from './classify.js';
 import { located, strictly, withFiles } from './results.js';
-import type { ClusterOutput, ItemEdit, KeepDecision, PipelineSummary } from './types.js';
+import type { ClusterOutput, ClusterRuns, ItemEdit, KeepDecision, PipelineSummary } from './types.js';
 
 /** The output order of generated objects: by Cluster key (a stable sort keeps duplicates in input order). */
 export const compareClusterOutputs = (a: Pick<ClusterOutput, 'cluster'>, b: Pick<ClusterOutput, 'cluster'>): number => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0);
@@ -97,13 +99,23 @@ const unreadableItems = (items: readonly InputItem[]): string[] => items.flatMap
  * run are replaced for Clusters rendered now and pruned for Clusters that are gone (keep.ts); a
  * Cluster in the inputs that is not rendered keeps them as they came.
  */
-export function summarize(ctx: RunContext, rendered: ReadonlySet<string>, edits: Map<InputItem, ItemEdit>): PipelineSummary & KeepDecision {
+export function summarize(ctx: RunContext, runs: ClusterRuns): PipelineSummary & KeepDecision {
   const { items, config, extras, mode, ns, results, blueprints } = ctx;
   const { present, generated, classes } = ctx.classified;
-  const kept = keptOutputs(present, rendered, [...unreadableItems(items), ...(extras.unreadable ?? [])], (owner) => ctx.inThisShard(...splitKey(owner)));
+  const { rendered, edits } = runs;
+  const inThisShard = (key: string) => ctx.inThisShard(...splitKey(key));
+  const unreadable = unreadableItems(items);
+  const kept = keptOutputs(present, rendered, [...unreadable, ...(extras.unreadable ?? [])], inThisShard);
   const replaced = new Set<EarlierOutput>();
+  const keptBy = new Map<KeepReason, number>();
+  let pruned = 0;
   if (mode.emits) {
-    for (const [owner, list] of generated) if (kept.reason(owner) === undefined) list.forEach((e) => replaced.add(e));
+    for (const [owner, list] of generated) {
+      const reason = kept.reason(owner);
+      if (reason === undefined) list.forEach((e) => replaced.add(e));
+      if (reason !== undefined) keptBy.set(reason, (keptBy.get(reason) ?? 0) + 1);
+      else if (!rendered.has(owner)) pruned++;
+    }
     const notFound = [...generated.keys()].filter((owner) => kept.reason(owner) === 'unreadable-input');
     if (notFound.length > 0) results.push(unreadableKeptResult(`the earlier objects of Clusters not found this run (${named(notFound)})`, kept.unreadable));
   }
@@ -112,5 +124,25 @@ export function summarize(ctx: RunContext, rendered: ReadonlySet<string>, edits:
   const replacedItems = new Set([...replaced].flatMap((e) => (e.item ? [e.item] : [])));
   const keep = items.filter((i) => !replacedItems.has(i) && !(mode.dropsClassInputs && isClassInput(i)));
   const keepEntries = (extras.earlier ?? []).filter((e) => !replaced.has(e)).map((e) => e.entry!); // cut entries have their text
-  return { keep, keepEntries, edits, results: withFiles(config.strict ? strictly(results) : results, items, ns), kept };
+  const classic = passedThrough(ctx);
+  const tally: RunTally = {
+    verb: mode.emits ? 'rendered' : 'validated',
+    clusters: rendered.size + [...present].filter((key) => inThisShard(key) && !rendered.has(key) && !classic.has(key)).length,
+    rendered: rendered.size,
+    objects: runs.objects,
+    kept: keptBy,
+    pruned,
+    notObjects: results.filter((r) => r.tags?.rule === SKIPPED_RULE).length,
+    unreadable: unreadable.length + (extras.unreadable?.length ?? 0),
+  };
+  const reported = reportedResults(withFiles(config.strict ? strictly(results) : results, items, ns), tally, config.reportEachCluster);
+  return { keep, keepEntries, edits, results: reported, kept };
+}
+
+/** Clusters without a topology that were never rendered: CAPI's classic form, passed through (context.ts), no failure. */
+function passedThrough(ctx: RunContext): Set<string> {
+  const { classicClusters, clusters, generated } = ctx.classified;
+  const keyOf = (i: IdentifiedItem) => clusterKey(i.ref.namespace ?? ctx.ns, i.ref.name);
+  const withTopology = new Set(clusters.map(keyOf));
+  return new Set(classicClusters.map(keyOf).filter((key) => !withTopology.has(key) && !generated.has(key) && !ctx.extras.earlierClusters?.has(key)));
 }

@@ -6,11 +6,14 @@ import type { InputItem } from '../krm/item.js';
 import { rolloutReport } from '../webhooks/compatibility.js';
 import { identityOf, namespacedRef, ownerOf, type IdentifiedItem } from './classify.js';
 
+/** The rule of the per-Cluster `info` (reported as one summary unless asked, pipeline/report.ts). */
+export const RENDERED_RULE = 'rendered';
+
 export const renderedResult = (ref: ObjectRef, key: string, count: number): Result => ({
   severity: 'info',
   message: `rendered ${count} objects for Cluster ${key}`,
   resourceRef: ref,
-  tags: { rule: 'rendered' },
+  tags: { rule: RENDERED_RULE },
 });
 
 export function internalError(ref: ObjectRef, e: unknown): Result {

@@ -15,10 +15,10 @@ import type { RenderConfig } from '../krm/config.js';
 import type { InputItem } from '../krm/item.js';
 import { namespacedRef } from './classify.js';
 import { runContext, type PreviousRender } from './context.js';
-import { renderClusterItem, type ClusterRuns } from './cluster.js';
+import { renderClusterItem } from './cluster.js';
 import { compareClusterOutputs, summarize } from './outputs.js';
 import { internalError } from './results.js';
-import type { ClusterOutput, ClusterSink, KeepDecision, PipelineExtras, PipelineOutput, PipelineSummary } from './types.js';
+import type { ClusterOutput, ClusterRuns, ClusterSink, KeepDecision, PipelineExtras, PipelineOutput, PipelineSummary } from './types.js';
 
 export { compareClusterOutputs } from './outputs.js';
 export type { ClusterOutput, ClusterSink, ItemEdit, KeepDecision, PipelineExtras, PipelineOutput, PipelineSummary } from './types.js';
@@ -34,7 +34,7 @@ export function runPipeline(items: readonly InputItem[], config: RenderConfig, r
 export function renderPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, sink: ClusterSink): PipelineSummary & KeepDecision {
   const ctx = runContext(items, config, readResults, extras, previousRender(config, extras));
   const { clusters } = ctx.classified;
-  const runs: ClusterRuns = { edits: new Map(), rendered: new Set() };
+  const runs: ClusterRuns = { edits: new Map(), rendered: new Set(), objects: 0 };
   for (const [done, item] of clusters.entries()) {
     extras.progress?.(done, clusters.length);
     const ref = namespacedRef(item, ctx.ns);
@@ -48,7 +48,7 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
     // Outside the try: a failing sink (the writer) fails the run rather than passing for this Cluster's error.
     if (output) sink(output);
   }
-  return summarize(ctx, runs.rendered, runs.edits);
+  return summarize(ctx, runs);
 }
 
 /** The previous inputs as a preview run renders them (with this run's CRDs and extensions): each Cluster's objects. */

@@ -70,3 +70,12 @@ export interface PipelineExtras {
   /** Clusters with output from an earlier run that is not among the items (the CLI's `-o DIR`). */
   earlierClusters?: ReadonlySet<string>;
 }
+
+/** What the run learns of its Clusters one by one. */
+export interface ClusterRuns {
+  edits: Map<InputItem, ItemEdit>;
+  /** `namespace/name` of the Clusters rendered (or reused). */
+  rendered: Set<string>;
+  /** Objects of the Clusters rendered (or reused). */
+  objects: number;
+}

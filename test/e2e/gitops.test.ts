@@ -337,7 +337,7 @@ const fixtures = existsSync(realWorld) ? readdirSync(realWorld).filter((f) => f.
 describe.skipIf(fixtures.length === 0)('render FIXTURE --strict --set provenance=true', () => {
   it('covers the 16 fixtures', () => expect(fixtures).toHaveLength(16));
   it.each(fixtures)('%s: the same results and exit code as without provenance, one report per rendered Cluster', (file) => {
-    const args = ['render', join(realWorld, file), '--strict', '--set', 'skipExternalPatches=true', '--format', 'resourcelist'];
+    const args = ['render', join(realWorld, file), '--strict', '--set', 'skipExternalPatches=true', '--set', 'reportEachCluster=true', '--format', 'resourcelist'];
     const plain = cli(args);
     const traced = cli([...args, '--set', 'provenance=true']);
     expect(traced.stderr).not.toMatch(/please report|replaying/);

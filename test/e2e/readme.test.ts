@@ -37,7 +37,7 @@ describe('README commands, from a fresh clone', () => {
     expect(snapshot(join(dir, 'examples', 'basic'))).toEqual(before);
     const e = sh(evaluate!, dir);
     expect(e.code, e.stdout + e.stderr).toBe(0);
-    expect(e.stdout + e.stderr).toContain('rendered 16 objects for Cluster bar/foo');
+    expect(e.stdout + e.stderr).toContain('rendered 1 of 1 Cluster (16 objects), 0 failed');
   });
 
   it.skipIf(!hasTool('kubectl'))('kustomize: kubectl kustomize with the exec plugin', () => {

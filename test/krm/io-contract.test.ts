@@ -47,7 +47,8 @@ function parsed(stdout: string): Obj {
   return list;
 }
 
-const rendered = (list: Obj): string[] => (list.results ?? []).filter((r: Obj) => r.tags?.rule === 'rendered').map((r: Obj) => `${r.resourceRef.namespace}/${r.resourceRef.name}`).sort();
+/** The Clusters rendered: owners of the generated objects (the inputs hold no earlier output). */
+const rendered = (list: Obj): string[] => [...new Set<string>(list.items.flatMap((i: Obj) => i?.metadata?.annotations?.['render-clusterclass.dev/cluster'] ?? []))].sort();
 const errors = (list: Obj): Obj[] => (list.results ?? []).filter((r: Obj) => r.severity === 'error');
 const isGenerated = (item: Obj): boolean => item?.metadata?.annotations?.['render-clusterclass.dev/cluster'] !== undefined;
 
@@ -118,7 +119,7 @@ describe.each(FORMATS)('exit codes mean one thing each (%s in)', (format) => {
     expect(unreadable.code).toBe(1);
     // An error result for the file, as the user would type it (below the directory argument as
     // given, issue #14), at the line and column where it breaks; the other files are read.
-    expect(unreadable.stderr).toMatch(new RegExp(`^${join(dir, `bad.${format}`).replace(/[.]/g, '\\.')}:\\d+:\\d+: error: not valid YAML: .*; this file is skipped, and nothing is pruned in a run that cannot read every input\n$`));
+    expect(unreadable.stderr).toMatch(new RegExp(`^${join(dir, `bad.${format}`).replace(/[.]/g, '\\.')}:\\d+:\\d+: error: not valid YAML: .*; this file is skipped, and nothing is pruned in a run that cannot read every input\nrender-clusterclass render: nothing printed \\(.*\\): rendered 0 of 0 Clusters .*; 1 input skipped \\(could not be read\\)\n$`));
     expect(fn('', ['render', dir, '--mode', 'explode']).code).toBe(3);
   });
 
@@ -280,7 +281,7 @@ describe('resource bounds of hostile shapes: a clean result, never a crash', () 
     const doc = YAML.parseDocument(aliases.stdout, PARSE);
     const item = (doc.get('items') as YAML.YAMLSeq<YAML.YAMLMap>).items.find((i) => i.getIn(['metadata', 'name']) === 'aliases')!;
     expect((item.get('list') as YAML.YAMLSeq).items.filter(YAML.isAlias)).toHaveLength(100_000);
-    expect(listItems(aliases.stdout)!.results.filter((r) => r.tags?.rule === 'rendered').map((r) => r.resourceRef!.name)).toEqual(['sibling-a', 'sibling-b']);
+    expect([...new Set(listItems(aliases.stdout)!.items.flatMap((i) => i.owner ?? []))].sort()).toEqual(['hostile/sibling-a', 'hostile/sibling-b']);
     const out = fn(generated('aliasBomb'));
     expect(out.code).toBe(1);
     // Read from YAML nodes: expanding the echoed bomb would be the attack itself.
