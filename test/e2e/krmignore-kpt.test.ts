@@ -45,6 +45,9 @@ function repository(exec: string): string {
 
 const render = (dir: string, ...args: string[]) => run('kpt', ['fn', 'render', '--allow-exec', '.', ...args], { cwd: dir });
 
+/** The `Results:` lines kpt prints for a function (it shows the first few and truncates the rest). */
+const shownResults = (output: string): string[] => output.split('\n').filter((l) => /^\s+\[(error|warning|info)\]/.test(l)).map((l) => l.trim());
+
 describe.skipIf(skipUnless('kpt'))('kpt on a repository as teams have it', () => {
   it('refuses the package without the README\'s .krmignore, and renders it with', () => {
     const dir = repository(binPath);
@@ -63,6 +66,56 @@ describe.skipIf(skipUnless('kpt'))('kpt on a repository as teams have it', () =>
     for (const path of ['charts/app/templates/service.yaml', 'kustomization.yaml', 'docs/mkdocs.yml', '.github/workflows/render-fleet.yaml']) {
       expect(readFileSync(join(dir, path), 'utf8')).toBe(before[path]);
     }
+  });
+
+  it('one failing Cluster among several: kpt shows the error first, then one summary and the kustomization skipped; every Cluster on request', () => {
+    const dir = repository(binPath);
+    writeFileSync(join(dir, '.krmignore'), krmignore);
+    const cluster = YAML.parse(readFileSync(join(dir, 'clusters', `${clusterName(1)}.yaml`), 'utf8'));
+    cluster.spec.topology.classRef.name = 'no-such-class';
+    writeFileSync(join(dir, 'clusters', `${clusterName(1)}.yaml`), YAML.stringify(cluster));
+    const before = snapshot(dir);
+
+    const failed = render(dir);
+    expect(failed.code).not.toBe(0);
+    const shown = shownResults(failed.stdout + failed.stderr);
+    expect(shown[0]).toMatch(/^\[error\] cluster\.x-k8s\.io\/v1beta2\/Cluster\/fleet\/c00001 spec\.topology\.classRef\.name: ClusterClass "fleet\/no-such-class" not found/);
+    expect(shown.slice(1)).toEqual([
+      '[info]: rendered 2 of 3 Clusters (32 objects), 1 failed (see the errors); earlier outputs: 0 kept, 0 pruned; 1 input skipped (not a Kubernetes object)',
+      '[info]: kustomization.yaml: a kustomize Kustomization, not a Kubernetes object: skipped',
+    ]);
+    expect(snapshot(dir)).toEqual(before);
+
+    // Every Cluster's info, through kpt's results file (its printout truncates).
+    const kptfile = readFileSync(join(dir, 'Kptfile'), 'utf8');
+    writeFileSync(join(dir, 'Kptfile'), kptfile.replace('mode: expand\n', 'mode: expand\n        reportEachCluster: "true"\n'));
+    const resultsDir = mkdtempSync(join(tmpdir(), 'rcc-kpt-results-'));
+    expect(render(dir, '--results-dir', resultsDir).code).not.toBe(0);
+    const items = YAML.parse(readFileSync(join(resultsDir, 'results.yaml'), 'utf8')).items[0].results as { message: string }[];
+    expect(items.filter((r) => r.message.startsWith('rendered 16 objects for Cluster')).map((r) => r.message)).toEqual(['rendered 16 objects for Cluster fleet/c00000', 'rendered 16 objects for Cluster fleet/c00002']);
+  });
+
+  it('the function returns every input as it came: preview and validate change no source file, expand marks each Cluster once', () => {
+    const dir = repository(binPath);
+    writeFileSync(join(dir, '.krmignore'), krmignore);
+    // kpt's own style first (a function returning its input unchanged), so what is left is the renderer's.
+    const identity = join(mkdtempSync(join(tmpdir(), 'rcc-identity-')), 'identity.sh');
+    writeFileSync(identity, '#!/bin/sh\nexec cat\n');
+    chmodSync(identity, 0o755);
+    expect(run('kpt', ['fn', 'eval', '.', '--exec', identity], { cwd: dir }).code).toBe(0);
+    const sources = snapshot(dir);
+    for (const mode of ['preview', 'validate']) {
+      const r = run('kpt', ['fn', 'eval', '.', '--exec', binPath, '--', `mode=${mode}`], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const after = snapshot(dir);
+      expect(Object.keys(sources).filter((f) => after[f] !== sources[f]), mode).toEqual([]);
+    }
+    expect(render(dir).code).toBe(0);
+    const expanded = snapshot(dir);
+    const changed = Object.keys(sources).filter((f) => expanded[f] !== sources[f]);
+    expect(changed).toEqual(['clusters/c00000.yaml', 'clusters/c00001.yaml', 'clusters/c00002.yaml']);
+    // Two lines at the end of metadata, nothing else.
+    for (const f of changed) expect(expanded[f]).toBe(sources[f]!.replace(/^spec:/m, '  annotations:\n    config.kubernetes.io/local-config: "true"\nspec:'));
   });
 
   it('kpt itself rewrites a file it reads (a function that returns its input unchanged), once; -o stdout leaves the sources alone', () => {
