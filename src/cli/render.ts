@@ -319,17 +319,22 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   }
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok) return code;
-  return (await printManifests(io, output, classified, config, manifest)) ? code : ExitCode.errorResults;
+  return (await printManifests(io, output, classified, config, manifest, format === 'kustomize' ? config.kustomizeMaxObjects : 0)) ? code : ExitCode.errorResults;
 }
 
 /**
  * Prints the kept inputs and generated objects as manifests. Never an empty set while Clusters
  * are among the inputs (false, nothing printed): any applier that prunes would delete them all.
+ * Nor more than `kustomizeLimit` objects (0: no limit) to kustomize, which would take hours.
  */
-async function printManifests(io: CliIO, output: PipelineOutput, classified: Classified, config: RenderConfig, manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined): Promise<boolean> {
+async function printManifests(io: CliIO, output: PipelineOutput, classified: Classified, config: RenderConfig, manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined, kustomizeLimit: number): Promise<boolean> {
   const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))].filter((o): o is JsonObject => o !== undefined);
   const inThisShard = (ref: { namespace: string; name: string }) => !config.shard || shardOf(ref.namespace, ref.name, config.shard.count) === config.shard.index;
   const present = classified.classicClusters.length + classified.clusters.filter((c) => inThisShard(namespacedRef(c, config.defaultNamespace))).length;
+  if (kustomizeLimit > 0 && printed.length > kustomizeLimit) {
+    io.stderr(`render-clusterclass render: refusing to hand kustomize ${printed.length} objects, over kustomizeMaxObjects (${kustomizeLimit}): kustomize compares every object it holds with every other, so its time grows with their square (measured in the README, "kustomize"). Render with \`render PATH -o DIR\` and give kustomize (or Flux) a directory per team or namespace of DIR, or raise kustomizeMaxObjects in the transformer config (0: no limit)\n`);
+    return false;
+  }
   if (printed.length === 0 && present > 0) {
     io.stderr(`render-clusterclass render: refusing to print no manifests while ${plural(present, 'Cluster')} ${present === 1 ? 'is' : 'are'} among the inputs: an applier that prunes (Argo CD, kubectl apply --prune) would delete every object of the application\n`);
     return false;

@@ -58,6 +58,12 @@ export interface RenderConfig {
   capiVersion: CapiVersion;
   /** Feature gates set on top of that release's defaults. */
   featureGates: Partial<FeatureGates>;
+  /**
+   * `--format kustomize`: the most objects handed to kustomize (0: no limit). kustomize's time
+   * grows with the square of the objects it holds (README "kustomize"): past this, the plugin
+   * fails at once with the alternative instead of kustomize running for hours.
+   */
+  kustomizeMaxObjects: number;
 }
 
 /** The release and gates a run follows. */
@@ -79,6 +85,7 @@ export const DEFAULT_CONFIG: RenderConfig = {
   extensionURLs: {},
   capiVersion: DEFAULT_CAPI_VERSION,
   featureGates: {},
+  kustomizeMaxObjects: 5000,
 };
 
 /** A failure names the offending field (`data.mode`, `spec`, `kind`; absent when the config as a whole is wrong). */
@@ -184,6 +191,13 @@ const featureGates: Setter = (cfg, v, fromString) => {
   return undefined;
 };
 
+const kustomizeMaxObjects: Setter = (cfg, v, fromString) => {
+  const n = fromString && typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return 'kustomizeMaxObjects must be a whole number (0: no limit)';
+  cfg.kustomizeMaxObjects = n;
+  return undefined;
+};
+
 const shard: Setter = (cfg, v) => {
   const m = typeof v === 'string' ? /^(\d+)\/(\d+)$/.exec(v) : null;
   if (!m) return 'shard must be I/N with 0 <= I < N';
@@ -214,6 +228,7 @@ const SETTERS: Record<string, Setter> = {
   replayExtensions: path('replayExtensions', '--replay-extensions'),
   capiVersion,
   featureGates,
+  kustomizeMaxObjects,
 };
 
 /** A key as messages quote it: a hostile 20 MiB key must not become a 20 MiB message. */
