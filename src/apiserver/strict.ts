@@ -24,6 +24,7 @@ import { capiVersionOf } from '../api/normalize.js';
 import type { Result } from '../core/result.js';
 import { errorBody, fieldError, index, invalid, required, type FieldError } from '../core/fielderror.js';
 import { isJsonObject } from '../core/go/json.js';
+import { closest } from '../core/suggest.js';
 import { pruneUnknownFields, type CrdIndex } from './crds.js';
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
@@ -43,21 +44,6 @@ function unknownPaths(value: Json | undefined, fields: Fields | 1 | '*', path: s
     if (sub === undefined) out.push(p);
     else unknownPaths(value[k], sub, p, out);
   }
-}
-
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
 }
 
 /** The sub-tree at a dotted path (list indexes skipped), or undefined. */
@@ -80,8 +66,8 @@ function hint(kind: string, version: string, path: string): string {
   if (otherParent?.[name] !== undefined) return `; "${name}" is a cluster.x-k8s.io/${other} ${kind} field: use the ${version} field, or apiVersion cluster.x-k8s.io/${other}`;
   const parent = steps[0] === 'spec' ? fieldsAt(CAPI_SPEC_FIELDS.get(`${kind}/${version}`)!, inSpec) : undefined;
   const siblings = steps.length === 0 ? [...TOP_LEVEL] : Object.keys(parent ?? {}).filter((k) => k !== '{}');
-  const close = siblings.filter((s) => distance(s.toLowerCase(), name.toLowerCase()) <= 2).sort((a, b) => distance(a, name) - distance(b, name));
-  return close.length > 0 ? `; did you mean "${close[0]}"?` : '; remove it or fix its name and indentation';
+  const close = closest(name, siblings);
+  return close !== undefined ? `; did you mean "${close}"?` : '; remove it or fix its name and indentation';
 }
 
 /** Unknown fields of a Cluster or ClusterClass, by its CRD when given, else by the built-in field list. */

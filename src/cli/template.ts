@@ -17,7 +17,8 @@ import { readFile } from 'node:fs/promises';
 import type { Json } from '../core/model.js';
 import { executeTemplate, parseTemplate, parseTemplateOutput, type FunctionSet } from '../gotemplate/index.js';
 import { ExitCode, type CliIO } from './io.js';
-import { closest } from './args.js';
+import { closestMatches, didYouMean } from '../core/suggest.js';
+import { COMMANDS } from './commands.js';
 
 export const TEMPLATE_HELP = `Usage: render-clusterclass template TEMPLATE [options]
        render-clusterclass template --jsonl
@@ -76,8 +77,6 @@ interface Options {
   help: boolean;
 }
 
-const FLAGS = ['data', 'set', 'missingkey', 'functions', 'yaml', 'jsonl', 'help'];
-
 function parseArgs(args: string[]): Options {
   const o: Options = { sets: [], missingKey: 'default', functions: 'sprig-hermetic', jsonl: false, yaml: false, help: false };
   const value = (i: number, flag: string): string => {
@@ -125,8 +124,9 @@ function parseArgs(args: string[]): Options {
         break;
       default:
         if (a.startsWith('-') && a.length > 1) {
-          const guess = closest(a.replace(/^--?/, ''), FLAGS);
-          throw new UsageError(`unknown option ${a}${guess ? `; did you mean --${guess}?` : ''}`);
+          const long = Object.keys(COMMANDS.template.flags).filter((f) => f.length > 1);
+          const hint = didYouMean(closestMatches(a.replace(/^--?/, ''), long, 3), (f) => `--${f}`);
+          throw new UsageError(`unknown option ${a}${hint ? `; ${hint}` : ''}`);
         }
         if (o.template !== undefined) throw new UsageError('only one TEMPLATE argument is allowed');
         o.template = args[i]!;

@@ -203,6 +203,9 @@ export function stringifyDocuments(objects: JsonObject[]): string {
   return objects.map(emitYaml).join('---\n');
 }
 
+/** The objects as one JSON document, a v1 List as `kubectl get -o json` prints several: two-space indent, final newline. */
+export const jsonList = (objects: JsonObject[]): string => `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }, null, 2)}\n`;
+
 /** How results are printed: with colour (a terminal), and where each points (`path:line:column`). */
 export interface ResultFormat {
   colour?: boolean;

@@ -25,6 +25,8 @@ export interface BlueprintCache {
   get(key: string): BlueprintEntry | undefined;
   /** `templateKey`s of the templates the classes used so far reference. */
   classTemplates: Set<string>;
+  /** Every class of the input, `namespace/name` (what a missing class may have meant). */
+  keys: readonly string[];
 }
 
 /** What compiling a class reads besides the class. */
@@ -83,7 +85,7 @@ export function blueprintCache(classes: readonly IdentifiedItem[], inputs: Bluep
     cache.set(key, entry);
     return entry;
   };
-  return { get, classTemplates };
+  return { get, classTemplates, keys: [...docs.keys()] };
 }
 
 /**

@@ -100,7 +100,7 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
   const classKey = clusterKey(cluster.topology.classRef.namespace ?? cluster.namespace, cluster.topology.classRef.name);
   const entry = ctx.blueprints.get(classKey);
   if (!entry?.ok) {
-    results.push(entry || ctx.duplicateClasses.has(classKey) ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey));
+    results.push(entry || ctx.duplicateClasses.has(classKey) ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey, ctx.blueprints.keys));
     return undefined;
   }
   const inputs = { cluster: item.value, clusterClass: entry.document };

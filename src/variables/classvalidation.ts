@@ -229,7 +229,8 @@ function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: st
       out.errors.push(invalid(child(p, 'rule'), c.def.rule, withFix(`oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`, FIX.celOldSelfInItems)));
     }
     if (c.rule.unsupported !== undefined) {
-      out.warnings.push(fieldError('Invalid value', child(p, 'rule'), `x-kubernetes-validations rule ${JSON.stringify(c.def.rule)} cannot be evaluated offline: ${c.rule.unsupported}; values are not checked against it`, c.def.rule));
+      // The value shown is the rule: the detail does not quote it a second time.
+      out.warnings.push(fieldError('Invalid value', child(p, 'rule'), `this x-kubernetes-validations rule cannot be evaluated offline: ${c.rule.unsupported}; values are not checked against it`, c.def.rule));
     }
   });
   if (out.errors.length > 0) return out;
