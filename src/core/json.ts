@@ -10,6 +10,12 @@ export const asString = (v: unknown): string | undefined => (typeof v === 'strin
 export const asNumber = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 export const asBoolean = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+/**
+ * A JSON value as text, the way `String` has it: for fields such as `kind` and `name` that earlier
+ * stages have checked to be strings, so a map or list never reaches here in practice.
+ */
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- the one place a JSON value is stringified as is
+export const jsonText = (v: Json | undefined): string => String(v);
 
 /** Keys that must never be written as own properties of objects built from user data. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);

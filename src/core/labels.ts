@@ -17,7 +17,7 @@ export const UPGRADE_CONCURRENCY = 'topology.cluster.x-k8s.io/upgrade-concurrenc
 
 /** util.MergeMap: earlier maps win; undefined when the result is empty. */
 export function mergeMaps(...maps: (Record<string, string> | undefined)[]): Record<string, string> | undefined {
-  const out: Record<string, string> = Object.assign({}, ...maps.toReversed());
+  const out = Object.assign({}, ...maps.toReversed()) as Record<string, string>;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

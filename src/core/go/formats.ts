@@ -76,6 +76,7 @@ function isMAC(s: string): boolean {
 
 function isURI(s: string): boolean {
   // url.ParseRequestURI: absolute URI or absolute path; no spaces or control characters.
+  // eslint-disable-next-line no-control-regex -- Go rejects control characters, so the pattern names them
   if (s === '' || /[\s\u0000-\u001f\u007f]/.test(s)) return false;
   if (s.startsWith('/')) return true;
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$/.exec(s);
