@@ -25,7 +25,6 @@ import {
   GoObject,
   type CallContext,
   type GoFunc,
-  type GoMap,
   type GoType,
   type GoValue,
   goInt,
@@ -232,8 +231,10 @@ export class State implements CallContext {
         this.walkTemplate(dot, node);
         return;
       case 'break':
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel that unwinds to the enclosing range, never seen as an error
         throw BREAK;
       case 'continue':
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel that unwinds to the enclosing range, never seen as an error
         throw CONTINUE;
       case 'comment':
         return;
@@ -275,7 +276,7 @@ export class State implements CallContext {
       if (keys.length > 0) {
         ran = true;
         for (const k of keys) {
-          if (!one(k, (val as GoMap)[k])) break;
+          if (!one(k, (val)[k])) break;
         }
       }
     } else if (val instanceof GoInt) {
@@ -516,7 +517,7 @@ export class State implements CallContext {
       if (final !== MISSING) v = final;
       return v;
     }
-    const argv: GoValue[] = new Array(numIn);
+    const argv = new Array<GoValue>(numIn);
     let i = 0;
     for (; i < numFixed && i < args.length; i++) argv[i] = this.evalArg(dot, params[i]!, args[i]!);
     if (fn.variadic !== undefined) {
@@ -547,7 +548,7 @@ export class State implements CallContext {
       if (e instanceof GoFuncError || e instanceof Error) {
         if (e instanceof RangeError && /call stack/.test(e.message)) throw e;
         this.node = node;
-        this.errorf(`error calling ${name}: ${(e as Error).message}`);
+        this.errorf(`error calling ${name}: ${(e).message}`);
       }
       throw e;
     }
@@ -631,7 +632,7 @@ export class State implements CallContext {
             return n.text;
         }
     }
-    this.errorf(`can't handle ${argString(n)} for arg of type ${goTypeString(t as GoType)}`);
+    this.errorf(`can't handle ${argString(n)} for arg of type ${goTypeString(t)}`);
   }
 }
 

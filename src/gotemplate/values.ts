@@ -255,7 +255,7 @@ export function typeName(v: GoValue): string {
   const basic = basicTypeName(v);
   if (basic !== undefined) return basic;
   if (v instanceof GoObject) return v.typeName;
-  if (Array.isArray(v)) return '[]' + sliceElemType(v as GoSlice);
+  if (Array.isArray(v)) return '[]' + sliceElemType(v);
   return 'map[string]' + mapElemType(v as GoMap);
 }
 
@@ -310,7 +310,7 @@ export function deepEqual(a: GoValue, b: GoValue, visit = nodeBudget('comparing'
     return true;
   }
   if (typeof a === 'object') {
-    const am = a as GoMap;
+    const am = a;
     const bm = b as GoMap;
     const ka = Object.keys(am);
     if (ka.length !== Object.keys(bm).length) return false;
@@ -335,7 +335,7 @@ export function toPlainJson(v: GoValue): unknown {
   if (v instanceof GoObject) return v.stringer() ?? null;
   if (typeof v === 'object' && !(v instanceof GoComplex)) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = toPlainJson((v as GoMap)[k]);
+    for (const k of Object.keys(v)) out[k] = toPlainJson((v)[k]);
     return out;
   }
   return v;

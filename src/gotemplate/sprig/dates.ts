@@ -58,11 +58,10 @@ export class GoTime extends GoObject {
     return o instanceof GoTime && o.sec === this.sec && o.nsec === this.nsec && o.offset === this.offset;
   }
   override method(name: string): GoFunc | undefined {
-    const self = this;
-    const p = (): ReturnType<GoTime['parts']> => self.parts();
+    const p = (): ReturnType<GoTime['parts']> => this.parts();
     switch (name) {
       case 'Unix':
-        return fn(name, [], () => GoInt.of('int64', self.sec));
+        return fn(name, [], () => GoInt.of('int64', this.sec));
       case 'Year':
         return fn(name, [], () => GoInt.of('int', BigInt(p().y)));
       case 'Day':
@@ -74,9 +73,9 @@ export class GoTime extends GoObject {
       case 'Second':
         return fn(name, [], () => GoInt.of('int', BigInt(p().s)));
       case 'String':
-        return fn(name, [], () => self.stringer());
+        return fn(name, [], () => this.stringer());
       case 'IsZero':
-        return fn(name, [], () => self.sec === -62135596800n && self.nsec === 0);
+        return fn(name, [], () => this.sec === -62135596800n && this.nsec === 0);
     }
     return undefined;
   }
@@ -227,7 +226,7 @@ export function parseTime(layout: string, value: string): GoTime {
 export function durationString(d: bigint): string {
   if (d === 0n) return '0s';
   const neg = d < 0n;
-  let u = neg ? -d : d;
+  const u = neg ? -d : d;
   let out: string;
   if (u < 1000000000n) {
     // sub-second
@@ -251,7 +250,6 @@ export function durationString(d: bigint): string {
     const m = (secs % 3600n) / 60n;
     const s = secs % 60n;
     out = (h > 0n ? h + 'h' : '') + (h > 0n || m > 0n ? m + 'm' : '') + s + (frac ? '.' + frac : '') + 's';
-    u = 0n;
   }
   return (neg ? '-' : '') + out;
 }
@@ -272,9 +270,9 @@ export function parseDuration(s: string): bigint {
   while (s !== '') {
     const m = re.exec(s);
     if (!m || (m[1] === '' && (m[2] ?? '') === '')) fail(`time: invalid duration ${JSON.stringify(orig)}`);
-    const unit = units[m![3]!]!;
-    total += parseFloat(`${m![1] || '0'}.${m![2] || '0'}`) * unit;
-    s = s.slice(m![0].length);
+    const unit = units[m[3]!]!;
+    total += parseFloat(`${m[1] || '0'}.${m[2] || '0'}`) * unit;
+    s = s.slice(m[0].length);
   }
   return BigInt(Math.round(neg ? -total : total));
 }

@@ -3,7 +3,6 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } 
 import { formatFloat } from '../fmt.js';
 import {
   type GoFunc,
-  type GoMap,
   type GoValue,
   GoComplex,
   GoInt,
@@ -187,7 +186,7 @@ export function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | nu
       if (v.length === 0) return text('[]');
       return '[' + v.map((x) => text(nl) + marshal(x, depth + 1)).join(',') + text(end) + ']';
     }
-    const m = v as GoMap;
+    const m = v;
     const keys = sortedKeys(m);
     if (keys.length === 0) return text('{}');
     const sep = indent === null ? ':' : ': ';
@@ -354,7 +353,7 @@ export function encodingFuncs(): GoFunc[] {
       const content = Buffer.from(t as string, 'utf8');
       const padding = 16 - (content.length % 16);
       const padded = Buffer.concat([content, Buffer.alloc(padding, padding)]);
-      const iv = createHash('sha256').update(`${p}\u0000${t}`).digest().subarray(0, 16);
+      const iv = createHash('sha256').update(`${p as string}\u0000${t as string}`).digest().subarray(0, 16);
       const c = createCipheriv('aes-256-cbc', aesKey(p as string), iv);
       c.setAutoPadding(false);
       return Buffer.concat([iv, c.update(padded), c.final()]).toString('base64');
@@ -364,7 +363,7 @@ export function encodingFuncs(): GoFunc[] {
       return fail('bcrypt is not supported by this renderer (random salt)');
     }),
     fn('htpasswd', ['string', 'string'], ([u], ctx) => {
-      if ((u as string).includes(':')) return `invalid username: ${u}`;
+      if ((u as string).includes(':')) return `invalid username: ${u as string}`;
       ctx.warn('htpasswd is random by nature and not supported by this renderer');
       return fail('htpasswd is not supported by this renderer (random bcrypt salt)');
     }),

@@ -88,7 +88,7 @@ export function miscFuncs(): GoFunc[] {
     fn('typeIs', ['string', 'any'], ([t, v]) => t === typeName(v ?? null)),
     fn('typeIsLike', ['string', 'any'], ([t, v]) => {
       const n = typeName(v ?? null);
-      return t === n || '*' + t === n;
+      return t === n || `*${t as string}` === n;
     }),
     fn('kindOf', ['any'], ([v]) => kindName(v ?? null)),
     fn('kindIs', ['string', 'any'], ([t, v]) => t === kindName(v ?? null)),

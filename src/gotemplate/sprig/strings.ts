@@ -279,7 +279,7 @@ function camelToLower(str: string, connector: string): string {
   if (str === '') return '';
   const s = [...str];
   const out: string[] = [];
-  let [wt, ws, we] = nextWord(s, 0) as [W, number, number];
+  let [wt, ws, we] = nextWord(s, 0);
   const cur = (): W => wt;
   const word = (): string[] => s.slice(ws, we);
   const advance = (): void => {
