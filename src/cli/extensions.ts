@@ -58,7 +58,7 @@ export async function prepareExtensions(config: RenderConfig, io: CliIO, sources
   }
   const urls = { ...(sources.allowPackage ? Object.fromEntries(packageUrls) : {}), ...sources.operator.urls };
   const base = { configs: operator.objects, packageConfigs: fromPackage.objects, allowPackage: sources.allowPackage, urls };
-  const noop = async (): Promise<string | undefined> => undefined;
+  const noop = (): Promise<string | undefined> => Promise.resolve(undefined);
   if (config.replayExtensions) {
     const dir = config.replayExtensions;
     let names: string[];
