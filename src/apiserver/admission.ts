@@ -121,7 +121,7 @@ function azureManagedControlPlaneDefaults(obj: JsonObject): void {
   if (!spec) return;
   const name = nameOf(obj);
   const labels = isJsonObject(metaOf(obj).labels) ? (metaOf(obj).labels as JsonObject) : {};
-  const clusterName = typeof labels[CLUSTER_NAME_LABEL] === 'string' ? (labels[CLUSTER_NAME_LABEL] as string) : undefined;
+  const clusterName = typeof labels[CLUSTER_NAME_LABEL] === 'string' ? (labels[CLUSTER_NAME_LABEL]) : undefined;
   const overlay = spec.networkPluginMode === 'overlay';
 
   normalizeAksVersion(spec);
@@ -193,7 +193,7 @@ const AZURE = 'kubernetes-sigs/cluster-api-provider-azure internal/api/v1beta1';
 const isIPv6Subnet = (s: JsonObject) => Array.isArray(s.cidrBlocks) && s.cidrBlocks.some((c) => typeof c === 'string' && c.includes(':'));
 const subnetsOf = (net: JsonObject): JsonObject[] => {
   if (!Array.isArray(net.subnets)) net.subnets = [];
-  return (net.subnets as Json[]).filter(isJsonObject);
+  return (net.subnets).filter(isJsonObject);
 };
 const withRole = (subnets: JsonObject[], role: string) => subnets.find((s) => s.role === role);
 /** `SubnetClassSpecSetDefaults`: a CIDR when none is given. */
@@ -234,7 +234,7 @@ function lbClassDefaults(lb: JsonObject, outbound: boolean): void {
 /** `setDefaultAzureClusterOutboundLBFrontendIPs`: always rewritten from `frontendIPsCount`. */
 function outboundFrontendIPs(lb: JsonObject, cluster: string, ipPrefix: string): void {
   if (typeof lb.frontendIPsCount !== 'number') lb.frontendIPsCount = 1;
-  const n = lb.frontendIPsCount as number;
+  const n = lb.frontendIPsCount;
   const lbName = stringOr(lb.name, '');
   lb.frontendIPs = Array.from({ length: Math.max(0, n) }, (_, i) => {
     const suffix = n === 1 ? '' : `-${i + 1}`;

@@ -24,6 +24,7 @@
  *
  * The index owns one ajv instance and compiles a version's schema on first use.
  */
+import { jsonText } from '../core/json.js';
 import type { Ajv } from 'ajv';
 import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { ContractVersion } from '../krm/config.js';
@@ -106,11 +107,11 @@ export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; resu
     if (obj.kind !== 'CustomResourceDefinition') continue;
     const meta = isJsonObject(obj.metadata) ? obj.metadata : {};
     const name = typeof meta.name === 'string' ? meta.name : '';
-    const ref: ObjectRef = { apiVersion: String(obj.apiVersion ?? ''), kind: 'CustomResourceDefinition', name };
+    const ref: ObjectRef = { apiVersion: jsonText(obj.apiVersion ?? ''), kind: 'CustomResourceDefinition', name };
     const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
       results.push({ severity, message, resourceRef: ref, field: { path }, tags: { rule: 'crd-load' } });
     if (obj.apiVersion !== CRD_API_VERSION) {
-      problem('apiVersion', `CustomResourceDefinition "${name}" is ${String(obj.apiVersion)}; only ${CRD_API_VERSION} is supported: supply the CRD as installed (kubectl get crd ${name} -o yaml)`, 'warning');
+      problem('apiVersion', `CustomResourceDefinition "${name}" is ${jsonText(obj.apiVersion)}; only ${CRD_API_VERSION} is supported: supply the CRD as installed (kubectl get crd ${name} -o yaml)`, 'warning');
       continue;
     }
     const spec = isJsonObject(obj.spec) ? obj.spec : undefined;
@@ -277,7 +278,7 @@ function checkedObject(obj: JsonObject): JsonObject {
  */
 export function applyCrdDefaults(crds: CrdIndex, obj: JsonObject, observe?: (path: (string | number)[], detail: string) => void): JsonObject {
   const { entry } = lookup(crds, obj);
-  const copy = deepCopy(checkedObject(obj)) as JsonObject;
+  const copy = deepCopy<JsonObject>(checkedObject(obj));
   if (!entry?.schema) return copy;
   const compiled = compiledFor(crds, entry);
   const withoutNulls = prune(copy, entry.schema, '', true, undefined, false) as JsonObject;
@@ -294,7 +295,7 @@ export function crdDefines(crds: CrdIndex, obj: JsonObject): boolean {
 /** The object as the API server would store it (unknown fields dropped), and the dropped paths. */
 export function pruneUnknownFields(crds: CrdIndex, obj: JsonObject): { object: JsonObject; pruned: string[] } {
   const { entry } = lookup(crds, obj);
-  if (!entry?.schema) return { object: deepCopy(checkedObject(obj)) as JsonObject, pruned: [] };
+  if (!entry?.schema) return { object: deepCopy<JsonObject>(checkedObject(obj)), pruned: [] };
   const pruned: string[] = [];
   const object = prune(obj, entry.schema, '', true, pruned, true) as JsonObject;
   return { object, pruned };
@@ -393,7 +394,7 @@ export function withValueOrigins(results: Result[], originsOf: FieldOriginsOf): 
   return results.map((r) => {
     const path = r.field?.path;
     if (r.severity !== 'error' || r.tags?.rule !== 'crd-schema' || !path || !r.resourceRef) return r;
-    const fields = originsOf(r.resourceRef as ObjectRef);
+    const fields = originsOf(r.resourceRef);
     if (!fields) return r;
     const own = fields.find((f) => f.path === path) ?? fields.find((f) => isUnder(f.path, path));
     if (own) return { ...r, message: `${r.message} (${path} comes from ${own.origin})` };

@@ -4,7 +4,7 @@
  * produce). Unknown keys and bad values are configuration errors (exit 3), each naming its field.
  */
 import type { Json, JsonObject } from '../core/model.js';
-import { isObject } from '../core/json.js';
+import { isObject, jsonText } from '../core/json.js';
 import { CAPI_VERSIONS, DEFAULT_CAPI_VERSION, FEATURE_GATES, capiProfile, isCapiVersion, isFeatureGate, type CapiProfile, type CapiVersion, type FeatureGates } from '../core/capi-release.js';
 
 export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
@@ -251,7 +251,7 @@ const TOP_LEVEL = ['apiVersion', 'kind', 'metadata'];
 function unknownTopLevel(fc: JsonObject, settingsKey: 'data' | 'spec'): ConfigOutcome | undefined {
   const known = [...TOP_LEVEL, settingsKey];
   const extra = Object.keys(fc).find((k) => !known.includes(k));
-  if (extra !== undefined) return { ok: false, message: `unknown field ${shown(extra)} in the ${fc.kind} function config; its fields are ${known.join(', ')}`, field: extra };
+  if (extra !== undefined) return { ok: false, message: `unknown field ${shown(extra)} in the ${jsonText(fc.kind)} function config; its fields are ${known.join(', ')}`, field: extra };
   if (fc.metadata !== undefined && fc.metadata !== null && !isObject(fc.metadata)) {
     return { ok: false, message: `invalid function config: metadata must be a map, not ${shapeOf(fc.metadata)}`, field: 'metadata' };
   }
@@ -288,7 +288,7 @@ export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
   }
   return {
     ok: false,
-    message: `unsupported function config ${shown(`${String(fc.apiVersion)}/${String(fc.kind)}`)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
+    message: `unsupported function config ${shown(`${jsonText(fc.apiVersion)}/${jsonText(fc.kind)}`)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
     field: 'kind',
   };
 }

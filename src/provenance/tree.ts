@@ -28,7 +28,7 @@ function child(n: OriginNode, seg: Seg): OriginNode {
     const items = (n.items ??= []);
     return (items[seg] ??= leaf(rebase(n.source, [seg])));
   }
-  const keys = (n.keys ??= new Map());
+  const keys = (n.keys ??= new Map<string, OriginNode>());
   let c = keys.get(seg);
   if (!c) keys.set(seg, (c = leaf(rebase(n.source, [seg]))));
   return c;

@@ -6,6 +6,7 @@
  * output API version; provider objects keep their template's version, with control-plane paths
  * chosen by contract (CAPI internal/contract/version.go `GetContractVersionForVersion`). With a recorder, each records where every value it sets came from.
  */
+import { jsonText } from '../core/json.js';
 import type { Cluster, JsonObject } from '../core/model.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import { atLeast, type CapiProfile } from '../core/capi-release.js';
@@ -72,7 +73,7 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
     const ic = templateToObject({ template: bp.infrastructureCluster.object, name: names.infrastructureCluster, cluster: identity }, rec);
     rec?.set(ic, ['metadata', 'name'], builtin(namingDetail('InfrastructureCluster', bp.cc.infrastructure?.naming?.template, 'spec.infrastructure.naming.template', '{{ .cluster.name }}-{{ .random }}')));
     desired.infrastructureCluster = ic;
-    desired.cluster.infrastructureRef = objectRef(version, String(ic.apiVersion), String(ic.kind), names.infrastructureCluster, cluster.namespace);
+    desired.cluster.infrastructureRef = objectRef(version, jsonText(ic.apiVersion), jsonText(ic.kind), names.infrastructureCluster, cluster.namespace);
   }
   if (bp.controlPlaneMachineInfrastructure && names.controlPlaneMachineTemplate) {
     const mt = templateToTemplate({ template: bp.controlPlaneMachineInfrastructure.object, name: names.controlPlaneMachineTemplate, cluster: identity }, rec);
@@ -93,7 +94,7 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
       rec,
     );
   }
-  desired.cluster.controlPlaneRef = objectRef(version, String(desired.controlPlane.apiVersion), String(desired.controlPlane.kind), names.controlPlane, cluster.namespace);
+  desired.cluster.controlPlaneRef = objectRef(version, jsonText(desired.controlPlane.apiVersion), jsonText(desired.controlPlane.kind), names.controlPlane, cluster.namespace);
   const workers: WorkerContext = { cluster, names, version, ...(rec ? { rec } : {}) };
   const versionOf = (kind: 'machineDeployment' | 'machinePool', name: string, map: ReadonlyMap<string, string>): WorkerVersion => ({
     kubernetesVersion: map.get(name) ?? cluster.topology.version,

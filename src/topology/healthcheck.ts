@@ -16,7 +16,7 @@ import { CLUSTER_NAMESPACE, OWNER_REFERENCE, durationNote, fixed, fixedLabels, f
 import { CoreVersion } from './types.js';
 
 const isNonEmpty = (v: unknown): boolean =>
-  v !== undefined && v !== null && (typeof v !== 'object' || Object.keys(v as object).length > 0);
+  v !== undefined && v !== null && (typeof v !== 'object' || Object.keys(v).length > 0);
 
 /** `IsDefined()`: checks or remediation carry anything. */
 export const healthCheckDefined = (hc: HealthCheck | undefined): boolean =>

@@ -7,7 +7,7 @@
 import type { Cluster, Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson } from '../core/json.js';
+import { asObject, cloneJson, jsonText } from '../core/json.js';
 import type { DefaultedVariable, DefaultedVariables } from '../variables/index.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { VariableOrigin } from '../provenance/sources.js';
@@ -18,7 +18,7 @@ import { controlPlaneContractPaths } from './controlplane.js';
 import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from './builtins.js';
 
 const valuesOf = (vars: { name: string; value: Json }[]): Record<string, Json> => {
-  const out: Record<string, Json> = Object.create(null);
+  const out = Object.create(null) as Record<string, Json>;
   for (const v of vars) out[v.name] = v.value;
   return out;
 };
@@ -37,7 +37,7 @@ function requestTemplate(template: JsonObject, desired: JsonObject, inner: boole
   const base = inner ? INNER_METADATA : METADATA;
   for (const key of ['labels', 'annotations'] as const) {
     if (meta[key] !== undefined) {
-      target[key] = cloneJson(meta[key] as Json);
+      target[key] = cloneJson(meta[key]);
       rec?.copy(desired, ['metadata', key], copy, [...base, key]);
     } else {
       delete target[key];
@@ -50,7 +50,7 @@ function requestTemplate(template: JsonObject, desired: JsonObject, inner: boole
 function ensureInnerMetadata(copy: JsonObject): JsonObject {
   const spec = asObject(copy.spec) ?? (copy.spec = {});
   const template = asObject(spec.template) ?? (spec.template = {});
-  return asObject(template.metadata) ?? ((template.metadata = {}) as JsonObject);
+  return asObject(template.metadata) ?? ((template.metadata = {}));
 }
 
 const BOOTSTRAP_REF_PATH = 'spec.template.spec.bootstrap.configRef';
@@ -59,9 +59,9 @@ const INFRASTRUCTURE_REF_PATH = 'spec.template.spec.infrastructureRef';
 /** CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`: the CP machine template's holder is the desired ControlPlane, at its contract's ref path. */
 export function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState): PatchRequestItem['holder'] {
   return {
-    apiVersion: String(desired.controlPlane.apiVersion),
-    kind: String(desired.controlPlane.kind),
-    name: String(asObject(desired.controlPlane.metadata)!.name),
+    apiVersion: jsonText(desired.controlPlane.apiVersion),
+    kind: jsonText(desired.controlPlane.kind),
+    name: jsonText(asObject(desired.controlPlane.metadata)!.name),
     fieldPath: controlPlaneContractPaths(bp.controlPlaneContract).infrastructureRef.join('.'),
   };
 }
@@ -135,7 +135,7 @@ export function patchDesiredState(
     inner: boolean,
     parts: [PatchTargetRole, JsonObject, string, Pick<Slot, 'get' | 'set'>][],
   ) => {
-    const holder = { apiVersion: String(owner.apiVersion), kind: String(owner.kind), name: String(asObject(owner.metadata)!.name) };
+    const holder = { apiVersion: jsonText(owner.apiVersion), kind: jsonText(owner.kind), name: jsonText(asObject(owner.metadata)!.name) };
     const variables = { ...valuesOf(overrides), builtin };
     const origins = rec && originsOf(overrides);
     for (const [role, classTemplate, fieldPath, slot] of parts) {

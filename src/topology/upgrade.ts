@@ -18,7 +18,7 @@
  */
 import type { SemVer } from 'semver';
 import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../core/model.js';
-import { asNumber, asObject, asString } from '../core/json.js';
+import { asNumber, asObject, asString, jsonText } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { compareVersions, parseTolerant, semverText } from '../core/go/primitives.js';
 import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, UPGRADE_CONCURRENCY, groupOf } from '../core/labels.js';
@@ -101,7 +101,7 @@ function workerRolling(obj: JsonObject): boolean {
 }
 
 const labelsOf = (o: JsonObject) => asObject(asObject(o.metadata)?.labels) ?? {};
-const isCore = (o: JsonObject, kind: string) => o.kind === kind && groupOf(String(o.apiVersion)) === 'cluster.x-k8s.io';
+const isCore = (o: JsonObject, kind: string) => o.kind === kind && groupOf(jsonText(o.apiVersion)) === 'cluster.x-k8s.io';
 
 /**
  * The current state of one Cluster from its objects (previous render and/or observed): the
@@ -120,7 +120,7 @@ export function currentStateOf(
       const meta = asObject(o.metadata);
       if (labels[CLUSTER_NAME_LABEL] !== cluster.name || (str(meta, 'namespace') ?? cluster.namespace) !== cluster.namespace) continue;
       if (observed && labels[TOPOLOGY_OWNED_LABEL] === undefined) continue;
-      if (o.kind === controlPlaneKind.kind && groupOf(String(o.apiVersion)) === controlPlaneKind.group) {
+      if (o.kind === controlPlaneKind.kind && groupOf(jsonText(o.apiVersion)) === controlPlaneKind.group) {
         const version = str(o, 'spec', 'version');
         const spec = version === undefined ? undefined : parseTolerant(version);
         if (!version || !spec) continue;

@@ -7,7 +7,7 @@
  */
 import type { Cluster, Json, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../core/model.js';
 import type { MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson, compact, sortedMap } from '../core/json.js';
+import { asObject, cloneJson, compact, sortedMap, jsonText } from '../core/json.js';
 import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
@@ -284,8 +284,8 @@ export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology
   const fixedLabelMap = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', ...poolLabel };
   const meta = workerMetadata(topo, cls, fixedLabelMap);
   const refs = {
-    bootstrap: objectRef(version, String(bootstrapObject.apiVersion), String(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace),
-    infrastructure: objectRef(version, String(infrastructureObject.apiVersion), String(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace),
+    bootstrap: objectRef(version, jsonText(bootstrapObject.apiVersion), jsonText(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace),
+    infrastructure: objectRef(version, jsonText(infrastructureObject.apiVersion), jsonText(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace),
   };
   const machine = machineSpec(topo, cls, kubernetesVersion, { taints: machineField(topo.taints, cls.taints) });
   const templateSpec = machineTemplateSpec(version, cluster, refs, machine);
@@ -313,7 +313,7 @@ export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology
     recordWorkerMetadata(rec, machinePool, p, topo, cls, Object.keys(fixedLabelMap));
     if (topo.replicas !== undefined) rec.set(machinePool, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
     if (failureDomains.value !== undefined) rec.set(machinePool, ['spec', 'failureDomains'], eitherSource(failureDomains.fromTopology, `${p.topology}.failureDomains`, `${p.cls}.failureDomains`));
-    const what = { bootstrap: `bootstrap config (${String(bootstrapObject.kind)})`, infrastructure: `infrastructure machine pool (${String(infrastructureObject.kind)})` };
+    const what = { bootstrap: `bootstrap config (${jsonText(bootstrapObject.kind)})`, infrastructure: `infrastructure machine pool (${jsonText(infrastructureObject.kind)})` };
     recordMachineTemplateSpec(rec, machinePool, p, version, machine, versionSource(cluster, kubernetesVersion, reason), refs, what);
   }
   return { topology: topo, blueprint: mpBp, bootstrapObject, infrastructureObject, machinePool };

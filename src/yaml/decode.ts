@@ -6,7 +6,7 @@
  */
 import YAML, { Document, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, type Scalar } from 'yaml';
 import type { Json, JsonObject } from '../core/model.js';
-import { defineKey, isObject } from '../core/json.js';
+import { defineKey, isObject, jsonText } from '../core/json.js';
 import { KUBERNETES_YAML, KubernetesYamlError, mapKeyJson, scalarJson, unsupportedValue } from './kubernetes.js';
 
 export interface ReadLimits {
@@ -339,7 +339,7 @@ function keyText(key: Converted, node: unknown, st: ConvertState): string {
   } catch (e) {
     if (!(e instanceof KubernetesYamlError)) throw e;
     st.rejected.push(`${e.message}${st.where(node)}`);
-    return String(key.value);
+    return jsonText(key.value);
   }
 }
 

@@ -244,6 +244,7 @@ const sameValue = (a: unknown, b: unknown): boolean => a === b || (Number.isNaN(
 
 /** The Go scalar of a parsed node: plain text resolves, quoted and block text is a string, tags decide. */
 function goScalarOf(node: Scalar): GoScalar {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a parsed scalar holds a string, number, boolean or bigint
   const source = typeof node.source === 'string' ? node.source : String(node.value ?? '');
   if (node.tag && node.tag !== '!') return resolveTagged(node.tag, source);
   return node.type === Scalar.PLAIN || node.type === undefined ? resolvePlain(source) : str(source);
@@ -259,6 +260,7 @@ export function scalarJson(node: Scalar): Json {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any other value the yaml library puts in a scalar, as its text
   return String(v);
 }
 
@@ -388,11 +390,11 @@ type Stringify = NonNullable<ScalarTag['stringify']>;
 const keepingSource =
   (write: Stringify): Stringify =>
   (item, ctx, onComment, onChompKeep) => {
-    const node = item as Scalar;
+    const node = item;
     const source = unchangedSource(node);
     if (source === undefined) return write(item, ctx, onComment, onChompKeep);
     // Explicitly tagged scalars keep their quoting style; plain ones are their text.
-    return node.tag ? stringifyString({ ...node, value: source } as Scalar, ctx, onComment, onChompKeep) : source;
+    return node.tag ? stringifyString({ ...node, value: source }, ctx, onComment, onChompKeep) : source;
   };
 
 const explicit = (name: string): ((s: string) => unknown) => (s) => nodeValue(resolveTagged(TAG + name, s));
@@ -412,7 +414,7 @@ const goYamlImplicit: ScalarTag = {
 };
 
 const numberText: Stringify = (item) => {
-  const v = (item as Scalar).value;
+  const v = (item).value;
   return typeof v === 'number' ? yamlNumber(v) : String(v);
 };
 
@@ -429,7 +431,7 @@ const goYamlTags: ScalarTag[] = ([
     stringify: keepingSource(stringTag.stringify!),
   },
   { tag: `${TAG}null`, identify: (v) => v === null || v === undefined, resolve: explicit('null'), stringify: keepingSource(() => 'null') },
-  { tag: `${TAG}bool`, identify: (v) => typeof v === 'boolean', resolve: explicit('bool'), stringify: keepingSource((item) => String((item as Scalar).value)) },
+  { tag: `${TAG}bool`, identify: (v) => typeof v === 'boolean', resolve: explicit('bool'), stringify: keepingSource((item) => String((item).value)) },
   {
     tag: `${TAG}int`,
     identify: (v) => typeof v === 'bigint' || Number.isInteger(v),
@@ -437,8 +439,8 @@ const goYamlTags: ScalarTag[] = ([
     stringify: keepingSource(numberText),
   },
   { tag: `${TAG}float`, identify: (v) => typeof v === 'number', resolve: explicit('float'), stringify: keepingSource(numberText) },
-  { tag: `${TAG}binary`, resolve: explicit('binary'), stringify: keepingSource((item) => String((item as Scalar).value)) },
-  { tag: `${TAG}timestamp`, resolve: explicit('timestamp'), stringify: keepingSource((item) => String((item as Scalar).value)) },
+  { tag: `${TAG}binary`, resolve: explicit('binary'), stringify: keepingSource((item) => String((item).value)) },
+  { tag: `${TAG}timestamp`, resolve: explicit('timestamp'), stringify: keepingSource((item) => String((item).value)) },
 ] as ScalarTag[]).map((t) => ({ ...t, default: true }));
 
 /** The YAML 1.1 tag list with its scalar tags replaced by go-yaml v2's (collections and `<<` stay). */

@@ -132,7 +132,7 @@ export function compileExpression(env: CelEnv, source: string): CompiledExpressi
     return { usesOldSelf: a.usesOldSelf, unsupported: `unsupported CEL function${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}` };
   }
   try {
-    return { usesOldSelf: a.usesOldSelf, program: plan(env, parsed) as Program };
+    return { usesOldSelf: a.usesOldSelf, program: plan(env, parsed) };
   } catch (e) {
     return { usesOldSelf: a.usesOldSelf, compileError: `compilation failed: ERROR: ${e instanceof Error ? e.message : String(e)}` };
   }
