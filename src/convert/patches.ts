@@ -431,7 +431,7 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
   const variable = asString(vf?.variable);
   const template = asString(vf?.template);
   const original: JsonPatchJson = { op: kind, path };
-  if (Object.prototype.hasOwnProperty.call(op, 'value')) original.value = op.value as Json;
+  if (Object.prototype.hasOwnProperty.call(op, 'value')) original.value = op.value;
   if (vf) original.valueFrom = { ...(variable !== undefined ? { variable } : {}), ...(template !== undefined ? { template } : {}) };
   const placeholder = new PatchValue(variable !== undefined ? `comes from variable "${variable}" (${where})` : `comes from a valueFrom.template (${where})`, original.valueFrom ?? {});
   const attempt = (value: unknown, render?: (v: Json) => string): Replayed => {
@@ -623,7 +623,7 @@ function howRewritten(original: JsonPatchJson, ops: JsonPatchJson[]): string {
 
 function originalFor(op: JsonObject): JsonPatchJson {
   const out: JsonPatchJson = { op: asString(op.op) ?? '', path: asString(op.path) ?? '' };
-  if (Object.prototype.hasOwnProperty.call(op, 'value')) out.value = op.value as Json;
+  if (Object.prototype.hasOwnProperty.call(op, 'value')) out.value = op.value;
   const vf = asObject(op.valueFrom);
   if (vf) {
     const variable = asString(vf.variable);

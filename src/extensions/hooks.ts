@@ -167,10 +167,10 @@ class StructReader {
     const v = field(this.obj, name);
     if (v === undefined || v === null) return [];
     if (!Array.isArray(v)) this.fail(name, v, `[]v1alpha1.${elemStruct}`);
-    return (v as Json[]).map((raw) => {
+    return (v).map((raw) => {
       if (raw === null) return item(new StructReader({}, elemStruct, this.at(name)), raw);
       if (!isObject(raw)) this.fail(name, raw, `v1alpha1.${elemStruct}`);
-      return item(new StructReader(raw as JsonObject, elemStruct, this.at(name)), raw);
+      return item(new StructReader(raw, elemStruct, this.at(name)), raw);
     });
   }
 
@@ -185,9 +185,9 @@ class StructReader {
     const v = field(this.obj, name);
     if (v === undefined || v === null) return '';
     if (typeof v !== 'string') this.fail(name, v, '[]uint8');
-    const bad = base64Error(v as string);
+    const bad = base64Error(v);
     if (bad !== undefined) throw new DecodeError(`illegal base64 data at input byte ${bad}`);
-    return Buffer.from((v as string).replace(/[\r\n]/g, ''), 'base64').toString('utf8');
+    return Buffer.from((v).replace(/[\r\n]/g, ''), 'base64').toString('utf8');
   }
 
   private at(name: string): string {
@@ -286,7 +286,7 @@ export function decodeResponse<H extends HookName>(hook: H, body: string): Decod
   }
   if (parsed !== null && !isObject(parsed)) return { ok: false, error: `json: cannot unmarshal ${goKind(parsed)} into Go value of type v1alpha1.${hook}Response` };
   try {
-    return { ok: true, value: DECODERS[hook](new StructReader((parsed ?? {}) as JsonObject, `${hook}Response`, '')) as ResponseOf[H] };
+    return { ok: true, value: DECODERS[hook](new StructReader((parsed ?? {}), `${hook}Response`, '')) };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.message };
     throw e;

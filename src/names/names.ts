@@ -5,7 +5,7 @@
  * content for the template clones that rotate when their spec changes.
  */
 import { createHash } from 'node:crypto';
-import type { Json, JsonObject } from '../core/model.js';
+import type { JsonObject } from '../core/model.js';
 import { canonicalJson } from '../core/json.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { executeTemplate, parseTemplate } from '../gotemplate/index.js';
@@ -80,7 +80,7 @@ export function generateStableName(input: NameTemplateInput): NameOutcome {
     if (!parsed.ok) return { ok: false, error: `parsing template ${goQuote(input.template)}: ${parsed.error}` };
     const data: JsonObject = { cluster: { name: input.clusterName }, random };
     if (input.topologyKey && input.topologyName !== undefined) data[input.topologyKey] = { topologyName: input.topologyName };
-    const out = executeTemplate(parsed.template, data as Json, { missingKey: 'error' });
+    const out = executeTemplate(parsed.template, data, { missingKey: 'error' });
     if (!out.ok) return { ok: false, error: `rendering template: ${out.error}` };
     rendered = out.output;
   }

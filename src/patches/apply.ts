@@ -146,7 +146,7 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
 
   // Inline patches all see the same variable set (definitions `from: inline`), so the merged
   // map of an item is computed at most once per call and shared across patches.
-  const merged: (Record<string, Json> | undefined)[] = new Array(request.items.length);
+  const merged = new Array<Record<string, Json> | undefined>(request.items.length);
   const varsOf = (n: number): Record<string, Json> =>
     (merged[n] ??= mergeVariables(request.globalVariables, request.items[n]!.variables, ctx.inlineVariableNames));
   const rec = ctx.recorder;

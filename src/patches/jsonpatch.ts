@@ -393,7 +393,7 @@ export function decodeJsonPatch(text: string): { ok: true; ops: JsonPatchOp[] } 
   const ops: JsonPatchOp[] = [];
   for (const raw of parsed as unknown[]) {
     if (raw !== null && !isObject(raw)) return { ok: false, error: `json: cannot unmarshal ${goJsonKind(raw)} into Go value of type jsonpatch.Operation` };
-    const fields = (raw ?? {}) as JsonObject;
+    const fields = (raw ?? {});
     const opJson = raw === null ? 'null' : goMarshal(fields);
     const op: JsonPatchOp = { op: typeof fields.op === 'string' ? fields.op : 'unknown', path: '' };
     const notString = (key: 'from' | 'path') => `invalid operation ${opJson}: failed to decode '${key}': json: cannot unmarshal ${goJsonKind(fields[key])} into Go value of type string`;
@@ -410,7 +410,7 @@ export function decodeJsonPatch(text: string): { ok: true; ops: JsonPatchOp[] } 
     if (fields.path === undefined || fields.path === null) return { ok: false, error: `invalid operation ${opJson}: failed to decode 'path': operation missing path field: ${MISSING}` };
     if (typeof fields.path !== 'string') return { ok: false, error: notString('path') };
     op.path = fields.path;
-    if (Object.hasOwn(fields, 'value')) op.value = fields.value as Json;
+    if (Object.hasOwn(fields, 'value')) op.value = fields.value;
     ops.push(op);
   }
   return { ok: true, ops };

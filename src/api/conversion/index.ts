@@ -68,7 +68,7 @@ export interface Converted {
   value: JsonObject;
   results: ConversionResult[];
   /** The v1beta1 path of a field of the converted object. */
-  inputPath(path: string): string;
+  inputPath: (path: string) => string;
 }
 
 /** Converts a plain v1beta1 object (never mutated); undefined when its kind is not converted. */
