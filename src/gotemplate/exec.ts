@@ -46,7 +46,7 @@ export interface Limits {
 
 export class ExecError extends Error {}
 /** A safety limit was hit (reported as an exec error). */
-export class LimitError extends ExecError {}
+class LimitError extends ExecError {}
 
 const MISSING = Symbol('missing');
 type Final = GoValue | typeof MISSING;
@@ -55,7 +55,7 @@ const BREAK = { brk: true };
 const CONTINUE = { cont: true };
 
 /** Go type names for error messages. */
-export function goTypeString(t: GoType): string {
+function goTypeString(t: GoType): string {
   switch (t) {
     case 'any':
       return 'interface {}';
@@ -78,7 +78,7 @@ function canBeNil(t: GoType | 'none'): boolean {
   return t === 'any' || t === 'rv' || t === 'map' || t === 'slice' || t === 'none';
 }
 
-export function assignable(v: GoValue, t: GoType): boolean {
+function assignable(v: GoValue, t: GoType): boolean {
   switch (t) {
     case 'any':
     case 'rv':
@@ -112,7 +112,7 @@ export interface ExecEnv {
   builtinNames: Set<string>;
 }
 
-export class State implements CallContext {
+class State implements CallContext {
   out = '';
   vars: Variable[];
   depth = 0;
@@ -655,5 +655,3 @@ export function execute(
   }
   return { output: s.out, warnings: s.warnings };
 }
-
-export { GoFuncError };

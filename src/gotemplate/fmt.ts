@@ -340,10 +340,10 @@ export function quote(s: string): string {
 export function goQuote(s: string): string {
   return quoteWith(s, '"', false, false);
 }
-export function quoteToASCII(s: string): string {
+function quoteToASCII(s: string): string {
   return quoteWith(s, '"', true);
 }
-export function quoteRune(cp: number, ascii = false): string {
+function quoteRune(cp: number, ascii = false): string {
   if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp < 0) cp = 0xfffd;
   return quoteWith(String.fromCodePoint(cp), "'", ascii);
 }
@@ -359,7 +359,7 @@ function canBackquote(s: string): boolean {
   return true;
 }
 
-export function utf8Bytes(s: string): Uint8Array {
+function utf8Bytes(s: string): Uint8Array {
   return Buffer.from(s, 'utf8');
 }
 

@@ -29,7 +29,7 @@ export interface ExecOptions {
   limits?: Partial<TemplateLimits>;
 }
 
-export interface TemplateLimits {
+interface TemplateLimits {
   maxOutputBytes: number;
   maxSteps: number;
   maxDepth: number;
@@ -55,7 +55,7 @@ export type YamlValueResult = { ok: true; value: Json } | { ok: false; error: st
  * steps (a node walked, a command evaluated, or work charged by list-building functions), and
  * 1000 nested {{template}} calls. Go itself has no output/step limit and allows depth 100000.
  */
-export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
+const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   maxOutputBytes: 4 * 1024 * 1024,
   maxSteps: 1_000_000,
   maxDepth: 1000,

@@ -1,12 +1,12 @@
 /** sprig date functions in the hermetic map: toDate, mustToDate, unixEpoch, duration, durationRound, ago, mustDateModify. */
-import { type GoFunc, type GoValue, GoInt, GoObject } from '../values.js';
+import { type GoFunc, GoInt, GoObject } from '../values.js';
 import { fail, fn } from './util.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** time.Time as seconds since the Unix epoch plus nanoseconds and a fixed zone offset. */
-export class GoTime extends GoObject {
+class GoTime extends GoObject {
   override readonly typeName = 'time.Time';
   constructor(
     readonly sec: bigint,
@@ -96,7 +96,7 @@ const STD_CHUNKS = [
 ];
 
 /** time.Parse with a Go layout (common layout elements; zone names other than UTC are not resolved). */
-export function parseTime(layout: string, value: string): GoTime {
+function parseTime(layout: string, value: string): GoTime {
   let y = 1, mo = 1, d = 1, h = 0, mi = 0, s = 0, ns = 0, pm: boolean | undefined, off: number | undefined;
   let zone = 'UTC';
   let li = 0;
@@ -223,7 +223,7 @@ export function parseTime(layout: string, value: string): GoTime {
 }
 
 /** time.Duration.String() */
-export function durationString(d: bigint): string {
+function durationString(d: bigint): string {
   if (d === 0n) return '0s';
   const neg = d < 0n;
   const u = neg ? -d : d;
@@ -255,7 +255,7 @@ export function durationString(d: bigint): string {
 }
 
 /** time.ParseDuration */
-export function parseDuration(s: string): bigint {
+function parseDuration(s: string): bigint {
   const orig = s;
   let neg = false;
   if (s[0] === '-' || s[0] === '+') {
@@ -344,5 +344,3 @@ export function dateFuncs(): GoFunc[] {
     ),
   ];
 }
-
-export type { GoValue };

@@ -7,7 +7,6 @@ import {
   GoComplex,
   GoInt,
   GoObject,
-  isMap,
   makeMap,
   makeSlice,
   MAX_VALUE_TEXT,
@@ -153,7 +152,7 @@ function jsonFloat(f: number): string {
 class JsonError extends Error {}
 
 /** encoding/json's Marshal of a template value, stopping past MAX_VALUE_TEXT bytes of output. */
-export function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null): string {
+function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null): string {
   let bytes = 0;
   const text = (s: string): string => {
     bytes += s.length;
@@ -377,5 +376,3 @@ export function encodingFuncs(): GoFunc[] {
     unsupported('buildCustomCert', 'certificate objects are not implemented'),
   ];
 }
-
-export { isMap };

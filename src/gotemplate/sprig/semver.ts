@@ -236,7 +236,7 @@ function rewriteRange(i: string): string {
   return o;
 }
 
-export function parseConstraints(c: string): Constraint[][] {
+function parseConstraints(c: string): Constraint[][] {
   c = rewriteRange(c);
   return c.split('||').map((v) => {
     if (!validRe.test(v)) fail(`improper constraint: ${v}`);
