@@ -48,8 +48,6 @@ export function isIPv6(s: string): boolean {
   return lg.length + rg.length < groupsNeeded;
 }
 
-const isIP = (s: string) => isIPv4(s) || isIPv6(s);
-
 function isCIDR(s: string): boolean {
   const slash = s.indexOf('/');
   if (slash < 0) return false;
@@ -216,5 +214,3 @@ export function formatChecker(format: string): Check | undefined {
 }
 
 export const formatNames = (): string[] => [...FORMATS.keys()];
-
-export { isIP };
