@@ -33,7 +33,7 @@ import { asObject, asString, cloneJson, isObject } from '../core/json.js';
 import { convertObject } from './conversion/index.js';
 
 export const CAPI_GROUP = 'cluster.x-k8s.io';
-export const SUPPORTED_VERSIONS = ['v1beta1', 'v1beta2'] as const;
+const SUPPORTED_VERSIONS = ['v1beta1', 'v1beta2'] as const;
 export type CapiVersion = (typeof SUPPORTED_VERSIONS)[number];
 
 export function capiVersionOf(apiVersion: string): CapiVersion | undefined {

@@ -38,7 +38,7 @@ import { compileCelTree, validateCel, type CelTree } from '../variables/cel/vali
 import { newCelEnv } from '../variables/cel/library.js';
 import type { CelEnv } from '@bufbuild/cel';
 
-export interface CrdVersion {
+interface CrdVersion {
   group: string;
   version: string;
   kind: string;

@@ -10,7 +10,7 @@ import { runPipeline } from '../pipeline/run.js';
 import type { ExplainResult } from '../provenance/types.js';
 import type { InputItem } from '../krm/item.js';
 
-export type { ExplainResult, ExplainedObject, FieldOrigin, Source } from '../provenance/types.js';
+export type { ExplainResult } from '../provenance/types.js';
 
 /**
  * Renders one Cluster of the input (`namespace/name`, or a name that is unique across

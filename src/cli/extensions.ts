@@ -22,7 +22,7 @@ import { ExtensionSources, linkNotFollowed, readSideObjects } from './inputs.js'
 import { SafeDir, UnsafePath } from './safefs.js';
 
 /** Whether the environment allows the package's ExtensionConfigs (`1` or `true`). */
-export const packageExtensionsAllowed = (env: NodeJS.ProcessEnv): boolean => env[ALLOW_PACKAGE_EXTENSIONS_ENV] === '1' || env[ALLOW_PACKAGE_EXTENSIONS_ENV] === 'true';
+const packageExtensionsAllowed = (env: NodeJS.ProcessEnv): boolean => env[ALLOW_PACKAGE_EXTENSIONS_ENV] === '1' || env[ALLOW_PACKAGE_EXTENSIONS_ENV] === 'true';
 
 /** The KRM function's: everything in its function config is the package's (a Kptfile, a kustomization). */
 export const functionConfigSources = (config: RenderConfig, env: NodeJS.ProcessEnv): ExtensionSources => ({

@@ -51,7 +51,7 @@ export function parseSetValue(raw: string): Json {
   return raw;
 }
 
-export function applySet(data: { [k: string]: Json }, assignment: string): void {
+function applySet(data: { [k: string]: Json }, assignment: string): void {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw new UsageError(`--set expects key=value, got ${JSON.stringify(assignment)}`);
   const path = assignment.slice(0, eq).split('.');

@@ -45,7 +45,7 @@ function dedentLines(lines: string[], col: number): string[] {
 }
 
 /** Plain when it reads back as the same string, else quoted (double quotes unless the old style was single). */
-export function formatString(value: string, oldType?: string): string {
+function formatString(value: string, oldType?: string): string {
   if (oldType === 'QUOTE_SINGLE' && !value.includes('\n')) return `'${value.replace(/'/g, "''")}'`;
   if (oldType !== 'QUOTE_DOUBLE' && value !== '' && !value.includes('\n') && value.trim() === value) {
     try {

@@ -61,7 +61,7 @@ export interface DiscoverVariablesRequest {
   settings?: Record<string, string>;
 }
 
-export interface DiscoveryRequest {
+interface DiscoveryRequest {
   apiVersion: string;
   kind: 'DiscoveryRequest';
 }
@@ -75,7 +75,7 @@ export interface CommonResponse {
 }
 
 /** GeneratePatchesResponseItem; `patch` holds the decoded bytes as text. */
-export interface GeneratedPatch {
+interface GeneratedPatch {
   uid: string;
   patchType: string;
   patch: string;

@@ -7,10 +7,10 @@ import type { Json, JsonObject } from '../core/model.js';
 import { isObject, jsonText } from '../core/json.js';
 import { CAPI_VERSIONS, DEFAULT_CAPI_VERSION, FEATURE_GATES, capiProfile, isCapiVersion, isFeatureGate, type CapiProfile, type CapiVersion, type FeatureGates } from '../core/capi-release.js';
 
-export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
-export const CONFIG_KIND = 'RenderClusterClass';
+const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
+const CONFIG_KIND = 'RenderClusterClass';
 
-export type OutputMode = 'expand' | 'preview' | 'validate' | 'convert';
+type OutputMode = 'expand' | 'preview' | 'validate' | 'convert';
 export type ContractVersion = 'v1beta1' | 'v1beta2';
 
 export interface RenderConfig {

@@ -12,7 +12,7 @@ import { executeTemplate, parseTemplate } from '../gotemplate/index.js';
 
 /** k8s.io/apimachinery/pkg/util/rand alphabet: no vowels, no 0, 1, 3. */
 export const RANDOM_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-export const MAX_NAME_BYTES = 63;
+const MAX_NAME_BYTES = 63;
 const PREFIX_BYTES = 58;
 /** `0` is outside the alphabet, so a placeholder can never equal a real name. */
 export const PLACEHOLDER_SUFFIX = '00000';

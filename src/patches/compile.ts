@@ -11,7 +11,7 @@ import { parseVariablePath, type ParsedVariablePath } from './variablepath.js';
 import { FIX, withFix } from '../core/fixes.js';
 
 /** Where an add/replace value comes from; `error` holds CAPI's render-time calculateValue text. */
-export type ValueSource =
+type ValueSource =
   | { kind: 'none' }
   | { kind: 'literal'; value: Json }
   | { kind: 'variable'; path: ParsedVariablePath }

@@ -28,7 +28,7 @@ import { ApplyContext } from './types.js';
  * here it is a UUID-shaped SHA-256 of the item's identity, so requests (and recordings keyed by
  * their content) are the same on every run.
  */
-export function requestItemUid(clusterRef: ObjectRef, item: PatchRequestItem): string {
+function requestItemUid(clusterRef: ObjectRef, item: PatchRequestItem): string {
   const h = createHash('sha256')
     .update([clusterRef.namespace ?? '', clusterRef.name, item.holder.kind, item.holder.name, item.holder.fieldPath].join('\0'))
     .digest('hex');
@@ -77,7 +77,7 @@ function requestHead<K extends string>(kind: K, request: PatchRequest, names: Re
 }
 
 /** The GeneratePatchesRequest for one external patch (settings are the patch's). */
-export function generatePatchesRequest(
+function generatePatchesRequest(
   request: PatchRequest,
   templates: readonly JsonObject[],
   names: ReadonlySet<string>,
@@ -94,7 +94,7 @@ export function generatePatchesRequest(
  * convertToValidationRequest: the final templates with the variables CAPI's request held last,
  * i.e. those computed for the class's last patch (addVariablesForPatch overwrites them per patch).
  */
-export function validateTopologyRequest(
+function validateTopologyRequest(
   request: PatchRequest,
   templates: readonly JsonObject[],
   lastPatchNames: ReadonlySet<string>,

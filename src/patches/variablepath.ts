@@ -11,7 +11,7 @@ import type { Json } from '../core/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { goAtoi } from '../core/go/strconv.js';
 
-export type Segment =
+type Segment =
   | { ok: true; path: string; index: bigint | undefined }
   | { ok: false; error: string };
 
@@ -27,7 +27,7 @@ export interface ParsedVariablePath {
 export type LookupResult = { ok: true; value: Json } | { ok: false; error: string; notFound: boolean };
 
 /** parsePathSegment: `name`, or `name[N]` with N a Go int >= 0 (text after `]` is ignored). */
-export function parsePathSegment(segment: string): Segment {
+function parsePathSegment(segment: string): Segment {
   const l = segment.indexOf('[');
   const r = segment.indexOf(']');
   if ((l >= 0) !== (r >= 0)) return { ok: false, error: `failed to parse path segment ${goQuote(segment)}` };

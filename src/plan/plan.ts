@@ -21,7 +21,7 @@ export interface PlanSide {
   readResults: Result[];
 }
 
-export interface ObjectChange {
+interface ObjectChange {
   ref: ObjectRef;
   /** A rotated template clone: the name it had in the base. */
   renamedFrom?: string;
@@ -32,7 +32,7 @@ export interface ObjectChange {
  * `failing`: renders in the base, not in the head (or is new and does not render); `still-failing`:
  * renders on neither side (not a change; its errors are listed); `fixed`: the other way round.
  */
-export type ClusterStatus = 'created' | 'deleted' | 'changed' | 'unchanged' | 'failing' | 'still-failing' | 'fixed';
+type ClusterStatus = 'created' | 'deleted' | 'changed' | 'unchanged' | 'failing' | 'still-failing' | 'fixed';
 
 export interface ClusterPlan {
   cluster: string;

@@ -113,7 +113,7 @@ export interface TextOptions {
   patches?: boolean;
 }
 
-export function formatObjectText(o: ExplainedObject, fields: FieldOrigin[], options: TextOptions = {}): string {
+function formatObjectText(o: ExplainedObject, fields: FieldOrigin[], options: TextOptions = {}): string {
   const lines = [`${o.ref.kind} ${o.ref.namespace}/${o.ref.name} (${o.ref.apiVersion}${o.role ? `, ${o.role}` : ''})`];
   const lefts = fields.map((f) => `${f.path} = ${short(f.value)}`);
   const width = Math.min(90, Math.max(0, ...lefts.map((l) => l.length)));

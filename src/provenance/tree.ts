@@ -16,7 +16,7 @@ export interface OriginNode {
 }
 
 /** The source of `segs` below a node whose source is `s`. */
-export function rebase(s: Source | undefined, segs: Path): Source | undefined {
+function rebase(s: Source | undefined, segs: Path): Source | undefined {
   if (!s || segs.length === 0 || (s.kind !== 'template' && s.kind !== 'clusterClass' && s.kind !== 'topology')) return s;
   return { ...s, path: joinPath(s.path, segs) };
 }

@@ -40,7 +40,7 @@ export interface DesiredState {
 }
 
 /** CAPI `computeCluster`: the labels the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
-export function computeClusterLabels(cluster: Cluster): Record<string, string> {
+function computeClusterLabels(cluster: Cluster): Record<string, string> {
   return { ...cluster.metadata.labels, [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '' };
 }
 
@@ -51,7 +51,7 @@ export function computeClusterLabels(cluster: Cluster): Record<string, string> {
  *   v1.13.6 sets it to "" rather than deleting it, for SSA's sake);
  * - v1.14 on: none (the same function at v1.14.2 deletes it; main at ae7ff04 too).
  */
-export const idleUpgradeStep = (capi: CapiProfile): string | undefined => (atLeast(capi, '1.14') ? undefined : '');
+const idleUpgradeStep = (capi: CapiProfile): string | undefined => (atLeast(capi, '1.14') ? undefined : '');
 
 // ------------------------------------------------------------------ entry point
 

@@ -37,7 +37,7 @@ const FIXED_LABEL_DETAIL: Record<string, string> = {
   [POOL_NAME_LABEL]: 'label with the MachinePool topology name',
   [CONTROL_PLANE_LABEL]: 'control plane selector label',
 };
-export const fixedLabel = (key: string): Source => fixed(FIXED_LABEL_DETAIL[key] ?? 'label set by the topology controller');
+const fixedLabel = (key: string): Source => fixed(FIXED_LABEL_DETAIL[key] ?? 'label set by the topology controller');
 
 /** Where an object's Kubernetes version came from: the topology, or upgrade sequencing holding it back (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
 export function versionSource(cluster: Cluster, version: string, reason: string | undefined): Source {

@@ -57,7 +57,7 @@ const BOOTSTRAP_REF_PATH = 'spec.template.spec.bootstrap.configRef';
 const INFRASTRUCTURE_REF_PATH = 'spec.template.spec.infrastructureRef';
 
 /** CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`: the CP machine template's holder is the desired ControlPlane, at its contract's ref path. */
-export function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState): PatchRequestItem['holder'] {
+function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState): PatchRequestItem['holder'] {
   return {
     apiVersion: jsonText(desired.controlPlane.apiVersion),
     kind: jsonText(desired.controlPlane.kind),

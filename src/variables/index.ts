@@ -14,14 +14,14 @@ import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
 import { defaultVariableValue } from './defaulting.js';
-import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
+import { child, dedupeResults, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
 import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
 import { withFix } from '../core/fixes.js';
 
-export interface CompiledVariable {
+interface CompiledVariable {
   name: string;
   /**
    * Where its definitions come from, in status order: `inline` (spec.variables) and/or the
@@ -276,7 +276,7 @@ function indexValues(values: readonly ClusterVariable[], path: string): { index:
  * back). With `originsAt` (the list's path, `spec.topology.variables`), each value says whether
  * it was defaulted and where it is written or defaulted from.
  */
-export function defaultVariableList(
+function defaultVariableList(
   v: CompiledVariables,
   values: readonly ClusterVariable[],
   path: string,
@@ -430,4 +430,4 @@ export function defaultAndValidateClusterVariables(
   };
 }
 
-export { fieldError, type FieldError };
+export { type FieldError };

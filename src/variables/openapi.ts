@@ -48,7 +48,7 @@ export function newAjv(): Ajv {
 }
 
 /** The JSON Schema ajv compiles for a Kubernetes schema node (draft-07 semantics). */
-export function toAjvSchema(n: SchemaNode): JsonObject {
+function toAjvSchema(n: SchemaNode): JsonObject {
   const s: JsonObject = {};
   if (n.intOrString) s.type = ['integer', 'string'];
   else if (n.type !== '') s.type = n.type;

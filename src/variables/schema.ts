@@ -243,6 +243,3 @@ function xMetadataOf(xm: JsonObject): NonNullable<SchemaNode['xMetadata']> {
   if (annotations !== undefined) out.annotations = annotations;
   return out;
 }
-
-/** `x-kubernetes-preserve-unknown-fields: true` */
-export const preservesUnknown = (n: SchemaNode | undefined): boolean => n?.preserveUnknownFields === true;

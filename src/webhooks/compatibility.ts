@@ -300,9 +300,9 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
 /** Rendered objects as the pipeline produces them (any order, any number of Clusters). */
 export type RenderedObjects = readonly JsonObject[];
 
-export type RolloutCause = 'infrastructureTemplate' | 'bootstrapTemplate' | 'version' | 'failureDomain' | 'kubeadmConfigSpec' | 'rolloutAfter';
+type RolloutCause = 'infrastructureTemplate' | 'bootstrapTemplate' | 'version' | 'failureDomain' | 'kubeadmConfigSpec' | 'rolloutAfter';
 
-export interface RolloutReason {
+interface RolloutReason {
   /** One-line summary, e.g. `infrastructure template DevMachineTemplate "c1-md-0-abcde" → "c1-md-0-fghij"`. */
   template: string;
   /** Dotted paths that changed: template clone fields (`spec.template.spec.customImage`) or the object's own field. */

@@ -22,7 +22,7 @@ const WORKER_BUILTINS = ['class', 'name', 'replicas', 'topologyName', 'version',
 const under = (prefix: string, fields: readonly string[]): string[] => [prefix, ...fields.map((f) => `${prefix}.${f}`)];
 
 /** `builtinVariables`: the only `builtin.` paths `valueFrom.variable` may use (CAPI core/reconcilers/topology/cluster/patches/variables/variables.go `Global`). */
-export const BUILTIN_VARIABLES: ReadonlySet<string> = new Set([
+const BUILTIN_VARIABLES: ReadonlySet<string> = new Set([
   'builtin',
   ...under('builtin.cluster', ['name', 'namespace', 'uid', 'metadata.labels', 'metadata.annotations']),
   ...under('builtin.cluster.topology', ['classRef.name', 'classRef.namespace', 'class', 'classNamespace', 'version']),

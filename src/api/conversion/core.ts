@@ -39,7 +39,7 @@ function naming(from: string, to: string, capi: string): Step[] {
 }
 
 /** `machineHealthCheck` (MachineHealthCheckClass/Topology) → `healthCheck` (CAPI api/core/v1beta1/conversion.go). */
-export function healthCheck(base: string, capi: string, topology: boolean): Step[] {
+function healthCheck(base: string, capi: string, topology: boolean): Step[] {
   const hc = `${base}.healthCheck`;
   return [
     { kind: 'rename', from: `${base}.machineHealthCheck`, to: hc, capi },

@@ -33,7 +33,7 @@ interface Cited {
 }
 
 /** A reference: keep apiVersion, kind and name (or apiGroup, kind, name); drop namespace and the rest. */
-export interface ReferenceStep extends Cited {
+interface ReferenceStep extends Cited {
   kind: 'reference';
   from: string;
   to: string;
@@ -71,7 +71,7 @@ export type PatternSegment = string | typeof ANY;
 const parsed = new Map<string, PatternSegment[]>();
 
 /** `a.b[].c` as segments (memoised: the step lists are fixed). */
-export function parsePattern(pattern: string): PatternSegment[] {
+function parsePattern(pattern: string): PatternSegment[] {
   let out = parsed.get(pattern);
   if (!out) parsed.set(pattern, (out = parseNew(pattern)));
   return out;
