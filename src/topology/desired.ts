@@ -101,10 +101,14 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
     reason: versions.reasons?.get(`${kind}/${name}`),
   });
   for (const topo of cluster.topology.workers.machineDeployments) {
-    desired.machineDeployments.push(computeMachineDeployment(workers, topo, bp.machineDeployments.get(topo.class)!, versionOf('machineDeployment', topo.name, versions.machineDeployments)));
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
+    const mdBp = bp.machineDeployments.get(topo.class)!;
+    desired.machineDeployments.push(computeMachineDeployment(workers, topo, mdBp, versionOf('machineDeployment', topo.name, versions.machineDeployments)));
   }
   for (const topo of cluster.topology.workers.machinePools) {
-    desired.machinePools.push(computeMachinePool(workers, topo, bp.machinePools.get(topo.class)!, versionOf('machinePool', topo.name, versions.machinePools)));
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
+    const mpBp = bp.machinePools.get(topo.class)!;
+    desired.machinePools.push(computeMachinePool(workers, topo, mpBp, versionOf('machinePool', topo.name, versions.machinePools)));
   }
   return desired;
 }

@@ -179,6 +179,8 @@ export function templateToTemplate(input: TemplateClone, rec?: Recorder): JsonOb
 
 /** Sets `obj.<path>` creating parents; used for contract paths on the ControlPlane. */
 export function setIn(obj: JsonObject, path: readonly string[], value: Json): void {
+  const key = path.at(-1);
+  if (key === undefined) return;
   let cur = obj;
   for (const seg of path.slice(0, -1)) {
     const next = cur[seg];
@@ -189,5 +191,5 @@ export function setIn(obj: JsonObject, path: readonly string[], value: Json): vo
       cur = created;
     }
   }
-  defineKey(cur, path[path.length - 1]!, value);
+  defineKey(cur, key, value);
 }

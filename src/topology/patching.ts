@@ -61,7 +61,7 @@ function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState)
   return {
     apiVersion: jsonText(desired.controlPlane.apiVersion),
     kind: jsonText(desired.controlPlane.kind),
-    name: jsonText(asObject(desired.controlPlane.metadata)!.name),
+    name: jsonText(asObject(desired.controlPlane.metadata)?.name),
     fieldPath: controlPlaneContractPaths(bp.controlPlaneContract).infrastructureRef.join('.'),
   };
 }
@@ -98,10 +98,11 @@ export function patchDesiredState(
     items.push(item);
     slots.push(slot);
   };
-  if (desired.infrastructureCluster && bp.infrastructureCluster) {
+  const infrastructureCluster = desired.infrastructureCluster;
+  if (infrastructureCluster && bp.infrastructureCluster) {
     add(
-      { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, desired.infrastructureCluster, true, rec), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
-      { role: 'InfrastructureCluster', get: () => desired.infrastructureCluster!, set: (o) => (desired.infrastructureCluster = o) },
+      { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, infrastructureCluster, true, rec), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
+      { role: 'InfrastructureCluster', get: () => infrastructureCluster, set: (o) => (desired.infrastructureCluster = o) },
     );
   }
   add(
@@ -114,16 +115,17 @@ export function patchDesiredState(
     },
     { role: 'ControlPlane', get: () => desired.controlPlane, set: (o) => (desired.controlPlane = o) },
   );
-  if (desired.controlPlaneMachineTemplate && bp.controlPlaneMachineInfrastructure) {
+  const machineTemplate = desired.controlPlaneMachineTemplate;
+  if (machineTemplate && bp.controlPlaneMachineInfrastructure) {
     add(
       {
         role: 'ControlPlaneMachineTemplate',
-        template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, desired.controlPlaneMachineTemplate, false, rec),
+        template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, machineTemplate, false, rec),
         holder: controlPlaneMachineTemplateHolder(bp, desired),
         variables: cpVars,
         ...(cpOrigins ? { variableOrigins: cpOrigins } : {}),
       },
-      { role: 'ControlPlaneMachineTemplate', get: () => desired.controlPlaneMachineTemplate!, set: (o) => (desired.controlPlaneMachineTemplate = o) },
+      { role: 'ControlPlaneMachineTemplate', get: () => machineTemplate, set: (o) => (desired.controlPlaneMachineTemplate = o) },
     );
   }
   /** A worker's bootstrap and infrastructure items; MachinePool ones are objects (synced like the InfraCluster). */
@@ -135,7 +137,7 @@ export function patchDesiredState(
     inner: boolean,
     parts: [PatchTargetRole, JsonObject, string, Pick<Slot, 'get' | 'set'>][],
   ) => {
-    const holder = { apiVersion: jsonText(owner.apiVersion), kind: jsonText(owner.kind), name: jsonText(asObject(owner.metadata)!.name) };
+    const holder = { apiVersion: jsonText(owner.apiVersion), kind: jsonText(owner.kind), name: jsonText(asObject(owner.metadata)?.name) };
     const variables = { ...valuesOf(overrides), builtin };
     const origins = rec && originsOf(overrides);
     for (const [role, classTemplate, fieldPath, slot] of parts) {
@@ -178,8 +180,10 @@ export function patchDesiredState(
     out.results.push(...validatePatchedTopology(bp.patches, request, out.templates, ctx));
     if (out.results.some((r) => r.severity === 'error')) return out.results;
   }
-  out.templates.forEach((patched, i) => {
-    const slot = slots[i]!;
+  // applyPatches answers one template per request item, in order: one per slot.
+  slots.forEach((slot, i) => {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- one patched template per slot (above)
+    const patched = out.templates[i]!;
     slot.set(updateDesiredObject(slot.role, slot.get(), patched, bp.controlPlaneContract, rec));
   });
   return out.results;

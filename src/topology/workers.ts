@@ -77,8 +77,9 @@ function recordWorkerMetadata(rec: Recorder, obj: JsonObject, p: WorkerPaths, to
 /** Node timeouts, each topology-over-class (seconds), with where each came from. */
 function workerTimeouts(topo: WorkerTopology, cls: WorkerClass): { name: TimeoutName; seconds: number; fromTopology: boolean }[] {
   return TIMEOUT_NAMES.flatMap((name) => {
-    const fromTopology = topo.deletion?.[`${name}Seconds`] !== undefined;
-    const seconds = fromTopology ? topo.deletion![`${name}Seconds`] : cls.deletion?.[`${name}Seconds`];
+    const topologySeconds = topo.deletion?.[`${name}Seconds`];
+    const fromTopology = topologySeconds !== undefined;
+    const seconds = topologySeconds ?? cls.deletion?.[`${name}Seconds`];
     return seconds === undefined ? [] : [{ name, seconds, fromTopology }];
   });
 }
@@ -166,6 +167,7 @@ export interface WorkerVersion {
 export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploymentTopology, mdBp: MachineDeploymentBlueprint, { kubernetesVersion, reason }: WorkerVersion): DesiredMachineDeployment {
   const { cluster, names, version, rec } = ctx;
   const identity = identityOf(cluster);
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- topologyNames (render.ts) names every worker of the topology
   const mdNames = names.machineDeployments.get(topo.name)!;
   const cls = mdBp.cls;
   const extraLabel = { [DEPLOYMENT_NAME_LABEL]: topo.name };
@@ -177,8 +179,9 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
   // A topology rollout is not the zero MachineDeploymentTopologyRolloutSpec: normalize keeps it only with after or strategy.
   const topologyRollout = topo.rollout !== undefined;
   const rollout = topologyRollout ? topo.rollout : cls.rollout?.strategy ? { strategy: cls.rollout.strategy } : undefined;
-  const maxInFlightFromTopology = topo.healthCheck?.remediation?.maxInFlight !== undefined;
-  const maxInFlight = maxInFlightFromTopology ? topo.healthCheck!.remediation!.maxInFlight : cls.healthCheck?.remediation?.maxInFlight;
+  const topologyMaxInFlight = topo.healthCheck?.remediation?.maxInFlight;
+  const maxInFlightFromTopology = topologyMaxInFlight !== undefined;
+  const maxInFlight = topologyMaxInFlight ?? cls.healthCheck?.remediation?.maxInFlight;
   const orderFromTopology = !!topo.deletion?.order;
   const order = topo.deletion?.order || cls.deletion?.order;
   const refs = {
@@ -270,6 +273,7 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
 export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology, mpBp: MachinePoolBlueprint, { kubernetesVersion, reason }: WorkerVersion): DesiredMachinePool {
   const { cluster, names, version, rec } = ctx;
   const identity = identityOf(cluster);
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- topologyNames (render.ts) names every worker of the topology
   const mpNames = names.machinePools.get(topo.name)!;
   const cls = mpBp.cls;
   const poolLabel = { [POOL_NAME_LABEL]: topo.name };
