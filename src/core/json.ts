@@ -66,10 +66,10 @@ export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b
 /** Returns a copy of the map with keys sorted, or undefined when empty (Go's MergeMap → nil). */
 export function sortedMap(m: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!m) return undefined;
-  const keys = Object.keys(m).sort();
-  if (keys.length === 0) return undefined;
+  const entries = Object.entries(m).sort(([a], [b]) => compareText(a, b));
+  if (entries.length === 0) return undefined;
   const out: Record<string, string> = {};
-  for (const k of keys) defineKey(out, k, m[k]!);
+  for (const [k, v] of entries) defineKey(out, k, v);
   return out;
 }
 

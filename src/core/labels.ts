@@ -22,7 +22,10 @@ export function mergeMaps(...maps: (Record<string, string> | undefined)[]): Reco
 }
 
 /** `cluster.x-k8s.io/v1beta2` → `cluster.x-k8s.io`; a core-group `v1` → ``. */
-export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+export const groupOf = (apiVersion: string): string => {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+};
 
 /** `<Kind>.<group>`, or just the Kind for the core group. */
 export const groupKind = (apiVersion: string, kind: string): string => {
