@@ -71,7 +71,7 @@ export type DefaultObserver = (path: (string | number)[], detail: string) => voi
 /** Where `after` has what `before` lacks: a new key once (its whole value), a changed scalar, list items by index. */
 function addedPaths(before: Json | undefined, after: Json, path: (string | number)[] = []): (string | number)[][] {
   if (isJsonObject(after) && isJsonObject(before)) {
-    return Object.keys(after).flatMap((k) => (Object.hasOwn(before, k) ? addedPaths(before[k], after[k]!, [...path, k]) : [[...path, k]]));
+    return Object.entries(after).flatMap(([k, v]) => (Object.hasOwn(before, k) ? addedPaths(before[k], v, [...path, k]) : [[...path, k]]));
   }
   if (Array.isArray(after) && Array.isArray(before)) return after.flatMap((item, i) => addedPaths(before[i], item, [...path, i]));
   return JSON.stringify(before) === JSON.stringify(after) ? [] : [path];

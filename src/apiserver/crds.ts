@@ -130,8 +130,9 @@ export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; resu
         return;
       }
       const key = gvkKey(group, v.name, kind);
-      if (versions.has(key)) {
-        problem(`spec.versions[${i}]`, `${kind} ${group}/${v.name} is defined by more than one CustomResourceDefinition (also "${versions.get(key)!.crdName}"): the first one is used; remove the duplicate`, 'warning');
+      const earlier = versions.get(key);
+      if (earlier) {
+        problem(`spec.versions[${i}]`, `${kind} ${group}/${v.name} is defined by more than one CustomResourceDefinition (also "${earlier.crdName}"): the first one is used; remove the duplicate`, 'warning');
         return;
       }
       const schemaHolder = isJsonObject(v.schema) ? v.schema : undefined;
@@ -199,8 +200,8 @@ function compiledFor(crds: CrdIndex, entry: CrdVersion): CompiledCrdSchema {
   else {
     const issues: ParseIssues = { errors: [], ignored: [] };
     const node = parseSchema(entry.schema, '', issues);
-    if (issues.errors.length > 0) {
-      const e = issues.errors[0]!;
+    const [e] = issues.errors;
+    if (e) {
       out = { node, problem: `the CRD schema cannot be used: ${e.field}: ${errorBody(e)}` };
     } else {
       const v = compileSchemaValidator(crds.ajv, node);
@@ -283,8 +284,8 @@ export function applyCrdDefaults(crds: CrdIndex, obj: JsonObject, observe?: (pat
   const compiled = compiledFor(crds, entry);
   const withoutNulls = prune(copy, entry.schema, '', true, undefined, false) as JsonObject;
   if (!compiled.node) return withoutNulls;
-  const detail = observe && `default in the schema of CRD ${entry.crdName} (${entry.version})`;
-  return applyStructuralDefaults(withoutNulls, compiled.node, observe && ((path) => observe(path, detail!))) as JsonObject;
+  const detail = `default in the schema of CRD ${entry.crdName} (${entry.version})`;
+  return applyStructuralDefaults(withoutNulls, compiled.node, observe && ((path) => observe(path, detail))) as JsonObject;
 }
 
 /** Whether a given CRD defines the object's group and kind (in any version). */
@@ -346,7 +347,7 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
   const gv = group === '' ? version : `${group}/${version}`;
   if (!entry || !entry.served) {
     const what = entry ? 'is not served by' : 'is not defined in';
-    push('error', 'apiVersion', `${kind} version ${version} ${what} its CustomResourceDefinition "${defined[0]!.crdName}" (served: ${served.join(', ') || 'none'}): use apiVersion ${group}/${served[served.length - 1] ?? '<served version>'}${subject === 'input' ? '' : ' in the template'}`, 'crd-version');
+    push('error', 'apiVersion', `${kind} version ${version} ${what} its CustomResourceDefinition "${defined[0]?.crdName}" (served: ${served.join(', ') || 'none'}): use apiVersion ${group}/${served[served.length - 1] ?? '<served version>'}${subject === 'input' ? '' : ' in the template'}`, 'crd-version');
     return results;
   }
   if (!entry.schema) return results;

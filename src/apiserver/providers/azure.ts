@@ -223,12 +223,15 @@ function azureClusterDefaults(obj: JsonObject): void {
   const cp = withRole(subnetsOf(net), 'control-plane');
   if (cpEnabled && cp && unset(asObjectOr(cp.routeTable).name)) {
     const rt = subnetsOf(net).find((s) => s.role === 'node' || s.role === 'cluster')?.routeTable;
-    if (isJsonObject(rt) && typeof rt.name === 'string' && rt.name !== '') child(cp, 'routeTable')!.name = rt.name;
+    const routeTable = child(cp, 'routeTable');
+    if (routeTable && isJsonObject(rt) && typeof rt.name === 'string' && rt.name !== '') routeTable.name = rt.name;
   }
   for (const peering of Array.isArray(vnet?.peerings) ? vnet.peerings : []) if (isJsonObject(peering) && unset(peering.resourceGroup)) peering.resourceGroup = stringOr(spec.resourceGroup, '');
 
-  if (cpEnabled) {
-    const lb = child(net, 'apiServerLB')!;
+  if (!cpEnabled) delete net.apiServerLB;
+  const apiServerLB = cpEnabled ? child(net, 'apiServerLB') : undefined;
+  if (apiServerLB) {
+    const lb = apiServerLB;
     lbClassDefaults(lb, false);
     const internal = lb.type === 'Internal';
     named(lb, internal ? `${cluster}-internal-lb` : `${cluster}-public-lb`);
@@ -238,11 +241,12 @@ function azureClusterDefaults(obj: JsonObject): void {
       else if (internal) lb.frontendIPs = [{ name: frontEnd, privateIP: '10.0.0.100' }];
     }
     named(child(lb, 'backendPool'), `${stringOr(lb.name, '')}-backendPool`);
-  } else delete net.apiServerLB;
+  }
   const apiServerInternal = isJsonObject(net.apiServerLB) && net.apiServerLB.type === 'Internal';
   const needsNodeOutbound = subnetsOf(net).some((s) => (s.role === 'node' || s.role === 'cluster') && isIPv6Subnet(s));
-  if (isJsonObject(net.nodeOutboundLB) || (cpEnabled && !apiServerInternal && needsNodeOutbound)) {
-    const lb = child(net, 'nodeOutboundLB')!;
+  const nodeOutboundLB = isJsonObject(net.nodeOutboundLB) || (cpEnabled && !apiServerInternal && needsNodeOutbound) ? child(net, 'nodeOutboundLB') : undefined;
+  if (nodeOutboundLB) {
+    const lb = nodeOutboundLB;
     lbClassDefaults(lb, true);
     named(lb, cluster);
     outboundFrontendIPs(lb, cluster, 'node-outbound');
@@ -296,7 +300,8 @@ function azureClusterTemplateDefaults(obj: JsonObject): void {
   const apiServerLB = child(net, 'apiServerLB');
   if (apiServerLB) lbClassDefaults(apiServerLB, false);
   const needsNodeOutbound = subnetsOf(net).some((s) => (s.role === 'node' || s.role === 'cluster') && isIPv6Subnet(s));
-  if (isJsonObject(net.nodeOutboundLB) || (apiServerLB?.type !== 'Internal' && needsNodeOutbound)) lbClassDefaults(child(net, 'nodeOutboundLB')!, true);
+  const nodeOutboundLB = isJsonObject(net.nodeOutboundLB) || (apiServerLB?.type !== 'Internal' && needsNodeOutbound) ? child(net, 'nodeOutboundLB') : undefined;
+  if (nodeOutboundLB) lbClassDefaults(nodeOutboundLB, true);
   if (isJsonObject(net.controlPlaneOutboundLB)) lbClassDefaults(net.controlPlaneOutboundLB, true);
 }
 
