@@ -102,8 +102,8 @@ const isZero = (v: unknown): boolean => v === undefined || v === null || v === '
 function definedHealthCheck(hc: HealthCheck, topology: boolean): HealthCheck | undefined {
   const out: HealthCheck = {};
   if (topology && hc.enabled !== undefined) out.enabled = hc.enabled;
-  if (!isZero(hc.checks)) out.checks = hc.checks!;
-  if (!isZero(hc.remediation)) out.remediation = hc.remediation!;
+  if (hc.checks && !isZero(hc.checks)) out.checks = hc.checks;
+  if (hc.remediation && !isZero(hc.remediation)) out.remediation = hc.remediation;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
