@@ -89,7 +89,8 @@ export function structuralErrors(n: SchemaNode, level: Level): FieldError[] {
 /** apiextensions `intOrStringAnyOf`: exactly `[{type: integer}, {type: string}]`, nothing else set. */
 function isIntOrStringAnyOf(list: readonly SchemaNode[] | undefined): boolean {
   const only = (n: SchemaNode, type: string) => n.type === type && Object.entries(n.json).every(([k, v]) => k === 'type' || v === '' || v === false);
-  return list?.length === 2 && only(list[0]!, 'integer') && only(list[1]!, 'string');
+  const [first, second, ...more] = list ?? [];
+  return first !== undefined && second !== undefined && more.length === 0 && only(first, 'integer') && only(second, 'string');
 }
 
 /** Inside allOf/anyOf/oneOf/not only value validations are allowed (`NestedValueValidation`). */

@@ -153,7 +153,7 @@ function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariab
  * from when it was not called (`discoveryCalled`: its answer is already in).
  */
 function specUndefinedFix(cc: ClusterClass, discoveryCalled: boolean): string {
-  const discovering = cc.patches.filter((p) => p.external?.discoverVariablesExtension).map((p) => `"${p.external!.discoverVariablesExtension}"`);
+  const discovering = cc.patches.flatMap((p) => (p.external?.discoverVariablesExtension ? [`"${p.external.discoverVariablesExtension}"`] : []));
   const fix = `define it in ClusterClass "${cc.name}" spec.variables, or remove it from the Cluster`;
   if (discovering.length === 0 || discoveryCalled) return fix;
   return `${fix}; variables of Runtime Extension ${discovering.join(', ')} are known only from the class's status.variables or from the extension: render the ClusterClass as exported from the management cluster (kubectl get clusterclass ${cc.name} -n ${cc.namespace} -o yaml), or give its ExtensionConfig (--extensions) or recorded answers (--replay-extensions)`;
