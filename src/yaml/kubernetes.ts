@@ -75,7 +75,7 @@ function parseUint(s: string, base: number): bigint | undefined {
   if (base === 0) {
     b = 10;
     if (s[0] === '0') {
-      const p = s.length >= 3 ? s[1]!.toLowerCase() : '';
+      const p = s.length >= 3 ? s.charAt(1).toLowerCase() : '';
       b = p === 'b' ? 2 : p === 'x' ? 16 : 8;
       digits = p === 'b' || p === 'o' || p === 'x' ? s.slice(2) : s.slice(1);
     }
@@ -162,9 +162,10 @@ function isTimestamp(s: string): boolean {
   if (!m) return false;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS[month - 1]!)) return false;
-  const [h, min, sec] = [m[4] ?? m[7], m[5] ?? m[8], m[6] ?? m[9]].map(Number);
-  return h === undefined || Number.isNaN(h) || (h < 24 && min! < 60 && sec! < 60);
+  const monthDays = DAYS[month - 1];
+  if (monthDays === undefined || day < 1 || day > (month === 2 && !leap ? 28 : monthDays)) return false;
+  const [h, min, sec] = [Number(m[4] ?? m[7]), Number(m[5] ?? m[8]), Number(m[6] ?? m[9])];
+  return Number.isNaN(h) || (h < 24 && min < 60 && sec < 60);
 }
 
 /** encode.go `base60float`: what YAML 1.1 readers take for a sexagesimal number (go-yaml v2 reads a string). */
@@ -214,6 +215,7 @@ function decodeBinary(s: string): string {
 }
 
 /** Bytes as a Go string turned into JSON: each byte that starts no valid UTF-8 sequence becomes U+FFFD. */
+/* eslint-disable @typescript-eslint/no-non-null-assertion -- every index read is below bytes.length */
 function goUtf8(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; ) {
@@ -232,6 +234,7 @@ function goUtf8(bytes: Uint8Array): string {
   }
   return out;
 }
+/* eslint-enable @typescript-eslint/no-non-null-assertion */
 
 /** The value a go-yaml v2 scalar has in the `yaml` package's document (integers beyond 2^53 as bigint). */
 function nodeValue(s: GoScalar): unknown {
@@ -428,6 +431,7 @@ const goYamlTags: ScalarTag[] = ([
     identify: (v) => typeof v === 'string',
     resolve: (s) => s,
     // A plain input string stays plain even where we would quote it (`1:20`, a timestamp).
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the yaml library's string tag has a stringify
     stringify: keepingSource(stringTag.stringify!),
   },
   { tag: `${TAG}null`, identify: (v) => v === null || v === undefined, resolve: explicit('null'), stringify: keepingSource(() => 'null') },
