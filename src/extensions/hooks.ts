@@ -209,7 +209,7 @@ function base64Error(s: string): number | undefined {
         if (j === 0) return undefined;
         return si - j;
       }
-      const c = s[si++]!;
+      const c = s.charAt(si++);
       if (BASE64_ALPHABET.test(c)) continue;
       if (c === '\n' || c === '\r') {
         j--;
@@ -264,13 +264,13 @@ function syntaxError(body: string, parseMessage: string): string {
   const trimmed = body.trimStart();
   if (trimmed === '') return 'EOF';
   const quote = (c: string) => `'${c}'`;
-  const first = trimmed[0]!;
+  const first = trimmed.charAt(0);
   if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${quote(first)} looking for beginning of value`;
   const literal = { t: 'true', f: 'false', n: 'null' }[first];
   if (literal) {
     for (let i = 1; i < literal.length; i++) {
       if (trimmed[i] === undefined) return 'unexpected EOF';
-      if (trimmed[i] !== literal[i]) return `invalid character ${quote(trimmed[i]!)} in literal ${literal} (expecting ${quote(literal[i]!)})`;
+      if (trimmed[i] !== literal[i]) return `invalid character ${quote(trimmed.charAt(i))} in literal ${literal} (expecting ${quote(literal.charAt(i))})`;
     }
   }
   return parseMessage;

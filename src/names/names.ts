@@ -29,7 +29,7 @@ export type StableRole =
 export function det5(...parts: string[]): string {
   const digest = createHash('sha256').update(parts.join('\0')).digest();
   let out = '';
-  for (let i = 0; i < 5; i++) out += RANDOM_ALPHABET[digest[i]! % RANDOM_ALPHABET.length];
+  for (const byte of digest.subarray(0, 5)) out += RANDOM_ALPHABET[byte % RANDOM_ALPHABET.length];
   return out;
 }
 

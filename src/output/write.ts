@@ -151,10 +151,10 @@ export function resourceListWriter(): ResourceListWriter {
       yield resourceListHead(doc, summary, spool.some((s) => s.text.length > 0));
       spool.sort(compareClusterOutputs);
       let piece = '';
-      for (let i = 0; i < spool.length; i++) {
-        const text = spool[i]!.text;
+      for (const spooled of spool) {
+        const text = spooled.text;
         piece += typeof text === 'string' ? text : inflateRawSync(text).toString('utf8');
-        spool[i]!.text = '';
+        spooled.text = '';
         if (piece.length >= PIECE_CHARS) {
           yield piece;
           piece = '';

@@ -78,10 +78,11 @@ const refOfObject = (o: JsonObject): ObjectRef => {
 /** An object without the bookkeeping annotations of tools (they never reach the cluster). */
 function comparable(o: JsonObject): JsonObject {
   const copy = cloneJson(o);
-  const annotations = asObject(asObject(copy.metadata)?.annotations);
-  if (annotations) {
+  const meta = asObject(copy.metadata);
+  const annotations = asObject(meta?.annotations);
+  if (meta && annotations) {
     for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
-    if (Object.keys(annotations).length === 0) delete asObject(copy.metadata)!.annotations;
+    if (Object.keys(annotations).length === 0) delete meta.annotations;
   }
   return copy;
 }
