@@ -82,17 +82,19 @@ function isTemplateRole(role: PatchTargetRole): boolean {
 function nestedGet(obj: Json, path: Keys): { found: true; value: Json } | { found: false } {
   let cur: Json = obj;
   for (const field of path) {
-    if (!isObject(cur) || !Object.hasOwn(cur, field)) return { found: false };
-    cur = cur[field]!;
+    const next = isObject(cur) && Object.hasOwn(cur, field) ? cur[field] : undefined;
+    if (next === undefined) return { found: false };
+    cur = next;
   }
   return { found: true, value: cur };
 }
 
 /** unstructured.SetNestedField on an object we own. Returns an error text or undefined. */
 function nestedSet(obj: JsonObject, path: Keys, value: Json): string | undefined {
+  const last = path.at(-1);
+  if (last === undefined) return undefined;
   let m = obj;
-  for (let i = 0; i < path.length - 1; i++) {
-    const field = path[i]!;
+  for (const [i, field] of path.slice(0, -1).entries()) {
     if (Object.hasOwn(m, field)) {
       const next = m[field];
       if (!isObject(next)) return `value cannot be set because .${path.slice(0, i + 1).join('.')} is not a map[string]interface{}`;
@@ -103,7 +105,7 @@ function nestedSet(obj: JsonObject, path: Keys, value: Json): string | undefined
       m = created;
     }
   }
-  m[path[path.length - 1]!] = value;
+  m[last] = value;
   return undefined;
 }
 
