@@ -28,10 +28,12 @@ export default tseslint.config(
     files: [
       'src/api/**',
       'src/apiserver/**',
+      'src/blueprint/**',
       'src/core/**',
       'src/extensions/**',
       'src/names/**',
       'src/output/**',
+      'src/patches/**',
       'src/plan/**',
       'src/provenance/**',
       'src/topology/**',
