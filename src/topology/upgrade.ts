@@ -145,6 +145,12 @@ export function currentStateOf(
 
 type Plan = { controlPlane: string[]; workers: string[] } | { error: string };
 
+/** The next version of a plan an upgrade is pending for. */
+function firstStep(plan: readonly string[]): string {
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- kept: a plan is empty only when the versions differ in text alone (1.30.0, v1.30.0)
+  return plan[0]!;
+}
+
 const vtext = (v: SemVer) => `v${semverText(v)}`;
 
 /** `GetUpgradePlanOneMinor` / `GetUpgradePlanFromClusterClassVersions` (control-plane steps only). */
@@ -289,8 +295,7 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
   } else if (anyRolling) {
     if (pending) note(`control plane stays at ${cpState.version}: workers are still rolling out; it moves on once they are done`);
   } else if (pending) {
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- kept: the plan is empty only when the versions differ in text alone (1.30.0, v1.30.0)
-    cpVersion = plan.controlPlane[0]!;
+    cpVersion = firstStep(plan.controlPlane);
     starting = true;
     const steps = plan.controlPlane.length > 1 ? ` (step 1 of ${plan.controlPlane.length}: ${plan.controlPlane.join(' → ')})` : '';
     note(`control plane moves from ${cpState.version} to ${cpVersion}${steps}`);
@@ -336,10 +341,8 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
       else if (workersPlan[0] === w.version) keep(`waiting for the control plane to take the next step of the upgrade plan`);
       else {
         upgrading.add(t.name);
-        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- kept: the plan is empty only when the versions differ in text alone (1.30.0, v1.30.0)
-        const next = workersPlan[0]!;
-        out.set(t.name, next);
-        note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${next}`, path, object);
+        out.set(t.name, firstStep(workersPlan));
+        note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${workersPlan[0]}`, path, object);
       }
     });
     return out;
