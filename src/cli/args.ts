@@ -17,7 +17,7 @@ const spelling = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`
 
 export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
   const positional: string[] = [];
-  const flags: Record<string, string | boolean | string[]> = Object.create(null);
+  const flags = Object.create(null) as Record<string, string | boolean | string[]>;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {

@@ -21,7 +21,7 @@ export interface CommandSpec extends ArgSpec {
 /** `render --format`: manifests, kpt's view, a ResourceList, kustomize's plugin output, or one JSON List. */
 export const RENDER_FORMATS = ['manifests', 'all', 'resourcelist', 'kustomize', 'json'] as const;
 export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
-export const EXPLAIN_FORMATS = ['text', 'json'] as const;
+const EXPLAIN_FORMATS = ['text', 'json'] as const;
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 /** The colour choices of the global `--color[=WHEN]`. */
 export const COLOUR_WHEN = ['auto', 'always', 'never'] as const;

@@ -188,13 +188,13 @@ function fish(): string {
 
 const SCRIPTS: Record<(typeof SHELLS)[number], () => string> = { bash, zsh, fish };
 
-export function completionScript(shell: string): string | undefined {
+function completionScript(shell: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(SCRIPTS, shell) ? SCRIPTS[shell as (typeof SHELLS)[number]]() : undefined;
 }
 
 export async function runCompletionCommand(args: string[], io: CliIO): Promise<number> {
   if (args[0] === '--help' || args[0] === '-h') {
-    io.stdout(COMPLETION_HELP);
+    await io.stdout(COMPLETION_HELP);
     return ExitCode.ok;
   }
   const script = args.length === 1 ? completionScript(args[0]!) : undefined;
@@ -202,6 +202,6 @@ export async function runCompletionCommand(args: string[], io: CliIO): Promise<n
     io.stderr(`render-clusterclass completion: ${args.length === 0 ? 'no SHELL given' : args.length > 1 ? `one SHELL, not ${args.length} arguments` : `unknown shell "${args[0]}"`}: use bash, zsh or fish (see render-clusterclass completion --help)\n`);
     return ExitCode.functionConfig;
   }
-  io.stdout(script);
+  await io.stdout(script);
   return ExitCode.ok;
 }

@@ -13,7 +13,7 @@ import { compareText } from '../core/json.js';
 import { plural } from './progress.js';
 import { closestMatches, didYouMean } from '../core/suggest.js';
 
-export type { ExplainResult, ExplainedObject, FieldOrigin, Source } from '../provenance/types.js';
+export type { ExplainResult } from '../provenance/types.js';
 
 /** At most this many names are suggested for a Cluster not found (a fleet has thousands). */
 const SUGGESTED = 5;

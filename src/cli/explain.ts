@@ -44,7 +44,7 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
   };
   if (!parsed.ok) return usage(parsed.message);
   if (parsed.flags.help || parsed.flags.h) {
-    io.stdout(EXPLAIN_HELP);
+    await io.stdout(EXPLAIN_HELP);
     return ExitCode.ok;
   }
   const [clusterArg, objectArg, ...extra] = parsed.positional;
@@ -112,10 +112,10 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
       objects: selected.map(({ object, fields }) => ({ ...object, fields })),
       results: result.results.filter((r) => r.severity !== 'info'),
     };
-    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+    await io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     const options = { patches: field === undefined, ...(result.clusterClass ? { clusterClassName: result.clusterClass.name } : {}) };
-    io.stdout(formatText(result, selected, options));
+    await io.stdout(formatText(result, selected, options));
   }
   return ExitCode.ok;
 }

@@ -40,7 +40,7 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
     case 'fn':
       // Nothing piped in: a person typed the bare command, so show how to use it instead of waiting.
       if (io.tty?.stdin) {
-        io.stdout(HELP);
+        await io.stdout(HELP);
         return ExitCode.ok;
       }
       return runFunction(io);
@@ -71,12 +71,12 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
     case '-h': {
       const topic = rest[0];
       if (topic !== undefined && COMMAND_HELP[topic] === undefined) return unknown('command', topic, Object.keys(COMMAND_HELP), io);
-      io.stdout(topic === undefined ? HELP : COMMAND_HELP[topic]!);
+      await io.stdout(topic === undefined ? HELP : COMMAND_HELP[topic]!);
       return ExitCode.ok;
     }
     case 'version':
     case '--version':
-      io.stdout('render-clusterclass 0.1.0\n');
+      await io.stdout('render-clusterclass 0.1.0\n');
       return ExitCode.ok;
     default: {
       // `-v` is not an option of its own: it begins --version, so that is the hint.

@@ -33,7 +33,7 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
   if (!parsed.ok || parsed.flags.help || typeof parsed.flags.base !== 'string') {
     const usageError = !parsed.ok ? parsed.message : parsed.flags.help ? undefined : '--base is required';
     if (!usageError) {
-      io.stdout(PLAN_HELP);
+      await io.stdout(PLAN_HELP);
       return ExitCode.ok;
     }
     io.stderr(`render-clusterclass plan: ${usageError} (see render-clusterclass plan --help)\n`);
@@ -68,6 +68,6 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(`render-clusterclass plan: ${saved}\n`);
     return ExitCode.errorResults;
   }
-  io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
+  await io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
   return planHasChanges(plan) ? 1 : ExitCode.ok;
 }

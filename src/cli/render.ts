@@ -188,7 +188,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const parsed = parseArgs(args, COMMANDS.render);
   if (!parsed.ok) return usageError(io, parsed.message);
   if (parsed.flags.help || parsed.flags.h) {
-    io.stdout(RENDER_HELP);
+    await io.stdout(RENDER_HELP);
     return ExitCode.ok;
   }
   if (parsed.positional.length === 0) return usageError(io, 'no PATH given (- reads a YAML stream from stdin)');
@@ -429,7 +429,7 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
     if (keeper === undefined || keeper === listedOwner(f) || problems.has(i) || kept(listedCluster(keeper)) === undefined) return;
     problems.set(i, `${ownerOf(f)} (${f.path}) would replace the earlier file of ${listedCluster(keeper) === undefined ? 'a copied input' : `Cluster ${keeper}`}, which this run keeps`);
   });
-  const refs = new Map(classify(items, config.defaultNamespace).clusters.map((c) => [clusterKey(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name), c.ref!]));
+  const refs = new Map(classify(items, config.defaultNamespace).clusters.map((c) => [clusterKey(c.ref.namespace ?? config.defaultNamespace, c.ref.name), c.ref]));
   const withheld = new Set<string>();
   const results: Result[] = [];
   for (const [i, problem] of problems) {

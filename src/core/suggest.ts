@@ -5,6 +5,7 @@
  */
 
 /** Edit distance with adjacent transpositions (optimal string alignment): `mdoe` is one step from `mode`. */
+/* eslint-disable @typescript-eslint/no-non-null-assertion -- every index read is within rows of b.length + 1 entries, filled before they are read */
 export function editDistance(a: string, b: string): number {
   let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -19,6 +20,7 @@ export function editDistance(a: string, b: string): number {
   }
   return previous[b.length]!;
 }
+/* eslint-enable @typescript-eslint/no-non-null-assertion */
 
 /**
  * How far a candidate may be from the word: a third of its length, at least 1 and at most 3 (as

@@ -5,18 +5,18 @@
  */
 import type { Json, JsonObject } from '../core/model.js';
 import { closest, closestMatches, didYouMean } from '../core/suggest.js';
-import { isObject } from '../core/json.js';
+import { isObject, jsonText } from '../core/json.js';
 import { CAPI_VERSIONS, DEFAULT_CAPI_VERSION, FEATURE_GATES, capiProfile, isCapiVersion, isFeatureGate, type CapiProfile, type CapiVersion, type FeatureGates } from '../core/capi-release.js';
 
-export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
-export const CONFIG_KIND = 'RenderClusterClass';
+const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
+const CONFIG_KIND = 'RenderClusterClass';
 
 /** Each field's allowed values, where they are a fixed set (also offered by shell completion). */
 export const MODES = ['expand', 'preview', 'validate', 'convert'] as const;
 export const FAIL_ON = ['error', 'warning'] as const;
 export const UPGRADE_POLICIES = ['control-plane-first', 'all-at-once'] as const;
 
-export type OutputMode = (typeof MODES)[number];
+type OutputMode = (typeof MODES)[number];
 export type ContractVersion = 'v1beta1' | 'v1beta2';
 
 export interface RenderConfig {
@@ -276,7 +276,7 @@ function unknownTopLevel(fc: JsonObject, settingsKey: 'data' | 'spec'): ConfigOu
   const extra = Object.keys(fc).find((k) => !known.includes(k));
   if (extra !== undefined) {
     const near = closest(extra, known);
-    return { ok: false, message: `unknown field ${shown(extra)} in the ${fc.kind} function config; ${near === undefined ? `its fields are ${known.join(', ')}` : didYouMean([near])}`, field: extra };
+    return { ok: false, message: `unknown field ${shown(extra)} in the ${jsonText(fc.kind)} function config; ${near === undefined ? `its fields are ${known.join(', ')}` : didYouMean([near])}`, field: extra };
   }
   if (fc.metadata !== undefined && fc.metadata !== null && !isObject(fc.metadata)) {
     return { ok: false, message: `invalid function config: metadata must be a map, not ${shapeOf(fc.metadata)}`, field: 'metadata' };
@@ -314,7 +314,7 @@ export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
   }
   return {
     ok: false,
-    message: `unsupported function config ${shown(`${String(fc.apiVersion)}/${String(fc.kind)}`)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
+    message: `unsupported function config ${shown(`${jsonText(fc.apiVersion)}/${jsonText(fc.kind)}`)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
     field: 'kind',
   };
 }

@@ -15,7 +15,7 @@ import { clusterKey, namespacedRef, type IdentifiedItem } from './classify.js';
 import { internalError } from './results.js';
 
 /** A compiled class, with the document it was read from (explain names its fields as written). */
-export type BlueprintEntry = { ok: true; blueprint: Blueprint; document: JsonObject } | { ok: false };
+type BlueprintEntry = { ok: true; blueprint: Blueprint; document: JsonObject } | { ok: false };
 
 /** Validates an input object against its CRD (each object once); absent without CRDs. */
 export type InputCheck = (obj: JsonObject, ref: ObjectRef) => Result[];

@@ -14,7 +14,7 @@ import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
 import { defaultVariableValue } from './defaulting.js';
-import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
+import { child, dedupeResults, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
 import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
@@ -22,7 +22,7 @@ import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
 import { FIX, fixed, withFix } from '../core/fixes.js';
 import { closest } from '../core/suggest.js';
 
-export interface CompiledVariable {
+interface CompiledVariable {
   name: string;
   /**
    * Where its definitions come from, in status order: `inline` (spec.variables) and/or the
@@ -154,7 +154,7 @@ function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariab
  * from when it was not called (`discoveryCalled`: its answer is already in).
  */
 function specUndefinedFix(cc: ClusterClass, discoveryCalled: boolean): string {
-  const discovering = cc.patches.filter((p) => p.external?.discoverVariablesExtension).map((p) => `"${p.external!.discoverVariablesExtension}"`);
+  const discovering = cc.patches.flatMap((p) => (p.external?.discoverVariablesExtension ? [`"${p.external.discoverVariablesExtension}"`] : []));
   const fix = `define it in ClusterClass "${cc.name}" spec.variables, or remove it from the Cluster`;
   if (discovering.length === 0 || discoveryCalled) return fix;
   return `${fix}; variables of Runtime Extension ${discovering.join(', ')} are known only from the class's status.variables or from the extension: render the ClusterClass as exported from the management cluster (kubectl get clusterclass ${cc.name} -n ${cc.namespace} -o yaml), or give its ExtensionConfig (--extensions) or recorded answers (--replay-extensions)`;
@@ -283,7 +283,7 @@ function indexValues(values: readonly ClusterVariable[], path: string): { index:
  * back). With `originsAt` (the list's path, `spec.topology.variables`), each value says whether
  * it was defaulted and where it is written or defaulted from.
  */
-export function defaultVariableList(
+function defaultVariableList(
   v: CompiledVariables,
   values: readonly ClusterVariable[],
   path: string,
@@ -444,4 +444,4 @@ export function defaultAndValidateClusterVariables(
   };
 }
 
-export { fieldError, type FieldError };
+export { type FieldError };
