@@ -8,7 +8,7 @@ import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import { asObject, asString, cloneJson, jsonText } from '../core/json.js';
 import { runPipeline, type PipelineExtras } from '../pipeline/run.js';
-import { isToolAnnotation } from '../pipeline/classify.js';
+import { dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
 import { CLONED_FROM_NAME } from '../core/labels.js';
 import { rolloutReport, type Rollout } from '../webhooks/compatibility.js';
 import { diffJson, type FieldChange } from '../core/diff.js';
@@ -79,11 +79,7 @@ const refOfObject = (o: JsonObject): ObjectRef => {
 function comparable(o: JsonObject): JsonObject {
   const copy = cloneJson(o);
   const meta = asObject(copy.metadata);
-  const annotations = asObject(meta?.annotations);
-  if (meta && annotations) {
-    for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
-    if (Object.keys(annotations).length === 0) delete meta.annotations;
-  }
+  if (meta) dropAnnotations(meta, isToolAnnotation);
   return copy;
 }
 
