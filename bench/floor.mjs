@@ -85,9 +85,11 @@ export function floor(inputText, pre) {
   const items = doc.createNode([]);
   for (const node of inputItems) items.items.push(node);
   for (const obj of pre.generated) items.items.push(doc.createNode(obj, NODE_OPTIONS));
+  // items, then results, after the input's other keys (functionConfig, …), as src/output/write.ts.
+  root.delete('items');
+  root.delete('results');
   root.set('items', items);
   if (pre.results.length > 0) root.set('results', doc.createNode(pre.results, NODE_OPTIONS));
-  else root.delete('results');
   const t2 = performance.now();
   const text = doc.toString(TO_STRING_OPTIONS);
   const t3 = performance.now();

@@ -36,11 +36,12 @@ const bin = join(here, '..', 'bin', 'render-clusterclass');
 const TIME = '/usr/bin/time';
 
 /** Runs argv under /usr/bin/time: wall s, cpu s (user+sys, children included), peak RSS MiB, load average after. */
-function timed(argv, { stdin, stdout } = {}) {
+export function timed(argv, { stdin, stdout, env } = {}) {
   const r = spawnSync(TIME, ['-f', '__TIME %e %U %S %M', ...argv], {
     input: stdin === undefined ? undefined : readFileSync(stdin),
     stdio: ['pipe', stdout === undefined ? 'ignore' : 'pipe', 'pipe'],
     maxBuffer: 1 << 30,
+    env,
   });
   const stderr = r.stderr.toString();
   const m = /__TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);

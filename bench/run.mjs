@@ -10,17 +10,22 @@
 //   BENCH_RENDERER=bin|dist  force bin/render-clusterclass (bundle) or dist/cli/main.js
 //   BENCH_KPT_SIZES=2000,10000  fleet sizes through the real kpt (bench/kpt.mjs); 0 skips it
 //   BENCH_HOSTILE=0        skip timing the hostile corpus (bench/hostile.mjs)
+//   BENCH_KUSTOMIZE=0      skip kustomize at fleet size (bench/kustomize.mjs; ~30 minutes)
+//   BENCH_AB=REV           A/B: build git revision REV in a temporary worktree and run its bin in
+//                          turn with this checkout's for the cold start and every render with a
+//                          floor (1/100/1,000 Clusters), reporting both and their ratio
 // The last line printed is `render-ratio=<x> cold-start-ratio=<y> scaling=<z> peak-rss-mib=<m>
-// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> hostile-max-wall-s=<h> ...`.
-import { spawnSync } from 'node:child_process';
+// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> hostile-max-wall-s=<h> ... kustomize-plugin-exponent=<e> ...`.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fleetResourceList } from './fleet.mjs';
 import { hostileBench, hostileReport } from './hostile.mjs';
 import { kptBench, kptReport } from './kpt.mjs';
+import { kustomizeBench, kustomizeReport } from './kustomize.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -64,6 +69,19 @@ function rendererCommand() {
   return { cmd: viaDist, label: 'dist/cli/main.js (unbundled: no dist/render-clusterclass.cjs)' };
 }
 
+/**
+ * The baseline of an A/B run: REV checked out in a worktree under `work` (this checkout's
+ * node_modules linked in) and built as `npm run build` does; its bin, like the renderer's.
+ */
+function baselineCommand(rev, work) {
+  const dir = join(work, 'baseline');
+  execFileSync('git', ['-C', root, 'worktree', 'add', '--detach', dir, rev], { stdio: 'ignore' });
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'ignore' });
+  const sha = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD']).toString().trim();
+  return { cmd: [process.execPath, join(dir, 'bin', 'render-clusterclass')], label: `${rev} (${sha})`, remove: () => execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', dir]) };
+}
+
 /** Runs argv with stdin from a file and stdout to a file; wall time in ms, max RSS in KiB. */
 function run(argv, { stdin, stdout = '/dev/null', measureRss = false }) {
   const inFd = openSync(stdin ?? '/dev/null', 'r');
@@ -99,8 +117,13 @@ const work = mkdtempSync(join(tmpdir(), 'render-clusterclass-bench-'));
 const rows = [];
 const figures = {};
 log(`renderer: ${renderer.label}; work dir ${work}`);
+let baseline;
 
 try {
+  if (env.BENCH_AB) {
+    baseline = baselineCommand(env.BENCH_AB, work);
+    log(`A/B baseline: ${baseline.label}`);
+  }
   // Inputs: one kpt-shaped ResourceList per fleet size.
   const input = {};
   for (const n of SIZES) {
@@ -112,14 +135,18 @@ try {
   // Cold start: whole process for the 1-Cluster input vs `node -e 0`, interleaved.
   const nodeTimes = [];
   const coldTimes = [];
+  const baselineColdTimes = [];
   run([process.execPath, '-e', '0'], {});
   run(renderer.cmd, { stdin: input[1] });
+  if (baseline) run(baseline.cmd, { stdin: input[1] });
   for (let i = 0; i < RUNS.coldStart; i++) {
     nodeTimes.push(run([process.execPath, '-e', '0'], {}).ms);
     coldTimes.push(run(renderer.cmd, { stdin: input[1] }).ms);
+    if (baseline) baselineColdTimes.push(run(baseline.cmd, { stdin: input[1] }).ms);
   }
   figures.nodeMs = median(nodeTimes);
   figures.coldMs = median(coldTimes);
+  if (baseline) figures.baselineColdMs = median(baselineColdTimes);
   log(`cold start: render ${fmtMs(figures.coldMs)}, node -e 0 ${fmtMs(figures.nodeMs)}`);
 
   // Render vs floor at each size: one reference render (saved, fed to the floor), then render and
@@ -131,7 +158,7 @@ try {
     const withFloor = n <= 1000;
     const ref = join(work, `rendered-${n}.yaml`);
     const first = run(renderer.cmd, { stdin: input[n], stdout: withFloor ? ref : '/dev/null', measureRss: true });
-    const row = { n, outMiB: undefined, render: withFloor ? [] : [first.ms], floor: [], floorPhases: [], rss: [first.rssKiB] };
+    const row = { n, outMiB: undefined, render: withFloor ? [] : [first.ms], baseline: [], floor: [], floorPhases: [], rss: [first.rssKiB] };
     let pre;
     if (withFloor) {
       row.outMiB = statSync(ref).size / 1048576;
@@ -156,6 +183,7 @@ try {
       const r = run(renderer.cmd, { stdin: input[n], measureRss: true });
       row.render.push(r.ms);
       row.rss.push(r.rssKiB);
+      if (baseline && withFloor) row.baseline.push(run(baseline.cmd, { stdin: input[n] }).ms);
       if (withFloor) {
         const f = run([process.execPath, join(here, 'floor.mjs'), pre], { stdin: input[n] });
         const load = Number(/floor-load-ms=([\d.]+)/.exec(f.stderr)?.[1] ?? 0);
@@ -216,6 +244,14 @@ try {
   out.push('');
   const coldRatio = figures.coldMs / figures.nodeMs;
   out.push(`cold start (1 Cluster, whole process): ${fmtMs(figures.coldMs)} vs node -e 0 ${fmtMs(figures.nodeMs)} (median of ${RUNS.coldStart})`);
+  if (baseline) {
+    out.push(`A/B against ${baseline.label}, run in turn (baseline / this checkout, median; ratio this/baseline):`);
+    out.push(`  cold start: ${fmtMs(figures.baselineColdMs)} / ${fmtMs(figures.coldMs)} (${(figures.coldMs / figures.baselineColdMs).toFixed(2)})`);
+    for (const r of rows.filter((row) => row.baseline.length)) {
+      const floor = median(r.floor);
+      out.push(`  render @${r.n}: ${fmtMs(median(r.baseline))} / ${fmtMs(med(r))} (${(med(r) / median(r.baseline)).toFixed(2)}); render/floor ${(median(r.baseline) / floor).toFixed(2)} / ${(med(r) / floor).toFixed(2)}`);
+    }
+  }
   out.push(`go-template evals/s ('${TPL}'): ${evals.value.toLocaleString('en-US')} (${evals.source})`);
   const renderRatio = ratio(byN[1000]);
   const scaling = byN[10000] ? med(byN[10000]) / med(byN[1000]) : undefined;
@@ -233,10 +269,12 @@ try {
   const kptSizes = (env.BENCH_KPT_SIZES ?? (QUICK ? '200' : '2000,10000')).split(',').map(Number).filter((n) => n > 0);
   const kpt = kptSizes.length > 0 ? kptReport(kptBench(kptSizes, log)) : { lines: [], summary: 'kpt-rerender-ratio=n/a' };
   const hostile = env.BENCH_HOSTILE === '0' ? { lines: [], summary: 'hostile-max-wall-s=n/a' } : hostileReport(hostileBench(log));
-  out.push(...kpt.lines, ...hostile.lines, '', `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
-  out.push(`render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${hostile.summary}`);
+  const kustomize = env.BENCH_KUSTOMIZE === '0' ? { lines: [], summary: 'kustomize-plugin-exponent=n/a' } : kustomizeReport(kustomizeBench(QUICK ? { plugin: [100, 200], rendered: [200], render: [] } : undefined, log));
+  out.push(...kpt.lines, ...hostile.lines, ...kustomize.lines, '', `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
+  out.push(`render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${hostile.summary} ${kustomize.summary}`);
   process.stdout.write(out.join('\n') + '\n');
 } finally {
+  baseline?.remove();
   if (env.BENCH_KEEP === '1') log(`kept ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }

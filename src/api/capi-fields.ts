@@ -40,7 +40,7 @@ const V1_WORKER_TEMPLATE = { bootstrap: V1_TEMPLATE, infrastructure: V1_TEMPLATE
 
 const V1_TOPOLOGY_WORKER = { class: 1, metadata: META, minReadySeconds: 1, name: 1, ...V1_TIMEOUTS, replicas: 1, taints: TAINTS, variables: V1_OVERRIDES } as const;
 
-export const CLUSTER_V1BETA1: Fields = {
+const CLUSTER_V1BETA1: Fields = {
   ...SPEC_COMMON,
   controlPlaneRef: OBJECT_REF,
   infrastructureRef: OBJECT_REF,
@@ -91,7 +91,7 @@ const TEMPLATE = { templateRef: TEMPLATE_REF } as const;
 
 const TOPOLOGY_WORKER = { class: 1, metadata: META, minReadySeconds: 1, name: 1, replicas: 1, taints: TAINTS, variables: OVERRIDES } as const;
 
-export const CLUSTER_V1BETA2: Fields = {
+const CLUSTER_V1BETA2: Fields = {
   ...SPEC_COMMON,
   controlPlaneRef: { apiGroup: 1, kind: 1, name: 1 },
   infrastructureRef: { apiGroup: 1, kind: 1, name: 1 },
@@ -159,7 +159,7 @@ const VARIABLE_SCHEMA = {
 } as const;
 const CLASS_COMMON = { availabilityGates: GATES, kubernetesVersions: 1, upgrade: { external: { generateUpgradePlanExtension: 1 } } } as const;
 
-export const CLUSTERCLASS_V1BETA1: Fields = {
+const CLUSTERCLASS_V1BETA1: Fields = {
   ...CLASS_COMMON,
   controlPlane: {
     machineHealthCheck: V1_HEALTH_CHECK,
@@ -187,7 +187,7 @@ export const CLUSTERCLASS_V1BETA1: Fields = {
   },
 };
 
-export const CLUSTERCLASS_V1BETA2: Fields = {
+const CLUSTERCLASS_V1BETA2: Fields = {
   ...CLASS_COMMON,
   controlPlane: {
     deletion: DELETION,

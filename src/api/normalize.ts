@@ -33,7 +33,7 @@ import { asObject, asString, cloneJson, isObject } from '../core/json.js';
 import { convertObject } from './conversion/index.js';
 
 export const CAPI_GROUP = 'cluster.x-k8s.io';
-export const SUPPORTED_VERSIONS = ['v1beta1', 'v1beta2'] as const;
+const SUPPORTED_VERSIONS = ['v1beta1', 'v1beta2'] as const;
 export type CapiVersion = (typeof SUPPORTED_VERSIONS)[number];
 
 export function capiVersionOf(apiVersion: string): CapiVersion | undefined {
@@ -90,7 +90,7 @@ function taints(c: Ctx, obj: JsonObject | undefined, path: string): Taint[] | un
 }
 
 /** A Go zero value once decoded: absent, null, "", or an object/list holding only zero values. */
-const isZero = (v: unknown): boolean => v === undefined || v === null || v === '' || (typeof v === 'object' && Object.values(v as object).every(isZero));
+const isZero = (v: unknown): boolean => v === undefined || v === null || v === '' || (typeof v === 'object' && Object.values(v).every(isZero));
 
 /**
  * The parts of a health check CAPI sees: `checks` and `remediation` only when non-zero, so that
@@ -102,15 +102,15 @@ const isZero = (v: unknown): boolean => v === undefined || v === null || v === '
 function definedHealthCheck(hc: HealthCheck, topology: boolean): HealthCheck | undefined {
   const out: HealthCheck = {};
   if (topology && hc.enabled !== undefined) out.enabled = hc.enabled;
-  if (!isZero(hc.checks)) out.checks = hc.checks!;
-  if (!isZero(hc.remediation)) out.remediation = hc.remediation!;
+  if (hc.checks && !isZero(hc.checks)) out.checks = hc.checks;
+  if (hc.remediation && !isZero(hc.remediation)) out.remediation = hc.remediation;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** `healthCheck` (`enabled` is topology-only). */
 function healthCheck(c: Ctx, holder: JsonObject | undefined, path: string, topology: boolean): HealthCheck | undefined {
   const hc = c.r.object(holder, 'healthCheck', `${path}.healthCheck`);
-  return hc && definedHealthCheck(cloneJson(hc) as unknown as HealthCheck, topology);
+  return hc && definedHealthCheck(cloneJson(hc), topology);
 }
 
 function variablesList(c: Ctx, obj: JsonObject | undefined, key: string, path: string): ClusterVariable[] {
@@ -515,7 +515,7 @@ export function normalizeCluster(input: JsonObject, ref: ResourceRef): Normalize
     );
   }
   const net = r.object(spec, 'clusterNetwork', 'spec.clusterNetwork');
-  if (net) cluster.clusterNetwork = cloneJson(net) as Cluster['clusterNetwork'] & JsonObject;
+  if (net) cluster.clusterNetwork = cloneJson(net);
   if (r.results.some((x) => x.severity === 'error')) return { results: r.results };
   return { value: cluster, results: r.results };
 }

@@ -24,6 +24,7 @@
  *
  * The index owns one ajv instance and compiles a version's schema on first use.
  */
+import { jsonText } from '../core/json.js';
 import type { Ajv } from 'ajv';
 import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { ContractVersion } from '../krm/config.js';
@@ -37,7 +38,7 @@ import { compileCelTree, validateCel, type CelTree } from '../variables/cel/vali
 import { newCelEnv } from '../variables/cel/library.js';
 import type { CelEnv } from '@bufbuild/cel';
 
-export interface CrdVersion {
+interface CrdVersion {
   group: string;
   version: string;
   kind: string;
@@ -106,11 +107,11 @@ export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; resu
     if (obj.kind !== 'CustomResourceDefinition') continue;
     const meta = isJsonObject(obj.metadata) ? obj.metadata : {};
     const name = typeof meta.name === 'string' ? meta.name : '';
-    const ref: ObjectRef = { apiVersion: String(obj.apiVersion ?? ''), kind: 'CustomResourceDefinition', name };
+    const ref: ObjectRef = { apiVersion: jsonText(obj.apiVersion ?? ''), kind: 'CustomResourceDefinition', name };
     const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
       results.push({ severity, message, resourceRef: ref, field: { path }, tags: { rule: 'crd-load' } });
     if (obj.apiVersion !== CRD_API_VERSION) {
-      problem('apiVersion', `CustomResourceDefinition "${name}" is ${String(obj.apiVersion)}; only ${CRD_API_VERSION} is supported: supply the CRD as installed (kubectl get crd ${name} -o yaml)`, 'warning');
+      problem('apiVersion', `CustomResourceDefinition "${name}" is ${jsonText(obj.apiVersion)}; only ${CRD_API_VERSION} is supported: supply the CRD as installed (kubectl get crd ${name} -o yaml)`, 'warning');
       continue;
     }
     const spec = isJsonObject(obj.spec) ? obj.spec : undefined;
@@ -129,8 +130,9 @@ export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; resu
         return;
       }
       const key = gvkKey(group, v.name, kind);
-      if (versions.has(key)) {
-        problem(`spec.versions[${i}]`, `${kind} ${group}/${v.name} is defined by more than one CustomResourceDefinition (also "${versions.get(key)!.crdName}"): the first one is used; remove the duplicate`, 'warning');
+      const earlier = versions.get(key);
+      if (earlier) {
+        problem(`spec.versions[${i}]`, `${kind} ${group}/${v.name} is defined by more than one CustomResourceDefinition (also "${earlier.crdName}"): the first one is used; remove the duplicate`, 'warning');
         return;
       }
       const schemaHolder = isJsonObject(v.schema) ? v.schema : undefined;
@@ -198,8 +200,8 @@ function compiledFor(crds: CrdIndex, entry: CrdVersion): CompiledCrdSchema {
   else {
     const issues: ParseIssues = { errors: [], ignored: [] };
     const node = parseSchema(entry.schema, '', issues);
-    if (issues.errors.length > 0) {
-      const e = issues.errors[0]!;
+    const [e] = issues.errors;
+    if (e) {
       out = { node, problem: `the CRD schema cannot be used: ${e.field}: ${errorBody(e)}` };
     } else {
       const v = compileSchemaValidator(crds.ajv, node);
@@ -277,13 +279,13 @@ function checkedObject(obj: JsonObject): JsonObject {
  */
 export function applyCrdDefaults(crds: CrdIndex, obj: JsonObject, observe?: (path: (string | number)[], detail: string) => void): JsonObject {
   const { entry } = lookup(crds, obj);
-  const copy = deepCopy(checkedObject(obj)) as JsonObject;
+  const copy = deepCopy<JsonObject>(checkedObject(obj));
   if (!entry?.schema) return copy;
   const compiled = compiledFor(crds, entry);
   const withoutNulls = prune(copy, entry.schema, '', true, undefined, false) as JsonObject;
   if (!compiled.node) return withoutNulls;
-  const detail = observe && `default in the schema of CRD ${entry.crdName} (${entry.version})`;
-  return applyStructuralDefaults(withoutNulls, compiled.node, observe && ((path) => observe(path, detail!))) as JsonObject;
+  const detail = `default in the schema of CRD ${entry.crdName} (${entry.version})`;
+  return applyStructuralDefaults(withoutNulls, compiled.node, observe && ((path) => observe(path, detail))) as JsonObject;
 }
 
 /** Whether a given CRD defines the object's group and kind (in any version). */
@@ -294,7 +296,7 @@ export function crdDefines(crds: CrdIndex, obj: JsonObject): boolean {
 /** The object as the API server would store it (unknown fields dropped), and the dropped paths. */
 export function pruneUnknownFields(crds: CrdIndex, obj: JsonObject): { object: JsonObject; pruned: string[] } {
   const { entry } = lookup(crds, obj);
-  if (!entry?.schema) return { object: deepCopy(checkedObject(obj)) as JsonObject, pruned: [] };
+  if (!entry?.schema) return { object: deepCopy<JsonObject>(checkedObject(obj)), pruned: [] };
   const pruned: string[] = [];
   const object = prune(obj, entry.schema, '', true, pruned, true) as JsonObject;
   return { object, pruned };
@@ -345,7 +347,7 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
   const gv = group === '' ? version : `${group}/${version}`;
   if (!entry || !entry.served) {
     const what = entry ? 'is not served by' : 'is not defined in';
-    push('error', 'apiVersion', `${kind} version ${version} ${what} its CustomResourceDefinition "${defined[0]!.crdName}" (served: ${served.join(', ') || 'none'}): use apiVersion ${group}/${served[served.length - 1] ?? '<served version>'}${subject === 'input' ? '' : ' in the template'}`, 'crd-version');
+    push('error', 'apiVersion', `${kind} version ${version} ${what} its CustomResourceDefinition "${defined[0]?.crdName}" (served: ${served.join(', ') || 'none'}): use apiVersion ${group}/${served[served.length - 1] ?? '<served version>'}${subject === 'input' ? '' : ' in the template'}`, 'crd-version');
     return results;
   }
   if (!entry.schema) return results;
@@ -393,7 +395,7 @@ export function withValueOrigins(results: Result[], originsOf: FieldOriginsOf): 
   return results.map((r) => {
     const path = r.field?.path;
     if (r.severity !== 'error' || r.tags?.rule !== 'crd-schema' || !path || !r.resourceRef) return r;
-    const fields = originsOf(r.resourceRef as ObjectRef);
+    const fields = originsOf(r.resourceRef);
     if (!fields) return r;
     const own = fields.find((f) => f.path === path) ?? fields.find((f) => isUnder(f.path, path));
     if (own) return { ...r, message: `${r.message} (${path} comes from ${own.origin})` };

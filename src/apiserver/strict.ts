@@ -24,6 +24,8 @@ import { capiVersionOf } from '../api/normalize.js';
 import type { Result } from '../core/result.js';
 import { errorBody, fieldError, index, invalid, required, type FieldError } from '../core/fielderror.js';
 import { isJsonObject } from '../core/go/json.js';
+import { closest } from '../core/suggest.js';
+import { groupOf } from '../core/labels.js';
 import { pruneUnknownFields, type CrdIndex } from './crds.js';
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
@@ -45,21 +47,6 @@ function unknownPaths(value: Json | undefined, fields: Fields | 1 | '*', path: s
   }
 }
 
-/** Levenshtein distance, for "did you mean". */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
-
 /** The sub-tree at a dotted path (list indexes skipped), or undefined. */
 function fieldsAt(fields: Fields, path: readonly string[]): Fields | undefined {
   let cur: Fields | 1 | '*' | undefined = fields;
@@ -70,24 +57,31 @@ function fieldsAt(fields: Fields, path: readonly string[]): Fields | undefined {
   return cur === undefined || cur === 1 || cur === '*' ? undefined : cur;
 }
 
+/** The built-in fields of a Cluster or ClusterClass at v1beta1 or v1beta2. */
+function specFields(kind: string, version: string): Fields {
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- callers pass one of the two kinds at a CAPI version, and the table has all four
+  return CAPI_SPEC_FIELDS.get(`${kind}/${version}`)!;
+}
+
 /** A fix for an unknown field: the field of the other API version, or a declared sibling with a close name. */
 function hint(kind: string, version: string, path: string): string {
   const steps = path.replace(/\[\d+\]/g, '').split('.');
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- split gives at least one element
   const name = steps.pop()!;
   const [, ...inSpec] = steps;
   const other = version === 'v1beta1' ? 'v1beta2' : 'v1beta1';
-  const otherParent = steps[0] === 'spec' ? fieldsAt(CAPI_SPEC_FIELDS.get(`${kind}/${other}`)!, inSpec) : undefined;
+  const otherParent = steps[0] === 'spec' ? fieldsAt(specFields(kind, other), inSpec) : undefined;
   if (otherParent?.[name] !== undefined) return `; "${name}" is a cluster.x-k8s.io/${other} ${kind} field: use the ${version} field, or apiVersion cluster.x-k8s.io/${other}`;
-  const parent = steps[0] === 'spec' ? fieldsAt(CAPI_SPEC_FIELDS.get(`${kind}/${version}`)!, inSpec) : undefined;
+  const parent = steps[0] === 'spec' ? fieldsAt(specFields(kind, version), inSpec) : undefined;
   const siblings = steps.length === 0 ? [...TOP_LEVEL] : Object.keys(parent ?? {}).filter((k) => k !== '{}');
-  const close = siblings.filter((s) => distance(s.toLowerCase(), name.toLowerCase()) <= 2).sort((a, b) => distance(a, name) - distance(b, name));
-  return close.length > 0 ? `; did you mean "${close[0]}"?` : '; remove it or fix its name and indentation';
+  const close = closest(name, siblings);
+  return close !== undefined ? `; did you mean "${close}"?` : '; remove it or fix its name and indentation';
 }
 
 /** Unknown fields of a Cluster or ClusterClass, by its CRD when given, else by the built-in field list. */
 function unknownFields(obj: JsonObject, kind: string, group: string, version: string, crds: CrdIndex): string[] {
   if (crds.versions.get(`${group}/${version}/${kind}`)?.schema) return pruneUnknownFields(crds, obj).pruned;
-  const spec = CAPI_SPEC_FIELDS.get(`${kind}/${version}`)!;
+  const spec = specFields(kind, version);
   const out = Object.keys(obj).filter((k) => !TOP_LEVEL.has(k));
   unknownPaths(obj.spec, spec, 'spec', out);
   return out;
@@ -133,7 +127,7 @@ function variableRequiredErrors(obj: JsonObject): FieldError[] {
 export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: CrdIndex): Result[] {
   const version = capiVersionOf(ref.apiVersion);
   if (!version || (ref.kind !== 'Cluster' && ref.kind !== 'ClusterClass')) return [];
-  const group = ref.apiVersion.split('/')[0]!;
+  const group = groupOf(ref.apiVersion);
   const results: Result[] = unknownFields(obj, ref.kind, group, version, crds)
     .filter((p) => !(version === 'v1beta1' && ref.kind === 'Cluster' && PROPOSAL_ERA.test(p)))
     .map((p) => ({

@@ -31,7 +31,7 @@ export interface TemplateIndex {
 export const templateKey = (apiVersion: string, kind: string, namespace: string, name: string): string =>
   `${apiVersion}\0${kind}\0${namespace}\0${name}`;
 
-export interface ResolvedTemplate {
+interface ResolvedTemplate {
   ref: TemplateRef;
   object: JsonObject;
 }

@@ -1,41 +1,23 @@
 /** A small, strict argument parser: `--flag value`, `--flag=value`, `-o value`, repeatable lists. */
+import { closestMatches, didYouMean } from '../core/suggest.js';
+
 export interface ArgSpec {
   flags: Record<string, 'string' | 'boolean' | 'list'>;
+  /** The values of the options that take one of a fixed set (checked by the command; completed by the shell). */
+  values?: Record<string, readonly string[]>;
+  /** The options whose value is a file or directory (completed by the shell). */
+  paths?: readonly string[];
 }
 
 export type ParsedArgs =
   | { ok: true; positional: string[]; flags: Record<string, string | boolean | string[]> }
   | { ok: false; message: string };
 
-/** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean". */
-function distance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const row = d[i]!;
-      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
-    }
-  }
-  return d[a.length]![b.length]!;
-}
-
-/** The closest candidate to a mistyped word (as git and kubectl suggest), if one is close enough. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = c.startsWith(word) && word.length >= 2 ? 0.5 : distance(word, c);
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return bestDistance <= Math.max(1, Math.min(3, Math.floor(word.length / 3))) ? best : undefined;
-}
-
 const spelling = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`);
 
 export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
   const positional: string[] = [];
-  const flags: Record<string, string | boolean | string[]> = Object.create(null);
+  const flags = Object.create(null) as Record<string, string | boolean | string[]>;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--') {
@@ -52,8 +34,8 @@ export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
     const typed = eq >= 0 ? arg.slice(0, arg.indexOf('=')) : arg;
     const type = Object.prototype.hasOwnProperty.call(spec.flags, name) ? spec.flags[name] : undefined;
     if (!type) {
-      const guess = closest(name, Object.keys(spec.flags).filter((f) => f.length > 1));
-      return { ok: false, message: `unknown option ${typed}${guess ? `; did you mean ${spelling(guess)}?` : ''}` };
+      const hint = didYouMean(closestMatches(name, Object.keys(spec.flags).filter((f) => f.length > 1), 3), spelling);
+      return { ok: false, message: `unknown option ${typed}${hint ? `; ${hint}` : ''}` };
     }
     if (type === 'boolean') {
       flags[name] = eq >= 0 ? body.slice(eq + 1) !== 'false' : true;

@@ -11,7 +11,7 @@ import { readInputs, type InputsOutcome } from './inputs.js';
 import type { CliIO } from './io.js';
 import { cleanUpOnInterrupt } from './interrupt.js';
 
-export type BaseOutcome = { ok: true; paths: string[] } | { ok: false; message: string };
+type BaseOutcome = { ok: true; paths: string[] } | { ok: false; message: string };
 
 /** The inputs at `base`: a directory, or `headPaths` at the git revision `base`. */
 export async function readBase(base: string, headPaths: string[], io: CliIO): Promise<InputsOutcome> {

@@ -11,9 +11,8 @@ import { collectFiles, type FoundFile } from './inputs.js';
 import { outputPathProblems, relativeTo, within } from './outdir.js';
 import { SafeDir, UnsafePath, type FileOwner, type LockedDir } from './safefs.js';
 import { ExitCode, type CliIO } from './io.js';
-import { parseArgs, type ArgSpec } from './args.js';
-
-const ARGS: ArgSpec = { flags: { output: 'string', o: 'string', 'in-place': 'boolean', to: 'string', help: 'boolean' } };
+import { parseArgs } from './args.js';
+import { COMMANDS } from './commands.js';
 
 export const CONVERT_HELP = `Usage: render-clusterclass convert PATH... [-o DIR | --in-place] [--to v1beta2]
 
@@ -117,7 +116,7 @@ async function copyReplacements(files: readonly FoundFile[], converted: readonly
 }
 
 export async function runConvertCommand(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, ARGS);
+  const parsed = parseArgs(args, COMMANDS.convert);
   const fail = (message: string) => {
     io.stderr(`render-clusterclass convert: ${message}\n${CONVERT_HELP}`);
     return ExitCode.functionConfig;

@@ -9,8 +9,28 @@ import { classify, clusterKey as keyOf } from '../pipeline/classify.js';
 import { runPipeline } from '../pipeline/run.js';
 import type { ExplainResult } from '../provenance/types.js';
 import type { InputItem } from '../krm/item.js';
+import { compareText } from '../core/json.js';
+import { plural } from './progress.js';
+import { closestMatches, didYouMean } from '../core/suggest.js';
 
-export type { ExplainResult, ExplainedObject, FieldOrigin, Source } from '../provenance/types.js';
+export type { ExplainResult } from '../provenance/types.js';
+
+/** At most this many names are suggested for a Cluster not found (a fleet has thousands). */
+const SUGGESTED = 5;
+
+/**
+ * A Cluster not found, with the closest `namespace/name` keys of the input (compared by name
+ * unless the user typed a namespace), or how many there are when none is close.
+ */
+function notFound(typed: string, known: readonly string[]): string {
+  const byName = !typed.includes('/');
+  const nameOf = (key: string) => (byName ? key.slice(key.indexOf('/') + 1) : key);
+  const near = closestMatches(nameOf(typed), known.map(nameOf), SUGGESTED);
+  const keys = known.filter((k) => near.includes(nameOf(k))).sort((a, b) => near.indexOf(nameOf(a)) - near.indexOf(nameOf(b)) || compareText(a, b)).slice(0, SUGGESTED);
+  const found = `Cluster "${typed}" not found among the input's ${plural(known.length, 'topology Cluster')}`;
+  if (keys.length > 0) return `${found}; ${didYouMean(keys)}`;
+  return known.length > 0 && known.length <= SUGGESTED ? `${found} (${[...known].sort(compareText).join(', ')})` : found;
+}
 
 /**
  * Renders one Cluster of the input (`namespace/name`, or a name that is unique across
@@ -26,11 +46,7 @@ export function explainCluster(items: InputItem[], config: RenderConfig, cluster
   const keyOfItem = (i: InputItem) => keyOf(refOfItem(i).namespace!, refOfItem(i).name);
   const matches = clusters.filter((i) => (clusterKey.includes('/') ? keyOfItem(i) === clusterKey : refOfItem(i).name === clusterKey));
   if (matches.length !== 1) {
-    const known = clusters.map(keyOfItem).sort();
-    const message =
-      matches.length === 0
-        ? `Cluster "${clusterKey}" not found among the topology Clusters of the input${known.length > 0 ? ` (${known.join(', ')})` : ''}`
-        : `Cluster name "${clusterKey}" is ambiguous: ${matches.map(keyOfItem).join(', ')}; use namespace/name`;
+    const message = matches.length === 0 ? notFound(clusterKey, clusters.map(keyOfItem)) : `Cluster name "${clusterKey}" is ambiguous: ${matches.map(keyOfItem).join(', ')}; use namespace/name`;
     return { objects: [], results: [{ severity: 'error', message, tags: { rule: 'explain-cluster' } }] };
   }
   const item = matches[0]!;

@@ -2,9 +2,10 @@
  * `render-clusterclass explain CLUSTER [KIND/NAME] [-f PATH]... [--field PATH] [--format text|json]`:
  * where every field of the objects rendered for one Cluster comes from (issue #6).
  */
-import { parseArgs, type ArgSpec } from './args.js';
+import { parseArgs } from './args.js';
+import { COMMANDS } from './commands.js';
 import { ExitCode, type CliIO } from './io.js';
-import { CAPI_FLAGS, CAPI_HELP, EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
+import { CAPI_HELP, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
 import { commandSources, prepareExtensions } from './extensions.js';
 import { formatResults } from '../output/write.js';
 import { explainCluster } from './explain-cluster.js';
@@ -35,19 +36,15 @@ ${EXTENSION_HELP}${CAPI_HELP}Exit codes: 0 ok, 1 Cluster, object or field not fo
 errors are printed), or unreadable input; 2 internal failure (a bug); 3 bad usage.
 `;
 
-const EXPLAIN_ARGS: ArgSpec = {
-  flags: { f: 'list', input: 'list', field: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', h: 'boolean', ...EXTENSION_FLAGS, ...CAPI_FLAGS },
-};
-
 export async function runExplainCommand(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, EXPLAIN_ARGS);
+  const parsed = parseArgs(args, COMMANDS.explain);
   const usage = (message: string) => {
     io.stderr(`render-clusterclass explain: ${message} (see render-clusterclass explain --help)\n`);
     return ExitCode.functionConfig;
   };
   if (!parsed.ok) return usage(parsed.message);
   if (parsed.flags.help || parsed.flags.h) {
-    io.stdout(EXPLAIN_HELP);
+    await io.stdout(EXPLAIN_HELP);
     return ExitCode.ok;
   }
   const [clusterArg, objectArg, ...extra] = parsed.positional;
@@ -115,10 +112,10 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
       objects: selected.map(({ object, fields }) => ({ ...object, fields })),
       results: result.results.filter((r) => r.severity !== 'info'),
     };
-    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+    await io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
     const options = { patches: field === undefined, ...(result.clusterClass ? { clusterClassName: result.clusterClass.name } : {}) };
-    io.stdout(formatText(result, selected, options));
+    await io.stdout(formatText(result, selected, options));
   }
   return ExitCode.ok;
 }

@@ -22,7 +22,7 @@ import { ExtensionSources, linkNotFollowed, readSideObjects } from './inputs.js'
 import { SafeDir, UnsafePath } from './safefs.js';
 
 /** Whether the environment allows the package's ExtensionConfigs (`1` or `true`). */
-export const packageExtensionsAllowed = (env: NodeJS.ProcessEnv): boolean => env[ALLOW_PACKAGE_EXTENSIONS_ENV] === '1' || env[ALLOW_PACKAGE_EXTENSIONS_ENV] === 'true';
+const packageExtensionsAllowed = (env: NodeJS.ProcessEnv): boolean => env[ALLOW_PACKAGE_EXTENSIONS_ENV] === '1' || env[ALLOW_PACKAGE_EXTENSIONS_ENV] === 'true';
 
 /** The KRM function's: everything in its function config is the package's (a Kptfile, a kustomization). */
 export const functionConfigSources = (config: RenderConfig, env: NodeJS.ProcessEnv): ExtensionSources => ({
@@ -58,7 +58,7 @@ export async function prepareExtensions(config: RenderConfig, io: CliIO, sources
   }
   const urls = { ...(sources.allowPackage ? Object.fromEntries(packageUrls) : {}), ...sources.operator.urls };
   const base = { configs: operator.objects, packageConfigs: fromPackage.objects, allowPackage: sources.allowPackage, urls };
-  const noop = async (): Promise<string | undefined> => undefined;
+  const noop = (): Promise<string | undefined> => Promise.resolve(undefined);
   if (config.replayExtensions) {
     const dir = config.replayExtensions;
     let names: string[];

@@ -299,7 +299,7 @@ export interface ExtensionSources {
 }
 
 /** An ExtensionConfig file or directory and `NAME=URL` overrides, from one side. */
-export interface ExtensionSource {
+interface ExtensionSource {
   extensions?: string;
   urls: Record<string, string>;
 }

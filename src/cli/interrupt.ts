@@ -6,7 +6,7 @@
  */
 
 /** The exit status of a process ended by each signal, as shells report it. */
-export const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143 } as const;
+const SIGNAL_STATUS = { SIGINT: 130, SIGTERM: 143 } as const;
 type HandledSignal = keyof typeof SIGNAL_STATUS;
 
 const cleanups = new Set<() => void>();

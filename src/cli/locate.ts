@@ -15,7 +15,7 @@ type Segment = { key: string } | { index: number } | { name: string };
  * `metadata.labels['a.b/c']`, `variables[region].value`) as segments; `[x]` is the list entry
  * named x, as in CAPI's field errors.
  */
-export function fieldSegments(path: string): Segment[] {
+function fieldSegments(path: string): Segment[] {
   const out: Segment[] = [];
   const re = /([^.[\]]+)|\[(?:'([^']*)'|"([^"]*)"|(\d+)|([^\]]*))\]/g;
   for (let m = re.exec(path); m !== null; m = re.exec(path)) {

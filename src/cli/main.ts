@@ -2,7 +2,9 @@
  * Command-line entry point. Without a command it is the KRM function (ResourceList on stdin), so
  * `exec: render-clusterclass` works in kpt and kustomize as is.
  */
-import { closest } from './args.js';
+import { closestMatches, didYouMean } from '../core/suggest.js';
+import { COLOUR_WHEN, COMMANDS, GLOBAL, commandLines } from './commands.js';
+import { COMPLETION_HELP } from './completion.js';
 import { CONVERT_HELP } from './convert.js';
 import { EXPLAIN_HELP } from './explain.js';
 import { colourFor, ExitCode, processIO, type CliIO, type ColourWhen } from './io.js';
@@ -13,15 +15,7 @@ import { TEMPLATE_HELP } from './template.js';
 const HELP = `render-clusterclass: render Cluster API ClusterClass topologies offline
 
 Usage:
-  render-clusterclass                      KRM function: ResourceList on stdin, ResourceList on stdout
-  render-clusterclass render PATH...       render YAML files/directories (- for a YAML stream on stdin)
-  render-clusterclass plan --base REF|DIR  what a change does to every Cluster
-  render-clusterclass explain CLUSTER      where each rendered field comes from
-  render-clusterclass template TEMPLATE    evaluate a Go template as ClusterClass patches do
-  render-clusterclass convert PATH...      move ClusterClasses, Clusters and kubeadm templates to v1beta2
-  render-clusterclass help [COMMAND]       this help, or a command's options
-  render-clusterclass version
-
+${commandLines()}
 Global options:
   --color[=WHEN]   colour diagnostics and plan output: auto (default: on a terminal, unless the
                    NO_COLOR environment variable is set), always, never
@@ -30,13 +24,12 @@ Exit codes: 0 ok, 1 error results or unreadable input, 2 internal error (a bug: 
 it), 3 invalid function config or usage, 141 the reader of stdout went away (as for SIGPIPE).
 `;
 
-const COMMAND_HELP: Record<string, string> = { render: RENDER_HELP, plan: PLAN_HELP, explain: EXPLAIN_HELP, template: TEMPLATE_HELP, convert: CONVERT_HELP };
-const COMMANDS = ['render', 'plan', 'explain', 'template', 'convert', 'help', 'version'];
+const COMMAND_HELP: Record<string, string> = { render: RENDER_HELP, plan: PLAN_HELP, explain: EXPLAIN_HELP, template: TEMPLATE_HELP, convert: CONVERT_HELP, completion: COMPLETION_HELP };
 
-/** One line for a word that is not a command, with the closest command, as git says it. */
-function unknown(what: string, word: string, candidates: readonly string[], io: CliIO): number {
-  const guess = closest(word.replace(/^--?/, ''), candidates);
-  io.stderr(`render-clusterclass: unknown ${what} "${word}"${guess ? `; did you mean "${guess}"?` : ''} (see render-clusterclass help)\n`);
+/** One line for a word that is not a command, with the closest ones, as git says it. */
+function unknown(what: string, word: string, candidates: readonly string[], io: CliIO, spell = (c: string) => `"${c}"`): number {
+  const hint = didYouMean(closestMatches(word.replace(/^--?/, ''), candidates, 3), spell);
+  io.stderr(`render-clusterclass: unknown ${what} "${word}"${hint ? `; ${hint}` : ''} (see render-clusterclass help)\n`);
   return ExitCode.functionConfig;
 }
 
@@ -47,7 +40,7 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
     case 'fn':
       // Nothing piped in: a person typed the bare command, so show how to use it instead of waiting.
       if (io.tty?.stdin) {
-        io.stdout(HELP);
+        await io.stdout(HELP);
         return ExitCode.ok;
       }
       return runFunction(io);
@@ -69,20 +62,27 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
       const { runTemplateCommand } = await import('./template.js');
       return runTemplateCommand(rest, io);
     }
+    case 'completion': {
+      const { runCompletionCommand } = await import('./completion.js');
+      return runCompletionCommand(rest, io);
+    }
     case 'help':
     case '--help':
     case '-h': {
       const topic = rest[0];
       if (topic !== undefined && COMMAND_HELP[topic] === undefined) return unknown('command', topic, Object.keys(COMMAND_HELP), io);
-      io.stdout(topic === undefined ? HELP : COMMAND_HELP[topic]!);
+      await io.stdout(topic === undefined ? HELP : COMMAND_HELP[topic]!);
       return ExitCode.ok;
     }
     case 'version':
     case '--version':
-      io.stdout('render-clusterclass 0.1.0\n');
+      await io.stdout('render-clusterclass 0.1.0\n');
       return ExitCode.ok;
-    default:
-      return command.startsWith('-') ? unknown('option', command, ['help', 'version', 'color'], io) : unknown('command', command, COMMANDS, io);
+    default: {
+      // `-v` is not an option of its own: it begins --version, so that is the hint.
+      const options = Object.keys(GLOBAL.flags).filter((f) => f.length > 1);
+      return command.startsWith('-') ? unknown('option', command, options, io, (o) => `--${o}`) : unknown('command', command, Object.keys(COMMANDS), io);
+    }
   }
 }
 
@@ -102,8 +102,8 @@ export function globalOptions(args: readonly string[]): { ok: true; args: string
       continue;
     }
     const when = m[1] ?? 'always';
-    if (when !== 'auto' && when !== 'always' && when !== 'never') return { ok: false, message: `--color must be auto, always or never, not "${when}"` };
-    colour = when;
+    if (!(COLOUR_WHEN as readonly string[]).includes(when)) return { ok: false, message: `--color must be auto, always or never, not "${when}"` };
+    colour = when as ColourWhen;
   }
   return { ok: true, args: rest, colour };
 }

@@ -153,7 +153,7 @@ export async function writeOutputDir<Reason extends string>(
   guard: ListGuard = { inputs: new Set(), holdsInputs: false },
 ): Promise<OutputSummary<Reason>> {
   const bad = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })));
-  if (bad.size > 0) throw new UnsafePath([...bad.values()][0]!);
+  if (bad.size > 0) throw new UnsafePath([...bad.values()][0]);
   const root = (await SafeDir.open(dir, { create: true, followNamed: true }))!;
   const run = await root.lock();
   try {

@@ -3,9 +3,10 @@
  * Exit code like `git diff --exit-code`: 0 no change, 1 changes, 2 unreadable input, 3 bad usage.
  */
 import { parseArgs } from './args.js';
+import { COMMANDS, PLAN_FORMATS } from './commands.js';
 import { readBase } from './base.js';
 import { ExitCode, type CliIO } from './io.js';
-import { CAPI_FLAGS, CAPI_HELP, EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
+import { CAPI_HELP, EXTENSION_HELP, configFromFlags, readInputs } from './inputs.js';
 import { commandSources, prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
@@ -28,18 +29,18 @@ input, a ClusterClass missing from the inputs), 2 internal failure (a bug), 3 ba
 `;
 
 export async function runPlanCommand(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, { flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', ...EXTENSION_FLAGS, ...CAPI_FLAGS } });
+  const parsed = parseArgs(args, COMMANDS.plan);
   if (!parsed.ok || parsed.flags.help || typeof parsed.flags.base !== 'string') {
     const usageError = !parsed.ok ? parsed.message : parsed.flags.help ? undefined : '--base is required';
     if (!usageError) {
-      io.stdout(PLAN_HELP);
+      await io.stdout(PLAN_HELP);
       return ExitCode.ok;
     }
     io.stderr(`render-clusterclass plan: ${usageError} (see render-clusterclass plan --help)\n`);
     return ExitCode.functionConfig;
   }
   const format = (parsed.flags.format as string | undefined) ?? 'text';
-  if (!['text', 'markdown', 'json'].includes(format)) {
+  if (!(PLAN_FORMATS as readonly string[]).includes(format)) {
     io.stderr('render-clusterclass plan: --format must be text, markdown or json\n');
     return ExitCode.functionConfig;
   }
@@ -67,6 +68,6 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(`render-clusterclass plan: ${saved}\n`);
     return ExitCode.errorResults;
   }
-  io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
+  await io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
   return planHasChanges(plan) ? 1 : ExitCode.ok;
 }

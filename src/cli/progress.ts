@@ -10,7 +10,7 @@ const SHOW_AFTER_MS = 1000;
 const EVERY_MS = 100;
 
 export interface Progress {
-  tick(done: number, total: number): void;
+  tick: (done: number, total: number) => void;
   /** Clears the progress line, if one was shown. */
   end(): void;
 }

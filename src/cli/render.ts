@@ -10,12 +10,12 @@ import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../k
 import { hasErrors, type Result } from '../core/result.js';
 import { annotationsOf, readResourceList, readYamlStream, refOf, type ResourceListInput } from '../krm/read.js';
 import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
-import { formatResults, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../output/write.js';
+import { formatResults, jsonList, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../output/write.js';
 import { classify, clusterKey, namespacedRef, shardOf, type Classified } from '../pipeline/classify.js';
 import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../provenance/report.js';
 import { readBase } from './base.js';
-import { CAPI_FLAGS, CAPI_HELP, EXTENSION_FLAGS, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
+import { CAPI_HELP, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
 import { listedCluster, listedOutputs, listedOwner, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
@@ -23,7 +23,8 @@ import { UnsafePath } from './safefs.js';
 import { KEPT_BECAUSE, unreadableKeptResult, type KeepReason } from '../pipeline/keep.js';
 import { plural, progress, summaryLine } from './progress.js';
 import { runSummary } from '../pipeline/report.js';
-import { parseArgs, type ArgSpec } from './args.js';
+import { parseArgs } from './args.js';
+import { COMMANDS, RENDER_FORMATS } from './commands.js';
 import { RENDERER_BUILD } from './build.js';
 import { commandSources, functionConfigSources, prepareExtensions } from './extensions.js';
 import { PATH_ANNOTATION } from '../core/labels.js';
@@ -128,28 +129,6 @@ function objectStream(text: string): boolean {
   return read.ok && read.items.length > 0 && read.items.every((i) => i.ref && i.ref.kind !== 'ResourceList');
 }
 
-const RENDER_ARGS: ArgSpec = {
-  flags: {
-    previous: 'string',
-    observed: 'string',
-    crds: 'string',
-    output: 'string',
-    o: 'string',
-    config: 'string',
-    mode: 'string',
-    format: 'string',
-    set: 'list',
-    help: 'boolean',
-    h: 'boolean',
-    'with-inputs': 'boolean',
-    'fail-on': 'string',
-    strict: 'boolean',
-    upgrade: 'string',
-    shard: 'string',
-    ...EXTENSION_FLAGS, ...CAPI_FLAGS,
-  },
-};
-
 export const RENDER_HELP: string = `Usage: render-clusterclass render PATH... [options]
 
 Renders every Cluster with spec.topology found in the YAML files under PATH (files or
@@ -172,7 +151,8 @@ Options:
                        validate (results and a summary only)
   --format FORMAT      manifests (default: applyable objects only, no tool annotations) |
                        all (every object, as kpt would write them) | resourcelist |
-                       kustomize (for the kustomize exec plugin: keeps kustomize ids)
+                       kustomize (for the kustomize exec plugin: keeps kustomize ids) |
+                       json (the manifests as one JSON v1 List, as kubectl -o json prints)
   --fail-on SEVERITY   error (default) | warning
   --strict             report every warning as an error (CI gates)
   --shard I/N          render only shard I (0-based) of N
@@ -198,8 +178,7 @@ Exit codes: 0 ok, 1 error results (or warnings with --fail-on warning) or unread
 2 internal error (a bug), 3 invalid function config or usage.
 `;
 
-const FORMATS = ['manifests', 'all', 'resourcelist', 'kustomize'] as const;
-type Format = (typeof FORMATS)[number];
+type Format = (typeof RENDER_FORMATS)[number];
 
 function usageError(io: CliIO, message: string): number {
   io.stderr(`render-clusterclass render: ${message} (see render-clusterclass render --help)\n`);
@@ -207,10 +186,10 @@ function usageError(io: CliIO, message: string): number {
 }
 
 export async function runRender(args: string[], io: CliIO): Promise<number> {
-  const parsed = parseArgs(args, RENDER_ARGS);
+  const parsed = parseArgs(args, COMMANDS.render);
   if (!parsed.ok) return usageError(io, parsed.message);
   if (parsed.flags.help || parsed.flags.h) {
-    io.stdout(RENDER_HELP);
+    await io.stdout(RENDER_HELP);
     return ExitCode.ok;
   }
   if (parsed.positional.length === 0) return usageError(io, 'no PATH given (- reads a YAML stream from stdin)');
@@ -222,9 +201,9 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const config = cfg.config;
   if (config.mode === 'convert') return usageError(io, 'mode convert is the KRM function\'s; on the command line use `render-clusterclass convert PATH...`');
   const format = ((parsed.flags.format as string | undefined) ?? 'manifests') as Format;
-  if (!FORMATS.includes(format)) return usageError(io, '--format must be manifests, all, kustomize or resourcelist');
+  if (!RENDER_FORMATS.includes(format)) return usageError(io, '--format must be manifests, all, kustomize, resourcelist or json');
   const outDir = (parsed.flags.output ?? parsed.flags.o) as string | undefined;
-  if (outDir !== undefined && format === 'resourcelist') return usageError(io, '--format resourcelist prints to stdout; it does not go with -o');
+  if (outDir !== undefined && (format === 'resourcelist' || format === 'json')) return usageError(io, `--format ${format} prints to stdout; it does not go with -o`);
   const applier = outDir === undefined ? pruningApplier(format, process.env) : undefined;
   if (config.mode === 'validate' && applier) {
     return usageError(io, `mode validate prints no manifests, which ${applier} reads as an application without objects: it would prune them all. Render with mode expand (or preview) here, and validate in CI`);
@@ -324,22 +303,35 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     io.stderr(`render-clusterclass render: nothing printed (an applier would prune what a partial set leaves out)${ran ? `: ${ran}` : ''}\n`);
     return code;
   }
-  return (await printManifests(io, output, classified, config, manifest)) ? code : ExitCode.errorResults;
+  const printing = { serialise: format === 'json' ? jsonList : stringifyDocuments, kustomizeLimit: format === 'kustomize' ? config.kustomizeMaxObjects : 0 };
+  return (await printManifests(io, output, classified, config, manifest, printing)) ? code : ExitCode.errorResults;
 }
 
 /**
- * Prints the kept inputs and generated objects as manifests. Never an empty set while Clusters
+ * Prints the kept inputs and generated objects as manifests (YAML documents or one JSON List). Never an empty set while Clusters
  * are among the inputs (false, nothing printed): any applier that prunes would delete them all.
+ * Nor more than `kustomizeLimit` objects (0: no limit) to kustomize, which would take hours.
  */
-async function printManifests(io: CliIO, output: PipelineOutput, classified: Classified, config: RenderConfig, manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined): Promise<boolean> {
+async function printManifests(
+  io: CliIO,
+  output: PipelineOutput,
+  classified: Classified,
+  config: RenderConfig,
+  manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined,
+  { serialise, kustomizeLimit }: { serialise: (objects: JsonObject[]) => string; kustomizeLimit: number },
+): Promise<boolean> {
   const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))].filter((o): o is JsonObject => o !== undefined);
   const inThisShard = (ref: { namespace: string; name: string }) => !config.shard || shardOf(ref.namespace, ref.name, config.shard.count) === config.shard.index;
   const present = classified.classicClusters.length + classified.clusters.filter((c) => inThisShard(namespacedRef(c, config.defaultNamespace))).length;
+  if (kustomizeLimit > 0 && printed.length > kustomizeLimit) {
+    io.stderr(`render-clusterclass render: refusing to hand kustomize ${printed.length} objects, over kustomizeMaxObjects (${kustomizeLimit}): kustomize compares every object it holds with every other, so its time grows with their square (measured in the README, "kustomize"). Render with \`render PATH -o DIR\` and give kustomize (or Flux) a directory per team or namespace of DIR, or raise kustomizeMaxObjects in the transformer config (0: no limit)\n`);
+    return false;
+  }
   if (printed.length === 0 && present > 0) {
     io.stderr(`render-clusterclass render: refusing to print no manifests while ${plural(present, 'Cluster')} ${present === 1 ? 'is' : 'are'} among the inputs: an applier that prunes (Argo CD, kubectl apply --prune) would delete every object of the application\n`);
     return false;
   }
-  await io.stdout(stringifyDocuments(printed));
+  await io.stdout(serialise(printed));
   return true;
 }
 
@@ -442,7 +434,7 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
     if (keeper === undefined || keeper === listedOwner(f) || problems.has(i) || kept(listedCluster(keeper)) === undefined) return;
     problems.set(i, `${ownerOf(f)} (${f.path}) would replace the earlier file of ${listedCluster(keeper) === undefined ? 'a copied input' : `Cluster ${keeper}`}, which this run keeps`);
   });
-  const refs = new Map(classify(items, config.defaultNamespace).clusters.map((c) => [clusterKey(c.ref!.namespace ?? config.defaultNamespace, c.ref!.name), c.ref!]));
+  const refs = new Map(classify(items, config.defaultNamespace).clusters.map((c) => [clusterKey(c.ref.namespace ?? config.defaultNamespace, c.ref.name), c.ref]));
   const withheld = new Set<string>();
   const results: Result[] = [];
   for (const [i, problem] of problems) {

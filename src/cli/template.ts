@@ -17,7 +17,8 @@ import { readFile } from 'node:fs/promises';
 import type { Json } from '../core/model.js';
 import { executeTemplate, parseTemplate, parseTemplateOutput, type FunctionSet } from '../gotemplate/index.js';
 import { ExitCode, type CliIO } from './io.js';
-import { closest } from './args.js';
+import { closestMatches, didYouMean } from '../core/suggest.js';
+import { COMMANDS } from './commands.js';
 
 export const TEMPLATE_HELP = `Usage: render-clusterclass template TEMPLATE [options]
        render-clusterclass template --jsonl
@@ -51,7 +52,7 @@ export function parseSetValue(raw: string): Json {
   return raw;
 }
 
-export function applySet(data: { [k: string]: Json }, assignment: string): void {
+function applySet(data: { [k: string]: Json }, assignment: string): void {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw new UsageError(`--set expects key=value, got ${JSON.stringify(assignment)}`);
   const path = assignment.slice(0, eq).split('.');
@@ -75,8 +76,6 @@ interface Options {
   yaml: boolean;
   help: boolean;
 }
-
-const FLAGS = ['data', 'set', 'missingkey', 'functions', 'yaml', 'jsonl', 'help'];
 
 function parseArgs(args: string[]): Options {
   const o: Options = { sets: [], missingKey: 'default', functions: 'sprig-hermetic', jsonl: false, yaml: false, help: false };
@@ -125,8 +124,9 @@ function parseArgs(args: string[]): Options {
         break;
       default:
         if (a.startsWith('-') && a.length > 1) {
-          const guess = closest(a.replace(/^--?/, ''), FLAGS);
-          throw new UsageError(`unknown option ${a}${guess ? `; did you mean --${guess}?` : ''}`);
+          const long = Object.keys(COMMANDS.template.flags).filter((f) => f.length > 1);
+          const hint = didYouMean(closestMatches(a.replace(/^--?/, ''), long, 3), (f) => `--${f}`);
+          throw new UsageError(`unknown option ${a}${hint ? `; ${hint}` : ''}`);
         }
         if (o.template !== undefined) throw new UsageError('only one TEMPLATE argument is allowed');
         o.template = args[i]!;
@@ -154,12 +154,12 @@ async function runJsonl(io: CliIO, o: Options): Promise<number> {
       req = JSON.parse(line) as typeof req;
       if (req === null || typeof req !== 'object' || Array.isArray(req)) throw new Error('not an object');
     } catch (e) {
-      io.stdout(JSON.stringify({ id: null, error: `bad request line: ${(e as Error).message}`, phase: 'input' }) + '\n');
+      await io.stdout(JSON.stringify({ id: null, error: `bad request line: ${(e as Error).message}`, phase: 'input' }) + '\n');
       continue;
     }
     const id = req.id === undefined ? null : req.id;
     if (typeof req.template !== 'string') {
-      io.stdout(JSON.stringify({ id, error: 'request has no "template" string', phase: 'input' }) + '\n');
+      await io.stdout(JSON.stringify({ id, error: 'request has no "template" string', phase: 'input' }) + '\n');
       continue;
     }
     let missingKey = o.missingKey;
@@ -168,7 +168,7 @@ async function runJsonl(io: CliIO, o: Options): Promise<number> {
         if (opt === 'missingkey=error') missingKey = 'error';
         else if (opt === 'missingkey=default' || opt === 'missingkey=invalid') missingKey = 'default';
         else {
-          io.stdout(JSON.stringify({ id, error: `bad option: unrecognized option ${JSON.stringify(opt)}`, phase: 'input' }) + '\n');
+          await io.stdout(JSON.stringify({ id, error: `bad option: unrecognized option ${JSON.stringify(opt)}`, phase: 'input' }) + '\n');
           missingKey = 'invalid' as never;
         }
       }
@@ -176,7 +176,7 @@ async function runJsonl(io: CliIO, o: Options): Promise<number> {
     }
     const data = req.data === undefined || req.data === null ? {} : (req.data as Json);
     const r = evaluate(req.template, data, { missingKey, functions: o.functions });
-    io.stdout(JSON.stringify('output' in r ? { id, output: r.output } : { id, error: r.error, phase: r.phase }) + '\n');
+    await io.stdout(JSON.stringify('output' in r ? { id, output: r.output } : { id, error: r.error, phase: r.phase }) + '\n');
   }
   return ExitCode.ok;
 }
@@ -195,7 +195,7 @@ export async function runTemplateCommand(args: string[], io: CliIO): Promise<num
     throw e;
   }
   if (o.help) {
-    io.stdout(TEMPLATE_HELP);
+    await io.stdout(TEMPLATE_HELP);
     return ExitCode.ok;
   }
   try {
@@ -227,10 +227,10 @@ export async function runTemplateCommand(args: string[], io: CliIO): Promise<num
         io.stderr(`yaml error: ${y.error}\n`);
         return ExitCode.errorResults;
       }
-      io.stdout(JSON.stringify(y.value) + '\n');
+      await io.stdout(JSON.stringify(y.value) + '\n');
       return ExitCode.ok;
     }
-    io.stdout(r.output.endsWith('\n') || r.output === '' ? r.output : r.output + '\n');
+    await io.stdout(r.output.endsWith('\n') || r.output === '' ? r.output : r.output + '\n');
     return ExitCode.ok;
   } catch (e) {
     if (e instanceof UsageError) return usageError(io, e.message);

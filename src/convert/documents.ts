@@ -24,7 +24,7 @@ export function splitDocuments(text: string): DocumentText[] {
   return starts.map((start, i) => {
     const chunk = text.slice(start, starts[i + 1] ?? text.length);
     const doc = YAML.parseDocument(chunk, PARSE_OPTIONS);
-    const value = doc.errors.length === 0 && isMap(doc.contents) ? doc.toJS() : undefined;
-    return isObject(value) ? { text: chunk, value: value as JsonObject } : { text: chunk };
+    const value: unknown = doc.errors.length === 0 && isMap(doc.contents) ? doc.toJS() : undefined;
+    return isObject(value) ? { text: chunk, value: value } : { text: chunk };
   });
 }

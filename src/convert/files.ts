@@ -27,7 +27,7 @@ export interface FilesOutcome {
   results: Result[];
 }
 
-export function refOfValue(value: JsonObject): ResourceRef {
+function refOfValue(value: JsonObject): ResourceRef {
   const meta = asObject(value.metadata);
   const ref: ResourceRef = { apiVersion: asString(value.apiVersion) ?? '', kind: asString(value.kind) ?? '', name: asString(meta?.name) ?? '' };
   const ns = asString(meta?.namespace);

@@ -106,7 +106,7 @@ function compiled(selector: JsonObject): CompiledSelector {
 }
 
 /** Whether a definition's selector picks the slot (CAPI's matching, src/patches/selector.ts). */
-export function selects(selector: JsonObject, slot: Slot): boolean {
+function selects(selector: JsonObject, slot: Slot): boolean {
   const item = { holder: slot.holder, variables: {}, template: {}, ...(slot.className !== undefined ? { className: slot.className } : {}) } as unknown as PatchRequestItem;
   return matchesSelector(item, compiled(selector), { apiVersion: slot.ref.apiVersion, kind: slot.ref.kind });
 }
@@ -116,7 +116,7 @@ export function selects(selector: JsonObject, slot: Slot): boolean {
 const decode = (s: string): string => s.replace(/~[01]/g, (m) => (m === '~1' ? '/' : '~'));
 const encode = (s: Segment): string => String(s).replace(/~/g, '~0').replace(/\//g, '~1');
 /** Segments of a JSON pointer; like evanphx, whatever precedes the first `/` is ignored. */
-export const pointerSegments = (pointer: string): string[] => (pointer === '' ? [] : pointer.split('/').slice(1).map(decode));
+const pointerSegments = (pointer: string): string[] => (pointer === '' ? [] : pointer.split('/').slice(1).map(decode));
 const pointer = (segs: readonly Segment[]): string => segs.map((s) => `/${encode(s)}`).join('');
 
 // ------------------------------------------------------------------ symbolic values
@@ -400,7 +400,7 @@ function emit(ops: DiffOp[], render: ((v: Json) => string) | undefined, written:
   return ops.flatMap((d) => (d.op === 'remove' ? [{ op: 'remove', path: pointer(d.path) }] : writeValue(d.op, d.path, d.value, render, written)));
 }
 
-export interface OpRewrite {
+interface OpRewrite {
   /** The operations replacing the original one (the original itself when unchanged). */
   ops: JsonPatchJson[];
   /** Why an operation kept as written still needs the user's attention. */
@@ -431,7 +431,7 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
   const variable = asString(vf?.variable);
   const template = asString(vf?.template);
   const original: JsonPatchJson = { op: kind, path };
-  if (Object.prototype.hasOwnProperty.call(op, 'value')) original.value = op.value as Json;
+  if (Object.prototype.hasOwnProperty.call(op, 'value')) original.value = op.value;
   if (vf) original.valueFrom = { ...(variable !== undefined ? { variable } : {}), ...(template !== undefined ? { template } : {}) };
   const placeholder = new PatchValue(variable !== undefined ? `comes from variable "${variable}" (${where})` : `comes from a valueFrom.template (${where})`, original.valueFrom ?? {});
   const attempt = (value: unknown, render?: (v: Json) => string): Replayed => {
@@ -623,7 +623,7 @@ function howRewritten(original: JsonPatchJson, ops: JsonPatchJson[]): string {
 
 function originalFor(op: JsonObject): JsonPatchJson {
   const out: JsonPatchJson = { op: asString(op.op) ?? '', path: asString(op.path) ?? '' };
-  if (Object.prototype.hasOwnProperty.call(op, 'value')) out.value = op.value as Json;
+  if (Object.prototype.hasOwnProperty.call(op, 'value')) out.value = op.value;
   const vf = asObject(op.valueFrom);
   if (vf) {
     const variable = asString(vf.variable);

@@ -21,7 +21,7 @@ export interface ObjectPlan {
   classEdits?: { refs: { path: Segment[]; apiVersion: string }[]; rewrite: ClassRewrite };
 }
 
-export interface PlanFinding extends Finding {
+interface PlanFinding extends Finding {
   /** Index of the object the finding is about. */
   object: number;
 }

@@ -22,7 +22,7 @@ import { admissionDefaults } from '../apiserver/admission.js';
 import { DIGEST_ANNOTATION } from '../core/labels.js';
 import type { InputItem } from '../krm/item.js';
 
-export interface Difference {
+interface Difference {
   cluster: string;
   object: string;
   path: string;
@@ -32,7 +32,7 @@ export interface Difference {
   cause?: string;
 }
 
-export interface ClusterVerdict {
+interface ClusterVerdict {
   cluster: string;
   verdict: 'equivalent' | 'different' | 'fails-both';
   objects: number;

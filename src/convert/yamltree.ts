@@ -11,7 +11,7 @@
  */
 import YAML, { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Json, JsonObject } from '../core/model.js';
-import { isObject } from '../core/json.js';
+import { isObject, jsonText } from '../core/json.js';
 import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
 import { JsonTree, anchorKey, lastOf, parentOf, type Path, type Tree } from '../api/conversion/index.js';
 
@@ -45,11 +45,11 @@ function dedentLines(lines: string[], col: number): string[] {
 }
 
 /** Plain when it reads back as the same string, else quoted (double quotes unless the old style was single). */
-export function formatString(value: string, oldType?: string): string {
+function formatString(value: string, oldType?: string): string {
   if (oldType === 'QUOTE_SINGLE' && !value.includes('\n')) return `'${value.replace(/'/g, "''")}'`;
   if (oldType !== 'QUOTE_DOUBLE' && value !== '' && !value.includes('\n') && value.trim() === value) {
     try {
-      if (YAML.parse(`k: ${value}`, PARSE_OPTIONS)?.k === value) return value;
+      if ((YAML.parse(`k: ${value}`, PARSE_OPTIONS) as { k?: unknown } | null)?.k === value) return value;
     } catch {
       // not plain
     }
@@ -59,7 +59,7 @@ export function formatString(value: string, oldType?: string): string {
 
 function formatScalar(value: Json, oldType?: string): string {
   if (typeof value === 'string') return formatString(value, oldType);
-  return value === null ? 'null' : String(value);
+  return value === null ? 'null' : jsonText(value);
 }
 
 /** A literal block scalar (`|`, `|-`, `|+`) with its content at column `col`. */
@@ -120,7 +120,7 @@ export class YamlTree implements Tree {
   }
 
   private locate(path: Path): Located | undefined {
-    let cur: Located = { node: this.doc.contents as Node | null };
+    let cur: Located = { node: this.doc.contents };
     for (const seg of path) {
       const node = cur.node;
       if (isAlias(node)) throw new UnsupportedYaml('the document uses YAML aliases');
@@ -272,7 +272,7 @@ export class YamlTree implements Tree {
         this.splice(node.range![0], this.valueEnd(node), this.oneLine(value, node, col));
         return;
       }
-      const end = hasText ? this.valueEnd(node!) : colon + 1;
+      const end = hasText ? this.valueEnd(node) : colon + 1;
       const childCol = Array.isArray(value) && this.flatLists ? col : col + INDENT;
       this.splice(colon + 1, end, block ? `\n${indentLines(block.join('\n'), childCol)}` : ` ${this.oneLine(value, node, col)}`);
       return;

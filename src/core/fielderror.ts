@@ -54,7 +54,7 @@ export function notSupported(field: string, value: BadValue, valid: readonly str
  * Bad values longer than this are cut in messages. CAPI prints the whole variable value in each
  * of its schema errors, so 200 errors about a 1 MB list would print 200 MB.
  */
-export const MAX_SHOWN_VALUE = 4096;
+const MAX_SHOWN_VALUE = 4096;
 
 const cut = (text: string, show: (s: string) => string): string =>
   text.length <= MAX_SHOWN_VALUE ? show(text) : `${show(text.slice(0, MAX_SHOWN_VALUE))}… (${text.length} characters)`;

@@ -56,6 +56,10 @@ export const FIX = {
   previousClassMissing: 'add the previous ClusterClass to the previous state so the change can be checked',
   versionDecreased: (old: string) => `Kubernetes cannot be downgraded: restore version v${old} (or later)`,
   versionCeiling: (nextMinor: string) => `upgrade one minor version at a time (to ${nextMinor} first), or list the versions in the ClusterClass spec.kubernetesVersions`,
+  // Cluster variables (CAPI internal/topology/variables/cluster_variable_validation.go, cluster_variable_defaulting.go; src/variables/index.ts).
+  variableNearName: (name: string, otherwise: string) => `did you mean "${name}"? Otherwise ${otherwise}`,
+  variableNotDefaulted: (field: string) =>
+    `this follows from the error at ${field}: while it stands, Cluster API defaults none of the variables, and this one has a default (fixing that error sets it)`,
   // ClusterClass variable definitions (CAPI internal/topology/variables/clusterclass_variable_validation.go, src/variables/classvalidation.ts).
   variableName: 'give the variable a name',
   variableBuiltin: 'choose another name: "builtin" holds the variables Cluster API provides',

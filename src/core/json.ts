@@ -9,7 +9,12 @@ export const asArray = (v: unknown): Json[] | undefined => (Array.isArray(v) ? (
 export const asString = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 export const asNumber = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-export const asBoolean = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
+/**
+ * A JSON value as text, the way `String` has it: for fields such as `kind` and `name` that earlier
+ * stages have checked to be strings, so a map or list never reaches here in practice.
+ */
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- the one place a JSON value is stringified as is
+export const jsonText = (v: Json | undefined): string => String(v);
 
 /** Keys that must never be written as own properties of objects built from user data. */
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -34,16 +39,6 @@ export function defineKey(obj: JsonObject, key: string, value: Json): void {
   }
 }
 
-/** Reads a nested value by path segments; undefined when any segment is missing. */
-export function getPath(root: unknown, path: readonly string[]): Json | undefined {
-  let cur: unknown = root;
-  for (const seg of path) {
-    if (!isObject(cur) || !Object.prototype.hasOwnProperty.call(cur, seg)) return undefined;
-    cur = cur[seg];
-  }
-  return cur as Json;
-}
-
 /** Reads a nested value by keys and list indexes (own keys only); undefined when any step is missing. */
 export function valueAt(root: Json | undefined, path: readonly (string | number)[]): Json | undefined {
   let cur: Json | undefined = root;
@@ -53,28 +48,6 @@ export function valueAt(root: Json | undefined, path: readonly (string | number)
     else return undefined;
   }
   return cur;
-}
-
-/** Sets a nested value, creating intermediate objects (replacing non-objects on the way). */
-export function setPath(root: JsonObject, path: readonly string[], value: Json): void {
-  let cur = root;
-  for (let i = 0; i < path.length - 1; i++) {
-    const seg = path[i]!;
-    const next = Object.prototype.hasOwnProperty.call(cur, seg) ? cur[seg] : undefined;
-    if (isObject(next)) {
-      cur = next;
-    } else {
-      const created: JsonObject = {};
-      defineKey(cur, seg, created);
-      cur = created;
-    }
-  }
-  defineKey(cur, path[path.length - 1]!, value);
-}
-
-export function deletePath(root: JsonObject, path: readonly string[]): void {
-  const parent = getPath(root, path.slice(0, -1));
-  if (isObject(parent)) delete parent[path[path.length - 1]!];
 }
 
 /** A string→string map (labels, annotations); non-string values are dropped. */
@@ -93,10 +66,10 @@ export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b
 /** Returns a copy of the map with keys sorted, or undefined when empty (Go's MergeMap → nil). */
 export function sortedMap(m: Record<string, string> | undefined): Record<string, string> | undefined {
   if (!m) return undefined;
-  const keys = Object.keys(m).sort();
-  if (keys.length === 0) return undefined;
+  const entries = Object.entries(m).sort(([a], [b]) => compareText(a, b));
+  if (entries.length === 0) return undefined;
   const out: Record<string, string> = {};
-  for (const k of keys) defineKey(out, k, m[k]!);
+  for (const [k, v] of entries) defineKey(out, k, v);
   return out;
 }
 

@@ -17,12 +17,15 @@ export const UPGRADE_CONCURRENCY = 'topology.cluster.x-k8s.io/upgrade-concurrenc
 
 /** util.MergeMap: earlier maps win; undefined when the result is empty. */
 export function mergeMaps(...maps: (Record<string, string> | undefined)[]): Record<string, string> | undefined {
-  const out: Record<string, string> = Object.assign({}, ...maps.toReversed());
+  const out = Object.assign({}, ...maps.toReversed()) as Record<string, string>;
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
 /** `cluster.x-k8s.io/v1beta2` → `cluster.x-k8s.io`; a core-group `v1` → ``. */
-export const groupOf = (apiVersion: string): string => (apiVersion.includes('/') ? apiVersion.split('/')[0]! : '');
+export const groupOf = (apiVersion: string): string => {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+};
 
 /** `<Kind>.<group>`, or just the Kind for the core group. */
 export const groupKind = (apiVersion: string, kind: string): string => {

@@ -43,13 +43,13 @@ export interface DeletionTimeouts {
   nodeDeletionTimeoutSeconds?: number;
 }
 
-export interface HealthCheckChecks {
+interface HealthCheckChecks {
   nodeStartupTimeoutSeconds?: number;
   unhealthyNodeConditions?: JsonObject[];
   unhealthyMachineConditions?: JsonObject[];
 }
 
-export interface HealthCheckRemediation {
+interface HealthCheckRemediation {
   maxInFlight?: number | string;
   triggerIf?: { unhealthyLessThanOrEqualTo?: number | string; unhealthyInRange?: string };
   templateRef?: { apiVersion: string; kind: string; name: string };
@@ -76,7 +76,7 @@ export interface Taint {
 
 // ---------------------------------------------------------------- ClusterClass
 
-export interface JSONSchemaProps {
+interface JSONSchemaProps {
   [keyword: string]: Json | undefined;
 }
 
@@ -249,7 +249,7 @@ export interface ClusterTopology {
   variables: ClusterVariable[];
 }
 
-export interface ClusterNetwork {
+interface ClusterNetwork {
   serviceDomain?: string;
   services?: { cidrBlocks?: string[] };
   pods?: { cidrBlocks?: string[] };
@@ -263,10 +263,4 @@ export interface Cluster {
   metadata: Metadata;
   clusterNetwork?: ClusterNetwork;
   topology: ClusterTopology;
-}
-
-/** A template document from the input, indexed by apiVersion/kind/namespace/name. */
-export interface TemplateObject {
-  ref: ObjectRef;
-  object: JsonObject;
 }

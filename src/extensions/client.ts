@@ -18,7 +18,7 @@ import { postSync, type HttpPost } from './transport.js';
 const DISCOVERY_TIMEOUT_SECONDS = 10;
 const DEFAULT_HANDLER_TIMEOUT_SECONDS = 10;
 
-export type ExtensionMode =
+type ExtensionMode =
   | { kind: 'live' }
   /** Answers only from recordings (`dir` is named in errors). */
   | { kind: 'replay'; recordings: ReadonlyMap<string, Recording>; dir: string };

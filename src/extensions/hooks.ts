@@ -61,7 +61,7 @@ export interface DiscoverVariablesRequest {
   settings?: Record<string, string>;
 }
 
-export interface DiscoveryRequest {
+interface DiscoveryRequest {
   apiVersion: string;
   kind: 'DiscoveryRequest';
 }
@@ -75,7 +75,7 @@ export interface CommonResponse {
 }
 
 /** GeneratePatchesResponseItem; `patch` holds the decoded bytes as text. */
-export interface GeneratedPatch {
+interface GeneratedPatch {
   uid: string;
   patchType: string;
   patch: string;
@@ -167,10 +167,10 @@ class StructReader {
     const v = field(this.obj, name);
     if (v === undefined || v === null) return [];
     if (!Array.isArray(v)) this.fail(name, v, `[]v1alpha1.${elemStruct}`);
-    return (v as Json[]).map((raw) => {
+    return (v).map((raw) => {
       if (raw === null) return item(new StructReader({}, elemStruct, this.at(name)), raw);
       if (!isObject(raw)) this.fail(name, raw, `v1alpha1.${elemStruct}`);
-      return item(new StructReader(raw as JsonObject, elemStruct, this.at(name)), raw);
+      return item(new StructReader(raw, elemStruct, this.at(name)), raw);
     });
   }
 
@@ -185,9 +185,9 @@ class StructReader {
     const v = field(this.obj, name);
     if (v === undefined || v === null) return '';
     if (typeof v !== 'string') this.fail(name, v, '[]uint8');
-    const bad = base64Error(v as string);
+    const bad = base64Error(v);
     if (bad !== undefined) throw new DecodeError(`illegal base64 data at input byte ${bad}`);
-    return Buffer.from((v as string).replace(/[\r\n]/g, ''), 'base64').toString('utf8');
+    return Buffer.from((v).replace(/[\r\n]/g, ''), 'base64').toString('utf8');
   }
 
   private at(name: string): string {
@@ -209,7 +209,7 @@ function base64Error(s: string): number | undefined {
         if (j === 0) return undefined;
         return si - j;
       }
-      const c = s[si++]!;
+      const c = s.charAt(si++);
       if (BASE64_ALPHABET.test(c)) continue;
       if (c === '\n' || c === '\r') {
         j--;
@@ -264,13 +264,13 @@ function syntaxError(body: string, parseMessage: string): string {
   const trimmed = body.trimStart();
   if (trimmed === '') return 'EOF';
   const quote = (c: string) => `'${c}'`;
-  const first = trimmed[0]!;
+  const first = trimmed.charAt(0);
   if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${quote(first)} looking for beginning of value`;
   const literal = { t: 'true', f: 'false', n: 'null' }[first];
   if (literal) {
     for (let i = 1; i < literal.length; i++) {
       if (trimmed[i] === undefined) return 'unexpected EOF';
-      if (trimmed[i] !== literal[i]) return `invalid character ${quote(trimmed[i]!)} in literal ${literal} (expecting ${quote(literal[i]!)})`;
+      if (trimmed[i] !== literal[i]) return `invalid character ${quote(trimmed.charAt(i))} in literal ${literal} (expecting ${quote(literal.charAt(i))})`;
     }
   }
   return parseMessage;
@@ -286,7 +286,7 @@ export function decodeResponse<H extends HookName>(hook: H, body: string): Decod
   }
   if (parsed !== null && !isObject(parsed)) return { ok: false, error: `json: cannot unmarshal ${goKind(parsed)} into Go value of type v1alpha1.${hook}Response` };
   try {
-    return { ok: true, value: DECODERS[hook](new StructReader((parsed ?? {}) as JsonObject, `${hook}Response`, '')) as ResponseOf[H] };
+    return { ok: true, value: DECODERS[hook](new StructReader((parsed ?? {}), `${hook}Response`, '')) };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.message };
     throw e;

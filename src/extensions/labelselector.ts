@@ -20,7 +20,7 @@ export function matchesLabelSelector(selector: JsonObject, labels: Readonly<Reco
       case 'In':
       case 'NotIn':
         if (values.length === 0) return { ok: false, error: `"${e.operator}": values: Invalid value: []string(nil): for 'in', 'notin' operators, values set can't be empty` };
-        if ((e.operator === 'In') !== (has(e.key) && values.includes(labels[e.key]!))) return { ok: true, matches: false };
+        if ((e.operator === 'In') !== (has(e.key) && values.includes(labels[e.key] ?? ''))) return { ok: true, matches: false };
         break;
       case 'Exists':
       case 'DoesNotExist':

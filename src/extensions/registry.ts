@@ -11,7 +11,7 @@ import { HOOKS_API_VERSION, type DiscoveredHandler, type DiscoveryResponse } fro
 import { matchesLabelSelector } from './labelselector.js';
 import { forbidden, invalid, required, type FieldError } from '../core/fielderror.js';
 
-export const RUNTIME_GROUP = 'runtime.cluster.x-k8s.io';
+const RUNTIME_GROUP = 'runtime.cluster.x-k8s.io';
 
 export interface ExtensionConfig {
   name: string;

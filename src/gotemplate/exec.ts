@@ -25,7 +25,6 @@ import {
   GoObject,
   type CallContext,
   type GoFunc,
-  type GoMap,
   type GoType,
   type GoValue,
   goInt,
@@ -47,7 +46,7 @@ export interface Limits {
 
 export class ExecError extends Error {}
 /** A safety limit was hit (reported as an exec error). */
-export class LimitError extends ExecError {}
+class LimitError extends ExecError {}
 
 const MISSING = Symbol('missing');
 type Final = GoValue | typeof MISSING;
@@ -56,7 +55,7 @@ const BREAK = { brk: true };
 const CONTINUE = { cont: true };
 
 /** Go type names for error messages. */
-export function goTypeString(t: GoType): string {
+function goTypeString(t: GoType): string {
   switch (t) {
     case 'any':
       return 'interface {}';
@@ -79,7 +78,7 @@ function canBeNil(t: GoType | 'none'): boolean {
   return t === 'any' || t === 'rv' || t === 'map' || t === 'slice' || t === 'none';
 }
 
-export function assignable(v: GoValue, t: GoType): boolean {
+function assignable(v: GoValue, t: GoType): boolean {
   switch (t) {
     case 'any':
     case 'rv':
@@ -113,7 +112,7 @@ export interface ExecEnv {
   builtinNames: Set<string>;
 }
 
-export class State implements CallContext {
+class State implements CallContext {
   out = '';
   vars: Variable[];
   depth = 0;
@@ -232,8 +231,10 @@ export class State implements CallContext {
         this.walkTemplate(dot, node);
         return;
       case 'break':
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel that unwinds to the enclosing range, never seen as an error
         throw BREAK;
       case 'continue':
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel that unwinds to the enclosing range, never seen as an error
         throw CONTINUE;
       case 'comment':
         return;
@@ -275,7 +276,7 @@ export class State implements CallContext {
       if (keys.length > 0) {
         ran = true;
         for (const k of keys) {
-          if (!one(k, (val as GoMap)[k])) break;
+          if (!one(k, (val)[k])) break;
         }
       }
     } else if (val instanceof GoInt) {
@@ -516,7 +517,7 @@ export class State implements CallContext {
       if (final !== MISSING) v = final;
       return v;
     }
-    const argv: GoValue[] = new Array(numIn);
+    const argv = new Array<GoValue>(numIn);
     let i = 0;
     for (; i < numFixed && i < args.length; i++) argv[i] = this.evalArg(dot, params[i]!, args[i]!);
     if (fn.variadic !== undefined) {
@@ -547,7 +548,7 @@ export class State implements CallContext {
       if (e instanceof GoFuncError || e instanceof Error) {
         if (e instanceof RangeError && /call stack/.test(e.message)) throw e;
         this.node = node;
-        this.errorf(`error calling ${name}: ${(e as Error).message}`);
+        this.errorf(`error calling ${name}: ${(e).message}`);
       }
       throw e;
     }
@@ -631,7 +632,7 @@ export class State implements CallContext {
             return n.text;
         }
     }
-    this.errorf(`can't handle ${argString(n)} for arg of type ${goTypeString(t as GoType)}`);
+    this.errorf(`can't handle ${argString(n)} for arg of type ${goTypeString(t)}`);
   }
 }
 
@@ -654,5 +655,3 @@ export function execute(
   }
   return { output: s.out, warnings: s.warnings };
 }
-
-export { GoFuncError };

@@ -6,7 +6,6 @@ import {
   GoInt,
   GoObject,
   type GoMap,
-  type GoSlice,
   type GoValue,
   sortedKeys,
   typeName,
@@ -262,7 +261,7 @@ function printableRanges(): { first: Uint32Array; last: Uint32Array } {
   parts.forEach((p, i) => {
     const [gap, len] = p.split('.') as [string, string];
     first[i] = prev + parseInt(gap, 36);
-    last[i] = prev = first[i]! + parseInt(len, 36);
+    last[i] = prev = first[i] + parseInt(len, 36);
   });
   return (printable = { first, last });
 }
@@ -341,10 +340,10 @@ export function quote(s: string): string {
 export function goQuote(s: string): string {
   return quoteWith(s, '"', false, false);
 }
-export function quoteToASCII(s: string): string {
+function quoteToASCII(s: string): string {
   return quoteWith(s, '"', true);
 }
-export function quoteRune(cp: number, ascii = false): string {
+function quoteRune(cp: number, ascii = false): string {
   if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || cp < 0) cp = 0xfffd;
   return quoteWith(String.fromCodePoint(cp), "'", ascii);
 }
@@ -360,7 +359,7 @@ function canBackquote(s: string): boolean {
   return true;
 }
 
-export function utf8Bytes(s: string): Uint8Array {
+function utf8Bytes(s: string): Uint8Array {
   return Buffer.from(s, 'utf8');
 }
 
@@ -449,7 +448,7 @@ class Printer {
 
   fmtInteger(v: bigint, base: number, verb: string, upper: boolean): void {
     const negative = v < 0n;
-    let u = negative ? -v : v;
+    const u = negative ? -v : v;
     let prec = 0;
     if (this.precPresent) {
       prec = this.prec;
@@ -466,7 +465,6 @@ class Printer {
     }
     let digits = u.toString(base);
     if (upper) digits = digits.toUpperCase();
-    u = 0n;
     if (digits.length < prec) digits = '0'.repeat(prec - digits.length) + digits;
     if (this.sharp) {
       if (base === 2) digits = '0b' + digits;
@@ -813,7 +811,7 @@ class Printer {
       return;
     }
     if (Array.isArray(v)) {
-      const elem = sliceElemType(v as GoSlice);
+      const elem = sliceElemType(v);
       if (elem === 'uint8' && (verb === 's' || verb === 'q' || verb === 'x' || verb === 'X')) {
         const s = Buffer.from((v as GoInt[]).map((b) => Number(b.v))).toString('utf8');
         this.fmtStringVerb(s, verb);
@@ -842,7 +840,7 @@ class Printer {
     const keys = sortedKeys(m);
     for (let i = 0; i < keys.length; i++) {
       if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
-      this.printValue(keys[i]!, verb, depth + 1);
+      this.printValue(keys[i], verb, depth + 1);
       this.buf += ':';
       this.printValue(m[keys[i]!], verb, depth + 1);
     }
@@ -872,7 +870,7 @@ class Printer {
   doPrintf(format: string, a: GoValue[]): void {
     const end = format.length;
     let argNum = 0;
-    let afterIndex = false;
+    let afterIndex: boolean;
     this.reordered = false;
     let i = 0;
     formatLoop: while (i < end) {
@@ -954,7 +952,7 @@ class Printer {
           }
         }
       }
-      if (!afterIndex) [argNum, i, afterIndex] = this.argNumber(argNum, format, i, a.length);
+      if (!afterIndex) [argNum, i] = this.argNumber(argNum, format, i, a.length);
       if (i >= end) {
         this.buf += '%!(NOVERB)';
         break;

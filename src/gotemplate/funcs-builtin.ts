@@ -49,7 +49,7 @@ function isNilish(v: GoValue): boolean {
 /** Go 1.25+ names both types (text/template funcs.go, eq and lt); earlier releases named none. */
 const incompatible = (a: GoValue, b: GoValue): never => err(`incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
 
-export function goEq(arg1: GoValue, rest: GoValue[]): boolean {
+function goEq(arg1: GoValue, rest: GoValue[]): boolean {
   arg1 = ind(arg1);
   if (rest.length === 0) err('missing argument for comparison');
   const k1 = basicKind(arg1);
@@ -96,7 +96,7 @@ export function goEq(arg1: GoValue, rest: GoValue[]): boolean {
   return false;
 }
 
-export function goLt(arg1: GoValue, arg2: GoValue): boolean {
+function goLt(arg1: GoValue, arg2: GoValue): boolean {
   arg1 = ind(arg1);
   arg2 = ind(arg2);
   const k1 = basicKind(arg1);
@@ -192,7 +192,7 @@ function evalArgs(args: GoValue[]): string {
   return sprint(args.map((a) => (a === null || a === undefined ? '<no value>' : a)));
 }
 
-export function htmlEscape(s: string): string {
+function htmlEscape(s: string): string {
   return s.replace(/[\0"'&<>]/g, (c) => {
     switch (c) {
       case '\0':
@@ -211,7 +211,7 @@ export function htmlEscape(s: string): string {
   });
 }
 
-export function jsEscape(s: string): string {
+function jsEscape(s: string): string {
   let out = '';
   for (const ch of s) {
     const c = ch.codePointAt(0)!;
@@ -247,7 +247,7 @@ export function jsEscape(s: string): string {
 }
 
 /** url.QueryEscape */
-export function queryEscape(s: string): string {
+function queryEscape(s: string): string {
   let out = '';
   for (const b of Buffer.from(s, 'utf8')) {
     const c = String.fromCharCode(b);

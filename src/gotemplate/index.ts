@@ -6,7 +6,7 @@ import { ExecError, execute, type ExecEnv } from './exec.js';
 import { builtinFuncs } from './funcs-builtin.js';
 import { ParseError, parseTemplates, type Tree } from './parser.js';
 import { MUTATING_FUNCS, sprigFuncs } from './sprig/index.js';
-import type { GoFunc, GoValue } from './values.js';
+import type { GoFunc } from './values.js';
 import { parseYamlOutput } from './yaml-output.js';
 
 /** Which function map a template is parsed with. */
@@ -29,7 +29,7 @@ export interface ExecOptions {
   limits?: Partial<TemplateLimits>;
 }
 
-export interface TemplateLimits {
+interface TemplateLimits {
   maxOutputBytes: number;
   maxSteps: number;
   maxDepth: number;
@@ -55,7 +55,7 @@ export type YamlValueResult = { ok: true; value: Json } | { ok: false; error: st
  * steps (a node walked, a command evaluated, or work charged by list-building functions), and
  * 1000 nested {{template}} calls. Go itself has no output/step limit and allows depth 100000.
  */
-export const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
+const DEFAULT_LIMITS: Readonly<TemplateLimits> = Object.freeze({
   maxOutputBytes: 4 * 1024 * 1024,
   maxSteps: 1_000_000,
   maxDepth: 1000,
@@ -163,7 +163,7 @@ export function executeTemplate(template: CompiledTemplate, data: Json, options?
   let dot: Json = data === null || data === undefined ? {} : data;
   if (t.mutates) dot = deepCopyJson(dot);
   try {
-    const r = execute(t.env, t.name, tree.root, dot as GoValue, options?.missingKey === 'error', limits);
+    const r = execute(t.env, t.name, tree.root, dot, options?.missingKey === 'error', limits);
     return { ok: true, output: r.output, warnings: r.warnings };
   } catch (e) {
     if (e instanceof ExecError) return { ok: false, error: e.message, phase: 'exec' };

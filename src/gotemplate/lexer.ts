@@ -108,7 +108,7 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
   let start = 0;
   let line = 1;
   let startLine = 1;
-  let parenDepth = 0;
+  let parenDepth: number;
 
   // Go tracks `line` incrementally while scanning; we recount per emitted/ignored span.
   const ignore = (): void => {

@@ -13,20 +13,20 @@ interface Base {
   tree: TreeRef;
 }
 
-export interface TextNode extends Base {
+interface TextNode extends Base {
   type: 'text';
   text: string;
 }
-export interface CommentNode extends Base {
+interface CommentNode extends Base {
   type: 'comment';
   text: string;
 }
-export interface ActionNode extends Base {
+interface ActionNode extends Base {
   type: 'action';
   line: number;
   pipe: PipeNode;
 }
-export interface IfNode extends Base {
+interface IfNode extends Base {
   type: 'if' | 'with';
   line: number;
   pipe: PipeNode;
@@ -46,10 +46,10 @@ export interface TemplateNode extends Base {
   name: string;
   pipe: PipeNode | null;
 }
-export interface BreakNode extends Base {
+interface BreakNode extends Base {
   type: 'break';
 }
-export interface ContinueNode extends Base {
+interface ContinueNode extends Base {
   type: 'continue';
 }
 export interface ListNode extends Base {
@@ -106,17 +106,17 @@ export interface IdentifierNode extends Base {
   type: 'identifier';
   ident: string;
 }
-export interface DotNode extends Base {
+interface DotNode extends Base {
   type: 'dot';
 }
-export interface NilNode extends Base {
+interface NilNode extends Base {
   type: 'nil';
 }
-export interface BoolNode extends Base {
+interface BoolNode extends Base {
   type: 'bool';
   value: boolean;
 }
-export interface StringNode extends Base {
+interface StringNode extends Base {
   type: 'string';
   quoted: string;
   text: string;
@@ -176,11 +176,11 @@ export function argString(n: ArgNode): string {
   }
 }
 
-export function commandString(c: CommandNode): string {
+function commandString(c: CommandNode): string {
   return c.args.map((a) => (a.type === 'pipe' ? '(' + pipeString(a) + ')' : argString(a))).join(' ');
 }
 
-export function pipeString(p: PipeNode): string {
+function pipeString(p: PipeNode): string {
   let s = '';
   if (p.decl.length > 0) s = p.decl.map((v) => v.ident.join('.')).join(', ') + ' := ';
   return s + p.cmds.map(commandString).join(' | ');

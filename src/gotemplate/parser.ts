@@ -28,7 +28,7 @@ export interface Tree {
 
 const goSpaceRe = /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
 
-export function isEmptyTree(n: Node | null): boolean {
+function isEmptyTree(n: Node | null): boolean {
   if (n === null) return true;
   switch (n.type) {
     case 'comment':
@@ -46,7 +46,7 @@ export function isEmptyTree(n: Node | null): boolean {
 // strconv helpers
 
 /** strconv.Unquote for "..." and `...` literals (bytes decoded as UTF-8). */
-export function unquote(s: string): string {
+function unquote(s: string): string {
   const q = s[0];
   if (s.length < 2 || s[s.length - 1] !== q) throw new ParseError('invalid syntax');
   const body = s.slice(1, -1);
@@ -74,7 +74,7 @@ export function unquote(s: string): string {
 }
 
 /** strconv.UnquoteChar at index i: [codepoint or byte, isRawByte, next index]. */
-export function unquoteChar(s: string, i: number, quote: string): [number, boolean, number] {
+function unquoteChar(s: string, i: number, quote: string): [number, boolean, number] {
   const c = s.codePointAt(i);
   if (c === undefined) throw new ParseError('invalid syntax');
   const ch = String.fromCodePoint(c);
@@ -162,7 +162,7 @@ function underscoreOK(s: string): boolean {
 }
 
 /** strconv.ParseUint(s, 0, 64) */
-export function parseUint0(s: string): bigint | undefined {
+function parseUint0(s: string): bigint | undefined {
   if (s.length === 0) return undefined;
   const s0 = s;
   let base = 10;
@@ -254,10 +254,6 @@ export function parseGoFloat(s: string): number | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-
-export interface ParsedTemplates {
-  trees: Map<string, Tree>;
-}
 
 export function parseTemplates(
   text: string,
@@ -812,5 +808,3 @@ function quoteShort(s: string): string {
   const runes = [...s].slice(0, 10).join('');
   return JSON.stringify(runes);
 }
-
-export type { ElseNode, EndNode };

@@ -19,7 +19,7 @@
  * bound; CAPI would run out of memory.
  */
 export const MAX_VALUE_TEXT = 4 * 1024 * 1024;
-export const MAX_VALUE_NODES = 1_000_000;
+const MAX_VALUE_NODES = 1_000_000;
 
 /** A walk over a value went past its budget (reported as a template error, never a crash). */
 export class ValueTooLarge extends Error {}
@@ -127,8 +127,8 @@ export abstract class GoObject {
   }
 }
 
-export const SLICE_ELEM: unique symbol = Symbol('goSliceElem');
-export const MAP_ELEM: unique symbol = Symbol('goMapElem');
+const SLICE_ELEM: unique symbol = Symbol('goSliceElem');
+const MAP_ELEM: unique symbol = Symbol('goMapElem');
 
 export type GoSlice = GoValue[] & { [SLICE_ELEM]?: string };
 export interface GoMap {
@@ -255,7 +255,7 @@ export function typeName(v: GoValue): string {
   const basic = basicTypeName(v);
   if (basic !== undefined) return basic;
   if (v instanceof GoObject) return v.typeName;
-  if (Array.isArray(v)) return '[]' + sliceElemType(v as GoSlice);
+  if (Array.isArray(v)) return '[]' + sliceElemType(v);
   return 'map[string]' + mapElemType(v as GoMap);
 }
 
@@ -267,11 +267,6 @@ export function kindName(v: GoValue): string {
   if (v instanceof GoObject) return v.isPointer ? 'ptr' : 'struct';
   if (Array.isArray(v)) return 'slice';
   return 'map';
-}
-
-/** Whether a value has Go kind string/int/... (for helpers). */
-export function isIntValue(v: GoValue): v is GoInt {
-  return v instanceof GoInt;
 }
 
 /** Go's template truthiness; returns undefined when not applicable. */
@@ -310,7 +305,7 @@ export function deepEqual(a: GoValue, b: GoValue, visit = nodeBudget('comparing'
     return true;
   }
   if (typeof a === 'object') {
-    const am = a as GoMap;
+    const am = a;
     const bm = b as GoMap;
     const ka = Object.keys(am);
     if (ka.length !== Object.keys(bm).length) return false;
@@ -320,23 +315,4 @@ export function deepEqual(a: GoValue, b: GoValue, visit = nodeBudget('comparing'
     return true;
   }
   return false;
-}
-
-/** Converts a JSON value into the Go model (objects are shared, not copied). */
-export function fromJson(v: unknown): GoValue {
-  return v as GoValue;
-}
-
-/** Converts a Go value to plain JSON the way encoding/json would marshal it (best effort). */
-export function toPlainJson(v: GoValue): unknown {
-  if (v === undefined || v === null) return null;
-  if (v instanceof GoInt) return Number(v.v);
-  if (Array.isArray(v)) return v.map(toPlainJson);
-  if (v instanceof GoObject) return v.stringer() ?? null;
-  if (typeof v === 'object' && !(v instanceof GoComplex)) {
-    const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[k] = toPlainJson((v as GoMap)[k]);
-    return out;
-  }
-  return v;
 }

@@ -4,13 +4,19 @@
  * produce). Unknown keys and bad values are configuration errors (exit 3), each naming its field.
  */
 import type { Json, JsonObject } from '../core/model.js';
-import { isObject } from '../core/json.js';
+import { closest, closestMatches, didYouMean } from '../core/suggest.js';
+import { isObject, jsonText } from '../core/json.js';
 import { CAPI_VERSIONS, DEFAULT_CAPI_VERSION, FEATURE_GATES, capiProfile, isCapiVersion, isFeatureGate, type CapiProfile, type CapiVersion, type FeatureGates } from '../core/capi-release.js';
 
-export const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
-export const CONFIG_KIND = 'RenderClusterClass';
+const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
+const CONFIG_KIND = 'RenderClusterClass';
 
-export type OutputMode = 'expand' | 'preview' | 'validate' | 'convert';
+/** Each field's allowed values, where they are a fixed set (also offered by shell completion). */
+export const MODES = ['expand', 'preview', 'validate', 'convert'] as const;
+export const FAIL_ON = ['error', 'warning'] as const;
+export const UPGRADE_POLICIES = ['control-plane-first', 'all-at-once'] as const;
+
+type OutputMode = (typeof MODES)[number];
 export type ContractVersion = 'v1beta1' | 'v1beta2';
 
 export interface RenderConfig {
@@ -60,6 +66,12 @@ export interface RenderConfig {
   capiVersion: CapiVersion;
   /** Feature gates set on top of that release's defaults. */
   featureGates: Partial<FeatureGates>;
+  /**
+   * `--format kustomize`: the most objects handed to kustomize (0: no limit). kustomize's time
+   * grows with the square of the objects it holds (README "kustomize"): past this, the plugin
+   * fails at once with the alternative instead of kustomize running for hours.
+   */
+  kustomizeMaxObjects: number;
 }
 
 /** The release and gates a run follows. */
@@ -82,6 +94,7 @@ export const DEFAULT_CONFIG: RenderConfig = {
   extensionURLs: {},
   capiVersion: DEFAULT_CAPI_VERSION,
   featureGates: {},
+  kustomizeMaxObjects: 5000,
 };
 
 /** A failure names the offending field (`data.mode`, `spec`, `kind`; absent when the config as a whole is wrong). */
@@ -187,6 +200,13 @@ const featureGates: Setter = (cfg, v, fromString) => {
   return undefined;
 };
 
+const kustomizeMaxObjects: Setter = (cfg, v, fromString) => {
+  const n = fromString && typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return 'kustomizeMaxObjects must be a whole number (0: no limit)';
+  cfg.kustomizeMaxObjects = n;
+  return undefined;
+};
+
 const shard: Setter = (cfg, v) => {
   const m = typeof v === 'string' ? /^(\d+)\/(\d+)$/.exec(v) : null;
   if (!m) return 'shard must be I/N with 0 <= I < N';
@@ -198,15 +218,15 @@ const shard: Setter = (cfg, v) => {
 };
 
 const SETTERS: Record<string, Setter> = {
-  mode: oneOf('mode', ['expand', 'preview', 'validate', 'convert']),
+  mode: oneOf('mode', MODES),
   keepClassInputs: bool('keepClassInputs'),
   outputApiVersion: oneOf('outputApiVersion', ['auto', 'v1beta1', 'v1beta2']),
   outputDir: nonEmptyString('outputDir'),
   skipExternalPatches: bool('skipExternalPatches'),
   contractVersions,
-  failOn: oneOf('failOn', ['error', 'warning']),
+  failOn: oneOf('failOn', FAIL_ON),
   strict: bool('strict'),
-  upgrade: oneOf('upgrade', ['control-plane-first', 'all-at-once']),
+  upgrade: oneOf('upgrade', UPGRADE_POLICIES),
   defaultNamespace: nonEmptyString('defaultNamespace'),
   shard,
   provenance: bool('provenance'),
@@ -218,6 +238,7 @@ const SETTERS: Record<string, Setter> = {
   replayExtensions: path('replayExtensions', '--replay-extensions'),
   capiVersion,
   featureGates,
+  kustomizeMaxObjects,
 };
 
 /** A key as messages quote it: a hostile 20 MiB key must not become a 20 MiB message. */
@@ -236,7 +257,9 @@ export function applySettings(base: RenderConfig, settings: Record<string, unkno
   const unknown = keys.filter((k) => !Object.prototype.hasOwnProperty.call(SETTERS, k));
   if (unknown.length > 0) {
     const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more unknown fields)` : '';
-    return { ok: false, message: `unknown function config field ${shown(unknown[0]!)}${more}; known fields: ${Object.keys(SETTERS).join(', ')}`, field: fieldPath(prefix, unknown[0]!) };
+    const near = closestMatches(unknown[0]!, Object.keys(SETTERS), 3);
+    const fix = near.length > 0 ? didYouMean(near) : `known fields: ${Object.keys(SETTERS).join(', ')}`;
+    return { ok: false, message: `unknown function config field ${shown(unknown[0]!)}${more}; ${fix}`, field: fieldPath(prefix, unknown[0]!) };
   }
   for (const key of keys) {
     const err = SETTERS[key]!(cfg, settings[key], fromString, prefix !== '');
@@ -255,7 +278,10 @@ const TOP_LEVEL = ['apiVersion', 'kind', 'metadata'];
 function unknownTopLevel(fc: JsonObject, settingsKey: 'data' | 'spec'): ConfigOutcome | undefined {
   const known = [...TOP_LEVEL, settingsKey];
   const extra = Object.keys(fc).find((k) => !known.includes(k));
-  if (extra !== undefined) return { ok: false, message: `unknown field ${shown(extra)} in the ${fc.kind} function config; its fields are ${known.join(', ')}`, field: extra };
+  if (extra !== undefined) {
+    const near = closest(extra, known);
+    return { ok: false, message: `unknown field ${shown(extra)} in the ${jsonText(fc.kind)} function config; ${near === undefined ? `its fields are ${known.join(', ')}` : didYouMean([near])}`, field: extra };
+  }
   if (fc.metadata !== undefined && fc.metadata !== null && !isObject(fc.metadata)) {
     return { ok: false, message: `invalid function config: metadata must be a map, not ${shapeOf(fc.metadata)}`, field: 'metadata' };
   }
@@ -292,7 +318,7 @@ export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
   }
   return {
     ok: false,
-    message: `unsupported function config ${shown(`${String(fc.apiVersion)}/${String(fc.kind)}`)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
+    message: `unsupported function config ${shown(`${jsonText(fc.apiVersion)}/${jsonText(fc.kind)}`)}: use ${CONFIG_API_VERSION} ${CONFIG_KIND} or a v1 ConfigMap`,
     field: 'kind',
   };
 }

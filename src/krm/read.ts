@@ -278,7 +278,7 @@ function readErrorMessage(e: unknown): string {
  * and ResourceList items.
  */
 function notAnObject(value: JsonObject): string | undefined {
-  if (typeof value.apiVersion === 'string' && value.apiVersion.startsWith('kustomize.config.k8s.io/')) return `a kustomize ${String(value.kind)}, not a Kubernetes object`;
+  if (typeof value.apiVersion === 'string' && value.apiVersion.startsWith('kustomize.config.k8s.io/')) return `a kustomize ${typeof value.kind === 'string' ? value.kind : 'file'}, not a Kubernetes object`;
   if (value.kind === undefined && value.metadata === undefined) return 'not a Kubernetes object (no kind and no metadata)';
   return undefined;
 }

@@ -5,14 +5,14 @@
  * content for the template clones that rotate when their spec changes.
  */
 import { createHash } from 'node:crypto';
-import type { Json, JsonObject } from '../core/model.js';
+import type { JsonObject } from '../core/model.js';
 import { canonicalJson } from '../core/json.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { executeTemplate, parseTemplate } from '../gotemplate/index.js';
 
 /** k8s.io/apimachinery/pkg/util/rand alphabet: no vowels, no 0, 1, 3. */
 export const RANDOM_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-export const MAX_NAME_BYTES = 63;
+const MAX_NAME_BYTES = 63;
 const PREFIX_BYTES = 58;
 /** `0` is outside the alphabet, so a placeholder can never equal a real name. */
 export const PLACEHOLDER_SUFFIX = '00000';
@@ -29,7 +29,7 @@ export type StableRole =
 export function det5(...parts: string[]): string {
   const digest = createHash('sha256').update(parts.join('\0')).digest();
   let out = '';
-  for (let i = 0; i < 5; i++) out += RANDOM_ALPHABET[digest[i]! % RANDOM_ALPHABET.length];
+  for (const byte of digest.subarray(0, 5)) out += RANDOM_ALPHABET[byte % RANDOM_ALPHABET.length];
   return out;
 }
 
@@ -80,7 +80,7 @@ export function generateStableName(input: NameTemplateInput): NameOutcome {
     if (!parsed.ok) return { ok: false, error: `parsing template ${goQuote(input.template)}: ${parsed.error}` };
     const data: JsonObject = { cluster: { name: input.clusterName }, random };
     if (input.topologyKey && input.topologyName !== undefined) data[input.topologyKey] = { topologyName: input.topologyName };
-    const out = executeTemplate(parsed.template, data as Json, { missingKey: 'error' });
+    const out = executeTemplate(parsed.template, data, { missingKey: 'error' });
     if (!out.ok) return { ok: false, error: `rendering template: ${out.error}` };
     rendered = out.output;
   }

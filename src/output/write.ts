@@ -32,7 +32,7 @@ function stripComments(doc: Document): void {
   doc.comment = null;
   visit(doc, {
     Node(_, node) {
-      const n = node as Node & { commentBefore?: string | null; comment?: string | null; spaceBefore?: boolean };
+      const n = node;
       n.commentBefore = null;
       n.comment = null;
     },
@@ -53,7 +53,7 @@ function setAnnotation(doc: Document, node: YAMLMap, key: string, value: string)
 
 function itemNode(doc: Document, item: InputItem, output: PipelineSummary): Node {
   const edit = output.edits.get(item);
-  if (edit?.replaceWith) return doc.createNode(edit.replaceWith, NODE_OPTIONS) as Node;
+  if (edit?.replaceWith) return doc.createNode(edit.replaceWith, NODE_OPTIONS);
   const node = item.doc === doc ? item.node : (doc.createNode(item.value, NODE_OPTIONS) as YAMLMap);
   if (isMap(node)) for (const [k, v] of Object.entries(edit?.addAnnotations ?? {})) setAnnotation(doc, node, k, v);
   return node;
@@ -151,10 +151,10 @@ export function resourceListWriter(): ResourceListWriter {
       yield resourceListHead(doc, summary, spool.some((s) => s.text.length > 0));
       spool.sort(compareClusterOutputs);
       let piece = '';
-      for (let i = 0; i < spool.length; i++) {
-        const text = spool[i]!.text;
+      for (const spooled of spool) {
+        const text = spooled.text;
         piece += typeof text === 'string' ? text : inflateRawSync(text).toString('utf8');
-        spool[i]!.text = '';
+        spooled.text = '';
         if (piece.length >= PIECE_CHARS) {
           yield piece;
           piece = '';
@@ -178,7 +178,7 @@ export function outputValue(item: InputItem, output: PipelineOutput): JsonObject
   const value = cloneJson(item.value);
   if (edit?.addAnnotations) {
     const meta = asObject(value.metadata) ?? (value.metadata = {});
-    (meta as JsonObject).annotations = { ...asObject((meta as JsonObject).annotations), ...edit.addAnnotations };
+    (meta).annotations = { ...asObject((meta).annotations), ...edit.addAnnotations };
   }
   return value;
 }
@@ -202,6 +202,9 @@ export function toManifest(o: JsonObject, forKustomize = false, shown = false): 
 export function stringifyDocuments(objects: JsonObject[]): string {
   return objects.map(emitYaml).join('---\n');
 }
+
+/** The objects as one JSON document, a v1 List as `kubectl get -o json` prints several: two-space indent, final newline. */
+export const jsonList = (objects: JsonObject[]): string => `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }, null, 2)}\n`;
 
 /** How results are printed: with colour (a terminal), and where each points (`path:line:column`). */
 export interface ResultFormat {

@@ -22,7 +22,7 @@ import { goQuote } from '../gotemplate/fmt.js';
 import { applyJsonPatch, recordJsonPatchEffect, type JsonPatchEffect, type JsonPatchOp } from './jsonpatch.js';
 import { templateReferences, variableUses } from './reads.js';
 import { applyExternalPatch, copyBack } from './external.js';
-import { clusterKeyOf, describeTarget } from './target.js';
+import { clusterKeyOf, describeTarget, itemAt } from './target.js';
 import { matchesSelector } from './selector.js';
 import { renderTemplate } from './templates.js';
 import type { PatchRequest } from './types.js';
@@ -95,19 +95,24 @@ function operationValue(v: CompiledOp['value'], vars: Record<string, Json>, warn
 function applyGenerated(patch: CompiledPatch, generated: readonly Generated[], templates: JsonObject[], request: PatchRequest, rec: ApplyContext['recorder']): { fieldPath: string; message: string } | undefined {
   for (const g of generated) {
     if (g.ops.length === 0) continue;
-    const before = templates[g.item]!;
+    const { item, template: before } = itemAt(request, templates, g.item);
     const effects: [number, JsonPatchEffect][] | undefined = rec && [];
     const r = applyJsonPatch(before, g.ops, effects && ((i, effect) => effects.push([i, effect])));
     if (!r.ok) {
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- one generated operation per operation of the definition
       const op = g.def.ops[r.opIndex]!;
-      const target = describeTarget(request.items[g.item]!, templates[g.item]!);
+      const target = describeTarget(item, before);
       const at = `definitions[${g.def.index}].jsonPatches[${op.index}]`;
       return { fieldPath: `spec.patches[${patch.index}].${at}`, message: `(${at}) failed on ${target} at ${op.path}: ${r.error}` };
     }
     if (rec && effects && isObject(r.doc)) {
       // The patched document starts with the origins of the one patched, then each operation's.
       rec.copy(before, [], r.doc, []);
-      for (const [i, effect] of effects) recordJsonPatchEffect(rec, r.doc, effect, g.sources![i]!);
+      for (const [i, effect] of effects) {
+        // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- recording, each generated operation has its source
+        const source = g.sources![i]!;
+        recordJsonPatchEffect(rec, r.doc, effect, source);
+      }
     }
     templates[g.item] = copyBack(before, r.doc, rec);
   }
@@ -146,12 +151,12 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
 
   // Inline patches all see the same variable set (definitions `from: inline`), so the merged
   // map of an item is computed at most once per call and shared across patches.
-  const merged: (Record<string, Json> | undefined)[] = new Array(request.items.length);
+  const merged = new Array<Record<string, Json> | undefined>(request.items.length);
   const varsOf = (n: number): Record<string, Json> =>
-    (merged[n] ??= mergeVariables(request.globalVariables, request.items[n]!.variables, ctx.inlineVariableNames));
+    (merged[n] ??= mergeVariables(request.globalVariables, itemAt(request, templates, n).item.variables, ctx.inlineVariableNames));
   const rec = ctx.recorder;
   /** The variables item `n` read through `refs`, with their origins (item overrides win, as in mergeVariables). */
-  const usesOf = (n: number) => (refs: string[]) => variableUses(refs, varsOf(n), (name) => request.items[n]!.variableOrigins?.get(name) ?? request.globalVariableOrigins?.get(name));
+  const usesOf = (n: number) => (refs: string[]) => variableUses(refs, varsOf(n), (name) => itemAt(request, templates, n).item.variableOrigins?.get(name) ?? request.globalVariableOrigins?.get(name));
 
   const fail = (patch: CompiledPatch, fieldPath: string, message: string): Result => ({
     severity: 'error',
@@ -193,11 +198,11 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
     // ---- generate
     const errors: Result[] = [];
     const generated: Generated[] = [];
-    for (let n = 0; n < request.items.length; n++) {
-      const item = request.items[n]!;
-      const matching = patch.definitions.filter((d) => matchesSelector(item, d.selector, templates[n]));
+    for (const n of request.items.keys()) {
+      const { item, template } = itemAt(request, templates, n);
+      const matching = patch.definitions.filter((d) => matchesSelector(item, d.selector, template));
       if (matching.length === 0) continue;
-      const target = describeTarget(item, templates[n]!);
+      const target = describeTarget(item, template);
       const vars = varsOf(n);
       const evaluation: PatchEvaluation | undefined = rec && { patch: patch.name, patchIndex: patch.index, definitions: matching.map((d) => d.index), enabled: true };
 
@@ -217,7 +222,7 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
           if (uses.length > 0) evaluation.enabledIfVariables = uses;
         }
       }
-      if (rec && evaluation) rec.considered(templates[n]!, evaluation);
+      if (rec && evaluation) rec.considered(template, evaluation);
       if (!enabled) continue;
 
       for (const def of matching) {

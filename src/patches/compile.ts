@@ -11,7 +11,7 @@ import { parseVariablePath, type ParsedVariablePath } from './variablepath.js';
 import { FIX, withFix } from '../core/fixes.js';
 
 /** Where an add/replace value comes from; `error` holds CAPI's render-time calculateValue text. */
-export type ValueSource =
+type ValueSource =
   | { kind: 'none' }
   | { kind: 'literal'; value: Json }
   | { kind: 'variable'; path: ParsedVariablePath }
@@ -66,9 +66,9 @@ function compileValue(op: JsonPatchOperation): ValueSource {
   const hasValueFrom = vf !== undefined && vf !== null;
   if (!hasValue && !hasValueFrom) return { kind: 'error', error: withFix('failed to calculate value: neither .value nor .valueFrom are set', FIX.patchValueMissing) };
   if (hasValue && hasValueFrom) return { kind: 'error', error: withFix('failed to calculate value: both .value and .valueFrom are set', FIX.patchValueBoth) };
-  if (hasValue) return { kind: 'literal', value: op.value as Json };
-  const variable = vf!.variable ?? '';
-  const template = vf!.template ?? '';
+  if (hasValue || !vf) return { kind: 'literal', value: op.value as Json };
+  const variable = vf.variable ?? '';
+  const template = vf.template ?? '';
   if (variable === '' && template === '') {
     return {
       kind: 'error',

@@ -20,7 +20,7 @@ import { applyMergePatch, recordMergePatch } from './mergepatch.js';
 import type { PatchRequest, PatchRequestItem } from './types.js';
 import type { Result } from '../core/result.js';
 import type { CompiledPatch, CompiledPatches } from './compile.js';
-import { clusterKeyOf, describeTarget } from './target.js';
+import { clusterKeyOf, describeTarget, itemAt } from './target.js';
 import { ApplyContext } from './types.js';
 
 /**
@@ -28,7 +28,7 @@ import { ApplyContext } from './types.js';
  * here it is a UUID-shaped SHA-256 of the item's identity, so requests (and recordings keyed by
  * their content) are the same on every run.
  */
-export function requestItemUid(clusterRef: ObjectRef, item: PatchRequestItem): string {
+function requestItemUid(clusterRef: ObjectRef, item: PatchRequestItem): string {
   const h = createHash('sha256')
     .update([clusterRef.namespace ?? '', clusterRef.name, item.holder.kind, item.holder.name, item.holder.fieldPath].join('\0'))
     .digest('hex');
@@ -55,11 +55,12 @@ function holderReference(item: PatchRequestItem, namespace: string): HolderRefer
 
 /** Items of a request: templates as they are now, variables for the patch (none for the InfraCluster). */
 function requestItems(request: PatchRequest, templates: readonly JsonObject[], names: ReadonlySet<string>, clusterRef: ObjectRef) {
-  return request.items.map((item, n) => {
+  return request.items.map((_, n) => {
+    const { item, template } = itemAt(request, templates, n);
     const variables = hookVariables(item.variables, names);
     return {
       holderReference: holderReference(item, clusterRef.namespace ?? ''),
-      object: goKeyOrder(templates[n]!) as JsonObject,
+      object: goKeyOrder(template) as JsonObject,
       ...(variables.length > 0 ? { variables } : {}),
     };
   });
@@ -77,7 +78,7 @@ function requestHead<K extends string>(kind: K, request: PatchRequest, names: Re
 }
 
 /** The GeneratePatchesRequest for one external patch (settings are the patch's). */
-export function generatePatchesRequest(
+function generatePatchesRequest(
   request: PatchRequest,
   templates: readonly JsonObject[],
   names: ReadonlySet<string>,
@@ -86,7 +87,7 @@ export function generatePatchesRequest(
 ): GeneratePatchesRequest {
   return {
     ...requestHead('GeneratePatchesRequest', request, names, settings),
-    items: requestItems(request, templates, names, clusterRef).map((item, n) => ({ uid: requestItemUid(clusterRef, request.items[n]!), ...item })),
+    items: requestItems(request, templates, names, clusterRef).map((item, n) => ({ uid: requestItemUid(clusterRef, itemAt(request, templates, n).item), ...item })),
   };
 }
 
@@ -94,7 +95,7 @@ export function generatePatchesRequest(
  * convertToValidationRequest: the final templates with the variables CAPI's request held last,
  * i.e. those computed for the class's last patch (addVariablesForPatch overwrites them per patch).
  */
-export function validateTopologyRequest(
+function validateTopologyRequest(
   request: PatchRequest,
   templates: readonly JsonObject[],
   lastPatchNames: ReadonlySet<string>,
@@ -109,16 +110,18 @@ export function copyBack(original: JsonObject, patched: Json, rec?: Recorder): J
   if (!isObject(patched)) return original;
   const out: JsonObject = { ...original };
   rec?.moved(original, out);
-  if (Object.hasOwn(patched, 'spec')) {
-    out['spec'] = patched['spec']!;
+  const spec = patched['spec'];
+  if (spec !== undefined) {
+    out['spec'] = spec;
     rec?.copy(patched, ['spec'], out, ['spec']);
   }
   const pm = patched['metadata'];
   if (isObject(pm)) {
     for (const field of ['labels', 'annotations']) {
-      if (!Object.hasOwn(pm, field)) continue;
+      const value = Object.hasOwn(pm, field) ? pm[field] : undefined;
+      if (value === undefined) continue;
       const meta = isObject(out['metadata']) ? { ...out['metadata'] } : {};
-      meta[field] = pm[field]!;
+      meta[field] = value;
       out['metadata'] = meta;
       rec?.copy(patched, ['metadata', field], out, ['metadata', field]);
     }
@@ -140,7 +143,8 @@ export function applyGeneratedPatches(
   const out = [...templates];
   for (const p of response.items) {
     const n = uids.indexOf(p.uid);
-    if (n < 0) return { ok: false, error: 'unable to find corresponding request item for patch' };
+    const current = out[n];
+    if (current === undefined) return { ok: false, error: 'unable to find corresponding request item for patch' };
     let patched: Json;
     switch (p.patchType) {
       case 'JSONPatch': {
@@ -148,12 +152,13 @@ export function applyGeneratedPatches(
         if (!decoded.ok) return { ok: false, item: n, error: `failed to apply patch: error decoding json patch (RFC6902): ${decoded.error}` };
         if (decoded.ops.length === 0) continue;
         const effects: [number, JsonPatchEffect][] | undefined = record && [];
-        const applied = applyJsonPatch(out[n]!, decoded.ops, effects && ((i, effect) => effects.push([i, effect])));
+        const applied = applyJsonPatch(current, decoded.ops, effects && ((i, effect) => effects.push([i, effect])));
         if (!applied.ok) return { ok: false, item: n, error: `failed to apply patch: error applying json patch (RFC6902): ${applied.error}` };
         patched = applied.doc;
         if (record && effects && isObject(patched)) {
-          record.rec.copy(out[n]!, [], patched, []);
+          record.rec.copy(current, [], patched, []);
           for (const [i, effect] of effects) {
+            // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- effects are numbered by the operations applied
             const op = decoded.ops[i]!;
             recordJsonPatchEffect(record.rec, patched, effect, { ...record.source, op: op.op, operationIndex: i, opPath: op.path });
           }
@@ -162,10 +167,10 @@ export function applyGeneratedPatches(
       }
       case 'JSONMergePatch': {
         if (p.patch === '' || p.patch === '{}') continue;
-        const applied = applyMergePatch(out[n]!, p.patch);
+        const applied = applyMergePatch(current, p.patch);
         if (!applied.ok) return { ok: false, item: n, error: `failed to apply patch: error applying json merge patch (RFC7386): ${applied.error}` };
         patched = applied.doc;
-        if (record && isObject(patched)) recordMergePatch(record.rec, out[n]!, patched, p.patch, record.source);
+        if (record && isObject(patched)) recordMergePatch(record.rec, current, patched, p.patch, record.source);
         break;
       }
       default:
@@ -176,7 +181,7 @@ export function applyGeneratedPatches(
     if (!isObject(patched) || typeof patched.kind !== 'string' || patched.kind === '') {
       return { ok: false, item: n, error: `failed to apply patch to template: failed to convert patched object to Unstructured: Object 'Kind' is missing in '${JSON.stringify(patched)}'` };
     }
-    out[n] = copyBack(out[n]!, patched, record?.rec);
+    out[n] = copyBack(current, patched, record?.rec);
   }
   return { ok: true, templates: out };
 }
@@ -215,10 +220,16 @@ export function applyExternalPatch(
   const error = (message: string) => ({ ok: false as const, results: [patchResult('error', ctx, patch, at, message, patch.extension, 'GeneratePatches')] });
   if (!ctx.extensions) {
     // Nothing was called: the result names the patch only.
-    const [r] = error(
+    const r = patchResult(
+      'error',
+      ctx,
+      patch,
+      at,
       `uses the external patch extension ${goQuote(patch.extension)}, which needs its ExtensionConfig (--extensions) or recorded answers (--replay-extensions); set skipExternalPatches to render without it`,
-    ).results;
-    return { ok: false, results: [{ ...r!, tags: { cluster: r!.tags!.cluster!, patch: patch.name } }] };
+      patch.extension,
+      'GeneratePatches',
+    );
+    return { ok: false, results: [{ ...r, tags: { cluster: clusterKeyOf(ctx.clusterRef), patch: patch.name } }] };
   }
   const wire = generatePatchesRequest(request, templates, ctx.externalVariableNames?.get(patch.name) ?? NO_NAMES, patch.settings, ctx.clusterRef);
   const answer = ctx.extensions.generatePatches(patch.extension, wire, ctx.clusterRef);
@@ -227,7 +238,8 @@ export function applyExternalPatch(
   const record = ctx.recorder && { rec: ctx.recorder, source: { kind: 'externalPatch' as const, patch: patch.name, patchIndex: patch.index, extension: patch.extension } };
   const applied = applyGeneratedPatches(answer.response, templates, wire.items.map((i) => i.uid), record);
   if (!applied.ok) {
-    const target = applied.item === undefined ? '' : ` on ${describeTarget(request.items[applied.item]!, templates[applied.item]!)}`;
+    const failed = applied.item === undefined ? undefined : itemAt(request, templates, applied.item);
+    const target = failed ? ` on ${describeTarget(failed.item, failed.template)}` : '';
     return error(`failed: failed to apply patches for patch ${goQuote(patch.name)}${target}: ${applied.error}`);
   }
   return { ok: true, templates: applied.templates, results };

@@ -72,8 +72,8 @@ export function recordJsonPatchEffect(rec: Recorder, doc: JsonObject, effect: Js
 export function applyJsonPatch(doc: Json, ops: readonly JsonPatchOp[], observe?: JsonPatchObserver): ApplyPatchResult {
   const owned = new WeakSet<object>();
   let root = doc;
-  for (let i = 0; i < ops.length; i++) {
-    const r = applyOne(root, ops[i]!, owned, observe && ((effect) => observe(i, effect)));
+  for (const [i, op] of ops.entries()) {
+    const r = applyOne(root, op, owned, observe && ((effect) => observe(i, effect)));
     if (!r.ok) return { ok: false, error: r.error, opIndex: i };
     root = r.root;
   }
@@ -110,9 +110,12 @@ function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>, observe: 
     case 'remove':
     case 'replace':
       return write(root, op.op, op.path, op.value, owned, observe);
+    // decodeJsonPatch rejects a move or copy without `from`; inline patches have neither.
     case 'move':
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- see above
       return move(root, op.from!, op.path, owned, observe);
     case 'copy':
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- see above
       return copy(root, op.from!, op.path, owned, observe);
     default:
       return test(root, op.path, op.value);
@@ -200,8 +203,9 @@ function locate(root: Json, path: string): Location | undefined {
   const split = path.split('/');
   if (split.length < 2) return path === '' ? { hops: [], parent: root, key: '' } : undefined;
   const hops = findContainer(root, split.slice(1, -1));
-  if (!hops) return undefined;
-  return { hops, parent: hops.length === 0 ? root : hops[hops.length - 1]!.node, key: decodePointerSegment(split[split.length - 1]!) };
+  const last = split.at(-1);
+  if (!hops || last === undefined) return undefined;
+  return { hops, parent: hops.at(-1)?.node ?? root, key: decodePointerSegment(last) };
 }
 
 /** Copy-on-write along the located path, then the planned mutation of the owned parent copy (`observe` told first). */
@@ -249,8 +253,8 @@ function findContainer(root: JsonObject | Json[], parts: readonly string[]): Hop
     const seg = decodePointerSegment(raw);
     const via = Array.isArray(cur) ? resolveArrayIndex(seg, cur.length) : seg !== '' && Object.hasOwn(cur, seg) ? seg : undefined;
     if (via === undefined) return undefined;
-    const next = (cur as Record<string | number, Json>)[via]!;
-    if (!isContainer(next)) return undefined;
+    const next = (cur as Record<string | number, Json | undefined>)[via];
+    if (next === undefined || !isContainer(next)) return undefined;
     hops.push({ node: next, via });
     cur = next;
   }
@@ -393,7 +397,7 @@ export function decodeJsonPatch(text: string): { ok: true; ops: JsonPatchOp[] } 
   const ops: JsonPatchOp[] = [];
   for (const raw of parsed as unknown[]) {
     if (raw !== null && !isObject(raw)) return { ok: false, error: `json: cannot unmarshal ${goJsonKind(raw)} into Go value of type jsonpatch.Operation` };
-    const fields = (raw ?? {}) as JsonObject;
+    const fields = (raw ?? {});
     const opJson = raw === null ? 'null' : goMarshal(fields);
     const op: JsonPatchOp = { op: typeof fields.op === 'string' ? fields.op : 'unknown', path: '' };
     const notString = (key: 'from' | 'path') => `invalid operation ${opJson}: failed to decode '${key}': json: cannot unmarshal ${goJsonKind(fields[key])} into Go value of type string`;
@@ -410,7 +414,7 @@ export function decodeJsonPatch(text: string): { ok: true; ops: JsonPatchOp[] } 
     if (fields.path === undefined || fields.path === null) return { ok: false, error: `invalid operation ${opJson}: failed to decode 'path': operation missing path field: ${MISSING}` };
     if (typeof fields.path !== 'string') return { ok: false, error: notString('path') };
     op.path = fields.path;
-    if (Object.hasOwn(fields, 'value')) op.value = fields.value as Json;
+    if (Object.hasOwn(fields, 'value')) op.value = fields.value;
     ops.push(op);
   }
   return { ok: true, ops };

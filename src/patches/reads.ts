@@ -14,8 +14,8 @@ import { lookupVariable, parseVariablePath } from './variablepath.js';
 export function templateReferences(source: string): string[] {
   const out = new Set<string>();
   const chain = /(^|[^\w)\]$])\$?\.([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)/g;
-  for (const m of source.matchAll(chain)) out.add(m[2]!);
-  for (const m of source.matchAll(/\bindex\s+\$?\.\s+"([^"]+)"/g)) out.add(m[1]!);
+  for (const [, , name = ''] of source.matchAll(chain)) out.add(name);
+  for (const [, name = ''] of source.matchAll(/\bindex\s+\$?\.\s+"([^"]+)"/g)) out.add(name);
   return [...out];
 }
 
@@ -27,7 +27,8 @@ export function variableUses(refs: readonly string[], vars: Readonly<Record<stri
   const out: VariableUse[] = [];
   const seen = new Set<string>();
   for (const ref of refs) {
-    const name = ref.split('.')[0]!.replace(/\[.*$/, '');
+    const [head = ''] = ref.split('.');
+    const name = head.replace(/\[.*$/, '');
     if (!Object.hasOwn(vars, name)) continue;
     let use: VariableUse;
     if (name === 'builtin') {
@@ -35,7 +36,7 @@ export function variableUses(refs: readonly string[], vars: Readonly<Record<stri
       if (!r.ok) continue;
       use = { name: ref, value: r.value, defaulted: false };
     } else {
-      use = { name, value: vars[name]!, ...(originOf(name) ?? { defaulted: false }) };
+      use = { name, value: vars[name] ?? null, ...(originOf(name) ?? { defaulted: false }) };
     }
     if (seen.has(use.name)) continue;
     seen.add(use.name);

@@ -9,7 +9,7 @@ import type { Json, JsonObject, PatchSelector } from '../core/model.js';
 import type { PatchRequestItem } from './types.js';
 
 /** Decides whether a class name (or, from the builtin fallback, any JSON value) is selected. */
-export type ClassNameMatcher = (className: Json) => boolean;
+type ClassNameMatcher = (className: Json) => boolean;
 
 export interface CompiledSelector {
   readonly apiVersion: string;

@@ -2,10 +2,19 @@
 import { isObject } from '../core/json.js';
 import type { JsonObject, ObjectRef } from '../core/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
-import type { PatchRequestItem } from './types.js';
+import type { PatchRequest, PatchRequestItem } from './types.js';
 
 /** `namespace/name` of the Cluster. */
 export const clusterKeyOf = (ref: ObjectRef): string => (ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name);
+
+/**
+ * Request item `n` with its template as the patches so far left it: the engine keeps one
+ * template per request item, in the request's order (`applyPatches`).
+ */
+export function itemAt(request: PatchRequest, templates: readonly JsonObject[], n: number): { item: PatchRequestItem; template: JsonObject } {
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- n indexes both lists, which have one entry per item
+  return { item: request.items[n]!, template: templates[n]! };
+}
 
 /** `DevClusterTemplate "quick-start-cluster"`, plus the MD/MP topology name when known. */
 export function describeTarget(item: PatchRequestItem, template: JsonObject): string {

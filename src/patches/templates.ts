@@ -19,7 +19,7 @@ export interface PreparedTemplate {
 
 export type RenderResult = { ok: true; value: Json; warnings: string[] } | { ok: false; error: string };
 
-export function engineAvailable(): boolean {
+function engineAvailable(): boolean {
   return (
     typeof gotemplate.parseTemplate === 'function' &&
     typeof gotemplate.executeTemplate === 'function' &&

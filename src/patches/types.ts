@@ -14,7 +14,7 @@ export type PatchTargetRole =
   | 'MachinePoolBootstrapTemplate'
   | 'MachinePoolInfrastructureTemplate';
 
-export interface PatchHolder {
+interface PatchHolder {
   apiVersion: string;
   kind: string;
   name: string;

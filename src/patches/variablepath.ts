@@ -11,7 +11,7 @@ import type { Json } from '../core/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { goAtoi } from '../core/go/strconv.js';
 
-export type Segment =
+type Segment =
   | { ok: true; path: string; index: bigint | undefined }
   | { ok: false; error: string };
 
@@ -27,7 +27,7 @@ export interface ParsedVariablePath {
 export type LookupResult = { ok: true; value: Json } | { ok: false; error: string; notFound: boolean };
 
 /** parsePathSegment: `name`, or `name[N]` with N a Go int >= 0 (text after `]` is ignored). */
-export function parsePathSegment(segment: string): Segment {
+function parsePathSegment(segment: string): Segment {
   const l = segment.indexOf('[');
   const r = segment.indexOf(']');
   if ((l >= 0) !== (r >= 0)) return { ok: false, error: `failed to parse path segment ${goQuote(segment)}` };
@@ -46,9 +46,8 @@ export function parsePathSegment(segment: string): Segment {
 }
 
 export function parseVariablePath(raw: string): ParsedVariablePath {
-  const parts = raw.split('.');
-  const rawName = parts[0]!;
-  return { raw, rawName, name: parsePathSegment(rawName), relative: parts.slice(1).map(parsePathSegment) };
+  const [rawName = '', ...relative] = raw.split('.');
+  return { raw, rawName, name: parsePathSegment(rawName), relative: relative.map(parsePathSegment) };
 }
 
 /** fastjson Type().String() of a JSON value. */
@@ -74,7 +73,7 @@ function fastjsonGet(v: Json, key: string): Json | undefined {
   return undefined;
 }
 
-function arrayElement(v: Json, seg: { path: string; index: bigint | undefined }, full: string): LookupResult {
+function arrayElement(v: Json, seg: { path: string }, idx: bigint, full: string): LookupResult {
   if (!Array.isArray(v)) {
     return {
       ok: false,
@@ -82,12 +81,12 @@ function arrayElement(v: Json, seg: { path: string; index: bigint | undefined },
       error: `variable ${goQuote(full)} is invalid: failed to get array ${goQuote(seg.path)}: value doesn't contain array; it contains ${fastjsonType(v)}`,
     };
   }
-  const idx = seg.index!;
   if (BigInt(v.length) < idx + 1n) {
     // CAPI formats the *int index with %d, which prints a pointer address; the index is printed
     // here instead so messages are stable.
     return { ok: false, notFound: false, error: `variable ${goQuote(full)} is invalid: array does not have index ${idx}` };
   }
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the index is below the length (checked above)
   return { ok: true, value: v[Number(idx)]! };
 }
 
@@ -101,7 +100,7 @@ export function lookupVariable(variables: Readonly<Record<string, Json>>, p: Par
   }
   let value = variables[nameSeg.path] as Json;
   if (nameSeg.index !== undefined) {
-    const r = arrayElement(value, nameSeg, full);
+    const r = arrayElement(value, nameSeg, nameSeg.index, full);
     if (!r.ok) return r;
     value = r.value;
   }
@@ -117,7 +116,7 @@ export function lookupVariable(variables: Readonly<Record<string, Json>>, p: Par
     }
     value = next;
     if (seg.index !== undefined) {
-      const r = arrayElement(value, seg, full);
+      const r = arrayElement(value, seg, seg.index, full);
       if (!r.ok) return r;
       value = r.value;
     }

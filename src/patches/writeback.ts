@@ -21,14 +21,14 @@ import type { PatchTargetRole } from './types.js';
 type Keys = readonly string[];
 
 /** patchObject: template → object (InfraCluster, ControlPlane, MachinePool bootstrap/infra). */
-export const OBJECT_FIELDS: readonly (readonly [Keys, Keys])[] = [
+const OBJECT_FIELDS: readonly (readonly [Keys, Keys])[] = [
   [['spec', 'template', 'spec'], ['spec']],
   [['spec', 'template', 'metadata', 'labels'], ['metadata', 'labels']],
   [['spec', 'template', 'metadata', 'annotations'], ['metadata', 'annotations']],
 ];
 
 /** patchTemplate: template → template (CP machine template, MD bootstrap/infra templates). */
-export const TEMPLATE_FIELDS: readonly (readonly [Keys, Keys])[] = [
+const TEMPLATE_FIELDS: readonly (readonly [Keys, Keys])[] = [
   [['metadata', 'labels'], ['metadata', 'labels']],
   [['metadata', 'annotations'], ['metadata', 'annotations']],
   [['spec', 'template', 'spec'], ['spec', 'template', 'spec']],
@@ -37,7 +37,7 @@ export const TEMPLATE_FIELDS: readonly (readonly [Keys, Keys])[] = [
 ];
 
 /** Labels/annotations the topology controller owns; patches can never change or drop them. */
-export const ALWAYS_PRESERVED: readonly Keys[] = [
+const ALWAYS_PRESERVED: readonly Keys[] = [
   ['metadata', 'labels', 'cluster.x-k8s.io/cluster-name'],
   ['metadata', 'labels', 'topology.cluster.x-k8s.io/owned'],
   ['metadata', 'labels', 'topology.cluster.x-k8s.io/deployment-name'],
@@ -51,7 +51,7 @@ export const ALWAYS_PRESERVED: readonly Keys[] = [
  * control-plane contracts regardless of the actual one ("for simplicity", engine.go), so this
  * list is contract-independent.
  */
-export const CONTROL_PLANE_PRESERVED: readonly Keys[] = [
+const CONTROL_PLANE_PRESERVED: readonly Keys[] = [
   ['spec', 'machineTemplate', 'metadata'],
   ['spec', 'machineTemplate', 'readinessGates'], // contract v1beta1
   ['spec', 'machineTemplate', 'spec', 'readinessGates'], // contract v1beta2
@@ -70,7 +70,7 @@ export const CONTROL_PLANE_PRESERVED: readonly Keys[] = [
   ['spec', 'rollout', 'after'],
 ];
 
-export function isTemplateRole(role: PatchTargetRole): boolean {
+function isTemplateRole(role: PatchTargetRole): boolean {
   return (
     role === 'ControlPlaneMachineTemplate' ||
     role === 'MachineDeploymentBootstrapTemplate' ||
@@ -79,20 +79,22 @@ export function isTemplateRole(role: PatchTargetRole): boolean {
 }
 
 /** unstructured.NestedFieldNoCopy, reduced to "found or not". */
-export function nestedGet(obj: Json, path: Keys): { found: true; value: Json } | { found: false } {
+function nestedGet(obj: Json, path: Keys): { found: true; value: Json } | { found: false } {
   let cur: Json = obj;
   for (const field of path) {
-    if (!isObject(cur) || !Object.hasOwn(cur, field)) return { found: false };
-    cur = cur[field]!;
+    const next = isObject(cur) && Object.hasOwn(cur, field) ? cur[field] : undefined;
+    if (next === undefined) return { found: false };
+    cur = next;
   }
   return { found: true, value: cur };
 }
 
 /** unstructured.SetNestedField on an object we own. Returns an error text or undefined. */
 function nestedSet(obj: JsonObject, path: Keys, value: Json): string | undefined {
+  const last = path.at(-1);
+  if (last === undefined) return undefined;
   let m = obj;
-  for (let i = 0; i < path.length - 1; i++) {
-    const field = path[i]!;
+  for (const [i, field] of path.slice(0, -1).entries()) {
     if (Object.hasOwn(m, field)) {
       const next = m[field];
       if (!isObject(next)) return `value cannot be set because .${path.slice(0, i + 1).join('.')} is not a map[string]interface{}`;
@@ -103,7 +105,7 @@ function nestedSet(obj: JsonObject, path: Keys, value: Json): string | undefined
       m = created;
     }
   }
-  m[path[path.length - 1]!] = value;
+  m[last] = value;
   return undefined;
 }
 

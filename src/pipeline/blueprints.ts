@@ -15,7 +15,7 @@ import { clusterKey, namespacedRef, type IdentifiedItem } from './classify.js';
 import { internalError } from './results.js';
 
 /** A compiled class, with the document it was read from (explain names its fields as written). */
-export type BlueprintEntry = { ok: true; blueprint: Blueprint; document: JsonObject } | { ok: false };
+type BlueprintEntry = { ok: true; blueprint: Blueprint; document: JsonObject } | { ok: false };
 
 /** Validates an input object against its CRD (each object once); absent without CRDs. */
 export type InputCheck = (obj: JsonObject, ref: ObjectRef) => Result[];
@@ -25,6 +25,8 @@ export interface BlueprintCache {
   get(key: string): BlueprintEntry | undefined;
   /** `templateKey`s of the templates the classes used so far reference. */
   classTemplates: Set<string>;
+  /** Every class of the input, `namespace/name` (what a missing class may have meant). */
+  keys: readonly string[];
 }
 
 /** What compiling a class reads besides the class. */
@@ -83,7 +85,7 @@ export function blueprintCache(classes: readonly IdentifiedItem[], inputs: Bluep
     cache.set(key, entry);
     return entry;
   };
-  return { get, classTemplates };
+  return { get, classTemplates, keys: [...docs.keys()] };
 }
 
 /**

@@ -65,7 +65,7 @@ export function isToolAnnotation(key: string): boolean {
 }
 
 /** A template as CAPI reads it: no server fields, no tool annotations (CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`). */
-export function cleanTemplate(value: JsonObject): JsonObject {
+function cleanTemplate(value: JsonObject): JsonObject {
   const copy = cloneJson(value);
   delete copy.status;
   const meta = asObject(copy.metadata);

@@ -23,7 +23,7 @@ import type { OriginRecorder } from '../provenance/recorder.js';
 import { renderCluster, type RenderClusterOptions, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import type { CoreVersion } from '../topology/types.js';
-import { clusterKey, isToolAnnotation, type IdentifiedItem } from './classify.js';
+import { clusterKey, dropAnnotations, isToolAnnotation, type IdentifiedItem } from './classify.js';
 import type { RunContext } from './context.js';
 import { annotateGenerated, markReusable, renderWithState, type Attempt } from './outputs.js';
 import { classInvalid, classMissing, renderedResult, rolloutResults } from './results.js';
@@ -95,7 +95,7 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
   const classKey = clusterKey(cluster.topology.classRef.namespace ?? cluster.namespace, cluster.topology.classRef.name);
   const entry = ctx.blueprints.get(classKey);
   if (!entry?.ok) {
-    results.push(entry || ctx.duplicateClasses.has(classKey) ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey));
+    results.push(entry || ctx.duplicateClasses.has(classKey) ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey, ctx.blueprints.keys));
     return undefined;
   }
   const inputs = { cluster: item.value, clusterClass: entry.document };
@@ -216,11 +216,7 @@ function emitted(ctx: RunContext, t: Target, rendered: RenderedCluster, entries:
 
 function stripToolAnnotations(obj: JsonObject): JsonObject {
   const meta = asObject(obj.metadata);
-  const annotations = asObject(meta?.annotations);
-  if (meta && annotations) {
-    for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
-    // Only tool annotations (kpt's) or none: the same object either way.
-    if (Object.keys(annotations).length === 0) delete meta.annotations;
-  }
+  // Only tool annotations (kpt's) or none: the same object either way.
+  if (meta) dropAnnotations(meta, isToolAnnotation);
   return obj;
 }

@@ -24,7 +24,7 @@ import { apiServerDecodingErrors } from '../apiserver/strict.js';
 import type { PipelineExtras } from './types.js';
 
 /** What the output mode asks of a run, decided once. */
-export interface ModePlan {
+interface ModePlan {
   /** Rendered objects are written and replace earlier ones (every mode but `validate`). */
   emits: boolean;
   /** `expand`: the classic Cluster is generated and its source Cluster marked local-config. */

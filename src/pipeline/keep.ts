@@ -22,7 +22,7 @@ export interface KeptOutputs {
    * Why the earlier output of `cluster` (`namespace/name`; undefined for an input copied by
    * `-o DIR --with-inputs`) stays, or undefined when it is replaced or pruned.
    */
-  reason(cluster: string | undefined): KeepReason | undefined;
+  reason: (cluster: string | undefined) => KeepReason | undefined;
   /** The inputs that could not be read, as the user names them (a file path, `items[3]`). */
   unreadable: readonly string[];
 }

@@ -1,7 +1,8 @@
 /** The results a run gives besides the stages' own: per Cluster, per input, and for the run as a whole. */
 import type { Cluster, JsonObject, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
-import { cloneJson } from '../core/json.js';
+import { cloneJson, compareText } from '../core/json.js';
+import { closest } from '../core/suggest.js';
 import type { InputItem } from '../krm/item.js';
 import { rolloutReport } from '../webhooks/compatibility.js';
 import { identityOf, namespacedRef, ownerOf, type IdentifiedItem } from './classify.js';
@@ -26,13 +27,26 @@ export function internalError(ref: ObjectRef, e: unknown): Result {
   };
 }
 
-export const classMissing = (ref: ObjectRef, cluster: Cluster, classKey: string): Result => ({
-  severity: 'error',
-  message: `ClusterClass "${classKey}" not found: add it (and its templates) to the input, or fix the class reference`,
-  resourceRef: ref,
-  field: { path: cluster.sourceApiVersion.endsWith('/v1beta1') ? 'spec.topology.class' : 'spec.topology.classRef.name' },
-  tags: { rule: 'class-missing', clusterClass: classKey },
-});
+/** A Cluster's class not among the inputs, with the input class it most likely means (`known`: `namespace/name` of each). */
+export function classMissing(ref: ObjectRef, cluster: Cluster, classKey: string, known: readonly string[]): Result {
+  const v1beta1 = cluster.sourceApiVersion.endsWith('/v1beta1');
+  const [namespace, name] = splitKey(classKey);
+  const near = closest(name, known.map((k) => splitKey(k)[1]));
+  // The closest name; in the Cluster's namespace when the class is there, else the first namespace that has it.
+  const named = known.filter((k) => splitKey(k)[1] === near).sort(compareText);
+  const meant = named.find((k) => splitKey(k)[0] === namespace) ?? named[0];
+  const elsewhere = meant !== undefined && splitKey(meant)[0] !== namespace ? ` (another namespace: set ${v1beta1 ? 'spec.topology.classNamespace' : 'spec.topology.classRef.namespace'})` : '';
+  const hint = meant === undefined ? '' : `did you mean ClusterClass "${meant}"${elsewhere}? Otherwise `;
+  return {
+    severity: 'error',
+    message: `ClusterClass "${classKey}" not found: ${hint}add it (and its templates) to the input, or fix the class reference`,
+    resourceRef: ref,
+    field: { path: v1beta1 ? 'spec.topology.class' : 'spec.topology.classRef.name' },
+    tags: { rule: 'class-missing', clusterClass: classKey },
+  };
+}
+
+const splitKey = (key: string): [string, string] => [key.slice(0, key.indexOf('/')), key.slice(key.indexOf('/') + 1)];
 
 export const classInvalid = (ref: ObjectRef, classKey: string): Result => ({
   severity: 'error',

@@ -16,7 +16,7 @@ interface Normalized {
 }
 
 /** ClusterClasses and topology Clusters of one side, by `namespace/name` (shape errors are ignored here). */
-export function normalizeSide(items: readonly InputItem[], config: RenderConfig): Normalized {
+function normalizeSide(items: readonly InputItem[], config: RenderConfig): Normalized {
   const ns = config.defaultNamespace;
   const { classes, clusters } = classify(items, ns);
   const out: Normalized = { classes: new Map(), clusters: new Map() };

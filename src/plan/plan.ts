@@ -3,12 +3,12 @@
  * deleted or modified (field by field), which control planes and MachineDeployments roll out and
  * why, and which Clusters newly fail validation — summarised across the fleet.
  */
-import type { Json, JsonObject, ObjectRef } from '../core/model.js';
+import type { JsonObject, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
-import { asObject, asString, cloneJson } from '../core/json.js';
+import { asObject, asString, cloneJson, jsonText } from '../core/json.js';
 import { runPipeline, type PipelineExtras } from '../pipeline/run.js';
-import { isToolAnnotation } from '../pipeline/classify.js';
+import { dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
 import { CLONED_FROM_NAME } from '../core/labels.js';
 import { rolloutReport, type Rollout } from '../webhooks/compatibility.js';
 import { diffJson, type FieldChange } from '../core/diff.js';
@@ -21,7 +21,7 @@ export interface PlanSide {
   readResults: Result[];
 }
 
-export interface ObjectChange {
+interface ObjectChange {
   ref: ObjectRef;
   /** A rotated template clone: the name it had in the base. */
   renamedFrom?: string;
@@ -32,7 +32,7 @@ export interface ObjectChange {
  * `failing`: renders in the base, not in the head (or is new and does not render); `still-failing`:
  * renders on neither side (not a change; its errors are listed); `fixed`: the other way round.
  */
-export type ClusterStatus = 'created' | 'deleted' | 'changed' | 'unchanged' | 'failing' | 'still-failing' | 'fixed';
+type ClusterStatus = 'created' | 'deleted' | 'changed' | 'unchanged' | 'failing' | 'still-failing' | 'fixed';
 
 export interface ClusterPlan {
   cluster: string;
@@ -70,7 +70,7 @@ interface Rendered {
 
 const refOfObject = (o: JsonObject): ObjectRef => {
   const meta = asObject(o.metadata) ?? {};
-  const ref: ObjectRef = { apiVersion: String(o.apiVersion), kind: String(o.kind), name: String(meta.name) };
+  const ref: ObjectRef = { apiVersion: jsonText(o.apiVersion), kind: jsonText(o.kind), name: jsonText(meta.name) };
   if (typeof meta.namespace === 'string') ref.namespace = meta.namespace;
   return ref;
 };
@@ -78,11 +78,8 @@ const refOfObject = (o: JsonObject): ObjectRef => {
 /** An object without the bookkeeping annotations of tools (they never reach the cluster). */
 function comparable(o: JsonObject): JsonObject {
   const copy = cloneJson(o);
-  const annotations = asObject(asObject(copy.metadata)?.annotations);
-  if (annotations) {
-    for (const k of Object.keys(annotations)) if (isToolAnnotation(k)) delete annotations[k];
-    if (Object.keys(annotations).length === 0) delete asObject(copy.metadata)!.annotations;
-  }
+  const meta = asObject(copy.metadata);
+  if (meta) dropAnnotations(meta, isToolAnnotation);
   return copy;
 }
 
@@ -154,7 +151,7 @@ function planCluster(cluster: string, clusterClass: string, base: Rendered, head
       continue;
     }
     const oldName = refOfObject(old).name;
-    const changes = diffJson({ ...old, metadata: { ...asObject(old.metadata), name: null } } as Json, { ...o, metadata: { ...asObject(o.metadata), name: null } } as Json);
+    const changes = diffJson({ ...old, metadata: { ...asObject(old.metadata), name: null } }, { ...o, metadata: { ...asObject(o.metadata), name: null } });
     const renamed = oldName !== refOfObject(o).name;
     if (changes.length > 0 || renamed) {
       const change: ObjectChange = { ref: refOfObject(o), changes };

@@ -113,11 +113,11 @@ export interface TextOptions {
   patches?: boolean;
 }
 
-export function formatObjectText(o: ExplainedObject, fields: FieldOrigin[], options: TextOptions = {}): string {
+function formatObjectText(o: ExplainedObject, fields: FieldOrigin[], options: TextOptions = {}): string {
   const lines = [`${o.ref.kind} ${o.ref.namespace}/${o.ref.name} (${o.ref.apiVersion}${o.role ? `, ${o.role}` : ''})`];
-  const lefts = fields.map((f) => `${f.path} = ${short(f.value)}`);
-  const width = Math.min(90, Math.max(0, ...lefts.map((l) => l.length)));
-  fields.forEach((f, i) => lines.push(`  ${lefts[i]!.padEnd(width)}  ← ${describeSource(f.source, options.clusterClassName)}`));
+  const rows = fields.map((f) => ({ left: `${f.path} = ${short(f.value)}`, source: f.source }));
+  const width = Math.min(90, Math.max(0, ...rows.map((r) => r.left.length)));
+  for (const { left, source } of rows) lines.push(`  ${left.padEnd(width)}  ← ${describeSource(source, options.clusterClassName)}`);
   if (options.patches !== false && o.patches && o.patches.length > 0) {
     lines.push('  patches whose selectors match this object:');
     for (const p of o.patches) lines.push(`    ${describePatch(p)}`);

@@ -6,7 +6,7 @@
  * or patches, so there is nothing to check afterwards.
  */
 import type { JsonObject } from '../core/model.js';
-import { asObject } from '../core/json.js';
+import { asObject, jsonText } from '../core/json.js';
 import { inputFieldOf } from '../api/conversion/index.js';
 import type { OriginRecorder } from './recorder.js';
 import { SECONDS_AS_DURATION } from './sources.js';
@@ -17,7 +17,7 @@ const UNATTRIBUTED: Source = { kind: 'unknown', detail: 'not attributed' };
 
 function refOf(o: JsonObject): ExplainedObject['ref'] {
   const meta = asObject(o.metadata) ?? {};
-  return { apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), name: String(meta.name ?? ''), namespace: String(meta.namespace ?? '') };
+  return { apiVersion: jsonText(o.apiVersion ?? ''), kind: jsonText(o.kind ?? ''), name: jsonText(meta.name ?? ''), namespace: jsonText(meta.namespace ?? '') };
 }
 
 /** The Cluster and ClusterClass documents a render read, as written. */

@@ -14,7 +14,7 @@ export function parsePath(text: string): Seg[] | undefined {
   let i = 0;
   const n = text.length;
   while (i < n) {
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (c === '.') {
       i++;
       continue;

@@ -9,6 +9,7 @@
  * inline or external JSON patch via `recordJsonPatchEffect` (src/patches/jsonpatch.ts) with a
  * `PatchSource` or `ExternalPatchSource`, a merge patch via `set`/`remove`.
  */
+import { jsonText } from '../core/json.js';
 import type { JsonObject } from '../core/model.js';
 import type { PatchEvaluation, Source, TemplateId } from './sources.js';
 import type { Path } from '../core/path.js';
@@ -41,7 +42,7 @@ export type TemplateDefaults = (template: JsonObject) => readonly { path: Path; 
 const templateIdOf = (t: JsonObject): TemplateId => {
   const meta = t.metadata;
   const name = meta && typeof meta === 'object' && !Array.isArray(meta) ? meta.name : undefined;
-  return { apiVersion: String(t.apiVersion ?? ''), kind: String(t.kind ?? ''), name: String(name ?? '') };
+  return { apiVersion: jsonText(t.apiVersion ?? ''), kind: jsonText(t.kind ?? ''), name: jsonText(name ?? '') };
 };
 
 /** The recorder of one rendered Cluster; after the render it answers where each value came from. */

@@ -8,7 +8,7 @@ import type { ExplainedObject, Source } from './types.js';
 import { describePatch, describeSource } from './format.js';
 import { LOCAL_CONFIG_ANNOTATION } from '../core/labels.js';
 
-export const PROVENANCE_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
+const PROVENANCE_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 export const PROVENANCE_KIND = 'ProvenanceReport';
 
 export interface ProvenanceInput {

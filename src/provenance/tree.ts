@@ -16,7 +16,7 @@ export interface OriginNode {
 }
 
 /** The source of `segs` below a node whose source is `s`. */
-export function rebase(s: Source | undefined, segs: Path): Source | undefined {
+function rebase(s: Source | undefined, segs: Path): Source | undefined {
   if (!s || segs.length === 0 || (s.kind !== 'template' && s.kind !== 'clusterClass' && s.kind !== 'topology')) return s;
   return { ...s, path: joinPath(s.path, segs) };
 }
@@ -28,7 +28,7 @@ function child(n: OriginNode, seg: Seg): OriginNode {
     const items = (n.items ??= []);
     return (items[seg] ??= leaf(rebase(n.source, [seg])));
   }
-  const keys = (n.keys ??= new Map());
+  const keys = (n.keys ??= new Map<string, OriginNode>());
   let c = keys.get(seg);
   if (!c) keys.set(seg, (c = leaf(rebase(n.source, [seg]))));
   return c;
@@ -45,6 +45,7 @@ export function setNode(root: OriginNode, path: Path, sub: OriginNode): void {
     return;
   }
   const parent = walk(root, path.slice(0, -1));
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the empty path returned above
   const last = path[path.length - 1]!;
   if (typeof last === 'number') (parent.items ??= [])[last] = sub;
   else (parent.keys ??= new Map()).set(last, sub);
@@ -65,9 +66,9 @@ export function insertNode(root: OriginNode, listPath: Path, index: number, leng
 
 /** Removes the value at `path`; `length` is the length of its list when it is a list item. */
 export function removeNode(root: OriginNode, path: Path, length?: number): void {
-  if (path.length === 0) return;
+  const last = path.at(-1);
+  if (last === undefined) return;
   const parentPath = path.slice(0, -1);
-  const last = path[path.length - 1]!;
   if (typeof last === 'number') listItems(root, parentPath, length ?? last + 1).splice(last, 1);
   else walk(root, parentPath).keys?.delete(last);
 }
@@ -82,8 +83,7 @@ function cloneNode(n: OriginNode): OriginNode {
 /** A detached copy of the subtree at `path` (the deepest existing node, rebased for the rest). */
 export function extractNode(root: OriginNode, path: Path): OriginNode {
   let n = root;
-  for (let i = 0; i < path.length; i++) {
-    const s = path[i]!;
+  for (const [i, s] of path.entries()) {
     const c = typeof s === 'number' ? n.items?.[s] : n.keys?.get(s);
     if (!c) return leaf(rebase(n.source, path.slice(i)));
     n = c;
@@ -94,8 +94,7 @@ export function extractNode(root: OriginNode, path: Path): OriginNode {
 /** The source of the value at `path`. */
 export function sourceAt(root: OriginNode, path: Path): Source | undefined {
   let n = root;
-  for (let i = 0; i < path.length; i++) {
-    const s = path[i]!;
+  for (const [i, s] of path.entries()) {
     const c = typeof s === 'number' ? n.items?.[s] : n.keys?.get(s);
     if (!c) return rebase(n.source, path.slice(i));
     n = c;

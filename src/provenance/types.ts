@@ -3,7 +3,7 @@ import type { Json, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { PatchEvaluation, Source } from './sources.js';
 
-export type { ExternalPatchSource, PatchEvaluation, PatchSource, Source, TemplateId, VariableOrigin, VariableUse } from './sources.js';
+export type { PatchEvaluation, PatchSource, Source, VariableUse } from './sources.js';
 
 export interface FieldOrigin {
   /** Dotted path, `[i]` for list items, `['key']` for keys containing `.`, `[`, `]` or `'`. */

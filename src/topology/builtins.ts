@@ -24,8 +24,8 @@ export function clusterBuiltin(cluster: Cluster, desired: DesiredState, classNam
   const net = cluster.clusterNetwork;
   const network = compact({
     serviceDomain: net?.serviceDomain ? net.serviceDomain : undefined,
-    services: net?.services?.cidrBlocks as Json | undefined,
-    pods: net?.pods?.cidrBlocks as Json | undefined,
+    services: net?.services?.cidrBlocks,
+    pods: net?.pods?.cidrBlocks,
   });
   const classRef = cluster.topology.classRef;
   return compact({

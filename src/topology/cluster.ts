@@ -22,8 +22,9 @@ export function classicCluster(input: JsonObject, desired: DesiredState, version
   delete annotations[LOCAL_CONFIG_ANNOTATION];
   if (desired.cluster.upgradeStep === undefined) delete annotations[UPGRADE_STEP_ANNOTATION];
   else annotations[UPGRADE_STEP_ANNOTATION] = desired.cluster.upgradeStep;
-  if (Object.keys(annotations).length === 0) delete meta.annotations;
-  else meta.annotations = sortedMap(annotations as Record<string, string>)!;
+  const sorted = sortedMap(annotations as Record<string, string>);
+  if (sorted) meta.annotations = sorted;
+  else delete meta.annotations;
   out.metadata = meta;
   const spec = asObject(out.spec) ?? {};
   delete spec.topology;

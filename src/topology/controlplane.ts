@@ -113,8 +113,9 @@ export function computeControlPlane(bp: Blueprint, cluster: Cluster, names: Topo
   }
   const duration = bp.controlPlaneContract === 'v1beta1';
   for (const n of TIMEOUT_NAMES) {
-    const fromTopology = topo.deletion?.[`${n}Seconds`] !== undefined;
-    const secs = fromTopology ? topo.deletion![`${n}Seconds`] : cls.deletion?.[`${n}Seconds`];
+    const topologySecs = topo.deletion?.[`${n}Seconds`];
+    const fromTopology = topologySecs !== undefined;
+    const secs = topologySecs ?? cls.deletion?.[`${n}Seconds`];
     if (secs === undefined) continue;
     setIn(cp, paths.timeout(n), duration ? formatGoDuration(secs) : secs);
     rec?.set(

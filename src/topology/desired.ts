@@ -6,6 +6,7 @@
  * output API version; provider objects keep their template's version, with control-plane paths
  * chosen by contract (CAPI internal/contract/version.go `GetContractVersionForVersion`). With a recorder, each records where every value it sets came from.
  */
+import { jsonText } from '../core/json.js';
 import type { Cluster, JsonObject } from '../core/model.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import { atLeast, type CapiProfile } from '../core/capi-release.js';
@@ -39,7 +40,7 @@ export interface DesiredState {
 }
 
 /** CAPI `computeCluster`: the labels the topology controller owns on the Cluster (CAPI exp/topology/desiredstate/desired_state.go `computeCluster`). */
-export function computeClusterLabels(cluster: Cluster): Record<string, string> {
+function computeClusterLabels(cluster: Cluster): Record<string, string> {
   return { ...cluster.metadata.labels, [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '' };
 }
 
@@ -50,7 +51,7 @@ export function computeClusterLabels(cluster: Cluster): Record<string, string> {
  *   v1.13.6 sets it to "" rather than deleting it, for SSA's sake);
  * - v1.14 on: none (the same function at v1.14.2 deletes it; main at ae7ff04 too).
  */
-export const idleUpgradeStep = (capi: CapiProfile): string | undefined => (atLeast(capi, '1.14') ? undefined : '');
+const idleUpgradeStep = (capi: CapiProfile): string | undefined => (atLeast(capi, '1.14') ? undefined : '');
 
 // ------------------------------------------------------------------ entry point
 
@@ -72,7 +73,7 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
     const ic = templateToObject({ template: bp.infrastructureCluster.object, name: names.infrastructureCluster, cluster: identity }, rec);
     rec?.set(ic, ['metadata', 'name'], builtin(namingDetail('InfrastructureCluster', bp.cc.infrastructure?.naming?.template, 'spec.infrastructure.naming.template', '{{ .cluster.name }}-{{ .random }}')));
     desired.infrastructureCluster = ic;
-    desired.cluster.infrastructureRef = objectRef(version, String(ic.apiVersion), String(ic.kind), names.infrastructureCluster, cluster.namespace);
+    desired.cluster.infrastructureRef = objectRef(version, jsonText(ic.apiVersion), jsonText(ic.kind), names.infrastructureCluster, cluster.namespace);
   }
   if (bp.controlPlaneMachineInfrastructure && names.controlPlaneMachineTemplate) {
     const mt = templateToTemplate({ template: bp.controlPlaneMachineInfrastructure.object, name: names.controlPlaneMachineTemplate, cluster: identity }, rec);
@@ -93,17 +94,21 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
       rec,
     );
   }
-  desired.cluster.controlPlaneRef = objectRef(version, String(desired.controlPlane.apiVersion), String(desired.controlPlane.kind), names.controlPlane, cluster.namespace);
+  desired.cluster.controlPlaneRef = objectRef(version, jsonText(desired.controlPlane.apiVersion), jsonText(desired.controlPlane.kind), names.controlPlane, cluster.namespace);
   const workers: WorkerContext = { cluster, names, version, ...(rec ? { rec } : {}) };
   const versionOf = (kind: 'machineDeployment' | 'machinePool', name: string, map: ReadonlyMap<string, string>): WorkerVersion => ({
     kubernetesVersion: map.get(name) ?? cluster.topology.version,
     reason: versions.reasons?.get(`${kind}/${name}`),
   });
   for (const topo of cluster.topology.workers.machineDeployments) {
-    desired.machineDeployments.push(computeMachineDeployment(workers, topo, bp.machineDeployments.get(topo.class)!, versionOf('machineDeployment', topo.name, versions.machineDeployments)));
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
+    const mdBp = bp.machineDeployments.get(topo.class)!;
+    desired.machineDeployments.push(computeMachineDeployment(workers, topo, mdBp, versionOf('machineDeployment', topo.name, versions.machineDeployments)));
   }
   for (const topo of cluster.topology.workers.machinePools) {
-    desired.machinePools.push(computeMachinePool(workers, topo, bp.machinePools.get(topo.class)!, versionOf('machinePool', topo.name, versions.machinePools)));
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
+    const mpBp = bp.machinePools.get(topo.class)!;
+    desired.machinePools.push(computeMachinePool(workers, topo, mpBp, versionOf('machinePool', topo.name, versions.machinePools)));
   }
   return desired;
 }

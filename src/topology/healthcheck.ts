@@ -16,10 +16,10 @@ import { CLUSTER_NAMESPACE, OWNER_REFERENCE, durationNote, fixed, fixedLabels, f
 import { CoreVersion } from './types.js';
 
 const isNonEmpty = (v: unknown): boolean =>
-  v !== undefined && v !== null && (typeof v !== 'object' || Object.keys(v as object).length > 0);
+  v !== undefined && v !== null && (typeof v !== 'object' || Object.keys(v).length > 0);
 
 /** `IsDefined()`: checks or remediation carry anything. */
-export const healthCheckDefined = (hc: HealthCheck | undefined): boolean =>
+export const healthCheckDefined = (hc: HealthCheck | undefined): hc is HealthCheck =>
   !!hc && (Object.values(hc.checks ?? {}).some(isNonEmpty) || Object.values(hc.remediation ?? {}).some(isNonEmpty));
 
 /** The health check a MachineHealthCheck is computed from: the topology's when defined, else the class's. */
@@ -31,9 +31,9 @@ interface HealthCheckSource {
 }
 
 export function healthCheckSource(topology: HealthCheck | undefined, topologyHolder: string, cls: HealthCheck | undefined, classHolder: string): HealthCheckSource {
-  return healthCheckDefined(topology)
-    ? { hc: topology!, holder: topologyHolder, fromTopology: true }
-    : { hc: cls!, holder: classHolder, fromTopology: false };
+  if (healthCheckDefined(topology)) return { hc: topology, holder: topologyHolder, fromTopology: true };
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- callers ask only when one of the two is defined
+  return { hc: cls!, holder: classHolder, fromTopology: false };
 }
 
 /** CAPI `computeMachineHealthCheck`; `target`: what it checks (`control plane`, `MachineDeployment md-0`). */

@@ -4,7 +4,7 @@
  */
 import type { Cluster, Json, JsonObject } from '../core/model.js';
 import type { Path } from '../core/path.js';
-import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap } from '../core/json.js';
+import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap, jsonText } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import { CLUSTER_NAMESPACE, OWNER_REFERENCE, clonedFromLayer, fixed, fixedLabels, recordLayers, templateLayer, type Layer } from './origins.js';
 import {
@@ -65,8 +65,8 @@ export function clusterOwnerReferences(cluster: ClusterIdentity): Json[] | undef
 const clonedFrom = (template: JsonObject): Record<string, string> => {
   const meta = asObject(template.metadata);
   return {
-    [CLONED_FROM_NAME]: String(meta?.name ?? ''),
-    [CLONED_FROM_GROUPKIND]: groupKind(String(template.apiVersion ?? ''), String(template.kind ?? '')),
+    [CLONED_FROM_NAME]: jsonText(meta?.name ?? ''),
+    [CLONED_FROM_GROUPKIND]: groupKind(jsonText(template.apiVersion ?? ''), jsonText(template.kind ?? '')),
   };
 };
 
@@ -110,7 +110,7 @@ export function templateToObject(input: ObjectFromTemplate, rec?: Recorder): Jso
   const innerKind = nonEmptyString(inner.kind);
   const obj: JsonObject = {
     apiVersion: innerApiVersion ?? (template.apiVersion as Json),
-    kind: innerKind ?? objectKindOf(String(template.kind ?? '')),
+    kind: innerKind ?? objectKindOf(jsonText(template.kind ?? '')),
     metadata: buildMetadata(input.name, cluster.namespace, labels, annotations, input.ownerReferences),
   };
   for (const key of Object.keys(inner)) {
@@ -121,7 +121,7 @@ export function templateToObject(input: ObjectFromTemplate, rec?: Recorder): Jso
   if (rec) {
     rec.fromTemplate(template, innerApiVersion !== undefined ? ['spec', 'template', 'apiVersion'] : ['apiVersion'], obj, ['apiVersion']);
     if (innerKind !== undefined) rec.fromTemplate(template, ['spec', 'template', 'kind'], obj, ['kind']);
-    else rec.set(obj, ['kind'], fixed(`kind of the ClusterClass template (${String(template.kind)}) without "Template"`));
+    else rec.set(obj, ['kind'], fixed(`kind of the ClusterClass template (${jsonText(template.kind)}) without "Template"`));
     const innerMeta: Path = ['spec', 'template', 'metadata'];
     recordCommon(
       rec,
@@ -179,6 +179,8 @@ export function templateToTemplate(input: TemplateClone, rec?: Recorder): JsonOb
 
 /** Sets `obj.<path>` creating parents; used for contract paths on the ControlPlane. */
 export function setIn(obj: JsonObject, path: readonly string[], value: Json): void {
+  const key = path.at(-1);
+  if (key === undefined) return;
   let cur = obj;
   for (const seg of path.slice(0, -1)) {
     const next = cur[seg];
@@ -189,5 +191,5 @@ export function setIn(obj: JsonObject, path: readonly string[], value: Json): vo
       cur = created;
     }
   }
-  defineKey(cur, path[path.length - 1]!, value);
+  defineKey(cur, key, value);
 }

@@ -4,7 +4,7 @@
  * maps merged from several layers.
  */
 import type { Cluster, Json, JsonObject } from '../core/model.js';
-import { asObject } from '../core/json.js';
+import { asObject, jsonText } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import { SECONDS_AS_DURATION, type Source } from '../provenance/sources.js';
 import type { Path } from '../core/path.js';
@@ -37,7 +37,7 @@ const FIXED_LABEL_DETAIL: Record<string, string> = {
   [POOL_NAME_LABEL]: 'label with the MachinePool topology name',
   [CONTROL_PLANE_LABEL]: 'control plane selector label',
 };
-export const fixedLabel = (key: string): Source => fixed(FIXED_LABEL_DETAIL[key] ?? 'label set by the topology controller');
+const fixedLabel = (key: string): Source => fixed(FIXED_LABEL_DETAIL[key] ?? 'label set by the topology controller');
 
 /** Where an object's Kubernetes version came from: the topology, or upgrade sequencing holding it back (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
 export function versionSource(cluster: Cluster, version: string, reason: string | undefined): Source {
@@ -70,7 +70,7 @@ export const cloneNameDetail = (what: string, prefix: string): string =>
   `name of the ${what}: "${prefix}" + a hash of its patched content (changes, i.e. rotates, when the template content changes)`;
 
 /** A reference to a generated object, described by what it points at. */
-export const referenceTo = (what: string, ref: Json | undefined): Source => builtin(`reference to the generated ${what} "${String(asObject(ref)?.name ?? '')}"`);
+export const referenceTo = (what: string, ref: Json | undefined): Source => builtin(`reference to the generated ${what} "${jsonText(asObject(ref)?.name ?? '')}"`);
 
 /**
  * One layer of a merged label/annotation map: the keys it brings and how to record one of them.
@@ -98,8 +98,8 @@ export const templateLayer = (rec: Recorder, template: JsonObject, mapPath: Path
 
 /** The annotations saying which template an object was cloned from. */
 export const clonedFromLayer = (rec: Recorder, template: JsonObject): Layer => {
-  const kind = String(template.kind ?? '');
-  const name = String(asObject(template.metadata)?.name ?? '');
+  const kind = jsonText(template.kind ?? '');
+  const name = jsonText(asObject(template.metadata)?.name ?? '');
   return sourceLayer(rec, [CLONED_FROM_NAME, CLONED_FROM_GROUPKIND], (k) =>
     fixed(k === CLONED_FROM_NAME ? `name of the ClusterClass template it was cloned from (${kind} ${name})` : `group/kind of the ClusterClass template it was cloned from (${kind})`),
   );
@@ -110,7 +110,7 @@ export function recordLayers(obj: JsonObject, base: Path, layers: readonly Layer
   const present = asObject(base.reduce<Json | undefined>((v, k) => asObject(v)?.[k as string], obj));
   if (!present) return;
   for (const layer of layers) {
-    const keys = Array.isArray(layer.keys) ? layer.keys : Object.keys(layer.keys ?? {});
+    const keys: readonly string[] = Array.isArray(layer.keys) ? (layer.keys as readonly string[]) : Object.keys(layer.keys ?? {});
     for (const k of keys) if (Object.hasOwn(present, k)) layer.record(obj, k, [...base, k]);
   }
 }

@@ -7,7 +7,7 @@
 import type { Cluster, Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson } from '../core/json.js';
+import { asObject, cloneJson, jsonText } from '../core/json.js';
 import type { DefaultedVariable, DefaultedVariables } from '../variables/index.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { VariableOrigin } from '../provenance/sources.js';
@@ -18,7 +18,7 @@ import { controlPlaneContractPaths } from './controlplane.js';
 import { clusterBuiltin, controlPlaneBuiltin, machineDeploymentBuiltin, machinePoolBuiltin } from './builtins.js';
 
 const valuesOf = (vars: { name: string; value: Json }[]): Record<string, Json> => {
-  const out: Record<string, Json> = Object.create(null);
+  const out = Object.create(null) as Record<string, Json>;
   for (const v of vars) out[v.name] = v.value;
   return out;
 };
@@ -37,7 +37,7 @@ function requestTemplate(template: JsonObject, desired: JsonObject, inner: boole
   const base = inner ? INNER_METADATA : METADATA;
   for (const key of ['labels', 'annotations'] as const) {
     if (meta[key] !== undefined) {
-      target[key] = cloneJson(meta[key] as Json);
+      target[key] = cloneJson(meta[key]);
       rec?.copy(desired, ['metadata', key], copy, [...base, key]);
     } else {
       delete target[key];
@@ -50,18 +50,18 @@ function requestTemplate(template: JsonObject, desired: JsonObject, inner: boole
 function ensureInnerMetadata(copy: JsonObject): JsonObject {
   const spec = asObject(copy.spec) ?? (copy.spec = {});
   const template = asObject(spec.template) ?? (spec.template = {});
-  return asObject(template.metadata) ?? ((template.metadata = {}) as JsonObject);
+  return asObject(template.metadata) ?? ((template.metadata = {}));
 }
 
 const BOOTSTRAP_REF_PATH = 'spec.template.spec.bootstrap.configRef';
 const INFRASTRUCTURE_REF_PATH = 'spec.template.spec.infrastructureRef';
 
 /** CAPI core/reconcilers/topology/cluster/patches/engine.go `createRequest`: the CP machine template's holder is the desired ControlPlane, at its contract's ref path. */
-export function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState): PatchRequestItem['holder'] {
+function controlPlaneMachineTemplateHolder(bp: Blueprint, desired: DesiredState): PatchRequestItem['holder'] {
   return {
-    apiVersion: String(desired.controlPlane.apiVersion),
-    kind: String(desired.controlPlane.kind),
-    name: String(asObject(desired.controlPlane.metadata)!.name),
+    apiVersion: jsonText(desired.controlPlane.apiVersion),
+    kind: jsonText(desired.controlPlane.kind),
+    name: jsonText(asObject(desired.controlPlane.metadata)?.name),
     fieldPath: controlPlaneContractPaths(bp.controlPlaneContract).infrastructureRef.join('.'),
   };
 }
@@ -98,10 +98,11 @@ export function patchDesiredState(
     items.push(item);
     slots.push(slot);
   };
-  if (desired.infrastructureCluster && bp.infrastructureCluster) {
+  const infrastructureCluster = desired.infrastructureCluster;
+  if (infrastructureCluster && bp.infrastructureCluster) {
     add(
-      { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, desired.infrastructureCluster, true, rec), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
-      { role: 'InfrastructureCluster', get: () => desired.infrastructureCluster!, set: (o) => (desired.infrastructureCluster = o) },
+      { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, infrastructureCluster, true, rec), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
+      { role: 'InfrastructureCluster', get: () => infrastructureCluster, set: (o) => (desired.infrastructureCluster = o) },
     );
   }
   add(
@@ -114,16 +115,17 @@ export function patchDesiredState(
     },
     { role: 'ControlPlane', get: () => desired.controlPlane, set: (o) => (desired.controlPlane = o) },
   );
-  if (desired.controlPlaneMachineTemplate && bp.controlPlaneMachineInfrastructure) {
+  const machineTemplate = desired.controlPlaneMachineTemplate;
+  if (machineTemplate && bp.controlPlaneMachineInfrastructure) {
     add(
       {
         role: 'ControlPlaneMachineTemplate',
-        template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, desired.controlPlaneMachineTemplate, false, rec),
+        template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, machineTemplate, false, rec),
         holder: controlPlaneMachineTemplateHolder(bp, desired),
         variables: cpVars,
         ...(cpOrigins ? { variableOrigins: cpOrigins } : {}),
       },
-      { role: 'ControlPlaneMachineTemplate', get: () => desired.controlPlaneMachineTemplate!, set: (o) => (desired.controlPlaneMachineTemplate = o) },
+      { role: 'ControlPlaneMachineTemplate', get: () => machineTemplate, set: (o) => (desired.controlPlaneMachineTemplate = o) },
     );
   }
   /** A worker's bootstrap and infrastructure items; MachinePool ones are objects (synced like the InfraCluster). */
@@ -135,7 +137,7 @@ export function patchDesiredState(
     inner: boolean,
     parts: [PatchTargetRole, JsonObject, string, Pick<Slot, 'get' | 'set'>][],
   ) => {
-    const holder = { apiVersion: String(owner.apiVersion), kind: String(owner.kind), name: String(asObject(owner.metadata)!.name) };
+    const holder = { apiVersion: jsonText(owner.apiVersion), kind: jsonText(owner.kind), name: jsonText(asObject(owner.metadata)?.name) };
     const variables = { ...valuesOf(overrides), builtin };
     const origins = rec && originsOf(overrides);
     for (const [role, classTemplate, fieldPath, slot] of parts) {
@@ -178,8 +180,10 @@ export function patchDesiredState(
     out.results.push(...validatePatchedTopology(bp.patches, request, out.templates, ctx));
     if (out.results.some((r) => r.severity === 'error')) return out.results;
   }
-  out.templates.forEach((patched, i) => {
-    const slot = slots[i]!;
+  // applyPatches answers one template per request item, in order: one per slot.
+  slots.forEach((slot, i) => {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- one patched template per slot (above)
+    const patched = out.templates[i]!;
     slot.set(updateDesiredObject(slot.role, slot.get(), patched, bp.controlPlaneContract, rec));
   });
   return out.results;

@@ -92,6 +92,7 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
     names.infrastructureCluster = gen('InfrastructureCluster', 'spec.infrastructure.naming.template', { ...base, role: 'infrastructure-cluster', ...tmpl(bp.cc.infrastructure?.naming?.template) });
   }
   for (const t of cluster.topology.workers.machineDeployments) {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
     const cls = bp.machineDeployments.get(t.class)!.cls;
     names.machineDeployments.set(t.name, {
       machineDeployment: gen('MachineDeployment', `${cls.fieldPath}.naming.template`, {
@@ -106,6 +107,7 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
     });
   }
   for (const t of cluster.topology.workers.machinePools) {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
     const cls = bp.machinePools.get(t.class)!.cls;
     names.machinePools.set(t.name, {
       machinePool: gen('MachinePool', `${cls.fieldPath}.naming.template`, { ...base, role: 'machine-pool', topologyName: t.name, topologyKey: 'machinePool', ...tmpl(cls.naming?.template) }, keyed('spec.topology.workers.machinePools', t.name)),
@@ -118,7 +120,7 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
 
 function withRotating(stable: Omit<TopologyNames, 'controlPlaneMachineTemplate'>, rotating: ReturnType<typeof rotatingNames>): TopologyNames {
   const names: TopologyNames = { ...stable, machineDeployments: new Map() };
-  for (const [k, v] of stable.machineDeployments) names.machineDeployments.set(k, { ...v, ...rotating.md.get(k)! });
+  for (const [k, v] of stable.machineDeployments) names.machineDeployments.set(k, { ...v, ...rotating.md.get(k) });
   if (rotating.controlPlaneMachineTemplate) names.controlPlaneMachineTemplate = rotating.controlPlaneMachineTemplate;
   return names;
 }

@@ -18,7 +18,7 @@
  */
 import type { SemVer } from 'semver';
 import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../core/model.js';
-import { asNumber, asObject, asString } from '../core/json.js';
+import { asNumber, asObject, asString, jsonText } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { compareVersions, parseTolerant, semverText } from '../core/go/primitives.js';
 import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, UPGRADE_CONCURRENCY, groupOf } from '../core/labels.js';
@@ -51,6 +51,8 @@ interface WorkerState {
   /** `metadata.name` of the current object. */
   name: string;
   version: string;
+  /** `version` parsed (only parsable versions are read). */
+  semver: SemVer;
   observed: boolean;
   rolling: boolean;
 }
@@ -101,7 +103,7 @@ function workerRolling(obj: JsonObject): boolean {
 }
 
 const labelsOf = (o: JsonObject) => asObject(asObject(o.metadata)?.labels) ?? {};
-const isCore = (o: JsonObject, kind: string) => o.kind === kind && groupOf(String(o.apiVersion)) === 'cluster.x-k8s.io';
+const isCore = (o: JsonObject, kind: string) => o.kind === kind && groupOf(jsonText(o.apiVersion)) === 'cluster.x-k8s.io';
 
 /**
  * The current state of one Cluster from its objects (previous render and/or observed): the
@@ -120,7 +122,7 @@ export function currentStateOf(
       const meta = asObject(o.metadata);
       if (labels[CLUSTER_NAME_LABEL] !== cluster.name || (str(meta, 'namespace') ?? cluster.namespace) !== cluster.namespace) continue;
       if (observed && labels[TOPOLOGY_OWNED_LABEL] === undefined) continue;
-      if (o.kind === controlPlaneKind.kind && groupOf(String(o.apiVersion)) === controlPlaneKind.group) {
+      if (o.kind === controlPlaneKind.kind && groupOf(jsonText(o.apiVersion)) === controlPlaneKind.group) {
         const version = str(o, 'spec', 'version');
         const spec = version === undefined ? undefined : parseTolerant(version);
         if (!version || !spec) continue;
@@ -131,8 +133,9 @@ export function currentStateOf(
       const worker = isCore(o, 'MachineDeployment') ? { map: state.machineDeployments, label: DEPLOYMENT_NAME_LABEL } : isCore(o, 'MachinePool') ? { map: state.machinePools, label: POOL_NAME_LABEL } : undefined;
       const topologyName = worker && asString(labels[worker.label]);
       const version = str(o, 'spec', 'template', 'spec', 'version');
-      if (!worker || topologyName === undefined || !version || !parseTolerant(version)) continue;
-      worker.map.set(topologyName, { name: str(meta, 'name') ?? topologyName, version, observed, rolling: observed && workerRolling(o) });
+      const semver = version ? parseTolerant(version) : undefined;
+      if (!worker || topologyName === undefined || !version || !semver) continue;
+      worker.map.set(topologyName, { name: str(meta, 'name') ?? topologyName, version, semver, observed, rolling: observed && workerRolling(o) });
     }
   };
   read(sources.previous ?? [], false);
@@ -141,6 +144,12 @@ export function currentStateOf(
 }
 
 type Plan = { controlPlane: string[]; workers: string[] } | { error: string };
+
+/** The next version of a plan an upgrade is pending for. */
+function firstStep(plan: readonly string[]): string {
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- kept: a plan is empty only when the versions differ in text alone (1.30.0, v1.30.0)
+  return plan[0]!;
+}
 
 const vtext = (v: SemVer) => `v${semverText(v)}`;
 
@@ -151,25 +160,25 @@ function controlPlanePlan(cc: ClusterClass, desired: SemVer, desiredText: string
     if (desired.minor > current.minor + 1) return { error: `cannot compute an upgrade plan from ${currentText} to ${desiredText}` };
     return [desiredText];
   }
-  const steps: string[] = [];
+  const steps: { text: string; minor: number }[] = [];
   for (const v of cc.kubernetesVersions) {
     const sv = parseTolerant(v);
     if (!sv) return { error: `failed to parse version ${v}` };
     if (sv.compare(current) <= 0) continue;
     if (compareVersions(sv, desired) === 1) break;
-    steps.push(v);
+    steps.push({ text: v, minor: sv.minor });
     if (semverText(sv) === semverText(desired)) break;
   }
-  if (steps.length === 0) return steps;
+  const [first] = steps;
+  if (first === undefined) return [];
   // One version per minor: the last one listed for it.
   const simplified: string[] = [];
   let minor = current.minor;
-  if (minor === desired.minor) simplified.push(steps[0]!);
-  for (const v of steps) {
-    const sv = parseTolerant(v)!;
-    if (sv.minor > minor) simplified.push(v);
-    if (sv.minor === minor && simplified.length > 0) simplified[simplified.length - 1] = v;
-    minor = sv.minor;
+  if (minor === desired.minor) simplified.push(first.text);
+  for (const step of steps) {
+    if (step.minor > minor) simplified.push(step.text);
+    if (step.minor === minor && simplified.length > 0) simplified[simplified.length - 1] = step.text;
+    minor = step.minor;
   }
   return simplified;
 }
@@ -187,8 +196,7 @@ function upgradePlan(cc: ClusterClass, desiredText: string, cpText: string, work
   if (!desired || !cp) return { error: `failed to parse version ${desired ? cpText : desiredText}` };
   let min: SemVer | undefined;
   for (const w of workers) {
-    const v = parseTolerant(w.version)!;
-    if (!min || lowerThanMin(v, min, cp)) min = v;
+    if (!min || lowerThanMin(w.semver, min, cp)) min = w.semver;
   }
   if (semverText(cp) === semverText(desired) && (!min || semverText(min) === semverText(desired))) return { controlPlane: [], workers: [] };
   const cpSteps = controlPlanePlan(cc, desired, desiredText, cp, cpText);
@@ -245,7 +253,7 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
 
   const mdTopologies = cluster.topology.workers.machineDeployments;
   const mpTopologies = cluster.topology.workers.machinePools;
-  const existing = (topos: { name: string }[], map: Map<string, WorkerState>) => topos.flatMap((t) => (map.has(t.name) ? [map.get(t.name)!] : []));
+  const existing = (topos: { name: string }[], map: Map<string, WorkerState>) => topos.flatMap((t) => map.get(t.name) ?? []);
   const currentMDs = existing(mdTopologies, current.machineDeployments);
   const currentMPs = existing(mpTopologies, current.machinePools);
   const plan = upgradePlan(cc, target, cpState.version, [...currentMDs, ...currentMPs]);
@@ -287,7 +295,7 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
   } else if (anyRolling) {
     if (pending) note(`control plane stays at ${cpState.version}: workers are still rolling out; it moves on once they are done`);
   } else if (pending) {
-    cpVersion = plan.controlPlane[0]!;
+    cpVersion = firstStep(plan.controlPlane);
     starting = true;
     const steps = plan.controlPlane.length > 1 ? ` (step 1 of ${plan.controlPlane.length}: ${plan.controlPlane.join(' → ')})` : '';
     note(`control plane moves from ${cpState.version} to ${cpVersion}${steps}`);
@@ -333,7 +341,7 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
       else if (workersPlan[0] === w.version) keep(`waiting for the control plane to take the next step of the upgrade plan`);
       else {
         upgrading.add(t.name);
-        out.set(t.name, workersPlan[0]!);
+        out.set(t.name, firstStep(workersPlan));
         note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${workersPlan[0]}`, path, object);
       }
     });

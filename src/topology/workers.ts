@@ -7,7 +7,7 @@
  */
 import type { Cluster, Json, JsonObject, MachineDeploymentTopology, MachinePoolTopology } from '../core/model.js';
 import type { MachineDeploymentBlueprint, MachinePoolBlueprint } from '../blueprint/blueprint.js';
-import { asObject, cloneJson, compact, sortedMap } from '../core/json.js';
+import { asObject, cloneJson, compact, sortedMap, jsonText } from '../core/json.js';
 import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
@@ -77,8 +77,9 @@ function recordWorkerMetadata(rec: Recorder, obj: JsonObject, p: WorkerPaths, to
 /** Node timeouts, each topology-over-class (seconds), with where each came from. */
 function workerTimeouts(topo: WorkerTopology, cls: WorkerClass): { name: TimeoutName; seconds: number; fromTopology: boolean }[] {
   return TIMEOUT_NAMES.flatMap((name) => {
-    const fromTopology = topo.deletion?.[`${name}Seconds`] !== undefined;
-    const seconds = fromTopology ? topo.deletion![`${name}Seconds`] : cls.deletion?.[`${name}Seconds`];
+    const topologySeconds = topo.deletion?.[`${name}Seconds`];
+    const fromTopology = topologySeconds !== undefined;
+    const seconds = topologySeconds ?? cls.deletion?.[`${name}Seconds`];
     return seconds === undefined ? [] : [{ name, seconds, fromTopology }];
   });
 }
@@ -166,6 +167,7 @@ export interface WorkerVersion {
 export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploymentTopology, mdBp: MachineDeploymentBlueprint, { kubernetesVersion, reason }: WorkerVersion): DesiredMachineDeployment {
   const { cluster, names, version, rec } = ctx;
   const identity = identityOf(cluster);
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- topologyNames (render.ts) names every worker of the topology
   const mdNames = names.machineDeployments.get(topo.name)!;
   const cls = mdBp.cls;
   const extraLabel = { [DEPLOYMENT_NAME_LABEL]: topo.name };
@@ -177,8 +179,9 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
   // A topology rollout is not the zero MachineDeploymentTopologyRolloutSpec: normalize keeps it only with after or strategy.
   const topologyRollout = topo.rollout !== undefined;
   const rollout = topologyRollout ? topo.rollout : cls.rollout?.strategy ? { strategy: cls.rollout.strategy } : undefined;
-  const maxInFlightFromTopology = topo.healthCheck?.remediation?.maxInFlight !== undefined;
-  const maxInFlight = maxInFlightFromTopology ? topo.healthCheck!.remediation!.maxInFlight : cls.healthCheck?.remediation?.maxInFlight;
+  const topologyMaxInFlight = topo.healthCheck?.remediation?.maxInFlight;
+  const maxInFlightFromTopology = topologyMaxInFlight !== undefined;
+  const maxInFlight = topologyMaxInFlight ?? cls.healthCheck?.remediation?.maxInFlight;
   const orderFromTopology = !!topo.deletion?.order;
   const order = topo.deletion?.order || cls.deletion?.order;
   const refs = {
@@ -270,6 +273,7 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
 export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology, mpBp: MachinePoolBlueprint, { kubernetesVersion, reason }: WorkerVersion): DesiredMachinePool {
   const { cluster, names, version, rec } = ctx;
   const identity = identityOf(cluster);
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- topologyNames (render.ts) names every worker of the topology
   const mpNames = names.machinePools.get(topo.name)!;
   const cls = mpBp.cls;
   const poolLabel = { [POOL_NAME_LABEL]: topo.name };
@@ -284,8 +288,8 @@ export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology
   const fixedLabelMap = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', ...poolLabel };
   const meta = workerMetadata(topo, cls, fixedLabelMap);
   const refs = {
-    bootstrap: objectRef(version, String(bootstrapObject.apiVersion), String(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace),
-    infrastructure: objectRef(version, String(infrastructureObject.apiVersion), String(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace),
+    bootstrap: objectRef(version, jsonText(bootstrapObject.apiVersion), jsonText(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace),
+    infrastructure: objectRef(version, jsonText(infrastructureObject.apiVersion), jsonText(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace),
   };
   const machine = machineSpec(topo, cls, kubernetesVersion, { taints: machineField(topo.taints, cls.taints) });
   const templateSpec = machineTemplateSpec(version, cluster, refs, machine);
@@ -313,7 +317,7 @@ export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology
     recordWorkerMetadata(rec, machinePool, p, topo, cls, Object.keys(fixedLabelMap));
     if (topo.replicas !== undefined) rec.set(machinePool, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
     if (failureDomains.value !== undefined) rec.set(machinePool, ['spec', 'failureDomains'], eitherSource(failureDomains.fromTopology, `${p.topology}.failureDomains`, `${p.cls}.failureDomains`));
-    const what = { bootstrap: `bootstrap config (${String(bootstrapObject.kind)})`, infrastructure: `infrastructure machine pool (${String(infrastructureObject.kind)})` };
+    const what = { bootstrap: `bootstrap config (${jsonText(bootstrapObject.kind)})`, infrastructure: `infrastructure machine pool (${jsonText(infrastructureObject.kind)})` };
     recordMachineTemplateSpec(rec, machinePool, p, version, machine, versionSource(cluster, kubernetesVersion, reason), refs, what);
   }
   return { topology: topo, blueprint: mpBp, bootstrapObject, infrastructureObject, machinePool };

@@ -49,7 +49,7 @@ export function validateVariableNames(vars: readonly ClusterClassVariable[], bas
 }
 
 export function validateVariableMetadata(v: ClusterClassVariable, root: SchemaNode, base: string): FieldError[] {
-  const errs = validateMetadata(v.deprecatedV1Beta1Metadata as { labels?: Json; annotations?: Json } | undefined, child(base, 'deprecatedV1Beta1Metadata'));
+  const errs = validateMetadata(v.deprecatedV1Beta1Metadata, child(base, 'deprecatedV1Beta1Metadata'));
   const walk = (n: SchemaNode): void => {
     errs.push(...validateMetadata(n.xMetadata, child(n.path, 'x-metadata')));
     if (n.additionalProperties) walk(n.additionalProperties);
@@ -89,7 +89,8 @@ export function structuralErrors(n: SchemaNode, level: Level): FieldError[] {
 /** apiextensions `intOrStringAnyOf`: exactly `[{type: integer}, {type: string}]`, nothing else set. */
 function isIntOrStringAnyOf(list: readonly SchemaNode[] | undefined): boolean {
   const only = (n: SchemaNode, type: string) => n.type === type && Object.entries(n.json).every(([k, v]) => k === 'type' || v === '' || v === false);
-  return list?.length === 2 && only(list[0]!, 'integer') && only(list[1]!, 'string');
+  const [first, second, ...more] = list ?? [];
+  return first !== undefined && second !== undefined && more.length === 0 && only(first, 'integer') && only(second, 'string');
 }
 
 /** Inside allOf/anyOf/oneOf/not only value validations are allowed (`NestedValueValidation`). */
@@ -220,7 +221,7 @@ function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: st
   });
   if (!noSchemaErrors || out.errors.length > 0 || !celAllowed) return out;
 
-  const tree = compileCelTree(ctx.env, { ...n, properties: undefined, additionalProperties: undefined, items: undefined } as SchemaNode);
+  const tree = compileCelTree(ctx.env, { ...n, properties: undefined, additionalProperties: undefined, items: undefined });
   tree?.rules.forEach((c, i) => {
     const p = index(base, i);
     if (c.rule.compileError !== undefined) out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));
@@ -229,7 +230,8 @@ function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: st
       out.errors.push(invalid(child(p, 'rule'), c.def.rule, withFix(`oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`, FIX.celOldSelfInItems)));
     }
     if (c.rule.unsupported !== undefined) {
-      out.warnings.push(fieldError('Invalid value', child(p, 'rule'), `x-kubernetes-validations rule ${JSON.stringify(c.def.rule)} cannot be evaluated offline: ${c.rule.unsupported}; values are not checked against it`, c.def.rule));
+      // The value shown is the rule: the detail does not quote it a second time.
+      out.warnings.push(fieldError('Invalid value', child(p, 'rule'), `this x-kubernetes-validations rule cannot be evaluated offline: ${c.rule.unsupported}; values are not checked against it`, c.def.rule));
     }
   });
   if (out.errors.length > 0) return out;

@@ -24,9 +24,9 @@ export function applyStructuralDefaults(value: Json, s: SchemaNode, observe?: De
     const items = s.items;
     if (!items) return value.map((v) => v);
     return value.map((v, i) => {
-      const defaulted = v === null && items.default !== undefined;
-      if (defaulted) observe?.([...at, i]);
-      return applyStructuralDefaults(defaulted ? cloneJson(items.default!.value) : v, items, observe, observe && [...at, i]);
+      const fallback = v === null ? items.default : undefined;
+      if (fallback) observe?.([...at, i]);
+      return applyStructuralDefaults(fallback ? cloneJson(fallback.value) : v, items, observe, observe && [...at, i]);
     });
   }
   if (!isObject(value)) return value;
@@ -49,9 +49,9 @@ export function applyStructuralDefaults(value: Json, s: SchemaNode, observe?: De
       defineKey(out, k, applyStructuralDefaults(out[k] as Json, prop, observe, below));
     } else if (s.additionalProperties) {
       const ap = s.additionalProperties;
-      const defaulted = out[k] === null && ap.default !== undefined;
-      if (defaulted) observe?.([...at, k]);
-      defineKey(out, k, applyStructuralDefaults(defaulted ? cloneJson(ap.default!.value) : (out[k] as Json), ap, observe, below));
+      const fallback = out[k] === null ? ap.default : undefined;
+      if (fallback) observe?.([...at, k]);
+      defineKey(out, k, applyStructuralDefaults(fallback ? cloneJson(fallback.value) : (out[k] as Json), ap, observe, below));
     }
   }
   return out;

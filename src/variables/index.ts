@@ -14,14 +14,15 @@ import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
 import { defaultVariableValue } from './defaulting.js';
-import { child, dedupeResults, fieldError, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
+import { child, dedupeResults, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
 import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
-import { withFix } from '../core/fixes.js';
+import { FIX, fixed, withFix } from '../core/fixes.js';
+import { closest } from '../core/suggest.js';
 
-export interface CompiledVariable {
+interface CompiledVariable {
   name: string;
   /**
    * Where its definitions come from, in status order: `inline` (spec.variables) and/or the
@@ -153,7 +154,7 @@ function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariab
  * from when it was not called (`discoveryCalled`: its answer is already in).
  */
 function specUndefinedFix(cc: ClusterClass, discoveryCalled: boolean): string {
-  const discovering = cc.patches.filter((p) => p.external?.discoverVariablesExtension).map((p) => `"${p.external!.discoverVariablesExtension}"`);
+  const discovering = cc.patches.flatMap((p) => (p.external?.discoverVariablesExtension ? [`"${p.external.discoverVariablesExtension}"`] : []));
   const fix = `define it in ClusterClass "${cc.name}" spec.variables, or remove it from the Cluster`;
   if (discovering.length === 0 || discoveryCalled) return fix;
   return `${fix}; variables of Runtime Extension ${discovering.join(', ')} are known only from the class's status.variables or from the extension: render the ClusterClass as exported from the management cluster (kubectl get clusterclass ${cc.name} -n ${cc.namespace} -o yaml), or give its ExtensionConfig (--extensions) or recorded answers (--replay-extensions)`;
@@ -261,6 +262,12 @@ export function inlineVariableNames(v: CompiledVariables): Set<string> {
 
 const raw = (value: Json | undefined): string => goMarshal(value ?? null);
 
+/** CAPI's "variable is not defined", then the defined name closest to the one set, and what else to do. */
+function notDefined(v: CompiledVariables, name: string): string {
+  const near = closest(name, v.byName.keys());
+  return withFix('variable is not defined', near === undefined ? v.undefinedFix : FIX.variableNearName(near, v.undefinedFix));
+}
+
 function indexValues(values: readonly ClusterVariable[], path: string): { index: Map<string, ClusterVariable>; errors: FieldError[] } {
   const index = new Map<string, ClusterVariable>();
   const errors: FieldError[] = [];
@@ -276,7 +283,7 @@ function indexValues(values: readonly ClusterVariable[], path: string): { index:
  * back). With `originsAt` (the list's path, `spec.topology.variables`), each value says whether
  * it was defaulted and where it is written or defaulted from.
  */
-export function defaultVariableList(
+function defaultVariableList(
   v: CompiledVariables,
   values: readonly ClusterVariable[],
   path: string,
@@ -291,7 +298,7 @@ export function defaultVariableList(
   for (const item of work) {
     const def = v.byName.get(item.name);
     if (!def) {
-      errors.push(invalid(key(path, item.name), raw(item.current?.value), withFix('variable is not defined', v.undefinedFix)));
+      errors.push(invalid(key(path, item.name), raw(item.current?.value), notDefined(v, item.name)));
       continue;
     }
     if (!item.current && (!createVariables || !def.schema.default)) continue;
@@ -312,13 +319,18 @@ function originOf(item: { current?: ClusterVariable; index?: number }, value: Js
   return origin;
 }
 
-/** `validateClusterVariables` for one list. */
+/**
+ * `validateClusterVariables` for one list. `notDefaulted`: the first error of defaulting the list,
+ * which left it as written (core/webhooks/admission/cluster.go `DefaultVariables`), so a required
+ * variable with a default is missing only because of it; its message says so.
+ */
 export function validateVariableList(
   v: CompiledVariables,
   values: readonly ClusterVariable[],
   oldValues: readonly ClusterVariable[],
   path: string,
   validateRequired: boolean,
+  notDefaulted?: FieldError,
 ): { errors: FieldError[]; warnings: FieldError[] } {
   const warnings: FieldError[] = [];
   const { index, errors } = indexValues(values, path);
@@ -326,7 +338,9 @@ export function validateVariableList(
   const oldIndex = new Map(oldValues.map((o) => [o.name, o] as const));
   if (validateRequired) {
     for (const c of v.sorted) {
-      if (c.required && !index.has(c.name)) errors.push(required(path, `required variable ${goQuote(c.name)} must be set`));
+      if (!c.required || index.has(c.name)) continue;
+      const missing = required(path, `required variable ${goQuote(c.name)} must be set`);
+      errors.push(notDefaulted && c.schema.default ? fixed(missing, FIX.variableNotDefaulted(notDefaulted.field)) : missing);
     }
   }
   for (const val of values) {
@@ -334,7 +348,7 @@ export function validateVariableList(
     const def = v.byName.get(val.name);
     const rawValue = raw(val.value);
     if (!def) {
-      errors.push(invalid(p, rawValue, withFix('variable is not defined', v.undefinedFix)));
+      errors.push(invalid(p, rawValue, notDefined(v, val.name)));
       continue;
     }
     const value = val.value ?? null;
@@ -409,7 +423,7 @@ export function defaultAndValidateClusterVariables(
   const mpOverrides = defaultMachines(topo.workers?.machinePools ?? [], mpPath, 'spec.topology.workers.machinePools');
 
   const collect = (r: { errors: FieldError[]; warnings: FieldError[] }) => { errors.push(...r.errors); warnings.push(...r.warnings); };
-  collect(validateVariableList(v, cl.values, prev?.variables ?? [], clusterPath, true));
+  collect(validateVariableList(v, cl.values, prev?.variables ?? [], clusterPath, true, cl.errors[0]));
   if (cpOverrides.length > 0) collect(validateVariableList(v, cpOverrides, prev?.controlPlane?.variables?.overrides ?? [], cpPath, false));
   const oldMachine = (list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[] | undefined, name: string) =>
     list?.find((m) => m.name === name)?.variables?.overrides ?? [];
@@ -430,4 +444,4 @@ export function defaultAndValidateClusterVariables(
   };
 }
 
-export { fieldError, type FieldError };
+export { type FieldError };

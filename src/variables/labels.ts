@@ -63,7 +63,7 @@ function stringMap(m: Json | undefined, path: string, out: FieldError[]): [strin
   return entries;
 }
 
-export function validateLabels(labels: Json | undefined, path: string): FieldError[] {
+function validateLabels(labels: Json | undefined, path: string): FieldError[] {
   const out: FieldError[] = [];
   for (const [k, v] of stringMap(labels, path, out)) {
     for (const msg of qualifiedNameErrors(k)) out.push(invalid(path, k, msg));
@@ -72,7 +72,7 @@ export function validateLabels(labels: Json | undefined, path: string): FieldErr
   return out;
 }
 
-export function validateAnnotations(annotations: Json | undefined, path: string): FieldError[] {
+function validateAnnotations(annotations: Json | undefined, path: string): FieldError[] {
   const out: FieldError[] = [];
   let total = 0;
   for (const [k, v] of stringMap(annotations, path, out)) {

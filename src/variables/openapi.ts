@@ -15,7 +15,7 @@ import { RE2JS } from 're2js';
 import type { Json, JsonObject } from '../core/model.js';
 import { child, fieldError, goQuote, type BadValue, type FieldError } from '../core/fielderror.js';
 import { checkedFormatName, formatChecker, formatNames } from '../core/go/formats.js';
-import { defineKey, isObject } from '../core/json.js';
+import { defineKey, isObject, jsonText } from '../core/json.js';
 import { goMarshal, jsonTypeName } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
 
@@ -48,7 +48,7 @@ export function newAjv(): Ajv {
 }
 
 /** The JSON Schema ajv compiles for a Kubernetes schema node (draft-07 semantics). */
-export function toAjvSchema(n: SchemaNode): JsonObject {
+function toAjvSchema(n: SchemaNode): JsonObject {
   const s: JsonObject = {};
   if (n.intOrString) s.type = ['integer', 'string'];
   else if (n.type !== '') s.type = n.type;
@@ -198,7 +198,7 @@ function mapError(e: ErrorObject, name: string, data: Json, basePath: string, ba
     case 'uniqueItems':
       return invalidWith(`shouldn't contain duplicates`);
     case 'format':
-      return fieldError('Invalid value', path, inBody(name, `must be of type ${String(p.format)}: ${goQuote(String(data))}`), badValue(data, String(p.format)));
+      return fieldError('Invalid value', path, inBody(name, `must be of type ${String(p.format)}: ${goQuote(jsonText(data))}`), badValue(data, String(p.format)));
     case 'anyOf':
       return invalidWith('must validate at least one schema (anyOf)');
     case 'oneOf': {

@@ -142,7 +142,7 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
   const req = getOwn(raw, 'required');
   if (req !== undefined && req !== null) {
     if (Array.isArray(req) && req.every((r) => typeof r === 'string')) {
-      node.required = req as string[];
+      node.required = req;
       keep('required', [...req]);
     } else issues.errors.push(invalid(child(path, 'required'), { go: goMarshal(req) }, 'must be a list of strings'));
   }
@@ -243,6 +243,3 @@ function xMetadataOf(xm: JsonObject): NonNullable<SchemaNode['xMetadata']> {
   if (annotations !== undefined) out.annotations = annotations;
   return out;
 }
-
-/** `x-kubernetes-preserve-unknown-fields: true` */
-export const preservesUnknown = (n: SchemaNode | undefined): boolean => n?.preserveUnknownFields === true;

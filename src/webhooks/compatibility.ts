@@ -29,9 +29,9 @@ const uniqueSorted = (names: Iterable<string>) => [...new Set(names)].sort();
 
 /** A result about the class: CAPI's text, then `fix`; `clusters` are the Clusters affected. */
 function classResult(e: FieldError, ref: ObjectRef, rule: string, clusters: readonly string[], fix: string): Result {
-  const result: Result = { severity: 'error', message: withFix(errorBody(e), fix), resourceRef: ref, field: { path: e.field }, tags: { rule } };
-  if (clusters.length > 0) result.tags!.clusters = clusters.join(',');
-  return result;
+  const tags: Record<string, string> = { rule };
+  if (clusters.length > 0) tags.clusters = clusters.join(',');
+  return { severity: 'error', message: withFix(errorBody(e), fix), resourceRef: ref, field: { path: e.field }, tags };
 }
 
 // ------------------------------------------------------------------ ClusterClass update
@@ -206,13 +206,14 @@ function variableChanges(oldCc: ClusterClass, newCc: ClusterClass, classRef: Obj
     compiled ??= compileClassVariables(newCc, classRef).variables;
     const failures = new Map<string, string>();
     for (const u of uses.filter((x) => x.value.name === v.name)) {
-      const { errors } = validateVariableList(compiled, [u.value], [], u.path, false);
-      if (errors.length > 0 && !failures.has(u.cluster)) failures.set(u.cluster, `${u.cluster}: ${errorString(errors[0]!)}`);
+      const [first] = validateVariableList(compiled, [u.value], [], u.path, false).errors;
+      if (first && !failures.has(u.cluster)) failures.set(u.cluster, `${u.cluster}: ${errorString(first)}`);
     }
     if (failures.size === 0) continue;
-    const users = uniqueSorted(failures.keys());
+    const byCluster = [...failures].sort(([a], [b]) => compareText(a, b));
+    const users = byCluster.map(([cluster]) => cluster);
     const e = forbidden(v.fieldPath, `variable schema change for ${v.name} is invalid. It failed validation in Clusters ${goList(users)}`);
-    results.push(classResult(e, classRef, 'variable-schema', users, FIX.variableSchemaInUse(users.map((c) => failures.get(c)!))));
+    results.push(classResult(e, classRef, 'variable-schema', users, FIX.variableSchemaInUse(byCluster.map(([, failure]) => failure))));
   }
 
   // Newly required without a default: every Cluster must already set it.
@@ -282,6 +283,7 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
   const cc = classes.new ?? classes.old;
   const plans = ((cc?.upgrade?.external as JsonObject | undefined)?.generateUpgradePlanExtension ?? '') !== '';
   if (cc && (cc.kubernetesVersions ?? []).length === 0 && !plans) {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a version made of three numbers parses
     const ceiling = parseTolerant(`${oldV.major}.${oldV.minor + 2}.0`)!;
     if (compareCore(newV, ceiling) >= 0) {
       push(
@@ -300,9 +302,9 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
 /** Rendered objects as the pipeline produces them (any order, any number of Clusters). */
 export type RenderedObjects = readonly JsonObject[];
 
-export type RolloutCause = 'infrastructureTemplate' | 'bootstrapTemplate' | 'version' | 'failureDomain' | 'kubeadmConfigSpec' | 'rolloutAfter';
+type RolloutCause = 'infrastructureTemplate' | 'bootstrapTemplate' | 'version' | 'failureDomain' | 'kubeadmConfigSpec' | 'rolloutAfter';
 
-export interface RolloutReason {
+interface RolloutReason {
   /** One-line summary, e.g. `infrastructure template DevMachineTemplate "c1-md-0-abcde" → "c1-md-0-fghij"`. */
   template: string;
   /** Dotted paths that changed: template clone fields (`spec.template.spec.customImage`) or the object's own field. */
@@ -436,7 +438,9 @@ export function rolloutReport(previous: RenderedObjects, current: RenderedObject
               (r): r is RolloutReason => r !== undefined,
             );
     if (reasons.length === 0) continue;
-    const rollout: Rollout & { role: Role } = { cluster: clusterOf(c)!, kind: str(c.kind) ?? '', name: nameOf(c), reasons, role };
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- every rendered object carries the cluster-name label
+    const cluster = clusterOf(c)!;
+    const rollout: Rollout & { role: Role } = { cluster, kind: str(c.kind) ?? '', name: nameOf(c), reasons, role };
     const ns = nsOf(c);
     if (ns !== undefined) rollout.namespace = ns;
     out.push(rollout);

@@ -7,7 +7,7 @@
  * Bad values are printed as `field.Error` does: strings `%q`-quoted — which includes CAPI's
  * `prettyPrint` (indented JSON) of a JSON patch or selector — and structs as compact JSON.
  */
-import type { ClusterClass, ClusterClassPatch, JsonPatchOperation, ObjectRef, PatchDefinition, PatchSelector, TemplateRef } from '../core/model.js';
+import type { ClusterClass, ClusterClassPatch, Json, JsonPatchOperation, ObjectRef, PatchDefinition, PatchSelector, TemplateRef } from '../core/model.js';
 import { parseTemplate } from '../gotemplate/index.js';
 import type { Result } from '../core/result.js';
 import { goAtoi } from '../core/go/strconv.js';
@@ -22,7 +22,7 @@ const WORKER_BUILTINS = ['class', 'name', 'replicas', 'topologyName', 'version',
 const under = (prefix: string, fields: readonly string[]): string[] => [prefix, ...fields.map((f) => `${prefix}.${f}`)];
 
 /** `builtinVariables`: the only `builtin.` paths `valueFrom.variable` may use (CAPI core/reconcilers/topology/cluster/patches/variables/variables.go `Global`). */
-export const BUILTIN_VARIABLES: ReadonlySet<string> = new Set([
+const BUILTIN_VARIABLES: ReadonlySet<string> = new Set([
   'builtin',
   ...under('builtin.cluster', ['name', 'namespace', 'uid', 'metadata.labels', 'metadata.annotations']),
   ...under('builtin.cluster.topology', ['classRef.name', 'classRef.namespace', 'class', 'classNamespace', 'version']),
@@ -53,7 +53,7 @@ const str = (s: string | undefined): string | undefined => (s ? goMarshal(s) : u
 const bool = (b: boolean | undefined): string | undefined => (b === undefined ? undefined : String(b));
 const list = (items: readonly string[]): string | undefined => (items.length > 0 ? `[${items.join(',')}]` : undefined);
 /** A JSON `null` value decodes to a nil `*apiextensionsv1.JSON` (the API server prunes it): unset. */
-const hasValue = (op: JsonPatchOperation): boolean => op.value !== undefined && op.value !== null;
+const hasValue = (op: JsonPatchOperation): op is JsonPatchOperation & { value: Json } => op.value !== undefined && op.value !== null;
 
 const valueFromJson = (vf: NonNullable<JsonPatchOperation['valueFrom']>): string => struct([['variable', str(vf.variable)], ['template', str(vf.template)]]);
 
@@ -61,7 +61,7 @@ const jsonPatchJson = (op: JsonPatchOperation): string =>
   struct([
     ['op', str(op.op)],
     ['path', str(op.path)],
-    ['value', hasValue(op) ? goMarshal(op.value!) : undefined],
+    ['value', hasValue(op) ? goMarshal(op.value) : undefined],
     ['valueFrom', op.valueFrom ? valueFromJson(op.valueFrom) : undefined],
   ]);
 
@@ -109,10 +109,10 @@ function indentJson(src: string): string {
   let inString = false;
   const newline = () => '\n' + '  '.repeat(depth);
   for (let i = 0; i < src.length; i++) {
-    const c = src[i]!;
+    const c = src.charAt(i);
     if (inString) {
       out += c;
-      if (c === '\\') out += src[++i]!;
+      if (c === '\\') out += src.charAt(++i);
       else if (c === '"') inString = false;
       continue;
     }
@@ -189,7 +189,7 @@ function valueErrors(op: JsonPatchOperation, variables: ReadonlySet<string>, pat
   const pretty = () => indentJson(jsonPatchJson(op));
   if (!hasValue(op) && !vf) out.push(invalid(path, pretty(), withFix('jsonPatch must define one of value or valueFrom', FIX.patchValueMissing)));
   if (hasValue(op) && vf) out.push(invalid(path, pretty(), withFix('jsonPatch can not define both value and valueFrom', FIX.patchValueBoth)));
-  if (hasValue(op) && notJson(op.value)) out.push(invalid(`${path}.value`, goMarshal(op.value!), withFix('jsonPatch Value is invalid JSON', FIX.patchValueJson)));
+  if (hasValue(op) && notJson(op.value)) out.push(invalid(`${path}.value`, goMarshal(op.value), withFix('jsonPatch Value is invalid JSON', FIX.patchValueJson)));
   if (!vf) return out;
   const template = vf.template ?? '';
   const variable = vf.variable ?? '';

@@ -6,7 +6,7 @@
  */
 import YAML, { Document, LineCounter, isAlias, isMap, isPair, isScalar, isSeq, type Scalar } from 'yaml';
 import type { Json, JsonObject } from '../core/model.js';
-import { defineKey, isObject } from '../core/json.js';
+import { defineKey, isObject, jsonText } from '../core/json.js';
 import { KUBERNETES_YAML, KubernetesYamlError, mapKeyJson, scalarJson, unsupportedValue } from './kubernetes.js';
 
 export interface ReadLimits {
@@ -56,10 +56,10 @@ const parseOptions = () =>
  */
 const LONG_QUOTED = 64 * 1024;
 
-const ESCAPES: Record<string, string> = {
+const ESCAPES: ReadonlyMap<string, string> = new Map(Object.entries({
   '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
   ' ': ' ', '"': '"', '/': '/', '\\': '\\', '\t': '\t',
-};
+}));
 
 /**
  * The YAML library's double-quoted decoding (compose/resolve-flow-scalar.js `doubleQuotedValue`:
@@ -93,8 +93,9 @@ export function decodeDoubleQuoted(source: string): { value: string } | { proble
       }
       parts.push(fold || ' ');
     } else if (ch === '\\') {
-      const next = source[++i]!;
-      if (Object.prototype.hasOwnProperty.call(ESCAPES, next)) parts.push(ESCAPES[next]!);
+      const next = source[++i];
+      const escaped = next === undefined ? undefined : ESCAPES.get(next);
+      if (escaped !== undefined) parts.push(escaped);
       else if (next === '\n' || (next === '\r' && source[i + 1] === '\n')) {
         // An escaped line break: nothing, and the next line's indentation is trimmed.
         if (next === '\r') i++;
@@ -339,7 +340,7 @@ function keyText(key: Converted, node: unknown, st: ConvertState): string {
   } catch (e) {
     if (!(e instanceof KubernetesYamlError)) throw e;
     st.rejected.push(`${e.message}${st.where(node)}`);
-    return String(key.value);
+    return jsonText(key.value);
   }
 }
 

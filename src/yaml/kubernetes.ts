@@ -75,7 +75,7 @@ function parseUint(s: string, base: number): bigint | undefined {
   if (base === 0) {
     b = 10;
     if (s[0] === '0') {
-      const p = s.length >= 3 ? s[1]!.toLowerCase() : '';
+      const p = s.length >= 3 ? s.charAt(1).toLowerCase() : '';
       b = p === 'b' ? 2 : p === 'x' ? 16 : 8;
       digits = p === 'b' || p === 'o' || p === 'x' ? s.slice(2) : s.slice(1);
     }
@@ -162,9 +162,10 @@ function isTimestamp(s: string): boolean {
   if (!m) return false;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (month < 1 || month > 12 || day < 1 || day > (month === 2 && !leap ? 28 : DAYS[month - 1]!)) return false;
-  const [h, min, sec] = [m[4] ?? m[7], m[5] ?? m[8], m[6] ?? m[9]].map(Number);
-  return h === undefined || Number.isNaN(h) || (h < 24 && min! < 60 && sec! < 60);
+  const monthDays = DAYS[month - 1];
+  if (monthDays === undefined || day < 1 || day > (month === 2 && !leap ? 28 : monthDays)) return false;
+  const [h, min, sec] = [Number(m[4] ?? m[7]), Number(m[5] ?? m[8]), Number(m[6] ?? m[9])];
+  return Number.isNaN(h) || (h < 24 && min < 60 && sec < 60);
 }
 
 /** encode.go `base60float`: what YAML 1.1 readers take for a sexagesimal number (go-yaml v2 reads a string). */
@@ -214,6 +215,7 @@ function decodeBinary(s: string): string {
 }
 
 /** Bytes as a Go string turned into JSON: each byte that starts no valid UTF-8 sequence becomes U+FFFD. */
+/* eslint-disable @typescript-eslint/no-non-null-assertion -- every index read is below bytes.length */
 function goUtf8(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; ) {
@@ -232,6 +234,7 @@ function goUtf8(bytes: Uint8Array): string {
   }
   return out;
 }
+/* eslint-enable @typescript-eslint/no-non-null-assertion */
 
 /** The value a go-yaml v2 scalar has in the `yaml` package's document (integers beyond 2^53 as bigint). */
 function nodeValue(s: GoScalar): unknown {
@@ -244,6 +247,7 @@ const sameValue = (a: unknown, b: unknown): boolean => a === b || (Number.isNaN(
 
 /** The Go scalar of a parsed node: plain text resolves, quoted and block text is a string, tags decide. */
 function goScalarOf(node: Scalar): GoScalar {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a parsed scalar holds a string, number, boolean or bigint
   const source = typeof node.source === 'string' ? node.source : String(node.value ?? '');
   if (node.tag && node.tag !== '!') return resolveTagged(node.tag, source);
   return node.type === Scalar.PLAIN || node.type === undefined ? resolvePlain(source) : str(source);
@@ -259,6 +263,7 @@ export function scalarJson(node: Scalar): Json {
   if (v === null || v === undefined) return null;
   if (typeof v === 'bigint') return Number(v);
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any other value the yaml library puts in a scalar, as its text
   return String(v);
 }
 
@@ -388,11 +393,11 @@ type Stringify = NonNullable<ScalarTag['stringify']>;
 const keepingSource =
   (write: Stringify): Stringify =>
   (item, ctx, onComment, onChompKeep) => {
-    const node = item as Scalar;
+    const node = item;
     const source = unchangedSource(node);
     if (source === undefined) return write(item, ctx, onComment, onChompKeep);
     // Explicitly tagged scalars keep their quoting style; plain ones are their text.
-    return node.tag ? stringifyString({ ...node, value: source } as Scalar, ctx, onComment, onChompKeep) : source;
+    return node.tag ? stringifyString({ ...node, value: source }, ctx, onComment, onChompKeep) : source;
   };
 
 const explicit = (name: string): ((s: string) => unknown) => (s) => nodeValue(resolveTagged(TAG + name, s));
@@ -412,7 +417,7 @@ const goYamlImplicit: ScalarTag = {
 };
 
 const numberText: Stringify = (item) => {
-  const v = (item as Scalar).value;
+  const v = (item).value;
   return typeof v === 'number' ? yamlNumber(v) : String(v);
 };
 
@@ -426,10 +431,11 @@ const goYamlTags: ScalarTag[] = ([
     identify: (v) => typeof v === 'string',
     resolve: (s) => s,
     // A plain input string stays plain even where we would quote it (`1:20`, a timestamp).
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the yaml library's string tag has a stringify
     stringify: keepingSource(stringTag.stringify!),
   },
   { tag: `${TAG}null`, identify: (v) => v === null || v === undefined, resolve: explicit('null'), stringify: keepingSource(() => 'null') },
-  { tag: `${TAG}bool`, identify: (v) => typeof v === 'boolean', resolve: explicit('bool'), stringify: keepingSource((item) => String((item as Scalar).value)) },
+  { tag: `${TAG}bool`, identify: (v) => typeof v === 'boolean', resolve: explicit('bool'), stringify: keepingSource((item) => String((item).value)) },
   {
     tag: `${TAG}int`,
     identify: (v) => typeof v === 'bigint' || Number.isInteger(v),
@@ -437,8 +443,8 @@ const goYamlTags: ScalarTag[] = ([
     stringify: keepingSource(numberText),
   },
   { tag: `${TAG}float`, identify: (v) => typeof v === 'number', resolve: explicit('float'), stringify: keepingSource(numberText) },
-  { tag: `${TAG}binary`, resolve: explicit('binary'), stringify: keepingSource((item) => String((item as Scalar).value)) },
-  { tag: `${TAG}timestamp`, resolve: explicit('timestamp'), stringify: keepingSource((item) => String((item as Scalar).value)) },
+  { tag: `${TAG}binary`, resolve: explicit('binary'), stringify: keepingSource((item) => String((item).value)) },
+  { tag: `${TAG}timestamp`, resolve: explicit('timestamp'), stringify: keepingSource((item) => String((item).value)) },
 ] as ScalarTag[]).map((t) => ({ ...t, default: true }));
 
 /** The YAML 1.1 tag list with its scalar tags replaced by go-yaml v2's (collections and `<<` stay). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closest, parseArgs } from '../../src/cli/args.js';
+import { parseArgs } from '../../src/cli/args.js';
 
 const spec = { flags: { output: 'string', o: 'string', set: 'list', help: 'boolean', 'fail-on': 'string' } } as const;
 
@@ -17,17 +17,5 @@ describe('parseArgs', () => {
   });
   it('treats everything after -- as positional', () => {
     expect(parseArgs(['--', '--help'], spec)).toEqual({ ok: true, positional: ['--help'], flags: {} });
-  });
-});
-
-describe('did you mean', () => {
-  it('suggests close words and prefixes, nothing for unrelated ones', () => {
-    const commands = ['render', 'plan', 'explain', 'template', 'help', 'version'];
-    expect(closest('rendr', commands)).toBe('render');
-    expect(closest('redner', commands)).toBe('render');
-    expect(closest('expl', commands)).toBe('explain');
-    expect(closest('plna', commands)).toBe('plan');
-    expect(closest('kubectl', commands)).toBeUndefined();
-    expect(closest('x', commands)).toBeUndefined();
   });
 });

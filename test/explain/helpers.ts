@@ -1,7 +1,6 @@
 /** Shared helpers of the explain tests. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { JsonObject } from '../../src/core/model.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../../src/krm/config.js';
 import { readYamlStream } from '../../src/krm/read.js';
 import type { ExplainedObject, FieldOrigin, Source } from '../../src/provenance/types.js';
@@ -38,9 +37,3 @@ export function fieldOf(o: ExplainedObject, path: string): FieldOrigin {
 }
 
 export const sourceOf = (o: ExplainedObject, path: string): Source => fieldOf(o, path).source;
-
-export const docOf = (items: InputItem[], kind: string, name: string): JsonObject => {
-  const i = items.find((x) => x.ref?.kind === kind && x.ref.name === name);
-  if (!i) throw new Error(`no ${kind} ${name}`);
-  return i.value;
-};

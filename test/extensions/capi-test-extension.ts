@@ -24,7 +24,7 @@ const KIND_1_34 = [
   { patch: 0, image: 'kindest/node:v1.34.0@sha256:7416a61b42b1662ca6ca89f02028ac133a309a2a30ba309614e8ec94d976dc5a' },
 ];
 
-export function kindImage(version: string): string {
+function kindImage(version: string): string {
   const m = /^v?(\d+)\.(\d+)\.(\d+)([-+].*)?$/.exec(version);
   if (!m) throw new Error(`could not parse version ${JSON.stringify(version)}`);
   const fallback = `kindest/node:v${m[1]}.${m[2]}.${m[3]}${(m[4] ?? '').replace(/\+/g, '_')}`;
@@ -145,7 +145,7 @@ const MUTATIONS: Record<string, (o: Obj, vars: Obj) => void> = {
 const escape = (k: string) => k.replaceAll('~', '~0').replaceAll('/', '~1');
 
 /** An RFC 6902 patch turning `a` into `b` (objects key by key, anything else replaced whole). */
-export function diff(a: any, b: any, path = ''): Obj[] {
+function diff(a: any, b: any, path = ''): Obj[] {
   const isObj = (v: any) => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (isObj(a) && isObj(b)) {
     const ops: Obj[] = [];

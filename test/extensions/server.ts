@@ -41,7 +41,7 @@ type Handler = { hook: string; timeoutSeconds?: number; failurePolicy?: string; 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
 
 /** Variables the `builtin-patches` handler's patch reads (its DiscoverVariables answer). */
-export const BUILTIN_PATCH_VARIABLES = [
+const BUILTIN_PATCH_VARIABLES = [
   { name: 'region', required: false, schema: { openAPIV3Schema: { type: 'string', default: 'eu-west-1', enum: ['eu-west-1', 'us-east-2'] } } },
   { name: 'extraCommand', required: false, schema: { openAPIV3Schema: { type: 'string' } } },
 ];

@@ -12,7 +12,7 @@ import { fleetCluster, fleetDocs, type Obj } from './scenario.js';
 export const BREAKAGES = ['unparseable', 'topology-typo', 'no-topology', 'duplicate', 'unknown-class', 'invalid-class'] as const;
 export type Breakage = (typeof BREAKAGES)[number];
 
-export interface ClusterState {
+interface ClusterState {
   /** Replicas of its MachineDeployment (an edit that renders differently). */
   replicas: number;
   breakage?: Breakage;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { oracleBuilt, pinnedRelease, supportedVersions } from '../../scripts/oracle/capi-versions.mjs';
 import { RECORDED_DIR } from '../../scripts/oracle/differential.mjs';
 
-export type Mode = 'live' | 'recorded' | 'none';
+type Mode = 'live' | 'recorded' | 'none';
 
 export interface Version {
   minor: string;

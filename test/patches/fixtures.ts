@@ -15,9 +15,9 @@ export const classRef: ObjectRef = {
   name: 'quick-start',
   namespace: 'default',
 };
-export const clusterRef: ObjectRef = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', namespace: 'default' };
+const clusterRef: ObjectRef = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', namespace: 'default' };
 
-export function makeClass(patches: ClusterClassPatch[]): ClusterClass {
+function makeClass(patches: ClusterClassPatch[]): ClusterClass {
   const ref = (apiVersion: string, kind: string, name: string) => ({ apiVersion, kind, name, fieldPath: 'x' });
   return {
     name: 'quick-start',
@@ -32,7 +32,7 @@ export function makeClass(patches: ClusterClassPatch[]): ClusterClass {
   };
 }
 
-export function tpl(apiVersion: string, kind: string, name: string, spec: JsonObject = {}): JsonObject {
+function tpl(apiVersion: string, kind: string, name: string, spec: JsonObject = {}): JsonObject {
   return {
     apiVersion,
     kind,

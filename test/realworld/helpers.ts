@@ -189,19 +189,12 @@ export function errorsFor(r: FixtureRender, clusterName: string): Result[] {
   );
 }
 
-/** Reads a dotted path (`a.b.0.c`) from an object. */
-export function at(o: Obj, path: string): Obj {
-  return path.split('.').reduce((v, k) => (v === undefined || v === null ? undefined : v[k]), o);
-}
-
 /** The fixed labels every topology-owned object carries (§3.5). */
 export const fixedLabels = (cluster: string) => ({ [CLUSTER_NAME]: cluster, [OWNED]: '' });
 
 export function expectNoErrors(r: FixtureRender): void {
   expect(r.errors.map((e) => e.message)).toEqual([]);
 }
-
-export type { JsonObject };
 
 let crdCache: JsonObject[] | undefined;
 

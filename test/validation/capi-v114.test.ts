@@ -291,8 +291,14 @@ describe('classes exported from a live cluster: status.variables', () => {
         message:
           'Invalid value: "\\"us\\"": variable is not defined; define it in ClusterClass "fleet" spec.variables, or remove it from the Cluster; variables of Runtime Extension "discover.ext" are known only from the class\'s status.variables or from the extension: render the ClusterClass as exported from the management cluster (kubectl get clusterclass fleet -n fleet -o yaml), or give its ExtensionConfig (--extensions) or recorded answers (--replay-extensions)',
       },
-      // DefaultVariables failed, so nothing was defaulted and ValidateClusterVariables misses the required one too.
-      { severity: 'error', ref: 'Cluster fleet/c1', path: 'spec.topology.variables', message: 'Required value: required variable "imageRepository" must be set' },
+      // DefaultVariables failed, so nothing was defaulted and ValidateClusterVariables misses the required one too: the message says so.
+      {
+        severity: 'error',
+        ref: 'Cluster fleet/c1',
+        path: 'spec.topology.variables',
+        message:
+          'Required value: required variable "imageRepository" must be set; this follows from the error at spec.topology.variables[region]: while it stands, Cluster API defaults none of the variables, and this one has a default (fixing that error sets it)',
+      },
     ]);
   });
 });

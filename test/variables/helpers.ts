@@ -9,7 +9,7 @@ import YAML from 'yaml';
 import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../../src/core/model.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-export const FIXTURE_DIR = resolve(here, '../../../shared/fixtures/real-world');
+const FIXTURE_DIR = resolve(here, '../../../shared/fixtures/real-world');
 export const fixturesAvailable = existsSync(FIXTURE_DIR);
 
 export function fixtureFiles(): string[] {

@@ -4,7 +4,6 @@
  * kubernetes-sigs/cluster-api; "conversion.go" is api/core/v1beta1/conversion.go, "generated" its
  * zz_generated.conversion.go, "webhook" core/webhooks/conversion/<kind>.go.
  */
-import type { JsonObject } from '../../core/model.js';
 import { isObject } from '../../core/json.js';
 import { omitZeroAt, type ConversionContext, type Step } from './engine.js';
 import { pathText, type Path, type Tree } from './tree.js';
@@ -40,7 +39,7 @@ function naming(from: string, to: string, capi: string): Step[] {
 }
 
 /** `machineHealthCheck` (MachineHealthCheckClass/Topology) → `healthCheck` (CAPI api/core/v1beta1/conversion.go). */
-export function healthCheck(base: string, capi: string, topology: boolean): Step[] {
+function healthCheck(base: string, capi: string, topology: boolean): Step[] {
   const hc = `${base}.healthCheck`;
   return [
     { kind: 'rename', from: `${base}.machineHealthCheck`, to: hc, capi },
@@ -163,12 +162,12 @@ export const CLUSTER_CLASS_STEPS: readonly Step[] = [
   { kind: 'omitZero', zero: false, restore: true, at: 'spec.patches[].definitions[].selector.matchResources.infrastructureCluster', capi: 'webhook clusterclass.go ConvertClusterClassV1Beta1ToHub' },
   { kind: 'omitZero', at: 'spec.patches[].definitions[].jsonPatches[].valueFrom.variable', zero: '', capi: 'generated autoConvert_v1beta1_JSONPatchValue_To_v1beta2_JSONPatchValue' },
   { kind: 'omitZero', at: 'spec.patches[].definitions[].jsonPatches[].valueFrom.template', zero: '', capi: 'generated autoConvert_v1beta1_JSONPatchValue_To_v1beta2_JSONPatchValue' },
-  ...(['generateExtension:generatePatchesExtension', 'validateExtension:validateTopologyExtension', 'discoverVariablesExtension:discoverVariablesExtension'].flatMap((pair) => {
+  ...(['generateExtension:generatePatchesExtension', 'validateExtension:validateTopologyExtension', 'discoverVariablesExtension:discoverVariablesExtension'].flatMap((pair): Step[] => {
     const [from, to] = pair.split(':') as [string, string];
     const capi = 'conversion.go Convert_v1beta1_ExternalPatchDefinition_To_v1beta2_ExternalPatchDefinition';
     return [
-      ...(from === to ? [] : [{ kind: 'rename', from: `spec.patches[].external.${from}`, to: `spec.patches[].external.${to}`, capi } as Step]),
-      { kind: 'omitZero', at: `spec.patches[].external.${to}`, zero: '', capi } as Step,
+      ...(from === to ? [] : [{ kind: 'rename', from: `spec.patches[].external.${from}`, to: `spec.patches[].external.${to}`, capi } as const]),
+      { kind: 'omitZero', at: `spec.patches[].external.${to}`, zero: '', capi },
     ];
   })),
 ];
@@ -202,7 +201,7 @@ const proposalEraMetadata: Step = {
       for (const k of ['labels', 'annotations']) {
         const own = obj[k];
         if (!isObject(own)) continue;
-        const meta = isObject(obj.metadata) && isObject(obj.metadata[k]) ? (obj.metadata[k] as JsonObject) : {};
+        const meta = isObject(obj.metadata) && isObject(obj.metadata[k]) ? (obj.metadata[k]) : {};
         for (const key of Object.keys(own)) {
           if (Object.prototype.hasOwnProperty.call(meta, key)) tree.remove([...base, k, key]);
           else tree.move([...base, k, key], [...base, 'metadata', k, key]);

@@ -33,7 +33,7 @@ interface Cited {
 }
 
 /** A reference: keep apiVersion, kind and name (or apiGroup, kind, name); drop namespace and the rest. */
-export interface ReferenceStep extends Cited {
+interface ReferenceStep extends Cited {
   kind: 'reference';
   from: string;
   to: string;
@@ -71,7 +71,7 @@ export type PatternSegment = string | typeof ANY;
 const parsed = new Map<string, PatternSegment[]>();
 
 /** `a.b[].c` as segments (memoised: the step lists are fixed). */
-export function parsePattern(pattern: string): PatternSegment[] {
+function parsePattern(pattern: string): PatternSegment[] {
   let out = parsed.get(pattern);
   if (!out) parsed.set(pattern, (out = parseNew(pattern)));
   return out;
@@ -80,9 +80,10 @@ export function parsePattern(pattern: string): PatternSegment[] {
 function parseNew(pattern: string): PatternSegment[] {
   const out: PatternSegment[] = [];
   for (const part of pattern.split('.')) {
-    const m = /^([^[]*)((?:\[\])*)$/.exec(part)!;
-    if (m[1]) out.push(m[1]);
-    for (let i = 0; i < m[2]!.length / 2; i++) out.push(ANY);
+    // Each part of the steps' patterns is a name, then as many `[]` as it has list levels.
+    const [, name = '', lists = ''] = /^([^[]*)((?:\[\])*)$/.exec(part) ?? [];
+    if (name) out.push(name);
+    for (let i = 0; i < lists.length / 2; i++) out.push(ANY);
   }
   return out;
 }
@@ -108,8 +109,9 @@ function expand(tree: Tree, pattern: PatternSegment[]): { path: Segment[]; index
 
 /** A pattern with its list placeholders filled in order. */
 function instantiate(pattern: PatternSegment[], indexes: number[]): Segment[] {
-  let n = 0;
-  return pattern.map((s) => (s === ANY ? indexes[n++]! : s));
+  const taken = indexes.values();
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- matchPrefix took one index per placeholder
+  return pattern.map((s) => (s === ANY ? taken.next().value! : s));
 }
 
 /** The paths of a two-pattern step (from/to share their list placeholders). */
@@ -178,8 +180,7 @@ const LIST_KEYS = ['name', 'path', 'hostPath'] as const;
  */
 export function restoredValue(tree: Tree, restored: Json | undefined, path: Path): Json | undefined {
   let cur: Json | undefined = restored;
-  for (let i = 0; i < path.length; i++) {
-    const seg = path[i]!;
+  for (const [i, seg] of path.entries()) {
     if (typeof seg === 'number') {
       if (!Array.isArray(cur)) return undefined;
       const item = lenientGet(tree, path.slice(0, i + 1));
@@ -409,7 +410,7 @@ export function parsePath(text: string): Segment[] {
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m[1] !== undefined) out.push(Number(m[1]));
     else if (m[2] !== undefined) out.push(m[2]);
-    else out.push(m[3]!);
+    else out.push(m[3] ?? '');
   }
   return out;
 }
@@ -418,9 +419,9 @@ export function parsePath(text: string): Segment[] {
 function matchPrefix(pattern: PatternSegment[], path: Segment[]): number[] | undefined {
   if (path.length < pattern.length) return undefined;
   const indexes: number[] = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i]!;
-    const s = path[i]!;
+  for (const [i, p] of pattern.entries()) {
+    const s = path[i];
+    if (s === undefined) return undefined;
     if (p === ANY) {
       if (typeof s !== 'number') return undefined;
       indexes.push(s);
@@ -442,8 +443,7 @@ export function inputField(steps: readonly Step[], path: string): { path: string
   let segs = parsePath(path);
   let moved = false;
   let seconds = false;
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const step = steps[i]!;
+  for (const step of steps.toReversed()) {
     for (const { from, to } of movesOf(step)) {
       const indexes = matchPrefix(parsePattern(to), segs);
       if (!indexes) continue;

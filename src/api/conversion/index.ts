@@ -11,7 +11,7 @@ import { CLUSTER_CLASS_STEPS, CLUSTER_STEPS } from './core.js';
 import { KUBEADM_CONFIG_STEPS, KUBEADM_CONFIG_TEMPLATE_STEPS, KUBEADM_CONTROL_PLANE_STEPS, KUBEADM_CONTROL_PLANE_TEMPLATE_STEPS } from './kubeadm.js';
 import { JsonTree, type Tree } from './tree.js';
 
-export { type ConversionResult, type Step } from './engine.js';
+export { type ConversionResult } from './engine.js';
 export { NotMechanical, Opaque, Unknown, JsonTree, anchorKey, lastOf, parentOf, pathText, type Path, type Segment, type Tree } from './tree.js';
 
 export interface Conversion {
@@ -68,7 +68,7 @@ export interface Converted {
   value: JsonObject;
   results: ConversionResult[];
   /** The v1beta1 path of a field of the converted object. */
-  inputPath(path: string): string;
+  inputPath: (path: string) => string;
 }
 
 /** Converts a plain v1beta1 object (never mutated); undefined when its kind is not converted. */

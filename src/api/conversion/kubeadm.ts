@@ -94,7 +94,7 @@ const drop = (at: string, capi: string): Step => ({
 });
 
 /** KubeadmConfigSpec at `p` (KubeadmConfig `spec`, KubeadmConfigTemplate `spec.template.spec`, KCP `…kubeadmConfigSpec`). */
-export function kubeadmConfigSpecSteps(p: string): Step[] {
+function kubeadmConfigSpecSteps(p: string): Step[] {
   const cc = `${p}.clusterConfiguration`;
   const init = `${p}.initConfiguration`;
   const join = `${p}.joinConfiguration`;

@@ -73,6 +73,7 @@ export function pathText(path: Path): string {
 }
 
 export const parentOf = (path: Path): Path => path.slice(0, -1);
+// eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- moves and inserts name a field, never the root
 export const lastOf = (path: Path): Segment => path[path.length - 1]!;
 
 /** The key of `map` through which `from` is reached, when `from` lies below `map`. */
@@ -138,8 +139,7 @@ export class JsonTree implements Tree {
   /** The map at `path`, created (with its missing parents) when absent. */
   private ensureMap(path: Path, anchor: Path | undefined): Record<string, unknown> {
     let cur: unknown = this.root;
-    for (let i = 0; i < path.length; i++) {
-      const seg = path[i]!;
+    for (const [i, seg] of path.entries()) {
       if (isOpaqueValue(cur)) throw opaqueError(cur as Opaque);
       if (typeof seg === 'number') {
         cur = (cur as unknown[])[seg];

@@ -26,10 +26,11 @@ export function parseGoDuration(text: string): number | undefined {
   let total = 0;
   const re = /^(\d*\.?\d*)(ns|us|µs|μs|ms|s|m|h)/;
   while (s.length > 0) {
-    const m = re.exec(s);
-    if (!m || m[1] === '' || m[1] === '.') return undefined;
-    total += Number(m[1]) * UNIT_NS[m[2]!]!;
-    s = s.slice(m[0].length);
+    const [whole, amount, unit] = re.exec(s) ?? [];
+    const unitNs = unit === undefined ? undefined : UNIT_NS[unit];
+    if (whole === undefined || amount === '' || amount === '.' || unitNs === undefined) return undefined;
+    total += Number(amount) * unitNs;
+    s = s.slice(whole.length);
   }
   return sign * total;
 }

@@ -48,8 +48,6 @@ export function isIPv6(s: string): boolean {
   return lg.length + rg.length < groupsNeeded;
 }
 
-const isIP = (s: string) => isIPv4(s) || isIPv6(s);
-
 function isCIDR(s: string): boolean {
   const slash = s.indexOf('/');
   if (slash < 0) return false;
@@ -76,6 +74,7 @@ function isMAC(s: string): boolean {
 
 function isURI(s: string): boolean {
   // url.ParseRequestURI: absolute URI or absolute path; no spaces or control characters.
+  // eslint-disable-next-line no-control-regex -- Go rejects control characters, so the pattern names them
   if (s === '' || /[\s\u0000-\u001f\u007f]/.test(s)) return false;
   if (s.startsWith('/')) return true;
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):(.*)$/.exec(s);
@@ -215,5 +214,3 @@ export function formatChecker(format: string): Check | undefined {
 }
 
 export const formatNames = (): string[] => [...FORMATS.keys()];
-
-export { isIP };

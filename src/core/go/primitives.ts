@@ -84,17 +84,16 @@ export function compareVersions(a: SemVer, b: SemVer): number {
   const ids = (v: SemVer): (bigint | string)[] => v.build.map((s) => (/^[0-9]+$/.test(s) ? BigInt(s) : s));
   const x = ids(a);
   const y = ids(b);
-  let i = 0;
-  for (; i < x.length && i < y.length; i++) {
-    const p = x[i]!;
-    const q = y[i]!;
+  for (const [i, p] of x.entries()) {
+    const q = y[i];
+    if (q === undefined) break;
     if (typeof p === 'bigint' && typeof q === 'bigint') {
       if (p !== q) return p < q ? -1 : 1;
     } else if (typeof p === 'bigint') return -1;
     else if (typeof q === 'bigint') return 1;
     else if (p !== q) return 2;
   }
-  return x.length === y.length ? 0 : i === x.length ? -1 : 1;
+  return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
 }
 
 /** Compares major.minor.patch only (CAPI `version.Compare(..., WithoutPreReleases())`). */

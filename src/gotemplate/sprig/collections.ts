@@ -248,7 +248,7 @@ export function collectionFuncs(): GoFunc[] {
         return k;
       });
       for (let i = 0; i < ks.length; i++) {
-        const m = dict as GoMap;
+        const m: GoMap = dict;
         if (!hasKey(m, ks[i]!)) return def;
         const step = m[ks[i]!];
         if (i === ks.length - 1) return step;

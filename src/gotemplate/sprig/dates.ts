@@ -1,12 +1,12 @@
 /** sprig date functions in the hermetic map: toDate, mustToDate, unixEpoch, duration, durationRound, ago, mustDateModify. */
-import { type GoFunc, type GoValue, GoInt, GoObject } from '../values.js';
+import { type GoFunc, GoInt, GoObject } from '../values.js';
 import { fail, fn } from './util.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** time.Time as seconds since the Unix epoch plus nanoseconds and a fixed zone offset. */
-export class GoTime extends GoObject {
+class GoTime extends GoObject {
   override readonly typeName = 'time.Time';
   constructor(
     readonly sec: bigint,
@@ -58,11 +58,10 @@ export class GoTime extends GoObject {
     return o instanceof GoTime && o.sec === this.sec && o.nsec === this.nsec && o.offset === this.offset;
   }
   override method(name: string): GoFunc | undefined {
-    const self = this;
-    const p = (): ReturnType<GoTime['parts']> => self.parts();
+    const p = (): ReturnType<GoTime['parts']> => this.parts();
     switch (name) {
       case 'Unix':
-        return fn(name, [], () => GoInt.of('int64', self.sec));
+        return fn(name, [], () => GoInt.of('int64', this.sec));
       case 'Year':
         return fn(name, [], () => GoInt.of('int', BigInt(p().y)));
       case 'Day':
@@ -74,9 +73,9 @@ export class GoTime extends GoObject {
       case 'Second':
         return fn(name, [], () => GoInt.of('int', BigInt(p().s)));
       case 'String':
-        return fn(name, [], () => self.stringer());
+        return fn(name, [], () => this.stringer());
       case 'IsZero':
-        return fn(name, [], () => self.sec === -62135596800n && self.nsec === 0);
+        return fn(name, [], () => this.sec === -62135596800n && this.nsec === 0);
     }
     return undefined;
   }
@@ -97,7 +96,7 @@ const STD_CHUNKS = [
 ];
 
 /** time.Parse with a Go layout (common layout elements; zone names other than UTC are not resolved). */
-export function parseTime(layout: string, value: string): GoTime {
+function parseTime(layout: string, value: string): GoTime {
   let y = 1, mo = 1, d = 1, h = 0, mi = 0, s = 0, ns = 0, pm: boolean | undefined, off: number | undefined;
   let zone = 'UTC';
   let li = 0;
@@ -224,10 +223,10 @@ export function parseTime(layout: string, value: string): GoTime {
 }
 
 /** time.Duration.String() */
-export function durationString(d: bigint): string {
+function durationString(d: bigint): string {
   if (d === 0n) return '0s';
   const neg = d < 0n;
-  let u = neg ? -d : d;
+  const u = neg ? -d : d;
   let out: string;
   if (u < 1000000000n) {
     // sub-second
@@ -251,13 +250,12 @@ export function durationString(d: bigint): string {
     const m = (secs % 3600n) / 60n;
     const s = secs % 60n;
     out = (h > 0n ? h + 'h' : '') + (h > 0n || m > 0n ? m + 'm' : '') + s + (frac ? '.' + frac : '') + 's';
-    u = 0n;
   }
   return (neg ? '-' : '') + out;
 }
 
 /** time.ParseDuration */
-export function parseDuration(s: string): bigint {
+function parseDuration(s: string): bigint {
   const orig = s;
   let neg = false;
   if (s[0] === '-' || s[0] === '+') {
@@ -272,9 +270,9 @@ export function parseDuration(s: string): bigint {
   while (s !== '') {
     const m = re.exec(s);
     if (!m || (m[1] === '' && (m[2] ?? '') === '')) fail(`time: invalid duration ${JSON.stringify(orig)}`);
-    const unit = units[m![3]!]!;
-    total += parseFloat(`${m![1] || '0'}.${m![2] || '0'}`) * unit;
-    s = s.slice(m![0].length);
+    const unit = units[m[3]!]!;
+    total += parseFloat(`${m[1] || '0'}.${m[2] || '0'}`) * unit;
+    s = s.slice(m[0].length);
   }
   return BigInt(Math.round(neg ? -total : total));
 }
@@ -346,5 +344,3 @@ export function dateFuncs(): GoFunc[] {
     ),
   ];
 }
-
-export type { GoValue };

@@ -3,12 +3,10 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, scryptSync } 
 import { formatFloat } from '../fmt.js';
 import {
   type GoFunc,
-  type GoMap,
   type GoValue,
   GoComplex,
   GoInt,
   GoObject,
-  isMap,
   makeMap,
   makeSlice,
   MAX_VALUE_TEXT,
@@ -154,7 +152,7 @@ function jsonFloat(f: number): string {
 class JsonError extends Error {}
 
 /** encoding/json's Marshal of a template value, stopping past MAX_VALUE_TEXT bytes of output. */
-export function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null): string {
+function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null): string {
   let bytes = 0;
   const text = (s: string): string => {
     bytes += s.length;
@@ -187,7 +185,7 @@ export function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | nu
       if (v.length === 0) return text('[]');
       return '[' + v.map((x) => text(nl) + marshal(x, depth + 1)).join(',') + text(end) + ']';
     }
-    const m = v as GoMap;
+    const m = v;
     const keys = sortedKeys(m);
     if (keys.length === 0) return text('{}');
     const sep = indent === null ? ':' : ': ';
@@ -354,7 +352,7 @@ export function encodingFuncs(): GoFunc[] {
       const content = Buffer.from(t as string, 'utf8');
       const padding = 16 - (content.length % 16);
       const padded = Buffer.concat([content, Buffer.alloc(padding, padding)]);
-      const iv = createHash('sha256').update(`${p}\u0000${t}`).digest().subarray(0, 16);
+      const iv = createHash('sha256').update(`${p as string}\u0000${t as string}`).digest().subarray(0, 16);
       const c = createCipheriv('aes-256-cbc', aesKey(p as string), iv);
       c.setAutoPadding(false);
       return Buffer.concat([iv, c.update(padded), c.final()]).toString('base64');
@@ -364,7 +362,7 @@ export function encodingFuncs(): GoFunc[] {
       return fail('bcrypt is not supported by this renderer (random salt)');
     }),
     fn('htpasswd', ['string', 'string'], ([u], ctx) => {
-      if ((u as string).includes(':')) return `invalid username: ${u}`;
+      if ((u as string).includes(':')) return `invalid username: ${u as string}`;
       ctx.warn('htpasswd is random by nature and not supported by this renderer');
       return fail('htpasswd is not supported by this renderer (random bcrypt salt)');
     }),
@@ -378,5 +376,3 @@ export function encodingFuncs(): GoFunc[] {
     unsupported('buildCustomCert', 'certificate objects are not implemented'),
   ];
 }
-
-export { isMap };

@@ -27,9 +27,3 @@ export function sprigFuncs(): GoFunc[] {
 
 /** Functions that mutate their map arguments in place (data must be copied before evaluation). */
 export const MUTATING_FUNCS: ReadonlySet<string> = new Set(['set', 'unset', 'merge', 'mergeOverwrite', 'mustMerge', 'mustMergeOverwrite']);
-
-/** Functions that are random or time-dependent by nature (deterministic here, with a warning). */
-export const NONDETERMINISTIC_FUNCS: ReadonlySet<string> = new Set([
-  'randInt', 'shuffle', 'ago', 'bcrypt', 'htpasswd', 'encryptAES', 'genPrivateKey', 'genCA', 'genCAWithKey',
-  'genSelfSignedCert', 'genSelfSignedCertWithKey', 'genSignedCert', 'genSignedCertWithKey', 'durationRound',
-]);

@@ -1,7 +1,6 @@
 /** sprig defaults/flow, reflection, path and URL functions. */
 import path from 'node:path';
-import { sprint } from '../fmt.js';
-import { type GoFunc, type GoMap, type GoValue, deepEqual, hasKey, isMap, kindName, typeName } from '../values.js';
+import { type GoFunc, type GoMap, deepEqual, hasKey, kindName, typeName } from '../values.js';
 import { empty, fail, fn } from './util.js';
 import { urlParse } from './url.js';
 
@@ -88,7 +87,7 @@ export function miscFuncs(): GoFunc[] {
     fn('typeIs', ['string', 'any'], ([t, v]) => t === typeName(v ?? null)),
     fn('typeIsLike', ['string', 'any'], ([t, v]) => {
       const n = typeName(v ?? null);
-      return t === n || '*' + t === n;
+      return t === n || `*${t as string}` === n;
     }),
     fn('kindOf', ['any'], ([v]) => kindName(v ?? null)),
     fn('kindIs', ['string', 'any'], ([t, v]) => t === kindName(v ?? null)),
@@ -107,6 +106,3 @@ export function miscFuncs(): GoFunc[] {
     fn('urlJoin', ['map'], ([d]) => urlJoin(d as GoMap | null)),
   ];
 }
-
-export { sprint, isMap };
-export type { GoValue };

@@ -52,10 +52,9 @@ const decOps: Record<string, (a: Dec, b: Dec) => Dec> = {
     // q = a/b * 10^prec as integer with rounding
     let num = a.m;
     let den = b.m;
-    let shift = a.e - b.e + prec; // value = (num/den) * 10^(a.e-b.e)
+    const shift = a.e - b.e + prec; // value = (num/den) * 10^(a.e-b.e)
     if (shift >= 0) num *= 10n ** BigInt(shift);
     else den *= 10n ** BigInt(-shift);
-    shift = 0;
     const neg = num < 0n !== den < 0n;
     const an = num < 0n ? -num : num;
     const ad = den < 0n ? -den : den;
@@ -147,7 +146,7 @@ export function numericFuncs(): GoFunc[] {
     }),
     fn('seq', [], (ps, ctx) => {
       const p = ps.map((x) => (x as GoInt).v);
-      let r: bigint[] = [];
+      let r: bigint[];
       const ch = (n: number): void => ctx.charge(n);
       switch (p.length) {
         case 0:

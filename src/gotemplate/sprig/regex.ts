@@ -121,7 +121,7 @@ function split(re: RE2, pattern: string, s: string, n: number): string[] | null 
   return out;
 }
 
-export function quoteMeta(s: string): string {
+function quoteMeta(s: string): string {
   return s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
 }
 

@@ -100,7 +100,6 @@ export class SemverVersion extends GoObject {
     return o instanceof SemverVersion && this.compare(o) === 0 && this.original === o.original;
   }
   override method(name: string): GoFunc | undefined {
-    const self = this;
     // Methods with pointer receivers are not in the method set of a (non-addressable) Version value.
     if (!this.isPointer && ['Original', 'LessThan', 'GreaterThan', 'Equal', 'Compare'].includes(name)) return undefined;
     const u64 = (v: bigint): GoInt => GoInt.of('uint64', v);
@@ -110,42 +109,42 @@ export class SemverVersion extends GoObject {
     };
     switch (name) {
       case 'Major':
-        return fn(name, [], () => u64(self.major));
+        return fn(name, [], () => u64(this.major));
       case 'Minor':
-        return fn(name, [], () => u64(self.minor));
+        return fn(name, [], () => u64(this.minor));
       case 'Patch':
-        return fn(name, [], () => u64(self.patch));
+        return fn(name, [], () => u64(this.patch));
       case 'Prerelease':
-        return fn(name, [], () => self.pre);
+        return fn(name, [], () => this.pre);
       case 'Metadata':
-        return fn(name, [], () => self.metadata);
+        return fn(name, [], () => this.metadata);
       case 'Original':
-        return fn(name, [], () => self.original);
+        return fn(name, [], () => this.original);
       case 'String':
-        return fn(name, [], () => self.toString());
+        return fn(name, [], () => this.toString());
       case 'IncPatch':
         return fn(name, [], () =>
-          self.pre ? self.with({ pre: '', metadata: '' }) : self.with({ pre: '', metadata: '', patch: self.patch + 1n }),
+          this.pre ? this.with({ pre: '', metadata: '' }) : this.with({ pre: '', metadata: '', patch: this.patch + 1n }),
         );
       case 'IncMinor':
-        return fn(name, [], () => self.with({ pre: '', metadata: '', patch: 0n, minor: self.minor + 1n }));
+        return fn(name, [], () => this.with({ pre: '', metadata: '', patch: 0n, minor: this.minor + 1n }));
       case 'IncMajor':
-        return fn(name, [], () => self.with({ pre: '', metadata: '', patch: 0n, minor: 0n, major: self.major + 1n }));
+        return fn(name, [], () => this.with({ pre: '', metadata: '', patch: 0n, minor: 0n, major: this.major + 1n }));
       case 'SetPrerelease':
         return fn(name, ['string'], ([p]) => {
           if (p) validatePre(p as string);
-          return self.with({ pre: p as string });
+          return this.with({ pre: p as string });
         });
       case 'SetMetadata':
-        return fn(name, ['string'], ([p]) => self.with({ metadata: p as string }));
+        return fn(name, ['string'], ([p]) => this.with({ metadata: p as string }));
       case 'LessThan':
-        return fn(name, ['any'], ([o]) => self.compare(other(o)) < 0);
+        return fn(name, ['any'], ([o]) => this.compare(other(o)) < 0);
       case 'GreaterThan':
-        return fn(name, ['any'], ([o]) => self.compare(other(o)) > 0);
+        return fn(name, ['any'], ([o]) => this.compare(other(o)) > 0);
       case 'Equal':
-        return fn(name, ['any'], ([o]) => self.compare(other(o)) === 0);
+        return fn(name, ['any'], ([o]) => this.compare(other(o)) === 0);
       case 'Compare':
-        return fn(name, ['any'], ([o]) => goInt(self.compare(other(o))));
+        return fn(name, ['any'], ([o]) => goInt(this.compare(other(o))));
     }
     return undefined;
   }
@@ -237,7 +236,7 @@ function rewriteRange(i: string): string {
   return o;
 }
 
-export function parseConstraints(c: string): Constraint[][] {
+function parseConstraints(c: string): Constraint[][] {
   c = rewriteRange(c);
   return c.split('||').map((v) => {
     if (!validRe.test(v)) fail(`improper constraint: ${v}`);

@@ -41,20 +41,20 @@ function runeTitle(c: string): string {
   return special[c] ?? runeUpper(c);
 }
 
-export function goToUpper(s: string): string {
+function goToUpper(s: string): string {
   if (isAscii(s)) return s.toUpperCase();
   let out = '';
   for (const c of s) out += runeUpper(c);
   return out;
 }
-export function goToLower(s: string): string {
+function goToLower(s: string): string {
   if (isAscii(s)) return s.toLowerCase();
   let out = '';
   for (const c of s) out += runeLower(c);
   return out;
 }
 
-export function trimSpace(s: string): string {
+function trimSpace(s: string): string {
   const cps = [...s];
   let a = 0;
   let b = cps.length;
@@ -279,7 +279,7 @@ function camelToLower(str: string, connector: string): string {
   if (str === '') return '';
   const s = [...str];
   const out: string[] = [];
-  let [wt, ws, we] = nextWord(s, 0) as [W, number, number];
+  let [wt, ws, we] = nextWord(s, 0);
   const cur = (): W => wt;
   const word = (): string[] => s.slice(ws, we);
   const advance = (): void => {
@@ -540,5 +540,3 @@ function indent(n: number, s: string, ctx: CallContext): string {
   checkSize(ctx, s.length + n * (1 + (s.match(/\n/g)?.length ?? 0)));
   return pad + s.split('\n').join('\n' + pad);
 }
-
-export { GoInt };

@@ -132,6 +132,7 @@ interface ParsedUrl {
 
 /** `parse(rawURL, viaRequest=false)`. */
 function parse(raw: string): ParsedUrl {
+  // eslint-disable-next-line no-control-regex -- Go rejects control characters, so the pattern names them
   if (/[\x00-\x1f\x7f]/.test(raw)) throw new UrlError('net/url: invalid control character in URL');
   const url: ParsedUrl = { scheme: '', host: '', path: '', query: '', opaque: '', userinfo: '' };
   if (raw === '*') return { ...url, path: '*' };

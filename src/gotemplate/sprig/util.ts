@@ -45,7 +45,7 @@ export function strvals(values: readonly GoValue[], ctx: CallContext, print: (v:
 const INT64_MIN = -(1n << 63n);
 
 /** Go's int64(f) conversion (amd64 semantics for out-of-range values). */
-export function floatToInt64(f: number): bigint {
+function floatToInt64(f: number): bigint {
   if (!Number.isFinite(f) || f >= 9223372036854775808 || f < -9223372036854775808) return INT64_MIN;
   return BigInt(Math.trunc(f));
 }
@@ -95,15 +95,10 @@ export function toFloat64(v: GoValue): number {
 }
 
 /** strconv.ParseFloat including inf/nan spellings and hex ints. */
-export function parseGoFloatFull(s: string): number | undefined {
+function parseGoFloatFull(s: string): number | undefined {
   const m = /^([+-]?)(inf|infinity|nan)$/i.exec(s);
   if (m) return m[2]!.toLowerCase() === 'nan' ? NaN : m[1] === '-' ? -Infinity : Infinity;
   return parseGoFloat(s);
-}
-
-/** Whether a value is a Go slice/array (sprig's reflect.Slice/Array checks). */
-export function isList(v: GoValue): v is GoValue[] {
-  return Array.isArray(v);
 }
 
 /** reflect.TypeOf(v).Kind() for error messages; nil panics in Go (we report an error). */

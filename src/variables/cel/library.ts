@@ -46,8 +46,8 @@ const listsLib: CelFunc[] = [
   celMethod('sum', LIST, [], DYN, function (this: CelList) {
     const a = toArray(this);
     if (a.length === 0) return 0n;
-    if (a.every((x) => typeof x === 'bigint')) return (a as bigint[]).reduce((s, x) => s + x, 0n);
-    if (a.every((x) => typeof x === 'number')) return (a as number[]).reduce((s, x) => s + x, 0);
+    if (a.every((x) => typeof x === 'bigint')) return (a).reduce((s, x) => s + x, 0n);
+    if (a.every((x) => typeof x === 'number')) return (a).reduce((s, x) => s + x, 0);
     throw new Error('no such overload');
   }),
   celMethod('min', LIST, [], DYN, function (this: CelList) {
@@ -93,6 +93,7 @@ const regexLib: CelFunc[] = [
 
 /** k8s `url` library: `isURL` only (url() values need an opaque CEL type). Mirrors url.ParseRequestURI. */
 function isURL(s: string): boolean {
+  // eslint-disable-next-line no-control-regex -- Go rejects control characters, so the pattern names them
   if (s === '' || /[\u0000-\u0020\u007f]/.test(s)) return false;
   if (s.startsWith('/')) return true;
   return /^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(s);

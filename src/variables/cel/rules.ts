@@ -14,7 +14,7 @@ type Parsed = ReturnType<typeof parse>;
 type Expr = Parsed['expr'];
 type Program = (ctx: Record<string, CelInput>) => CelResult;
 
-export interface CompiledExpression {
+interface CompiledExpression {
   program?: Program;
   usesOldSelf: boolean;
   /** Why the expression cannot be evaluated by this renderer (unsupported library function). */
@@ -108,7 +108,7 @@ function located(source: string, offset: number | undefined, msg: string): strin
   return `ERROR: <input>:${line}:${col + 1}: ${msg}\n | ${srcLine}\n | ${'.'.repeat(col)}^`;
 }
 
-export function compileExpression(env: CelEnv, source: string): CompiledExpression {
+function compileExpression(env: CelEnv, source: string): CompiledExpression {
   let parsed: Parsed;
   try {
     parsed = parse(source);
@@ -132,7 +132,7 @@ export function compileExpression(env: CelEnv, source: string): CompiledExpressi
     return { usesOldSelf: a.usesOldSelf, unsupported: `unsupported CEL function${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}` };
   }
   try {
-    return { usesOldSelf: a.usesOldSelf, program: plan(env, parsed) as Program };
+    return { usesOldSelf: a.usesOldSelf, program: plan(env, parsed) };
   } catch (e) {
     return { usesOldSelf: a.usesOldSelf, compileError: `compilation failed: ERROR: ${e instanceof Error ? e.message : String(e)}` };
   }

@@ -69,7 +69,7 @@ function fieldPathTokens(path: string): string[] {
           break;
         }
       }
-    } else if ('.[]'.includes(rest[0]!)) end = 1;
+    } else if ('.[]'.includes(rest.charAt(0))) end = 1;
     else {
       const d = rest.search(/[.[\]]/);
       if (d > 0) end = d;
@@ -114,22 +114,23 @@ export function resolveRuleFieldPath(fieldPath: string, s: SchemaNode): { suffix
     } else return 'does not refer to a valid field';
     return undefined;
   };
-  for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i]!;
+  // One iterator: a `[` or `.` takes the tokens after it from the same walk.
+  const walk = tokens.values();
+  for (const tok of walk) {
     let err: string | undefined;
     if (tok === '[') {
-      const quoted = tokens[++i];
+      const quoted = walk.next().value;
       if (quoted === undefined) return { error: 'unexpected end of JSON path' };
       if (quoted.length < 2 || quoted[0] !== "'" || quoted[quoted.length - 1] !== "'") return { error: `expected single quoted string but got ${quoted}` };
       const name = unescapeSingleQuote(quoted.slice(1, -1));
       if ('error' in name) return { error: `invalid string literal: ${name.error}` };
       err = append(name.value);
       if (err) return { error: err };
-      const close = tokens[++i];
+      const close = walk.next().value;
       if (close === undefined) return { error: 'unexpected end of JSON path' };
       if (close !== ']') return { error: `expected ] but got ${close}` };
     } else if (tok === '.') {
-      const name = tokens[++i];
+      const name = walk.next().value;
       if (name === undefined) return { error: 'unexpected end of JSON path' };
       err = append(name);
       if (err) return { error: err };

@@ -45,7 +45,7 @@ export class CostBudget {
   }
 }
 
-export class CostLimitExceeded extends Error {
+class CostLimitExceeded extends Error {
   constructor() {
     super('operation cancelled: actual cost limit exceeded');
   }
