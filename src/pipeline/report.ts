@@ -44,7 +44,7 @@ function because(reasons: readonly [number, string][]): string {
  * `rendered 1998 of 2000 Clusters (31968 objects), 2 failed (see the errors); earlier outputs: 2
  * kept (of Clusters not rendered), 0 pruned; 1 input skipped (not a Kubernetes object)`.
  */
-export function summaryResult(t: RunTally): Result {
+function summaryResult(t: RunTally): Result {
   const failed = t.clusters - t.rendered;
   const parts = [`${t.verb} ${t.rendered} of ${count(t.clusters, 'Cluster')}${t.verb === 'rendered' ? ` (${count(t.objects, 'object')})` : ''}, ${failed} failed${failed > 0 ? ' (see the errors)' : ''}`];
   if (t.verb === 'rendered') {

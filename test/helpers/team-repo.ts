@@ -8,7 +8,7 @@ import YAML from 'yaml';
 import { classObjects, clusterName, clusterObject } from '../../bench/fleet.mjs';
 import type { Obj } from './scenario.js';
 
-export const TEAMS = ['team-a', 'team-b', 'team-c', 'team-d'] as const;
+const TEAMS = ['team-a', 'team-b', 'team-c', 'team-d'] as const;
 
 /** Cluster `i`: its namespace, class and file. */
 export function teamCluster(i: number): { namespace: string; name: string; path: string; object: Obj } {
