@@ -299,8 +299,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   }
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok) {
-    const ran = runSummary(output.results);
-    io.stderr(`render-clusterclass render: nothing printed (an applier would prune what a partial set leaves out)${ran ? `: ${ran}` : ''}\n`);
+    io.stderr(nothingPrinted(output.results));
     return code;
   }
   const printing = { serialise: format === 'json' ? jsonList : stringifyDocuments, kustomizeLimit: format === 'kustomize' ? config.kustomizeMaxObjects : 0 };
@@ -447,6 +446,12 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
 }
 
 const KEPT_UNREADABLE: KeepReason = 'unreadable-input';
+
+/** The last stderr line when an error leaves stdout empty: why, and what the run did. */
+function nothingPrinted(results: readonly Result[]): string {
+  const ran = runSummary(results);
+  return `render-clusterclass render: nothing printed (an applier would prune what a partial set leaves out)${ran ? `: ${ran}` : ''}\n`;
+}
 
 /**
  * The summary line of `-o DIR`: every count, each with its reason when it is not zero —
