@@ -145,11 +145,14 @@ export function currentStateOf(
 
 type Plan = { controlPlane: string[]; workers: string[] } | { error: string };
 
-/** The next version of a plan an upgrade is pending for. */
-function firstStep(plan: readonly string[]): string {
-  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- kept: a plan is empty only when the versions differ in text alone (1.30.0, v1.30.0)
-  return plan[0]!;
-}
+/**
+ * Why an object whose version differs from the topology's in text alone (`1.30.0`, `v1.30.0`) has
+ * no next version: CAPI decides "pending upgrade" by comparing the strings, but computes the plan
+ * only when the parsed versions differ (ComputeUpgradePlan returns early), so
+ * computeControlPlaneVersion and computeMachineDeploymentVersion/computeMachinePoolVersion
+ * (exp/topology/desiredstate/desired_state.go) fail with these messages.
+ */
+const NO_PLAN = (object: string) => `cannot compute the ${object} version if the ${object} is pending upgrade and the upgrade plan is not set`;
 
 const vtext = (v: SemVer) => `v${semverText(v)}`;
 
@@ -250,6 +253,14 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
     results.push({ severity: 'info', message, resourceRef: ref, field: { path }, tags: { rule: 'upgrade-sequence' } });
     reasons.set(object, message);
   };
+  const noPlan = (object: string, at: string, path = 'spec.topology.version') =>
+    results.push({
+      severity: 'error',
+      message: `${NO_PLAN(object)}: it is at ${at} and spec.topology.version is ${target}, the same version written differently; CAPI compares the text, so write both alike`,
+      resourceRef: ref,
+      field: { path },
+      tags: { rule: 'upgrade-plan' },
+    });
 
   const mdTopologies = cluster.topology.workers.machineDeployments;
   const mpTopologies = cluster.topology.workers.machinePools;
@@ -282,6 +293,7 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
 
   // computeControlPlaneVersion
   const pending = cpState.version !== target;
+  const [nextStep] = plan.controlPlane;
   let cpVersion = cpState.version;
   let starting = false;
   let waitingForWorkers = false;
@@ -294,8 +306,9 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
     if (pending) note(`control plane stays at ${cpState.version}: workers must reach ${cpState.version} first (Kubernetes version skew)`);
   } else if (anyRolling) {
     if (pending) note(`control plane stays at ${cpState.version}: workers are still rolling out; it moves on once they are done`);
-  } else if (pending) {
-    cpVersion = firstStep(plan.controlPlane);
+  } else if (pending && nextStep === undefined) noPlan('control plane', cpState.version);
+  else if (pending && nextStep !== undefined) {
+    cpVersion = nextStep;
     starting = true;
     const steps = plan.controlPlane.length > 1 ? ` (step 1 of ${plan.controlPlane.length}: ${plan.controlPlane.join(' → ')})` : '';
     note(`control plane moves from ${cpState.version} to ${cpVersion}${steps}`);
@@ -316,6 +329,7 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
     const out = new Map<string, string>();
     const upgrading = new Set(topos.filter((t) => map.get(t.name)?.rolling).map((t) => t.name));
     let holdSeen = false;
+    const [workersNext] = workersPlan;
     topos.forEach((t, i) => {
       const path = `spec.topology.workers.${list}[${i}]`;
       const object = `${key}/${t.name}`;
@@ -338,11 +352,14 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
       else if (hold) keep(`annotation ${HOLD_UPGRADE_SEQUENCE} is set on it or on an earlier entry; remove it to continue the sequence`);
       else if (upgrading.size >= concurrency) keep(`${upgrading.size} worker(s) already upgrading, the limit is ${concurrency} (annotation ${UPGRADE_CONCURRENCY})`);
       else if (!stableOrWaiting || !evidence) keep(`waiting for the control plane to finish its upgrade to ${cpVersion}${evidence ? '' : `; ${OBSERVED_HINT}`}`);
-      else if (workersPlan[0] === w.version) keep(`waiting for the control plane to take the next step of the upgrade plan`);
+      else if (workersNext === undefined) {
+        out.set(t.name, w.version);
+        noPlan(kind === 'MachineDeployment' ? 'machine deployment' : 'machine pool', w.version, path);
+      } else if (workersNext === w.version) keep(`waiting for the control plane to take the next step of the upgrade plan`);
       else {
         upgrading.add(t.name);
-        out.set(t.name, firstStep(workersPlan));
-        note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${workersPlan[0]}`, path, object);
+        out.set(t.name, workersNext);
+        note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${workersNext}`, path, object);
       }
     });
     return out;

@@ -409,3 +409,39 @@ describe('upgrade sequencing with build-metadata versions (as CAPI util/version)
     expect(r.sequence[0]).toBe('spec.topology.version: control plane moves from v1.35.3+rke2r1 to v1.36.2+rke2r1 (step 1 of 2: v1.36.2+rke2r1 → v1.37.1+rke2r1)');
   });
 });
+
+describe('versions that differ in text alone (1.36.0, v1.36.0): pending by text, no plan by semver', () => {
+  // CAPI: IsPendingUpgrade compares strings, ComputeUpgradePlan compares parsed versions and
+  // returns early, so computeControlPlaneVersion / computeMachineDeploymentVersion error out.
+  const mds = [{ name: 'md-0' }];
+  const versions = fc.record({ minor: fc.integer({ min: 20, max: 40 }), patch: fc.integer({ min: 0, max: 12 }) });
+
+  it('a control plane written without the v is an error, not a version-less control plane (fast-check seed 2802)', () => {
+    fc.assert(
+      fc.property(versions, ({ minor, patch }) => {
+        const bare = `1.${minor}.${patch}`;
+        const r = render(cluster({ version: `v${bare}`, mds }), { observed: [observedControlPlane(bare, bare), observedMachineDeployment('md-0', bare)] });
+        expect(r.errors.map((e) => e.message)).toEqual([
+          `cannot compute the control plane version if the control plane is pending upgrade and the upgrade plan is not set: it is at ${bare} and spec.topology.version is v${bare}, the same version written differently; CAPI compares the text, so write both alike`,
+        ]);
+      }),
+      { seed: 2802, numRuns: 25 },
+    );
+  });
+
+  it('a MachineDeployment written without the v under a stable control plane is an error (fast-check seed 2803)', () => {
+    fc.assert(
+      fc.property(versions, ({ minor, patch }) => {
+        const bare = `1.${minor}.${patch}`;
+        const r = render(cluster({ version: `v${bare}`, mds }), { observed: [observedControlPlane(`v${bare}`, `v${bare}`), observedMachineDeployment('md-0', bare)] });
+        expect(r.errors.map((e) => [e.field?.path, e.message])).toEqual([
+          [
+            'spec.topology.workers.machineDeployments[0]',
+            `cannot compute the machine deployment version if the machine deployment is pending upgrade and the upgrade plan is not set: it is at ${bare} and spec.topology.version is v${bare}, the same version written differently; CAPI compares the text, so write both alike`,
+          ],
+        ]);
+      }),
+      { seed: 2803, numRuns: 25 },
+    );
+  });
+});
