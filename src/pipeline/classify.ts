@@ -3,7 +3,7 @@
  * class may reference) and what this function generated on an earlier run.
  */
 import { createHash } from 'node:crypto';
-import type { JsonObject, ObjectRef } from '../core/model.js';
+import type { Cluster, JsonObject, ObjectRef } from '../core/model.js';
 import { asObject, asString, cloneJson } from '../core/json.js';
 import { CAPI_GROUP, capiVersionOf, hasTopology } from '../api/normalize.js';
 import { templateKey, type TemplateIndex } from '../blueprint/blueprint.js';
@@ -48,6 +48,9 @@ export interface Classified {
 }
 
 export const clusterKey = (namespace: string, name: string): string => `${namespace}/${name}`;
+
+/** The `namespace/name` of the ClusterClass a Cluster uses: its classRef, in the Cluster's namespace unless it names one. */
+export const classKeyOf = (c: Cluster): string => clusterKey(c.topology.classRef.namespace ?? c.namespace, c.topology.classRef.name);
 
 export function ownerOf(item: InputItem): string | undefined {
   return asString(annotationsOf(item.value)[OWNER_ANNOTATION]);

@@ -23,7 +23,7 @@ import type { OriginRecorder } from '../provenance/recorder.js';
 import { renderCluster, type RenderClusterOptions, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
 import type { CoreVersion } from '../topology/types.js';
-import { clusterKey, dropAnnotations, isToolAnnotation, type IdentifiedItem } from './classify.js';
+import { classKeyOf, clusterKey, dropAnnotations, isToolAnnotation, type IdentifiedItem } from './classify.js';
 import type { RunContext } from './context.js';
 import { annotateGenerated, markReusable, renderWithState, type Attempt } from './outputs.js';
 import { classInvalid, classMissing, renderedResult, rolloutResults } from './results.js';
@@ -92,7 +92,7 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
   results.push(...normalized.results);
   const cluster = normalized.value;
   if (!cluster) return undefined;
-  const classKey = clusterKey(cluster.topology.classRef.namespace ?? cluster.namespace, cluster.topology.classRef.name);
+  const classKey = classKeyOf(cluster);
   const entry = ctx.blueprints.get(classKey);
   if (!entry?.ok) {
     results.push(entry || ctx.duplicateClasses.has(classKey) ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey, ctx.blueprints.keys));

@@ -6,7 +6,7 @@ import type { Cluster, ClusterClass, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
-import { classify, clusterKey, namespacedRef } from './classify.js';
+import { classify, classKeyOf, clusterKey, namespacedRef } from './classify.js';
 import { compareClusterClasses, compareClusters } from '../webhooks/compatibility.js';
 import type { InputItem } from '../krm/item.js';
 
@@ -32,8 +32,6 @@ function normalizeSide(items: readonly InputItem[], config: RenderConfig): Norma
   }
   return out;
 }
-
-const classKeyOf = (c: Cluster) => clusterKey(c.topology.classRef.namespace ?? c.namespace, c.topology.classRef.name);
 
 /** Update-rule violations from `before` to `after` (results about the current objects). */
 export function updateResults(before: readonly InputItem[], after: readonly InputItem[], config: RenderConfig): Result[] {

@@ -8,7 +8,8 @@ import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import { asObject, asString, cloneJson, jsonText } from '../core/json.js';
 import { runPipeline, type PipelineExtras } from '../pipeline/run.js';
-import { dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
+import { classify, classKeyOf, clusterKey, dropAnnotations, isToolAnnotation, namespacedRef } from '../pipeline/classify.js';
+import { normalizeCluster } from '../api/normalize.js';
 import { CLONED_FROM_NAME } from '../core/labels.js';
 import { rolloutReport, type Rollout } from '../webhooks/compatibility.js';
 import { diffJson, type FieldChange } from '../core/diff.js';
@@ -36,6 +37,7 @@ type ClusterStatus = 'created' | 'deleted' | 'changed' | 'unchanged' | 'failing'
 
 export interface ClusterPlan {
   cluster: string;
+  /** `namespace/name` of the ClusterClass (two namespaces may each hold a class of one name). */
   clusterClass: string;
   status: ClusterStatus;
   created: ObjectRef[];
@@ -90,19 +92,19 @@ function matchKey(o: JsonObject): string {
   return `${ref.kind}/${rotating ? `${ref.name.slice(0, -5)}*` : ref.name}`;
 }
 
+/** The class of a Cluster whose topology cannot be read (its errors say why). */
+const INVALID_TOPOLOGY = '(invalid topology)';
+
 function render(side: PlanSide, config: RenderConfig, extras: PipelineExtras): Rendered {
   const out = runPipeline(side.items, { ...config, mode: 'preview' }, side.readResults, extras);
   const objects = new Map<string, JsonObject[]>();
   for (const g of out.generated) objects.set(g.cluster, g.objects.map(comparable));
   const errors = new Map<string, Result[]>();
   const classes = new Map<string, string>();
-  for (const item of side.items) {
-    const ref = item.ref;
-    if (!ref || ref.kind !== 'Cluster') continue;
-    const topology = asObject(asObject(item.value.spec)?.topology);
-    if (!topology) continue;
-    const key = `${ref.namespace ?? config.defaultNamespace}/${ref.name}`;
-    classes.set(key, asString(asObject(topology.classRef)?.name) ?? asString(topology.class) ?? '');
+  for (const item of classify(side.items, config.defaultNamespace).clusters) {
+    const ref = namespacedRef(item, config.defaultNamespace);
+    const cluster = normalizeCluster(item.value, ref).value;
+    classes.set(clusterKey(ref.namespace, ref.name), cluster ? classKeyOf(cluster) : INVALID_TOPOLOGY);
   }
   for (const r of out.results) {
     if (r.severity !== 'error') continue;

@@ -214,7 +214,7 @@ spec:
     const out = cli(['plan', '--base', 'HEAD', '.'], { cwd: dir });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toMatch(/^0 of 3 Clusters change, 0 roll out, 0 newly fail validation, 1 still fail$/m);
-    expect(out.stdout).toContain('fleet/c3 (fleet): still failing');
+    expect(out.stdout).toContain('fleet/c3 (fleet/fleet): still failing');
     expect(out.stdout).toContain('MachineDeploymentClass with name "no-such-class" does not exist');
     const json = JSON.parse(cli(['plan', '--base', 'HEAD', '--format', 'json', '.'], { cwd: dir }).stdout);
     expect(json.summary).toMatchObject({ clusters: 3, changed: 0, stillFailing: 1 });
