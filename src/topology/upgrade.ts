@@ -236,6 +236,15 @@ interface Decision {
   results: Result[];
 }
 
+/** A result about the upgrade plan of the Cluster `ref`. */
+const planResult = (severity: Result['severity'], message: string, ref: ObjectRef, path = 'spec.topology.version'): Result => ({
+  severity,
+  message,
+  resourceRef: ref,
+  field: { path },
+  tags: { rule: 'upgrade-plan' },
+});
+
 /**
  * The versions of one Cluster's objects. `current` is undefined or empty for a new Cluster.
  * Results are `info` (what moves, what is held back and why) or `error` (no upgrade plan).
@@ -253,14 +262,8 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
     results.push({ severity: 'info', message, resourceRef: ref, field: { path }, tags: { rule: 'upgrade-sequence' } });
     reasons.set(object, message);
   };
-  const noPlan = (object: string, at: string, path = 'spec.topology.version') =>
-    results.push({
-      severity: 'error',
-      message: `${NO_PLAN(object)}: it is at ${at} and spec.topology.version is ${target}, the same version written differently; CAPI compares the text, so write both alike`,
-      resourceRef: ref,
-      field: { path },
-      tags: { rule: 'upgrade-plan' },
-    });
+  const noPlan = (object: string, at: string, path?: string) =>
+    results.push(planResult('error', `${NO_PLAN(object)}: it is at ${at} and spec.topology.version is ${target}, the same version written differently; CAPI compares the text, so write both alike`, ref, path));
 
   const mdTopologies = cluster.topology.workers.machineDeployments;
   const mpTopologies = cluster.topology.workers.machinePools;
@@ -269,23 +272,13 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
   const currentMPs = existing(mpTopologies, current.machinePools);
   const plan = upgradePlan(cc, target, cpState.version, [...currentMDs, ...currentMPs]);
   if ('error' in plan) {
-    results.push({
-      severity: 'error',
-      message: `${plan.error}: the control plane is at ${cpState.version}; set spec.topology.version to the next minor first, list the intermediate versions in the ClusterClass spec.kubernetesVersions, or render with upgrade: all-at-once`,
-      resourceRef: ref,
-      field: { path: 'spec.topology.version' },
-      tags: { rule: 'upgrade-plan' },
-    });
+    const fix = 'set spec.topology.version to the next minor first, list the intermediate versions in the ClusterClass spec.kubernetesVersions, or render with upgrade: all-at-once';
+    results.push(planResult('error', `${plan.error}: the control plane is at ${cpState.version}; ${fix}`, ref));
     return { versions: allAtTarget, results };
   }
   if (plan.controlPlane.length > 0 && asString(asObject(cc.upgrade?.external)?.generateUpgradePlanExtension)) {
-    results.push({
-      severity: 'warning',
-      message: `the ClusterClass asks the upgrade-plan extension for the plan, which cannot be called offline; used ${cc.kubernetesVersions?.length ? 'spec.kubernetesVersions' : 'one minor at a time'} instead: ${plan.controlPlane.join(' → ')}`,
-      resourceRef: ref,
-      field: { path: 'spec.topology.version' },
-      tags: { rule: 'upgrade-plan' },
-    });
+    const used = cc.kubernetesVersions?.length ? 'spec.kubernetesVersions' : 'one minor at a time';
+    results.push(planResult('warning', `the ClusterClass asks the upgrade-plan extension for the plan, which cannot be called offline; used ${used} instead: ${plan.controlPlane.join(' → ')}`, ref));
   }
   const mdPlan = currentMDs.length > 0 ? plan.workers : [];
   const mpPlan = currentMPs.length > 0 ? plan.workers : [];
