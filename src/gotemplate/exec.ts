@@ -382,8 +382,7 @@ class State implements CallContext {
       case 'dot':
         return dot;
       case 'nil':
-        this.errorf('nil is not a command');
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf('nil is not a command');
       case 'number':
         return this.idealConstant(first);
       case 'string':
@@ -577,8 +576,7 @@ class State implements CallContext {
         return this.validateType(dot, t);
       case 'nil':
         if (canBeNil(t)) return t === 'rv' || t === 'none' ? undefined : null;
-        this.errorf(`cannot assign nil to ${goTypeString(t as GoType)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`cannot assign nil to ${goTypeString(t as GoType)}`);
       case 'field':
         return this.validateType(this.evalFieldNode(dot, n, [n], MISSING), t);
       case 'variable':
@@ -593,24 +591,20 @@ class State implements CallContext {
     switch (t) {
       case 'bool':
         if (n.type === 'bool') return n.value;
-        this.errorf(`expected bool; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected bool; found ${argString(n)}`);
       case 'float64':
         if (n.type === 'number' && n.isFloat) return n.float64;
-        this.errorf(`expected float; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected float; found ${argString(n)}`);
       case 'string':
         if (n.type === 'string') return n.text;
-        this.errorf(`expected string; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected string; found ${argString(n)}`);
       case 'int':
       case 'int8':
       case 'int16':
       case 'int32':
       case 'int64':
         if (n.type === 'number' && n.isInt) return GoInt.of(t, n.int64);
-        this.errorf(`expected integer; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected integer; found ${argString(n)}`);
       case 'uint':
       case 'uint8':
       case 'uint16':
@@ -618,8 +612,7 @@ class State implements CallContext {
       case 'uint64':
       case 'uintptr':
         if (n.type === 'number' && n.isUint) return GoInt.of(t, n.uint64);
-        this.errorf(`expected unsigned integer; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected unsigned integer; found ${argString(n)}`);
       case 'any':
       case 'rv':
       case 'none':

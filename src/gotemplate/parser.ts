@@ -651,8 +651,7 @@ class ParserState {
         case 'number':
         case 'nil':
         case 'dot':
-          this.errorf(`unexpected . after term ${JSON.stringify(nodeString(node))}`);
-        // eslint-disable-next-line no-fallthrough
+          return this.errorf(`unexpected . after term ${JSON.stringify(nodeString(node))}`);
         default:
           return { type: 'chain', pos: chainPos, tree: this.tree, node, field: fields };
       }
