@@ -18,6 +18,11 @@ export function fail(msg: string): never {
   throw new GoFuncError(msg);
 }
 
+/** The name of a function's error-returning twin: `mustRegexFind` for `regexFind`. */
+export function mustName(name: string): string {
+  return 'must' + name.charAt(0).toUpperCase() + name.slice(1);
+}
+
 /** sprig's strval: strings as is, Stringers via String(), everything else via %v. */
 export function strval(v: GoValue): string {
   if (typeof v === 'string') return v;
@@ -58,7 +63,7 @@ function trimDecimal(s: string): string {
   if (!s.includes('.')) return s;
   const m = /^([-+]?\d*)(\.\d*)?$/.exec(s);
   if (!m) return s;
-  const int = m[1]!;
+  const [, int = ''] = m;
   return int === '' || int === '-' || int === '+' ? `${int}0` : int;
 }
 
@@ -97,7 +102,10 @@ export function toFloat64(v: GoValue): number {
 /** strconv.ParseFloat including inf/nan spellings and hex ints. */
 function parseGoFloatFull(s: string): number | undefined {
   const m = /^([+-]?)(inf|infinity|nan)$/i.exec(s);
-  if (m) return m[2]!.toLowerCase() === 'nan' ? NaN : m[1] === '-' ? -Infinity : Infinity;
+  if (m) {
+    const [, sign, word = ''] = m;
+    return word.toLowerCase() === 'nan' ? NaN : sign === '-' ? -Infinity : Infinity;
+  }
   return parseGoFloat(s);
 }
 
