@@ -352,7 +352,8 @@ function quoteRune(cp: number, ascii = false): string {
   return quoteWith(String.fromCodePoint(cp), "'", ascii);
 }
 
-function canBackquote(s: string): boolean {
+/** strconv.CanBackquote: no backquote, BOM or control character other than tab. */
+export function canBackquote(s: string): boolean {
   for (const ch of s) {
     const cp = runeAt(ch);
     if (cp === 0xfeff) return false;

@@ -1,6 +1,6 @@
 /** sprig regex functions with Go RE2 semantics (via re2js). */
 import { RE2JS } from 're2js';
-import { sprintf } from '../fmt.js';
+import { canBackquote, sprintf } from '../fmt.js';
 import { type GoFunc, type GoInt, makeSlice } from '../values.js';
 import { fail, fn, mustName } from './util.js';
 
@@ -31,8 +31,7 @@ function compile(pattern: string): RE2 | string {
 
 /** regexp's quote: backquoted when strconv.CanBackquote allows it, else strconv.Quote. */
 function quoteExpr(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /^[^`\x00-\x08\x0a-\x1f\x7f\ufeff]*$/.test(s) ? `\`${s}\`` : sprintf('%q', [s]);
+  return canBackquote(s) ? `\`${s}\`` : sprintf('%q', [s]);
 }
 
 function mustCompile(pattern: string): RE2 {

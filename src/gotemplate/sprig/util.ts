@@ -149,8 +149,7 @@ export function bytesOf(s: string): Buffer {
   return Buffer.from(s, 'utf8');
 }
 export function isAscii(s: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(s);
+  return /^\p{ASCII}*$/u.test(s);
 }
 /** Go's runtime boundsError for s[a:b]: the high bound is checked first (runtime/error.go). */
 function boundsPanic(a: number, b: number, length: number): never {
