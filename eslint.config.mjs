@@ -1,5 +1,7 @@
 // ESLint for src/: typescript-eslint's type-checked recommendations, plus the repository's own
-// rules (no locale-dependent text handling, non-null assertions only with a reason).
+// rules (no locale-dependent text handling, non-null assertions only with a reason, every
+// disable comment with its reason).
+import comments from '@eslint-community/eslint-plugin-eslint-comments';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -10,7 +12,10 @@ export default tseslint.config(
     extends: [js.configs.recommended, ...tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { '@eslint-community/eslint-comments': comments },
     rules: {
+      // A disable comment says why after ` -- `; the enable that closes a block needs none.
+      '@eslint-community/eslint-comments/require-description': ['error', { ignore: ['eslint-enable'] }],
       // Output must not depend on the machine's locale: compare with core/json.ts compareText.
       'no-restricted-properties': ['error', { property: 'localeCompare', message: 'Locale-dependent; use compareText (core/json.ts).' }],
       'no-restricted-globals': ['error', { name: 'Intl', message: 'Locale-dependent; output must be the same on every machine.' }],
@@ -31,6 +36,7 @@ export default tseslint.config(
       'src/blueprint/**',
       'src/core/**',
       'src/extensions/**',
+      'src/gotemplate/**',
       'src/names/**',
       'src/output/**',
       'src/patches/**',

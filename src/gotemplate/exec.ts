@@ -48,6 +48,9 @@ export class ExecError extends Error {}
 /** A safety limit was hit (reported as an exec error). */
 class LimitError extends ExecError {}
 
+/** A command's operands: the first names what runs, the rest are its arguments. */
+type Args = CommandNode['args'];
+
 const MISSING = Symbol('missing');
 type Final = GoValue | typeof MISSING;
 
@@ -99,6 +102,16 @@ function assignable(v: GoValue, t: GoType): boolean {
     default:
       return v instanceof GoInt && v.kind === t;
   }
+}
+
+/**
+ * The type of argument `k`: its parameter's, past them the variadic element's. evalCall checked
+ * the number of arguments against the signature first (exec.go, evalCall).
+ */
+function paramType(fn: GoFunc, k: number): GoType {
+  const t = fn.params[k] ?? fn.variadic;
+  if (t === undefined) throw new Error(`argument ${k} of ${fn.name} has no parameter`);
+  return t;
 }
 
 interface Variable {
@@ -177,23 +190,25 @@ class State implements CallContext {
   push(name: string, value: GoValue): void {
     this.vars.push({ name, value });
   }
-  setVar(name: string, value: GoValue): void {
+  /** The innermost variable of that name: the last one pushed (exec.go, varValue). */
+  variable(name: string): Variable {
     for (let i = this.vars.length - 1; i >= 0; i--) {
-      if (this.vars[i]!.name === name) {
-        this.vars[i]!.value = value;
-        return;
-      }
+      const v = this.vars[i];
+      if (v?.name === name) return v;
     }
     this.errorf(`undefined variable: ${name}`);
   }
-  setTopVar(n: number, value: GoValue): void {
-    this.vars[this.vars.length - n]!.value = value;
+  setVar(name: string, value: GoValue): void {
+    this.variable(name).value = value;
+  }
+  /** The variable `n` from the top of the stack: 1 is the top (exec.go, setTopVar). */
+  topVar(n: number): Variable {
+    const v = this.vars[this.vars.length - n];
+    if (v === undefined) throw new Error(`no variable ${n} from the top of ${this.vars.length}`);
+    return v;
   }
   varValue(name: string): GoValue {
-    for (let i = this.vars.length - 1; i >= 0; i--) {
-      if (this.vars[i]!.name === name) return this.vars[i]!.value;
-    }
-    this.errorf(`undefined variable: ${name}`);
+    return this.variable(name).value;
   }
 
   // --- walking
@@ -211,7 +226,7 @@ class State implements CallContext {
       }
       case 'list': {
         const nodes = node.nodes;
-        for (let i = 0; i < nodes.length; i++) this.walk(dot, nodes[i]!);
+        for (const n of nodes) this.walk(dot, n);
         return;
       }
       case 'if':
@@ -250,8 +265,8 @@ class State implements CallContext {
     const mark = this.vars.length;
     const ndecl = r.pipe.decl.length;
     const one = (index: GoValue, elem: GoValue): boolean => {
-      if (ndecl > 0) this.setTopVar(1, elem);
-      if (ndecl > 1) this.setTopVar(2, index);
+      if (ndecl > 0) this.topVar(1).value = elem;
+      if (ndecl > 1) this.topVar(2).value = index;
       try {
         this.walk(elem, r.list);
       } catch (e) {
@@ -338,28 +353,27 @@ class State implements CallContext {
   evalPipeline(dot: GoValue, pipe: PipeNode): GoValue {
     this.node = pipe;
     let value: Final = MISSING;
-    const cmds = pipe.cmds;
-    for (let i = 0; i < cmds.length; i++) {
-      value = this.evalCommand(dot, cmds[i]!, value);
+    for (const cmd of pipe.cmds) {
+      value = this.evalCommand(dot, cmd, value);
       if (value === null) value = undefined; // nil interface -> invalid value
     }
     const v = value as GoValue;
-    const decl = pipe.decl;
-    for (let i = 0; i < decl.length; i++) {
-      if (pipe.isAssign) this.setVar(decl[i]!.ident[0]!, v);
-      else this.push(decl[i]!.ident[0]!, v);
+    for (const { ident } of pipe.decl) {
+      if (pipe.isAssign) this.setVar(ident[0], v);
+      else this.push(ident[0], v);
     }
     return v;
   }
 
-  notAFunction(args: ArgNode[] | null, final: Final): void {
-    if ((args !== null && args.length > 1) || final !== MISSING) {
-      this.errorf(`can't give argument to non-function ${argString(args![0]!)}`);
+  /** Callers pass no arguments (null) only with no final value, as in Go, where args[0] would panic. */
+  notAFunction(args: Args | null, final: Final): void {
+    if (args !== null && (args.length > 1 || final !== MISSING)) {
+      this.errorf(`can't give argument to non-function ${argString(args[0])}`);
     }
   }
 
   evalCommand(dot: GoValue, cmd: CommandNode, final: Final): GoValue {
-    const first = cmd.args[0]!;
+    const first = cmd.args[0];
     this.step();
     switch (first.type) {
       case 'field':
@@ -382,8 +396,7 @@ class State implements CallContext {
       case 'dot':
         return dot;
       case 'nil':
-        this.errorf('nil is not a command');
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf('nil is not a command');
       case 'number':
         return this.idealConstant(first);
       case 'string':
@@ -397,21 +410,21 @@ class State implements CallContext {
     return n.ideal;
   }
 
-  evalFieldNode(dot: GoValue, field: FieldNode, args: ArgNode[] | null, final: Final): GoValue {
+  evalFieldNode(dot: GoValue, field: FieldNode, args: Args | null, final: Final): GoValue {
     this.node = field;
     return this.evalFieldChain(dot, dot, field, field.ident, args, final);
   }
 
-  evalChainNode(dot: GoValue, chain: ChainNode, args: ArgNode[] | null, final: Final): GoValue {
+  evalChainNode(dot: GoValue, chain: ChainNode, args: Args | null, final: Final): GoValue {
     this.node = chain;
     if (chain.node.type === 'nil') this.errorf(`indirection through explicit nil in ${argString(chain)}`);
     const pipe = this.evalArg(dot, 'none', chain.node);
     return this.evalFieldChain(dot, pipe, chain, chain.field, args, final);
   }
 
-  evalVariableNode(dot: GoValue, v: VariableNode, args: ArgNode[] | null, final: Final): GoValue {
+  evalVariableNode(dot: GoValue, v: VariableNode, args: Args | null, final: Final): GoValue {
     this.node = v;
-    const value = this.varValue(v.ident[0]!);
+    const value = this.varValue(v.ident[0]);
     if (v.ident.length === 1) {
       this.notAFunction(args, final);
       return value;
@@ -423,27 +436,29 @@ class State implements CallContext {
     dot: GoValue,
     receiver: GoValue,
     node: ArgNode,
-    ident: string[],
-    args: ArgNode[] | null,
+    ident: readonly string[],
+    args: Args | null,
     final: Final,
   ): GoValue {
-    const n = ident.length;
     // A value looked up in a map[string]interface{} has the static type interface {}, which is the
     // type Go's "can't evaluate field" names (exec.go, evalField: typ := receiver.Type()).
     let fromMap = false;
-    for (let i = 0; i < n - 1; i++) {
+    let steps = ident.length - 1;
+    for (const name of ident) {
+      // Every name but the last steps into the receiver; the last one takes the arguments.
+      if (steps-- === 0) return this.evalField(dot, name, node, args, final, receiver, fromMap);
       const map = isMap(receiver);
-      receiver = this.evalField(dot, ident[i]!, node, null, MISSING, receiver, fromMap);
+      receiver = this.evalField(dot, name, node, null, MISSING, receiver, fromMap);
       fromMap = map;
     }
-    return this.evalField(dot, ident[n - 1]!, node, args, final, receiver, fromMap);
+    throw new Error('a field chain without names'); // the parser builds none (nodes.ts, NonEmpty)
   }
 
   evalField(
     dot: GoValue,
     fieldName: string,
     node: ArgNode,
-    args: ArgNode[] | null,
+    args: Args | null,
     final: Final,
     receiver: GoValue,
     fromMap = false,
@@ -477,7 +492,7 @@ class State implements CallContext {
     dot: GoValue,
     node: IdentifierNode,
     cmd: CommandNode | IdentifierNode,
-    args: ArgNode[] | null,
+    args: Args | null,
     final: Final,
   ): GoValue {
     this.node = node;
@@ -492,17 +507,15 @@ class State implements CallContext {
     isBuiltin: boolean,
     node: Node | ArgNode | CommandNode,
     name: string,
-    allArgs: ArgNode[] | null,
+    allArgs: Args | null,
     final: Final,
   ): GoValue {
     const args = allArgs !== null ? allArgs.slice(1) : [];
     const params = fn.params;
     let numIn = args.length;
     if (final !== MISSING) numIn++;
-    let numFixed = args.length;
     if (fn.variadic !== undefined) {
-      numFixed = params.length;
-      if (numIn < numFixed) {
+      if (numIn < params.length) {
         this.errorf(`wrong number of args for ${name}: want at least ${params.length} got ${args.length}`);
       }
     } else if (numIn !== params.length) {
@@ -519,19 +532,15 @@ class State implements CallContext {
     }
     const argv = new Array<GoValue>(numIn);
     let i = 0;
-    for (; i < numFixed && i < args.length; i++) argv[i] = this.evalArg(dot, params[i]!, args[i]!);
-    if (fn.variadic !== undefined) {
-      for (; i < args.length; i++) argv[i] = this.evalArg(dot, fn.variadic, args[i]!);
+    for (const arg of args) {
+      argv[i] = this.evalArg(dot, paramType(fn, i), arg);
+      i++;
     }
-    if (final !== MISSING) {
-      let t: GoType;
-      if (fn.variadic !== undefined) t = numIn - 1 < numFixed ? params[numIn - 1]! : fn.variadic;
-      else t = params[params.length - 1]!;
-      argv[i] = this.validateType(final, t);
-    }
+    if (final !== MISSING) argv[i] = this.validateType(final, paramType(fn, i));
     if (isBuiltin && name === 'call') {
       // The callee's source text goes first, for call's error message (exec.go, evalCall).
-      const callee = args.length > 0 ? nodeString(args[0]!) : typeof final === 'string' ? final : `<${final === undefined ? 'invalid' : typeName(final as GoValue)} Value>`;
+      const first = args[0];
+      const callee = first !== undefined ? nodeString(first) : typeof final === 'string' ? final : `<${final === undefined ? 'invalid' : typeName(final as GoValue)} Value>`;
       argv.unshift(callee);
     }
     try {
@@ -577,8 +586,7 @@ class State implements CallContext {
         return this.validateType(dot, t);
       case 'nil':
         if (canBeNil(t)) return t === 'rv' || t === 'none' ? undefined : null;
-        this.errorf(`cannot assign nil to ${goTypeString(t as GoType)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`cannot assign nil to ${goTypeString(t as GoType)}`);
       case 'field':
         return this.validateType(this.evalFieldNode(dot, n, [n], MISSING), t);
       case 'variable':
@@ -593,24 +601,20 @@ class State implements CallContext {
     switch (t) {
       case 'bool':
         if (n.type === 'bool') return n.value;
-        this.errorf(`expected bool; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected bool; found ${argString(n)}`);
       case 'float64':
         if (n.type === 'number' && n.isFloat) return n.float64;
-        this.errorf(`expected float; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected float; found ${argString(n)}`);
       case 'string':
         if (n.type === 'string') return n.text;
-        this.errorf(`expected string; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected string; found ${argString(n)}`);
       case 'int':
       case 'int8':
       case 'int16':
       case 'int32':
       case 'int64':
         if (n.type === 'number' && n.isInt) return GoInt.of(t, n.int64);
-        this.errorf(`expected integer; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected integer; found ${argString(n)}`);
       case 'uint':
       case 'uint8':
       case 'uint16':
@@ -618,8 +622,7 @@ class State implements CallContext {
       case 'uint64':
       case 'uintptr':
         if (n.type === 'number' && n.isUint) return GoInt.of(t, n.uint64);
-        this.errorf(`expected unsigned integer; found ${argString(n)}`);
-      // eslint-disable-next-line no-fallthrough
+        return this.errorf(`expected unsigned integer; found ${argString(n)}`);
       case 'any':
       case 'rv':
       case 'none':

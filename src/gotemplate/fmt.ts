@@ -13,6 +13,8 @@ import {
   mapElemType,
   MAX_VALUE_TEXT,
   ValueTooLarge,
+  at,
+  runeAt,
 } from './values.js';
 import { PRINTABLE_RANGES } from './unicode-print.js';
 
@@ -78,7 +80,7 @@ function roundDigits(a: Digits, nd: number): Digits {
 }
 
 function digitAt(a: Digits, i: number): string {
-  return i >= 0 && i < a.d.length ? a.d[i]! : '0';
+  return i >= 0 && i < a.d.length ? a.d.charAt(i) : '0';
 }
 
 function fmtE(neg: boolean, a: Digits, prec: number, fmt: string): string {
@@ -272,12 +274,14 @@ export function isPrint(cp: number): boolean {
   const { first, last } = printableRanges();
   let lo = 0;
   let hi = first.length - 1;
+  /* eslint-disable @typescript-eslint/no-non-null-assertion -- 0 <= lo <= mid <= hi < the length of both tables */
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     if (cp < first[mid]!) hi = mid - 1;
     else if (cp > last[mid]!) lo = mid + 1;
     else return true;
   }
+  /* eslint-enable @typescript-eslint/no-non-null-assertion */
   return false;
 }
 
@@ -289,7 +293,7 @@ export function isPrint(cp: number): boolean {
 function quoteWith(s: string, q: string, ascii: boolean, surrogateAsFFFD = true): string {
   let out = q;
   for (const ch of s) {
-    let cp = ch.codePointAt(0)!;
+    let cp = runeAt(ch);
     if (surrogateAsFFFD && cp >= 0xd800 && cp <= 0xdfff) cp = 0xfffd;
     if (ch === q || ch === '\\') {
       out += '\\' + ch;
@@ -348,9 +352,10 @@ function quoteRune(cp: number, ascii = false): string {
   return quoteWith(String.fromCodePoint(cp), "'", ascii);
 }
 
-function canBackquote(s: string): boolean {
+/** strconv.CanBackquote: no backquote, BOM or control character other than tab. */
+export function canBackquote(s: string): boolean {
   for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
+    const cp = runeAt(ch);
     if (cp === 0xfeff) return false;
     if (cp === 0x60) return false;
     if (cp < 0x20 && cp !== 9) return false;
@@ -543,8 +548,8 @@ class Printer {
     for (let i = 0; i < length; i++) {
       if (this.space && i > 0) out += ' ';
       if (this.space && this.sharp) out += upper ? '0X' : '0x';
-      const b = bytes[i]!;
-      out += hex[b >> 4]! + hex[b & 15]!;
+      const b = at(bytes, i);
+      out += hex.charAt(b >> 4) + hex.charAt(b & 15);
     }
     this.pad(out);
   }
@@ -838,11 +843,13 @@ class Printer {
     if (this.sharpV) this.buf += typeName(m) + '{';
     else this.buf += 'map[';
     const keys = sortedKeys(m);
-    for (let i = 0; i < keys.length; i++) {
-      if (i > 0) this.buf += this.sharpV ? ', ' : ' ';
-      this.printValue(keys[i], verb, depth + 1);
+    let first = true;
+    for (const key of keys) {
+      if (!first) this.buf += this.sharpV ? ', ' : ' ';
+      first = false;
+      this.printValue(key, verb, depth + 1);
       this.buf += ':';
-      this.printValue(m[keys[i]!], verb, depth + 1);
+      this.printValue(m[key], verb, depth + 1);
     }
     this.buf += this.sharpV ? '}' : ']';
     void mapElemType;
@@ -882,7 +889,7 @@ class Printer {
       i++;
       this.clearFlags();
       simple: for (; i < end; i++) {
-        const c = format[i]!;
+        const c = format.charAt(i);
         switch (c) {
           case '#':
             this.sharp = true;
@@ -957,8 +964,7 @@ class Printer {
         this.buf += '%!(NOVERB)';
         break;
       }
-      const cp = format.codePointAt(i)!;
-      const verb = String.fromCodePoint(cp);
+      const verb = String.fromCodePoint(runeAt(format, i));
       i += verb.length;
       if (verb === '%') this.buf += '%';
       else if (!this.goodArgNum) this.buf += '%!' + verb + '(BADINDEX)';
@@ -1013,7 +1019,7 @@ function parsenum(s: string, start: number, end: number): [number, boolean, numb
   let num = 0;
   let isnum = false;
   let i = start;
-  for (; i < end && s[i]! >= '0' && s[i]! <= '9'; i++) {
+  for (; i < end && s.charAt(i) >= '0' && s.charAt(i) <= '9'; i++) {
     if (tooLarge(num)) return [0, false, end];
     num = num * 10 + (s.charCodeAt(i) - 48);
     isnum = true;
@@ -1079,7 +1085,7 @@ function sharpFloat(num: string, verb: string, prec: number, explicitPrec: numbe
   let sawNonzero = false;
   let hasDot = false;
   for (let i = 1; i < body.length; i++) {
-    const c = body[i]!;
+    const c = body.charAt(i);
     if (c === '.') hasDot = true;
     else {
       if (c !== '0') sawNonzero = true;

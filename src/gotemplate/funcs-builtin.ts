@@ -15,6 +15,8 @@ import {
   mapElemType,
   sliceElemType,
   typeName,
+  at,
+  runeAt,
 } from './values.js';
 
 const err = (m: string): never => {
@@ -141,7 +143,7 @@ function goIndex(item: GoValue, indexes: GoValue[]): GoValue {
       const bytes = Buffer.from(item, 'utf8');
       const x = indexArg(index, bytes.length);
       if (x >= bytes.length) err(`reflect: string index out of range`);
-      item = GoInt.of('uint8', BigInt(bytes[x]!));
+      item = GoInt.of('uint8', BigInt(at(bytes, x)));
     } else if (Array.isArray(item)) {
       const x = indexArg(index, item.length);
       if (x >= item.length) err('reflect: slice index out of range');
@@ -168,13 +170,12 @@ function goSlice(item: GoValue, indexes: GoValue[]): GoValue {
     len = bytes.length;
   } else if (Array.isArray(item)) len = item.length;
   else return err(`can't slice item of type ${typeName(item)}`);
-  const idx = [0, len, len];
-  for (let i = 0; i < indexes.length; i++) idx[i] = indexArg(indexes[i], len);
-  if (idx[0]! > idx[1]!) err(`invalid slice index: ${idx[0]} > ${idx[1]}`);
-  if (indexes.length === 3 && idx[1]! > idx[2]!) err(`invalid slice index: ${idx[1]} > ${idx[2]}`);
-  if (bytes) return bytes.subarray(idx[0], idx[1]).toString('utf8');
+  const [low = 0, high = len, max = len] = indexes.map((index) => indexArg(index, len));
+  if (low > high) err(`invalid slice index: ${low} > ${high}`);
+  if (indexes.length === 3 && high > max) err(`invalid slice index: ${high} > ${max}`);
+  if (bytes) return bytes.subarray(low, high).toString('utf8');
   const arr = item as GoValue[];
-  return makeSlice(arr.slice(idx[0], idx[1]), sliceElemType(arr));
+  return makeSlice(arr.slice(low, high), sliceElemType(arr));
 }
 
 function goLen(item: GoValue): GoInt {
@@ -214,7 +215,7 @@ function htmlEscape(s: string): string {
 function jsEscape(s: string): string {
   let out = '';
   for (const ch of s) {
-    const c = ch.codePointAt(0)!;
+    const c = runeAt(ch);
     switch (ch) {
       case '\\':
         out += '\\\\';

@@ -143,7 +143,7 @@ function deepCopyJson(v: Json): Json {
   if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) return v.map(deepCopyJson);
   const out: { [k: string]: Json } = {};
-  for (const k of Object.keys(v)) out[k] = deepCopyJson(v[k]!);
+  for (const [k, x] of Object.entries(v)) out[k] = deepCopyJson(x);
   return out;
 }
 

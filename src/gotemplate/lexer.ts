@@ -2,6 +2,7 @@
  * Lexer for Go's text/template language (default delimiters `{{` `}}`), producing the token
  * stream Go's parser consumes, with byte-compatible rules for trim markers, comments and numbers.
  */
+import { runeAt } from './values.js';
 
 export const enum T {
   Error,
@@ -72,7 +73,7 @@ function isSpace(c: string | undefined): boolean {
 }
 
 const alnumRe = /^[\p{L}\p{Nd}_]$/u;
-function isAlphaNumeric(c: string | undefined): boolean {
+function isAlphaNumeric(c: string | undefined): c is string {
   if (c === undefined) return false;
   const code = c.charCodeAt(0);
   if (code < 0x80) {
@@ -97,7 +98,7 @@ function countNewlines(s: string, from: number, to: number): number {
 }
 
 function describeRune(c: string): string {
-  const cp = c.codePointAt(0)!;
+  const cp = runeAt(c);
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')} '${c}'`;
 }
 
@@ -121,8 +122,8 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
     return false;
   };
   const charAt = (i: number): string | undefined => {
-    if (i >= input.length) return undefined;
-    const cp = input.codePointAt(i)!;
+    const cp = input.codePointAt(i);
+    if (cp === undefined) return undefined;
     return cp > 0xffff ? String.fromCodePoint(cp) : input[i];
   };
   const atRightDelim = (): [boolean, boolean] => {
@@ -145,6 +146,8 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
     }
     return input.startsWith(RIGHT, pos);
   };
+  /** The rune at `pos` when it cannot end a word: a terminator or the end of input can. */
+  const nonTerminator = (): string | undefined => (atTerminator() ? undefined : charAt(pos));
 
   // Emit with line tracking that mirrors Go: an item's line is the line where it starts.
   const emitItem = (typ: T): void => {
@@ -182,7 +185,7 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
       return false;
     };
     const acceptRun = (valid: string): void => {
-      while (pos < input.length && valid.includes(input[pos]!)) pos++;
+      while (pos < input.length && valid.includes(input.charAt(pos))) pos++;
     };
     accept('+-');
     let digits = '0123456789_';
@@ -204,7 +207,7 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
     accept('i');
     const c = charAt(pos);
     if (isAlphaNumeric(c)) {
-      pos += c!.length;
+      pos += c.length;
       return false;
     }
     return true;
@@ -387,15 +390,15 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
         for (;;) {
           const c = charAt(pos);
           if (isAlphaNumeric(c)) {
-            pos += c!.length;
+            pos += c.length;
             continue;
           }
           break;
         }
         const word = input.slice(start, pos);
-        if (!atTerminator()) {
-          const c = charAt(pos)!;
-          errorf(`bad character ${describeRune(c)}`);
+        const bad = nonTerminator();
+        if (bad !== undefined) {
+          errorf(`bad character ${describeRune(bad)}`);
           return items;
         }
         const kw = KEYWORDS[word];
@@ -406,7 +409,7 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
         else emitItem(T.Identifier);
         continue;
       }
-      const cp = r.codePointAt(0)!;
+      const cp = runeAt(r);
       if (cp < 0x80 && cp >= 0x20 && cp < 0x7f) {
         emitItem(T.Char);
         continue;
@@ -421,14 +424,14 @@ export function lex(input: string, breakOK = true, continueOK = true): Item[] {
       emitItem(typ === T.Variable ? T.Variable : T.Dot);
       return true;
     }
-    let c: string | undefined;
     for (;;) {
-      c = charAt(pos);
+      const c = charAt(pos);
       if (!isAlphaNumeric(c)) break;
-      pos += c!.length;
+      pos += c.length;
     }
-    if (!atTerminator()) {
-      errorf(`bad character ${describeRune(c!)}`);
+    const bad = nonTerminator();
+    if (bad !== undefined) {
+      errorf(`bad character ${describeRune(bad)}`);
       return false;
     }
     emitItem(typ);

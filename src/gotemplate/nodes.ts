@@ -85,22 +85,25 @@ export interface PipeNode extends Base {
   decl: VariableNode[];
   cmds: CommandNode[];
 }
+/** A list the parser never leaves empty: a command has an operand, a field or variable a name. */
+export type NonEmpty<T> = [T, ...T[]];
+
 export interface CommandNode extends Base {
   type: 'command';
-  args: ArgNode[];
+  args: NonEmpty<ArgNode>;
 }
 export interface FieldNode extends Base {
   type: 'field';
-  ident: string[];
+  ident: NonEmpty<string>;
 }
 export interface VariableNode extends Base {
   type: 'variable';
-  ident: string[];
+  ident: NonEmpty<string>;
 }
 export interface ChainNode extends Base {
   type: 'chain';
   node: ArgNode;
-  field: string[];
+  field: NonEmpty<string>;
 }
 export interface IdentifierNode extends Base {
   type: 'identifier';

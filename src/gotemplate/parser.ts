@@ -10,6 +10,7 @@ import type {
   EndNode,
   ListNode,
   Node,
+  NonEmpty,
   NumberNode,
   PipeNode,
   TemplateNode,
@@ -17,7 +18,7 @@ import type {
   VariableNode,
 } from './nodes.js';
 import { nodeString } from './nodes.js';
-import { GoComplex, goInt } from './values.js';
+import { GoComplex, at, goInt } from './values.js';
 
 export class ParseError extends Error {}
 
@@ -139,13 +140,13 @@ function underscoreOK(s: string): boolean {
   let i = 0;
   if (s[0] === '-' || s[0] === '+') s = s.slice(1);
   let hex = false;
-  if (s.length >= 2 && s[0] === '0' && 'bBoOxX'.includes(s[1]!)) {
+  if (s.length >= 2 && s[0] === '0' && 'bBoOxX'.includes(s.charAt(1))) {
     i = 2;
     saw = '0';
     hex = s[1] === 'x' || s[1] === 'X';
   }
   for (; i < s.length; i++) {
-    const c = s[i]!;
+    const c = s.charAt(i);
     if ((c >= '0' && c <= '9') || (hex && /[a-fA-F]/.test(c))) {
       saw = '0';
       continue;
@@ -230,9 +231,11 @@ export function parseGoFloat(s: string): number | undefined {
   let v: number;
   if (/^0[xX]/.test(t)) {
     const m = /^0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+)$/.exec(t);
-    if (!m || (m[1] === '' && (m[2] ?? '') === '')) return undefined;
-    const digits = m[1]! + (m[2] ?? '');
-    let exp = parseInt(m[3]!, 10) - 4 * (m[2] ?? '').length;
+    if (!m) return undefined;
+    const [, whole = '', fraction = '', exponent = ''] = m;
+    const digits = whole + fraction;
+    if (digits === '') return undefined;
+    let exp = parseInt(exponent, 10) - 4 * fraction.length;
     let mant = BigInt('0x' + (digits || '0'));
     if (mant === 0n) return sign * 0;
     // normalise mantissa to <= 64 bits keeping sticky bit
@@ -285,7 +288,7 @@ class ParserState {
   // --- token stream
 
   next(): Item {
-    const it = this.items[this.idx]!;
+    const it = at(this.items, this.idx);
     if (this.idx < this.items.length - 1) this.idx++;
     else this.idx = this.items.length; // sticky at the end
     this.lastLine = it.line;
@@ -535,7 +538,7 @@ class ParserState {
   }
 
   newVariable(pos: number, name: string): VariableNode {
-    return { type: 'variable', pos, tree: this.tree, ident: name.split('.') };
+    return { type: 'variable', pos, tree: this.tree, ident: splitNames(name) };
   }
 
   pipeline(context: string, end: T): PipeNode {
@@ -610,28 +613,30 @@ class ParserState {
 
   checkPipeline(pipe: PipeNode, context: string): void {
     if (pipe.cmds.length === 0) this.errorf(`missing value for ${context}`);
-    for (let i = 1; i < pipe.cmds.length; i++) {
-      const t = pipe.cmds[i]!.args[0]!.type;
-      if (t === 'bool' || t === 'dot' || t === 'nil' || t === 'number' || t === 'string') {
+    for (const [i, cmd] of pipe.cmds.entries()) {
+      const t = cmd.args[0].type;
+      if (i > 0 && (t === 'bool' || t === 'dot' || t === 'nil' || t === 'number' || t === 'string')) {
         this.errorf(`non executable command in pipeline stage ${i + 1}`);
       }
     }
   }
 
   command(): CommandNode {
-    const cmd: CommandNode = { type: 'command', pos: this.peekNonSpace().pos, tree: this.tree, args: [] };
+    const pos = this.peekNonSpace().pos;
+    const args: ArgNode[] = [];
     for (;;) {
       this.peekNonSpace();
       const operand = this.operand();
-      if (operand !== null) cmd.args.push(operand);
+      if (operand !== null) args.push(operand);
       const it = this.next();
       if (it.typ === T.Space) continue;
       if (it.typ === T.RightDelim || it.typ === T.RightParen) this.backup();
       else if (it.typ !== T.Pipe) this.unexpected(it, 'operand');
       break;
     }
-    if (cmd.args.length === 0) this.errorf('empty command');
-    return cmd;
+    const [first, ...rest] = args;
+    if (first === undefined) this.errorf('empty command');
+    return { type: 'command', pos, tree: this.tree, args: [first, ...rest] };
   }
 
   operand(): ArgNode | null {
@@ -639,7 +644,7 @@ class ParserState {
     if (node === null) return null;
     if (this.peek().typ === T.Field) {
       const chainPos = this.peek().pos;
-      const fields: string[] = [];
+      const fields: NonEmpty<string> = [this.next().val.slice(1)];
       while (this.peek().typ === T.Field) fields.push(this.next().val.slice(1));
       switch (node.type) {
         case 'field':
@@ -651,8 +656,7 @@ class ParserState {
         case 'number':
         case 'nil':
         case 'dot':
-          this.errorf(`unexpected . after term ${JSON.stringify(nodeString(node))}`);
-        // eslint-disable-next-line no-fallthrough
+          return this.errorf(`unexpected . after term ${JSON.stringify(nodeString(node))}`);
         default:
           return { type: 'chain', pos: chainPos, tree: this.tree, node, field: fields };
       }
@@ -673,11 +677,11 @@ class ParserState {
         return { type: 'nil', pos: it.pos, tree };
       case T.Variable: {
         const v = this.newVariable(it.pos, it.val);
-        if (!this.vars.includes(v.ident[0]!)) this.errorf(`undefined variable ${JSON.stringify(v.ident[0])}`);
+        if (!this.vars.includes(v.ident[0])) this.errorf(`undefined variable ${JSON.stringify(v.ident[0])}`);
         return v;
       }
       case T.Field:
-        return { type: 'field', pos: it.pos, tree, ident: it.val.slice(1).split('.') };
+        return { type: 'field', pos: it.pos, tree, ident: splitNames(it.val.slice(1)) };
       case T.Bool:
         return { type: 'bool', pos: it.pos, tree, value: it.val === 'true' };
       case T.CharConstant:
@@ -735,9 +739,9 @@ class ParserState {
       n.isInt = n.isUint = n.isFloat = true;
       n.float64 = cp;
     } else if (it.typ === T.Complex) {
-      const m = /^([+-]?[^+-]*(?:[eEpP][+-][^+-]*)?)([+-].*)i$/.exec(text);
-      const re = m ? parseGoFloat(m[1]!) : undefined;
-      const im = m ? parseGoFloat(m[2]!) : undefined;
+      const [, real, imaginary] = /^([+-]?[^+-]*(?:[eEpP][+-][^+-]*)?)([+-].*)i$/.exec(text) ?? [];
+      const re = real !== undefined ? parseGoFloat(real) : undefined;
+      const im = imaginary !== undefined ? parseGoFloat(imaginary) : undefined;
       if (re === undefined || im === undefined) this.errorf(`illegal number syntax: ${JSON.stringify(text)}`);
       n.isComplex = true;
       n.complex = [re, im];
@@ -802,6 +806,12 @@ class ParserState {
     else if (n.isUint) n.idealError = `${text} overflows int`;
     return n;
   }
+}
+
+/** The names of a field or variable token, `$x.a.b` or `a.b` (split gives at least one). */
+function splitNames(text: string): NonEmpty<string> {
+  const [first = '', ...rest] = text.split('.');
+  return [first, ...rest];
 }
 
 function quoteShort(s: string): string {

@@ -83,7 +83,8 @@ for (let i = 0; i < 256; i++) SMALL_INTS.push(new GoInt('int', BigInt(i)));
 /** A Go `int` (cached for small values). */
 export function goInt(n: number | bigint): GoInt {
   if (typeof n === 'number') {
-    if (n >= 0 && n < 256 && Number.isInteger(n)) return SMALL_INTS[n]!;
+    const small = n >= 0 && n < 256 && Number.isInteger(n) ? SMALL_INTS[n] : undefined;
+    if (small !== undefined) return small;
     return new GoInt('int', BigInt.asIntN(64, BigInt(Math.trunc(n))));
   }
   return GoInt.of('int', n);
@@ -180,6 +181,21 @@ export interface CallContext {
 /** An error raised by a template function (`error calling f: ...`). */
 export class GoFuncError extends Error {}
 
+/**
+ * `list[i]` where the caller's own bounds check covers `i`, which the types cannot show: a bug
+ * that breaks it fails here, by name, instead of as an undefined value further on.
+ */
+export function at<T extends NonNullable<unknown> | null>(list: ArrayLike<T>, i: number): T {
+  const v = list[i];
+  if (v === undefined) throw new Error(`index out of range [${i}] with length ${list.length}`);
+  return v;
+}
+
+/** The code point at UTF-16 index `i`: past the end, U+FFFD, as Go's utf8.DecodeRuneInString(""). */
+export function runeAt(s: string, i = 0): number {
+  return s.codePointAt(i) ?? 0xfffd;
+}
+
 export function makeSlice(items: GoValue[], elem?: string): GoSlice {
   const s = items as GoSlice;
   if (elem !== undefined && elem !== 'interface {}') s[SLICE_ELEM] = elem;
@@ -226,8 +242,8 @@ export function cmpStrings(a: string, b: string): number {
   // UTF-16 order differs from code point order only for surrogates vs U+E000..U+FFFF.
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    const ca = a.codePointAt(i)!;
-    const cb = b.codePointAt(i)!;
+    const ca = runeAt(a, i);
+    const cb = runeAt(b, i);
     if (ca !== cb) return ca < cb ? -1 : 1;
     if (ca > 0xffff) i++;
   }

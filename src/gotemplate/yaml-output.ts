@@ -26,7 +26,10 @@ export function parseYamlOutput(text: string): Parsed {
   let r = cache.get(text);
   if (r === undefined) {
     r = parseUncached(text);
-    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    if (cache.size >= CACHE_MAX) {
+      const [oldest] = cache.keys();
+      if (oldest !== undefined) cache.delete(oldest);
+    }
     cache.set(text, r);
   }
   return r.ok ? { ok: true, value: cloneJson(r.value) } : r;
@@ -44,9 +47,8 @@ function parseUncached(text: string): Parsed {
   }
   try {
     const doc = parseDocument(text, PARSE_OPTIONS);
-    if (doc.errors.length > 0) {
-      return { ok: false, error: `error converting YAML to JSON: ${doc.errors[0]!.message}` };
-    }
+    const [firstError] = doc.errors;
+    if (firstError !== undefined) return { ok: false, error: `error converting YAML to JSON: ${firstError.message}` };
     return { ok: true, value: documentJson(doc) };
   } catch (e) {
     return { ok: false, error: `error converting YAML to JSON: ${(e as Error).message}` };

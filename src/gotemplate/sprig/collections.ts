@@ -14,7 +14,7 @@ import {
   sortedKeys,
   typeName,
 } from '../values.js';
-import { empty, fail, fn, kindForError, strvals, toInt64 } from './util.js';
+import { empty, fail, fn, kindForError, mustName, strvals, toInt64 } from './util.js';
 
 function listOp<T>(name: string, v: GoValue, f: (l: GoValue[]) => T, verb: string): T {
   const k = kindForError(v);
@@ -26,7 +26,7 @@ function listOp<T>(name: string, v: GoValue, f: (l: GoValue[]) => T, verb: strin
 function must(name: string, verb: string, f: (l: GoValue[], args: GoValue[]) => GoValue): GoFunc[] {
   const mk = (n: string): GoFunc =>
     fn(n, ['any'], ([l, ...rest]) => listOp(n, l, (arr) => f(arr, rest), verb));
-  return [mk(name), mk('must' + name[0]!.toUpperCase() + name.slice(1))];
+  return [mk(name), mk(mustName(name))];
 }
 
 function nilSlice(): GoValue {
@@ -115,8 +115,8 @@ export function collectionFuncs(): GoFunc[] {
         ),
       ),
     ),
-    ...must('last', 'find last on type', (a) => (a.length === 0 ? null : a[a.length - 1]!)),
-    ...must('first', 'find first on type', (a) => (a.length === 0 ? null : a[0]!)),
+    ...must('last', 'find last on type', (a) => (a.length === 0 ? null : a[a.length - 1])),
+    ...must('first', 'find first on type', (a) => (a.length === 0 ? null : a[0])),
     ...must('rest', 'find rest on type', (a) => (a.length === 0 ? nilSlice() : makeSlice(a.slice(1)))),
     ...must('initial', 'find initial on type', (a) => (a.length === 0 ? nilSlice() : makeSlice(a.slice(0, -1)))),
     ...must('reverse', 'find reverse on type', (a) => makeSlice([...a].reverse())),
@@ -247,10 +247,10 @@ export function collectionFuncs(): GoFunc[] {
         if (typeof k !== 'string') fail('interface conversion: interface {} is not string');
         return k;
       });
-      for (let i = 0; i < ks.length; i++) {
+      for (const [i, k] of ks.entries()) {
         const m: GoMap = dict;
-        if (!hasKey(m, ks[i]!)) return def;
-        const step = m[ks[i]!];
+        if (!hasKey(m, k)) return def;
+        const step = m[k];
         if (i === ks.length - 1) return step;
         if (!isMap(step)) fail(`interface conversion: interface {} is ${step === null ? 'nil' : typeName(step)}, not map[string]interface {}`);
         dict = step;

@@ -1,5 +1,5 @@
 /** sprig date functions in the hermetic map: toDate, mustToDate, unixEpoch, duration, durationRound, ago, mustDateModify. */
-import { type GoFunc, GoInt, GoObject } from '../values.js';
+import { type GoFunc, GoInt, GoObject, at } from '../values.js';
 import { fail, fn } from './util.js';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -103,27 +103,28 @@ function parseTime(layout: string, value: string): GoTime {
   let vi = 0;
   // time.ParseError names the layout element that failed: the std chunk, or the literal text before the next one.
   let elem = '';
-  const bad = (): never => fail(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(value.slice(vi))} as ${JSON.stringify(elem)}`);
+  const bad: () => never = () => fail(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(value.slice(vi))} as ${JSON.stringify(elem)}`);
   const num = (min: number, max: number): number => {
     const m = new RegExp(`^\\d{${min},${max}}`).exec(value.slice(vi));
     if (!m) bad();
-    vi += m![0].length;
-    return parseInt(m![0], 10);
+    vi += m[0].length;
+    return parseInt(m[0], 10);
   };
   /** Go's lookup: index of the (case-insensitively) matching full or 3-letter name, consumed. */
   const lookupName = (full: readonly string[], long: boolean): number => {
     const names = long ? full : full.map((m) => m.slice(0, 3));
     const idx = names.findIndex((m) => value.slice(vi, vi + m.length).toLowerCase() === m.toLowerCase());
-    if (idx < 0) bad();
-    vi += names[idx]!.length;
+    const name = names[idx];
+    if (name === undefined) bad();
+    vi += name.length;
     return idx;
   };
   while (li < layout.length) {
     // fractional seconds: .000 / .999 / ,000
     const frac = /^[.,](0+|9+)/.exec(layout.slice(li));
     if (frac && /^\d/.test(layout[li - 1] ?? '') && layout.slice(li - 2, li) !== '') {
-      const digits = frac[1]!;
-      li += frac[0].length;
+      const [layoutText, digits = ''] = frac;
+      li += layoutText.length;
       if (value[vi] !== '.' && value[vi] !== ',') {
         if (digits[0] === '9') continue;
         bad();
@@ -131,9 +132,9 @@ function parseTime(layout: string, value: string): GoTime {
       vi++;
       const m = /^\d+/.exec(value.slice(vi));
       if (!m) bad();
-      if (digits[0] === '0' && m![0].length !== digits.length) bad();
-      ns = Math.round(parseInt(m![0].slice(0, 9).padEnd(9, '0'), 10));
-      vi += m![0].length;
+      if (digits[0] === '0' && m[0].length !== digits.length) bad();
+      ns = Math.round(parseInt(m[0].slice(0, 9).padEnd(9, '0'), 10));
+      vi += m[0].length;
       continue;
     }
     const chunk = STD_CHUNKS.find((c) => layout.startsWith(c, li));
@@ -181,7 +182,7 @@ function parseTime(layout: string, value: string): GoTime {
       case 'MST': {
         const m = /^[A-Z]{3,5}/.exec(value.slice(vi));
         if (!m) bad();
-        zone = m![0];
+        zone = m[0];
         vi += zone.length;
         if (zone === 'UTC' || zone === 'GMT') off = 0;
         break;
@@ -195,8 +196,9 @@ function parseTime(layout: string, value: string): GoTime {
         }
         const m = /^([+-])(\d\d)(?::?(\d\d))?(?::?(\d\d))?/.exec(value.slice(vi));
         if (!m) bad();
-        vi += m![0].length;
-        off = (m![1] === '-' ? -1 : 1) * (parseInt(m![2]!, 10) * 3600 + parseInt(m![3] ?? '0', 10) * 60 + parseInt(m![4] ?? '0', 10));
+        const [text, sign, hours = '', minutes = '0', seconds = '0'] = m;
+        vi += text.length;
+        off = (sign === '-' ? -1 : 1) * (parseInt(hours, 10) * 3600 + parseInt(minutes, 10) * 60 + parseInt(seconds, 10));
         zone = '';
       }
     }
@@ -209,7 +211,7 @@ function parseTime(layout: string, value: string): GoTime {
   }
   const dim = [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
   if (mo < 1 || mo > 12) fail(`parsing time ${JSON.stringify(value)}: month out of range`);
-  if (d < 1 || d > dim[mo - 1]!) fail(`parsing time ${JSON.stringify(value)}: day out of range`);
+  if (d < 1 || d > at(dim, mo - 1)) fail(`parsing time ${JSON.stringify(value)}: day out of range`);
   if (h > 23 || mi > 59 || s > 59) fail(`parsing time ${JSON.stringify(value)}: hour/minute/second out of range`);
   const offset = off ?? 0;
   const local = BigInt(daysFromCivil(y, mo, d)) * 86400n + BigInt(h * 3600 + mi * 60 + s);
@@ -268,11 +270,11 @@ function parseDuration(s: string): bigint {
   let total = 0;
   const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
   while (s !== '') {
-    const m = re.exec(s);
-    if (!m || (m[1] === '' && (m[2] ?? '') === '')) fail(`time: invalid duration ${JSON.stringify(orig)}`);
-    const unit = units[m[3]!]!;
-    total += parseFloat(`${m[1] || '0'}.${m[2] || '0'}`) * unit;
-    s = s.slice(m[0].length);
+    const [text = '', whole = '', fraction = '', unitName = ''] = re.exec(s) ?? [];
+    if (whole === '' && fraction === '') fail(`time: invalid duration ${JSON.stringify(orig)}`);
+    const unit = units[unitName] ?? fail(`time: unknown unit ${JSON.stringify(unitName)} in duration ${JSON.stringify(orig)}`);
+    total += parseFloat(`${whole || '0'}.${fraction || '0'}`) * unit;
+    s = s.slice(text.length);
   }
   return BigInt(Math.round(neg ? -total : total));
 }

@@ -12,6 +12,8 @@ import {
   MAX_VALUE_TEXT,
   sortedKeys,
   ValueTooLarge,
+  at,
+  runeAt,
 } from '../values.js';
 import { SemverVersion } from './semver.js';
 import { fail, fn } from './util.js';
@@ -30,7 +32,7 @@ function goBase64Decode(s: string): Buffer | string {
   let si = 0;
   const err = (n: number): string => `illegal base64 data at input byte ${n}`;
   for (;;) {
-    const dbuf = [0, 0, 0, 0];
+    const dbuf: [number, number, number, number] = [0, 0, 0, 0];
     let dlen = 4;
     let j = 0;
     let trailing: string | null = null;
@@ -39,8 +41,8 @@ function goBase64Decode(s: string): Buffer | string {
         if (j === 0) return Buffer.from(out);
         return err(si - j);
       }
-      const c = bytes[si++]!;
-      const v = map[c]!;
+      const c = at(bytes, si++);
+      const v = at(map, c);
       if (v >= 0) {
         dbuf[j] = v;
         continue;
@@ -63,9 +65,8 @@ function goBase64Decode(s: string): Buffer | string {
       dlen = j;
       break;
     }
-    const val = (dbuf[0]! << 18) | (dbuf[1]! << 12) | (dbuf[2]! << 6) | dbuf[3]!;
-    const b = [(val >> 16) & 255, (val >> 8) & 255, val & 255];
-    for (let k = 0; k < dlen - 1; k++) out.push(b[k]!);
+    const val = (dbuf[0] << 18) | (dbuf[1] << 12) | (dbuf[2] << 6) | dbuf[3];
+    out.push(...[(val >> 16) & 255, (val >> 8) & 255, val & 255].slice(0, dlen - 1));
     if (trailing) return trailing;
     if (dlen < 4) return Buffer.from(out);
   }
@@ -95,7 +96,7 @@ function base32Decode(s: string): Buffer | string {
     let n = 0;
     let pad = false;
     for (let k = 0; k < 8; k++) {
-      const c = bytes[i + k]!;
+      const c = at(bytes, i + k);
       if (c === 61) {
         pad = true;
         continue;
@@ -107,7 +108,7 @@ function base32Decode(s: string): Buffer | string {
       n++;
     }
     if (pad && i + 8 !== bytes.length) return err(i + 8);
-    const nbytes = [0, -1, 1, -1, 2, 3, -1, 4, 5][n]!;
+    const nbytes = at([0, -1, 1, -1, 2, 3, -1, 4, 5], n);
     if (nbytes < 0) return err(i + n);
     for (let k = 0; k < nbytes; k++) out.push(Number((bits >> BigInt(32 - 8 * k)) & 255n));
   }
@@ -119,7 +120,7 @@ function base32Decode(s: string): Buffer | string {
 function jsonString(s: string, escapeHTML: boolean): string {
   let out = '"';
   for (const ch of s) {
-    const c = ch.codePointAt(0)!;
+    const c = runeAt(ch);
     if (c === 0x22) out += '\\"';
     else if (c === 0x5c) out += '\\\\';
     else if (c < 0x20) {
@@ -257,11 +258,12 @@ function derivePassword(counter: number, type: string, password: string, user: s
   const siteB = Buffer.from(site, 'utf8');
   const msg = Buffer.concat([Buffer.from(SEED), u32(siteB.length), siteB, u32(counter)]);
   const seed = createHmac('sha256', key).update(msg).digest();
-  const temp = templates[seed[0]! % templates.length]!;
+  const temp = at(templates, at(seed, 0) % templates.length);
   let out = '';
   for (let i = 0; i < temp.length; i++) {
-    const chars = TEMPLATE_CHARS[temp[i]!]!;
-    out += chars[seed[i + 1]! % chars.length];
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- each letter of PASSWORD_TEMPLATES names a class of TEMPLATE_CHARS
+    const chars = TEMPLATE_CHARS[temp.charAt(i)]!;
+    out += chars.charAt(at(seed, i + 1) % chars.length);
   }
   return out;
 }
@@ -342,7 +344,7 @@ export function encodingFuncs(): GoFunc[] {
       d.setAutoPadding(false);
       const dec = Buffer.concat([d.update(body), d.final()]);
       if (dec.length === 0) fail('runtime error: index out of range [-1]');
-      const pad = dec[dec.length - 1]!;
+      const pad = at(dec, dec.length - 1);
       if (pad > dec.length) fail(`runtime error: slice bounds out of range [:${dec.length - pad}]`);
       return dec.subarray(0, dec.length - pad).toString('utf8');
     }),

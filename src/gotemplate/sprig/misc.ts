@@ -76,7 +76,7 @@ function urlJoin(d: GoMap | null): string {
 
 export function miscFuncs(): GoFunc[] {
   return [
-    fn('default', ['any'], ([d, ...given]) => (given.length === 0 || empty(given[0]) ? d : given[0]!), 'any'),
+    fn('default', ['any'], ([d, ...given]) => (given.length === 0 || empty(given[0]) ? d : given[0]), 'any'),
     fn('empty', ['any'], ([v]) => empty(v)),
     fn('coalesce', [], (vs) => vs.find((v) => !empty(v)) ?? null, 'any'),
     fn('all', [], (vs) => vs.every((v) => !empty(v)), 'any'),

@@ -35,7 +35,8 @@ function decToFloat(d: Dec): number {
   return Number(`${d.m}e${d.e}`);
 }
 
-const decOps: Record<string, (a: Dec, b: Dec) => Dec> = {
+type DecOp = 'add' | 'sub' | 'mul' | 'div';
+const decOps: Record<DecOp, (a: Dec, b: Dec) => Dec> = {
   add: (a, b) => {
     const [x, y, e] = align(a, b);
     return { m: x + y, e };
@@ -65,9 +66,9 @@ const decOps: Record<string, (a: Dec, b: Dec) => Dec> = {
   },
 };
 
-function decimalOp(op: string, first: GoValue, rest: GoValue[]): number {
+function decimalOp(op: DecOp, first: GoValue, rest: GoValue[]): number {
   let acc = decFromFloat(toFloat64(first));
-  for (const x of rest) acc = decOps[op]!(acc, decFromFloat(toFloat64(x)));
+  for (const x of rest) acc = decOps[op](acc, decFromFloat(toFloat64(x)));
   return decToFloat(acc);
 }
 
@@ -153,19 +154,19 @@ export function numericFuncs(): GoFunc[] {
           return '';
         case 1: {
           const start = 1n;
-          const end = p[0]!;
+          const [end = 0n] = p;
           const inc = end < start ? -1n : 1n;
           r = untilStep(start, end + inc, inc, ch);
           break;
         }
         case 2: {
-          const [start, end] = p as [bigint, bigint];
+          const [start = 0n, end = 0n] = p;
           const step = end < start ? -1n : 1n;
           r = untilStep(start, end + step, step, ch);
           break;
         }
         case 3: {
-          const [start, step, end] = p as [bigint, bigint, bigint];
+          const [start = 0n, step = 0n, end = 0n] = p;
           let inc = 1n;
           if (end < start) {
             inc = -1n;

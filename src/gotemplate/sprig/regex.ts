@@ -1,11 +1,14 @@
 /** sprig regex functions with Go RE2 semantics (via re2js). */
 import { RE2JS } from 're2js';
-import { sprintf } from '../fmt.js';
+import { canBackquote, sprintf } from '../fmt.js';
 import { type GoFunc, type GoInt, makeSlice } from '../values.js';
-import { fail, fn } from './util.js';
+import { fail, fn, mustName } from './util.js';
+
+/** Byte offsets of a match: start and end of the whole match, then of each group (-1 when unset). */
+type Match = [number, number, ...number[]];
 
 interface RE2 {
-  findAllSubmatchIndex(s: string, n: number): number[][] | null;
+  findAllSubmatchIndex(s: string, n: number): Match[] | null;
   numberOfCapturingGroups(): number;
   namedGroups?: Record<string, number>;
 }
@@ -28,8 +31,7 @@ function compile(pattern: string): RE2 | string {
 
 /** regexp's quote: backquoted when strconv.CanBackquote allows it, else strconv.Quote. */
 function quoteExpr(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /^[^`\x00-\x08\x0a-\x1f\x7f\ufeff]*$/.test(s) ? `\`${s}\`` : sprintf('%q', [s]);
+  return canBackquote(s) ? `\`${s}\`` : sprintf('%q', [s]);
 }
 
 function mustCompile(pattern: string): RE2 {
@@ -38,22 +40,20 @@ function mustCompile(pattern: string): RE2 {
   return r;
 }
 
-function findAll(re: RE2, s: string, n: number): number[][] {
+function findAll(re: RE2, s: string, n: number): Match[] {
   return re.findAllSubmatchIndex(s, n) ?? [];
 }
 
 /** Go's Regexp.Expand template syntax: $1, ${1}, $name, ${name}, $$. */
-function expand(template: string, re: RE2, src: string, m: number[]): string {
+function expand(template: string, re: RE2, src: string, m: Match): string {
   let out = '';
   const names = re.namedGroups ?? {};
   const group = (name: string): string => {
-    let idx: number | undefined;
-    if (/^\d+$/.test(name)) idx = parseInt(name, 10);
-    else idx = names[name];
-    if (idx === undefined || 2 * idx + 1 >= m.length) return '';
-    const a = m[2 * idx]!;
-    const b = m[2 * idx + 1]!;
-    return a >= 0 ? src.slice(a, b) : '';
+    const idx = /^\d+$/.test(name) ? parseInt(name, 10) : names[name];
+    if (idx === undefined) return '';
+    const start = m[2 * idx];
+    const end = m[2 * idx + 1];
+    return start !== undefined && end !== undefined && start >= 0 ? src.slice(start, end) : '';
   };
   let i = 0;
   while (i < template.length) {
@@ -93,13 +93,13 @@ function expand(template: string, re: RE2, src: string, m: number[]): string {
   return out;
 }
 
-function replaceAll(re: RE2, src: string, repl: (m: number[]) => string): string {
+function replaceAll(re: RE2, src: string, repl: (m: Match) => string): string {
   const ms = findAll(re, src, -1);
   let out = '';
   let last = 0;
   for (const m of ms) {
     out += src.slice(last, m[0]) + repl(m);
-    last = m[1]!;
+    last = m[1];
   }
   return out + src.slice(last);
 }
@@ -113,9 +113,9 @@ function split(re: RE2, pattern: string, s: string, n: number): string[] | null 
   let end = 0;
   for (const m of matches) {
     if (n > 0 && out.length === n - 1) break;
-    end = m[0]!;
+    end = m[0];
     if (m[1] !== 0) out.push(s.slice(beg, end));
-    beg = m[1]!;
+    beg = m[1];
   }
   if (end !== s.length) out.push(s.slice(beg));
   return out;
@@ -131,7 +131,7 @@ export function regexFuncs(): GoFunc[] {
   const n = (v: unknown): number => Number((v as GoInt).v);
   const pair = (name: string, impl: (re: RE2, args: string[], raw: unknown[]) => unknown): GoFunc[] => [
     fn(name, [], () => 0),
-    fn('must' + name[0]!.toUpperCase() + name.slice(1), [], () => 0),
+    fn(mustName(name), [], () => 0),
   ].map((f, i) => ({ ...f, fn: (args) => {
     const pattern = args[0] as string;
     const re = i === 0 ? mustCompile(pattern) : compile(pattern);
@@ -142,18 +142,19 @@ export function regexFuncs(): GoFunc[] {
   const add = (name: string, params: GoFunc['params'], impl: (re: RE2, a: string[], raw: unknown[]) => unknown): void => {
     for (const f of pair(name, impl)) out.push({ ...f, params });
   };
-  add('regexFindAll', ['string', 'string', 'int'], (re, [, s], raw) =>
-    strs(findAll(re, s!, n(raw[2])).map((m) => s!.slice(m[0], m[1]))),
+  // The executor checked each call's arguments against `params`: the defaults never apply.
+  add('regexFindAll', ['string', 'string', 'int'], (re, [, s = ''], raw) =>
+    strs(findAll(re, s, n(raw[2])).map((m) => s.slice(m[0], m[1]))),
   );
-  add('regexFind', ['string', 'string'], (re, [, s]) => {
-    const m = findAll(re, s!, 1)[0];
-    return m ? s!.slice(m[0], m[1]) : '';
+  add('regexFind', ['string', 'string'], (re, [, s = '']) => {
+    const m = findAll(re, s, 1)[0];
+    return m ? s.slice(m[0], m[1]) : '';
   });
-  add('regexReplaceAll', ['string', 'string', 'string'], (re, [, s, r]) =>
-    replaceAll(re, s!, (m) => expand(r!, re, s!, m)),
+  add('regexReplaceAll', ['string', 'string', 'string'], (re, [, s = '', r = '']) =>
+    replaceAll(re, s, (m) => expand(r, re, s, m)),
   );
-  add('regexReplaceAllLiteral', ['string', 'string', 'string'], (re, [, s, r]) => replaceAll(re, s!, () => r!));
-  add('regexSplit', ['string', 'string', 'int'], (re, [p, s], raw) => strs(split(re, p!, s!, n(raw[2]))));
+  add('regexReplaceAllLiteral', ['string', 'string', 'string'], (re, [, s = '', r = '']) => replaceAll(re, s, () => r));
+  add('regexSplit', ['string', 'string', 'int'], (re, [p = '', s = ''], raw) => strs(split(re, p, s, n(raw[2]))));
   // regexMatch ignores compile errors (returns false); mustRegexMatch reports them.
   out.push(
     fn('regexMatch', ['string', 'string'], ([p, s]) => {

@@ -51,7 +51,8 @@ export class SemverVersion extends GoObject {
   static parse(v: string): SemverVersion {
     const m = versionRe.exec(v);
     if (!m) fail('invalid semantic version');
-    const major = parseU64(m[1]!);
+    const [, majorText = ''] = m;
+    const major = parseU64(majorText);
     const minor = m[2] ? parseU64(m[2].slice(1)) : 0n;
     const patch = m[3] ? parseU64(m[3].slice(1)) : 0n;
     const pre = m[5] ?? '';
@@ -198,7 +199,7 @@ const isX = (x: string | undefined): boolean => x === 'x' || x === '*' || x === 
 function parseConstraint(c: string): Constraint {
   const m = constraintRe.exec(c);
   if (!m) fail(`improper constraint: ${c}`);
-  const orig = m[2]!;
+  const [, op = '', orig = ''] = m;
   let ver = orig;
   let minorDirty = false;
   let patchDirty = false;
@@ -225,7 +226,7 @@ function parseConstraint(c: string): Constraint {
   } catch {
     fail('constraint Parser Error');
   }
-  return { con, orig, op: m[1]!, minorDirty, patchDirty, dirty };
+  return { con, orig, op, minorDirty, patchDirty, dirty };
 }
 
 function rewriteRange(i: string): string {

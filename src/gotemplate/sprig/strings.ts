@@ -1,6 +1,6 @@
 /** sprig string functions (strings.go, goutils, xstrings) with Go's byte/rune semantics. */
 import { byteLength, quote as goQuote, sprint } from '../fmt.js';
-import { type CallContext, type GoFunc, type GoValue, GoInt, makeMap, makeSlice, cmpStrings } from '../values.js';
+import { type CallContext, type GoFunc, type GoValue, GoInt, at, makeMap, makeSlice, cmpStrings, runeAt } from '../values.js';
 import { byteSlice, bytesOf, fail, fn, isAscii, strval, strvals, toNum } from './util.js';
 
 const isSpaceRune = (cp: number): boolean =>
@@ -58,8 +58,8 @@ function trimSpace(s: string): string {
   const cps = [...s];
   let a = 0;
   let b = cps.length;
-  while (a < b && isSpaceRune(cps[a]!.codePointAt(0)!)) a++;
-  while (b > a && isSpaceRune(cps[b - 1]!.codePointAt(0)!)) b--;
+  while (a < b && isSpaceRune(runeAt(at(cps, a)))) a++;
+  while (b > a && isSpaceRune(runeAt(at(cps, b - 1)))) b--;
   return cps.slice(a, b).join('');
 }
 
@@ -68,13 +68,13 @@ function trimCutset(s: string, cutset: string): string {
   const cps = [...s];
   let a = 0;
   let b = cps.length;
-  while (a < b && set.has(cps[a]!)) a++;
-  while (b > a && set.has(cps[b - 1]!)) b--;
+  while (a < b && set.has(at(cps, a))) a++;
+  while (b > a && set.has(at(cps, b - 1))) b--;
   return cps.slice(a, b).join('');
 }
 
 function isSeparator(c: string): boolean {
-  const cp = c.codePointAt(0)!;
+  const cp = runeAt(c);
   if (cp <= 0x7f) {
     if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_') return false;
     return true;
@@ -98,7 +98,7 @@ function untitle(s: string): string {
   let next = true;
   let out = '';
   for (const c of s) {
-    if (isSpaceRune(c.codePointAt(0)!)) {
+    if (isSpaceRune(runeAt(c))) {
       next = true;
       out += c;
     } else if (next) {
@@ -208,7 +208,7 @@ function wrapCustom(str: string, wrapLength: number, newLine: string, wrapLong: 
 
 // --- xstrings (v1.3.x) case conversions
 
-const isConnector = (c: string): boolean => c === '-' || c === '_' || isSpaceRune(c.codePointAt(0)!);
+const isConnector = (c: string): boolean => c === '-' || c === '_' || isSpaceRune(runeAt(c));
 const isAlphabet = (c: string): boolean => reLetter.test(c) && !reCJK.test(c);
 
 const enum W {
@@ -221,46 +221,46 @@ const enum W {
   Other,
 }
 
-function nextWord(s: string[], at: number): [W, number, number] {
+function nextWord(s: string[], start: number): [W, number, number] {
   // returns [type, wordStart, wordEnd]; remaining starts at wordEnd
-  if (at >= s.length) return [W.Invalid, at, at];
-  const r = s[at]!;
-  let i = at + 1;
+  if (start >= s.length) return [W.Invalid, start, start];
+  const r = at(s, start);
+  let i = start + 1;
   if (isConnector(r)) {
-    while (i < s.length && isConnector(s[i]!)) i++;
-    return [W.Connector, at, i];
+    while (i < s.length && isConnector(at(s, i))) i++;
+    return [W.Connector, start, i];
   }
   if (rePunct.test(r)) {
-    while (i < s.length && rePunct.test(s[i]!)) i++;
-    return [W.Punct, at, i];
+    while (i < s.length && rePunct.test(at(s, i))) i++;
+    return [W.Punct, start, i];
   }
   if (reUpper.test(r)) {
-    if (i >= s.length) return [W.Upper, at, i];
-    const r1 = s[i]!;
+    if (i >= s.length) return [W.Upper, start, i];
+    const r1 = at(s, i);
     if (reUpper.test(r1)) {
       i++;
-      while (i < s.length && reUpper.test(s[i]!)) i++;
-      if (i < s.length && isAlphabet(s[i]!)) i--;
+      while (i < s.length && reUpper.test(at(s, i))) i++;
+      if (i < s.length && isAlphabet(at(s, i))) i--;
     } else if (isAlphabet(r1)) {
       i++;
-      while (i < s.length && isAlphabet(s[i]!) && !reUpper.test(s[i]!)) i++;
+      while (i < s.length && isAlphabet(at(s, i)) && !reUpper.test(at(s, i))) i++;
     }
-    return [W.Upper, at, i];
+    return [W.Upper, start, i];
   }
   if (isAlphabet(r)) {
-    while (i < s.length && isAlphabet(s[i]!) && !reUpper.test(s[i]!)) i++;
-    return [W.Alphabet, at, i];
+    while (i < s.length && isAlphabet(at(s, i)) && !reUpper.test(at(s, i))) i++;
+    return [W.Alphabet, start, i];
   }
   if (reNumber.test(r)) {
-    while (i < s.length && reNumber.test(s[i]!)) i++;
-    return [W.Number, at, i];
+    while (i < s.length && reNumber.test(at(s, i))) i++;
+    return [W.Number, start, i];
   }
   while (i < s.length) {
-    const c = s[i]!;
+    const c = at(s, i);
     if (isConnector(c) || isAlphabet(c) || reNumber.test(c) || rePunct.test(c)) break;
     i++;
   }
-  return [W.Other, at, i];
+  return [W.Other, start, i];
 }
 
 function lowerWord(out: string[], wt: W, word: string[], connector: string): void {
@@ -337,7 +337,7 @@ function toCamelCase(str: string): string {
   let i = 0;
   let r0 = '';
   for (; i < s.length; ) {
-    r0 = s[i++]!;
+    r0 = at(s, i++);
     if (!isConnector(r0)) {
       r0 = runeUpper(r0);
       break;
@@ -347,7 +347,7 @@ function toCamelCase(str: string): string {
   if (i >= s.length) return out + r0;
   while (i < s.length) {
     const r1 = r0;
-    r0 = s[i++]!;
+    r0 = at(s, i++);
     if (isConnector(r0) && isConnector(r1)) {
       out += r1;
       continue;
@@ -465,7 +465,9 @@ export function stringFuncs(): GoFunc[] {
       const rnd = seededRandom('shuffle\u0000' + (sv as string));
       for (let i = cps.length - 1; i > 0; i--) {
         const j = Math.floor(rnd() * (i + 1));
-        [cps[i], cps[j]] = [cps[j]!, cps[i]!];
+        const swapped = at(cps, i);
+        cps[i] = at(cps, j);
+        cps[j] = swapped;
       }
       return cps.join('');
     }),

@@ -5,7 +5,7 @@
  * handled as UTF-8 bytes, as Go does; escapes that decode to invalid UTF-8 become U+FFFD.
  */
 import { quote } from '../fmt.js';
-import { type GoMap, makeMap } from '../values.js';
+import { type GoMap, at, makeMap } from '../values.js';
 import { fail } from './util.js';
 
 type Mode = 'path' | 'host' | 'zone' | 'userPassword' | 'fragment';
@@ -41,12 +41,14 @@ function unescape(s: string, mode: Mode): string {
   const text = (from: number, to: number) => fromUtf8.decode(b.subarray(from, Math.min(to, b.length)));
   const out: number[] = [];
   for (let i = 0; i < b.length; ) {
-    const c = b[i]!;
+    const c = at(b, i);
     if (c === 0x25) {
-      if (i + 2 >= b.length || !isHex(b[i + 1]!) || !isHex(b[i + 2]!)) throw new UrlError(`invalid URL escape ${quote(text(i, i + 3))}`);
+      const hi = b[i + 1];
+      const lo = b[i + 2];
+      if (hi === undefined || lo === undefined || !isHex(hi) || !isHex(lo)) throw new UrlError(`invalid URL escape ${quote(text(i, i + 3))}`);
       const seq = text(i, i + 3);
-      if (mode === 'host' && unhex(b[i + 1]!) < 8 && seq !== '%25') throw new UrlError(`invalid URL escape ${quote(seq)}`);
-      const v = (unhex(b[i + 1]!) << 4) | unhex(b[i + 2]!);
+      if (mode === 'host' && unhex(hi) < 8 && seq !== '%25') throw new UrlError(`invalid URL escape ${quote(seq)}`);
+      const v = (unhex(hi) << 4) | unhex(lo);
       if (mode === 'zone' && seq !== '%25' && v !== 0x20 && shouldEscape(v, 'host')) throw new UrlError(`invalid URL escape ${quote(seq)}`);
       out.push(v);
       i += 3;

@@ -18,6 +18,11 @@ export function fail(msg: string): never {
   throw new GoFuncError(msg);
 }
 
+/** The name of a function's error-returning twin: `mustRegexFind` for `regexFind`. */
+export function mustName(name: string): string {
+  return 'must' + name.charAt(0).toUpperCase() + name.slice(1);
+}
+
 /** sprig's strval: strings as is, Stringers via String(), everything else via %v. */
 export function strval(v: GoValue): string {
   if (typeof v === 'string') return v;
@@ -58,7 +63,7 @@ function trimDecimal(s: string): string {
   if (!s.includes('.')) return s;
   const m = /^([-+]?\d*)(\.\d*)?$/.exec(s);
   if (!m) return s;
-  const int = m[1]!;
+  const [, int = ''] = m;
   return int === '' || int === '-' || int === '+' ? `${int}0` : int;
 }
 
@@ -97,7 +102,10 @@ export function toFloat64(v: GoValue): number {
 /** strconv.ParseFloat including inf/nan spellings and hex ints. */
 function parseGoFloatFull(s: string): number | undefined {
   const m = /^([+-]?)(inf|infinity|nan)$/i.exec(s);
-  if (m) return m[2]!.toLowerCase() === 'nan' ? NaN : m[1] === '-' ? -Infinity : Infinity;
+  if (m) {
+    const [, sign, word = ''] = m;
+    return word.toLowerCase() === 'nan' ? NaN : sign === '-' ? -Infinity : Infinity;
+  }
   return parseGoFloat(s);
 }
 
@@ -141,8 +149,7 @@ export function bytesOf(s: string): Buffer {
   return Buffer.from(s, 'utf8');
 }
 export function isAscii(s: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(s);
+  return /^\p{ASCII}*$/u.test(s);
 }
 /** Go's runtime boundsError for s[a:b]: the high bound is checked first (runtime/error.go). */
 function boundsPanic(a: number, b: number, length: number): never {
