@@ -31,6 +31,7 @@ export default tseslint.config(
       'src/blueprint/**',
       'src/core/**',
       'src/extensions/**',
+      'src/krm/**',
       'src/names/**',
       'src/output/**',
       'src/patches/**',

@@ -63,7 +63,7 @@ export async function runFunction(io: CliIO): Promise<number> {
   const cfg: ConfigOutcome = input.functionConfigProblem ? { ok: false, message: `invalid function config: ${input.functionConfigProblem}` } : parseFunctionConfig(input.functionConfig);
   if (!cfg.ok) {
     const result = configErrorResult(cfg, input.functionConfig);
-    const keepEntries = input.earlier?.map((e) => e.entry!) ?? [];
+    const keepEntries = input.earlier?.map((e) => e.entry) ?? [];
     await io.stdout(writeResourceList(input.doc!, { keep: input.items, keepEntries, edits: new Map(), generated: [], results: [...input.results, result] }));
     io.stderr(`render-clusterclass: ${result.field ? `functionConfig.${result.field.path}: ` : ''}${result.message}\n`);
     return ExitCode.functionConfig;
