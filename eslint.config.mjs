@@ -35,6 +35,7 @@ export default tseslint.config(
       'src/names/**',
       'src/output/**',
       'src/patches/**',
+      'src/pipeline/**',
       'src/plan/**',
       'src/provenance/**',
       'src/topology/**',
