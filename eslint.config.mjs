@@ -29,6 +29,7 @@ export default tseslint.config(
       'src/api/**',
       'src/apiserver/**',
       'src/blueprint/**',
+      'src/cli/**',
       'src/core/**',
       'src/extensions/**',
       'src/krm/**',

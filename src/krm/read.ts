@@ -28,8 +28,8 @@ import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, PATH
 import type { InputItem } from './item.js';
 
 export interface ResourceListInput {
-  /** The ResourceList document (undefined for a plain YAML stream). */
-  doc?: Document;
+  /** The ResourceList document. */
+  doc: Document;
   items: InputItem[];
   /** The `functionConfig` value, of whatever shape the input gave it (parseFunctionConfig judges it). */
   functionConfig?: Json;
