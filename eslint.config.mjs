@@ -30,6 +30,7 @@ export default tseslint.config(
       'src/apiserver/**',
       'src/blueprint/**',
       'src/cli/**',
+      'src/convert/**',
       'src/core/**',
       'src/extensions/**',
       'src/krm/**',
