@@ -25,28 +25,8 @@ export default tseslint.config(
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       // `let [a, b]` where only one is reassigned cannot be split without a second statement.
       'prefer-const': ['error', { destructuring: 'all' }],
+      // A non-null assertion states an invariant the types do not show: only with a comment saying why.
+      '@typescript-eslint/no-non-null-assertion': 'error',
     },
-  },
-  {
-    // A non-null assertion states an invariant the types do not show: only with a comment saying
-    // why. On for the folders cleared of unexplained ones so far; the rest of src/ follows.
-    files: [
-      'src/api/**',
-      'src/apiserver/**',
-      'src/blueprint/**',
-      'src/core/**',
-      'src/extensions/**',
-      'src/gotemplate/**',
-      'src/names/**',
-      'src/output/**',
-      'src/patches/**',
-      'src/plan/**',
-      'src/provenance/**',
-      'src/topology/**',
-      'src/variables/**',
-      'src/webhooks/**',
-      'src/yaml/**',
-    ],
-    rules: { '@typescript-eslint/no-non-null-assertion': 'error' },
   },
 );

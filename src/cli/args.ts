@@ -18,10 +18,11 @@ const spelling = (name: string) => (name.length === 1 ? `-${name}` : `--${name}`
 export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
   const positional: string[] = [];
   const flags = Object.create(null) as Record<string, string | boolean | string[]>;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
+  // One iterator: an option's value is the argument after it.
+  const rest = args.values();
+  for (const arg of rest) {
     if (arg === '--') {
-      positional.push(...args.slice(i + 1));
+      positional.push(...rest);
       break;
     }
     if (!arg.startsWith('-') || arg === '-') {
@@ -41,7 +42,7 @@ export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
       flags[name] = eq >= 0 ? body.slice(eq + 1) !== 'false' : true;
       continue;
     }
-    const value: string | undefined = eq >= 0 ? body.slice(eq + 1) : args[++i];
+    const value: string | undefined = eq >= 0 ? body.slice(eq + 1) : rest.next().value;
     if (value === undefined) return { ok: false, message: `option ${typed} needs a value` };
     if (type === 'list') flags[name] = [...((flags[name] as string[] | undefined) ?? []), value];
     else flags[name] = value;

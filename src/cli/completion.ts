@@ -4,7 +4,7 @@
  * take a fixed set, and files where an option or operand is a path.
  */
 import type { ArgSpec } from './args.js';
-import { COMMANDS, GLOBAL, SHELLS, type CommandSpec } from './commands.js';
+import { COLOUR_WHEN, COMMANDS, GLOBAL, SHELLS, type CommandSpec } from './commands.js';
 import { ExitCode, type CliIO } from './io.js';
 
 export const COMPLETION_HELP = `Usage: render-clusterclass completion SHELL
@@ -39,7 +39,7 @@ function optionsOf(spec: ArgSpec): Option[] {
     return { flag, value, values };
   });
   // `--color[=WHEN]` goes anywhere on the line (main.ts globalOptions).
-  return spec === GLOBAL ? options : [...options, { flag: 'color', value: 'words', values: GLOBAL.values!.color! }];
+  return spec === GLOBAL ? options : [...options, { flag: 'color', value: 'words', values: COLOUR_WHEN }];
 }
 
 /** Every command with its options; '' is the program before any command. */
@@ -197,7 +197,8 @@ export async function runCompletionCommand(args: string[], io: CliIO): Promise<n
     await io.stdout(COMPLETION_HELP);
     return ExitCode.ok;
   }
-  const script = args.length === 1 ? completionScript(args[0]!) : undefined;
+  const [shell] = args;
+  const script = shell !== undefined && args.length === 1 ? completionScript(shell) : undefined;
   if (script === undefined) {
     io.stderr(`render-clusterclass completion: ${args.length === 0 ? 'no SHELL given' : args.length > 1 ? `one SHELL, not ${args.length} arguments` : `unknown shell "${args[0]}"`}: use bash, zsh or fish (see render-clusterclass completion --help)\n`);
     return ExitCode.functionConfig;

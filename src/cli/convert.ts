@@ -38,6 +38,19 @@ Exit codes: 0 converted and equivalent, 1 a patch that cannot be converted, a re
 difference or unreadable input, 2 internal failure, 3 bad arguments.
 `;
 
+/** An input file with what it converts to. */
+interface Conversion {
+  file: FoundFile;
+  converted: ConvertedFile;
+}
+
+/** Each input file with its conversion. */
+const withConversions = (files: readonly FoundFile[], converted: readonly ConvertedFile[]): Conversion[] =>
+  files.map((file, i) => {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- convertSources converts every source, in order
+    return { file, converted: converted[i]! };
+  });
+
 interface Replacement {
   name: string;
   text: string;
@@ -73,13 +86,12 @@ async function replaceFiles(dirs: ReadonlyMap<SafeDir, readonly Replacement[]>):
  * symbolic link or has other hard links is refused before anything is written: a rename would
  * cut the link, the other names keeping the old text.
  */
-async function inPlaceReplacements(files: readonly FoundFile[], converted: readonly ConvertedFile[]): Promise<Map<SafeDir, Replacement[]>> {
+async function inPlaceReplacements(conversions: readonly Conversion[]): Promise<Map<SafeDir, Replacement[]>> {
   // By real directory (two spellings of one directory share its lock), opened as first typed.
   const dirs = new Map<string, { shown: string; replacements: Replacement[] }>();
-  for (let i = 0; i < files.length; i++) {
-    const c = converted[i]!;
+  for (const { file, converted: c } of conversions) {
     if (c.after === c.before) continue;
-    const { abs, path } = files[i]!;
+    const { abs, path } = file;
     const st = await lstat(abs);
     if (st.isSymbolicLink()) throw new UnsafePath(`${path} is a symbolic link: convert the file it points to (${await realpath(abs)}) instead`);
     if (!st.isFile()) throw new UnsafePath(`${path} is not a regular file`);
@@ -92,7 +104,7 @@ async function inPlaceReplacements(files: readonly FoundFile[], converted: reado
     dirs.set(real, dir);
   }
   const out = new Map<SafeDir, Replacement[]>();
-  for (const { shown, replacements } of dirs.values()) out.set((await SafeDir.open(shown, { create: false, followNamed: true }))!, replacements);
+  for (const { shown, replacements } of dirs.values()) out.set(await SafeDir.openPresent(shown, { create: false, followNamed: true }), replacements);
   return out;
 }
 
@@ -100,9 +112,10 @@ async function inPlaceReplacements(files: readonly FoundFile[], converted: reado
  * \`-o DIR\`: every input at its path below the argument it came from; two inputs on one path, a
  * path that would replace an input, or a link in DIR are refused before anything is written.
  */
-async function copyReplacements(files: readonly FoundFile[], converted: readonly ConvertedFile[], outDir: string): Promise<Map<SafeDir, Replacement[]>> {
+async function copyReplacements(conversions: readonly Conversion[], outDir: string): Promise<Map<SafeDir, Replacement[]>> {
   const existing = await SafeDir.open(outDir, { create: false, followNamed: true });
   const inputs = new Set<string>();
+  const files = conversions.map((c) => c.file);
   if (existing) {
     for (const f of files) {
       const real = await realpath(f.abs);
@@ -110,9 +123,10 @@ async function copyReplacements(files: readonly FoundFile[], converted: readonly
     }
   }
   const problems = outputPathProblems(files.map((f) => ({ path: f.rel, owner: f.path })), inputs);
-  if (problems.size > 0) throw new UnsafePath(`${[...problems.values()][0]!} below ${outDir}`);
-  const dir = existing ?? (await SafeDir.open(outDir, { create: true, followNamed: true }))!;
-  return new Map([[dir, files.map((f, i) => ({ name: f.rel, text: converted[i]!.after }))]]);
+  const [problem] = problems.values();
+  if (problem !== undefined) throw new UnsafePath(`${problem} below ${outDir}`);
+  const dir = existing ?? (await SafeDir.openPresent(outDir, { create: true, followNamed: true }));
+  return new Map([[dir, conversions.map(({ file, converted }) => ({ name: file.rel, text: converted.after }))]]);
 }
 
 export async function runConvertCommand(args: string[], io: CliIO): Promise<number> {
@@ -159,7 +173,8 @@ export async function runConvertCommand(args: string[], io: CliIO): Promise<numb
   }
   let written: number;
   try {
-    const writes = outDir === undefined ? await inPlaceReplacements(files, outcome.files) : await copyReplacements(files, outcome.files, outDir);
+    const conversions = withConversions(files, outcome.files);
+    const writes = outDir === undefined ? await inPlaceReplacements(conversions) : await copyReplacements(conversions, outDir);
     written = await replaceFiles(writes);
   } catch (e) {
     if (!(e instanceof UnsafePath) && !(e as { code?: string }).code) throw e;

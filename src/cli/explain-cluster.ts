@@ -2,10 +2,9 @@
  * `explain CLUSTER` (issue #6): one Cluster rendered as `render` renders it, with provenance
  * recorded (see ./objects.ts), and the explained objects picked from that render.
  */
-import type { ObjectRef } from '../core/model.js';
 import type { ExtensionInputs } from '../extensions/client.js';
 import type { RenderConfig } from '../krm/config.js';
-import { classify, clusterKey as keyOf } from '../pipeline/classify.js';
+import { classify, clusterKey as keyOf, namespacedRef, type IdentifiedItem } from '../pipeline/classify.js';
 import { runPipeline } from '../pipeline/run.js';
 import type { ExplainResult } from '../provenance/types.js';
 import type { InputItem } from '../krm/item.js';
@@ -42,14 +41,14 @@ function notFound(typed: string, known: readonly string[]): string {
 export function explainCluster(items: InputItem[], config: RenderConfig, clusterKey: string, extensions?: ExtensionInputs): ExplainResult {
   const ns = config.defaultNamespace;
   const { clusters } = classify(items, ns);
-  const refOfItem = (i: InputItem): ObjectRef => ({ ...i.ref!, namespace: i.ref!.namespace ?? ns });
-  const keyOfItem = (i: InputItem) => keyOf(refOfItem(i).namespace!, refOfItem(i).name);
+  const refOfItem = (i: IdentifiedItem) => namespacedRef(i, ns);
+  const keyOfItem = (i: IdentifiedItem) => keyOf(refOfItem(i).namespace, refOfItem(i).name);
   const matches = clusters.filter((i) => (clusterKey.includes('/') ? keyOfItem(i) === clusterKey : refOfItem(i).name === clusterKey));
-  if (matches.length !== 1) {
+  const [item] = matches;
+  if (item === undefined || matches.length > 1) {
     const message = matches.length === 0 ? notFound(clusterKey, clusters.map(keyOfItem)) : `Cluster name "${clusterKey}" is ambiguous: ${matches.map(keyOfItem).join(', ')}; use namespace/name`;
     return { objects: [], results: [{ severity: 'error', message, tags: { rule: 'explain-cluster' } }] };
   }
-  const item = matches[0]!;
   const cluster = refOfItem(item);
   // The other Clusters are left out: the render of this one is the same without them.
   const input = items.filter((i) => i === item || !clusters.some((c) => c === i));

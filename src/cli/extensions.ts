@@ -92,7 +92,7 @@ export async function prepareExtensions(config: RenderConfig, io: CliIO, sources
 
 /** Writes each recording whose file is missing or differs, holding the directory's lock; every file is checked before the first write. */
 async function saveRecordings(path: string, recordings: ReadonlyMap<string, Recording>, fromPackage: boolean): Promise<void> {
-  const dir = (await SafeDir.open(path, { create: true, followNamed: !fromPackage }))!;
+  const dir = await SafeDir.openPresent(path, { create: true, followNamed: !fromPackage });
   const run = await dir.lock();
   try {
     const changed: { name: string; text: string }[] = [];

@@ -210,8 +210,9 @@ export async function configFromFlags(
       return { ok: false, message: `--config ${unreadable(configFile, e).message}` };
     }
     const read = readYamlStream(text, configFile);
-    if (!read.ok || read.items.length !== 1) return { ok: false, message: `--config ${configFile}: expected a file with one YAML object` };
-    fc = read.items[0]!.value;
+    const only = read.ok && read.items.length === 1 ? read.items[0] : undefined;
+    if (!only) return { ok: false, message: `--config ${configFile}: expected a file with one YAML object` };
+    fc = only.value;
   }
   const cfg = parseFunctionConfig(fc);
   if (!cfg.ok) return cfg;

@@ -27,7 +27,7 @@ interface Pattern {
 function componentRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i]!;
+    const ch = glob.charAt(i);
     if (ch === '*') {
       while (glob[i + 1] === '*') i++;
       re += '[^/]*';
@@ -60,7 +60,7 @@ function matches(p: Pattern, components: readonly string[], isDir: boolean): boo
   const k = p.parts.length;
   if (p.anchored ? components.length !== k : components.length < k) return false;
   const tail = components.slice(components.length - k);
-  return p.parts.every((re, i) => re.test(tail[i]!));
+  return tail.every((component, i) => p.parts[i]?.test(component));
 }
 
 /** The rules of one `.krmignore` file. */

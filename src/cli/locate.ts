@@ -19,10 +19,12 @@ function fieldSegments(path: string): Segment[] {
   const out: Segment[] = [];
   const re = /([^.[\]]+)|\[(?:'([^']*)'|"([^"]*)"|(\d+)|([^\]]*))\]/g;
   for (let m = re.exec(path); m !== null; m = re.exec(path)) {
-    if (m[1] !== undefined) out.push({ key: m[1] });
-    else if (m[2] !== undefined || m[3] !== undefined) out.push({ key: (m[2] ?? m[3])! });
-    else if (m[4] !== undefined) out.push({ index: Number(m[4]) });
-    else out.push({ name: m[5]! });
+    const [, key, singleQuoted, doubleQuoted, index, name = ''] = m;
+    const quoted = singleQuoted ?? doubleQuoted;
+    if (key !== undefined) out.push({ key });
+    else if (quoted !== undefined) out.push({ key: quoted });
+    else if (index !== undefined) out.push({ index: Number(index) });
+    else out.push({ name });
   }
   return out;
 }

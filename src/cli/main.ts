@@ -70,8 +70,13 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
     case '--help':
     case '-h': {
       const topic = rest[0];
-      if (topic !== undefined && COMMAND_HELP[topic] === undefined) return unknown('command', topic, Object.keys(COMMAND_HELP), io);
-      await io.stdout(topic === undefined ? HELP : COMMAND_HELP[topic]!);
+      if (topic === undefined) {
+        await io.stdout(HELP);
+        return ExitCode.ok;
+      }
+      const help = COMMAND_HELP[topic];
+      if (help === undefined) return unknown('command', topic, Object.keys(COMMAND_HELP), io);
+      await io.stdout(help);
       return ExitCode.ok;
     }
     case 'version':
@@ -90,8 +95,7 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
 export function globalOptions(args: readonly string[]): { ok: true; args: string[]; colour: ColourWhen } | { ok: false; message: string } {
   let colour: ColourWhen = 'auto';
   const rest: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
+  for (const [i, a] of args.entries()) {
     if (a === '--') {
       rest.push(...args.slice(i));
       break;

@@ -104,23 +104,26 @@ export const ownerOf = (f: OutputFile): string => (f.cluster === undefined ? 'a 
  */
 export function outputPathProblems(files: readonly { path: string; owner: string }[], inputs: ReadonlySet<string> = new Set()): Map<number, string> {
   const problems = new Map<number, string>();
-  const byKey = new Map<string, number[]>();
-  const dirs = new Map<string, number>();
+  /** A file by its index and as messages name it. */
+  type Writer = { index: number; shown: string };
+  const byKey = new Map<string, Writer[]>();
+  const dirs = new Map<string, Writer>();
   const inputKeys = new Set([...inputs].map(pathKey));
-  files.forEach((f, i) => {
+  files.forEach((f, index) => {
+    const writer = { index, shown: `${f.owner} (${f.path})` };
     const problem = relativePathProblem(f.path);
-    if (problem) return problems.set(i, `${f.owner} (${f.path}): ${problem}`);
+    if (problem) return problems.set(index, `${writer.shown}: ${problem}`);
     const key = pathKey(f.path);
-    if (inputKeys.has(key)) return problems.set(i, `${f.owner} (${f.path}) would replace an input of this run`);
-    byKey.set(key, [...(byKey.get(key) ?? []), i]);
-    for (let d = key.lastIndexOf('/'); d > 0; d = key.lastIndexOf('/', d - 1)) if (!dirs.has(key.slice(0, d))) dirs.set(key.slice(0, d), i);
+    if (inputKeys.has(key)) return problems.set(index, `${writer.shown} would replace an input of this run`);
+    byKey.set(key, [...(byKey.get(key) ?? []), writer]);
+    for (let d = key.lastIndexOf('/'); d > 0; d = key.lastIndexOf('/', d - 1)) if (!dirs.has(key.slice(0, d))) dirs.set(key.slice(0, d), writer);
   });
   for (const [key, at] of byKey) {
     const dir = dirs.get(key);
     const sharing = dir === undefined ? at : [...at, dir];
     if (sharing.length < 2) continue;
-    const who = sharing.map((i) => `${files[i]!.owner} (${files[i]!.path})`).join(' and ');
-    for (const i of sharing) problems.set(i, `${who} would write the same path`);
+    const who = sharing.map((w) => w.shown).join(' and ');
+    for (const { index } of sharing) problems.set(index, `${who} would write the same path`);
   }
   return problems;
 }
@@ -154,7 +157,7 @@ export async function writeOutputDir<Reason extends string>(
 ): Promise<OutputSummary<Reason>> {
   const bad = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })));
   if (bad.size > 0) throw new UnsafePath([...bad.values()][0]);
-  const root = (await SafeDir.open(dir, { create: true, followNamed: true }))!;
+  const root = await SafeDir.openPresent(dir, { create: true, followNamed: true });
   const run = await root.lock();
   try {
     return await bringUpToDate(run, files, keep, guard);
@@ -198,7 +201,7 @@ async function bringUpToDate<Reason extends string>(run: LockedDir, files: reado
   }
 
   await run.sweep();
-  const staged = await mapLimited(changed, (f) => run.stage(f.text));
+  const staged = await mapLimited(changed, async (f) => ({ path: f.path, staged: await run.stage(f.text) }));
   // The list names every file this run may write before the first is renamed into place.
   const writeList = async (entries: ReadonlyMap<string, string>, current: string | undefined) => {
     const text = listText(entries);
@@ -206,7 +209,7 @@ async function bringUpToDate<Reason extends string>(run: LockedDir, files: reado
     return text;
   };
   const during = await writeList(new Map([...before, ...after]), listed);
-  for (let i = 0; i < changed.length; i++) await run.install(staged[i]!, changed[i]!.path);
+  for (const { path, staged: file } of staged) await run.install(file, path);
   summary.written = changed.length;
   for (const path of pruned) if (await run.remove(path)) summary.pruned++;
   await writeList(after, during);
@@ -216,12 +219,10 @@ async function bringUpToDate<Reason extends string>(run: LockedDir, files: reado
 /** `fn` over `items` with at most 32 at a time (thousands of open files at once would exhaust descriptors). */
 async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next item.
+  const queue = items.entries();
   const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
+    for (const [i, item] of queue) out[i] = await fn(item);
   };
   await Promise.all(Array.from({ length: Math.min(32, items.length) }, worker));
   return out;

@@ -63,8 +63,8 @@ export async function runFunction(io: CliIO): Promise<number> {
   const cfg: ConfigOutcome = input.functionConfigProblem ? { ok: false, message: `invalid function config: ${input.functionConfigProblem}` } : parseFunctionConfig(input.functionConfig);
   if (!cfg.ok) {
     const result = configErrorResult(cfg, input.functionConfig);
-    const keepEntries = input.earlier?.map((e) => e.entry!) ?? [];
-    await io.stdout(writeResourceList(input.doc!, { keep: input.items, keepEntries, edits: new Map(), generated: [], results: [...input.results, result] }));
+    const keepEntries = input.earlier?.map((e) => e.entry) ?? [];
+    await io.stdout(writeResourceList(input.doc, { keep: input.items, keepEntries, edits: new Map(), generated: [], results: [...input.results, result] }));
     io.stderr(`render-clusterclass: ${result.field ? `functionConfig.${result.field.path}: ` : ''}${result.message}\n`);
     return ExitCode.functionConfig;
   }
@@ -76,7 +76,7 @@ export async function runFunction(io: CliIO): Promise<number> {
       return ExitCode.errorResults;
     }
     const { convertResourceList } = await import('../convert/index.js');
-    const converted = convertResourceList(whole.input.doc!, whole.input.items, cfg.config, whole.input.results);
+    const converted = convertResourceList(whole.input.doc, whole.input.items, cfg.config, whole.input.results);
     await io.stdout(converted.text);
     if (converted.code !== 0) io.stderr(formatResults(converted.results, 'error'));
     return converted.code;
@@ -102,7 +102,7 @@ export async function runFunction(io: CliIO): Promise<number> {
     io.stderr('render-clusterclass: refusing to return an empty item list\n');
     return ExitCode.internal;
   }
-  for (const piece of writer.pieces(input.doc!, output)) await io.stdout(piece);
+  for (const piece of writer.pieces(input.doc, output)) await io.stdout(piece);
   const code = exitCodeFor(output.results, cfg.config);
   if (code !== 0) io.stderr(formatResults(output.results, 'error'));
   return code;
@@ -437,6 +437,7 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
   const withheld = new Set<string>();
   const results: Result[] = [];
   for (const [i, problem] of problems) {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- problems are keyed by index in files
     const cluster = files[i]!.cluster;
     if (cluster !== undefined) withheld.add(cluster);
     const ref = cluster === undefined ? undefined : refs.get(cluster);

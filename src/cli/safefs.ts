@@ -105,7 +105,8 @@ function parseHolder(text: string | undefined): Holder | undefined {
   try {
     const h = JSON.parse(text ?? '') as Partial<Holder>;
     // A pid of 0 or below would name a process group to process.kill, not a process.
-    return Number.isInteger(h.pid) && h.pid! > 0 && typeof h.host === 'string' ? { pid: h.pid!, host: h.host } : undefined;
+    const { pid, host } = h;
+    return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 && typeof host === 'string' ? { pid, host } : undefined;
   } catch {
     return undefined;
   }
@@ -149,12 +150,22 @@ export class SafeDir {
       const rel = posix.normalize(shown);
       const problem = rel === '.' ? undefined : relativePathProblem(rel);
       if (problem) throw new UnsafePath(`${path}: ${problem}`);
-      const cwd = (await SafeDir.open('.', { create: false, followNamed: true }))!;
+      const cwd = await SafeDir.openPresent('.', { create: false, followNamed: true });
       if (!(await cwd.probeDir(rel, options.create))) return undefined;
       abs = join(cwd.abs, rel);
     }
     if (!(await lstat(abs)).isDirectory()) throw new UnsafePath(`${shown} is not a directory`);
     return new SafeDir(abs, shown);
+  }
+
+  /**
+   * `open` for a directory that is there: made when `create`, or the working directory or one
+   * holding a file just found. Gone all the same (another process removed it), it is refused.
+   */
+  static async openPresent(path: string, options: { create: boolean; followNamed: boolean }): Promise<SafeDir> {
+    const dir = await SafeDir.open(path, options);
+    if (!dir) throw new UnsafePath(`${path}: the directory is gone (removed by another process)`);
+    return dir;
   }
 
   /** `rel` as the user would see it, for messages. */
@@ -277,14 +288,14 @@ export class LockedDir {
       if (taken === 'swept') continue;
       const text = await readNoFollow(lockPath);
       const holder = parseHolder(text);
-      if (!holder) {
+      if (!holder || text === undefined) {
         if (text === undefined && !(await lstatOrMissing(lockPath))) continue;
         throw new UnsafePath(`${dir.shownPath(LOCK_FILE)} is not a lock this tool wrote: remove it if no render-clusterclass run is using ${dir.shown}`);
       }
       if (holder.host !== hostname() || alive(holder.pid)) {
         throw new UnsafePath(`${dir.shown} is in use by another render-clusterclass run (pid ${holder.pid} on ${holder.host}); run again once it is done, or remove ${dir.shownPath(LOCK_FILE)} if that process is gone`);
       }
-      await this.breakStaleLock(text!);
+      await this.breakStaleLock(text);
     }
     throw new UnsafePath(`${dir.shown}: cannot take ${dir.shownPath(LOCK_FILE)}: other runs keep taking it`);
   }

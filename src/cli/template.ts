@@ -56,14 +56,15 @@ function applySet(data: { [k: string]: Json }, assignment: string): void {
   const eq = assignment.indexOf('=');
   if (eq <= 0) throw new UsageError(`--set expects key=value, got ${JSON.stringify(assignment)}`);
   const path = assignment.slice(0, eq).split('.');
-  if (path.some((p) => p === '')) throw new UsageError(`--set: invalid key ${JSON.stringify(assignment.slice(0, eq))}`);
+  const key = path.at(-1);
+  if (key === undefined || path.some((p) => p === '')) throw new UsageError(`--set: invalid key ${JSON.stringify(assignment.slice(0, eq))}`);
   let cur: { [k: string]: Json } = data;
   for (const seg of path.slice(0, -1)) {
     const next = cur[seg];
     if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[seg] = {};
     cur = cur[seg] as { [k: string]: Json };
   }
-  cur[path[path.length - 1]!] = parseSetValue(assignment.slice(eq + 1));
+  cur[key] = parseSetValue(assignment.slice(eq + 1));
 }
 
 interface Options {
@@ -79,19 +80,20 @@ interface Options {
 
 function parseArgs(args: string[]): Options {
   const o: Options = { sets: [], missingKey: 'default', functions: 'sprig-hermetic', jsonl: false, yaml: false, help: false };
-  const value = (i: number, flag: string): string => {
-    const v = args[i];
+  const value = (v: string | undefined, flag: string): string => {
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
     return v;
   };
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i]!;
+  // One iterator: an option's value is the argument after it.
+  const rest = args.values();
+  for (const arg of rest) {
+    let a = arg;
     let inline: string | undefined;
     if (a.startsWith('--') && a.includes('=')) {
       inline = a.slice(a.indexOf('=') + 1);
       a = a.slice(0, a.indexOf('='));
     }
-    const take = (): string => inline ?? value(++i, a);
+    const take = (): string => inline ?? value(rest.next().value, a);
     switch (a) {
       case '--data':
       case '-f':
@@ -129,7 +131,7 @@ function parseArgs(args: string[]): Options {
           throw new UsageError(`unknown option ${a}${hint ? `; ${hint}` : ''}`);
         }
         if (o.template !== undefined) throw new UsageError('only one TEMPLATE argument is allowed');
-        o.template = args[i]!;
+        o.template = arg;
     }
   }
   return o;

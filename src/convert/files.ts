@@ -7,7 +7,7 @@ import { asObject, asString } from '../core/json.js';
 import { JsonTree, type ConversionResult } from '../api/conversion/index.js';
 import type { Result, ResourceRef } from '../core/result.js';
 import { emitYaml } from '../output/emit.js';
-import { splitDocuments, type DocumentText } from './documents.js';
+import { splitDocuments } from './documents.js';
 import { applyPlan, planConversion, type ObjectPlan } from './plan.js';
 import { UnsupportedYaml, YamlTree } from './yamltree.js';
 
@@ -41,10 +41,9 @@ export function convertResult(value: JsonObject, r: { severity: Result['severity
 }
 
 /** One document converted in its text; documents with aliases are converted as data and rewritten whole. */
-function convertDocument(doc: DocumentText, plan: ObjectPlan, report: (r: ConversionResult) => void): string {
-  const value = doc.value!;
+function convertDocument(text: string, value: JsonObject, plan: ObjectPlan, report: (r: ConversionResult) => void): string {
   try {
-    const tree = new YamlTree(doc.text);
+    const tree = new YamlTree(text);
     applyPlan(tree, value, plan, report);
     return tree.toString();
   } catch (e) {
@@ -52,31 +51,32 @@ function convertDocument(doc: DocumentText, plan: ObjectPlan, report: (r: Conver
     const copy = structuredClone(value);
     applyPlan(new JsonTree(copy), copy, plan, report);
     report({ severity: 'warning', path: 'metadata', message: `${e.message}: the document was converted as data and written out again, without its comments and layout` });
-    const head = /^(---[^\n]*\n)?/.exec(doc.text)![0];
+    const head = /^---[^\n]*\n/.exec(text)?.[0] ?? '';
     return `${head}${emitYaml(copy)}`;
   }
 }
 
 export function convertFiles(files: readonly SourceFile[], defaultNamespace = 'default'): FilesOutcome {
-  const split = files.map((f) => ({ file: f, docs: splitDocuments(f.text) }));
-  const located: { value: JsonObject; file: number; doc: number; index: number }[] = [];
-  split.forEach((s, file) => {
-    let index = 0;
-    s.docs.forEach((d, doc) => {
-      if (d.value) located.push({ value: d.value, file, doc, index: index++ });
-    });
+  // Each file's documents, and their texts: converted ones are replaced in place.
+  const converted = files.map((file) => {
+    const docs = splitDocuments(file.text);
+    return { path: file.path, before: file.text, docs, texts: docs.map((d) => d.text) };
   });
-  const plan = planConversion(
-    located.map((l) => l.value),
-    defaultNamespace,
-  );
-  const fileOf = (l: (typeof located)[number]): Result['file'] => (l.index > 0 ? { path: files[l.file]!.path, index: l.index } : { path: files[l.file]!.path });
-  const results: Result[] = plan.findings.map((f) => convertResult(located[f.object]!.value, f, fileOf(located[f.object]!)));
-  const texts = split.map((s) => s.docs.map((d) => d.text));
+  /** Every object of every file: its text (the `doc`th of its file's texts) and its index among the file's objects. */
+  const located: { value: JsonObject; text: string; texts: string[]; doc: number; path: string; index: number }[] = [];
+  for (const { path, docs, texts } of converted) {
+    let index = 0;
+    docs.forEach((d, doc) => {
+      if (d.value) located.push({ value: d.value, text: d.text, texts, doc, path, index: index++ });
+    });
+  }
+  const plan = planConversion(located, defaultNamespace);
+  const fileOf = (l: (typeof located)[number]): Result['file'] => (l.index > 0 ? { path: l.path, index: l.index } : { path: l.path });
+  const results: Result[] = plan.findings.map((f) => convertResult(f.object.value, f, fileOf(f.object)));
   located.forEach((l, i) => {
     const objectPlan = plan.objects.get(i);
     if (!objectPlan) return;
-    texts[l.file]![l.doc] = convertDocument(split[l.file]!.docs[l.doc]!, objectPlan, (r) => results.push(convertResult(l.value, r, fileOf(l))));
+    l.texts[l.doc] = convertDocument(l.text, l.value, objectPlan, (r) => results.push(convertResult(l.value, r, fileOf(l))));
   });
-  return { files: files.map((f, i) => ({ path: f.path, before: f.text, after: texts[i]!.join('') })), results };
+  return { files: converted.map(({ path, before, texts }) => ({ path, before, after: texts.join('') })), results };
 }

@@ -65,11 +65,8 @@ const KPT_IDENTITY = ['internal.config.kubernetes.io/id', 'config.k8s.io/id', 'i
 
 /** The KRM function form: the ResourceList's items converted as data. */
 export function convertResourceList(doc: Document, items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = []): { text: string; results: Result[]; code: 0 | 1 } {
-  const plan = planConversion(
-    items.map((i) => i.value),
-    config.defaultNamespace,
-  );
-  const results: Result[] = [...readResults, ...plan.findings.map((f) => convertResult(items[f.object]!.value, f, items[f.object]!.file))];
+  const plan = planConversion(items, config.defaultNamespace);
+  const results: Result[] = [...readResults, ...plan.findings.map((f) => convertResult(f.object.value, f, f.object.file))];
   const edits = new Map<InputItem, { replaceWith: JsonObject }>();
   const after = items.map((item, i) => {
     const p = plan.objects.get(i);

@@ -53,6 +53,15 @@ export interface Slot {
   label: string;
 }
 
+/** An operation rewritten for one template it selects. */
+type Rewritten = { slot: Slot; ops: JsonPatchJson[] };
+
+/** The conversion of a template that converts (planConversion converts only templates that have one). */
+export function conversionOf(slot: Slot): Conversion {
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- `converting` holds only templates with a conversion
+  return conversionFor(slot.ref.apiVersion, slot.ref.kind)!;
+}
+
 export interface Finding {
   severity: 'error' | 'warning' | 'info';
   /** Field path in the ClusterClass. */
@@ -167,16 +176,15 @@ type Applied = { ok: true; doc: unknown } | { ok: false; error: string };
  */
 function applyOp(doc: unknown, op: string, segs: string[], value: unknown): Applied {
   const root = clone(doc);
-  if (segs.length === 0) return op === 'remove' ? { ok: false, error: 'cannot remove the whole document' } : { ok: true, doc: value };
+  const key = segs.at(-1);
+  if (key === undefined) return op === 'remove' ? { ok: false, error: 'cannot remove the whole document' } : { ok: true, doc: value };
   let parent: unknown = root;
-  for (let i = 0; i < segs.length - 1; i++) {
+  for (const seg of segs.slice(0, -1)) {
     if (parent instanceof Opaque) throw new NotMechanical(`the path goes into a value that ${parent.why}`);
-    const seg = segs[i]!;
     parent = Array.isArray(parent) ? parent[Number(seg)] : isObject(parent) && Object.prototype.hasOwnProperty.call(parent, seg) ? parent[seg] : undefined;
     if (parent === undefined) return { ok: false, error: `doc is missing path: "${pointer(segs)}"` };
   }
   if (parent instanceof Opaque) throw new NotMechanical(`the path goes into a value that ${parent.why}`);
-  const key = segs[segs.length - 1]!;
   if (Array.isArray(parent)) {
     const index = key === '-' && op === 'add' ? parent.length : /^\d+$/.test(key) ? Number(key) : NaN;
     if (!(index >= 0 && index <= parent.length - (op === 'add' ? 0 : 1))) return { ok: false, error: `invalid index referenced: "${pointer(segs)}"` };
@@ -229,12 +237,15 @@ function diff(a: unknown, b: unknown, path: Segment[], out: DiffOp[]): void {
 
 function diffList(a: unknown[], b: unknown[], path: Segment[], out: DiffOp[]): void {
   // Longest common subsequence of equal items.
-  const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) lcs[i]![j] = same(a[i], b[j]) ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  // lcs(i, j): the length of the longest common subsequence of a[i..] and b[j..] (0 past either end).
+  const width = b.length + 1;
+  const table = new Array<number>((a.length + 1) * width).fill(0);
+  const lcs = (i: number, j: number): number => table[i * width + j] ?? 0;
+  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) table[i * width + j] = same(a[i], b[j]) ? lcs(i + 1, j + 1) + 1 : Math.max(lcs(i + 1, j), lcs(i, j + 1));
   const matches: [number, number][] = [];
   for (let i = 0, j = 0; i < a.length && j < b.length; ) {
     if (same(a[i], b[j])) matches.push([i++, j++]);
-    else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) i++;
+    else if (lcs(i + 1, j) >= lcs(i, j + 1)) i++;
     else j++;
   }
   matches.push([a.length, b.length]);
@@ -304,7 +315,8 @@ function origin(o: Opaque, written: Set<PatchValue>): NonNullable<JsonPatchJson[
 function writeValue(op: 'add' | 'replace', path: Segment[], value: unknown, render: ((v: Json) => string) | undefined, written: Set<PatchValue>): JsonPatchJson[] {
   const found: { o: Opaque; at: Segment[] }[] = [];
   findOpaque(value, (o, at) => found.push({ o, at }));
-  if (found.length === 1 && found[0]!.at.length === 0) return [{ op, path: pointer(path), valueFrom: origin(found[0]!.o, written) }];
+  const [only] = found;
+  if (only && found.length === 1 && only.at.length === 0) return [{ op, path: pointer(path), valueFrom: origin(only.o, written) }];
   const shell = clone(value);
   for (const { at } of found) {
     let parent: unknown = shell;
@@ -322,9 +334,9 @@ function writeValue(op: 'add' | 'replace', path: Segment[], value: unknown, rend
  */
 function badList(op: JsonPatchJson): Segment[] | undefined {
   const segs = pointerSegments(op.path);
-  for (let i = 0; i < segs.length; i++) {
-    if (!/^-?\d+$/.test(segs[i]!)) continue;
-    if (op.op !== 'add' || segs[i] !== '0') return segs.slice(0, i);
+  for (const [i, seg] of segs.entries()) {
+    if (!/^-?\d+$/.test(seg)) continue;
+    if (op.op !== 'add' || seg !== '0') return segs.slice(0, i);
   }
   return undefined;
 }
@@ -342,7 +354,7 @@ function capiValid(ops: JsonPatchJson[], before: unknown, after: unknown, render
   const appended = ops.map((o) => {
     const segs = pointerSegments(o.path);
     const list = parentIn(doc, o.path);
-    const last = segs[segs.length - 1]!;
+    const last = segs.at(-1);
     const out = o.op === 'add' && Array.isArray(list) && last === String(list.length) && list.length > 0 ? { ...o, path: pointer([...segs.slice(0, -1), '-']) } : o;
     const r = applyOp(doc, o.op, segs, o.valueFrom ? new Opaque('a value') : o.value);
     if (r.ok) doc = r.doc;
@@ -412,15 +424,12 @@ type Replayed = { ok: true; rewrite: OpRewrite; state: unknown; converted: unkno
 
 /** Whether one of the patterns touches the op's path or below it. */
 function touched(patterns: PatternSegment[][], segs: string[]): boolean {
-  return patterns.some((pattern) => {
-    const n = Math.min(pattern.length, segs.length);
-    for (let i = 0; i < n; i++) {
-      const p = pattern[i]!;
-      const s = segs[i]!;
-      if (typeof p === 'symbol' ? !/^(\d+|-)$/.test(s) : p !== s) return false;
-    }
-    return true;
-  });
+  return patterns.some((pattern) =>
+    segs.slice(0, pattern.length).every((s, i) => {
+      const p = pattern[i];
+      return typeof p === 'symbol' ? /^(\d+|-)$/.test(s) : p === s;
+    }),
+  );
 }
 
 function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversion: Conversion, where: string): Replayed {
@@ -445,7 +454,8 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
     const emitted = capiValid(emit(ops, render, written), converted, next.doc, render, written);
     // `add` of an existing map key is a `replace`: keep the operation as written then.
     const asWritten = (o: JsonPatchJson) => (o.op === 'replace' && kind === 'add' && isObject(parentIn(converted, o.path)) ? { ...o, op: 'add' } : o);
-    const unchanged = emitted.length === 1 && same(asWritten(emitted[0]!), original);
+    const [only, ...more] = emitted;
+    const unchanged = only !== undefined && more.length === 0 && same(asWritten(only), original);
     placeholder.strict = false;
     return { ok: true, rewrite: { ops: unchanged ? [original] : emitted }, state: after.doc, converted: next.doc };
   };
@@ -522,7 +532,6 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
   const slots = slotsOf(cls, namespace);
   const patches = (asArray(asObject(cls.spec)?.patches) ?? []).map((p) => asObject(p) ?? {});
   const definitions = (p: JsonObject) => (asArray(p.definitions) ?? []).map((d) => asObject(d) ?? {});
-  const opAt = (i: number, j: number, k: number) => asObject(asArray(definitions(patches[i]!)[j]!.jsonPatches)![k]) ?? {};
 
   // Selectors: a definition either selects only converting templates or none.
   patches.forEach((p, i) =>
@@ -530,7 +539,8 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
       const selector = asObject(d.selector) ?? {};
       const picked = slots.filter((s) => selects(selector, s));
       const conv = picked.filter((s) => converting.has(s.key));
-      if (conv.length === 0) return;
+      const [first] = conv;
+      if (!first) return;
       const stay = picked.find((s) => !converting.has(s.key));
       if (stay) {
         for (const s of conv) {
@@ -542,16 +552,16 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
         }
         return;
       }
-      const to = conversionFor(conv[0]!.ref.apiVersion, conv[0]!.ref.kind)!.to;
-      out.selectors.set(`${i}/${j}`, to);
+      out.selectors.set(`${i}/${j}`, conversionOf(first).to);
     }),
   );
 
   // Operations: replayed per converting template, in order.
-  const perOp = new Map<string, { slot: Slot; ops: JsonPatchJson[] }[]>();
+  /** Each operation (by `i/j/k`) as written, described, and rewritten for each template it selects. */
+  const perOp = new Map<string, { op: JsonObject; where: string; path: string; rewrites: [Rewritten, ...Rewritten[]] }>();
   const notes = new Map<string, Finding>();
   for (const slot of slots.filter((s) => converting.has(s.key))) {
-    const conversion = conversionFor(slot.ref.apiVersion, slot.ref.kind)!;
+    const conversion = conversionOf(slot);
     const template = templateOf(slot.key);
     if (!template) continue;
     let state: unknown = clone(template);
@@ -576,7 +586,10 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
           converted = step.converted;
           const key = `${i}/${j}/${k}`;
           if (step.rewrite.note && !notes.has(key)) notes.set(key, { severity: 'warning', path: opPath(i, j, k), message: `${where} is kept, but ${step.rewrite.note}` });
-          perOp.set(key, [...(perOp.get(key) ?? []), { slot, ops: step.rewrite.ops }]);
+          const rewritten = { slot, ops: step.rewrite.ops };
+          const seen = perOp.get(key);
+          if (seen) seen.rewrites.push(rewritten);
+          else perOp.set(key, { op, where, path: opPath(i, j, k), rewrites: [rewritten] });
         });
         if (conditional) {
           state = join(before, state, `may be changed by patch "${asString(p.name) ?? i}" (enabledIf ${JSON.stringify(enabledIf)})`);
@@ -587,23 +600,21 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
   }
 
   out.notes.push(...notes.values());
-  for (const [key, rewrites] of perOp) {
-    const [i, j, k] = key.split('/').map(Number) as [number, number, number];
-    const first = rewrites[0]!.ops;
+  for (const [key, { op: originalOp, where, path, rewrites }] of perOp) {
+    const first = rewrites[0].ops;
     if (rewrites.some((r) => !same(r.ops, first))) {
       for (const r of rewrites) {
         block(r.slot.key, {
           severity: 'error',
-          path: opPath(i, j, k),
-          message: `${describeOp(patches[i]!, i, j, k, opAt(i, j, k))} must be rewritten differently for each template it selects (${rewrites.map((x) => `${x.slot.label}: ${x.ops.map((o) => `${o.op} ${o.path}`).join(', ')}`).join('; ')}): split the definition per template`,
+          path,
+          message: `${where} must be rewritten differently for each template it selects (${rewrites.map((x) => `${x.slot.label}: ${x.ops.map((o) => `${o.op} ${o.path}`).join(', ')}`).join('; ')}): split the definition per template`,
         });
       }
       continue;
     }
-    const originalOp = opAt(i, j, k);
     if (first.length === 1 && same(first[0], originalFor(originalOp))) continue;
     out.ops.set(key, first);
-    out.notes.push({ severity: first.length === 0 ? 'warning' : 'info', path: opPath(i, j, k), message: `${describeOp(patches[i]!, i, j, k, originalOp)} ${howRewritten(originalFor(originalOp), first)}` });
+    out.notes.push({ severity: first.length === 0 ? 'warning' : 'info', path, message: `${where} ${howRewritten(originalFor(originalOp), first)}` });
   }
   return out;
 }
@@ -612,7 +623,7 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
 function howRewritten(original: JsonPatchJson, ops: JsonPatchJson[]): string {
   if (ops.length === 0) return 'is removed: on the v1beta2 template it changes nothing (what it sets does not exist in v1beta2, or is already there)';
   const list = ops.map((o) => `${o.op} ${o.path}`).join(', ');
-  if (ops.length === 1 && ops[0]!.path === original.path) return `keeps its path; its value is converted to the v1beta2 shape (${list})`;
+  if (ops.length === 1 && ops[0]?.path === original.path) return `keeps its path; its value is converted to the v1beta2 shape (${list})`;
   const prepends = ops.filter((o) => o.path.endsWith('/0') || o.path.includes('/0/')).length;
   const rebuilt =
     prepends > 1

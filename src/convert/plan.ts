@@ -8,7 +8,7 @@
 import type { Json, JsonObject } from '../core/model.js';
 import { asArray, asObject, asString } from '../core/json.js';
 import { conversionFor, convertObject, convertTree, type Conversion, type ConversionResult, type Segment, type Tree } from '../api/conversion/index.js';
-import { planClassPatches, slotsOf, templateKey, type ClassRewrite, type Finding, type JsonPatchJson } from './patches.js';
+import { conversionOf, planClassPatches, slotsOf, templateKey, type ClassRewrite, type Finding, type JsonPatchJson } from './patches.js';
 import { OBSERVED_ANNOTATION, OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
 
 /** The kinds `convert` rewrites in the user's files. */
@@ -26,9 +26,10 @@ interface PlanFinding extends Finding {
   object: number;
 }
 
-export interface ConversionPlan {
+/** The plan of the objects given, by index; each finding with the object it is about. */
+export interface ConversionPlan<T> {
   objects: Map<number, ObjectPlan>;
-  findings: PlanFinding[];
+  findings: (Finding & { object: T })[];
 }
 
 const annotations = (v: JsonObject) => asObject(asObject(v.metadata)?.annotations) ?? {};
@@ -72,23 +73,25 @@ function builtinFindings(cls: JsonObject): Finding[] {
   return out;
 }
 
-/** Decides the conversion of `values` (every input object, in order). */
-export function planConversion(values: readonly JsonObject[], defaultNamespace = 'default'): ConversionPlan {
+/** Decides the conversion of `planned` (every input object, in order). */
+export function planConversion<T extends { value: JsonObject }>(planned: readonly T[], defaultNamespace = 'default'): ConversionPlan<T> {
   const findings: PlanFinding[] = [];
   const objects = new Map<number, ObjectPlan>();
   const templates = new Map<string, { index: number; value: JsonObject }>();
   const classes: { index: number; value: JsonObject; v2: JsonObject }[] = [];
-  values.forEach((value, index) => {
+  planned.forEach(({ value }, index) => {
     const kind = asString(value.kind);
     if (!kind || !CONVERTED_KINDS.has(kind) || !isSource(value)) return;
-    const conversion = conversionFor(asString(value.apiVersion), kind);
+    const apiVersion = asString(value.apiVersion);
+    const conversion = conversionFor(apiVersion, kind);
     if (conversion) objects.set(index, { conversion });
     const name = asString(asObject(value.metadata)?.name);
-    if (conversion && KUBEADM_TEMPLATES.has(kind) && name) {
-      templates.set(templateKey(asString(value.apiVersion)!, kind, namespaceOf(value, defaultNamespace), name), { index, value });
+    if (conversion && apiVersion && KUBEADM_TEMPLATES.has(kind) && name) {
+      templates.set(templateKey(apiVersion, kind, namespaceOf(value, defaultNamespace), name), { index, value });
     }
-    if (kind === 'ClusterClass' && (conversion || asString(value.apiVersion) === 'cluster.x-k8s.io/v1beta2')) {
-      classes.push({ index, value, v2: conversion ? convertObject(value)!.value : value });
+    if (kind === 'ClusterClass' && (conversion || apiVersion === 'cluster.x-k8s.io/v1beta2')) {
+      // convertObject converts what has a conversion.
+      classes.push({ index, value, v2: convertObject(value)?.value ?? value });
     }
   });
 
@@ -96,26 +99,24 @@ export function planConversion(values: readonly JsonObject[], defaultNamespace =
   // that can stop other definitions from converting, so repeat until nothing changes.
   const converting = new Set(templates.keys());
   const blockedBy = new Map<string, PlanFinding[]>();
-  let rewrites = new Map<number, ClassRewrite>();
+  let rewrites: { c: (typeof classes)[number]; rw: ClassRewrite }[] = [];
   for (let changed = true; changed; ) {
     changed = false;
-    rewrites = new Map();
-    for (const c of classes) {
+    rewrites = classes.map((c) => {
       const rw = planClassPatches(c.v2, namespaceOf(c.value, defaultNamespace), converting, (key) => templates.get(key)?.value);
-      rewrites.set(c.index, rw);
       for (const [key, fs] of rw.blocked) {
         if (converting.delete(key)) changed = true;
         blockedBy.set(key, [...(blockedBy.get(key) ?? []), ...fs.map((f) => ({ ...f, object: c.index }))]);
       }
-    }
+      return { c, rw };
+    });
   }
 
-  for (const c of classes) {
-    const rw = rewrites.get(c.index)!;
+  for (const { c, rw } of rewrites) {
     const ns = namespaceOf(c.value, defaultNamespace);
     const refs = slotsOf(c.v2, ns)
       .filter((s) => converting.has(s.key))
-      .map((s) => ({ path: [...s.refPath, 'apiVersion'], apiVersion: conversionFor(s.ref.apiVersion, s.ref.kind)!.to }));
+      .map((s) => ({ path: [...s.refPath, 'apiVersion'], apiVersion: conversionOf(s).to }));
     if (refs.length > 0 || rw.ops.size > 0 || rw.selectors.size > 0) objects.set(c.index, { ...objects.get(c.index), classEdits: { refs, rewrite: rw } });
     findings.push(...rw.notes.map((f) => ({ ...f, object: c.index })), ...builtinFindings(c.v2).map((f) => ({ ...f, object: c.index })));
     if (rw.ops.size > 0 && (asArray(asObject(c.v2.spec)?.patches) ?? []).some((p) => asObject(asObject(p)?.external) !== undefined)) {
@@ -123,6 +124,7 @@ export function planConversion(values: readonly JsonObject[], defaultNamespace =
     }
   }
   for (const [key, fs] of blockedBy) {
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- only templates that convert are blocked
     const t = templates.get(key)!;
     objects.delete(t.index);
     const seen = new Set<string>();
@@ -138,7 +140,8 @@ export function planConversion(values: readonly JsonObject[], defaultNamespace =
       message: `stays ${asString(t.value.apiVersion)}: ${fs.length === 1 ? 'a patch' : 'patches'} on it cannot be rewritten for v1beta2 (see the ClusterClass results); the classes keep referring to it as ${asString(t.value.apiVersion)}`,
     });
   }
-  return { objects, findings };
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- findings name objects by their index in `planned`
+  return { objects, findings: findings.map((f) => ({ ...f, object: planned[f.object]! })) };
 }
 
 /** Rewrites one patch operation in place (only the fields that change). */
@@ -167,18 +170,17 @@ function applyClassEdits(tree: Tree, edits: NonNullable<ObjectPlan['classEdits']
     tree.set(['spec', 'patches', i, 'definitions', j, 'selector', 'apiVersion'], apiVersion);
   }
   // Last operations first, so inserted and removed ones leave the indexes of the others alone.
-  const keys = [...edits.rewrite.ops.keys()].map((k) => k.split('/').map(Number) as [number, number, number]);
-  keys.sort((a, b) => b[0] - a[0] || b[1] - a[1] || b[2] - a[2]);
-  for (const [i, j, k] of keys) {
+  const rewrites = [...edits.rewrite.ops].map(([key, ops]) => ({ at: key.split('/').map(Number) as [number, number, number], ops }));
+  rewrites.sort(({ at: a }, { at: b }) => b[0] - a[0] || b[1] - a[1] || b[2] - a[2]);
+  for (const { at: [i, j, k], ops: [first, ...more] } of rewrites) {
     const list = ['spec', 'patches', i, 'definitions', j, 'jsonPatches'];
-    const ops = edits.rewrite.ops.get(`${i}/${j}/${k}`)!;
     const old = asObject(tree.get([...list, k])) ?? {};
-    if (ops.length === 0) {
+    if (!first) {
       tree.remove([...list, k]);
       continue;
     }
-    rewriteOp(tree, [...list, k], old, ops[0]!);
-    ops.slice(1).forEach((o, m) => tree.insert(list, k + 1 + m, o as unknown as Json));
+    rewriteOp(tree, [...list, k], old, first);
+    more.forEach((o, m) => tree.insert(list, k + 1 + m, o as unknown as Json));
   }
 }
 

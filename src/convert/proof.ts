@@ -32,15 +32,19 @@ interface Difference {
   cause?: string;
 }
 
-interface ClusterVerdict {
+type ClusterVerdict = {
   cluster: string;
-  verdict: 'equivalent' | 'different' | 'fails-both';
   objects: number;
   /** Template clones whose name changed with their apiVersion. */
   renamed: number;
-  /** For `fails-both`: the errors of each render. */
-  errors?: { before: string[]; after: string[] };
-}
+} & (
+  | { verdict: 'equivalent' | 'different' }
+  | {
+      verdict: 'fails-both';
+      /** The errors of each render. */
+      errors: { before: string[]; after: string[] };
+    }
+);
 
 export interface Proof {
   equivalent: boolean;
@@ -137,12 +141,13 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
   const b = before.objects.get(cluster);
   const a = after.objects.get(cluster);
   if (!b || !a) {
-    if (!b && !a) {
+    const rendered = a ?? b;
+    if (!rendered) {
       out.clusters.push({ cluster, verdict: 'fails-both', objects: 0, renamed: 0, errors: { before: before.errors.get(cluster) ?? [], after: after.errors.get(cluster) ?? [] } });
       return;
     }
     const failed = (b ? after : before).errors.get(cluster) ?? [];
-    out.clusters.push({ cluster, verdict: 'different', objects: (a ?? b)!.length, renamed: 0 });
+    out.clusters.push({ cluster, verdict: 'different', objects: rendered.length, renamed: 0 });
     out.differences.push({ cluster, object: 'Cluster', path: '', cause: `${b ? 'the converted' : 'the original'} inputs do not render it: ${failed.join('; ') || 'no objects'}` });
     return;
   }
@@ -167,14 +172,17 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
     const bl = bk.get(kind) ?? [];
     const al = ak.get(kind) ?? [];
     for (let i = 0; i < Math.max(bl.length, al.length); i++) {
-      const bo = bl[i] && (renamed(bl[i]!, names) as JsonObject);
+      const original = bl[i];
+      const bo = original && (renamed(original, names) as JsonObject);
       const ao = al[i];
+      const object = ao ?? bo;
+      if (!object) continue;
       const leaves: { path: Segment[]; before?: Json; after?: Json }[] = [];
       differences(bo, ao, [], leaves);
       for (const l of leaves) {
         const path = pathText(l.path);
-        const cause = (ao && causeOf(after.provenance.get(cluster), ao, path)) ?? (bl[i] && causeOf(before.provenance.get(cluster), bl[i]!, path));
-        found.push({ cluster, object: objectId(ao ?? bo!), path, ...(l.before !== undefined ? { before: l.before } : {}), ...(l.after !== undefined ? { after: l.after } : {}), ...(cause ? { cause } : {}) });
+        const cause = (ao && causeOf(after.provenance.get(cluster), ao, path)) ?? (original && causeOf(before.provenance.get(cluster), original, path));
+        found.push({ cluster, object: objectId(object), path, ...(l.before !== undefined ? { before: l.before } : {}), ...(l.after !== undefined ? { after: l.after } : {}), ...(cause ? { cause } : {}) });
       }
     }
   }
@@ -226,10 +234,11 @@ export function proofResults(proof: Proof): Result[] {
       const names = c.renamed > 0 ? `; ${c.renamed} template clone name(s) change, because they hash the apiVersion` : '';
       out.push({ severity: 'info', message: `equivalent (${c.objects} rendered objects compared${names})`, resourceRef: ref(c.cluster), tags });
     } else if (c.verdict === 'fails-both') {
-      const same = JSON.stringify(c.errors!.before) === JSON.stringify(c.errors!.after);
+      const { before, after } = c.errors;
+      const same = JSON.stringify(before) === JSON.stringify(after);
       out.push({
         severity: 'info',
-        message: `equivalent (renders nothing before and after: ${same ? c.errors!.before.join('; ') : `before: ${c.errors!.before.join('; ')}; after: ${c.errors!.after.join('; ')}`})`,
+        message: `equivalent (renders nothing before and after: ${same ? before.join('; ') : `before: ${before.join('; ')}; after: ${after.join('; ')}`})`,
         resourceRef: ref(c.cluster),
         tags,
       });

@@ -23,12 +23,11 @@ export type Skeleton = { ok: true; value: Json; render: (value: Json) => string 
 
 export function templateSkeleton(template: string): Skeleton {
   const actions: string[] = [];
-  for (const m of template.matchAll(ACTION)) {
-    const body = m[1]!;
-    if (body.startsWith('-') || body.endsWith('-')) return { ok: false, why: `its action ${m[0]} trims whitespace` };
-    if (CONTROL.test(body.trim())) return { ok: false, why: `its action ${m[0]} decides the structure when it runs` };
-    if (STRUCTURAL_FUNCS.test(body)) return { ok: false, why: `its action ${m[0]} produces YAML structure` };
-    actions.push(m[0]);
+  for (const [action, body = ''] of template.matchAll(ACTION)) {
+    if (body.startsWith('-') || body.endsWith('-')) return { ok: false, why: `its action ${action} trims whitespace` };
+    if (CONTROL.test(body.trim())) return { ok: false, why: `its action ${action} decides the structure when it runs` };
+    if (STRUCTURAL_FUNCS.test(body)) return { ok: false, why: `its action ${action} produces YAML structure` };
+    actions.push(action);
   }
   let n = 0;
   const tokenized = template.replace(ACTION, () => `RCCT${n++}X`);
@@ -40,12 +39,14 @@ export function templateSkeleton(template: string): Skeleton {
   let bad: string | undefined;
   YAML.visit(doc, {
     Scalar(_, node) {
-      const src = tokenized.slice(node.range![0], node.range![1]);
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- a parsed document's nodes have their range
+      const [start, end] = node.range!;
+      const src = tokenized.slice(start, end);
       const tokens = src.match(TOKEN)?.length ?? 0;
       if (tokens === 0) return;
       if (String(node.type).startsWith('BLOCK') || src.includes('\n')) bad = 'an action sits in a multi-line scalar';
       seen += tokens;
-      sources.set(String(node.value), src.replace(TOKEN, (_m, i: string) => actions[Number(i)]!));
+      sources.set(String(node.value), src.replace(TOKEN, (token, i: string) => actions[Number(i)] ?? token));
     },
   });
   if (bad) return { ok: false, why: bad };
@@ -68,7 +69,7 @@ export function templateSkeleton(template: string): Skeleton {
         return v;
       };
       const text = YAML.stringify(mark(next), { ...KUBERNETES_YAML, lineWidth: 0, indentSeq: false });
-      return text.replace(/RCCS\d+X/g, (m) => markers.get(m)!);
+      return text.replace(/RCCS\d+X/g, (m) => markers.get(m) ?? m);
     },
   };
 }

@@ -6,6 +6,12 @@
 
 type Edit = { kind: 'same' | 'del' | 'add'; line: string };
 
+/** Line `i` of a text: the search and the walk back stay inside both texts. */
+function lineAt(lines: readonly string[], i: number): string {
+  // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- Myers' walk keeps 0 <= i < lines.length
+  return lines[i]!;
+}
+
 /** The shortest edit script from `a` to `b` (Myers 1986, greedy forward search with a trace). */
 function editScript(a: string[], b: string[]): Edit[] {
   const n = a.length;
@@ -13,13 +19,15 @@ function editScript(a: string[], b: string[]): Edit[] {
   const max = n + m;
   const offset = max + 1;
   let v = new Int32Array(2 * max + 3);
+  // The furthest x on diagonal k (-max - 1 <= k <= max + 1: inside the array, zero-initialised).
+  const xOn = (vd: Int32Array, k: number): number => vd[offset + k] ?? 0;
   const trace: Int32Array[] = [];
   let found = false;
   for (let d = 0; d <= max && !found; d++) {
     trace.push(v.slice());
     const next = v.slice();
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
+      let x = k === -d || (k !== d && xOn(v, k - 1) < xOn(v, k + 1)) ? xOn(v, k + 1) : xOn(v, k - 1) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -37,18 +45,17 @@ function editScript(a: string[], b: string[]): Edit[] {
   const edits: Edit[] = [];
   let x = n;
   let y = m;
-  for (let d = trace.length - 1; d > 0; d--) {
-    const vd = trace[d]!;
+  for (const [d, vd] of [...trace.entries()].slice(1).reverse()) {
     const k = x - y;
-    const down = k === -d || (k !== d && vd[offset + k - 1]! < vd[offset + k + 1]!);
+    const down = k === -d || (k !== d && xOn(vd, k - 1) < xOn(vd, k + 1));
     const prevK = down ? k + 1 : k - 1;
-    const prevX = vd[offset + prevK]!;
+    const prevX = xOn(vd, prevK);
     const prevY = prevX - prevK;
-    for (; x > prevX && y > prevY; y--) edits.push({ kind: 'same', line: a[--x]! });
-    if (down) edits.push({ kind: 'add', line: b[--y]! });
-    else edits.push({ kind: 'del', line: a[--x]! });
+    for (; x > prevX && y > prevY; y--) edits.push({ kind: 'same', line: lineAt(a, --x) });
+    if (down) edits.push({ kind: 'add', line: lineAt(b, --y) });
+    else edits.push({ kind: 'del', line: lineAt(a, --x) });
   }
-  for (; x > 0 && y > 0; y--) edits.push({ kind: 'same', line: a[--x]! });
+  for (; x > 0 && y > 0; y--) edits.push({ kind: 'same', line: lineAt(a, --x) });
   return edits.reverse();
 }
 
@@ -78,17 +85,24 @@ export function unifiedDiff(before: string, after: string, path: string, context
     return at;
   });
   const changed = numbered.map((e, i) => (e.kind === 'same' ? -1 : i)).filter((i) => i >= 0);
+  // Changes at most twice the context apart share a hunk: [first, last] change of each.
+  const spans: [number, number][] = [];
+  for (const i of changed) {
+    const span = spans.at(-1);
+    if (span && i - span[1] <= 2 * context) span[1] = i;
+    else spans.push([i, i]);
+  }
   let out = `--- a/${path}\n+++ b/${path}\n`;
-  for (let h = 0; h < changed.length; ) {
-    const start = Math.max(0, changed[h]! - context);
-    let end = changed[h]!;
-    while (h < changed.length && changed[h]! - end <= 2 * context) end = changed[h++]!;
-    const stop = Math.min(numbered.length, end + context + 1);
+  for (const [first, last] of spans) {
+    const start = Math.max(0, first - context);
+    const stop = Math.min(numbered.length, last + context + 1);
     const hunk = numbered.slice(start, stop);
     const aCount = hunk.filter((e) => e.kind !== 'add').length;
     const bCount = hunk.filter((e) => e.kind !== 'del').length;
-    const aStart = aCount === 0 ? hunk[0]!.a : hunk[0]!.a + 1;
-    const bStart = bCount === 0 ? hunk[0]!.b : hunk[0]!.b + 1;
+    // The hunk starts at the edit numbered `start` (a change is in it).
+    const { a: aFrom, b: bFrom } = numbered[start] ?? { a: 0, b: 0 };
+    const aStart = aCount === 0 ? aFrom : aFrom + 1;
+    const bStart = bCount === 0 ? bFrom : bFrom + 1;
     out += `@@ -${aStart}${aCount === 1 ? '' : `,${aCount}`} +${bStart}${bCount === 1 ? '' : `,${bCount}`} @@\n`;
     for (const e of hunk) {
       const mark = e.kind === 'same' ? ' ' : e.kind === 'del' ? '-' : '+';

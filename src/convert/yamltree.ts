@@ -9,24 +9,33 @@
  * inside a flow collection (`{a: 1}`) rewrite that collection on one line. Documents using
  * anchors and aliases are not edited in place (the caller converts them as plain data).
  */
-import YAML, { isAlias, isMap, isScalar, isSeq, type Document, type Node, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import YAML, { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type ParsedNode, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { Json, JsonObject } from '../core/model.js';
 import { isObject, jsonText } from '../core/json.js';
 import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
-import { JsonTree, anchorKey, lastOf, parentOf, type Path, type Tree } from '../api/conversion/index.js';
+import { JsonTree, anchorKey, lastOf, parentOf, pathText, type Path, type Tree } from '../api/conversion/index.js';
 
 /** YAML as Kubernetes reads it (go-yaml v2 resolution, src/yaml/kubernetes.ts), as the renderer reads input. */
 export const PARSE_OPTIONS = { ...KUBERNETES_YAML, uniqueKeys: false } as const;
 
 export class UnsupportedYaml extends Error {}
 
-type Container = YAMLMap | YAMLSeq;
-interface Located {
-  node: Node | null;
-  /** The pair holding the node (map values). */
-  pair?: Pair;
-  parent?: Container;
-}
+/*
+ * Nodes of a parsed document (the tree only ever holds one, parsed afresh after each edit) carry
+ * their source range: the yaml library's `Parsed` types say so.
+ */
+type MapPair = Pair<ParsedNode, ParsedNode | null>;
+type ParsedMap = YAMLMap.Parsed;
+type ParsedSeq = YAMLSeq.Parsed;
+
+/** A node found by its path: a map value with its pair, a list item, or the document's root. */
+type Located =
+  | { node: ParsedNode | null; pair: MapPair; parent: ParsedMap }
+  | { node: ParsedNode; pair?: undefined; parent: ParsedSeq }
+  | { node: ParsedNode | null; pair?: undefined; parent?: undefined };
+
+/** Where a pair's key starts. */
+const keyStart = (pair: MapPair): number => pair.key.range[0];
 
 const INDENT = 2;
 
@@ -36,12 +45,10 @@ const indentLines = (text: string, col: number): string =>
     .map((l) => (l === '' ? l : ' '.repeat(col) + l))
     .join('\n');
 
-function dedentLines(lines: string[], col: number): string[] {
-  return lines.map((l) => {
-    let n = 0;
-    while (n < col && l[n] === ' ') n++;
-    return l.slice(n);
-  });
+function dedentLine(line: string, col: number): string {
+  let n = 0;
+  while (n < col && line[n] === ' ') n++;
+  return line.slice(n);
 }
 
 /** Plain when it reads back as the same string, else quoted (double quotes unless the old style was single). */
@@ -64,7 +71,7 @@ function formatScalar(value: Json, oldType?: string): string {
 
 /** A literal block scalar (`|`, `|-`, `|+`) with its content at column `col`. */
 function blockLiteral(value: string, col: number): string {
-  const trailing = /\n*$/.exec(value)![0].length;
+  const trailing = value.length - value.replace(/\n+$/, '').length;
   const chomp = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
   const body = trailing > 0 ? value.slice(0, -1) : value;
   return `|${chomp}\n${body
@@ -81,7 +88,7 @@ function flowText(value: Json): string {
 }
 
 export class YamlTree implements Tree {
-  private doc!: Document.Parsed;
+  private doc!: Document.Parsed<ParsedNode>;
 
   constructor(
     private text: string,
@@ -94,7 +101,7 @@ export class YamlTree implements Tree {
   /** Whether the document writes block lists at the indentation of their key (kubectl style). */
   static detectFlatLists(text: string): boolean {
     const m = /^( *)[^\s#-][^\n]*:[ \t]*\n( *)- /m.exec(text);
-    return m ? m[1]!.length === m[2]!.length : false;
+    return m !== null && m[1]?.length === m[2]?.length;
   }
 
   toString(): string {
@@ -107,7 +114,8 @@ export class YamlTree implements Tree {
 
   private reparse(): void {
     const doc = YAML.parseDocument(this.text, PARSE_OPTIONS);
-    if (doc.errors.length > 0) throw new Error(`internal: edited YAML no longer parses: ${doc.errors[0]!.message}`);
+    const [error] = doc.errors;
+    if (error) throw new Error(`internal: edited YAML no longer parses: ${error.message}`);
     let alias = false;
     YAML.visit(doc, { Alias: () => ((alias = true), YAML.visit.BREAK) });
     if (alias) throw new UnsupportedYaml('the document uses YAML aliases');
@@ -122,25 +130,43 @@ export class YamlTree implements Tree {
   private locate(path: Path): Located | undefined {
     let cur: Located = { node: this.doc.contents };
     for (const seg of path) {
-      const node = cur.node;
+      const node: ParsedNode | null = cur.node;
       if (isAlias(node)) throw new UnsupportedYaml('the document uses YAML aliases');
       if (typeof seg === 'number') {
-        if (!isSeq(node) || seg >= node.items.length) return undefined;
-        cur = { node: node.items[seg] as Node, parent: node };
+        const item: ParsedNode | undefined = isSeq(node) ? node.items[seg] : undefined;
+        if (!isSeq(node) || item === undefined) return undefined;
+        cur = { node: item, parent: node };
       } else {
         if (!isMap(node)) return undefined;
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === seg);
+        const pair: MapPair | undefined = node.items.find((p) => isScalar(p.key) && String(p.key.value) === seg);
         if (!pair) return undefined;
-        cur = { node: pair.value as Node | null, pair, parent: node };
+        cur = { node: pair.value, pair, parent: node };
       }
     }
     return cur;
   }
 
+  /** The node at a path an edit found or made before. */
+  private existing(path: Path): Located {
+    const at = this.locate(path);
+    if (!at) throw new Error(`internal: nothing at ${pathText(path)}`);
+    return at;
+  }
+
+  /** The map pair at a path an edit found or made before. */
+  private pairAt(path: Path): Located & { pair: MapPair } {
+    const at = this.existing(path);
+    if (!at.pair) throw new Error(`internal: no map key at ${pathText(path)}`);
+    return at;
+  }
+
+  private valueOf(node: ParsedNode | null): Json {
+    return node === null ? null : (node.toJS(this.doc) as Json);
+  }
+
   get(path: Path): Json | undefined {
     const at = this.locate(path);
-    if (!at) return undefined;
-    return at.node === null ? null : (at.node.toJS(this.doc) as Json);
+    return at && this.valueOf(at.node);
   }
 
   // ------------------------------------------------------------------ text positions
@@ -154,17 +180,17 @@ export class YamlTree implements Tree {
   }
 
   /** True when the key is the first thing on its line (not after a `- `). */
-  private ownLine(pair: Pair): boolean {
-    const start = (pair.key as Node).range![0];
+  private ownLine(pair: MapPair): boolean {
+    const start = keyStart(pair);
     return this.text.slice(this.lineStart(start), start).trim() === '';
   }
 
   /** Start of the pair's text: its line, or the comment lines right above it. */
-  private pairStart(pair: Pair): number {
-    const keyStart = (pair.key as Node).range![0];
-    if (!this.ownLine(pair)) return keyStart;
-    let start = this.lineStart(keyStart);
-    const col = this.column(keyStart);
+  private pairStart(pair: MapPair): number {
+    const key = keyStart(pair);
+    if (!this.ownLine(pair)) return key;
+    let start = this.lineStart(key);
+    const col = this.column(key);
     while (start > 0) {
       const prev = this.lineStart(start - 1);
       const line = this.text.slice(prev, start - 1);
@@ -175,28 +201,22 @@ export class YamlTree implements Tree {
   }
 
   /** End of the pair's text, after the newline that ends its last line. */
-  private pairEnd(pair: Pair): number {
-    const node = (pair.value as Node | null) ?? (pair.key as Node);
-    const end = node.range![2];
+  private pairEnd(pair: MapPair): number {
+    const end = (pair.value ?? pair.key).range[2];
     if (end >= this.text.length || this.text[end - 1] === '\n') return end;
     const nl = this.text.indexOf('\n', end);
     if (nl === -1) return this.text.length;
     return this.text.slice(end, nl).trim() === '' ? nl + 1 : end;
   }
 
-  /** The column of a block map's keys. */
-  private mapColumn(map: YAMLMap): number {
-    return this.column((map.items[0]!.key as Node).range![0]);
-  }
-
   /** The pair's text, as lines relative to its key's column (the key line first). */
-  private pairLines(pair: Pair): string[] {
-    const col = this.column((pair.key as Node).range![0]);
+  private pairLines(pair: MapPair): string[] {
+    const col = this.column(keyStart(pair));
     const start = this.pairStart(pair);
     const text = this.text.slice(start, this.pairEnd(pair)).replace(/\n$/, '');
-    const lines = text.split('\n');
-    if (!this.ownLine(pair)) return [lines[0]!, ...dedentLines(lines.slice(1), col)];
-    return dedentLines(lines, col);
+    // A key after `- ` keeps its line as it is: the dash is not the key's indentation.
+    const afterDash = !this.ownLine(pair);
+    return text.split('\n').map((l, i) => (i === 0 && afterDash ? l : dedentLine(l, col)));
   }
 
   /** The text of `key: value` as lines relative to the key's column. */
@@ -244,13 +264,13 @@ export class YamlTree implements Tree {
   }
 
   /** Where a value's text ends: a block collection or block scalar up to its last line (its newline stays). */
-  private valueEnd(node: Node): number {
-    const end = node.range![1];
-    return end > node.range![0] && this.text[end - 1] === '\n' ? end - 1 : end;
+  private valueEnd(node: ParsedNode): number {
+    const [start, end] = node.range;
+    return end > start && this.text[end - 1] === '\n' ? end - 1 : end;
   }
 
   /** A value written after `key:` or `- ` (scalars keep their quoting style). */
-  private oneLine(value: Json, node: Node | null, col: number): string {
+  private oneLine(value: Json, node: ParsedNode | null, col: number): string {
     if (typeof value === 'string' && value.includes('\n')) return blockLiteral(value, col + INDENT);
     return isScalar(node) ? formatScalar(value, node.type) : flowText(value);
   }
@@ -260,16 +280,16 @@ export class YamlTree implements Tree {
    * by `lines` (block content relative to the value's column: a list when `value` is an array).
    */
   private replaceValue(path: Path, value: Json, lines?: string[]): void {
-    const at = this.locate(path)!;
+    const at = this.existing(path);
     const node = at.node;
     const block = lines ?? (this.isBlockValue(value) ? this.renderBlock(value) : undefined);
     if (at.pair) {
-      const keyNode = at.pair.key as Node;
-      const colon = this.text.indexOf(':', keyNode.range![1]);
-      const col = this.column(keyNode.range![0]);
+      const [keyStart, keyEnd] = at.pair.key.range;
+      const colon = this.text.indexOf(':', keyEnd);
+      const col = this.column(keyStart);
       const hasText = node !== null && !(isScalar(node) && node.source === '' && node.value === null);
       if (!block && hasText && isScalar(node)) {
-        this.splice(node.range![0], this.valueEnd(node), this.oneLine(value, node, col));
+        this.splice(node.range[0], this.valueEnd(node), this.oneLine(value, node, col));
         return;
       }
       const end = hasText ? this.valueEnd(node) : colon + 1;
@@ -277,58 +297,57 @@ export class YamlTree implements Tree {
       this.splice(colon + 1, end, block ? `\n${indentLines(block.join('\n'), childCol)}` : ` ${this.oneLine(value, node, col)}`);
       return;
     }
-    const start = node!.range![0];
+    // A list item, or the root: the document holds the object being converted.
+    if (node === null) throw new Error(`internal: no value at ${pathText(path)}`);
+    const start = node.range[0];
     const col = this.column(start);
     const text = block ? block.map((l, i) => (i === 0 || l === '' ? l : ' '.repeat(col) + l)).join('\n') : this.oneLine(value, node, col);
-    this.splice(start, this.valueEnd(node!), text);
+    this.splice(start, this.valueEnd(node), text);
   }
 
   /** Inserts a pair, given as lines relative to its key's column, into the map at `mapPath`. */
   private insertPair(mapPath: Path, lines: string[], before: string | undefined): void {
-    const at = this.locate(mapPath)!;
-    const map = at.node;
-    if (!isMap(map) || map.items.length === 0) {
+    const map = this.existing(mapPath).node;
+    const first = isMap(map) ? map.items[0] : undefined;
+    if (!isMap(map) || !first) {
       // An empty map (`{}` or nothing): the pair becomes its block content.
       this.replaceValue(mapPath, {}, lines);
       return;
     }
-    const col = this.mapColumn(map);
+    const col = this.column(keyStart(first));
     const anchor = before === undefined ? undefined : map.items.find((p) => isScalar(p.key) && String(p.key.value) === before);
     if (anchor && !this.ownLine(anchor)) {
       // Before the first key of a list item: the new pair takes the `- ` line.
       const text = `${lines[0]}${lines.slice(1).map((l) => `\n${l === '' ? l : ' '.repeat(col) + l}`).join('')}\n${' '.repeat(col)}`;
-      this.splice((anchor.key as Node).range![0], (anchor.key as Node).range![0], text);
+      this.splice(keyStart(anchor), keyStart(anchor), text);
       return;
     }
     // Before a sibling: below that sibling's comment lines, which then head what takes its place
     // (a container emptied by the conversion leaves its comments to what moved out of it).
-    const offset = anchor ? this.lineStart((anchor.key as Node).range![0]) : this.pairEnd(map.items[map.items.length - 1]!);
+    const offset = anchor ? this.lineStart(keyStart(anchor)) : this.pairEnd(map.items.at(-1) ?? first);
     const lead = offset > 0 && this.text[offset - 1] !== '\n' ? '\n' : '';
     this.splice(offset, offset, `${lead}${indentLines(lines.join('\n'), col)}\n`);
   }
 
   /** Removes a pair with its comment lines; the last pair of a map leaves `{}`. */
   private removePair(path: Path): void {
-    const at = this.locate(path)!;
-    const map = at.parent as YAMLMap;
+    const { pair, parent: map } = this.pairAt(path);
     if (map.items.length === 1) {
       this.replaceValue(parentOf(path), {});
       return;
     }
-    const pair = at.pair!;
-    if (!this.ownLine(pair)) {
-      // The first key of a list item: the next pair moves up onto the `- ` line.
-      const next = map.items[map.items.indexOf(pair) + 1]!;
-      this.splice((pair.key as Node).range![0], this.pairStart(next) + this.column((next.key as Node).range![0]), '');
+    // The first key of a list item: the next pair moves up onto the `- ` line.
+    const next = this.ownLine(pair) ? undefined : map.items[map.items.indexOf(pair) + 1];
+    if (next) {
+      this.splice(keyStart(pair), this.pairStart(next) + this.column(keyStart(next)), '');
       return;
     }
     this.splice(this.pairStart(pair), this.pairEnd(pair), '');
   }
 
   private ensureMap(path: Path, anchor: Path | undefined): void {
-    for (let i = 0; i < path.length; i++) {
+    for (const [i, seg] of path.entries()) {
       const sub = path.slice(0, i + 1);
-      const seg = path[i]!;
       const at = this.locate(sub);
       if (at && (isMap(at.node) || isSeq(at.node))) continue;
       if (typeof seg === 'number') throw new Error(`internal: no list item at ${String(seg)}`);
@@ -342,10 +361,10 @@ export class YamlTree implements Tree {
     if (!this.locate(from)?.pair) return;
     // The destination's old value, if any, is replaced (as in JSON).
     this.remove(to);
-    const pair = this.locate(from)!.pair!;
+    const { pair } = this.pairAt(from);
     const flow = this.flowAncestor(parentOf(from)) ?? this.flowAncestor(parentOf(to));
     if (flow || typeof lastOf(to) !== 'string') {
-      const value = this.get(from)!;
+      const value = this.valueOf(pair.value);
       this.remove(from);
       this.set(to, value, from);
       return;
@@ -353,14 +372,13 @@ export class YamlTree implements Tree {
     const sameParent = parentOf(from).length === parentOf(to).length && parentOf(from).every((s, i) => s === parentOf(to)[i]);
     const key = lastOf(to) as string;
     if (lastOf(from) !== key) {
-      const k = pair.key as Node;
-      this.splice(k.range![0], k.range![1], formatString(key));
+      const [start, end] = pair.key.range;
+      this.splice(start, end, formatString(key));
     }
     if (sameParent) return;
     const renamed = [...parentOf(from), key];
     this.ensureMap(parentOf(to), renamed);
-    const moved = this.locate(renamed)!;
-    const lines = this.pairLines(moved.pair!);
+    const lines = this.pairLines(this.pairAt(renamed).pair);
     this.removePair(renamed);
     this.insertPair(parentOf(to), lines, anchorKey(parentOf(to), renamed));
   }
@@ -397,14 +415,15 @@ export class YamlTree implements Tree {
       this.replaceValue(parentOf(path), []);
       return;
     }
-    const item = at.node!;
-    const start = this.lineStart(item.range![0]);
-    const end = this.itemEnd(item);
+    // Not a map value, not the root (a remove names a field): a list item.
+    if (at.node === null) throw new Error(`internal: no list item at ${pathText(path)}`);
+    const start = this.lineStart(at.node.range[0]);
+    const end = this.itemEnd(at.node);
     this.splice(start, end, '');
   }
 
-  private itemEnd(item: Node): number {
-    const end = item.range![2];
+  private itemEnd(item: ParsedNode): number {
+    const end = item.range[2];
     if (end >= this.text.length || this.text[end - 1] === '\n') return end;
     const nl = this.text.indexOf('\n', end);
     return nl === -1 ? this.text.length : nl + 1;
@@ -412,22 +431,24 @@ export class YamlTree implements Tree {
 
   mapToArgs(path: Path, order: readonly string[]): void {
     const flow = this.flowAncestor(path);
-    const map = this.locate(path)!.node as YAMLMap;
+    const map = this.existing(path).node as ParsedMap;
     if (flow || map.flow) {
       const value = this.get(path) as JsonObject;
       this.replaceValue(path, order.map((name) => ({ name, value: value[name] as Json })));
       return;
     }
     const items = order.map((name) => {
-      const pair = map.items.find((p) => isScalar(p.key) && String(p.key.value) === name)!;
-      const key = pair.key as Scalar;
-      const value = pair.value as Node | null;
+      const pair = map.items.find((p) => isScalar(p.key) && String(p.key.value) === name);
+      // ConvertToArgs orders the keys the map has.
+      if (!pair) throw new Error(`internal: no key ${name} at ${pathText(path)}`);
+      const key = pair.key as Scalar.Parsed;
+      const value = pair.value;
       const lines = this.pairLines(pair);
       const keyLine = lines.findIndex((l) => !l.startsWith('#'));
       const comments = lines.slice(0, keyLine);
-      const nameText = typeof key.value === 'string' ? this.text.slice(key.range![0], key.range![1]) : JSON.stringify(String(key.value));
+      const nameText = typeof key.value === 'string' ? this.text.slice(key.range[0], key.range[1]) : JSON.stringify(String(key.value));
       const valueText = value && isScalar(value) && !String(value.type).startsWith('BLOCK')
-        ? this.text.slice(value.range![0], value.range![2]).replace(/\n$/, '').trimEnd()
+        ? this.text.slice(value.range[0], value.range[2]).replace(/\n$/, '').trimEnd()
         : formatScalar((value?.toJS(this.doc) ?? '') as Json);
       return [...comments, `- name: ${nameText}`, `  value: ${valueText}`];
     });
@@ -436,15 +457,17 @@ export class YamlTree implements Tree {
 
   insert(path: Path, index: number, value: Json): void {
     const seq = this.locate(path)?.node;
-    if (!isSeq(seq) || seq.flow || seq.items.length === 0) {
+    const first = isSeq(seq) ? seq.items[0] : undefined;
+    if (!isSeq(seq) || seq.flow || !first) {
       const list = (this.get(path) as Json[] | undefined) ?? [];
       this.set(path, [...list.slice(0, index), value, ...list.slice(index)]);
       return;
     }
-    const dashCol = this.column(seq.items[0] ? (seq.items[0] as Node).range![0] : 0) - INDENT;
+    const dashCol = this.column(first.range[0]) - INDENT;
     const lines = this.renderBlock([value]);
     const text = `${indentLines(lines.join('\n'), dashCol)}\n`;
-    const offset = index < seq.items.length ? this.lineStart((seq.items[index] as Node).range![0]) : this.itemEnd(seq.items[seq.items.length - 1] as Node);
+    const at = seq.items[index];
+    const offset = at ? this.lineStart(at.range[0]) : this.itemEnd(seq.items.at(-1) ?? first);
     const lead = offset > 0 && this.text[offset - 1] !== '\n' ? '\n' : '';
     this.splice(offset, offset, lead + text);
   }

@@ -254,15 +254,17 @@ const fieldPath = (prefix: string, key: string): string => (prefix ? `${prefix}.
 export function applySettings(base: RenderConfig, settings: Record<string, unknown>, fromString: boolean, prefix = ''): ConfigOutcome {
   const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions }, extensionURLs: { ...base.extensionURLs }, featureGates: { ...base.featureGates } };
   const keys = Object.keys(settings).sort();
-  const unknown = keys.filter((k) => !Object.prototype.hasOwnProperty.call(SETTERS, k));
-  if (unknown.length > 0) {
+  const setters = keys.map((key) => ({ key, set: Object.prototype.hasOwnProperty.call(SETTERS, key) ? SETTERS[key] : undefined }));
+  const unknown = setters.filter((s) => s.set === undefined).map((s) => s.key);
+  const [first] = unknown;
+  if (first !== undefined) {
     const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more unknown fields)` : '';
-    const near = closestMatches(unknown[0]!, Object.keys(SETTERS), 3);
+    const near = closestMatches(first, Object.keys(SETTERS), 3);
     const fix = near.length > 0 ? didYouMean(near) : `known fields: ${Object.keys(SETTERS).join(', ')}`;
-    return { ok: false, message: `unknown function config field ${shown(unknown[0]!)}${more}; ${fix}`, field: fieldPath(prefix, unknown[0]!) };
+    return { ok: false, message: `unknown function config field ${shown(first)}${more}; ${fix}`, field: fieldPath(prefix, first) };
   }
-  for (const key of keys) {
-    const err = SETTERS[key]!(cfg, settings[key], fromString, prefix !== '');
+  for (const { key, set } of setters) {
+    const err = set?.(cfg, settings[key], fromString, prefix !== '');
     if (err) return { ok: false, message: `invalid function config: ${err}`, field: fieldPath(prefix, key) };
   }
   if (cfg.recordExtensions && cfg.replayExtensions) return { ok: false, message: 'invalid function config: recordExtensions and replayExtensions exclude each other' };
@@ -302,9 +304,10 @@ export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
     }
     const data = fc.data ?? {};
     // ConfigMap data holds strings; plain YAML scalars (`provenance: true`) are read as their text.
-    const nonScalar = Object.keys(data).find((k) => data[k] === null || typeof data[k] === 'object');
+    const nonScalar = Object.entries(data).find(([, v]) => v === null || typeof v === 'object');
     if (nonScalar !== undefined) {
-      return { ok: false, message: `invalid function config: data[${shown(nonScalar)}] must be a string, not ${shapeOf(data[nonScalar]!)}`, field: `data.${nonScalar}` };
+      const [key, value] = nonScalar;
+      return { ok: false, message: `invalid function config: data[${shown(key)}] must be a string, not ${shapeOf(value)}`, field: `data.${key}` };
     }
     return applySettings(DEFAULT_CONFIG, data, true, 'data');
   }

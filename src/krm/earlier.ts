@@ -47,6 +47,9 @@ export interface EarlierOutput {
   item?: InputItem;
 }
 
+/** An earlier output cut from a ResourceList's text: written back as its entry. */
+export type CutEarlierOutput = EarlierOutput & { entry: string };
+
 export interface CutOutputs {
   /** The ResourceList text without the earlier outputs (parse this). */
   rest: string;
@@ -140,7 +143,7 @@ export function cutEarlierOutputs(text: string): CutOutputs | undefined {
   if (!itemsLine) return undefined;
   const start = itemsLine.index + itemsLine[0].length;
   // Entries start at a dash in column `dash`; the block ends at the next key at a lower column.
-  const entries: [number, number][] = [];
+  const starts: number[] = [];
   let dash = -1;
   let end = text.length;
   for (const [pos, stop] of linesOf(text, start, text.length)) {
@@ -154,13 +157,11 @@ export function cutEarlierOutputs(text: string): CutOutputs | undefined {
       end = pos;
       break;
     }
-    if (indent === dash) {
-      if (entries.length > 0) entries[entries.length - 1]![1] = pos;
-      entries.push([pos, end]);
-    }
+    if (indent === dash) starts.push(pos);
   }
-  if (entries.length === 0) return undefined;
-  entries[entries.length - 1]![1] = end;
+  if (starts.length === 0) return undefined;
+  // Each entry runs to the next one, the last to the end of the block.
+  const entries = starts.map((from, i): [number, number] => [from, starts[i + 1] ?? end]);
   const rest: string[] = [text.slice(0, start)];
   const outputs: CutOutputs['outputs'] = [];
   for (const [from, to] of entries) {

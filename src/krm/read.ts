@@ -23,13 +23,13 @@ import {
   type Conversion,
   type ReadLimits,
 } from '../yaml/decode.js';
-import { cutEarlierOutputs, type EarlierOutput } from './earlier.js';
+import { cutEarlierOutputs, type CutEarlierOutput } from './earlier.js';
 import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, PATH_ANNOTATION } from '../core/labels.js';
 import type { InputItem } from './item.js';
 
 export interface ResourceListInput {
-  /** The ResourceList document (undefined for a plain YAML stream). */
-  doc?: Document;
+  /** The ResourceList document. */
+  doc: Document;
   items: InputItem[];
   /** The `functionConfig` value, of whatever shape the input gave it (parseFunctionConfig judges it). */
   functionConfig?: Json;
@@ -37,7 +37,7 @@ export interface ResourceListInput {
   functionConfigProblem?: string;
   results: Result[];
   /** Objects generated on an earlier run, cut from the text before parsing (krm/earlier.ts). */
-  earlier?: EarlierOutput[];
+  earlier?: CutEarlierOutput[];
 }
 
 export type ReadOutcome = { ok: true; input: ResourceListInput } | { ok: false; message: string };
@@ -129,7 +129,7 @@ function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCou
       // Returned as it came, like every item: kpt deletes the file of an item left out.
       item.skipped = notObject;
       // kpt shows a result's object, not its file: an item names where it is (a file's line is printed after its path).
-      const located = skip!.location;
+      const located = skip?.location;
       results.push(skippedResult(located ? '' : `${file?.path ?? where}: `, notObject, located ?? file));
     } else if (!ref) report('error', `${where}${at} is not a KRM object: apiVersion, kind and metadata.name are required`);
   }
@@ -137,7 +137,7 @@ function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCou
 }
 
 function describeYamlError(e: YAML.YAMLError): string {
-  const first = e.message.split('\n')[0]!;
+  const [first = ''] = e.message.split('\n');
   if (/Maximum call stack size exceeded|too much recursion/i.test(first)) {
     const pos = e.linePos?.[0];
     return `input is nested too deeply${pos ? ` (at line ${pos.line}, column ${pos.col})` : ''}`;
@@ -182,9 +182,9 @@ export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ
 /** One list entry (`- …`) as an object, read like any item; undefined when it is not a readable one. */
 function parseEntry(entry: string, limits: ReadLimits): JsonObject | undefined {
   try {
-    const docs = parseYaml(entry, new LineCounter());
-    const seq = docs[0]?.contents;
-    if (docs.length !== 1 || docs[0]!.errors.length > 0 || !isSeq(seq) || seq.items.length !== 1 || !isMap(seq.items[0])) return undefined;
+    const [doc, ...more] = parseYaml(entry, new LineCounter());
+    const seq = doc?.contents;
+    if (!doc || more.length > 0 || doc.errors.length > 0 || !isSeq(seq) || seq.items.length !== 1 || !isMap(seq.items[0])) return undefined;
     const converted = convertPart(seq.items[0], newConvertState(limits));
     return converted.ok && converted.rejected.length === 0 && isObject(converted.value) ? converted.value : undefined;
   } catch {
@@ -199,12 +199,15 @@ function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
   let doc: Document;
   try {
     const docs = parseYaml(text.replace(/^\uFEFF/, ''), lineCounter);
-    doc = docs[0]!;
-    if (docs.length > 1) return { ok: false, message: `input is not valid YAML: it holds ${docs.length} documents; a ResourceList is one${whereIs(docs[1]!.range?.[0] ?? 0, lineCounter)}` };
+    const [first, second] = docs;
+    if (second) return { ok: false, message: `input is not valid YAML: it holds ${docs.length} documents; a ResourceList is one${whereIs(second.range?.[0] ?? 0, lineCounter)}` };
+    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- parseYaml composes with forceDoc: empty text is one empty document
+    doc = first!;
   } catch (e) {
     return { ok: false, message: `input is not valid YAML: ${readErrorMessage(e)}` };
   }
-  if (doc.errors.length > 0) return { ok: false, message: `input is not valid YAML: ${describeYamlError(doc.errors[0]!)}` };
+  const [yamlError] = doc.errors;
+  if (yamlError) return { ok: false, message: `input is not valid YAML: ${describeYamlError(yamlError)}` };
   const root = doc.contents;
   if (!isMap(root)) return { ok: false, message: `input is not a ResourceList: expected a mapping with kind: ResourceList, but ${describeRoot(root)}` };
   const kind = root.get('kind');
@@ -321,7 +324,8 @@ export function readYamlStream(
   let index = 0;
   try {
     for (const doc of docs) {
-      if (doc.errors.length > 0) return { ok: false, message: `${relPath}: not valid YAML: ${describeYamlError(doc.errors[0]!)}` };
+      const [yamlError] = doc.errors;
+      if (yamlError) return { ok: false, message: `${relPath}: not valid YAML: ${describeYamlError(yamlError)}` };
       const unresolved = unresolvedAlias(doc, lineCounter);
       if (unresolved) return { ok: false, message: `${relPath}: not valid YAML: ${unresolved}` };
       const root = doc.contents;

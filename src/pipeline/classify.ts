@@ -38,7 +38,7 @@ export interface Classified {
   /** CAPI Clusters without `spec.topology`: passed through, never rendered. */
   classicClusters: IdentifiedItem[];
   /** Input objects sharing one identity (apiVersion, kind, namespace, name), in input order; none of them is in `clusters` or `classes`. */
-  duplicates: IdentifiedItem[][];
+  duplicates: DuplicateGroup[];
   /**
    * `namespace/name` of every Cluster in the inputs (`isClusterObject`): with or without a
    * topology, duplicated, failing or not. Only the earlier output of a Cluster absent from it is
@@ -95,14 +95,19 @@ export function identityOf(ref: ObjectRef, defaultNamespace: string): string {
   return `${ref.kind}.${version}.${group}/${ref.name}.${namespaceOf(ref, defaultNamespace)}`;
 }
 
+/** Two or more items of one identity. */
+export type DuplicateGroup = [IdentifiedItem, IdentifiedItem, ...IdentifiedItem[]];
+
+const isDuplicateGroup = (group: IdentifiedItem[]): group is DuplicateGroup => group.length > 1;
+
 /** Items of the same identity (a copied file whose object was not renamed), in input order. */
-function duplicateGroups(items: readonly IdentifiedItem[], defaultNamespace: string): IdentifiedItem[][] {
+function duplicateGroups(items: readonly IdentifiedItem[], defaultNamespace: string): DuplicateGroup[] {
   const byIdentity = new Map<string, IdentifiedItem[]>();
   for (const item of items) {
     const id = identityOf(item.ref, defaultNamespace);
     byIdentity.set(id, [...(byIdentity.get(id) ?? []), item]);
   }
-  return [...byIdentity.values()].filter((group) => group.length > 1);
+  return [...byIdentity.values()].filter(isDuplicateGroup);
 }
 
 /**

@@ -116,8 +116,7 @@ export function runContext(items: readonly InputItem[], config: RenderConfig, re
     extensions,
     blueprints,
     newRecorder: () => new OriginRecorder(defaulted?.defaults),
-    // A duplicate group holds two or more items.
-    duplicateClasses: new Set(duplicates.map((g) => namespacedRef(g[0]!, ns)).filter((r) => r.kind === 'ClusterClass').map((r) => clusterKey(r.namespace, r.name))),
+    duplicateClasses: new Set(duplicates.map(([first]) => namespacedRef(first, ns)).filter((r) => r.kind === 'ClusterClass').map((r) => clusterKey(r.namespace, r.name))),
     classInputsOf: classInputsCache(config, extras, crdObjects, observed.length === 0 && !extensions && mode.emits),
     inThisShard: (namespace, name) => !config.shard || shardOf(namespace, name, config.shard.count) === config.shard.index,
   };

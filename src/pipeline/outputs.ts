@@ -32,10 +32,16 @@ export interface Attempt {
 /** A digest of an object's content, whatever the key order of the inputs it was built from. */
 const objectDigest = (obj: JsonObject): string => createHash('sha256').update(canonicalJson(obj)).digest('hex').slice(0, 32);
 
-/** Whether every object's digest is among the earlier outputs' (as a multiset). */
-function containsDigests(earlier: readonly EarlierOutput[], objects: readonly JsonObject[]): boolean {
+/** The earlier outputs' digests, when every one has its digest. */
+function digestsOf(earlier: readonly EarlierOutput[]): string[] | undefined {
+  const digests = earlier.flatMap((e) => (e.digest === undefined ? [] : [e.digest]));
+  return digests.length === earlier.length ? digests : undefined;
+}
+
+/** Whether every object's digest is among `digests` (as a multiset). */
+function containsDigests(digests: readonly string[], objects: readonly JsonObject[]): boolean {
   const count = new Map<string, number>();
-  for (const e of earlier) count.set(e.digest!, (count.get(e.digest!) ?? 0) + 1); // every digest is set (`renderWithState`)
+  for (const d of digests) count.set(d, (count.get(d) ?? 0) + 1);
   return objects.every((o) => {
     const d = String(annotationsOf(o)[DIGEST_ANNOTATION]);
     const n = count.get(d) ?? 0;
@@ -52,9 +58,10 @@ function containsDigests(earlier: readonly EarlierOutput[], objects: readonly Js
  * take part in the render, and are called once.)
  */
 export function renderWithState(attempt: (state: readonly JsonObject[] | undefined) => Attempt, earlier: readonly EarlierOutput[] | undefined, previous: JsonObject[] | undefined, stateful: boolean): { done: Attempt; stateless: boolean } {
-  if (earlier?.every((e) => e.digest !== undefined) && !stateful) {
+  const digests = earlier && digestsOf(earlier);
+  if (digests && !stateful) {
     const attempted = attempt(undefined);
-    if (attempted.objects && containsDigests(earlier, attempted.objects)) return { done: attempted, stateless: true };
+    if (attempted.objects && containsDigests(digests, attempted.objects)) return { done: attempted, stateless: true };
   }
   const state = earlier ? earlier.map((e) => e.value()).filter((v): v is JsonObject => v !== undefined) : previous;
   return { done: attempt(state), stateless: state === undefined };
@@ -83,7 +90,10 @@ export function annotateGenerated(objects: JsonObject[], owner: string, path: st
 
 /** Marks a render's objects as reusable by a re-render with the same inputs (pipeline/reuse.ts). */
 export function markReusable(objects: readonly JsonObject[], mark: string): void {
-  for (const obj of objects) asObject(asObject(obj.metadata)!.annotations)![INPUTS_ANNOTATION] = mark; // annotateGenerated set both
+  for (const obj of objects) {
+    const annotations = asObject(asObject(obj.metadata)?.annotations); // annotateGenerated set both
+    if (annotations) annotations[INPUTS_ANNOTATION] = mark;
+  }
 }
 
 const splitKey = (key: string): [string, string] => {
@@ -123,7 +133,7 @@ export function summarize(ctx: RunContext, runs: ClusterRuns): PipelineSummary &
   const isClassInput = (i: InputItem) => classItems.has(i) || (!!i.ref && blueprints.classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
   const replacedItems = new Set([...replaced].flatMap((e) => (e.item ? [e.item] : [])));
   const keep = items.filter((i) => !replacedItems.has(i) && !(mode.dropsClassInputs && isClassInput(i)));
-  const keepEntries = (extras.earlier ?? []).filter((e) => !replaced.has(e)).map((e) => e.entry!); // cut entries have their text
+  const keepEntries = (extras.earlier ?? []).filter((e) => !replaced.has(e)).map((e) => e.entry);
   const classic = passedThrough(ctx);
   const tally: RunTally = {
     verb: mode.emits ? 'rendered' : 'validated',

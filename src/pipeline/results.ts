@@ -5,7 +5,7 @@ import { cloneJson, compareText } from '../core/json.js';
 import { closest } from '../core/suggest.js';
 import type { InputItem } from '../krm/item.js';
 import { rolloutReport } from '../webhooks/compatibility.js';
-import { identityOf, namespacedRef, ownerOf, type IdentifiedItem } from './classify.js';
+import { identityOf, namespacedRef, ownerOf, type DuplicateGroup } from './classify.js';
 
 /** The rule of the per-Cluster `info` (reported as one summary unless asked, pipeline/report.ts). */
 export const RENDERED_RULE = 'rendered';
@@ -79,9 +79,9 @@ export const passedThrough = (ref: ObjectRef): Result => ({
 export const located = (i: InputItem) => (i.file ? `${i.file.path}${i.file.index ? `#${i.file.index}` : ''}` : 'an input without a file annotation');
 
 /** kustomize refuses a second object of the same identity; so do we, naming where each copy is. */
-export function duplicateResults(groups: readonly IdentifiedItem[][], ns: string): Result[] {
+export function duplicateResults(groups: readonly DuplicateGroup[], ns: string): Result[] {
   return groups.map((group) => {
-    const ref = namespacedRef(group[0]!, ns); // a group holds two or more items
+    const ref = namespacedRef(group[0], ns);
     const what = ref.kind === 'Cluster' ? 'none of them is rendered' : ref.kind === 'ClusterClass' ? 'its Clusters are not rendered' : 'which one a ClusterClass uses is undefined';
     return {
       severity: 'error',

@@ -63,5 +63,6 @@ export const inputsMark = (digest: string, count: number): string => `${digest}/
 export function reusableEntries(earlier: readonly EarlierOutput[] | undefined, digest: string): string[] | undefined {
   if (!earlier || earlier.length === 0) return undefined;
   const mark = inputsMark(digest, earlier.length);
-  return earlier.every((e) => e.entry !== undefined && e.inputs === mark) ? earlier.map((e) => e.entry!) : undefined;
+  const entries = earlier.flatMap((e) => (e.entry !== undefined && e.inputs === mark ? [e.entry] : []));
+  return entries.length === earlier.length ? entries : undefined;
 }

@@ -2,7 +2,7 @@
 import type { JsonObject } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { ExtensionInputs } from '../extensions/client.js';
-import type { EarlierOutput } from '../krm/earlier.js';
+import type { CutEarlierOutput } from '../krm/earlier.js';
 import type { InputItem } from '../krm/item.js';
 import type { ProvenanceInput } from '../provenance/report.js';
 import type { KeptOutputs } from './keep.js';
@@ -60,7 +60,7 @@ export interface PipelineExtras {
   /** Runtime SDK extensions: ExtensionConfigs from files, URL overrides, live/record/replay. */
   extensions?: ExtensionInputs;
   /** Objects generated on an earlier run, cut from a ResourceList's text (krm/earlier.ts). */
-  earlier?: readonly EarlierOutput[];
+  earlier?: readonly CutEarlierOutput[];
   /** The renderer's build (cli/build.ts): with one and `reuse: true`, renders are marked reusable and earlier ones reused (pipeline/reuse.ts). */
   renderer?: string;
   /** Told after each Cluster (the CLI's progress indicator). */
