@@ -12,10 +12,10 @@ import { annotationsOf, readResourceList, readYamlStream, refOf, type ResourceLi
 import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
 import { formatResults, jsonList, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../output/write.js';
 import { classify, clusterKey, namespacedRef, shardOf, type Classified } from '../pipeline/classify.js';
-import { renderPipeline, runPipeline, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
+import { renderPipeline, runPipeline, type KeepDecision, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../provenance/report.js';
 import { readBase } from './base.js';
-import { CAPI_HELP, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type InputFile } from './inputs.js';
+import { CAPI_HELP, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type ExtensionSources, type InputFile, type InputsOutcome } from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
 import { listedCluster, listedOutputs, listedOwner, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
@@ -26,7 +26,7 @@ import { runSummary } from '../pipeline/report.js';
 import { parseArgs } from './args.js';
 import { COMMANDS, RENDER_FORMATS } from './commands.js';
 import { RENDERER_BUILD } from './build.js';
-import { commandSources, functionConfigSources, prepareExtensions } from './extensions.js';
+import { commandSources, functionConfigSources, prepareExtensions, type PreparedExtensions } from './extensions.js';
 import { PATH_ANNOTATION } from '../core/labels.js';
 import type { InputItem } from '../krm/item.js';
 
@@ -185,7 +185,20 @@ function usageError(io: CliIO, message: string): number {
   return ExitCode.functionConfig;
 }
 
-export async function runRender(args: string[], io: CliIO): Promise<number> {
+/** The render command's flags, checked against each other. */
+interface RenderRequest {
+  paths: string[];
+  flags: Record<string, string | boolean | string[]>;
+  config: RenderConfig;
+  extensionSources: Omit<ExtensionSources, 'allowPackage'>;
+  format: Format;
+  /** `-o DIR`; otherwise the manifests go to stdout. */
+  outDir: string | undefined;
+  withInputs: boolean;
+}
+
+/** Parses the flags and refuses combinations that cannot work: the request, or help's or a usage error's exit code. */
+async function renderRequest(args: string[], io: CliIO): Promise<RenderRequest | number> {
   const parsed = parseArgs(args, COMMANDS.render);
   if (!parsed.ok) return usageError(io, parsed.message);
   if (parsed.flags.help || parsed.flags.h) {
@@ -208,56 +221,119 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   if (config.mode === 'validate' && applier) {
     return usageError(io, `mode validate prints no manifests, which ${applier} reads as an application without objects: it would prune them all. Render with mode expand (or preview) here, and validate in CI`);
   }
-  const unreadable = (message: string) => {
-    io.stderr(`render-clusterclass render: ${message}\n`);
-    return ExitCode.errorResults;
-  };
-  // A path that is not a directory, a link in the way, a run holding DIR: the user's to fix, not a bug.
-  const cannotWrite = (dir: string, e: unknown) => {
-    if (!(e instanceof UnsafePath) && !(e as { code?: string }).code) throw e;
-    return unreadable(`cannot write -o ${dir}: ${(e as Error).message}`);
-  };
-
   const withInputs = parsed.flags['with-inputs'] === true;
+  return { paths: parsed.positional, flags: parsed.flags, config, extensionSources: cfg.extensionSources, format, outDir, withInputs };
+}
+
+/** Input that cannot be read (or an output directory that cannot be written): one line and exit 1. */
+function unreadable(io: CliIO, message: string): number {
+  io.stderr(`render-clusterclass render: ${message}\n`);
+  return ExitCode.errorResults;
+}
+
+/** A path that is not a directory, a link in the way, a run holding DIR: the user's to fix, not a bug. */
+function cannotWrite(io: CliIO, dir: string, e: unknown): number {
+  if (!(e instanceof UnsafePath) && !(e as { code?: string }).code) throw e;
+  return unreadable(io, `cannot write -o ${dir}: ${(e as Error).message}`);
+}
+
+/** Everything a render reads: the inputs, and what --crds, --observed, --previous and the extensions add. */
+interface RenderReading {
+  inputs: Extract<InputsOutcome, { ok: true }>;
+  crds: { objects: JsonObject[]; links: Result[] };
+  observed: { objects: JsonObject[]; links: Result[] };
+  previousInputs: InputItem[];
+  extensions: PreparedExtensions;
+}
+
+/** Reads the inputs (without DIR's own outputs, `exclude`) and the side inputs; the message of the first that cannot be read. */
+async function readRender(request: RenderRequest, exclude: readonly string[], io: CliIO): Promise<{ ok: true; read: RenderReading } | { ok: false; message: string }> {
+  const { paths, flags } = request;
+  const inputs = await readInputs(paths, io, { partial: true, exclude });
+  if (!inputs.ok) return inputs;
+  const crds = await readCrds(flags.crds as string | undefined, io);
+  if (!crds.ok) return { ok: false, message: `--crds: ${crds.message}` };
+  const observed = await readSideObjects(flags.observed as string | undefined, io, () => true);
+  if (!observed.ok) return { ok: false, message: `--observed: ${observed.message}` };
+  const previous = flags.previous as string | undefined;
+  let previousInputs: InputItem[] = [];
+  if (previous) {
+    const before = await readBase(previous, paths.filter((p) => p !== '-'), io);
+    if (!before.ok) return { ok: false, message: `--previous: ${before.message}` };
+    previousInputs = before.items;
+  }
+  const extensions = await prepareExtensions(request.config, io, commandSources(request.extensionSources, flags, process.env));
+  if (!extensions.ok) return extensions;
+  return { ok: true, read: { inputs, crds, observed, previousInputs, extensions: extensions.value } };
+}
+
+/** Says why a run without errors fails: its warnings, with --fail-on warning. */
+function failingOnWarnings(io: CliIO, results: readonly Result[]): void {
+  const warnings = results.filter((r) => r.severity === 'warning').length;
+  io.stderr(`render-clusterclass render: failing because of ${plural(warnings, 'warning')} (--fail-on warning)\n`);
+}
+
+/** What `-o DIR` receives: the checked files of this run, and what tells which earlier files stay. */
+interface RenderedDir {
+  outDir: string;
+  checked: CheckedOutputFiles;
+  output: PipelineOutput & KeepDecision;
+  own: OwnOutputs;
+  withInputs: boolean;
+  /** Input files that could not be read this run. */
+  skippedFiles: number;
+  printResults: (results: readonly Result[]) => void;
+}
+
+/** Writes `-o DIR` and says what it holds now: the run's exit `code`, or 1 when DIR cannot be written. */
+async function writeRenderedDir(io: CliIO, dir: RenderedDir, code: number): Promise<number> {
+  const { outDir, checked, output } = dir;
+  let written: OutputSummary<KeepReason>;
+  // A Cluster whose file could not be written keeps its earlier one, as one not rendered does.
+  const keep = (cluster: string | undefined): KeepReason | undefined => (cluster !== undefined && checked.withheld.has(cluster) ? 'not-rendered' : output.kept.reason(cluster));
+  try {
+    written = await writeOutputDir(outDir, checked.files, keep, { inputs: checked.inputsInDir, holdsInputs: dir.own.holdsInput });
+  } catch (e) {
+    return cannotWrite(io, outDir, e);
+  }
+  for (const note of written.notes) io.stderr(`render-clusterclass render: ${note}\n`);
+  const notFound = written.kept.get(KEPT_UNREADABLE) ?? 0;
+  if (notFound > 0) dir.printResults([unreadableKeptResult(`${plural(notFound, 'file')} of Clusters${dir.withInputs ? ' and inputs' : ''} not found this run`, output.kept.unreadable)]);
+  io.stderr(`${describeOutputs(outDir, written, dir.skippedFiles)}\n`);
+  return code;
+}
+
+export async function runRender(args: string[], io: CliIO): Promise<number> {
+  const request = await renderRequest(args, io);
+  if (typeof request === 'number') return request;
+  const { config, format, outDir, withInputs } = request;
   let own: OwnOutputs = { exclude: [], holdsInput: false, listed: new Map() };
   if (outDir !== undefined) {
     try {
-      own = await ownOutputs(outDir, parsed.positional);
+      own = await ownOutputs(outDir, request.paths);
     } catch (e) {
-      return cannotWrite(outDir, e);
+      return cannotWrite(io, outDir, e);
     }
     if (withInputs && own.holdsInput) return usageError(io, `--with-inputs cannot copy the inputs into -o ${outDir}: it is, or holds, an input path, so the copies would replace their sources; choose a DIR outside the inputs`);
   }
-  const inputs = await readInputs(parsed.positional, io, { partial: true, exclude: own.exclude });
-  if (!inputs.ok) return unreadable(inputs.message);
+  const reading = await readRender(request, own.exclude, io);
+  if (!reading.ok) return unreadable(io, reading.message);
+  const { inputs, crds, observed, previousInputs, extensions } = reading.read;
   const { items, readResults } = inputs;
-  const crds = await readCrds(parsed.flags.crds as string | undefined, io);
-  if (!crds.ok) return unreadable(`--crds: ${crds.message}`);
-  const observed = await readSideObjects(parsed.flags.observed as string | undefined, io, () => true);
-  if (!observed.ok) return unreadable(`--observed: ${observed.message}`);
-  const previous = parsed.flags.previous as string | undefined;
-  let previousInputs: InputItem[] = [];
-  if (previous) {
-    const before = await readBase(previous, parsed.positional.filter((p) => p !== '-'), io);
-    if (!before.ok) return unreadable(`--previous: ${before.message}`);
-    previousInputs = before.items;
-  }
-  const extensions = await prepareExtensions(config, io, commandSources(cfg.extensionSources, parsed.flags, process.env));
-  if (!extensions.ok) return unreadable(extensions.message);
   const shown = progress(io, 'rendering Clusters');
-  const output = runPipeline(items, config, [...readResults, ...crds.links, ...observed.links, ...extensions.value.results], {
+  const output = runPipeline(items, config, [...readResults, ...crds.links, ...observed.links, ...extensions.results], {
     crds: crds.objects,
     observed: observed.objects,
     previousInputs,
     progress: shown.tick,
-    extensions: extensions.value.inputs,
+    extensions: extensions.inputs,
     // A link not followed is an input not read: the Cluster missing from this run may be behind it.
     unreadable: [...inputs.unreadable.map((u) => u.path), ...inputs.links.flatMap((l) => l.file?.path ?? [])],
     ...(outDir === undefined ? {} : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry) ?? [])) }),
   });
   shown.end();
-  const saved = await extensions.value.save();
-  if (saved) return unreadable(saved);
+  const saved = await extensions.save();
+  if (saved) return unreadable(io, saved);
   const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
     format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
   const dirFiles = outDir !== undefined && config.mode !== 'validate' ? await checkedOutputFiles(outputDirFiles(output, config, inputs.files, withInputs, manifest), items, inputs.files, config, own, output.kept.reason) : undefined;
@@ -265,10 +341,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const printResults = (results: readonly Result[]) => io.stderr(formatResults(results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files, inputs.unreadable) }));
   printResults(results);
   const code = exitCodeFor(results, config);
-  if (code !== ExitCode.ok && !hasErrors(results)) {
-    const warnings = results.filter((r) => r.severity === 'warning').length;
-    io.stderr(`render-clusterclass render: failing because of ${plural(warnings, 'warning')} (--fail-on warning)\n`);
-  }
+  if (code !== ExitCode.ok && !hasErrors(results)) failingOnWarnings(io, results);
   const classified = classify(items, config.defaultNamespace);
   const clusters = classified.clusters.length;
   const objects = output.generated.reduce((n, g) => n + g.objects.length, 0);
@@ -282,21 +355,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     if (inputs.unreadable.length === 0) await io.stdout(writeResourceList(newResourceListDocument(), output));
     return code;
   }
-  if (outDir !== undefined && dirFiles) {
-    let written: OutputSummary<KeepReason>;
-    // A Cluster whose file could not be written keeps its earlier one, as one not rendered does.
-    const keep = (cluster: string | undefined): KeepReason | undefined => (cluster !== undefined && dirFiles.withheld.has(cluster) ? 'not-rendered' : output.kept.reason(cluster));
-    try {
-      written = await writeOutputDir(outDir, dirFiles.files, keep, { inputs: dirFiles.inputsInDir, holdsInputs: own.holdsInput });
-    } catch (e) {
-      return cannotWrite(outDir, e);
-    }
-    for (const note of written.notes) io.stderr(`render-clusterclass render: ${note}\n`);
-    const notFound = written.kept.get(KEPT_UNREADABLE) ?? 0;
-    if (notFound > 0) printResults([unreadableKeptResult(`${plural(notFound, 'file')} of Clusters${withInputs ? ' and inputs' : ''} not found this run`, output.kept.unreadable)]);
-    io.stderr(`${describeOutputs(outDir, written, inputs.unreadable.length)}\n`);
-    return code;
-  }
+  if (outDir !== undefined && dirFiles) return writeRenderedDir(io, { outDir, checked: dirFiles, output, own, withInputs, skippedFiles: inputs.unreadable.length, printResults }, code);
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok) {
     io.stderr(nothingPrinted(output.results));
@@ -413,13 +472,23 @@ async function ownOutputs(outDir: string, paths: readonly string[]): Promise<Own
   return own;
 }
 
+/** The files of `-o DIR` that can be written, with the results of those withheld (`checkedOutputFiles`). */
+interface CheckedOutputFiles {
+  files: OutputFile[];
+  results: Result[];
+  /** Clusters whose file is withheld. */
+  withheld: Set<string>;
+  /** Input files inside DIR, relative to it. */
+  inputsInDir: Set<string>;
+}
+
 /**
  * The files of `-o DIR` that can be written, and an error result for each Cluster (or copied
  * input) whose file would share a path with another, replace an input or an earlier file this
  * run keeps (`kept`, pipeline/keep.ts), or leave DIR: those are withheld, and the Clusters keep
  * their earlier files.
  */
-async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs, kept: (cluster: string | undefined) => KeepReason | undefined): Promise<{ files: OutputFile[]; results: Result[]; withheld: Set<string>; inputsInDir: Set<string> }> {
+async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs, kept: (cluster: string | undefined) => KeepReason | undefined): Promise<CheckedOutputFiles> {
   const inputsInDir = new Set<string>();
   if (own.holdsInput && own.root) {
     for (const f of read) {

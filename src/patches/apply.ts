@@ -143,6 +143,87 @@ function operationSource(patch: CompiledPatch & { kind: 'inline' }, def: Compile
   return s;
 }
 
+/** What every patch of one applyPatches call shares: the request as patched so far, its variables, and its results' wording. */
+interface PatchRun {
+  request: PatchRequest;
+  /** The items' templates as the patches before left them. */
+  templates: JsonObject[];
+  rec: ApplyContext['recorder'];
+  /** Item `n`'s merged variables. */
+  varsOf(n: number): Record<string, Json>;
+  /** The variables item `n` read through `refs`, with their origins (item overrides win, as in mergeVariables). */
+  usesOf(n: number): (refs: string[]) => VariableUse[];
+  fail(patch: CompiledPatch, fieldPath: string, message: string): Result;
+  /** Adds template warnings, each message once per call. */
+  warn(patch: CompiledPatch, warnings: readonly string[]): void;
+}
+
+type InlinePatch = CompiledPatch & { kind: 'inline' };
+
+/**
+ * CAPI json_patch_generator.go `Generate`: for each item, the matching definitions, enabledIf with
+ * the item's variables, one JSON patch per definition; errors of all items are collected.
+ */
+function generateInline(run: PatchRun, patch: InlinePatch): { generated: Generated[]; errors: Result[] } {
+  const { request, templates, rec } = run;
+  const base = `spec.patches[${patch.index}]`;
+  const errors: Result[] = [];
+  const generated: Generated[] = [];
+  for (const n of request.items.keys()) {
+    const { item, template } = itemAt(request, templates, n);
+    const matching = patch.definitions.filter((d) => matchesSelector(item, d.selector, template));
+    if (matching.length === 0) continue;
+    const target = describeTarget(item, template);
+    const vars = run.varsOf(n);
+    const evaluation: PatchEvaluation | undefined = rec && { patch: patch.name, patchIndex: patch.index, definitions: matching.map((d) => d.index), enabled: true };
+
+    let enabled = true;
+    if (patch.enabledIf !== undefined) {
+      const r = renderTemplate(patch.enabledIf, vars);
+      if (!r.ok) {
+        errors.push(run.fail(patch, `${base}.enabledIf`, `(enabledIf) failed on ${target}: failed to calculate value for enabledIf: ${r.error}`));
+        continue;
+      }
+      run.warn(patch, r.warnings);
+      enabled = r.value === true;
+      if (evaluation) {
+        evaluation.enabledIf = patch.enabledIf.source;
+        evaluation.enabled = enabled;
+        const uses = run.usesOf(n)(templateReferences(patch.enabledIf.source));
+        if (uses.length > 0) evaluation.enabledIfVariables = uses;
+      }
+    }
+    if (rec && evaluation) rec.considered(template, evaluation);
+    if (!enabled) continue;
+
+    for (const def of matching) {
+      const ops = definitionOps(run, patch, def, vars, target);
+      if ('error' in ops) {
+        errors.push(ops.error);
+        continue;
+      }
+      const sources = evaluation && def.ops.map((op) => operationSource(patch, def, op, run.usesOf(n), evaluation.enabledIfVariables));
+      generated.push(sources ? { item: n, def, ops: ops.ops, sources } : { item: n, def, ops: ops.ops });
+    }
+  }
+  return { generated, errors };
+}
+
+/** CAPI json_patch_generator.go `generateJSONPatches`: a definition's operations with their values, or the first one's error. */
+function definitionOps(run: PatchRun, patch: InlinePatch, def: CompiledDefinition, vars: Record<string, Json>, target: string): { ops: JsonPatchOp[] } | { error: Result } {
+  const ops: JsonPatchOp[] = [];
+  for (const op of def.ops) {
+    const v = op.value;
+    const { value, error } = operationValue(v, vars, (warnings) => run.warn(patch, warnings));
+    if (error !== undefined) {
+      const at = `definitions[${def.index}].jsonPatches[${op.index}]`;
+      return { error: run.fail(patch, `spec.patches[${patch.index}].${at}`, `(${at}) failed on ${target} at ${op.path}: ${error}`) };
+    }
+    ops.push(v.kind === 'none' ? { op: op.op, path: op.path } : { op: op.op, path: op.path, value: value ?? null });
+  }
+  return { ops };
+}
+
 export function applyPatches(compiled: CompiledPatches, request: PatchRequest, ctx: ApplyContext): ApplyPatchesResult {
   const templates = request.items.map((i) => i.template);
   const results: Result[] = [];
@@ -155,28 +236,31 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
   const varsOf = (n: number): Record<string, Json> =>
     (merged[n] ??= mergeVariables(request.globalVariables, itemAt(request, templates, n).item.variables, ctx.inlineVariableNames));
   const rec = ctx.recorder;
-  /** The variables item `n` read through `refs`, with their origins (item overrides win, as in mergeVariables). */
-  const usesOf = (n: number) => (refs: string[]) => variableUses(refs, varsOf(n), (name) => itemAt(request, templates, n).item.variableOrigins?.get(name) ?? request.globalVariableOrigins?.get(name));
-
-  const fail = (patch: CompiledPatch, fieldPath: string, message: string): Result => ({
-    severity: 'error',
-    message: `Cluster ${clusterKey}: patch ${goQuote(patch.name)} ${message}`,
-    resourceRef: ctx.classRef,
-    field: { path: fieldPath },
-    tags: { cluster: clusterKey, patch: patch.name },
-  });
-  const warn = (patch: CompiledPatch, warnings: readonly string[]): void => {
-    for (const w of warnings) {
-      const message = `Cluster ${clusterKey}: patch ${goQuote(patch.name)}: template warning: ${w}`;
-      if (seenWarnings.has(message)) continue;
-      seenWarnings.add(message);
-      results.push({ severity: 'warning', message, resourceRef: ctx.classRef, tags: { cluster: clusterKey, patch: patch.name } });
-    }
+  const run: PatchRun = {
+    request,
+    templates,
+    rec,
+    varsOf,
+    usesOf: (n) => (refs) => variableUses(refs, varsOf(n), (name) => itemAt(request, templates, n).item.variableOrigins?.get(name) ?? request.globalVariableOrigins?.get(name)),
+    fail: (patch, fieldPath, message) => ({
+      severity: 'error',
+      message: `Cluster ${clusterKey}: patch ${goQuote(patch.name)} ${message}`,
+      resourceRef: ctx.classRef,
+      field: { path: fieldPath },
+      tags: { cluster: clusterKey, patch: patch.name },
+    }),
+    warn: (patch, warnings) => {
+      for (const w of warnings) {
+        const message = `Cluster ${clusterKey}: patch ${goQuote(patch.name)}: template warning: ${w}`;
+        if (seenWarnings.has(message)) continue;
+        seenWarnings.add(message);
+        results.push({ severity: 'warning', message, resourceRef: ctx.classRef, tags: { cluster: clusterKey, patch: patch.name } });
+      }
+    },
   };
   const done = (failed: boolean): ApplyPatchesResult => ({ templates, results, failed });
 
   for (const patch of compiled.patches) {
-    const base = `spec.patches[${patch.index}]`;
     switch (patch.kind) {
       case 'validateOnly':
         continue; // warned about once by compilePatches
@@ -189,78 +273,21 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
         continue;
       }
       case 'noGenerator':
-        results.push(fail(patch, base, `cannot be applied: failed to create patch generator for patch ${goQuote(patch.name)}`));
+        results.push(run.fail(patch, `spec.patches[${patch.index}]`, `cannot be applied: failed to create patch generator for patch ${goQuote(patch.name)}`));
         return done(true);
       case 'inline':
         break;
     }
-
-    // ---- generate
-    const errors: Result[] = [];
-    const generated: Generated[] = [];
-    for (const n of request.items.keys()) {
-      const { item, template } = itemAt(request, templates, n);
-      const matching = patch.definitions.filter((d) => matchesSelector(item, d.selector, template));
-      if (matching.length === 0) continue;
-      const target = describeTarget(item, template);
-      const vars = varsOf(n);
-      const evaluation: PatchEvaluation | undefined = rec && { patch: patch.name, patchIndex: patch.index, definitions: matching.map((d) => d.index), enabled: true };
-
-      let enabled = true;
-      if (patch.enabledIf !== undefined) {
-        const r = renderTemplate(patch.enabledIf, vars);
-        if (!r.ok) {
-          errors.push(fail(patch, `${base}.enabledIf`, `(enabledIf) failed on ${target}: failed to calculate value for enabledIf: ${r.error}`));
-          continue;
-        }
-        warn(patch, r.warnings);
-        enabled = r.value === true;
-        if (evaluation) {
-          evaluation.enabledIf = patch.enabledIf.source;
-          evaluation.enabled = enabled;
-          const uses = usesOf(n)(templateReferences(patch.enabledIf.source));
-          if (uses.length > 0) evaluation.enabledIfVariables = uses;
-        }
-      }
-      if (rec && evaluation) rec.considered(template, evaluation);
-      if (!enabled) continue;
-
-      for (const def of matching) {
-        const ops: JsonPatchOp[] = [];
-        let ok = true;
-        for (const op of def.ops) {
-          const v = op.value;
-          const { value, error } = operationValue(v, vars, (warnings) => warn(patch, warnings));
-          if (error !== undefined) {
-            errors.push(
-              fail(
-                patch,
-                `${base}.definitions[${def.index}].jsonPatches[${op.index}]`,
-                `(definitions[${def.index}].jsonPatches[${op.index}]) failed on ${target} at ${op.path}: ${error}`,
-              ),
-            );
-            ok = false;
-            break; // generateJSONPatches returns at the first failing operation of a definition
-          }
-          ops.push(v.kind === 'none' ? { op: op.op, path: op.path } : { op: op.op, path: op.path, value: value ?? null });
-        }
-        if (!ok) continue;
-        const sources = evaluation && def.ops.map((op) => operationSource(patch, def, op, usesOf(n), evaluation.enabledIfVariables));
-        generated.push(sources ? { item: n, def, ops, sources } : { item: n, def, ops });
-      }
-    }
+    const { generated, errors } = generateInline(run, patch);
     if (errors.length > 0) {
       results.push(...errors);
       return done(true);
     }
-
-    // ---- apply
     const failure = applyGenerated(patch, generated, templates, request, rec);
     if (failure) {
-      results.push(fail(patch, failure.fieldPath, failure.message));
+      results.push(run.fail(patch, failure.fieldPath, failure.message));
       return done(true);
     }
   }
   return done(false);
 }
-

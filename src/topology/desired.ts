@@ -81,34 +81,47 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
     desired.controlPlaneMachineTemplate = mt;
   }
   desired.controlPlane = computeControlPlane(bp, cluster, names, versions.controlPlane, versions.reasons?.get('controlPlane'), rec);
+  const controlPlaneHealthCheck = computeControlPlaneHealthCheck(bp, cluster, names.controlPlane, version, rec);
+  if (controlPlaneHealthCheck) desired.controlPlaneHealthCheck = controlPlaneHealthCheck;
+  desired.cluster.controlPlaneRef = objectRef(version, jsonText(desired.controlPlane.apiVersion), jsonText(desired.controlPlane.kind), names.controlPlane, cluster.namespace);
+  const workers = computeWorkers(bp, { cluster, names, version, ...(rec ? { rec } : {}) }, versions);
+  desired.machineDeployments = workers.machineDeployments;
+  desired.machinePools = workers.machinePools;
+  return desired;
+}
+
+/** The control plane's MachineHealthCheck, when the class has a machine infrastructure and a health check is defined and not disabled. */
+function computeControlPlaneHealthCheck(bp: Blueprint, cluster: Cluster, controlPlaneName: string, version: CoreVersion, rec?: Recorder): JsonObject | undefined {
   const cpTopo = cluster.topology.controlPlane.healthCheck;
   const cpTopoDefined = healthCheckDefined(cpTopo);
-  if (bp.controlPlaneMachineInfrastructure && (healthCheckDefined(bp.cc.controlPlane.healthCheck) || cpTopoDefined) && cpTopo?.enabled !== false) {
-    desired.controlPlaneHealthCheck = computeHealthCheck(
-      version,
-      cluster,
-      names.controlPlane,
-      { [TOPOLOGY_OWNED_LABEL]: '', [CONTROL_PLANE_LABEL]: '' },
-      healthCheckSource(cpTopo, TOPOLOGY_CP, bp.cc.controlPlane.healthCheck, 'spec.controlPlane'),
-      'control plane',
-      rec,
-    );
-  }
-  desired.cluster.controlPlaneRef = objectRef(version, jsonText(desired.controlPlane.apiVersion), jsonText(desired.controlPlane.kind), names.controlPlane, cluster.namespace);
-  const workers: WorkerContext = { cluster, names, version, ...(rec ? { rec } : {}) };
+  if (!bp.controlPlaneMachineInfrastructure || !(healthCheckDefined(bp.cc.controlPlane.healthCheck) || cpTopoDefined) || cpTopo?.enabled === false) return undefined;
+  return computeHealthCheck(
+    version,
+    cluster,
+    controlPlaneName,
+    { [TOPOLOGY_OWNED_LABEL]: '', [CONTROL_PLANE_LABEL]: '' },
+    healthCheckSource(cpTopo, TOPOLOGY_CP, bp.cc.controlPlane.healthCheck, 'spec.controlPlane'),
+    'control plane',
+    rec,
+  );
+}
+
+/** Every MachineDeployment and MachinePool of the topology, in its order, each at the version sequencing gave it. */
+function computeWorkers(bp: Blueprint, ctx: WorkerContext, versions: TopologyVersions): Pick<DesiredState, 'machineDeployments' | 'machinePools'> {
+  const { cluster } = ctx;
   const versionOf = (kind: 'machineDeployment' | 'machinePool', name: string, map: ReadonlyMap<string, string>): WorkerVersion => ({
     kubernetesVersion: map.get(name) ?? cluster.topology.version,
     reason: versions.reasons?.get(`${kind}/${name}`),
   });
-  for (const topo of cluster.topology.workers.machineDeployments) {
+  const machineDeployments = cluster.topology.workers.machineDeployments.map((topo) => {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
     const mdBp = bp.machineDeployments.get(topo.class)!;
-    desired.machineDeployments.push(computeMachineDeployment(workers, topo, mdBp, versionOf('machineDeployment', topo.name, versions.machineDeployments)));
-  }
-  for (const topo of cluster.topology.workers.machinePools) {
+    return computeMachineDeployment(ctx, topo, mdBp, versionOf('machineDeployment', topo.name, versions.machineDeployments));
+  });
+  const machinePools = cluster.topology.workers.machinePools.map((topo) => {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
     const mpBp = bp.machinePools.get(topo.class)!;
-    desired.machinePools.push(computeMachinePool(workers, topo, mpBp, versionOf('machinePool', topo.name, versions.machinePools)));
-  }
-  return desired;
+    return computeMachinePool(ctx, topo, mpBp, versionOf('machinePool', topo.name, versions.machinePools));
+  });
+  return { machineDeployments, machinePools };
 }

@@ -72,6 +72,108 @@ interface Slot {
   set(o: JsonObject): void;
 }
 
+/** A patch request item and the slot of the desired object its patched template replaces. */
+interface SlottedItem {
+  item: PatchRequestItem;
+  slot: Slot;
+}
+
+/** The items of the Cluster's own objects, in CAPI's order: the InfrastructureCluster, the ControlPlane, its machine template. */
+function clusterObjectItems(bp: Blueprint, cluster: Cluster, desired: DesiredState, variables: DefaultedVariables, rec?: Recorder): SlottedItem[] {
+  const clusterKind = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: cluster.name };
+  const cpVars = { ...valuesOf(variables.controlPlaneOverrides), builtin: { controlPlane: controlPlaneBuiltin(cluster, desired) } };
+  const cpOrigins = rec && originsOf(variables.controlPlaneOverrides);
+  const slotted: SlottedItem[] = [];
+  const infrastructureCluster = desired.infrastructureCluster;
+  if (infrastructureCluster && bp.infrastructureCluster) {
+    slotted.push({
+      item: { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, infrastructureCluster, true, rec), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
+      slot: { role: 'InfrastructureCluster', get: () => infrastructureCluster, set: (o) => (desired.infrastructureCluster = o) },
+    });
+  }
+  slotted.push({
+    item: {
+      role: 'ControlPlane',
+      template: requestTemplate(bp.controlPlane.object, desired.controlPlane, true, rec),
+      holder: { ...clusterKind, fieldPath: 'spec.controlPlaneRef' },
+      variables: cpVars,
+      ...(cpOrigins ? { variableOrigins: cpOrigins } : {}),
+    },
+    slot: { role: 'ControlPlane', get: () => desired.controlPlane, set: (o) => (desired.controlPlane = o) },
+  });
+  const machineTemplate = desired.controlPlaneMachineTemplate;
+  if (machineTemplate && bp.controlPlaneMachineInfrastructure) {
+    slotted.push({
+      item: {
+        role: 'ControlPlaneMachineTemplate',
+        template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, machineTemplate, false, rec),
+        holder: controlPlaneMachineTemplateHolder(bp, desired),
+        variables: cpVars,
+        ...(cpOrigins ? { variableOrigins: cpOrigins } : {}),
+      },
+      slot: { role: 'ControlPlaneMachineTemplate', get: () => machineTemplate, set: (o) => (desired.controlPlaneMachineTemplate = o) },
+    });
+  }
+  return slotted;
+}
+
+/** One worker: its object (holder), topology entry, variable overrides and builtin, and its bootstrap and infrastructure parts. */
+interface WorkerRequest {
+  owner: JsonObject;
+  topology: { name: string; class: string };
+  overrides: DefaultedVariable[];
+  builtin: Json;
+  /** MachinePool parts are objects, their metadata synced like the InfrastructureCluster's; MachineDeployment ones templates. */
+  inner: boolean;
+  parts: [PatchTargetRole, JsonObject, string, Pick<Slot, 'get' | 'set'>][];
+}
+
+/** A worker's bootstrap and infrastructure items. */
+function workerItems({ owner, topology, overrides, builtin, inner, parts }: WorkerRequest, rec?: Recorder): SlottedItem[] {
+  const holder = { apiVersion: jsonText(owner.apiVersion), kind: jsonText(owner.kind), name: jsonText(asObject(owner.metadata)?.name) };
+  const variables = { ...valuesOf(overrides), builtin };
+  const origins = rec && originsOf(overrides);
+  return parts.map(([role, classTemplate, fieldPath, slot]) => ({
+    item: {
+      role,
+      template: requestTemplate(classTemplate, slot.get(), inner, rec),
+      holder: { ...holder, fieldPath },
+      className: topology.class,
+      topologyName: topology.name,
+      variables,
+      ...(origins ? { variableOrigins: origins } : {}),
+    },
+    slot: { role, ...slot },
+  }));
+}
+
+/** The workers of the desired state, MachineDeployments then MachinePools, as patch requests. */
+function workerRequests(cluster: Cluster, desired: DesiredState, variables: DefaultedVariables): WorkerRequest[] {
+  const machineDeployments = desired.machineDeployments.map((md): WorkerRequest => ({
+    owner: md.machineDeployment,
+    topology: md.topology,
+    overrides: variables.machineDeploymentOverrides.get(md.topology.name) ?? [],
+    builtin: { machineDeployment: machineDeploymentBuiltin(cluster, md) },
+    inner: false,
+    parts: [
+      ['MachineDeploymentBootstrapTemplate', md.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => md.bootstrapTemplate, set: (o) => (md.bootstrapTemplate = o) }],
+      ['MachineDeploymentInfrastructureTemplate', md.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => md.infrastructureTemplate, set: (o) => (md.infrastructureTemplate = o) }],
+    ],
+  }));
+  const machinePools = desired.machinePools.map((mp): WorkerRequest => ({
+    owner: mp.machinePool,
+    topology: mp.topology,
+    overrides: variables.machinePoolOverrides.get(mp.topology.name) ?? [],
+    builtin: { machinePool: machinePoolBuiltin(cluster, mp) },
+    inner: true,
+    parts: [
+      ['MachinePoolBootstrapTemplate', mp.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => mp.bootstrapObject, set: (o) => (mp.bootstrapObject = o) }],
+      ['MachinePoolInfrastructureTemplate', mp.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => mp.infrastructureObject, set: (o) => (mp.infrastructureObject = o) }],
+    ],
+  }));
+  return [...machineDeployments, ...machinePools];
+}
+
 /**
  * Runs the patch engine over the desired state (in place) and returns its results. `final`: the
  * pass whose objects are emitted, the one ValidateTopology extensions see (CAPI calls them once,
@@ -88,87 +190,10 @@ export function patchDesiredState(
   final: boolean,
   rec?: Recorder,
 ): Result[] {
-  const clusterKind = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: cluster.name };
-  const items: PatchRequestItem[] = [];
-  const slots: Slot[] = [];
   const builtinCluster = clusterBuiltin(cluster, desired, bp.cc.namespace);
-  const cpVars = { ...valuesOf(variables.controlPlaneOverrides), builtin: { controlPlane: controlPlaneBuiltin(cluster, desired) } };
-  const cpOrigins = rec && originsOf(variables.controlPlaneOverrides);
-  const add = (item: PatchRequestItem, slot: Slot) => {
-    items.push(item);
-    slots.push(slot);
-  };
-  const infrastructureCluster = desired.infrastructureCluster;
-  if (infrastructureCluster && bp.infrastructureCluster) {
-    add(
-      { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, infrastructureCluster, true, rec), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
-      { role: 'InfrastructureCluster', get: () => infrastructureCluster, set: (o) => (desired.infrastructureCluster = o) },
-    );
-  }
-  add(
-    {
-      role: 'ControlPlane',
-      template: requestTemplate(bp.controlPlane.object, desired.controlPlane, true, rec),
-      holder: { ...clusterKind, fieldPath: 'spec.controlPlaneRef' },
-      variables: cpVars,
-      ...(cpOrigins ? { variableOrigins: cpOrigins } : {}),
-    },
-    { role: 'ControlPlane', get: () => desired.controlPlane, set: (o) => (desired.controlPlane = o) },
-  );
-  const machineTemplate = desired.controlPlaneMachineTemplate;
-  if (machineTemplate && bp.controlPlaneMachineInfrastructure) {
-    add(
-      {
-        role: 'ControlPlaneMachineTemplate',
-        template: requestTemplate(bp.controlPlaneMachineInfrastructure.object, machineTemplate, false, rec),
-        holder: controlPlaneMachineTemplateHolder(bp, desired),
-        variables: cpVars,
-        ...(cpOrigins ? { variableOrigins: cpOrigins } : {}),
-      },
-      { role: 'ControlPlaneMachineTemplate', get: () => machineTemplate, set: (o) => (desired.controlPlaneMachineTemplate = o) },
-    );
-  }
-  /** A worker's bootstrap and infrastructure items; MachinePool ones are objects (synced like the InfraCluster). */
-  const addWorker = (
-    owner: JsonObject,
-    topology: { name: string; class: string },
-    overrides: DefaultedVariable[],
-    builtin: Json,
-    inner: boolean,
-    parts: [PatchTargetRole, JsonObject, string, Pick<Slot, 'get' | 'set'>][],
-  ) => {
-    const holder = { apiVersion: jsonText(owner.apiVersion), kind: jsonText(owner.kind), name: jsonText(asObject(owner.metadata)?.name) };
-    const variables = { ...valuesOf(overrides), builtin };
-    const origins = rec && originsOf(overrides);
-    for (const [role, classTemplate, fieldPath, slot] of parts) {
-      add(
-        {
-          role,
-          template: requestTemplate(classTemplate, slot.get(), inner, rec),
-          holder: { ...holder, fieldPath },
-          className: topology.class,
-          topologyName: topology.name,
-          variables,
-          ...(origins ? { variableOrigins: origins } : {}),
-        },
-        { role, ...slot },
-      );
-    }
-  };
-  for (const md of desired.machineDeployments) {
-    const overrides = variables.machineDeploymentOverrides.get(md.topology.name) ?? [];
-    addWorker(md.machineDeployment, md.topology, overrides, { machineDeployment: machineDeploymentBuiltin(cluster, md) }, false, [
-      ['MachineDeploymentBootstrapTemplate', md.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => md.bootstrapTemplate, set: (o) => (md.bootstrapTemplate = o) }],
-      ['MachineDeploymentInfrastructureTemplate', md.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => md.infrastructureTemplate, set: (o) => (md.infrastructureTemplate = o) }],
-    ]);
-  }
-  for (const mp of desired.machinePools) {
-    const overrides = variables.machinePoolOverrides.get(mp.topology.name) ?? [];
-    addWorker(mp.machinePool, mp.topology, overrides, { machinePool: machinePoolBuiltin(cluster, mp) }, true, [
-      ['MachinePoolBootstrapTemplate', mp.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => mp.bootstrapObject, set: (o) => (mp.bootstrapObject = o) }],
-      ['MachinePoolInfrastructureTemplate', mp.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => mp.infrastructureObject, set: (o) => (mp.infrastructureObject = o) }],
-    ]);
-  }
+  const slotted = [...clusterObjectItems(bp, cluster, desired, variables, rec), ...workerRequests(cluster, desired, variables).flatMap((w) => workerItems(w, rec))];
+  const items = slotted.map((s) => s.item);
+  const slots = slotted.map((s) => s.slot);
   const globalVariables: Record<string, Json> = { ...valuesOf(variables.cluster), builtin: { cluster: builtinCluster } };
   const request = rec ? { globalVariables, globalVariableOrigins: originsOf(variables.cluster), items } : { globalVariables, items };
   const ctx: ApplyContext = { inlineVariableNames: bp.inlineVariables, clusterRef, classRef: bp.classRef, externalVariableNames: bp.externalVariables };

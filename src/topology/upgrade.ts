@@ -143,7 +143,13 @@ export function currentStateOf(
   return state;
 }
 
-type Plan = { controlPlane: string[]; workers: string[] } | { error: string };
+/** The versions the control plane steps through, and those the workers follow. */
+interface UpgradePlan {
+  controlPlane: string[];
+  workers: string[];
+}
+
+type Plan = UpgradePlan | { error: string };
 
 /**
  * Why an object whose version differs from the topology's in text alone (`1.30.0`, `v1.30.0`) has
@@ -236,6 +242,9 @@ interface Decision {
   results: Result[];
 }
 
+/** Records an info result at `path` and, for `object` (`controlPlane`, `machineDeployment/<name>`), why its version is what it is. */
+type Note = (message: string, path?: string, object?: string) => void;
+
 /** A result about the upgrade plan of the Cluster `ref`. */
 const planResult = (severity: Result['severity'], message: string, ref: ObjectRef, path = 'spec.topology.version'): Result => ({
   severity,
@@ -244,6 +253,120 @@ const planResult = (severity: Result['severity'], message: string, ref: ObjectRe
   field: { path },
   tags: { rule: 'upgrade-plan' },
 });
+
+/** Records the error of an object (`control plane`, `machine deployment`) at `at` that has no next version (NO_PLAN). */
+type NoPlan = (object: string, at: string, path?: string) => void;
+
+/** Why no upgrade plan can be had (an error), or that the class's upgrade-plan extension was not asked (a warning). */
+function planResults(plan: Plan, cc: ClusterClass, cpVersion: string, ref: ObjectRef): Result[] {
+  if ('error' in plan) {
+    const fix = 'set spec.topology.version to the next minor first, list the intermediate versions in the ClusterClass spec.kubernetesVersions, or render with upgrade: all-at-once';
+    return [planResult('error', `${plan.error}: the control plane is at ${cpVersion}; ${fix}`, ref)];
+  }
+  if (plan.controlPlane.length === 0 || !asString(asObject(cc.upgrade?.external)?.generateUpgradePlanExtension)) return [];
+  const used = cc.kubernetesVersions?.length ? 'spec.kubernetesVersions' : 'one minor at a time';
+  return [planResult('warning', `the ClusterClass asks the upgrade-plan extension for the plan, which cannot be called offline; used ${used} instead: ${plan.controlPlane.join(' → ')}`, ref)];
+}
+
+/** The control plane's version this render, and whether workers may follow it (it is stable, or waits for them). */
+interface ControlPlaneDecision {
+  version: string;
+  stableOrWaiting: boolean;
+}
+
+/** CAPI `computeControlPlaneVersion`: the control plane takes the plan's next step only when nothing is in flight. */
+function controlPlaneVersion(cpState: ControlPlaneState, target: string, plan: UpgradePlan, workers: { mdPlan: string[]; mpPlan: string[]; anyRolling: boolean }, note: Note, noPlan: NoPlan): ControlPlaneDecision {
+  const pending = cpState.version !== target;
+  const [nextStep] = plan.controlPlane;
+  let version = cpState.version;
+  let starting = false;
+  let waitingForWorkers = false;
+  if (cpState.provisioning) {
+    if (pending) note(`control plane stays at ${cpState.version}: it is still being provisioned (no status.version observed); it moves to ${target} once provisioned`);
+  } else if (cpState.upgrading) {
+    if (pending) note(`control plane stays at ${cpState.version}: it is still upgrading (its status reports an older version); it moves on once it reports ${cpState.version}`);
+  } else if (workers.mdPlan[0] === cpState.version || workers.mpPlan[0] === cpState.version) {
+    waitingForWorkers = true;
+    if (pending) note(`control plane stays at ${cpState.version}: workers must reach ${cpState.version} first (Kubernetes version skew)`);
+  } else if (workers.anyRolling) {
+    if (pending) note(`control plane stays at ${cpState.version}: workers are still rolling out; it moves on once they are done`);
+  } else if (pending && nextStep === undefined) noPlan('control plane', cpState.version);
+  else if (pending && nextStep !== undefined) {
+    version = nextStep;
+    starting = true;
+    const steps = plan.controlPlane.length > 1 ? ` (step 1 of ${plan.controlPlane.length}: ${plan.controlPlane.join(' → ')})` : '';
+    note(`control plane moves from ${cpState.version} to ${version}${steps}`);
+  }
+  return { version, stableOrWaiting: !cpState.provisioning && !cpState.upgrading && !starting && (!pending || waitingForWorkers) };
+}
+
+/** What every worker's version is decided with. */
+interface WorkerRound {
+  target: string;
+  controlPlane: ControlPlaneDecision;
+  /** Offline, "stable" also needs evidence: observed state showing the control plane at its version. */
+  evidence: boolean;
+  /** How many workers may upgrade at once (annotation UPGRADE_CONCURRENCY). */
+  concurrency: number;
+  note: Note;
+  noPlan: NoPlan;
+}
+
+/** One kind of worker: its topology entries, their current objects and the upgrade plan they follow. */
+interface WorkerList {
+  kind: 'MachineDeployment' | 'MachinePool';
+  list: 'machineDeployments' | 'machinePools';
+  topos: { name: string; metadata?: { annotations?: Record<string, string> } }[];
+  current: Map<string, WorkerState>;
+  plan: string[];
+}
+
+/**
+ * CAPI `computeMachineDeploymentVersion` and `computeMachinePoolVersion`: a worker moves one step
+ * once the control plane is stable, in topology order, within the concurrency limit, unless held.
+ */
+function workerVersions(round: WorkerRound, { kind, list, topos, current, plan }: WorkerList): Map<string, string> {
+  const { target, evidence, concurrency, note, noPlan } = round;
+  const [next] = plan;
+  const { version: cpVersion, stableOrWaiting } = round.controlPlane;
+  const key = list === 'machineDeployments' ? 'machineDeployment' : 'machinePool';
+  const out = new Map<string, string>();
+  const upgrading = new Set(topos.filter((t) => current.get(t.name)?.rolling).map((t) => t.name));
+  let holdSeen = false;
+  topos.forEach((t, i) => {
+    const path = `spec.topology.workers.${list}[${i}]`;
+    const object = `${key}/${t.name}`;
+    const annotations = t.metadata?.annotations ?? {};
+    const hold = holdSeen || HOLD_UPGRADE_SEQUENCE in annotations;
+    holdSeen = hold;
+    const w = current.get(t.name);
+    if (!w) {
+      // A new worker gets the target; CAPI creates it only once the control plane is stable.
+      out.set(t.name, target);
+      if (!stableOrWaiting || !evidence) note(`${kind} ${t.name} is new: CAPI creates it only once the control plane is stable at ${cpVersion}`, path, object);
+      return;
+    }
+    const keep = (why: string) => {
+      out.set(t.name, w.version);
+      note(`${kind} ${w.name} (topology ${t.name}) stays at ${w.version} (target ${target}): ${why}`, path, object);
+    };
+    if (w.version === target) out.set(t.name, target);
+    else if (DEFER_UPGRADE in annotations) keep(`annotation ${DEFER_UPGRADE} is set; remove it to let it upgrade`);
+    else if (hold) keep(`annotation ${HOLD_UPGRADE_SEQUENCE} is set on it or on an earlier entry; remove it to continue the sequence`);
+    else if (upgrading.size >= concurrency) keep(`${upgrading.size} worker(s) already upgrading, the limit is ${concurrency} (annotation ${UPGRADE_CONCURRENCY})`);
+    else if (!stableOrWaiting || !evidence) keep(`waiting for the control plane to finish its upgrade to ${cpVersion}${evidence ? '' : `; ${OBSERVED_HINT}`}`);
+    else if (next === undefined) {
+      out.set(t.name, w.version);
+      noPlan(kind === 'MachineDeployment' ? 'machine deployment' : 'machine pool', w.version, path);
+    } else if (next === w.version) keep(`waiting for the control plane to take the next step of the upgrade plan`);
+    else {
+      upgrading.add(t.name);
+      out.set(t.name, next);
+      note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${next}`, path, object);
+    }
+  });
+  return out;
+}
 
 /**
  * The versions of one Cluster's objects. `current` is undefined or empty for a new Cluster.
@@ -257,12 +380,11 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
 
   const results: Result[] = [];
   const reasons = new Map<string, string>();
-  /** An info result; with `object`, also the reason that object's version is what it is. */
-  const note = (message: string, path = 'spec.topology.version', object = 'controlPlane') => {
+  const note: Note = (message, path = 'spec.topology.version', object = 'controlPlane') => {
     results.push({ severity: 'info', message, resourceRef: ref, field: { path }, tags: { rule: 'upgrade-sequence' } });
     reasons.set(object, message);
   };
-  const noPlan = (object: string, at: string, path?: string) =>
+  const noPlan: NoPlan = (object, at, path) =>
     results.push(planResult('error', `${NO_PLAN(object)}: it is at ${at} and spec.topology.version is ${target}, the same version written differently; CAPI compares the text, so write both alike`, ref, path));
 
   const mdTopologies = cluster.topology.workers.machineDeployments;
@@ -271,97 +393,19 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
   const currentMDs = existing(mdTopologies, current.machineDeployments);
   const currentMPs = existing(mpTopologies, current.machinePools);
   const plan = upgradePlan(cc, target, cpState.version, [...currentMDs, ...currentMPs]);
-  if ('error' in plan) {
-    const fix = 'set spec.topology.version to the next minor first, list the intermediate versions in the ClusterClass spec.kubernetesVersions, or render with upgrade: all-at-once';
-    results.push(planResult('error', `${plan.error}: the control plane is at ${cpState.version}; ${fix}`, ref));
-    return { versions: allAtTarget, results };
-  }
-  if (plan.controlPlane.length > 0 && asString(asObject(cc.upgrade?.external)?.generateUpgradePlanExtension)) {
-    const used = cc.kubernetesVersions?.length ? 'spec.kubernetesVersions' : 'one minor at a time';
-    results.push(planResult('warning', `the ClusterClass asks the upgrade-plan extension for the plan, which cannot be called offline; used ${used} instead: ${plan.controlPlane.join(' → ')}`, ref));
-  }
+  results.push(...planResults(plan, cc, cpState.version, ref));
+  if ('error' in plan) return { versions: allAtTarget, results };
   const mdPlan = currentMDs.length > 0 ? plan.workers : [];
   const mpPlan = currentMPs.length > 0 ? plan.workers : [];
   const anyRolling = [...currentMDs, ...currentMPs].some((w) => w.rolling);
-
-  // computeControlPlaneVersion
-  const pending = cpState.version !== target;
-  const [nextStep] = plan.controlPlane;
-  let cpVersion = cpState.version;
-  let starting = false;
-  let waitingForWorkers = false;
-  if (cpState.provisioning) {
-    if (pending) note(`control plane stays at ${cpState.version}: it is still being provisioned (no status.version observed); it moves to ${target} once provisioned`);
-  } else if (cpState.upgrading) {
-    if (pending) note(`control plane stays at ${cpState.version}: it is still upgrading (its status reports an older version); it moves on once it reports ${cpState.version}`);
-  } else if (mdPlan[0] === cpState.version || mpPlan[0] === cpState.version) {
-    waitingForWorkers = true;
-    if (pending) note(`control plane stays at ${cpState.version}: workers must reach ${cpState.version} first (Kubernetes version skew)`);
-  } else if (anyRolling) {
-    if (pending) note(`control plane stays at ${cpState.version}: workers are still rolling out; it moves on once they are done`);
-  } else if (pending && nextStep === undefined) noPlan('control plane', cpState.version);
-  else if (pending && nextStep !== undefined) {
-    cpVersion = nextStep;
-    starting = true;
-    const steps = plan.controlPlane.length > 1 ? ` (step 1 of ${plan.controlPlane.length}: ${plan.controlPlane.join(' → ')})` : '';
-    note(`control plane moves from ${cpState.version} to ${cpVersion}${steps}`);
-  }
-  const stableOrWaiting = !cpState.provisioning && !cpState.upgrading && !starting && (!pending || waitingForWorkers);
-  // Offline, "stable" also needs evidence: observed state showing the control plane at its version.
-  const evidence = cpState.observed;
-
+  const controlPlane = controlPlaneVersion(cpState, target, plan, { mdPlan, mpPlan, anyRolling }, note, noPlan);
   const concurrency = Math.max(1, Number.parseInt(cluster.metadata.annotations?.[UPGRADE_CONCURRENCY] ?? '1', 10) || 1);
-  const workerVersions = (
-    kind: 'MachineDeployment' | 'MachinePool',
-    topos: { name: string; metadata?: { annotations?: Record<string, string> } }[],
-    map: Map<string, WorkerState>,
-    workersPlan: string[],
-    list: 'machineDeployments' | 'machinePools',
-  ): Map<string, string> => {
-    const key = list === 'machineDeployments' ? 'machineDeployment' : 'machinePool';
-    const out = new Map<string, string>();
-    const upgrading = new Set(topos.filter((t) => map.get(t.name)?.rolling).map((t) => t.name));
-    let holdSeen = false;
-    const [workersNext] = workersPlan;
-    topos.forEach((t, i) => {
-      const path = `spec.topology.workers.${list}[${i}]`;
-      const object = `${key}/${t.name}`;
-      const annotations = t.metadata?.annotations ?? {};
-      const hold = holdSeen || HOLD_UPGRADE_SEQUENCE in annotations;
-      holdSeen = hold;
-      const w = map.get(t.name);
-      if (!w) {
-        // A new worker gets the target; CAPI creates it only once the control plane is stable.
-        out.set(t.name, target);
-        if (!stableOrWaiting || !evidence) note(`${kind} ${t.name} is new: CAPI creates it only once the control plane is stable at ${cpVersion}`, path, object);
-        return;
-      }
-      const keep = (why: string) => {
-        out.set(t.name, w.version);
-        note(`${kind} ${w.name} (topology ${t.name}) stays at ${w.version} (target ${target}): ${why}`, path, object);
-      };
-      if (w.version === target) out.set(t.name, target);
-      else if (DEFER_UPGRADE in annotations) keep(`annotation ${DEFER_UPGRADE} is set; remove it to let it upgrade`);
-      else if (hold) keep(`annotation ${HOLD_UPGRADE_SEQUENCE} is set on it or on an earlier entry; remove it to continue the sequence`);
-      else if (upgrading.size >= concurrency) keep(`${upgrading.size} worker(s) already upgrading, the limit is ${concurrency} (annotation ${UPGRADE_CONCURRENCY})`);
-      else if (!stableOrWaiting || !evidence) keep(`waiting for the control plane to finish its upgrade to ${cpVersion}${evidence ? '' : `; ${OBSERVED_HINT}`}`);
-      else if (workersNext === undefined) {
-        out.set(t.name, w.version);
-        noPlan(kind === 'MachineDeployment' ? 'machine deployment' : 'machine pool', w.version, path);
-      } else if (workersNext === w.version) keep(`waiting for the control plane to take the next step of the upgrade plan`);
-      else {
-        upgrading.add(t.name);
-        out.set(t.name, workersNext);
-        note(`${kind} ${w.name} (topology ${t.name}) moves from ${w.version} to ${workersNext}`, path, object);
-      }
-    });
-    return out;
-  };
+  const round: WorkerRound = { target, controlPlane, evidence: cpState.observed, concurrency, note, noPlan };
   return {
     versions: {
-      controlPlane: cpVersion,
-      machineDeployments: workerVersions('MachineDeployment', mdTopologies, current.machineDeployments, mdPlan, 'machineDeployments'),
-      machinePools: workerVersions('MachinePool', mpTopologies, current.machinePools, mpPlan, 'machinePools'),
+      controlPlane: controlPlane.version,
+      machineDeployments: workerVersions(round, { kind: 'MachineDeployment', list: 'machineDeployments', topos: mdTopologies, current: current.machineDeployments, plan: mdPlan }),
+      machinePools: workerVersions(round, { kind: 'MachinePool', list: 'machinePools', topos: mpTopologies, current: current.machinePools, plan: mpPlan }),
       reasons,
     },
     results,

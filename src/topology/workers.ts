@@ -163,8 +163,55 @@ export interface WorkerVersion {
   reason: string | undefined;
 }
 
+/** A MachineDeployment's rollout, remediation and deletion order: the topology's, else the class's, and whether each is the topology's. */
+interface RolloutSettings {
+  rollout: MachineDeploymentTopology['rollout'];
+  rolloutFromTopology: boolean;
+  maxInFlight: number | string | undefined;
+  maxInFlightFromTopology: boolean;
+  order: string | undefined;
+  orderFromTopology: boolean;
+}
+
+/** CAPI `computeMachineDeployment` picks each of them from the topology when it sets it, else from the class. */
+function rolloutSettings(topo: MachineDeploymentTopology, cls: MachineDeploymentBlueprint['cls']): RolloutSettings {
+  // A topology rollout is not the zero MachineDeploymentTopologyRolloutSpec: normalize keeps it only with after or strategy.
+  const rolloutFromTopology = topo.rollout !== undefined;
+  const rollout = rolloutFromTopology ? topo.rollout : cls.rollout?.strategy ? { strategy: cls.rollout.strategy } : undefined;
+  const topologyMaxInFlight = topo.healthCheck?.remediation?.maxInFlight;
+  const maxInFlight = topologyMaxInFlight ?? cls.healthCheck?.remediation?.maxInFlight;
+  const order = topo.deletion?.order || cls.deletion?.order;
+  return { rollout, rolloutFromTopology, maxInFlight, maxInFlightFromTopology: topologyMaxInFlight !== undefined, order, orderFromTopology: !!topo.deletion?.order };
+}
+
+/** The MachineDeployment's spec in the output API version: v1beta2 has rollout, remediation and deletion where v1beta1 has one strategy. */
+function machineDeploymentSpec(version: CoreVersion, cluster: Cluster, topo: MachineDeploymentTopology, settings: RolloutSettings, machine: MachineSpec, rest: { selector: Json; template: JsonObject }): JsonObject {
+  const { rollout, maxInFlight, order } = settings;
+  if (version === 'v1beta2') {
+    return compact({
+      clusterName: cluster.name,
+      replicas: topo.replicas,
+      rollout: rollout ? compact({ after: rollout.after, strategy: copyOf(rollout.strategy) }) : undefined,
+      remediation: maxInFlight !== undefined ? { maxInFlight } : undefined,
+      deletion: order ? { order } : undefined,
+      ...rest,
+    });
+  }
+  const strategy = asObject(copyOf(rollout?.strategy)) ?? {};
+  if (order) strategy.rollingUpdate = { ...asObject(strategy.rollingUpdate), deletePolicy: order };
+  if (maxInFlight !== undefined) strategy.remediation = { maxInFlight };
+  return compact({
+    clusterName: cluster.name,
+    replicas: topo.replicas,
+    rolloutAfter: rollout?.after,
+    minReadySeconds: machine.minReadySeconds.value,
+    strategy: Object.keys(strategy).length > 0 ? strategy : undefined,
+    ...rest,
+  });
+}
+
 /** CAPI `computeMachineDeployment`: the bootstrap and infrastructure template clones, the MachineDeployment and its health check. */
-export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploymentTopology, mdBp: MachineDeploymentBlueprint, { kubernetesVersion, reason }: WorkerVersion): DesiredMachineDeployment {
+export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploymentTopology, mdBp: MachineDeploymentBlueprint, workerVersion: WorkerVersion): DesiredMachineDeployment {
   const { cluster, names, version, rec } = ctx;
   const identity = identityOf(cluster);
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- topologyNames (render.ts) names every worker of the topology
@@ -176,19 +223,12 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
 
   const fixedLabelMap = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name };
   const meta = workerMetadata(topo, cls, fixedLabelMap);
-  // A topology rollout is not the zero MachineDeploymentTopologyRolloutSpec: normalize keeps it only with after or strategy.
-  const topologyRollout = topo.rollout !== undefined;
-  const rollout = topologyRollout ? topo.rollout : cls.rollout?.strategy ? { strategy: cls.rollout.strategy } : undefined;
-  const topologyMaxInFlight = topo.healthCheck?.remediation?.maxInFlight;
-  const maxInFlightFromTopology = topologyMaxInFlight !== undefined;
-  const maxInFlight = topologyMaxInFlight ?? cls.healthCheck?.remediation?.maxInFlight;
-  const orderFromTopology = !!topo.deletion?.order;
-  const order = topo.deletion?.order || cls.deletion?.order;
+  const settings = rolloutSettings(topo, cls);
   const refs = {
     bootstrap: objectRef(version, mdBp.bootstrap.ref.apiVersion, mdBp.bootstrap.ref.kind, mdNames.bootstrapTemplate, cluster.namespace),
     infrastructure: objectRef(version, mdBp.infrastructure.ref.apiVersion, mdBp.infrastructure.ref.kind, mdNames.infrastructureTemplate, cluster.namespace),
   };
-  const machine = machineSpec(topo, cls, kubernetesVersion, {
+  const machine = machineSpec(topo, cls, workerVersion.kubernetesVersion, {
     failureDomain: machineField(topo.failureDomain, cls.failureDomain, (v) => !!v),
     readinessGates: machineField(topo.readinessGates, cls.readinessGates),
     taints: machineField(topo.taints, cls.taints),
@@ -196,75 +236,67 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
   const templateSpec = machineTemplateSpec(version, cluster, refs, machine);
   const selector = { matchLabels: sortedMap(fixedLabelMap) as Json };
   const template = { metadata: meta.template, spec: templateSpec };
-
-  let spec: JsonObject;
-  if (version === 'v1beta2') {
-    spec = compact({
-      clusterName: cluster.name,
-      replicas: topo.replicas,
-      rollout: rollout ? compact({ after: rollout.after, strategy: copyOf(rollout.strategy) }) : undefined,
-      remediation: maxInFlight !== undefined ? { maxInFlight } : undefined,
-      deletion: order ? { order } : undefined,
-      selector,
-      template,
-    });
-  } else {
-    const strategy = asObject(copyOf(rollout?.strategy)) ?? {};
-    if (order) strategy.rollingUpdate = { ...asObject(strategy.rollingUpdate), deletePolicy: order };
-    if (maxInFlight !== undefined) strategy.remediation = { maxInFlight };
-    spec = compact({
-      clusterName: cluster.name,
-      replicas: topo.replicas,
-      rolloutAfter: rollout?.after,
-      minReadySeconds: machine.minReadySeconds.value,
-      strategy: Object.keys(strategy).length > 0 ? strategy : undefined,
-      selector,
-      template,
-    });
-  }
   const machineDeployment: JsonObject = {
     apiVersion: `cluster.x-k8s.io/${version}`,
     kind: 'MachineDeployment',
     metadata: buildMetadata(mdNames.machineDeployment, cluster.namespace, meta.labels, meta.annotations),
-    spec,
+    spec: machineDeploymentSpec(version, cluster, topo, settings, machine, { selector, template }),
   };
   const out: DesiredMachineDeployment = { topology: topo, blueprint: mdBp, bootstrapTemplate, infrastructureTemplate, machineDeployment };
-  const p = rec && workerPaths(cluster, 'machineDeployments', topo, cls);
-  if (rec && p) {
-    const prefix = `${cluster.name}-${topo.name}-`;
-    rec.set(bootstrapTemplate, ['metadata', 'name'], builtin(cloneNameDetail('bootstrap template clone', prefix)));
-    rec.set(infrastructureTemplate, ['metadata', 'name'], builtin(cloneNameDetail('infrastructure machine template clone', prefix)));
-    const md = machineDeployment;
-    const namingDefault = '{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}';
-    recordCoreHeader(rec, md, version, 'MachineDeployment', namingDetail('MachineDeployment', cls.naming?.template, `${p.cls}.naming.template`, namingDefault));
-    recordWorkerMetadata(rec, md, p, topo, cls, Object.keys(fixedLabelMap));
-    rec.set(md, ['spec', 'selector'], fixed('selector of the MachineDeployment: the three fixed labels'));
-    if (topo.replicas !== undefined) rec.set(md, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
-    const bootstrapWhat = `bootstrap template clone (${mdBp.bootstrap.ref.kind})`;
-    const infrastructureWhat = `infrastructure machine template clone (${mdBp.infrastructure.ref.kind})`;
-    recordMachineTemplateSpec(rec, md, p, version, machine, versionSource(cluster, kubernetesVersion, reason), refs, { bootstrap: bootstrapWhat, infrastructure: infrastructureWhat });
-    // The topology's {after, strategy} as a whole when it sets either, else the class strategy.
-    const rolloutSide = (field: string, fromTopology: boolean) => eitherSource(fromTopology, `${p.topology}.${field}`, `${p.cls}.${field}`);
-    const strategy = rolloutSide('rollout.strategy', topologyRollout);
-    if (version === 'v1beta2') {
-      rec.set(md, ['spec', 'rollout', 'after'], fromCluster(`${p.topology}.rollout.after`));
-      rec.set(md, ['spec', 'rollout', 'strategy'], strategy);
-      rec.set(md, ['spec', 'remediation', 'maxInFlight'], rolloutSide('healthCheck.remediation.maxInFlight', maxInFlightFromTopology));
-      rec.set(md, ['spec', 'deletion', 'order'], rolloutSide('deletion.order', orderFromTopology));
-    } else {
-      rec.set(md, ['spec', 'rolloutAfter'], fromCluster(`${p.topology}.rollout.after`));
-      // Without a rollout strategy, spec.strategy holds only deletePolicy and maxInFlight, recorded below.
-      rec.set(md, ['spec', 'strategy'], strategy);
-      rec.set(md, ['spec', 'strategy', 'rollingUpdate', 'deletePolicy'], rolloutSide('deletion.order', orderFromTopology));
-      rec.set(md, ['spec', 'strategy', 'remediation', 'maxInFlight'], rolloutSide('healthCheck.remediation.maxInFlight', maxInFlightFromTopology));
-    }
-  }
+  if (rec) recordMachineDeployment(rec, ctx, out, { settings, machine, refs, fixedKeys: Object.keys(fixedLabelMap), workerVersion });
   const topoDefined = healthCheckDefined(topo.healthCheck);
   if ((healthCheckDefined(cls.healthCheck) || topoDefined) && topo.healthCheck?.enabled !== false) {
-    const from = healthCheckSource(topo.healthCheck, p?.topology ?? '', cls.healthCheck, cls.fieldPath);
+    const from = healthCheckSource(topo.healthCheck, rec ? workerPaths(cluster, 'machineDeployments', topo, cls).topology : '', cls.healthCheck, cls.fieldPath);
     out.healthCheck = computeHealthCheck(version, cluster, mdNames.machineDeployment, { [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name }, from, `MachineDeployment ${topo.name}`, rec);
   }
   return out;
+}
+
+/** What computeMachineDeployment decided that provenance records beside the objects. */
+interface MachineDeploymentChoices {
+  settings: RolloutSettings;
+  machine: MachineSpec;
+  refs: MachineRefs;
+  /** The fixed labels' keys. */
+  fixedKeys: string[];
+  workerVersion: WorkerVersion;
+}
+
+/** Records where each field of a MachineDeployment and its template clones came from. */
+function recordMachineDeployment(rec: Recorder, { cluster, version }: WorkerContext, desired: DesiredMachineDeployment, choices: MachineDeploymentChoices): void {
+  const { topology: topo, blueprint: mdBp, machineDeployment: md } = desired;
+  const { settings, workerVersion } = choices;
+  const cls = mdBp.cls;
+  const p = workerPaths(cluster, 'machineDeployments', topo, cls);
+  const prefix = `${cluster.name}-${topo.name}-`;
+  rec.set(desired.bootstrapTemplate, ['metadata', 'name'], builtin(cloneNameDetail('bootstrap template clone', prefix)));
+  rec.set(desired.infrastructureTemplate, ['metadata', 'name'], builtin(cloneNameDetail('infrastructure machine template clone', prefix)));
+  const namingDefault = '{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}';
+  recordCoreHeader(rec, md, version, 'MachineDeployment', namingDetail('MachineDeployment', cls.naming?.template, `${p.cls}.naming.template`, namingDefault));
+  recordWorkerMetadata(rec, md, p, topo, cls, choices.fixedKeys);
+  rec.set(md, ['spec', 'selector'], fixed('selector of the MachineDeployment: the three fixed labels'));
+  if (topo.replicas !== undefined) rec.set(md, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
+  const bootstrapWhat = `bootstrap template clone (${mdBp.bootstrap.ref.kind})`;
+  const infrastructureWhat = `infrastructure machine template clone (${mdBp.infrastructure.ref.kind})`;
+  const versionOrigin = versionSource(cluster, workerVersion.kubernetesVersion, workerVersion.reason);
+  recordMachineTemplateSpec(rec, md, p, version, choices.machine, versionOrigin, choices.refs, { bootstrap: bootstrapWhat, infrastructure: infrastructureWhat });
+  // The topology's {after, strategy} as a whole when it sets either, else the class strategy.
+  const rolloutSide = (field: string, fromTopology: boolean) => eitherSource(fromTopology, `${p.topology}.${field}`, `${p.cls}.${field}`);
+  const strategy = rolloutSide('rollout.strategy', settings.rolloutFromTopology);
+  const maxInFlight = rolloutSide('healthCheck.remediation.maxInFlight', settings.maxInFlightFromTopology);
+  const order = rolloutSide('deletion.order', settings.orderFromTopology);
+  if (version === 'v1beta2') {
+    rec.set(md, ['spec', 'rollout', 'after'], fromCluster(`${p.topology}.rollout.after`));
+    rec.set(md, ['spec', 'rollout', 'strategy'], strategy);
+    rec.set(md, ['spec', 'remediation', 'maxInFlight'], maxInFlight);
+    rec.set(md, ['spec', 'deletion', 'order'], order);
+  } else {
+    rec.set(md, ['spec', 'rolloutAfter'], fromCluster(`${p.topology}.rollout.after`));
+    // Without a rollout strategy, spec.strategy holds only deletePolicy and maxInFlight, recorded below.
+    rec.set(md, ['spec', 'strategy'], strategy);
+    rec.set(md, ['spec', 'strategy', 'rollingUpdate', 'deletePolicy'], order);
+    rec.set(md, ['spec', 'strategy', 'remediation', 'maxInFlight'], maxInFlight);
+  }
 }
 
 // ------------------------------------------------------------------ MachinePools

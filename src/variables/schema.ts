@@ -84,114 +84,154 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
     issues.errors.push(invalid(path, { go: goMarshal(raw) }, 'must be an object'));
     return node;
   }
-  const json: JsonObject = {};
-  node.json = json;
-  const keep = (k: string, v: Json) => defineKey(json, k, v);
-
-  /** A scalar keyword: absent/null → undefined, the wrong kind → an error, else kept. */
-  const scalar = <T extends Json>(k: string, is: (v: Json) => v is T, must: string): T | undefined => {
-    const v = getOwn(raw, k);
-    if (v === undefined || v === null) return undefined;
-    if (!is(v)) { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, must)); return undefined; }
-    keep(k, v);
-    return v;
-  };
-  const str = (k: string) => scalar(k, (v): v is string => typeof v === 'string', 'must be a string');
-  // maximum/minimum are int64 in CAPI's API: fractional bounds cannot be decoded.
-  const int = (k: string) => scalar(k, (v): v is number => typeof v === 'number' && Number.isInteger(v), 'must be an integer');
-  const bool = (k: string) => scalar(k, (v): v is boolean => typeof v === 'boolean', 'must be a boolean');
-  const sub = (k: string): SchemaNode | undefined => {
-    const v = getOwn(raw, k);
-    if (v === undefined || v === null) return undefined;
-    const n = parseSchema(v, child(path, k), issues);
-    keep(k, n.json);
-    return n;
-  };
-  const subList = (k: string): SchemaNode[] | undefined => {
-    const v = getOwn(raw, k);
-    if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v)) { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, 'must be a list')); return undefined; }
-    const list = v.map((s, i) => parseSchema(s, index(child(path, k), i), issues));
-    keep(k, list.map((n) => n.json));
-    return list;
-  };
-
+  node.json = {};
   for (const k of Object.keys(raw)) {
     if (!SUPPORTED.has(k)) {
       issues.ignored.push(fieldError('Forbidden', child(path, k), `unsupported schema keyword ${JSON.stringify(k)} is pruned by the API server and ignored`));
     }
   }
+  // In this order: the pruned JSON keeps its keywords in the order they are read.
+  const r = keywordReader(raw, path, issues, node.json);
+  readScalars(node, r);
+  readStructure(node, r);
+  readValuesAndRules(node, r);
+  return node;
+}
 
-  const description = str('description');
+/** The keywords of one schema object: each read once, a wrongly typed one reported, a well-typed one kept in the pruned JSON. */
+interface KeywordReader {
+  path: string;
+  issues: ParseIssues;
+  /** The keyword's value; absent and null are both undefined. */
+  get(k: string): Json | undefined;
+  keep(k: string, v: Json): void;
+  str(k: string): string | undefined;
+  int(k: string): number | undefined;
+  bool(k: string): boolean | undefined;
+  sub(k: string): SchemaNode | undefined;
+  subList(k: string): SchemaNode[] | undefined;
+}
+
+function keywordReader(raw: JsonObject, path: string, issues: ParseIssues, json: JsonObject): KeywordReader {
+  const get = (k: string): Json | undefined => {
+    const v = getOwn(raw, k);
+    return v === null ? undefined : v;
+  };
+  const keep = (k: string, v: Json) => defineKey(json, k, v);
+  /** A scalar keyword: absent/null → undefined, the wrong kind → an error, else kept. */
+  const scalar = <T extends Json>(k: string, is: (v: Json) => v is T, must: string): T | undefined => {
+    const v = get(k);
+    if (v === undefined) return undefined;
+    if (!is(v)) { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, must)); return undefined; }
+    keep(k, v);
+    return v;
+  };
+  return {
+    path,
+    issues,
+    get,
+    keep,
+    str: (k) => scalar(k, (v): v is string => typeof v === 'string', 'must be a string'),
+    // maximum/minimum are int64 in CAPI's API: fractional bounds cannot be decoded.
+    int: (k) => scalar(k, (v): v is number => typeof v === 'number' && Number.isInteger(v), 'must be an integer'),
+    bool: (k) => scalar(k, (v): v is boolean => typeof v === 'boolean', 'must be a boolean'),
+    sub: (k) => {
+      const v = get(k);
+      if (v === undefined) return undefined;
+      const n = parseSchema(v, child(path, k), issues);
+      keep(k, n.json);
+      return n;
+    },
+    subList: (k) => {
+      const v = get(k);
+      if (v === undefined) return undefined;
+      if (!Array.isArray(v)) { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, 'must be a list')); return undefined; }
+      const list = v.map((s, i) => parseSchema(s, index(child(path, k), i), issues));
+      keep(k, list.map((n) => n.json));
+      return list;
+    },
+  };
+}
+
+/** The scalar keywords: description, type, format, pattern, the bounds and the flags. */
+function readScalars(node: SchemaNode, r: KeywordReader): void {
+  const description = r.str('description');
   if (description !== undefined) node.description = description;
-  node.type = str('type') ?? '';
-  node.format = str('format') ?? '';
-  const pattern = str('pattern');
+  node.type = r.str('type') ?? '';
+  node.format = r.str('format') ?? '';
+  const pattern = r.str('pattern');
   if (pattern !== undefined) node.pattern = pattern;
   for (const k of ['maxProperties', 'minProperties', 'maxItems', 'minItems', 'maxLength', 'minLength', 'maximum', 'minimum'] as const) {
-    const v = int(k);
+    const v = r.int(k);
     if (v !== undefined) node[k] = v;
   }
-  node.uniqueItems = bool('uniqueItems') ?? false;
-  node.exclusiveMaximum = bool('exclusiveMaximum') ?? false;
-  node.exclusiveMinimum = bool('exclusiveMinimum') ?? false;
-  node.intOrString = bool('x-kubernetes-int-or-string') ?? false;
-  const preserve = bool('x-kubernetes-preserve-unknown-fields');
+  node.uniqueItems = r.bool('uniqueItems') ?? false;
+  node.exclusiveMaximum = r.bool('exclusiveMaximum') ?? false;
+  node.exclusiveMinimum = r.bool('exclusiveMinimum') ?? false;
+  node.intOrString = r.bool('x-kubernetes-int-or-string') ?? false;
+  const preserve = r.bool('x-kubernetes-preserve-unknown-fields');
   if (preserve !== undefined) node.preserveUnknownFields = preserve;
+}
 
-  const req = getOwn(raw, 'required');
-  if (req !== undefined && req !== null) {
-    if (Array.isArray(req) && req.every((r) => typeof r === 'string')) {
+/** The keywords that shape objects and lists: required, properties, additionalProperties, items and the subschema combinators. */
+function readStructure(node: SchemaNode, r: KeywordReader): void {
+  const { path, issues } = r;
+  const req = r.get('required');
+  if (req !== undefined) {
+    if (Array.isArray(req) && req.every((v) => typeof v === 'string')) {
       node.required = req;
-      keep('required', [...req]);
+      r.keep('required', [...req]);
     } else issues.errors.push(invalid(child(path, 'required'), { go: goMarshal(req) }, 'must be a list of strings'));
   }
 
-  const props = getOwn(raw, 'properties');
-  if (props !== undefined && props !== null) {
+  const props = r.get('properties');
+  if (props !== undefined) {
     if (!isObject(props)) issues.errors.push(invalid(child(path, 'properties'), { go: goMarshal(props) }, 'must be an object'));
     else {
       node.properties = new Map(Object.keys(props).map((name) => [name, parseSchema(props[name], key(child(path, 'properties'), name), issues)]));
-      keep('properties', propertiesJson(node.properties));
+      r.keep('properties', propertiesJson(node.properties));
     }
   }
-  const ap = sub('additionalProperties');
+  const ap = r.sub('additionalProperties');
   if (ap) node.additionalProperties = ap;
-  const items = sub('items');
+  const items = r.sub('items');
   if (items) node.items = items;
-  const not = sub('not');
+  const not = r.sub('not');
   if (not) node.not = not;
   for (const k of ['allOf', 'oneOf', 'anyOf'] as const) {
-    const l = subList(k);
+    const l = r.subList(k);
     if (l) node[k] = l;
   }
+}
 
+/** The values (default, example, enum), the CEL rules of x-kubernetes-validations, and x-metadata. */
+function readValuesAndRules(node: SchemaNode, r: KeywordReader): void {
+  const { path, issues } = r;
   for (const k of ['default', 'example'] as const) {
     // A JSON null default is "no default" for CAPI (`Default.Raw == nil` after decoding null).
-    const v = getOwn(raw, k);
-    if (v !== undefined && v !== null) { node[k] = { value: v }; keep(k, v); }
+    const v = r.get(k);
+    if (v !== undefined) { node[k] = { value: v }; r.keep(k, v); }
   }
-  const en = getOwn(raw, 'enum');
-  if (en !== undefined && en !== null) {
-    if (Array.isArray(en)) { node.enum = en; keep('enum', en); }
+  const en = r.get('enum');
+  if (en !== undefined) {
+    if (Array.isArray(en)) { node.enum = en; r.keep('enum', en); }
     else issues.errors.push(invalid(child(path, 'enum'), { go: goMarshal(en) }, 'must be a list'));
   }
 
-  const xv = getOwn(raw, 'x-kubernetes-validations');
-  if (xv !== undefined && xv !== null) {
+  const xv = r.get('x-kubernetes-validations');
+  if (xv !== undefined) {
     const kept = parseValidations(xv, child(path, 'x-kubernetes-validations'), node.validations, issues);
-    if (kept) keep('x-kubernetes-validations', kept);
+    if (kept) r.keep('x-kubernetes-validations', kept);
   }
 
-  const xm = getOwn(raw, 'x-metadata');
-  if (xm !== undefined && xm !== null) {
+  const xm = r.get('x-metadata');
+  if (xm !== undefined) {
     if (!isObject(xm)) issues.errors.push(invalid(child(path, 'x-metadata'), { go: goMarshal(xm) }, 'must be an object'));
     else {
       node.xMetadata = xMetadataOf(xm);
-      keep('x-metadata', xm);
+      r.keep('x-metadata', xm);
     }
   }
-  return node;
 }
 
 /**

@@ -15,18 +15,31 @@ import { FIX, keyed, toResults, withFix } from '../core/fixes.js';
 import { templateRefsOf } from '../api/refs.js';
 
 export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
-  const results: Result[] = [];
-  const report = (rule: string, ...errors: FieldError[]) => results.push(...toResults(errors, ref, rule));
+  return [
+    ...toResults(templateRefErrors(cc), ref, 'template-ref'),
+    ...toResults(uniqueClassErrors(cc), ref, 'unique-class'),
+    ...toResults(classHealthCheckErrors(cc), ref, 'health-check'),
+    ...toResults(namingTemplateErrors(cc), ref, 'naming-template'),
+  ];
+}
 
+/** Every template reference names a `<name>Template` kind with a valid apiVersion. */
+function templateRefErrors(cc: ClusterClass): FieldError[] {
+  const errors: FieldError[] = [];
   for (const r of templateRefsOf(cc)) {
     if (!r.kind.endsWith('Template') || r.kind === 'Template') {
-      report('template-ref', invalid(`${r.fieldPath}.kind`, r.kind, withFix('template kind must be of form "<name>Template"', FIX.templateKind)));
+      errors.push(invalid(`${r.fieldPath}.kind`, r.kind, withFix('template kind must be of form "<name>Template"', FIX.templateKind)));
     }
     if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(r.apiVersion)) {
-      report('template-ref', invalid(`${r.fieldPath}.apiVersion`, r.apiVersion, withFix('template apiVersion must be a valid Kubernetes apiVersion', FIX.templateApiVersion)));
+      errors.push(invalid(`${r.fieldPath}.apiVersion`, r.apiVersion, withFix('template apiVersion must be a valid Kubernetes apiVersion', FIX.templateApiVersion)));
     }
   }
+  return errors;
+}
 
+/** Each MachineDeployment and MachinePool class is defined once. */
+function uniqueClassErrors(cc: ClusterClass): FieldError[] {
+  const errors: FieldError[] = [];
   for (const [kind, list] of [
     ['MachineDeployment', cc.workers.machineDeployments],
     ['MachinePool', cc.workers.machinePools],
@@ -34,22 +47,29 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
     const seen = new Set<string>();
     for (const w of list) {
       if (seen.has(w.class)) {
-        report('unique-class', invalid(`${w.fieldPath}.class`, w.class, withFix(`${kind} class must be unique. ${kind} with class "${w.class}" is defined more than once`, FIX.duplicate)));
+        errors.push(invalid(`${w.fieldPath}.class`, w.class, withFix(`${kind} class must be unique. ${kind} with class "${w.class}" is defined more than once`, FIX.duplicate)));
       }
       seen.add(w.class);
     }
   }
+  return errors;
+}
 
+/** A control plane health check needs a machine infrastructure; node startup timeouts must be valid. */
+function classHealthCheckErrors(cc: ClusterClass): FieldError[] {
+  const errors: FieldError[] = [];
   if (cc.controlPlane.healthCheck && !cc.controlPlane.machineInfrastructure) {
-    report('health-check', forbidden('spec.controlPlane.healthCheck', withFix('can be only set if spec.controlPlane.machineInfrastructure is set', FIX.classHealthCheckNeedsMachineInfrastructure)));
+    errors.push(forbidden('spec.controlPlane.healthCheck', withFix('can be only set if spec.controlPlane.machineInfrastructure is set', FIX.classHealthCheckNeedsMachineInfrastructure)));
   }
-  const checkStartup = (hc: HealthCheck | undefined, path: string) => {
-    for (const e of startupTimeoutErrors(hc?.checks?.nodeStartupTimeoutSeconds, `${path}.checks.nodeStartupTimeoutSeconds`)) report('health-check', e);
-  };
-  checkStartup(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck');
-  for (const md of cc.workers.machineDeployments) checkStartup(md.healthCheck, `${keyed('spec.workers.machineDeployments', md.class)}.healthCheck`);
+  const startup = (hc: HealthCheck | undefined, path: string) => startupTimeoutErrors(hc?.checks?.nodeStartupTimeoutSeconds, `${path}.checks.nodeStartupTimeoutSeconds`);
+  errors.push(...startup(cc.controlPlane.healthCheck, 'spec.controlPlane.healthCheck'));
+  for (const md of cc.workers.machineDeployments) errors.push(...startup(md.healthCheck, `${keyed('spec.workers.machineDeployments', md.class)}.healthCheck`));
+  return errors;
+}
 
-  // Naming templates are rendered once with sample names, as the webhook does (CAPI core/webhooks/admission/clusterclass.go `validateNamingStrategies`).
+/** Naming templates are rendered once with sample names, as the webhook does (CAPI core/webhooks/admission/clusterclass.go `validateNamingStrategies`). */
+function namingTemplateErrors(cc: ClusterClass): FieldError[] {
+  const errors: FieldError[] = [];
   const naming = (template: string | undefined, path: string, what: string, role: StableRole, topologyKey?: 'machineDeployment' | 'machinePool') => {
     if (template === undefined) return;
     const sample = generateStableName({
@@ -60,10 +80,10 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
       ...(topologyKey ? { topologyKey, topologyName: topologyKey === 'machineDeployment' ? 'mdtopology' : 'mptopology' } : {}),
     });
     if (!sample.ok) {
-      report('naming-template', invalid(path, template, withFix(`invalid ${what} name template: ${sample.error}`, FIX.namingTemplateSyntax)));
+      errors.push(invalid(path, template, withFix(`invalid ${what} name template: ${sample.error}`, FIX.namingTemplateSyntax)));
       return;
     }
-    for (const m of dns1123SubdomainErrors(sample.name)) report('naming-template', invalid(path, template, withFix(m, FIX.namingTemplateName)));
+    for (const m of dns1123SubdomainErrors(sample.name)) errors.push(invalid(path, template, withFix(m, FIX.namingTemplateName)));
   };
   naming(cc.infrastructure?.naming?.template, 'spec.infrastructure.naming.template', 'InfraCluster', 'infrastructure-cluster');
   naming(cc.controlPlane.naming?.template, 'spec.controlPlane.naming.template', 'ControlPlane', 'control-plane');
@@ -73,7 +93,7 @@ export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[]
   for (const mp of cc.workers.machinePools) {
     naming(mp.naming?.template, `spec.workers.machinePools[${mp.class}].naming.template`, 'MachinePool', 'machine-pool', 'machinePool');
   }
-  return results;
+  return errors;
 }
 
 /**

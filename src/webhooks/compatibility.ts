@@ -98,46 +98,69 @@ const schemaKey = (v: ClusterClassVariable) => canonicalJson(v.schema.openAPIV3S
 const hcDefined = (hc: HealthCheck | undefined) => !!hc && (hc.checks !== undefined || hc.remediation !== undefined);
 const reliesOnClassHealthCheck = (hc: HealthCheck | undefined) => hc?.enabled === true && !hcDefined(hc);
 
+/** A ClusterClass update: the class before and after, and the Clusters using it. */
+interface ClassUpdate {
+  oldCc: ClusterClass;
+  newCc: ClusterClass;
+  classRef: ObjectRef;
+  clustersUsing: readonly Cluster[];
+}
+
+/** The names of the Clusters whose topology has a worker of class `cls`, sorted. */
+const usingWorkerClass = (clustersUsing: readonly Cluster[], list: 'machineDeployments' | 'machinePools', cls: string) =>
+  uniqueSorted(clustersUsing.filter((c) => c.topology.workers[list].some((m) => m.class === cls)).map((c) => c.name));
+
 /**
  * Update rules for a ClusterClass going from `oldCc` to `newCc`, given the Clusters using it
  * (their names appear in messages and `tags.clusters`). Results are about `classRef`.
  */
 export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, classRef: ObjectRef, clustersUsing: readonly Cluster[]): Result[] {
-  const results: Result[] = [];
+  const update: ClassUpdate = { oldCc, newCc, classRef, clustersUsing };
+  return [
+    ...templateCompatibility(update),
+    ...workerClassesRemoved(update),
+    ...healthChecksRemoved(update),
+    ...variableChanges(oldCc, newCc, classRef, clustersUsing),
+    ...kubernetesVersionsInUse(update),
+    ...autoscalerConflicts(update),
+  ];
+}
+
+/** CAPI core/webhooks/admission/clusterclass.go rule 12: template group/kind. */
+function templateCompatibility({ oldCc, newCc, classRef, clustersUsing }: ClassUpdate): Result[] {
   const all = uniqueSorted(clustersUsing.map((c) => c.name));
-  const usingMdClass = (cls: string) => uniqueSorted(clustersUsing.filter((c) => c.topology.workers.machineDeployments.some((m) => m.class === cls)).map((c) => c.name));
-  const usingMpClass = (cls: string) => uniqueSorted(clustersUsing.filter((c) => c.topology.workers.machinePools.some((m) => m.class === cls)).map((c) => c.name));
-  const compat = (errs: FieldError[], clusters: string[]) => {
-    const fix = clusters.length > 0 ? withFix(FIX.templateChange, FIX.usedBy(clusters)) : FIX.templateChange;
-    for (const e of errs) results.push(classResult(e, classRef, 'class-compatibility', clusters, fix));
-  };
+  return templateChanges(oldCc, newCc).flatMap((change) => {
+    const worker = change.worker;
+    const users = worker === undefined ? all : usingWorkerClass(clustersUsing, worker.kind === 'MachineDeployment' ? 'machineDeployments' : 'machinePools', worker.class);
+    const fix = users.length > 0 ? withFix(FIX.templateChange, FIX.usedBy(users)) : FIX.templateChange;
+    return change.errors.map((e) => classResult(e, classRef, 'class-compatibility', users, fix));
+  });
+}
 
-  // CAPI core/webhooks/admission/clusterclass.go rule 12: template group/kind.
-  for (const change of templateChanges(oldCc, newCc)) {
-    const users = change.worker === undefined ? all : change.worker.kind === 'MachineDeployment' ? usingMdClass(change.worker.class) : usingMpClass(change.worker.class);
-    compat(change.errors, users);
-  }
-
-  // CAPI core/webhooks/admission/clusterclass.go rule 13: worker classes still used.
-  const removed = (kind: 'MachineDeployment' | 'MachinePool', key: string, oldList: { class: string }[], newList: { class: string }[], using: (c: string) => string[]) => {
-    const kept = new Set(newList.map((c) => c.class));
-    for (const cls of uniqueSorted(oldList.map((c) => c.class).filter((c) => !kept.has(c)))) {
-      for (const cluster of using(cls)) {
+/** CAPI core/webhooks/admission/clusterclass.go rule 13: worker classes still used. */
+function workerClassesRemoved({ oldCc, newCc, classRef, clustersUsing }: ClassUpdate): Result[] {
+  const removed = (kind: 'MachineDeployment' | 'MachinePool', key: 'machineDeployments' | 'machinePools'): Result[] => {
+    const kept = new Set(newCc.workers[key].map((c) => c.class));
+    return uniqueSorted(oldCc.workers[key].map((c) => c.class).filter((c) => !kept.has(c))).flatMap((cls) =>
+      usingWorkerClass(clustersUsing, key, cls).map((cluster) => {
         const e = forbidden(`spec.workers.${key}`, `${kind}Class "${cls}" cannot be deleted because it is used by Cluster "${cluster}"`);
-        results.push(classResult(e, classRef, 'class-removed', [cluster], FIX.workerClassInUse(cluster, key, cls)));
-      }
-    }
+        return classResult(e, classRef, 'class-removed', [cluster], FIX.workerClassInUse(cluster, key, cls));
+      }),
+    );
   };
-  removed('MachineDeployment', 'machineDeployments', oldCc.workers.machineDeployments, newCc.workers.machineDeployments, usingMdClass);
-  removed('MachinePool', 'machinePools', oldCc.workers.machinePools, newCc.workers.machinePools, usingMpClass);
+  return [...removed('MachineDeployment', 'machineDeployments'), ...removed('MachinePool', 'machinePools')];
+}
 
-  // Health checks relied upon (`enabled: true` without a definition of their own).
+/** Health checks relied upon (`enabled: true` without a definition of their own) cannot be removed from the class. */
+function healthChecksRemoved({ oldCc, newCc, classRef, clustersUsing }: ClassUpdate): Result[] {
+  const results: Result[] = [];
+  const inUse = (path: string, users: string[]) => {
+    if (users.length === 0) return;
+    const e = forbidden(path, `healthCheck cannot be deleted because it is used by Cluster(s) "${users.join(',')}"`);
+    results.push(classResult(e, classRef, 'health-check-removed', users, FIX.healthCheckInUse));
+  };
   if (hcDefined(oldCc.controlPlane.healthCheck) && !hcDefined(newCc.controlPlane.healthCheck)) {
-    const users = uniqueSorted(clustersUsing.filter((c) => reliesOnClassHealthCheck(c.topology.controlPlane.healthCheck)).map((c) => c.name));
-    if (users.length > 0) {
-      const e = forbidden('spec.controlPlane.healthCheck', `healthCheck cannot be deleted because it is used by Cluster(s) "${users.join(',')}"`);
-      results.push(classResult(e, classRef, 'health-check-removed', users, FIX.healthCheckInUse));
-    }
+    inUse('spec.controlPlane.healthCheck', uniqueSorted(clustersUsing.filter((c) => reliesOnClassHealthCheck(c.topology.controlPlane.healthCheck)).map((c) => c.name)));
   }
   for (const cls of newCc.workers.machineDeployments) {
     const old = oldCc.workers.machineDeployments.find((o) => o.class === cls.class);
@@ -145,26 +168,28 @@ export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, 
     const users = uniqueSorted(
       clustersUsing.filter((c) => c.topology.workers.machineDeployments.some((m) => m.class === cls.class && reliesOnClassHealthCheck(m.healthCheck))).map((c) => c.name),
     );
-    if (users.length > 0) {
-      const e = forbidden(`${keyed('spec.workers.machineDeployments', cls.class)}.healthCheck`, `healthCheck cannot be deleted because it is used by Cluster(s) "${users.join(',')}"`);
-      results.push(classResult(e, classRef, 'health-check-removed', users, FIX.healthCheckInUse));
-    }
+    inUse(`${keyed('spec.workers.machineDeployments', cls.class)}.healthCheck`, users);
   }
+  return results;
+}
 
-  results.push(...variableChanges(oldCc, newCc, classRef, clustersUsing));
-
-  // kubernetesVersions must keep every version in use.
-  if (newCc.kubernetesVersions && newCc.kubernetesVersions.length > 0) {
-    const listed = new Set(newCc.kubernetesVersions);
-    for (const c of [...clustersUsing].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const v = c.topology.version.startsWith('v') ? c.topology.version : `v${c.topology.version}`;
-      if (listed.has(v)) continue;
-      const e = forbidden('spec.kubernetesVersions', `Kubernetes Version ${v} is used by Cluster "${c.name}" but not set in ClusterClass`);
-      results.push(classResult(e, classRef, 'kubernetes-versions', [c.name], FIX.kubernetesVersionInUse(v, c.name)));
-    }
+/** kubernetesVersions must keep every version in use. */
+function kubernetesVersionsInUse({ newCc, classRef, clustersUsing }: ClassUpdate): Result[] {
+  if (!newCc.kubernetesVersions || newCc.kubernetesVersions.length === 0) return [];
+  const listed = new Set(newCc.kubernetesVersions);
+  const results: Result[] = [];
+  for (const c of [...clustersUsing].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const v = c.topology.version.startsWith('v') ? c.topology.version : `v${c.topology.version}`;
+    if (listed.has(v)) continue;
+    const e = forbidden('spec.kubernetesVersions', `Kubernetes Version ${v} is used by Cluster "${c.name}" but not set in ClusterClass`);
+    results.push(classResult(e, classRef, 'kubernetes-versions', [c.name], FIX.kubernetesVersionInUse(v, c.name)));
   }
+  return results;
+}
 
-  // Class autoscaler annotations vs Clusters that set replicas (CAPI core/webhooks/admission/cluster.go rule 10, run by the class webhook).
+/** Class autoscaler annotations vs Clusters that set replicas (CAPI core/webhooks/admission/cluster.go rule 10, run by the class webhook). */
+function autoscalerConflicts({ newCc, classRef, clustersUsing }: ClassUpdate): Result[] {
+  const results: Result[] = [];
   for (const c of clustersUsing) {
     for (const md of c.topology.workers.machineDeployments) {
       if (md.replicas === undefined) continue;
