@@ -17,10 +17,24 @@ export default tseslint.config(
       // A disable comment says why after ` -- `; the enable that closes a block needs none.
       '@eslint-community/eslint-comments/require-description': ['error', { ignore: ['eslint-enable'] }],
       // Output must not depend on the machine's locale: compare with core/json.ts compareText.
-      'no-restricted-properties': ['error', { property: 'localeCompare', message: 'Locale-dependent; use compareText (core/json.ts).' }],
-      'no-restricted-globals': ['error', { name: 'Intl', message: 'Locale-dependent; output must be the same on every machine.' }],
+      'no-restricted-properties': [
+        'error',
+        { property: 'localeCompare', message: 'Locale-dependent; use compareText (core/json.ts).' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'Intl', message: 'Locale-dependent; output must be the same on every machine.' },
+      ],
       // tsc's noUnusedLocals/noUnusedParameters convention: a leading underscore marks a deliberate unused name.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          destructuredArrayIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
       // Rethrowing a caught error (`.catch((e) => ... Promise.reject(e))`) passes it on unchanged.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingUnknown: true }],
       // `let [a, b]` where only one is reassigned cannot be split without a second statement.

@@ -15,5 +15,8 @@ const bundleOnly = ['test/e2e/**', 'test/hostile/**'];
 
 export default defineConfig({
   ...base,
-  test: { ...base.test, ...(only.length > 0 ? { include: only } : { exclude: [...(base.test?.exclude ?? []), ...bundleOnly] }) },
+  test: {
+    ...base.test,
+    ...(only.length > 0 ? { include: only } : { exclude: [...(base.test?.exclude ?? []), ...bundleOnly] }),
+  },
 });

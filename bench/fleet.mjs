@@ -48,12 +48,21 @@ export function clusterObject(i) {
     { name: 'environment', value: environment },
     { name: 'owner', value: `team-${team}` },
   ];
-  if (chance(0.5)) variables.push({ name: 'controlPlaneSize', value: { cpus: prod ? 8 : 4, memoryMiB: prod ? 16384 : 8192, diskGiB: 80 } });
-  if (chance(0.3)) variables.push({ name: 'workerSize', value: { cpus: 2 ** (2 + (i % 4)), memoryMiB: 4096 * (1 + (i % 8)) } });
+  if (chance(0.5))
+    variables.push({
+      name: 'controlPlaneSize',
+      value: { cpus: prod ? 8 : 4, memoryMiB: prod ? 16384 : 8192, diskGiB: 80 },
+    });
+  if (chance(0.3))
+    variables.push({ name: 'workerSize', value: { cpus: 2 ** (2 + (i % 4)), memoryMiB: 4096 * (1 + (i % 8)) } });
   if (chance(0.35)) {
     variables.push({
       name: 'httpProxy',
-      value: { enabled: true, url: `http://proxy.${region}.example.com:3128`, noProxy: ['localhost', '127.0.0.1', '.svc', '.cluster.local', `10.${i % 250}.0.0/16`] },
+      value: {
+        enabled: true,
+        url: `http://proxy.${region}.example.com:3128`,
+        noProxy: ['localhost', '127.0.0.1', '.svc', '.cluster.local', `10.${i % 250}.0.0/16`],
+      },
     });
   }
   if (chance(0.25)) variables.push({ name: 'etcd', value: { imageTag: pick(['3.5.16-0', '3.5.21-0', '3.6.4-0']) } });
@@ -66,12 +75,24 @@ export function clusterObject(i) {
   });
   if (chance(0.3)) variables.push({ name: 'kubeletLogLevel', value: 1 + (i % 5) });
   if (chance(0.5)) variables.push({ name: 'ntpServers', value: NTP.slice(0, 1 + (i % NTP.length)) });
-  if (chance(0.3)) variables.push({ name: 'podSecurity', value: { enabled: true, enforce: prod ? 'restricted' : 'baseline' } });
-  if (chance(0.4)) variables.push({ name: 'gpu', value: { operator: true, ...(chance(0.5) ? { driverVersion: pick(['535', '550', '570']) } : {}) } });
-  if (chance(0.3)) variables.push({ name: 'extraNodeLabels', value: { 'example.com/team': team, 'example.com/cost-center': `cc-${1000 + (i % 97)}` } });
+  if (chance(0.3))
+    variables.push({ name: 'podSecurity', value: { enabled: true, enforce: prod ? 'restricted' : 'baseline' } });
+  if (chance(0.4))
+    variables.push({
+      name: 'gpu',
+      value: { operator: true, ...(chance(0.5) ? { driverVersion: pick(['535', '550', '570']) } : {}) },
+    });
+  if (chance(0.3))
+    variables.push({
+      name: 'extraNodeLabels',
+      value: { 'example.com/team': team, 'example.com/cost-center': `cc-${1000 + (i % 97)}` },
+    });
 
   const memoryPool = { class: 'memory', name: 'md-memory', replicas: 1 + Math.floor(r() * 4) };
-  if (chance(0.3)) memoryPool.variables = { overrides: [{ name: 'workerSize', value: { cpus: 16, memoryMiB: 131072, diskGiB: 200 } }] };
+  if (chance(0.3))
+    memoryPool.variables = {
+      overrides: [{ name: 'workerSize', value: { cpus: 16, memoryMiB: 131072, diskGiB: 200 } }],
+    };
   const gpuPool = { class: 'gpu', name: 'md-gpu', replicas: Math.floor(r() * 3) };
   if (chance(0.2)) gpuPool.healthCheck = { enabled: false };
   const general = { class: 'general', name: 'md-general', replicas: 2 + Math.floor(r() * 9) };
@@ -95,7 +116,10 @@ export function clusterObject(i) {
       topology: {
         classRef: { name: 'fleet' },
         version: pick(VERSIONS),
-        controlPlane: { replicas: prod ? 3 : pick([1, 3]), ...(chance(0.3) ? { metadata: { labels: { 'example.com/critical': 'true' } } } : {}) },
+        controlPlane: {
+          replicas: prod ? 3 : pick([1, 3]),
+          ...(chance(0.3) ? { metadata: { labels: { 'example.com/critical': 'true' } } } : {}),
+        },
         workers: { machineDeployments: [general, memoryPool, gpuPool] },
         variables,
       },
@@ -107,7 +131,8 @@ export function clusterObject(i) {
 export function fleetFiles(count) {
   const out = [];
   classObjects().forEach((object, index) => out.push({ path: 'clusterclass.yaml', index, object }));
-  for (let i = 0; i < count; i++) out.push({ path: `clusters/${clusterName(i)}.yaml`, index: 0, object: clusterObject(i) });
+  for (let i = 0; i < count; i++)
+    out.push({ path: `clusters/${clusterName(i)}.yaml`, index: 0, object: clusterObject(i) });
   return out;
 }
 

@@ -71,7 +71,10 @@ function setAnnotation(doc, node, key, value) {
     parent.set(name, created);
     return created;
   };
-  child(child(node, 'metadata'), 'annotations').set(doc.createNode(key, NODE_OPTIONS), doc.createNode(value, NODE_OPTIONS));
+  child(child(node, 'metadata'), 'annotations').set(
+    doc.createNode(key, NODE_OPTIONS),
+    doc.createNode(value, NODE_OPTIONS),
+  );
 }
 
 /** The floor proper: parse, edit, append, serialise. Returns the output text and phase times. */
@@ -123,7 +126,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         `floor-load-ms=${f(loadMs)}\n`,
     );
   } else {
-    process.stderr.write('usage: floor.mjs --prepare INPUT RENDERED > PRE.json | floor.mjs PRE.json < INPUT > OUTPUT\n');
+    process.stderr.write(
+      'usage: floor.mjs --prepare INPUT RENDERED > PRE.json | floor.mjs PRE.json < INPUT > OUTPUT\n',
+    );
     process.exitCode = 2;
   }
 }

@@ -14,7 +14,10 @@ export const DATA = {
   region: 'us-east-1',
   imageRepository: 'registry.k8s.io',
   httpProxy: { enabled: true, noProxy: ['10.0.0.0/8', '.svc'] },
-  files: [{ path: '/etc/a', content: 'x: 1\ny: 2' }, { path: '/etc/b', content: 'hello' }],
+  files: [
+    { path: '/etc/a', content: 'x: 1\ny: 2' },
+    { path: '/etc/b', content: 'hello' },
+  ],
 };
 
 export const TEMPLATES = {
@@ -49,7 +52,9 @@ export function measureEvalsPerSecond(template, data = DATA, { durationMs = 1000
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const durationMs = Number(process.env.BENCH_MS ?? 1000);
   for (const [name, t] of Object.entries(TEMPLATES)) {
-    console.log(`${name.padEnd(18)} ${measureEvalsPerSecond(t, DATA, { durationMs }).toLocaleString('en-US').padStart(12)} evals/s`);
+    console.log(
+      `${name.padEnd(18)} ${measureEvalsPerSecond(t, DATA, { durationMs }).toLocaleString('en-US').padStart(12)} evals/s`,
+    );
   }
   console.log(`gotemplate-evals-per-second=${measureEvalsPerSecond(TEMPLATES['three-actions'], DATA, { durationMs })}`);
 }

@@ -19,11 +19,20 @@ const TIME = '/usr/bin/time';
 export const TARGETS = { wallS: 10, rssMiB: 1536 };
 
 function measure(args, stdin, env) {
-  const argv = existsSync(TIME) ? [TIME, '-f', '__TIME %e %M', process.execPath, bin, ...args] : [process.execPath, bin, ...args];
+  const argv = existsSync(TIME)
+    ? [TIME, '-f', '__TIME %e %M', process.execPath, bin, ...args]
+    : [process.execPath, bin, ...args];
   const started = performance.now();
-  const r = spawnSync(argv[0], argv.slice(1), { input: stdin, env: { ...process.env, NODE_OPTIONS: '', ...env }, maxBuffer: 1 << 30 });
+  const r = spawnSync(argv[0], argv.slice(1), {
+    input: stdin,
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+    maxBuffer: 1 << 30,
+  });
   const m = /__TIME ([\d.]+) (\d+)/.exec(r.stderr?.toString() ?? '');
-  return { wallS: m ? Number(m[1]) : (performance.now() - started) / 1000, rssMiB: m ? Number(m[2]) / 1024 : undefined };
+  return {
+    wallS: m ? Number(m[1]) : (performance.now() - started) / 1000,
+    rssMiB: m ? Number(m[2]) / 1024 : undefined,
+  };
 }
 
 export function hostileBench(log = (s) => process.stderr.write(`[hostile bench] ${s}\n`)) {
@@ -52,11 +61,22 @@ export function hostileBench(log = (s) => process.stderr.write(`[hostile bench] 
 }
 
 export function hostileReport({ runs, over }) {
-  const lines = ['', `hostile corpus (${runs.length} cases, one run each; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores): slowest five`];
-  for (const r of runs.slice(0, 5)) lines.push(`  ${r.id.padEnd(48)} ${r.wallS.toFixed(1).padStart(6)} s ${r.rssMiB === undefined ? '' : `${r.rssMiB.toFixed(0).padStart(6)} MiB`}`);
+  const lines = [
+    '',
+    `hostile corpus (${runs.length} cases, one run each; load average ${loadavg()[0].toFixed(1)} on ${cpus().length} cores): slowest five`,
+  ];
+  for (const r of runs.slice(0, 5))
+    lines.push(
+      `  ${r.id.padEnd(48)} ${r.wallS.toFixed(1).padStart(6)} s ${r.rssMiB === undefined ? '' : `${r.rssMiB.toFixed(0).padStart(6)} MiB`}`,
+    );
   const maxRss = Math.max(0, ...runs.map((r) => r.rssMiB ?? 0));
-  lines.push(`  over ${TARGETS.wallS} s or ${TARGETS.rssMiB} MiB: ${over.length === 0 ? 'none' : over.map((r) => r.id).join(', ')}`);
-  return { lines, summary: `hostile-max-wall-s=${runs[0]?.wallS.toFixed(1) ?? 'n/a'} hostile-max-rss-mib=${maxRss.toFixed(0)} hostile-over-target=${over.length}` };
+  lines.push(
+    `  over ${TARGETS.wallS} s or ${TARGETS.rssMiB} MiB: ${over.length === 0 ? 'none' : over.map((r) => r.id).join(', ')}`,
+  );
+  return {
+    lines,
+    summary: `hostile-max-wall-s=${runs[0]?.wallS.toFixed(1) ?? 'n/a'} hostile-max-rss-mib=${maxRss.toFixed(0)} hostile-over-target=${over.length}`,
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -16,4 +16,9 @@ export interface KillFigures {
 }
 export declare const BIN: string;
 export declare function hashTree(dir: string): Map<string, string>;
-export declare function killCampaign(options: { clusters: number; kills: number; seed: number; log?: (line: string) => void }): Promise<KillFigures>;
+export declare function killCampaign(options: {
+  clusters: number;
+  kills: number;
+  seed: number;
+  log?: (line: string) => void;
+}): Promise<KillFigures>;

@@ -17,7 +17,17 @@
 // The last line is `kills=<n> violations=<v> litter-after-kill=<l> litter-after-rerun=<r> seed=<s>`.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, watch, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +61,13 @@ export function hashTree(dir) {
       else if (st.isDirectory()) {
         out.set(path, 'dir');
         walk(path);
-      } else out.set(path, createHash('sha256').update(readFileSync(join(dir, path))).digest('hex'));
+      } else
+        out.set(
+          path,
+          createHash('sha256')
+            .update(readFileSync(join(dir, path)))
+            .digest('hex'),
+        );
     }
   };
   if (existsSync(dir)) walk('');
@@ -69,9 +85,16 @@ function clusterText(index, edit) {
 
 function writeInputs(dir, before, after) {
   mkdirSync(join(dir, 'clusters'), { recursive: true });
-  if (before.size === 0) writeFileSync(join(dir, 'clusterclass.yaml'), classObjects().map((o) => YAML.stringify(o, { lineWidth: 0 })).join('---\n'));
+  if (before.size === 0)
+    writeFileSync(
+      join(dir, 'clusterclass.yaml'),
+      classObjects()
+        .map((o) => YAML.stringify(o, { lineWidth: 0 }))
+        .join('---\n'),
+    );
   for (const [i] of before) if (!after.has(i)) rmSync(join(dir, 'clusters', `${clusterName(i)}.yaml`));
-  for (const [i, edit] of after) if (before.get(i) !== edit) writeFileSync(join(dir, 'clusters', `${clusterName(i)}.yaml`), clusterText(i, edit));
+  for (const [i, edit] of after)
+    if (before.get(i) !== edit) writeFileSync(join(dir, 'clusters', `${clusterName(i)}.yaml`), clusterText(i, edit));
 }
 
 /** The next inputs: about 10% of the Clusters edited, 5% deleted, 5% added. */
@@ -99,13 +122,22 @@ function render(inputs, dir) {
           listed ??= PHASE_STARTS.renaming(name) ? performance.now() : undefined;
         })
       : undefined;
-    const child = spawn(process.execPath, [BIN, 'render', inputs, '-o', dir], { env: CHILD_ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'render', inputs, '-o', dir], {
+      env: CHILD_ENV,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     child.on('close', (code) => {
       watcher?.close();
       const end = performance.now();
-      resolve({ code, stderr, ms: end - start, writeMs: locked === undefined ? 0 : end - locked, renameMs: listed === undefined ? 0 : end - listed });
+      resolve({
+        code,
+        stderr,
+        ms: end - start,
+        writeMs: locked === undefined ? 0 : end - locked,
+        renameMs: listed === undefined ? 0 : end - listed,
+      });
     });
   });
 }
@@ -117,12 +149,16 @@ function render(inputs, dir) {
  */
 function killedRun(inputs, dir, signal, phase, delayMs) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'render', inputs, '-o', dir], { env: CHILD_ENV, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'render', inputs, '-o', dir], {
+      env: CHILD_ENV,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     let sent = false;
     let watcher;
     child.stderr.on('data', (d) => (stderr += d));
-    const kill = () => setTimeout(() => (sent = child.exitCode === null && child.signalCode === null && child.kill(signal)), delayMs);
+    const kill = () =>
+      setTimeout(() => (sent = child.exitCode === null && child.signalCode === null && child.kill(signal)), delayMs);
     if (phase === 'any') kill();
     else {
       watcher = watch(dir, (_event, name) => {
@@ -152,7 +188,20 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
   mkdirSync(sentinel);
   writeFileSync(join(sentinel, 'keep.yaml'), 'kind: Sentinel\n');
   const violations = [];
-  const figures = { clusters, kills: 0, killsLanded: 0, violations, litterAfterKill: 0, litterAfterRerun: 0, filesChecked: 0, firstMs: 0, runMs: 0, writeMs: 0, renameMs: 0, steps: [] };
+  const figures = {
+    clusters,
+    kills: 0,
+    killsLanded: 0,
+    violations,
+    litterAfterKill: 0,
+    litterAfterRerun: 0,
+    filesChecked: 0,
+    firstMs: 0,
+    runMs: 0,
+    writeMs: 0,
+    renameMs: 0,
+    steps: [],
+  };
   let current = new Map(Array.from({ length: clusters }, (_, i) => [i, 0]));
   let nextIndex = clusters;
   writeInputs(inputs, new Map(), current);
@@ -161,14 +210,17 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
   if (first.code !== 0) throw new Error(`first render failed: ${first.stderr}`);
   // A run on unchanged inputs: a fixed point, and how long a run takes that reads DIR and writes nothing.
   let last = await render(inputs, dir);
-  if (last.code !== 0 || !last.stderr.includes(' 0 written')) throw new Error(`the second render on unchanged inputs wrote: ${last.stderr}`);
+  if (last.code !== 0 || !last.stderr.includes(' 0 written'))
+    throw new Error(`the second render on unchanged inputs wrote: ${last.stderr}`);
   figures.firstMs = first.ms;
   figures.runMs = last.ms;
   figures.writeMs = first.writeMs;
   figures.renameMs = first.renameMs;
   // Each signal in turn, aimed in turn at any point, at the writing of DIR and at its renames.
   const schedule = [];
-  for (let k = 0; k < kills; k++) for (const signal of ['SIGKILL', 'SIGTERM']) schedule.push({ signal, phase: ['any', 'writing', 'renaming'][k % 3] });
+  for (let k = 0; k < kills; k++)
+    for (const signal of ['SIGKILL', 'SIGTERM'])
+      schedule.push({ signal, phase: ['any', 'writing', 'renaming'][k % 3] });
   try {
     for (const [step, { signal, phase }] of schedule.entries()) {
       const old = hashTree(dir);
@@ -186,14 +238,25 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
       // A killed run takes about what the last run took (reading DIR) plus the writing of the files
       // that change (their share of the first run's writing, which wrote every file): delays are
       // drawn over that, from its start or from when it starts writing DIR.
-      const changing = [...new Set([...old.keys(), ...expected.keys()])].filter((p) => old.get(p) !== expected.get(p)).length / Math.max(expected.size, 1);
+      const changing =
+        [...new Set([...old.keys(), ...expected.keys()])].filter((p) => old.get(p) !== expected.get(p)).length /
+        Math.max(expected.size, 1);
       const writing = changing * figures.writeMs;
-      const window = { any: last.ms + writing, writing: last.writeMs + writing, renaming: changing * figures.renameMs }[phase];
+      const window = { any: last.ms + writing, writing: last.writeMs + writing, renaming: changing * figures.renameMs }[
+        phase
+      ];
       const delayMs = Math.round(random() * window);
       const run = await killedRun(inputs, dir, signal, phase, delayMs);
       const after = hashTree(dir);
       const found = [];
-      const listed = existsSync(join(dir, LIST)) ? new Set(readFileSync(join(dir, LIST), 'utf8').split('\n').filter((l) => l && !l.startsWith('#')).map((l) => l.slice(0, l.lastIndexOf('\t')))) : undefined;
+      const listed = existsSync(join(dir, LIST))
+        ? new Set(
+            readFileSync(join(dir, LIST), 'utf8')
+              .split('\n')
+              .filter((l) => l && !l.startsWith('#'))
+              .map((l) => l.slice(0, l.lastIndexOf('\t'))),
+          )
+        : undefined;
       // Files whose content changes: how many the killed run got to (new) and how many it did not (old).
       let oldCount = 0;
       let newCount = 0;
@@ -204,7 +267,8 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
         const isNew = expected.get(path) === hash;
         if (isNew && !isOld) newCount++;
         else if (isOld && !isNew) oldCount++;
-        else if (!isOld && !isNew) found.push(`${path}: neither the old nor the new content${hash === 'link' ? ' (a link)' : ''}`);
+        else if (!isOld && !isNew)
+          found.push(`${path}: neither the old nor the new content${hash === 'link' ? ' (a link)' : ''}`);
         if (listed && !listed.has(path)) found.push(`${path}: not in the outputs list`);
       }
       for (const [name, tree] of Object.entries(outside)) {
@@ -217,9 +281,11 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
       if (landed) figures.killsLanded++;
       if (signal === 'SIGTERM' && landed) {
         if (litter.length > 0) found.push(`SIGTERM left ${litter.join(', ')}`);
-        if (run.code !== 143 && run.signal !== 'SIGTERM') found.push(`SIGTERM: exit ${run.code ?? run.signal}, not 143`);
+        if (run.code !== 143 && run.signal !== 'SIGTERM')
+          found.push(`SIGTERM: exit ${run.code ?? run.signal}, not 143`);
       }
-      if (!landed && run.code !== 0) found.push(`the run finished before the kill with exit ${run.code}: ${run.stderr}`);
+      if (!landed && run.code !== 0)
+        found.push(`the run finished before the kill with exit ${run.code}: ${run.stderr}`);
 
       const rerun = await render(inputs, dir);
       last = rerun;
@@ -229,8 +295,12 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
       if (rerun.code !== 0) found.push(`the next run exited ${rerun.code}: ${rerun.stderr}`);
       if (rerunLitter.length > 0) found.push(`litter after the next run: ${rerunLitter.join(', ')}`);
       if (JSON.stringify([...converged]) !== JSON.stringify([...expected])) {
-        const diff = [...new Set([...converged.keys(), ...expected.keys()])].filter((p) => converged.get(p) !== expected.get(p));
-        found.push(`after the next run DIR differs from a fresh render: ${diff.slice(0, 5).join(', ')}${diff.length > 5 ? ` and ${diff.length - 5} more` : ''}`);
+        const diff = [...new Set([...converged.keys(), ...expected.keys()])].filter(
+          (p) => converged.get(p) !== expected.get(p),
+        );
+        found.push(
+          `after the next run DIR differs from a fresh render: ${diff.slice(0, 5).join(', ')}${diff.length > 5 ? ` and ${diff.length - 5} more` : ''}`,
+        );
       }
       figures.kills++;
       const line = `kill ${step + 1}/${schedule.length}: ${signal} ${phase === 'any' ? 'after' : `${phase} +`} ${delayMs} ms: ${landed ? `landed (exit ${run.code ?? run.signal})` : `missed (the run was done, exit ${run.code})`}; of the files that change ${newCount} new, ${oldCount} still old; ${litter.length} litter; next run ${rerun.code === 0 ? 'converged' : `exit ${rerun.code}`} in ${(rerun.ms / 1000).toFixed(1)} s${found.length ? `; VIOLATIONS: ${found.join('; ')}` : ''}`;
@@ -252,11 +322,17 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const seed = arg('seed', Math.floor(Math.random() * 2 ** 31));
   const clusters = arg('clusters', 10000);
   const kills = arg('kills', 10);
-  console.log(`seed=${seed} clusters=${clusters} kills per signal=${kills} (aimed in turn at any point, at the writing of DIR, at its renames)`);
+  console.log(
+    `seed=${seed} clusters=${clusters} kills per signal=${kills} (aimed in turn at any point, at the writing of DIR, at its renames)`,
+  );
   const start = performance.now();
   const f = await killCampaign({ clusters, kills, seed, log: (l) => console.log(l) });
   for (const v of f.violations) console.log(`violation: ${v}`);
-  console.log(`${f.kills} kills (${f.killsLanded} landed before the run was done), ${f.filesChecked} files checked; first render ${(f.firstMs / 1000).toFixed(1)} s (writing ${(f.writeMs / 1000).toFixed(1)} s, renaming ${(f.renameMs / 1000).toFixed(1)} s), a run on unchanged inputs ${(f.runMs / 1000).toFixed(1)} s; ${((performance.now() - start) / 60000).toFixed(1)} min in all`);
-  console.log(`kills=${f.kills} violations=${f.violations.length} litter-after-kill=${f.litterAfterKill} litter-after-rerun=${f.litterAfterRerun} seed=${seed}`);
+  console.log(
+    `${f.kills} kills (${f.killsLanded} landed before the run was done), ${f.filesChecked} files checked; first render ${(f.firstMs / 1000).toFixed(1)} s (writing ${(f.writeMs / 1000).toFixed(1)} s, renaming ${(f.renameMs / 1000).toFixed(1)} s), a run on unchanged inputs ${(f.runMs / 1000).toFixed(1)} s; ${((performance.now() - start) / 60000).toFixed(1)} min in all`,
+  );
+  console.log(
+    `kills=${f.kills} violations=${f.violations.length} litter-after-kill=${f.litterAfterKill} litter-after-rerun=${f.litterAfterRerun} seed=${seed}`,
+  );
   process.exitCode = f.violations.length === 0 ? 0 : 1;
 }

@@ -55,9 +55,13 @@ const median = (runs) => [...runs].sort((a, b) => a.cpu - b.cpu)[(runs.length - 
 
 function writePackage(dir, n, exec) {
   mkdirSync(join(dir, 'clusters'), { recursive: true });
-  writeFileSync(join(dir, 'Kptfile'), `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: fleet\n  annotations:\n    config.kubernetes.io/local-config: "true"\npipeline:\n  mutators:\n    - exec: ${exec}\n      configMap:\n        mode: expand\n        reuse: "${REUSE}"\n`);
+  writeFileSync(
+    join(dir, 'Kptfile'),
+    `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: fleet\n  annotations:\n    config.kubernetes.io/local-config: "true"\npipeline:\n  mutators:\n    - exec: ${exec}\n      configMap:\n        mode: expand\n        reuse: "${REUSE}"\n`,
+  );
   writeFileSync(join(dir, 'clusterclass.yaml'), readFileSync(CLASS_FILE));
-  for (let i = 0; i < n; i++) writeFileSync(join(dir, 'clusters', `${clusterName(i)}.yaml`), YAML.stringify(clusterObject(i), { lineWidth: 0 }));
+  for (let i = 0; i < n; i++)
+    writeFileSync(join(dir, 'clusters', `${clusterName(i)}.yaml`), YAML.stringify(clusterObject(i), { lineWidth: 0 }));
 }
 
 const FUNCTION_CONFIG = `functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: function-input\n    annotations:\n      config.kubernetes.io/local-config: "true"\n  data:\n    mode: expand\n    reuse: "${REUSE}"\n`;
@@ -73,7 +77,10 @@ function kptRead(dir, file) {
 function withFunction(from, pkg, exec) {
   rmSync(pkg, { recursive: true, force: true });
   cpSync(from, pkg, { recursive: true });
-  writeFileSync(join(pkg, 'Kptfile'), readFileSync(join(pkg, 'Kptfile'), 'utf8').replace(`exec: ${bin}`, `exec: ${exec}`));
+  writeFileSync(
+    join(pkg, 'Kptfile'),
+    readFileSync(join(pkg, 'Kptfile'), 'utf8').replace(`exec: ${bin}`, `exec: ${exec}`),
+  );
 }
 
 /** kpt writing a function's output: `kpt fn sink` into an empty directory (timed). */
@@ -90,7 +97,8 @@ function asNextInput(output, file) {
 }
 
 export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.write(`[kpt bench] ${s}\n`)) {
-  if (!existsSync(TIME) || spawnSync('kpt', ['version']).status !== 0) return { rows: [], notes: ['kpt or /usr/bin/time missing: kpt bench skipped'] };
+  if (!existsSync(TIME) || spawnSync('kpt', ['version']).status !== 0)
+    return { rows: [], notes: ['kpt or /usr/bin/time missing: kpt bench skipped'] };
   const work = mkdtempSync(join(tmpdir(), 'rcc-kpt-bench-'));
   const rows = [];
   const notes = [];
@@ -100,16 +108,21 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
   const fits = (what, n) => {
     const need = perCluster[what] * n * 1.2;
     if (need <= freemem() * 0.8) return true;
-    notes.push(`${n} Clusters, kpt ${what === 'first' ? 'first render' : 're-render'}: not run — kpt would need ~${(need / 2 ** 30).toFixed(1)} GiB (its peak at a smaller package, scaled), ${(freemem() / 2 ** 30).toFixed(1)} GiB free`);
+    notes.push(
+      `${n} Clusters, kpt ${what === 'first' ? 'first render' : 're-render'}: not run — kpt would need ~${(need / 2 ** 30).toFixed(1)} GiB (its peak at a smaller package, scaled), ${(freemem() / 2 ** 30).toFixed(1)} GiB free`,
+    );
     log(notes.at(-1));
     return false;
   };
-  const show = (n, label, m) => log(`${n}: ${label} ${m.wall} s, cpu ${m.cpu.toFixed(1)} s, ${m.rssMiB.toFixed(0)} MiB, load ${m.load.toFixed(1)}`);
+  const show = (n, label, m) =>
+    log(`${n}: ${label} ${m.wall} s, cpu ${m.cpu.toFixed(1)} s, ${m.rssMiB.toFixed(0)} MiB, load ${m.load.toFixed(1)}`);
   try {
     for (const n of sizes) {
       const fresh = join(work, `fleet-${n}`);
       writePackage(fresh, n, bin);
-      const [pkg, first, again, out, sink] = ['pkg', 'first', 'again', 'out', 'sink'].map((f) => join(work, `${f}-${n}`));
+      const [pkg, first, again, out, sink] = ['pkg', 'first', 'again', 'out', 'sink'].map((f) =>
+        join(work, `${f}-${n}`),
+      );
       const row = { n };
       row.readFirst = kptRead(fresh, first);
       if (fits('first', n)) {
@@ -126,7 +139,10 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
           show(n, `kpt first render #${i + 1}`, firsts.at(-1));
           if (i === 0) cpSync(pkg, rendered, { recursive: true });
           // rendered/ in .krmignore: first render, then a re-render of its result.
-          for (const [from, runs, label] of [[fresh, ignoredFirsts, 'first'], [renderedIgnored, ignoredAgains, 're-render']]) {
+          for (const [from, runs, label] of [
+            [fresh, ignoredFirsts, 'first'],
+            [renderedIgnored, ignoredAgains, 're-render'],
+          ]) {
             rmSync(pkg, { recursive: true, force: true });
             cpSync(from, pkg, { recursive: true });
             writeFileSync(join(pkg, '.krmignore'), 'rendered/\n');
@@ -142,7 +158,10 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
           perCluster.again = Math.max(perCluster.again, (agains.at(-1).rssMiB * 2 ** 20) / n);
           show(n, `kpt re-render #${i + 1}`, agains.at(-1));
           // The same function by `kpt fn eval --exec` (no Kptfile pipeline), on the same packages.
-          for (const [from, runs, label] of [[fresh, evalFirsts, 'first'], [rendered, evalAgains, 're-render']]) {
+          for (const [from, runs, label] of [
+            [fresh, evalFirsts, 'first'],
+            [rendered, evalAgains, 're-render'],
+          ]) {
             rmSync(pkg, { recursive: true, force: true });
             cpSync(from, pkg, { recursive: true });
             runs.push(timed(['kpt', 'fn', 'eval', pkg, '--exec', bin, '--', 'mode=expand', `reuse=${REUSE}`]));
@@ -170,7 +189,11 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
       if (!row.kptAgain) asNextInput(out, again);
       row.fnAgain = timed([process.execPath, bin], { stdin: again, stdout: out });
       row.writeAgain = kptWrite(out, sink);
-      show(n, `function alone, again${row.kptAgain ? ' (on what kpt handed it)' : ' (its own output as input)'}`, row.fnAgain);
+      show(
+        n,
+        `function alone, again${row.kptAgain ? ' (on what kpt handed it)' : ' (its own output as input)'}`,
+        row.fnAgain,
+      );
       if (row.kptAgain) {
         // kpt's own work on the same re-render: a function that replays the output just measured.
         const replay = join(work, `replay-${n}.sh`);
@@ -180,7 +203,18 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
         show(n, 'kpt alone on the re-render', row.kptAlone);
       }
       rows.push(row);
-      if (process.env.BENCH_KEEP !== '1') for (const f of [fresh, pkg, join(work, `rendered-${n}`), join(work, `rendered-ignored-${n}`), first, again, out, sink]) rmSync(f, { recursive: true, force: true });
+      if (process.env.BENCH_KEEP !== '1')
+        for (const f of [
+          fresh,
+          pkg,
+          join(work, `rendered-${n}`),
+          join(work, `rendered-ignored-${n}`),
+          first,
+          again,
+          out,
+          sink,
+        ])
+          rmSync(f, { recursive: true, force: true });
     }
   } finally {
     if (process.env.BENCH_KEEP === '1') log(`kept ${work}`);
@@ -190,9 +224,15 @@ export function kptBench(sizes = [2000, 10000], log = (s) => process.stderr.writ
 }
 
 export function kptReport({ rows, notes }) {
-  const f = (m) => `${m.wall.toFixed(1).padStart(7)} s ${m.cpu.toFixed(1).padStart(7)} s ${m.rssMiB.toFixed(0).padStart(7)} ${m.load.toFixed(1).padStart(5)}`;
-  const lines = ['', `kpt at fleet size, reuse: ${REUSE} (wall, cpu = user+sys of the process tree, peak RSS MiB, load average after the run):`, 'clusters  run                                 wall       cpu     RSS  load'];
-  const ratio = (a, b) => (a && b ? `   ratio wall ${(a.wall / b.wall).toFixed(2)}, cpu ${(a.cpu / b.cpu).toFixed(2)}` : '');
+  const f = (m) =>
+    `${m.wall.toFixed(1).padStart(7)} s ${m.cpu.toFixed(1).padStart(7)} s ${m.rssMiB.toFixed(0).padStart(7)} ${m.load.toFixed(1).padStart(5)}`;
+  const lines = [
+    '',
+    `kpt at fleet size, reuse: ${REUSE} (wall, cpu = user+sys of the process tree, peak RSS MiB, load average after the run):`,
+    'clusters  run                                 wall       cpu     RSS  load',
+  ];
+  const ratio = (a, b) =>
+    a && b ? `   ratio wall ${(a.wall / b.wall).toFixed(2)}, cpu ${(a.cpu / b.cpu).toFixed(2)}` : '';
   for (const r of rows) {
     let first = true;
     const line = (label, m, extra = '') => {
@@ -205,7 +245,8 @@ export function kptReport({ rows, notes }) {
     line('  the function', r.fnFirst);
     line('  kpt writes the output', r.writeFirst);
     line('kpt fn render, re-render (median)', r.kptAgain, ratio(r.kptAgain, r.kptFirst));
-    if (!r.kptAgain) lines.push(`${''.padStart(8)}  re-render without kpt (its memory): the function on its own output`);
+    if (!r.kptAgain)
+      lines.push(`${''.padStart(8)}  re-render without kpt (its memory): the function on its own output`);
     line('  kpt reads the package', r.readAgain, ratio(r.readAgain, r.readFirst));
     line('  the function', r.fnAgain, ratio(r.fnAgain, r.fnFirst));
     line('  kpt writes the output', r.writeAgain, ratio(r.writeAgain, r.writeFirst));
@@ -226,7 +267,10 @@ export function kptReport({ rows, notes }) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   const report = kptReport(kptBench(sizes.length > 0 ? sizes : undefined));
   process.stdout.write(`${report.lines.join('\n')}\n${report.summary}\n`);
 }

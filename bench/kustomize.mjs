@@ -28,7 +28,8 @@ const root = join(here, '..');
 const bin = join(root, 'bin', 'render-clusterclass');
 /** The plugin of examples/kustomize, for KUSTOMIZE_PLUGIN_HOME. */
 export const pluginHome = join(root, 'examples', 'kustomize', 'plugins');
-const RENDER_CONFIG = 'apiVersion: fn.render-clusterclass.dev/v1alpha1\nkind: RenderClusterClass\nmetadata:\n  name: render\n  annotations:\n    config.kubernetes.io/local-config: "true"\nspec:\n  mode: expand\n  keepClassInputs: false\n';
+const RENDER_CONFIG =
+  'apiVersion: fn.render-clusterclass.dev/v1alpha1\nkind: RenderClusterClass\nmetadata:\n  name: render\n  annotations:\n    config.kubernetes.io/local-config: "true"\nspec:\n  mode: expand\n  keepClassInputs: false\n';
 
 /**
  * A repository with the fleet's class, N Cluster files and a kustomization running the plugin;
@@ -43,20 +44,34 @@ export function writeRepository(dir, n, spec = {}) {
     writeFileSync(join(dir, file), YAML.stringify(clusterObject(i), { lineWidth: 0 }));
     files.push(file);
   }
-  writeFileSync(join(dir, 'render.yaml'), `${RENDER_CONFIG}${Object.entries(spec).map(([k, v]) => `  ${k}: ${v}\n`).join('')}`);
+  writeFileSync(
+    join(dir, 'render.yaml'),
+    `${RENDER_CONFIG}${Object.entries(spec)
+      .map(([k, v]) => `  ${k}: ${v}\n`)
+      .join('')}`,
+  );
   writeFileSync(join(dir, 'kustomization.yaml'), YAML.stringify({ resources: files, transformers: ['render.yaml'] }));
 }
 
 /** Every YAML file under dir, relative to it, sorted. */
 function yamlFiles(dir, at = dir) {
   return readdirSync(at, { withFileTypes: true })
-    .flatMap((e) => (e.isDirectory() ? yamlFiles(dir, join(at, e.name)) : e.name.endsWith('.yaml') ? [relative(dir, join(at, e.name))] : []))
+    .flatMap((e) =>
+      e.isDirectory()
+        ? yamlFiles(dir, join(at, e.name))
+        : e.name.endsWith('.yaml')
+          ? [relative(dir, join(at, e.name))]
+          : [],
+    )
     .sort();
 }
 
 const countObjects = (file) => readFileSync(file, 'utf8').split(/^kind: /m).length - 1;
 
-export function kustomizeBench({ plugin = [100, 200, 300], rendered = [200, 1000], render = [2000] } = {}, log = (s) => process.stderr.write(`[kustomize bench] ${s}\n`)) {
+export function kustomizeBench(
+  { plugin = [100, 200, 300], rendered = [200, 1000], render = [2000] } = {},
+  log = (s) => process.stderr.write(`[kustomize bench] ${s}\n`),
+) {
   if (!existsSync('/usr/bin/time') || spawnSync('kubectl', ['version', '--client']).status !== 0) {
     return { rows: [], notes: ['kubectl or /usr/bin/time missing: kustomize bench skipped'] };
   }
@@ -74,14 +89,21 @@ export function kustomizeBench({ plugin = [100, 200, 300], rendered = [200, 1000
         const file = join(work, `plugin-${n}.yaml`);
         row.plugin = timed(['kubectl', 'kustomize', '--enable-alpha-plugins', repo], { stdout: file, env });
         row.objects = countObjects(file);
-        log(`${n}: kubectl kustomize with the plugin ${row.plugin.wall} s, cpu ${row.plugin.cpu.toFixed(1)} s, ${row.objects} objects`);
+        log(
+          `${n}: kubectl kustomize with the plugin ${row.plugin.wall} s, cpu ${row.plugin.cpu.toFixed(1)} s, ${row.objects} objects`,
+        );
       }
       if (rendered.includes(n)) {
-        writeFileSync(join(out, 'kustomization.yaml'), YAML.stringify({ resources: yamlFiles(out).filter((f) => f !== 'kustomization.yaml') }));
+        writeFileSync(
+          join(out, 'kustomization.yaml'),
+          YAML.stringify({ resources: yamlFiles(out).filter((f) => f !== 'kustomization.yaml') }),
+        );
         const file = join(work, `rendered-${n}.yaml`);
         row.rendered = timed(['kubectl', 'kustomize', out], { stdout: file });
         row.objects = countObjects(file);
-        log(`${n}: kubectl kustomize of the rendered files ${row.rendered.wall} s, cpu ${row.rendered.cpu.toFixed(1)} s, ${row.objects} objects`);
+        log(
+          `${n}: kubectl kustomize of the rendered files ${row.rendered.wall} s, cpu ${row.rendered.cpu.toFixed(1)} s, ${row.objects} objects`,
+        );
       }
       rows.push(row);
     }
@@ -107,13 +129,18 @@ export function kustomizeReport({ rows, notes }) {
     'kustomize at fleet size (wall, cpu = user+system)',
     '| Clusters | objects | render -o | kubectl kustomize, exec plugin | kubectl kustomize of rendered files |',
     '| ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.n} | ${r.objects ?? '—'} | ${cell(r.render)} | ${cell(r.plugin)} | ${cell(r.rendered)} |`),
+    ...rows.map(
+      (r) => `| ${r.n} | ${r.objects ?? '—'} | ${cell(r.render)} | ${cell(r.plugin)} | ${cell(r.rendered)} |`,
+    ),
     ...notes,
   ];
   const k = (key) => exponent(rows, key)?.toFixed(2) ?? 'n/a';
   const largestPlugin = rows.filter((r) => r.plugin).at(-1);
   const ratio = largestPlugin ? (largestPlugin.plugin.cpu / largestPlugin.render.cpu).toFixed(1) : 'n/a';
-  return { lines, summary: `kustomize-plugin-exponent=${k('plugin')} kustomize-rendered-exponent=${k('rendered')} kustomize-plugin-vs-render=${ratio}` };
+  return {
+    lines,
+    summary: `kustomize-plugin-exponent=${k('plugin')} kustomize-rendered-exponent=${k('rendered')} kustomize-plugin-vs-render=${ratio}`,
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -121,6 +148,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const at = process.argv.indexOf(flag);
     return at < 0 ? fallback : process.argv[at + 1].split(',').filter(Boolean).map(Number);
   };
-  const report = kustomizeReport(kustomizeBench({ plugin: sizes('--plugin', [100, 200, 300]), rendered: sizes('--rendered', [200, 1000]), render: sizes('--render', [2000]) }));
+  const report = kustomizeReport(
+    kustomizeBench({
+      plugin: sizes('--plugin', [100, 200, 300]),
+      rendered: sizes('--rendered', [200, 1000]),
+      render: sizes('--render', [2000]),
+    }),
+  );
   process.stdout.write(`${[...report.lines, '', report.summary].join('\n')}\n`);
 }

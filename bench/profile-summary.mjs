@@ -15,7 +15,9 @@ function shortFile(url) {
   const path = url.startsWith('file://') ? fileURLToPath(url) : url;
   if (!path.startsWith('/')) return path;
   const rel = relative(root, path);
-  return rel.startsWith('node_modules/') ? rel.replace(/^node_modules\/([^/]+(?:\/[^/]+)?)\/.*$/, (m, pkg) => `${pkg}:${m.split('/').pop()}`) : rel;
+  return rel.startsWith('node_modules/')
+    ? rel.replace(/^node_modules\/([^/]+(?:\/[^/]+)?)\/.*$/, (m, pkg) => `${pkg}:${m.split('/').pop()}`)
+    : rel;
 }
 
 /** { byFunction, byFile, totalMs } from a parsed .cpuprofile. */
@@ -51,7 +53,8 @@ export function summarise(profile) {
       }
     }
   });
-  const rows = (m) => [...m.entries()].sort((a, b) => b[1] - a[1]).map(([k, us]) => ({ key: k, ms: us / 1000, share: us / totalUs }));
+  const rows = (m) =>
+    [...m.entries()].sort((a, b) => b[1] - a[1]).map(([k, us]) => ({ key: k, ms: us / 1000, share: us / totalUs }));
   return { totalMs: totalUs / 1000, bySelf: rows(self), byTotal: rows(total), byFile: rows(fileSelf) };
 }
 

@@ -18,7 +18,17 @@
 // kpt-rerender-ratio=<k> fn-rerender-ratio=<f> hostile-max-wall-s=<h> ... kustomize-plugin-exponent=<e> ...`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,8 +61,10 @@ const median = (xs) => {
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const fmtMs = (ms) => (ms >= 10000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
-const log = (s) => process.stderr.write(`[bench ${((performance.now() - startedAt) / 1000).toFixed(0).padStart(3)}s] ${s}\n`);
+const fmtMs = (ms) =>
+  ms >= 10000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`;
+const log = (s) =>
+  process.stderr.write(`[bench ${((performance.now() - startedAt) / 1000).toFixed(0).padStart(3)}s] ${s}\n`);
 
 // ---- the renderer under test -------------------------------------------------------------------
 function rendererCommand() {
@@ -79,7 +91,11 @@ function baselineCommand(rev, work) {
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   execFileSync('npm', ['run', 'build'], { cwd: dir, stdio: 'ignore' });
   const sha = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD']).toString().trim();
-  return { cmd: [process.execPath, join(dir, 'bin', 'render-clusterclass')], label: `${rev} (${sha})`, remove: () => execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', dir]) };
+  return {
+    cmd: [process.execPath, join(dir, 'bin', 'render-clusterclass')],
+    label: `${rev} (${sha})`,
+    remove: () => execFileSync('git', ['-C', root, 'worktree', 'remove', '--force', dir]),
+  };
 }
 
 /** Runs argv with stdin from a file and stdout to a file; wall time in ms, max RSS in KiB. */
@@ -158,7 +174,15 @@ try {
     const withFloor = n <= 1000;
     const ref = join(work, `rendered-${n}.yaml`);
     const first = run(renderer.cmd, { stdin: input[n], stdout: withFloor ? ref : '/dev/null', measureRss: true });
-    const row = { n, outMiB: undefined, render: withFloor ? [] : [first.ms], baseline: [], floor: [], floorPhases: [], rss: [first.rssKiB] };
+    const row = {
+      n,
+      outMiB: undefined,
+      render: withFloor ? [] : [first.ms],
+      baseline: [],
+      floor: [],
+      floorPhases: [],
+      rss: [first.rssKiB],
+    };
     let pre;
     if (withFloor) {
       row.outMiB = statSync(ref).size / 1048576;
@@ -170,7 +194,9 @@ try {
       rmSync(check);
       rmSync(ref);
     }
-    log(`fleet ${n}: first render ${fmtMs(first.ms)}${withFloor ? `, ${row.outMiB.toFixed(1)} MiB output, floor output ${row.identical ? 'byte-identical' : 'DIFFERS'}` : ''}`);
+    log(
+      `fleet ${n}: first render ${fmtMs(first.ms)}${withFloor ? `, ${row.outMiB.toFixed(1)} MiB output, floor output ${row.identical ? 'byte-identical' : 'DIFFERS'}` : ''}`,
+    );
     let runs = RUNS[n];
     for (let i = row.render.length; i < runs; i++) {
       // Keep the whole bench inside its budget: drop repetitions that would not fit (reported).
@@ -190,7 +216,9 @@ try {
         row.floor.push(f.ms - load);
         row.floorPhases.push(f.stderr.trim().split('\n')[0]);
       }
-      log(`fleet ${n}: run ${i + 1}/${runs} render ${fmtMs(r.ms)}${withFloor ? ` floor ${fmtMs(row.floor.at(-1))}` : ''}`);
+      log(
+        `fleet ${n}: run ${i + 1}/${runs} render ${fmtMs(r.ms)}${withFloor ? ` floor ${fmtMs(row.floor.at(-1))}` : ''}`,
+      );
     }
     if (row.rss.some((x) => x === undefined)) row.rss = [Number(rssViaResourceUsage(renderer.cmd, input[n]))];
     rows.push(row);
@@ -201,13 +229,18 @@ try {
   let evals;
   if (existsSync(join(here, 'gotemplate.mjs'))) {
     const g = await import('./gotemplate.mjs');
-    const samples = [1, 2, 3].map(() => g.measureEvalsPerSecond(g.TEMPLATES?.['three-actions'] ?? TPL, g.DATA, { durationMs: 1000 }));
+    const samples = [1, 2, 3].map(() =>
+      g.measureEvalsPerSecond(g.TEMPLATES?.['three-actions'] ?? TPL, g.DATA, { durationMs: 1000 }),
+    );
     evals = { value: median(samples), source: 'bench/gotemplate.mjs measureEvalsPerSecond' };
   } else {
     const { parseTemplate, executeTemplate } = await import('../dist/gotemplate/index.js');
     const parsed = parseTemplate(TPL, { name: 'tpl', functions: 'sprig-hermetic' });
     if (!parsed.ok) throw new Error(parsed.error);
-    const data = { builtin: { cluster: { name: 'my-cluster' }, controlPlane: { version: 'v1.34.2' } }, region: 'eu-west-1' };
+    const data = {
+      builtin: { cluster: { name: 'my-cluster' }, controlPlane: { version: 'v1.34.2' } },
+      region: 'eu-west-1',
+    };
     for (let i = 0; i < 5000; i++) executeTemplate(parsed.template, data);
     const samples = [1, 2, 3].map(() => {
       let k = 0;
@@ -225,8 +258,12 @@ try {
   const ratio = (r) => (r.floor.length ? med(r) / median(r.floor) : undefined);
   const out = [];
   out.push('');
-  out.push(`render-clusterclass bench — node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model?.trim() ?? '?'}), renderer: ${renderer.label}`);
-  out.push(`load average (1 min): ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end — above ~1 other processes shared the 2 cores`);
+  out.push(
+    `render-clusterclass bench — node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model?.trim() ?? '?'}), renderer: ${renderer.label}`,
+  );
+  out.push(
+    `load average (1 min): ${loadAtStart.toFixed(2)} at start, ${loadavg()[0].toFixed(2)} at end — above ~1 other processes shared the 2 cores`,
+  );
   out.push('');
   out.push('clusters  runs  output MiB  render (median)  floor (median)  ratio  ms/cluster  peak RSS MiB');
   for (const r of rows) {
@@ -237,26 +274,36 @@ try {
       `${String(r.n).padStart(8)}  ${String(r.render.length).padStart(4)}  ${(r.outMiB === undefined ? '—' : r.outMiB.toFixed(1)).padStart(10)}  ${fmtMs(med(r)).padStart(15)}  ${fl.padStart(14)}  ${rt ? rt.toFixed(2).padStart(5) : '    —'}  ${(med(r) / r.n).toFixed(2).padStart(10)}  ${rss.toFixed(0).padStart(12)}`,
     );
   }
-  const floorNote = rows.filter((r) => r.identical !== undefined).map((r) => `${r.n}: ${r.identical ? 'identical' : 'DIFFERS'}`).join(', ');
+  const floorNote = rows
+    .filter((r) => r.identical !== undefined)
+    .map((r) => `${r.n}: ${r.identical ? 'identical' : 'DIFFERS'}`)
+    .join(', ');
   out.push(`floor output vs render output (bytes): ${floorNote}`);
   const p1000 = byN[1000]?.floorPhases?.[0];
   if (p1000) out.push(`floor phases at 1,000 (ms, first run): ${p1000.replace('floor-phases ', '')}`);
   out.push('');
   const coldRatio = figures.coldMs / figures.nodeMs;
-  out.push(`cold start (1 Cluster, whole process): ${fmtMs(figures.coldMs)} vs node -e 0 ${fmtMs(figures.nodeMs)} (median of ${RUNS.coldStart})`);
+  out.push(
+    `cold start (1 Cluster, whole process): ${fmtMs(figures.coldMs)} vs node -e 0 ${fmtMs(figures.nodeMs)} (median of ${RUNS.coldStart})`,
+  );
   if (baseline) {
     out.push(`A/B against ${baseline.label}, run in turn (baseline / this checkout, median; ratio this/baseline):`);
-    out.push(`  cold start: ${fmtMs(figures.baselineColdMs)} / ${fmtMs(figures.coldMs)} (${(figures.coldMs / figures.baselineColdMs).toFixed(2)})`);
+    out.push(
+      `  cold start: ${fmtMs(figures.baselineColdMs)} / ${fmtMs(figures.coldMs)} (${(figures.coldMs / figures.baselineColdMs).toFixed(2)})`,
+    );
     for (const r of rows.filter((row) => row.baseline.length)) {
       const floor = median(r.floor);
-      out.push(`  render @${r.n}: ${fmtMs(median(r.baseline))} / ${fmtMs(med(r))} (${(med(r) / median(r.baseline)).toFixed(2)}); render/floor ${(median(r.baseline) / floor).toFixed(2)} / ${(med(r) / floor).toFixed(2)}`);
+      out.push(
+        `  render @${r.n}: ${fmtMs(median(r.baseline))} / ${fmtMs(med(r))} (${(med(r) / median(r.baseline)).toFixed(2)}); render/floor ${(median(r.baseline) / floor).toFixed(2)} / ${(med(r) / floor).toFixed(2)}`,
+      );
     }
   }
   out.push(`go-template evals/s ('${TPL}'): ${evals.value.toLocaleString('en-US')} (${evals.source})`);
   const renderRatio = ratio(byN[1000]);
   const scaling = byN[10000] ? med(byN[10000]) / med(byN[1000]) : undefined;
   const peakMiB = byN[10000] ? Math.max(...byN[10000].rss) / 1024 : undefined;
-  const target = (name, v, max) => `${name.padEnd(26)} ${v === undefined ? 'n/a' : v.toFixed(2).padStart(8)}  target <= ${max}  ${v === undefined ? 'NOT MEASURED' : v <= max ? 'met' : 'NOT MET'}`;
+  const target = (name, v, max) =>
+    `${name.padEnd(26)} ${v === undefined ? 'n/a' : v.toFixed(2).padStart(8)}  target <= ${max}  ${v === undefined ? 'NOT MEASURED' : v <= max ? 'met' : 'NOT MET'}`;
   out.push('');
   out.push('targets:');
   out.push(target('render ratio @1,000', renderRatio, 1.3));
@@ -266,12 +313,28 @@ try {
   const f2 = (v) => (v === undefined ? 'n/a' : v.toFixed(2));
   out.push(`gotemplate-evals-per-second=${evals.value}`);
   // kpt at fleet size and the hostile corpus's times (run last: the 10,000-Cluster kpt case is the heaviest).
-  const kptSizes = (env.BENCH_KPT_SIZES ?? (QUICK ? '200' : '2000,10000')).split(',').map(Number).filter((n) => n > 0);
-  const kpt = kptSizes.length > 0 ? kptReport(kptBench(kptSizes, log)) : { lines: [], summary: 'kpt-rerender-ratio=n/a' };
-  const hostile = env.BENCH_HOSTILE === '0' ? { lines: [], summary: 'hostile-max-wall-s=n/a' } : hostileReport(hostileBench(log));
-  const kustomize = env.BENCH_KUSTOMIZE === '0' ? { lines: [], summary: 'kustomize-plugin-exponent=n/a' } : kustomizeReport(kustomizeBench(QUICK ? { plugin: [100, 200], rendered: [200], render: [] } : undefined, log));
-  out.push(...kpt.lines, ...hostile.lines, ...kustomize.lines, '', `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`);
-  out.push(`render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${hostile.summary} ${kustomize.summary}`);
+  const kptSizes = (env.BENCH_KPT_SIZES ?? (QUICK ? '200' : '2000,10000'))
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
+  const kpt =
+    kptSizes.length > 0 ? kptReport(kptBench(kptSizes, log)) : { lines: [], summary: 'kpt-rerender-ratio=n/a' };
+  const hostile =
+    env.BENCH_HOSTILE === '0' ? { lines: [], summary: 'hostile-max-wall-s=n/a' } : hostileReport(hostileBench(log));
+  const kustomize =
+    env.BENCH_KUSTOMIZE === '0'
+      ? { lines: [], summary: 'kustomize-plugin-exponent=n/a' }
+      : kustomizeReport(kustomizeBench(QUICK ? { plugin: [100, 200], rendered: [200], render: [] } : undefined, log));
+  out.push(
+    ...kpt.lines,
+    ...hostile.lines,
+    ...kustomize.lines,
+    '',
+    `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`,
+  );
+  out.push(
+    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${hostile.summary} ${kustomize.summary}`,
+  );
   process.stdout.write(out.join('\n') + '\n');
 } finally {
   baseline?.remove();

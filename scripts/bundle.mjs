@@ -18,7 +18,8 @@ const sources = readdirSync(join(root, 'src'), { recursive: true, withFileTypes:
   .filter((e) => e.isFile())
   .map((e) => join(e.parentPath, e.name))
   .sort();
-for (const file of [...sources, join(root, 'package-lock.json')]) sourceDigest.update(`${relative(root, file)}\n`).update(readFileSync(file));
+for (const file of [...sources, join(root, 'package-lock.json')])
+  sourceDigest.update(`${relative(root, file)}\n`).update(readFileSync(file));
 
 await build({
   entryPoints: [join(root, 'src', 'cli', 'main.ts')],

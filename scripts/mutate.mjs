@@ -51,17 +51,22 @@ const TARGETS = {
   // module's unit tests (test/topology/<module>.test.ts where there is one), then the goldens and
   // real fixtures that render it and the provenance tests that read what it records.
   ...Object.fromEntries(
-    ['desired', 'controlplane', 'workers', 'healthcheck', 'objects'].map((m) => [`src/topology/${m}.ts`, [...new Set([`test/topology/${m}.test.ts`, ...DESIRED_STATE_TESTS])]]),
+    ['desired', 'controlplane', 'workers', 'healthcheck', 'objects'].map((m) => [
+      `src/topology/${m}.ts`,
+      [...new Set([`test/topology/${m}.test.ts`, ...DESIRED_STATE_TESTS])],
+    ]),
   ),
 };
 
 const args = process.argv.slice(2);
 const wholeSuite = args.includes('--whole-suite');
 /** `FILE` or `FILE:FROM-TO` (only the mutants on those lines, e.g. to re-check survivors). */
-const specs = args.filter((a) => a !== '--whole-suite').map((a) => {
-  const [, file, lines] = /^(.*?)(:\d+-\d+)?$/.exec(a);
-  return { file: relative(root, resolve(file)), lines: lines ?? '' };
-});
+const specs = args
+  .filter((a) => a !== '--whole-suite')
+  .map((a) => {
+    const [, file, lines] = /^(.*?)(:\d+-\d+)?$/.exec(a);
+    return { file: relative(root, resolve(file)), lines: lines ?? '' };
+  });
 for (const { file } of specs) {
   if (!existsSync(join(root, file))) {
     console.error(`mutate: no such file: ${file}`);
@@ -87,7 +92,9 @@ function stryker(mutate, report, testFiles) {
   const found = testFiles?.filter((t) => existsSync(join(root, t))) ?? [];
   const existing = found.length > 0 ? found : undefined;
   const related = !existing && !wholeSuite;
-  console.log(`\nmutate: ${mutate.join(' ')} against ${existing ? existing.join(' ') : related ? 'the tests that import it' : 'the whole suite'}`);
+  console.log(
+    `\nmutate: ${mutate.join(' ')} against ${existing ? existing.join(' ') : related ? 'the tests that import it' : 'the whole suite'}`,
+  );
   linkShared();
   const env = {
     ...process.env,
@@ -106,7 +113,11 @@ if (wholeSuite) {
   status = stryker(files.length > 0 ? files : Object.keys(TARGETS), ['whole-suite', ...names].join('_'));
 } else {
   for (const { file, lines } of specs.length > 0 ? specs : Object.keys(TARGETS).map((file) => ({ file, lines: '' }))) {
-    const code = stryker([file + lines], (file + lines.replace(':', '-')).replace(/^src\//, '').replace(/[/.]/g, '_'), TARGETS[file]);
+    const code = stryker(
+      [file + lines],
+      (file + lines.replace(':', '-')).replace(/^src\//, '').replace(/[/.]/g, '_'),
+      TARGETS[file],
+    );
     status ||= code;
   }
 }

@@ -20,7 +20,13 @@ function tableAfter(heading: string): string[][] {
   expect(at, `docs/architecture.md has a "## ${heading}" section`).toBeGreaterThan(-1);
   const rows: string[][] = [];
   for (const line of doc.slice(at).split('\n').slice(2)) {
-    if (line.startsWith('|')) rows.push(line.split('|').slice(1, -1).map((c) => c.trim()));
+    if (line.startsWith('|'))
+      rows.push(
+        line
+          .split('|')
+          .slice(1, -1)
+          .map((c) => c.trim()),
+      );
     else if (rows.length > 0) break;
   }
   return rows.slice(2); // header and separator
@@ -92,7 +98,9 @@ function functionLengths(): { at: string; lines: number }[] {
     const visit = (node: ts.Node): void => {
       if (ts.isFunctionLike(node) && 'body' in node && node.body) {
         const start = lineOf(node.getStart(source));
-        const name = node.name?.getText(source) ?? (ts.isVariableDeclaration(node.parent) ? node.parent.name.getText(source) : '(anonymous)');
+        const name =
+          node.name?.getText(source) ??
+          (ts.isVariableDeclaration(node.parent) ? node.parent.name.getText(source) : '(anonymous)');
         found.push({ at: `src/${file}:${start} ${name}`, lines: lineOf(node.end) - start + 1 });
       }
       ts.forEachChild(node, visit);
@@ -126,19 +134,30 @@ describe('the architecture of src/ (docs/architecture.md)', () => {
       for (const target of targets) {
         const from = folderOf(file);
         const to = folderOf(target);
-        if (layers.indexOf(to) > layers.indexOf(from)) backUp.set(`${from} -> ${to}`, [...(backUp.get(`${from} -> ${to}`) ?? []), `${file} -> ${target}`]);
+        if (layers.indexOf(to) > layers.indexOf(from))
+          backUp.set(`${from} -> ${to}`, [...(backUp.get(`${from} -> ${to}`) ?? []), `${file} -> ${target}`]);
       }
     }
     const undocumented = [...backUp].filter(([pair]) => !allowed.includes(pair));
-    expect(undocumented, 'imports running back up the layers (move the code, or name the pair and why in docs/architecture.md)').toEqual([]);
-    expect(allowed.filter((pair) => !backUp.has(pair)), 'documented pairs no longer in use: remove them from docs/architecture.md').toEqual([]);
+    expect(
+      undocumented,
+      'imports running back up the layers (move the code, or name the pair and why in docs/architecture.md)',
+    ).toEqual([]);
+    expect(
+      allowed.filter((pair) => !backUp.has(pair)),
+      'documented pairs no longer in use: remove them from docs/architecture.md',
+    ).toEqual([]);
     expect(allowed.length).toBeLessThanOrEqual(5);
   });
 
   it('cites CAPI files and functions or the repository, never a section of a document outside it', () => {
     const outside = readdirSync(src, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.ts'))
-      .flatMap((f) => readFileSync(join(src, f), 'utf8').split('\n').map((line, i) => ({ at: `src/${f}:${i + 1}`, line })))
+      .flatMap((f) =>
+        readFileSync(join(src, f), 'utf8')
+          .split('\n')
+          .map((line, i) => ({ at: `src/${f}:${i + 1}`, line })),
+      )
       .filter(({ line }) => /§|topology-semantics|krm-integration/.test(line))
       .map(({ at }) => at);
     expect(outside).toEqual([]);
@@ -146,9 +165,16 @@ describe('the architecture of src/ (docs/architecture.md)', () => {
 
   it(`keeps every function outside src/gotemplate within ${MAX_FUNCTION_LINES} lines, and pipeline/run.ts a short recipe`, () => {
     const lengths = functionLengths();
-    expect(lengths.find((f) => f.at.startsWith('src/pipeline/run.ts:')), 'functions are found').toBeDefined();
+    expect(
+      lengths.find((f) => f.at.startsWith('src/pipeline/run.ts:')),
+      'functions are found',
+    ).toBeDefined();
     expect(lengths.filter((f) => f.lines > MAX_FUNCTION_LINES).map((f) => `${f.at}: ${f.lines} lines`)).toEqual([]);
-    expect(readFileSync(join(src, 'pipeline', 'run.ts'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(MAX_FUNCTION_LINES);
+    expect(
+      readFileSync(join(src, 'pipeline', 'run.ts'), 'utf8')
+        .trimEnd()
+        .split('\n').length,
+    ).toBeLessThanOrEqual(MAX_FUNCTION_LINES);
   });
 
   it("keeps the README's folder map equal to the folders of src/", () => {

@@ -31,7 +31,11 @@ describe('no locale in src', () => {
     const found = sourceFiles(SRC).flatMap((file) =>
       readFileSync(file, 'utf8')
         .split('\n')
-        .flatMap((line, i) => (/localeCompare|\bIntl\b|\.toLocale/.test(line) ? [`${relative(repoRoot, file)}:${i + 1}: ${line.trim()}`] : [])),
+        .flatMap((line, i) =>
+          /localeCompare|\bIntl\b|\.toLocale/.test(line)
+            ? [`${relative(repoRoot, file)}:${i + 1}: ${line.trim()}`]
+            : [],
+        ),
     );
     expect(found).toEqual([]);
   });
@@ -59,7 +63,8 @@ function writeLayout(docs: readonly Obj[], layout: Layout): string {
   const dir = mkdtempSync(join(tmpdir(), 'rcc-det-'));
   const byFile = new Map<number, Obj[]>();
   for (const i of layout.order) byFile.set(layout.files[i]!, [...(byFile.get(layout.files[i]!) ?? []), docs[i]!]);
-  for (const [f, list] of byFile) writeFileSync(join(dir, `part-${'zyxw'[f]}.yaml`), list.map((d) => YAML.stringify(d)).join('---\n'));
+  for (const [f, list] of byFile)
+    writeFileSync(join(dir, `part-${'zyxw'[f]}.yaml`), list.map((d) => YAML.stringify(d)).join('---\n'));
   return dir;
 }
 
@@ -75,7 +80,12 @@ const ENVIRONMENTS: Environment[] = [
 ];
 
 function cli(args: string[], at: Environment): string {
-  const r = spawnSync(process.execPath, [binPath, ...args], { cwd: at.cwd, env: { PATH: process.env.PATH, ...at.env }, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [binPath, ...args], {
+    cwd: at.cwd,
+    env: { PATH: process.env.PATH, ...at.env },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
   if (r.status !== 0 && r.status !== 1) throw new Error(`${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
@@ -106,7 +116,12 @@ describe('byte-identical output under any locale, time zone, working directory a
   it('the reference plan lists rollouts whose order a locale would change', () => {
     const plan = JSON.parse(reference['plan json'] as string);
     const rollouts = plan.clusters.find((c: Obj) => c.cluster === 'fleet/c-aa').rollouts.map((r: Obj) => r.name);
-    expect(rollouts.filter((n: string) => /^c-aa-..-/.test(n)).map((n: string) => n.slice(5, 7))).toEqual(['aa', 'ja', 'ya', 'zz']);
+    expect(rollouts.filter((n: string) => /^c-aa-..-/.test(n)).map((n: string) => n.slice(5, 7))).toEqual([
+      'aa',
+      'ja',
+      'ya',
+      'zz',
+    ]);
   });
 
   it(`shuffled files and documents, in every environment (fast-check seed ${SEED})`, () => {
@@ -119,7 +134,10 @@ describe('byte-identical output under any locale, time zone, working directory a
     const layouts = fc.sample(layout, { seed: SEED, numRuns: ENVIRONMENTS.length });
     ENVIRONMENTS.forEach((at, i) => {
       const l = layouts[i]!;
-      expect(outputs(writeLayout(before, l), writeLayout(after, l), at), `${JSON.stringify(at)} ${JSON.stringify(l)}`).toEqual(reference);
+      expect(
+        outputs(writeLayout(before, l), writeLayout(after, l), at),
+        `${JSON.stringify(at)} ${JSON.stringify(l)}`,
+      ).toEqual(reference);
     });
   });
 });

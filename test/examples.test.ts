@@ -26,13 +26,17 @@ describe('examples/basic: ClusterClass mixed, Cluster foo', () => {
     const byKind = (kind: string) => rendered.filter((d) => d.kind === kind);
 
     const [vsphereCluster] = byKind('VSphereCluster');
-    expect(vsphereCluster.metadata.annotations['cluster.x-k8s.io/cloned-from-name']).toBe('vsphere-prod-cluster-template');
+    expect(vsphereCluster.metadata.annotations['cluster.x-k8s.io/cloned-from-name']).toBe(
+      'vsphere-prod-cluster-template',
+    );
     expect(vsphereCluster.spec.server).toBe('vcenter.example.com');
 
     const [kcp] = byKind('KubeadmControlPlane');
     expect(kcp.spec.version).toBe('v1.19.1');
     expect(kcp.spec.replicas).toBe(3);
-    const cpMachineTemplate = byKind('VSphereMachineTemplate').find((t) => !t.metadata.labels['topology.cluster.x-k8s.io/deployment-name']);
+    const cpMachineTemplate = byKind('VSphereMachineTemplate').find(
+      (t) => !t.metadata.labels['topology.cluster.x-k8s.io/deployment-name'],
+    );
     // v1beta1 KubeadmControlPlane → contract v1beta1 shape of the machine template reference.
     expect(kcp.spec.machineTemplate.infrastructureRef).toEqual({
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
@@ -42,7 +46,9 @@ describe('examples/basic: ClusterClass mixed, Cluster foo', () => {
     });
 
     const mds = byKind('MachineDeployment');
-    expect(mds.map((md) => [md.metadata.labels['topology.cluster.x-k8s.io/deployment-name'], md.spec.replicas])).toEqual([
+    expect(
+      mds.map((md) => [md.metadata.labels['topology.cluster.x-k8s.io/deployment-name'], md.spec.replicas]),
+    ).toEqual([
       ['big-pool-of-machines-1', 5],
       ['small-pool-of-machines-1', 1],
       ['microsoft-1', 3],
@@ -68,7 +74,10 @@ describe('examples/basic: ClusterClass mixed, Cluster foo', () => {
     const mhcs = byKind('MachineHealthCheck');
     expect(mhcs).toHaveLength(4);
     const cpMhc = mhcs.find((m) => m.metadata.name === kcp.metadata.name);
-    expect(cpMhc.spec.selector.matchLabels).toEqual({ 'cluster.x-k8s.io/control-plane': '', 'topology.cluster.x-k8s.io/owned': '' });
+    expect(cpMhc.spec.selector.matchLabels).toEqual({
+      'cluster.x-k8s.io/control-plane': '',
+      'topology.cluster.x-k8s.io/owned': '',
+    });
     expect(cpMhc.spec.maxUnhealthy).toBe('33%');
     expect(cpMhc.spec.nodeStartupTimeout).toBe('3m0s');
     for (const md of mds) {
@@ -93,9 +102,12 @@ describe('examples/basic: ClusterClass mixed, Cluster foo', () => {
     const generated = YAML.parseAllDocuments(io.out)
       .map((d) => d.toJS())
       .filter((d) => d.metadata.annotations?.['internal.config.kubernetes.io/path'] === 'rendered/bar/foo.yaml');
-    const committed = YAML.parseAllDocuments(readFileSync(join(example, 'rendered', 'bar', 'foo.yaml'), 'utf8')).map((d) => d.toJS());
+    const committed = YAML.parseAllDocuments(readFileSync(join(example, 'rendered', 'bar', 'foo.yaml'), 'utf8')).map(
+      (d) => d.toJS(),
+    );
     const strip = (d: { metadata: { annotations?: Record<string, string> } }) => {
-      for (const k of Object.keys(d.metadata.annotations ?? {})) if (k.includes('config.kubernetes.io/')) delete d.metadata.annotations![k];
+      for (const k of Object.keys(d.metadata.annotations ?? {}))
+        if (k.includes('config.kubernetes.io/')) delete d.metadata.annotations![k];
       return d;
     };
     expect(committed.map(strip)).toEqual(generated.map(strip));

@@ -15,7 +15,9 @@ import { fakeIO } from './helpers/io.js';
 
 const root = join(import.meta.dirname, 'golden', 'render');
 const update = process.env.UPDATE_GOLDEN === '1';
-const cases = readdirSync(root).filter((d) => existsSync(join(root, d, 'input.yaml'))).sort();
+const cases = readdirSync(root)
+  .filter((d) => existsSync(join(root, d, 'input.yaml')))
+  .sort();
 
 async function render(dir: string): Promise<{ code: number; out: string }> {
   const args = [join(dir, 'input.yaml')];

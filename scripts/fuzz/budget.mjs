@@ -35,34 +35,47 @@ export const SHAPES = {
 };
 
 export function runBudget(log = (line) => process.stderr.write(`${line}\n`)) {
-  if (!existsSync(join(root, 'dist', 'render-clusterclass.cjs'))) throw new Error('dist/ is missing: run `npm run build` first');
+  if (!existsSync(join(root, 'dist', 'render-clusterclass.cjs')))
+    throw new Error('dist/ is missing: run `npm run build` first');
   const measured = existsSync(TIME);
   if (!measured) log(`budget: SKIPPED peak RSS and CPU time (${TIME} not found; wall time instead)`);
   const dir = mkdtempSync(join(tmpdir(), 'rcc-budget-'));
   const violations = [];
-  log(`budget: ${Object.keys(SHAPES).length} hostile shapes, one at a time; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`);
+  log(
+    `budget: ${Object.keys(SHAPES).length} hostile shapes, one at a time; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores`,
+  );
   try {
     for (const [shape, exit] of Object.entries(SHAPES)) {
       const input = generators[shape]();
       const rssFile = join(dir, 'rss');
       const argv = [process.execPath, join(root, 'bin', 'render-clusterclass')];
       const start = performance.now();
-      const r = spawnSync(measured ? TIME : argv[0], measured ? ['-f', '%M %U %S', '-o', rssFile, ...argv] : argv.slice(1), {
-        input,
-        maxBuffer: 1 << 30,
-        env: { ...process.env, NODE_OPTIONS: '' },
-      });
+      const r = spawnSync(
+        measured ? TIME : argv[0],
+        measured ? ['-f', '%M %U %S', '-o', rssFile, ...argv] : argv.slice(1),
+        {
+          input,
+          maxBuffer: 1 << 30,
+          env: { ...process.env, NODE_OPTIONS: '' },
+        },
+      );
       const wallMs = performance.now() - start;
-      const [rssKiB, user, system] = measured ? readFileSync(rssFile, 'utf8').trim().split('\n').pop().split(' ').map(Number) : [];
+      const [rssKiB, user, system] = measured
+        ? readFileSync(rssFile, 'utf8').trim().split('\n').pop().split(' ').map(Number)
+        : [];
       const ms = measured ? (user + system) * 1000 : wallMs;
       const [stdout, stderr] = [r.stdout.toString('utf8'), r.stderr.toString('utf8')];
       const problems = contractProblems(r.status, stdout, stderr, stdout === '' ? undefined : listItems(input));
       if (r.status !== exit) problems.push(`exit ${r.status}, expected ${exit}: ${stderr.slice(0, 300)}`);
-      if (ms > MAX_MS) problems.push(`${(ms / 1000).toFixed(1)} s ${measured ? 'CPU' : 'wall'}, the budget is ${MAX_MS / 1000} s`);
-      if (rssKiB !== undefined && rssKiB > MAX_RSS_KIB) problems.push(`${(rssKiB / 1024).toFixed(0)} MiB peak RSS, the budget is 1 GiB`);
+      if (ms > MAX_MS)
+        problems.push(`${(ms / 1000).toFixed(1)} s ${measured ? 'CPU' : 'wall'}, the budget is ${MAX_MS / 1000} s`);
+      if (rssKiB !== undefined && rssKiB > MAX_RSS_KIB)
+        problems.push(`${(rssKiB / 1024).toFixed(0)} MiB peak RSS, the budget is 1 GiB`);
       const seconds = (t) => `${(t / 1000).toFixed(2).padStart(6)} s`;
       const figures = `${(input.length / 1048576).toFixed(1).padStart(5)} MiB in  ${measured ? `${seconds(ms)} CPU` : '   n/a CPU'}  ${seconds(wallMs)} wall  ${rssKiB === undefined ? '   n/a' : String(Math.round(rssKiB / 1024)).padStart(6)} MiB RSS  exit ${r.status}`;
-      log(`budget: ${shape.padEnd(22)} ${figures}${problems.length ? `  VIOLATION: ${problems.join('; ').slice(0, 500)}` : ''}`);
+      log(
+        `budget: ${shape.padEnd(22)} ${figures}${problems.length ? `  VIOLATION: ${problems.join('; ').slice(0, 500)}` : ''}`,
+      );
       if (problems.length > 0) violations.push({ seed: `budget:${shape}`, violations: problems });
     }
   } finally {

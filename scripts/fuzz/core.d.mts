@@ -18,7 +18,14 @@ export interface ListItem {
 }
 export interface ListItems {
   items: ListItem[];
-  results: { severity?: string; message?: string; resourceRef?: Record<string, unknown>; field?: { path?: string }; file?: unknown; tags?: Record<string, string> }[];
+  results: {
+    severity?: string;
+    message?: string;
+    resourceRef?: Record<string, unknown>;
+    field?: { path?: string };
+    file?: unknown;
+    tags?: Record<string, string>;
+  }[];
 }
 export function listItems(text: string): ListItems | undefined;
 export function lostItems(input: ListItems, output: ListItems): string[];

@@ -8,20 +8,66 @@ const CAPI = 'cluster.x-k8s.io/v1beta2';
 const NS = 'fz';
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 const TEMPLATES = [
-  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', name: 'infra', role: 'infrastructureCluster' },
-  { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'cp', role: 'controlPlane' },
-  { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', name: 'machine', role: 'machineDeploymentClass' },
-  { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', name: 'boot', role: 'machineDeploymentClass' },
+  {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'DevClusterTemplate',
+    name: 'infra',
+    role: 'infrastructureCluster',
+  },
+  {
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmControlPlaneTemplate',
+    name: 'cp',
+    role: 'controlPlane',
+  },
+  {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'DevMachineTemplate',
+    name: 'machine',
+    role: 'machineDeploymentClass',
+  },
+  {
+    apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmConfigTemplate',
+    name: 'boot',
+    role: 'machineDeploymentClass',
+  },
 ];
 const TEMPLATE_SNIPPETS = [
-  '{{ .builtin.cluster.name }}', '{{ .builtin.cluster.namespace | upper }}', '{{ .v0 }}', '{{ .v1 | toJson }}',
-  '{{ if .v2 }}yes{{ else }}no{{ end }}', '{{ range $i, $e := until 3 }}{{ $i }}{{ end }}', '{{ printf "%05d" 42 }}',
-  '{{ .__proto__ }}', '{{ .constructor }}', '{{ index . "__proto__" }}', '{{ env "HOME" }}', '{{ now }}', '{{ expandenv "$PATH" }}',
-  '{{ getHostByName "x" }}', '{{ repeat 1000000000 "x" }}', '{{ range until 100000000 }}x{{ end }}',
-  '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}', '{{ regexMatch "^(a+)+$" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!" }}',
-  '{{ fail "boom" }}', '{{ toYaml .builtin }}', '{{ .builtin.controlPlane.version }}', '{{ default "d" .missing }}',
-  '{{ dict "__proto__" "x" | toJson }}', '{{ semverCompare ">=1.0.0" "1.2.3" }}', '{{', '}}', '{{ .v0 | b64enc | b64dec }}',
-  'plain text', '- a\n- b', '{a: 1}', '', '{{ index .v1 0 }}', '{{ len .v1 }}', '{{ .builtin.machineDeployment.topologyName }}',
+  '{{ .builtin.cluster.name }}',
+  '{{ .builtin.cluster.namespace | upper }}',
+  '{{ .v0 }}',
+  '{{ .v1 | toJson }}',
+  '{{ if .v2 }}yes{{ else }}no{{ end }}',
+  '{{ range $i, $e := until 3 }}{{ $i }}{{ end }}',
+  '{{ printf "%05d" 42 }}',
+  '{{ .__proto__ }}',
+  '{{ .constructor }}',
+  '{{ index . "__proto__" }}',
+  '{{ env "HOME" }}',
+  '{{ now }}',
+  '{{ expandenv "$PATH" }}',
+  '{{ getHostByName "x" }}',
+  '{{ repeat 1000000000 "x" }}',
+  '{{ range until 100000000 }}x{{ end }}',
+  '{{ define "r" }}{{ template "r" . }}{{ end }}{{ template "r" . }}',
+  '{{ regexMatch "^(a+)+$" "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!" }}',
+  '{{ fail "boom" }}',
+  '{{ toYaml .builtin }}',
+  '{{ .builtin.controlPlane.version }}',
+  '{{ default "d" .missing }}',
+  '{{ dict "__proto__" "x" | toJson }}',
+  '{{ semverCompare ">=1.0.0" "1.2.3" }}',
+  '{{',
+  '}}',
+  '{{ .v0 | b64enc | b64dec }}',
+  'plain text',
+  '- a\n- b',
+  '{a: 1}',
+  '',
+  '{{ index .v1 0 }}',
+  '{{ len .v1 }}',
+  '{{ .builtin.machineDeployment.topologyName }}',
 ];
 /** Values that double at every step (`append $x $x`): every walk over them must stop at its budget. */
 const DOUBLING_SNIPPETS = [
@@ -32,36 +78,78 @@ const DOUBLING_SNIPPETS = [
 ];
 /** Function configs an invalid input may carry (issue #13): each must give exit 3 with the items untouched. */
 const BAD_FUNCTION_CONFIGS = [
-  'not a map', ['mode', 'preview'], 42,
+  'not a map',
+  ['mode', 'preview'],
+  42,
   { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'fc' } },
   { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: ['mode=preview'] },
   { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: { nested: 'map' } } },
   { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: null } },
   { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, spec: { mode: 'preview' } },
-  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: JSON.parse('{"__proto__": "x", "constructor": "y"}') },
-  { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'v'])) },
+  {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'fc' },
+    data: JSON.parse('{"__proto__": "x", "constructor": "y"}'),
+  },
+  {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'fc' },
+    data: Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`k${i}`, 'v'])),
+  },
   { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'x'.repeat(200_000) } },
-  { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: { bogus: 1 } },
-  { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: ['mode'] },
+  {
+    apiVersion: 'fn.render-clusterclass.dev/v1alpha1',
+    kind: 'RenderClusterClass',
+    metadata: { name: 'fc' },
+    spec: { bogus: 1 },
+  },
+  {
+    apiVersion: 'fn.render-clusterclass.dev/v1alpha1',
+    kind: 'RenderClusterClass',
+    metadata: { name: 'fc' },
+    spec: ['mode'],
+  },
   { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: 'oops', spec: {} },
 ];
 const PATHS = [
-  '/spec/template/spec/x', '/spec/template/spec/backend', '/spec/template/spec/a/b', '/spec/template/metadata/labels/l',
-  '/spec/template/__proto__/polluted', '/__proto__/polluted', '/constructor/prototype/polluted', '/spec/template/spec/list/0',
-  '/spec/template/spec/list/-', '/spec', '', 'no-slash', '/spec/template/spec/a~1b', '/spec/template/spec/~2',
+  '/spec/template/spec/x',
+  '/spec/template/spec/backend',
+  '/spec/template/spec/a/b',
+  '/spec/template/metadata/labels/l',
+  '/spec/template/__proto__/polluted',
+  '/__proto__/polluted',
+  '/constructor/prototype/polluted',
+  '/spec/template/spec/list/0',
+  '/spec/template/spec/list/-',
+  '/spec',
+  '',
+  'no-slash',
+  '/spec/template/spec/a~1b',
+  '/spec/template/spec/~2',
 ];
 
 /** An object with own data properties only (so `__proto__` is a key, not the prototype). */
 function obj(entries) {
   const o = {};
-  for (const [k, v] of entries) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries)
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   return o;
 }
 
 export function arbitraries(fc) {
-  const key = fc.oneof({ weight: 4, arbitrary: fc.constantFrom('a', 'b', 'name', 'value', 'x-y', 'k8s.io/z') }, { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
+  const key = fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('a', 'b', 'name', 'value', 'x-y', 'k8s.io/z') },
+    { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_KEYS) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+  );
   const scalar = fc.oneof(
-    fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.constant(null), fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.string({ maxLength: 12 }),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.constantFrom('us-east-1', 'eu-west-1', 'v1.33.1', '{{ .x }}', '', 'a'.repeat(40), 'yes', 'null', '~', '0x1F'),
   );
   const { json } = fc.letrec((tie) => ({
@@ -69,91 +157,210 @@ export function arbitraries(fc) {
     arr: fc.array(tie('json'), { maxLength: 3 }),
     map: fc.array(fc.tuple(key, tie('json')), { maxLength: 3 }).map(obj),
   }));
-  const varName = fc.oneof({ weight: 5, arbitrary: fc.constantFrom('v0', 'v1', 'v2', 'region') }, { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_KEYS, 'builtin', '', 'a.b') });
+  const varName = fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom('v0', 'v1', 'v2', 'region') },
+    { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_KEYS, 'builtin', '', 'a.b') },
+  );
   const schema = fc.oneof(
-    fc.record({ type: fc.constant('string'), pattern: fc.constantFrom(undefined, '^[a-z0-9-]+$', '^(a+)+$', '(', '^(a)\\1$'), maxLength: fc.constantFrom(undefined, 5, 64), enum: fc.constantFrom(undefined, ['a', 'b']), default: fc.constantFrom(undefined, 'a', 5) }, { requiredKeys: ['type'] }),
-    fc.record({ type: fc.constant('integer'), minimum: fc.constantFrom(undefined, 0, 10), maximum: fc.constantFrom(undefined, 100) }, { requiredKeys: ['type'] }),
+    fc.record(
+      {
+        type: fc.constant('string'),
+        pattern: fc.constantFrom(undefined, '^[a-z0-9-]+$', '^(a+)+$', '(', '^(a)\\1$'),
+        maxLength: fc.constantFrom(undefined, 5, 64),
+        enum: fc.constantFrom(undefined, ['a', 'b']),
+        default: fc.constantFrom(undefined, 'a', 5),
+      },
+      { requiredKeys: ['type'] },
+    ),
+    fc.record(
+      {
+        type: fc.constant('integer'),
+        minimum: fc.constantFrom(undefined, 0, 10),
+        maximum: fc.constantFrom(undefined, 100),
+      },
+      { requiredKeys: ['type'] },
+    ),
     fc.record({ type: fc.constant('boolean') }),
     fc.record({ type: fc.constant('object'), 'x-kubernetes-preserve-unknown-fields': fc.constant(true) }),
-    fc.record({ type: fc.constant('array'), items: fc.constant({ type: 'string' }), maxItems: fc.constantFrom(undefined, 3) }, { requiredKeys: ['type', 'items'] }),
-    fc.record({ type: fc.constant('string'), 'x-kubernetes-validations': fc.constantFrom([{ rule: 'self.size() < 10' }], [{ rule: "self.matches('^(a+)+$')" }], [{ rule: 'self.(' }], [{ rule: 'has(self.__proto__)' }]) }),
+    fc.record(
+      { type: fc.constant('array'), items: fc.constant({ type: 'string' }), maxItems: fc.constantFrom(undefined, 3) },
+      { requiredKeys: ['type', 'items'] },
+    ),
+    fc.record({
+      type: fc.constant('string'),
+      'x-kubernetes-validations': fc.constantFrom(
+        [{ rule: 'self.size() < 10' }],
+        [{ rule: "self.matches('^(a+)+$')" }],
+        [{ rule: 'self.(' }],
+        [{ rule: 'has(self.__proto__)' }],
+      ),
+    }),
     json.map((j) => ({ type: 'frobnicate', junk: j })),
   );
-  const variable = fc.record({ name: varName, required: fc.boolean(), schema: schema.map((s) => ({ openAPIV3Schema: JSON.parse(JSON.stringify(s)) })) });
+  const variable = fc.record({
+    name: varName,
+    required: fc.boolean(),
+    schema: schema.map((s) => ({ openAPIV3Schema: JSON.parse(JSON.stringify(s)) })),
+  });
   const valueSource = fc.oneof(
     json.map((value) => ({ value })),
-    fc.oneof(varName, fc.constantFrom('builtin.cluster.name', 'builtin.controlPlane.replicas', 'v1.a', 'v1.__proto__', 'builtin.constructor')).map((variable) => ({ valueFrom: { variable } })),
-    fc.array(fc.oneof({ weight: 60, arbitrary: fc.constantFrom(...TEMPLATE_SNIPPETS) }, { weight: 1, arbitrary: fc.constantFrom(...DOUBLING_SNIPPETS) }), { minLength: 1, maxLength: 3 }).map((t) => ({ valueFrom: { template: t.join('') } })),
+    fc
+      .oneof(
+        varName,
+        fc.constantFrom(
+          'builtin.cluster.name',
+          'builtin.controlPlane.replicas',
+          'v1.a',
+          'v1.__proto__',
+          'builtin.constructor',
+        ),
+      )
+      .map((variable) => ({ valueFrom: { variable } })),
+    fc
+      .array(
+        fc.oneof(
+          { weight: 60, arbitrary: fc.constantFrom(...TEMPLATE_SNIPPETS) },
+          { weight: 1, arbitrary: fc.constantFrom(...DOUBLING_SNIPPETS) },
+        ),
+        { minLength: 1, maxLength: 3 },
+      )
+      .map((t) => ({ valueFrom: { template: t.join('') } })),
   );
-  const op = fc.tuple(fc.constantFrom('add', 'replace', 'remove', 'test', 'move', 'bogus'), fc.constantFrom(...PATHS), valueSource).map(([o, path, v]) => ({ op: o, path, ...v }));
+  const op = fc
+    .tuple(fc.constantFrom('add', 'replace', 'remove', 'test', 'move', 'bogus'), fc.constantFrom(...PATHS), valueSource)
+    .map(([o, path, v]) => ({ op: o, path, ...v }));
   const selector = fc.constantFrom(...TEMPLATES).chain((t) =>
     fc.constantFrom(
       { apiVersion: t.apiVersion, kind: t.kind, matchResources: { infrastructureCluster: true } },
       { apiVersion: t.apiVersion, kind: t.kind, matchResources: { controlPlane: true } },
       { apiVersion: t.apiVersion, kind: t.kind, matchResources: { machineDeploymentClass: { names: ['default'] } } },
-      obj([['apiVersion', t.apiVersion], ['kind', t.kind], ['matchResources', obj([['__proto__', { controlPlane: true }]])]]),
+      obj([
+        ['apiVersion', t.apiVersion],
+        ['kind', t.kind],
+        ['matchResources', obj([['__proto__', { controlPlane: true }]])],
+      ]),
     ),
   );
   const patch = fc.record(
     {
       name: fc.constantFrom('p0', 'p1', 'p2', '__proto__'),
       enabledIf: fc.constantFrom(undefined, '{{ .v2 }}', 'true', '{{ env "X" }}'),
-      definitions: fc.array(fc.record({ selector, jsonPatches: fc.array(op, { minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 2 }),
+      definitions: fc.array(fc.record({ selector, jsonPatches: fc.array(op, { minLength: 1, maxLength: 3 }) }), {
+        minLength: 1,
+        maxLength: 2,
+      }),
       external: fc.constantFrom(undefined, undefined, undefined, { generatePatchesExtension: 'gen' }),
     },
     { requiredKeys: ['name'] },
   );
   const ref = (t) => ({ apiVersion: t.apiVersion, kind: t.kind, name: t.name });
-  const clusterClass = fc.record({
-    name: fc.constantFrom('c0', 'c1', '__proto__'),
-    variables: fc.array(variable, { maxLength: 3 }),
-    patches: fc.array(patch, { maxLength: 3 }),
-    withMachineInfra: fc.boolean(),
-    withWorkers: fc.boolean(),
-    namingTemplate: fc.constantFrom(undefined, '{{ .cluster.name }}-cp-{{ .random }}', '{{ env "HOME" }}', '{{'),
-  }).map((c) =>
-    obj([
-      ['apiVersion', CAPI], ['kind', 'ClusterClass'], ['metadata', { name: c.name, namespace: NS }],
-      ['spec', obj([
-        ['infrastructure', { templateRef: ref(TEMPLATES[0]) }],
-        ['controlPlane', obj([['templateRef', ref(TEMPLATES[1])], ...(c.withMachineInfra ? [['machineInfrastructure', { templateRef: ref(TEMPLATES[2]) }]] : []), ...(c.namingTemplate ? [['naming', { template: c.namingTemplate }]] : [])])],
-        ...(c.withWorkers ? [['workers', { machineDeployments: [{ class: 'default', bootstrap: { templateRef: ref(TEMPLATES[3]) }, infrastructure: { templateRef: ref(TEMPLATES[2]) } }] }]] : []),
-        ['variables', c.variables],
-        ['patches', JSON.parse(JSON.stringify(c.patches))],
-      ])],
-    ]),
-  );
+  const clusterClass = fc
+    .record({
+      name: fc.constantFrom('c0', 'c1', '__proto__'),
+      variables: fc.array(variable, { maxLength: 3 }),
+      patches: fc.array(patch, { maxLength: 3 }),
+      withMachineInfra: fc.boolean(),
+      withWorkers: fc.boolean(),
+      namingTemplate: fc.constantFrom(undefined, '{{ .cluster.name }}-cp-{{ .random }}', '{{ env "HOME" }}', '{{'),
+    })
+    .map((c) =>
+      obj([
+        ['apiVersion', CAPI],
+        ['kind', 'ClusterClass'],
+        ['metadata', { name: c.name, namespace: NS }],
+        [
+          'spec',
+          obj([
+            ['infrastructure', { templateRef: ref(TEMPLATES[0]) }],
+            [
+              'controlPlane',
+              obj([
+                ['templateRef', ref(TEMPLATES[1])],
+                ...(c.withMachineInfra ? [['machineInfrastructure', { templateRef: ref(TEMPLATES[2]) }]] : []),
+                ...(c.namingTemplate ? [['naming', { template: c.namingTemplate }]] : []),
+              ]),
+            ],
+            ...(c.withWorkers
+              ? [
+                  [
+                    'workers',
+                    {
+                      machineDeployments: [
+                        {
+                          class: 'default',
+                          bootstrap: { templateRef: ref(TEMPLATES[3]) },
+                          infrastructure: { templateRef: ref(TEMPLATES[2]) },
+                        },
+                      ],
+                    },
+                  ],
+                ]
+              : []),
+            ['variables', c.variables],
+            ['patches', JSON.parse(JSON.stringify(c.patches))],
+          ]),
+        ],
+      ]),
+    );
   const template = fc.constantFrom(...TEMPLATES).chain((t) =>
-    fc.oneof({ weight: 4, arbitrary: fc.constant({ backend: { docker: {} } }) }, { weight: 1, arbitrary: json }).map((spec) => ({
-      apiVersion: t.apiVersion, kind: t.kind, metadata: { name: t.name, namespace: NS }, spec: { template: { spec } },
-    })),
+    fc
+      .oneof({ weight: 4, arbitrary: fc.constant({ backend: { docker: {} } }) }, { weight: 1, arbitrary: json })
+      .map((spec) => ({
+        apiVersion: t.apiVersion,
+        kind: t.kind,
+        metadata: { name: t.name, namespace: NS },
+        spec: { template: { spec } },
+      })),
   );
-  const cluster = fc.record({
-    name: fc.constantFrom('a', 'b', 'c', 'd', '__proto__', 'x'.repeat(70)),
-    cls: fc.constantFrom('c0', 'c1', '__proto__', 'missing'),
-    version: fc.constantFrom('v1.33.1', '1.33.1', 'v1.34.0-rc.1', 'banana', 1.33),
-    replicas: fc.constantFrom(undefined, 1, 3, -1, 'three'),
-    mds: fc.array(fc.record({ class: fc.constantFrom('default', 'nope'), name: fc.constantFrom('md-0', 'md-1', 'md-0', '__proto__'), replicas: fc.constantFrom(undefined, 0, 2) }, { requiredKeys: ['class', 'name'] }), { maxLength: 3 }),
-    variables: fc.array(fc.record({ name: varName, value: json }), { maxLength: 4 }),
-    labels: fc.array(fc.tuple(key, fc.string({ maxLength: 8 })), { maxLength: 3 }).map(obj),
-    v1beta1: fc.boolean(),
-  }).map((c) => {
-    const topology = obj([
-      ...(c.v1beta1 ? [['class', c.cls]] : [['classRef', { name: c.cls }]]),
-      ['version', c.version],
-      ['controlPlane', c.replicas === undefined ? {} : { replicas: c.replicas }],
-      ['workers', { machineDeployments: c.mds }],
-      ['variables', c.variables],
-    ]);
-    return obj([
-      ['apiVersion', c.v1beta1 ? 'cluster.x-k8s.io/v1beta1' : CAPI], ['kind', 'Cluster'],
-      ['metadata', obj([['name', c.name], ['namespace', NS], ['labels', c.labels]])],
-      ['spec', { topology }],
-    ]);
-  });
+  const cluster = fc
+    .record({
+      name: fc.constantFrom('a', 'b', 'c', 'd', '__proto__', 'x'.repeat(70)),
+      cls: fc.constantFrom('c0', 'c1', '__proto__', 'missing'),
+      version: fc.constantFrom('v1.33.1', '1.33.1', 'v1.34.0-rc.1', 'banana', 1.33),
+      replicas: fc.constantFrom(undefined, 1, 3, -1, 'three'),
+      mds: fc.array(
+        fc.record(
+          {
+            class: fc.constantFrom('default', 'nope'),
+            name: fc.constantFrom('md-0', 'md-1', 'md-0', '__proto__'),
+            replicas: fc.constantFrom(undefined, 0, 2),
+          },
+          { requiredKeys: ['class', 'name'] },
+        ),
+        { maxLength: 3 },
+      ),
+      variables: fc.array(fc.record({ name: varName, value: json }), { maxLength: 4 }),
+      labels: fc.array(fc.tuple(key, fc.string({ maxLength: 8 })), { maxLength: 3 }).map(obj),
+      v1beta1: fc.boolean(),
+    })
+    .map((c) => {
+      const topology = obj([
+        ...(c.v1beta1 ? [['class', c.cls]] : [['classRef', { name: c.cls }]]),
+        ['version', c.version],
+        ['controlPlane', c.replicas === undefined ? {} : { replicas: c.replicas }],
+        ['workers', { machineDeployments: c.mds }],
+        ['variables', c.variables],
+      ]);
+      return obj([
+        ['apiVersion', c.v1beta1 ? 'cluster.x-k8s.io/v1beta1' : CAPI],
+        ['kind', 'Cluster'],
+        [
+          'metadata',
+          obj([
+            ['name', c.name],
+            ['namespace', NS],
+            ['labels', c.labels],
+          ]),
+        ],
+        ['spec', { topology }],
+      ]);
+    });
   // Items that are not objects (null, scalars, lists) are malformed items next to good ones.
   const junk = fc.oneof(
-    { weight: 3, arbitrary: json.map((data) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'junk' }, data })) },
+    {
+      weight: 3,
+      arbitrary: json.map((data) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'junk' }, data })),
+    },
     { weight: 1, arbitrary: json.filter((j) => j !== null && typeof j === 'object' && !Array.isArray(j)) },
     { weight: 1, arbitrary: fc.constantFrom(null, 42, 'text', true, ['a', 'b'], []) },
   );
@@ -164,7 +371,12 @@ export function arbitraries(fc) {
         undefined,
         { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'preview' } },
         { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data: { mode: 'validate' } },
-        { apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', metadata: { name: 'fc' }, spec: { mode: 'expand', keepClassInputs: true } },
+        {
+          apiVersion: 'fn.render-clusterclass.dev/v1alpha1',
+          kind: 'RenderClusterClass',
+          metadata: { name: 'fc' },
+          spec: { mode: 'expand', keepClassInputs: true },
+        },
       ),
     },
     { weight: 1, arbitrary: fc.constantFrom(...BAD_FUNCTION_CONFIGS) },
@@ -174,7 +386,27 @@ export function arbitraries(fc) {
   const corruption = fc.oneof(
     { weight: 12, arbitrary: fc.constant(undefined) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant('truncate'), at: fc.nat() }) },
-    { weight: 1, arbitrary: fc.record({ kind: fc.constant('insert'), at: fc.nat(), text: fc.constantFrom('\u0000', '\uFEFF', '\r\n', '*x', '&a ', ': :', '- ', '{', '"', '\t', '\uD800', '<<: *a\n') }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('insert'),
+        at: fc.nat(),
+        text: fc.constantFrom(
+          '\u0000',
+          '\uFEFF',
+          '\r\n',
+          '*x',
+          '&a ',
+          ': :',
+          '- ',
+          '{',
+          '"',
+          '\t',
+          '\uD800',
+          '<<: *a\n',
+        ),
+      }),
+    },
   );
   const input = fc.record({
     classes: fc.array(clusterClass, { maxLength: 2 }),
@@ -208,14 +440,26 @@ function webhookValidPatches(spec) {
   const selectorOk = (s) => {
     const own = (k) => Object.prototype.hasOwnProperty.call(s.matchResources, k);
     if (own('infrastructureCluster')) return s.kind === 'DevClusterTemplate';
-    if (own('controlPlane')) return s.kind === 'KubeadmControlPlaneTemplate' || (machineInfra && s.kind === 'DevMachineTemplate');
-    if (own('machineDeploymentClass')) return workers && (s.kind === 'DevMachineTemplate' || s.kind === 'KubeadmConfigTemplate');
+    if (own('controlPlane'))
+      return s.kind === 'KubeadmControlPlaneTemplate' || (machineInfra && s.kind === 'DevMachineTemplate');
+    if (own('machineDeploymentClass'))
+      return workers && (s.kind === 'DevMachineTemplate' || s.kind === 'KubeadmConfigTemplate');
     return false;
   };
   const opOk = (o) => {
-    if (!['add', 'replace', 'remove'].includes(o.op) || !o.path.startsWith('/spec') || (o.op !== 'add' && /\/\d/.test(o.path))) return false;
+    if (
+      !['add', 'replace', 'remove'].includes(o.op) ||
+      !o.path.startsWith('/spec') ||
+      (o.op !== 'add' && /\/\d/.test(o.path))
+    )
+      return false;
     const v = o.valueFrom?.variable;
-    return parses(o.valueFrom?.template) && (v === undefined || ['builtin.cluster.name', 'builtin.controlPlane.replicas'].includes(v) || variables.has(v.split(/[.[]/)[0]));
+    return (
+      parses(o.valueFrom?.template) &&
+      (v === undefined ||
+        ['builtin.cluster.name', 'builtin.controlPlane.replicas'].includes(v) ||
+        variables.has(v.split(/[.[]/)[0]))
+    );
   };
   return (spec.patches ?? []).flatMap((p, i) => {
     const definitions = (p.definitions ?? [])
@@ -235,14 +479,27 @@ function repair(input) {
   const classNames = [...names];
   const fixedClasses = classes.map((c) => {
     const spec = obj(Object.entries(c.spec));
-    spec.variables = (spec.variables ?? []).filter((v) => ['string', 'integer', 'boolean', 'object', 'array'].includes(v.schema?.openAPIV3Schema?.type) && !v.schema.openAPIV3Schema.pattern?.startsWith('(')).map((v) => ({ ...v, required: false }));
+    spec.variables = (spec.variables ?? [])
+      .filter(
+        (v) =>
+          ['string', 'integer', 'boolean', 'object', 'array'].includes(v.schema?.openAPIV3Schema?.type) &&
+          !v.schema.openAPIV3Schema.pattern?.startsWith('('),
+      )
+      .map((v) => ({ ...v, required: false }));
     spec.patches = input.sane === 2 ? [] : webhookValidPatches(spec);
-    if (spec.controlPlane?.naming) spec.controlPlane = obj(Object.entries(spec.controlPlane).filter(([k]) => k !== 'naming'));
+    if (spec.controlPlane?.naming)
+      spec.controlPlane = obj(Object.entries(spec.controlPlane).filter(([k]) => k !== 'naming'));
     return obj([...Object.entries(c).filter(([k]) => k !== 'spec'), ['spec', spec]]);
   });
-  const templates = TEMPLATES.map((t) => input.templates.find((x) => x.kind === t.kind && x.metadata.name === t.name && input.sane === 1) ?? {
-    apiVersion: t.apiVersion, kind: t.kind, metadata: { name: t.name, namespace: NS }, spec: { template: { spec: { backend: { docker: {} } } } },
-  });
+  const templates = TEMPLATES.map(
+    (t) =>
+      input.templates.find((x) => x.kind === t.kind && x.metadata.name === t.name && input.sane === 1) ?? {
+        apiVersion: t.apiVersion,
+        kind: t.kind,
+        metadata: { name: t.name, namespace: NS },
+        spec: { template: { spec: { backend: { docker: {} } } } },
+      },
+  );
   const clusters = input.clusters.map((c, i) => {
     const t = c.spec.topology;
     const cls = classNames[i % classNames.length];
@@ -250,14 +507,30 @@ function repair(input) {
       ...(c.apiVersion === CAPI ? [['classRef', { name: cls }]] : [['class', cls]]),
       ['version', 'v1.33.1'],
       ['controlPlane', { replicas: 1 }],
-      ['workers', { machineDeployments: fixedClasses.find((x) => x.metadata.name === cls)?.spec.workers ? (t.workers?.machineDeployments ?? []).map((md, j) => ({ class: 'default', name: `md-${j}` })) : [] }],
+      [
+        'workers',
+        {
+          machineDeployments: fixedClasses.find((x) => x.metadata.name === cls)?.spec.workers
+            ? (t.workers?.machineDeployments ?? []).map((md, j) => ({ class: 'default', name: `md-${j}` }))
+            : [],
+        },
+      ],
       ['variables', []],
     ]);
-    const metadata = obj([...Object.entries(c.metadata).filter(([k]) => k !== 'name'), ['name', `s${i}-${String(c.metadata.name).length % 7}`]]);
-    return obj([...Object.entries(c).filter(([k]) => k !== 'spec' && k !== 'metadata'), ['metadata', metadata], ['spec', { topology }]]);
+    const metadata = obj([
+      ...Object.entries(c.metadata).filter(([k]) => k !== 'name'),
+      ['name', `s${i}-${String(c.metadata.name).length % 7}`],
+    ]);
+    return obj([
+      ...Object.entries(c).filter(([k]) => k !== 'spec' && k !== 'metadata'),
+      ['metadata', metadata],
+      ['spec', { topology }],
+    ]);
   });
   const functionConfig = BAD_FUNCTION_CONFIGS.includes(input.functionConfig) ? undefined : input.functionConfig;
-  const junk = input.junk.filter((j) => j?.kind === 'ConfigMap' || j === null || typeof j !== 'object' || Array.isArray(j));
+  const junk = input.junk.filter(
+    (j) => j?.kind === 'ConfigMap' || j === null || typeof j !== 'object' || Array.isArray(j),
+  );
   return { ...input, functionConfig, classes: fixedClasses, templates, clusters, junk, corruption: undefined };
 }
 
@@ -268,7 +541,10 @@ export function render(generated) {
   const rl = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items };
   if (input.functionConfig !== undefined) rl.functionConfig = input.functionConfig;
   const indent = { json: undefined, 'json-indented': 2, 'json-tabs': '\t' }[input.format];
-  let text = input.format === 'yaml' ? YAML.stringify(rl, { version: '1.1', aliasDuplicateObjects: false, lineWidth: 0 }) : JSON.stringify(rl, null, indent);
+  let text =
+    input.format === 'yaml'
+      ? YAML.stringify(rl, { version: '1.1', aliasDuplicateObjects: false, lineWidth: 0 })
+      : JSON.stringify(rl, null, indent);
   const c = input.corruption;
   if (c?.kind === 'truncate') text = text.slice(0, c.at % (text.length + 1));
   if (c?.kind === 'insert') {
@@ -279,7 +555,11 @@ export function render(generated) {
   return text;
 }
 
-const PARSE = { version: '1.1', uniqueKeys: false, customTags: (t) => t.filter((x) => x.tag !== 'tag:yaml.org,2002:timestamp') };
+const PARSE = {
+  version: '1.1',
+  uniqueKeys: false,
+  customTags: (t) => t.filter((x) => x.tag !== 'tag:yaml.org,2002:timestamp'),
+};
 const OWNER = 'render-clusterclass.dev/cluster';
 
 const isNullNode = (n) => n === undefined || n === null || (YAML.isScalar(n) && n.value === null);
@@ -294,10 +574,18 @@ function itemInfo(node, doc) {
   const text = (n) => str(YAML.isScalar(n) ? n.value : undefined);
   const meta = field(node, 'metadata');
   const owner = text(field(field(meta, 'annotations'), OWNER));
-  const [apiVersion, kind, name] = [text(field(node, 'apiVersion')), text(field(node, 'kind')), text(field(meta, 'name'))];
-  if (apiVersion && kind && name) return { identity: `${apiVersion}|${kind}|${text(field(meta, 'namespace')) ?? ''}|${name}`, owner };
+  const [apiVersion, kind, name] = [
+    text(field(node, 'apiVersion')),
+    text(field(node, 'kind')),
+    text(field(meta, 'name')),
+  ];
+  if (apiVersion && kind && name)
+    return { identity: `${apiVersion}|${kind}|${text(field(meta, 'namespace')) ?? ''}|${name}`, owner };
   try {
-    return { identity: `content:${JSON.stringify(YAML.isNode(node) ? node.toJS(doc, { maxAliasCount: 100 }) : node)}`, owner };
+    return {
+      identity: `content:${JSON.stringify(YAML.isNode(node) ? node.toJS(doc, { maxAliasCount: 100 }) : node)}`,
+      owner,
+    };
   } catch {
     return { identity: 'unreadable', owner };
   }
@@ -314,7 +602,8 @@ export function listItems(text) {
   } catch {
     return undefined;
   }
-  if (doc.errors.length > 0 || !YAML.isMap(doc.contents) || doc.contents.get('kind') !== 'ResourceList') return undefined;
+  if (doc.errors.length > 0 || !YAML.isMap(doc.contents) || doc.contents.get('kind') !== 'ResourceList')
+    return undefined;
   const items = doc.contents.get('items', true);
   if (!isNullNode(items) && !YAML.isSeq(items)) return undefined;
   const results = doc.contents.get('results', true);
@@ -333,12 +622,21 @@ export function streamItems(text) {
   const scalar = (map, key) => (YAML.isMap(map) ? map.get(key) : undefined);
   const kubernetesObject = (node) => {
     const [apiVersion, kind] = [scalar(node, 'apiVersion'), scalar(node, 'kind')];
-    return !YAML.isMap(node) || (!(typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io/')) && (kind !== undefined || node.has('metadata')));
+    return (
+      !YAML.isMap(node) ||
+      (!(typeof apiVersion === 'string' && apiVersion.startsWith('kustomize.config.k8s.io/')) &&
+        (kind !== undefined || node.has('metadata')))
+    );
   };
   try {
     const docs = YAML.parseAllDocuments(text.replace(/^\uFEFF/, ''), PARSE);
     if (!Array.isArray(docs) || docs.some((d) => d.errors.length > 0)) return undefined;
-    return { items: docs.filter((d) => !isNullNode(d.contents) && kubernetesObject(d.contents)).map((d) => itemInfo(d.contents, d)), results: [] };
+    return {
+      items: docs
+        .filter((d) => !isNullNode(d.contents) && kubernetesObject(d.contents))
+        .map((d) => itemInfo(d.contents, d)),
+      results: [],
+    };
   } catch {
     return undefined;
   }
@@ -361,10 +659,14 @@ export function lostItems(input, output) {
 export function resultProblems(results) {
   const problems = [];
   for (const r of results) {
-    if (!['error', 'warning', 'info'].includes(r?.severity)) problems.push(`bad severity ${JSON.stringify(r?.severity)}`);
-    if (typeof r?.message !== 'string' || r.message.length === 0) problems.push(`empty message in ${JSON.stringify(r).slice(0, 200)}`);
+    if (!['error', 'warning', 'info'].includes(r?.severity))
+      problems.push(`bad severity ${JSON.stringify(r?.severity)}`);
+    if (typeof r?.message !== 'string' || r.message.length === 0)
+      problems.push(`empty message in ${JSON.stringify(r).slice(0, 200)}`);
     if (r?.resourceRef !== undefined) {
-      for (const k of ['apiVersion', 'kind', 'name']) if (typeof r.resourceRef?.[k] !== 'string' || !r.resourceRef[k]) problems.push(`resourceRef.${k} missing in ${JSON.stringify(r).slice(0, 300)}`);
+      for (const k of ['apiVersion', 'kind', 'name'])
+        if (typeof r.resourceRef?.[k] !== 'string' || !r.resourceRef[k])
+          problems.push(`resourceRef.${k} missing in ${JSON.stringify(r).slice(0, 300)}`);
     }
     if (r?.tags?.rule === 'internal') problems.push(`internal error result: ${r.message}`);
   }
@@ -384,7 +686,17 @@ function itemValues(text) {
 }
 
 async function run(runFunction, stdin) {
-  const io = { out: '', err: '', readStdin: async () => stdin, stdout(t) { io.out += t; }, stderr(t) { io.err += t; } };
+  const io = {
+    out: '',
+    err: '',
+    readStdin: async () => stdin,
+    stdout(t) {
+      io.out += t;
+    },
+    stderr(t) {
+      io.err += t;
+    },
+  };
   let code;
   try {
     code = await runFunction(io);
@@ -394,7 +706,10 @@ async function run(runFunction, stdin) {
   return { code, out: io.out, err: io.err };
 }
 
-const protoSnapshot = () => [Object.prototype, Array.prototype, Function.prototype, String.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join(',')).join('|');
+const protoSnapshot = () =>
+  [Object.prototype, Array.prototype, Function.prototype, String.prototype]
+    .map((p) => Object.getOwnPropertyNames(p).sort().join(','))
+    .join('|');
 
 /**
  * The exit-code contract (README "Exit codes"): 0 ok, 1 error results or unreadable input, 3
@@ -404,13 +719,17 @@ const protoSnapshot = () => [Object.prototype, Array.prototype, Function.prototy
  */
 export function contractProblems(code, out, err, input) {
   if (![0, 1, 3].includes(code)) return [`exit code ${code}: ${err.slice(0, 300)}`];
-  if (out === '') return code === 1 && /^render-clusterclass: [^\n]+\n$/.test(err) ? [] : [`exit ${code} without a ResourceList, stderr: ${err.slice(0, 300)}`];
+  if (out === '')
+    return code === 1 && /^render-clusterclass: [^\n]+\n$/.test(err)
+      ? []
+      : [`exit ${code} without a ResourceList, stderr: ${err.slice(0, 300)}`];
   const output = listItems(out);
   if (!output) return [`output is not a ResourceList: ${out.slice(0, 300)}`];
   const problems = input ? lostItems(input, output).map((id) => `input item lost: ${id.slice(0, 200)}`) : [];
   problems.push(...resultProblems(output.results));
   const errors = output.results.filter((r) => r?.severity === 'error');
-  if (code === 3 && !errors.some((r) => r.tags?.rule === 'function-config')) problems.push('exit 3 without a function-config error result');
+  if (code === 3 && !errors.some((r) => r.tags?.rule === 'function-config'))
+    problems.push('exit 3 without a function-config error result');
   if (code === 0 && errors.length > 0) problems.push(`exit 0 with error results: ${errors[0].message}`);
   return problems;
 }
@@ -427,13 +746,15 @@ export async function checkInput(runFunction, text) {
   if (a.threw) return [`exception escaped: ${a.threw?.stack ?? a.threw}`];
   if (/^\s{4}at /m.test(a.err)) violations.push(`stack trace on stderr: ${a.err.slice(0, 500)}`);
   const b = await run(runFunction, text);
-  if (b.threw || b.code !== a.code || b.out !== a.out || b.err !== a.err) violations.push('not deterministic: a second run differs');
+  if (b.threw || b.code !== a.code || b.out !== a.out || b.err !== a.err)
+    violations.push('not deterministic: a second run differs');
   if (protoSnapshot() !== before || {}.polluted !== undefined) violations.push('prototype pollution');
   violations.push(...contractProblems(a.code, a.out, a.err, listItems(text)));
   if (violations.length > 0 || (a.code !== 0 && a.code !== 1) || a.out === '') return violations;
   const c = await run(runFunction, a.out);
   if (c.threw) violations.push(`re-render threw: ${c.threw}`);
   else if (c.code !== 0 && c.code !== 1) violations.push(`re-render exit code ${c.code}: ${c.err.slice(0, 300)}`);
-  else if (JSON.stringify(itemValues(c.out)) !== JSON.stringify(itemValues(a.out))) violations.push('re-render of the output changed the items');
+  else if (JSON.stringify(itemValues(c.out)) !== JSON.stringify(itemValues(a.out)))
+    violations.push('re-render of the output changed the items');
   return violations;
 }

@@ -22,9 +22,17 @@ type FastCheck = typeof import('fast-check').default;
 export type FreshRenderer = (...args: never[]) => Promise<Map<string, string>>;
 export declare function newStats(): ModelStats;
 export declare function freshRenderer(stats: ModelStats): FreshRenderer;
-export declare function runSequence(fc: FastCheck, seed: number, options: { maxCommands: number; stats: ModelStats; fresh: FreshRenderer}): Promise<void>;
+export declare function runSequence(
+  fc: FastCheck,
+  seed: number,
+  options: { maxCommands: number; stats: ModelStats; fresh: FreshRenderer },
+): Promise<void>;
 /** Every command once, in declaration order (each undo after what it undoes). */
-export declare function runTour(fc: FastCheck, seed: number, options: { stats: ModelStats; fresh: FreshRenderer}): Promise<void>;
+export declare function runTour(
+  fc: FastCheck,
+  seed: number,
+  options: { stats: ModelStats; fresh: FreshRenderer },
+): Promise<void>;
 export declare function summary(stats: ModelStats, seed: number, ms: number): string;
 /** The name of every command, as `kinds` counts them. */
 export declare const COMMAND_KINDS: readonly string[];

@@ -30,7 +30,19 @@
 //     at once, one renders and the other refuses saying the DIR is in use (or both render).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,8 +67,12 @@ const CLUSTER_BREAKAGES = ['unparseable', 'topology-typo', 'no-topology'];
 const CLASS_BREAKAGES = ['unparseable', 'invalid'];
 const LAYOUTS = { beside: 'out', inside: 'repo/rendered', same: 'repo' };
 
-const FLEET = YAML.parseAllDocuments(readFileSync(join(root, 'test', 'golden', 'plan', 'clusterclass.yaml'), 'utf8')).map((d) => d.toJS());
-const TEMPLATES = FLEET.slice(1).map((d) => YAML.stringify(d)).join('---\n');
+const FLEET = YAML.parseAllDocuments(
+  readFileSync(join(root, 'test', 'golden', 'plan', 'clusterclass.yaml'), 'utf8'),
+).map((d) => d.toJS());
+const TEMPLATES = FLEET.slice(1)
+  .map((d) => YAML.stringify(d))
+  .join('---\n');
 
 // ---------------------------------------------------------------- the inputs as text
 
@@ -65,7 +81,13 @@ function clusterText(doc) {
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'Cluster',
     metadata: { name: doc.name, namespace: NS },
-    spec: { topology: { classRef: { name: doc.classRef }, version: 'v1.33.0', workers: { machineDeployments: [{ class: 'general', name: 'md-0', replicas: doc.replicas }] } } },
+    spec: {
+      topology: {
+        classRef: { name: doc.classRef },
+        version: 'v1.33.0',
+        workers: { machineDeployments: [{ class: 'general', name: 'md-0', replicas: doc.replicas }] },
+      },
+    },
   };
   if (doc.breakage === 'no-topology') cluster.spec = {};
   const text = YAML.stringify(cluster);
@@ -107,15 +129,29 @@ const DIR_LINKS = {
  */
 function initialModel(setup) {
   const files = new Map(FILE_KEYS.slice(0, 3).map((f, i) => [f, { name: `c${i}`, classRef: 'fleet', replicas: 1 }]));
-  return { setup, files, classes: new Map([['fleet', { variant: 0 }]]), inputLinks: new Set(), dirLinks: new Set(), last: new Map(), steps: 0 };
+  return {
+    setup,
+    files,
+    classes: new Map([['fleet', { variant: 0 }]]),
+    inputLinks: new Set(),
+    dirLinks: new Set(),
+    last: new Map(),
+    steps: 0,
+  };
 }
 
 const readable = (doc) => doc.breakage !== 'unparseable';
 
 /** Whether a run cannot read every input: then nothing may be pruned. */
 function unreadableRun(m) {
-  const links = [...m.inputLinks].some((l) => INPUT_LINKS[l].blocks) || (m.setup.layout === 'same' && [...m.dirLinks].some((l) => l === 'notes'));
-  return links || [...m.files.values()].some((d) => !readable(d)) || [...m.classes.values()].some((c) => c.breakage === 'unparseable');
+  const links =
+    [...m.inputLinks].some((l) => INPUT_LINKS[l].blocks) ||
+    (m.setup.layout === 'same' && [...m.dirLinks].some((l) => l === 'notes'));
+  return (
+    links ||
+    [...m.files.values()].some((d) => !readable(d)) ||
+    [...m.classes.values()].some((c) => c.breakage === 'unparseable')
+  );
 }
 
 /** Cluster names among the documents that can be read, with how many documents have each. */
@@ -185,7 +221,13 @@ function tree(dir) {
       else if (st.isDirectory()) {
         out.set(path, '/');
         walk(path);
-      } else out.set(path, `${(st.mode & 0o7777).toString(8)} ${createHash('sha256').update(readFileSync(join(dir, path))).digest('hex')}`);
+      } else
+        out.set(
+          path,
+          `${(st.mode & 0o7777).toString(8)} ${createHash('sha256')
+            .update(readFileSync(join(dir, path)))
+            .digest('hex')}`,
+        );
     }
   };
   if (existsSync(dir)) walk('');
@@ -210,14 +252,19 @@ function split(ws, dirRel) {
   for (const [path, entry] of tree(ws)) {
     const kind = classify(path, entry, dirRel);
     if (kind === 'other') parts.other.set(path, entry);
-    else if (kind === 'output') parts.output.set(path.slice(dirRel ? dirRel.length + 1 : 0), readFileSync(join(ws, path), 'utf8'));
+    else if (kind === 'output')
+      parts.output.set(path.slice(dirRel ? dirRel.length + 1 : 0), readFileSync(join(ws, path), 'utf8'));
     else if (kind === 'litter') parts.litter.push(path);
     else if (kind === 'list') parts.list = readFileSync(join(ws, path), 'utf8');
   }
   return parts;
 }
 
-const listLines = (text) => (text ?? '').split('\n').filter((l) => l && !l.startsWith('#')).sort();
+const listLines = (text) =>
+  (text ?? '')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'))
+    .sort();
 
 function diffMaps(a, b) {
   return [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).sort();
@@ -253,7 +300,8 @@ export function freshRenderer(stats) {
             write(join(ws, 'repo', 'classes', `${doc.classRef}.yaml`), classText(doc.classRef, cls));
             write(join(ws, 'repo', 'clusters', `${file}.yaml`), clusterText(doc));
             const r = await cli(renderArgs(setup, 'out'), ws);
-            if (r.code !== 0) throw new Error(`a fresh render of ${doc.name} alone failed (exit ${r.code}): ${r.stderr}`);
+            if (r.code !== 0)
+              throw new Error(`a fresh render of ${doc.name} alone failed (exit ${r.code}): ${r.stderr}`);
             return new Map([...split(ws, 'out').output].filter(([p]) => p !== LIST));
           } finally {
             rmSync(ws, { recursive: true, force: true });
@@ -270,7 +318,13 @@ function write(path, text) {
   writeFileSync(path, text);
 }
 
-const renderArgs = (setup, dirRel) => ['render', 'repo', '-o', dirRel, ...(setup.provenance ? ['--set', 'provenance=true'] : [])];
+const renderArgs = (setup, dirRel) => [
+  'render',
+  'repo',
+  '-o',
+  dirRel,
+  ...(setup.provenance ? ['--set', 'provenance=true'] : []),
+];
 
 /** Writes the model's inputs to repo/ (only what differs: the rest of the workspace is the run's to keep). */
 function writeInputs(m, real) {
@@ -321,22 +375,36 @@ async function renderAndCheck(m, real, what) {
 async function checkCompleted(m, real, before, r, what) {
   const expectCode = expectedCode(m);
   must(r.code === 0 || r.code === 1, `${what}: exit ${r.code ?? r.signal}, not 0 or 1: ${r.stderr}`);
-  if (expectCode !== undefined) must(r.code === expectCode, `${what}: exit ${r.code}, the model says ${expectCode}: ${r.stderr}`);
+  if (expectCode !== undefined)
+    must(r.code === expectCode, `${what}: exit ${r.code}, the model says ${expectCode}: ${r.stderr}`);
   const after = split(real.ws, real.dirRel);
   const changed = diffMaps(before.other, after.other);
-  must(changed.length === 0, `${what}: changed outside the run's own files (outside DIR, the inputs, links): ${changed.join(', ')}`);
+  must(
+    changed.length === 0,
+    `${what}: changed outside the run's own files (outside DIR, the inputs, links): ${changed.join(', ')}`,
+  );
   const expected = await expectedOutputs(m, (file, d) => real.fresh(m.setup, file, d, m.classes.get(d.classRef)));
   const want = new Map([...expected.values()].flatMap((files) => [...files]));
   const wrong = diffMaps(want, after.output);
-  must(wrong.length === 0, `${what}: output files not as the model says (fresh render, last output, or none): ${wrong.map((p) => `${p} (${!after.output.has(p) ? 'missing' : !want.has(p) ? 'orphaned' : 'other content'})`).join(', ')}\n${r.stderr}`);
+  must(
+    wrong.length === 0,
+    `${what}: output files not as the model says (fresh render, last output, or none): ${wrong.map((p) => `${p} (${!after.output.has(p) ? 'missing' : !want.has(p) ? 'orphaned' : 'other content'})`).join(', ')}\n${r.stderr}`,
+  );
   must(after.litter.length === 0, `${what}: litter after a completed run: ${after.litter.join(', ')}`);
   const listed = [...expected].flatMap(([name, files]) => [...files.keys()].map((p) => `${p}\t${NS}/${name}`)).sort();
   // Beyond the outputs, only a run that prunes nothing may keep lines, and only safe ones it held.
-  const held = new Set(unreadableRun(m) ? listLines(before.list).filter((l) => !/^\/|(^|\/)\.\.(\/|\t)|^\.render-clusterclass/.test(l)) : []);
+  const held = new Set(
+    unreadableRun(m)
+      ? listLines(before.list).filter((l) => !/^\/|(^|\/)\.\.(\/|\t)|^\.render-clusterclass/.test(l))
+      : [],
+  );
   const now = listLines(after.list);
   const missing = listed.filter((l) => !now.includes(l));
   const extra = now.filter((l) => !listed.includes(l) && !held.has(l));
-  must(missing.length + extra.length === 0, `${what}: the outputs list lacks ${JSON.stringify(missing)}, has besides ${JSON.stringify(extra)}`);
+  must(
+    missing.length + extra.length === 0,
+    `${what}: the outputs list lacks ${JSON.stringify(missing)}, has besides ${JSON.stringify(extra)}`,
+  );
   for (const [p, text] of after.output) must(!text.includes(SECRET), `${what}: ${p} holds the Secret a link points to`);
   m.last = expected;
   m.steps++;
@@ -404,7 +472,10 @@ async function linkOnPath(m, real, path, label) {
   real.stats.runs++;
   const shown = relative(real.ws, abs);
   if (r.code === 1 && r.stderr.includes(`cannot write -o ${real.dirRel}: `)) {
-    must(new RegExp(`: ${shown} is (a symbolic link|not a lock this tool wrote)`).test(r.stderr), `${label}: refused, but not naming the link: ${r.stderr}`);
+    must(
+      new RegExp(`: ${shown} is (a symbolic link|not a lock this tool wrote)`).test(r.stderr),
+      `${label}: refused, but not naming the link: ${r.stderr}`,
+    );
     const changed = diffMaps(before, tree(real.ws));
     must(changed.length === 0, `${label}: a refused run changed ${changed.join(', ')}`);
     real.stats.linkRefusals++;
@@ -414,8 +485,14 @@ async function linkOnPath(m, real, path, label) {
   }
   const expected = await expectedOutputs(m, (file, d) => real.fresh(m.setup, file, d, m.classes.get(d.classRef)));
   const owner = [...m.last].find(([, files]) => files.has(path))?.[0];
-  must(owner !== undefined && expected.get(owner) === m.last.get(owner), `${label}: the run went on although it writes ${shown}, a link: exit ${r.code}: ${r.stderr}`);
-  must(lstatOrUndefined(abs)?.isSymbolicLink() && readlinkSync(abs) === target, `${label}: the link in place of ${shown} was replaced or removed`);
+  must(
+    owner !== undefined && expected.get(owner) === m.last.get(owner),
+    `${label}: the run went on although it writes ${shown}, a link: exit ${r.code}: ${r.stderr}`,
+  );
+  must(
+    lstatOrUndefined(abs)?.isSymbolicLink() && readlinkSync(abs) === target,
+    `${label}: the link in place of ${shown} was replaced or removed`,
+  );
   rmSync(abs);
   writeFileSync(abs, saved);
   await checkCompleted(m, real, unplanted, r, label);
@@ -424,7 +501,14 @@ async function linkOnPath(m, real, path, label) {
 /** Lines of the outputs list that point outside DIR, through a link, at an input, at the list or the lock. */
 function hostileLines(real) {
   const fromDir = (p) => relative(real.dir, join(real.ws, p));
-  const lines = [join(real.ws, 'sentinel', 'victim.yaml'), fromDir('sentinel/victim.yaml'), 'notes/victim.yaml', LIST, LOCK, `${NS}/../../x.yaml`];
+  const lines = [
+    join(real.ws, 'sentinel', 'victim.yaml'),
+    fromDir('sentinel/victim.yaml'),
+    'notes/victim.yaml',
+    LIST,
+    LOCK,
+    `${NS}/../../x.yaml`,
+  ];
   // Lines naming inputs (`..` paths, or sources beside DIR's files when DIR is the inputs' directory).
   lines.push(fromDir('repo/clusters/f0.yaml'), fromDir('repo/classes/templates.yaml'));
   return `${lines.map((l) => `${l}\t${NS}/gone`).join('\n')}\n`;
@@ -449,7 +533,9 @@ async function killedRun(m, real, signal, fraction, label) {
   const before = split(real.ws, real.dirRel);
   const delay = Math.round(fraction * real.lastMs);
   let sent = false;
-  const r = await cli(renderArgs(m.setup, real.dirRel), real.ws, (child) => setTimeout(() => (sent = child.exitCode === null && child.signalCode === null && child.kill(signal)), delay));
+  const r = await cli(renderArgs(m.setup, real.dirRel), real.ws, (child) =>
+    setTimeout(() => (sent = child.exitCode === null && child.signalCode === null && child.kill(signal)), delay),
+  );
   real.stats.runs++;
   real.stats.kills++;
   if (sent && (r.signal !== null || r.code === 143)) real.stats.killsLanded++;
@@ -460,11 +546,16 @@ async function killedRun(m, real, signal, fraction, label) {
   const want = new Map([...expected.values()].flatMap((files) => [...files]));
   for (const p of new Set([...after.output.keys(), ...old.output.keys(), ...want.keys()])) {
     const now = after.output.get(p);
-    must(now === old.output.get(p) || now === want.get(p), `${label} after ${delay} ms: ${p} is neither its old nor its new content`);
+    must(
+      now === old.output.get(p) || now === want.get(p),
+      `${label} after ${delay} ms: ${p} is neither its old nor its new content`,
+    );
   }
   const listed = new Set(listLines(after.list).map((l) => l.slice(0, l.lastIndexOf('\t'))));
-  for (const p of after.output.keys()) must(listed.has(p), `${label} after ${delay} ms: ${p} is not in the outputs list`);
-  if (signal === 'SIGTERM' && sent && r.code !== 0 && r.code !== 1) must(after.litter.length === 0, `${label} after ${delay} ms: SIGTERM left ${after.litter.join(', ')}`);
+  for (const p of after.output.keys())
+    must(listed.has(p), `${label} after ${delay} ms: ${p} is not in the outputs list`);
+  if (signal === 'SIGTERM' && sent && r.code !== 0 && r.code !== 1)
+    must(after.litter.length === 0, `${label} after ${delay} ms: SIGTERM left ${after.litter.join(', ')}`);
   if (!sent) await checkCompleted(m, real, before, r, `${label} (done before the kill)`);
   await renderAndCheck(m, real, `${label}: the next run`);
 }
@@ -480,16 +571,50 @@ async function twoRuns(m, real, label) {
   must(refused.length < 2, `${label}: both runs refused: ${runs.map((r) => r.stderr).join(' | ')}`);
   real.stats.refusals += refused.length;
   const done = runs.filter((r) => !refused.includes(r));
-  for (const r of done) must(r.code === done[0].code, `${label}: two runs that rendered exit differently: ${runs.map((x) => `${x.code} ${x.stderr}`).join(' | ')}`);
+  for (const r of done)
+    must(
+      r.code === done[0].code,
+      `${label}: two runs that rendered exit differently: ${runs.map((x) => `${x.code} ${x.stderr}`).join(' | ')}`,
+    );
   await checkCompleted(m, real, before, done[0], label);
 }
 
 /** The name of every command (what `stats.kinds` counts): a test checks its sample ran each. */
 export const COMMAND_KINDS = [
-  ...['add Cluster', 'set replicas', ...CLUSTER_BREAKAGES.map((b) => `break (${b})`), 'fix', 'set classRef', 'rename Cluster', 'copy Cluster file', 'delete Cluster file'],
-  ...['add class', 'edit class', ...CLASS_BREAKAGES.map((b) => `break class (${b})`), 'fix class', 'rename class', 'delete class'],
-  ...['add input link', 'remove input link', 'add DIR link', 'remove DIR link', 'link on an output file', `link as ${LIST}`, `link as ${LOCK}`],
-  ...['hostile outputs-list lines', 'stale staging, temp file and lock', 'SIGKILL a run', 'SIGTERM a run', 'two runs at once'],
+  ...[
+    'add Cluster',
+    'set replicas',
+    ...CLUSTER_BREAKAGES.map((b) => `break (${b})`),
+    'fix',
+    'set classRef',
+    'rename Cluster',
+    'copy Cluster file',
+    'delete Cluster file',
+  ],
+  ...[
+    'add class',
+    'edit class',
+    ...CLASS_BREAKAGES.map((b) => `break class (${b})`),
+    'fix class',
+    'rename class',
+    'delete class',
+  ],
+  ...[
+    'add input link',
+    'remove input link',
+    'add DIR link',
+    'remove DIR link',
+    'link on an output file',
+    `link as ${LIST}`,
+    `link as ${LOCK}`,
+  ],
+  ...[
+    'hostile outputs-list lines',
+    'stale staging, temp file and lock',
+    'SIGKILL a run',
+    'SIGTERM a run',
+    'two runs at once',
+  ],
 ];
 
 /** Every command, as fast-check arbitraries. */
@@ -497,19 +622,45 @@ export function commandArbitraries(fc) {
   const pick = fc.nat();
   const of = (xs) => fc.constantFrom(...xs);
   return [
-    fc.tuple(pick, of(CLUSTER_NAMES), of(CLASS_REFS)).map(([i, name, cls]) => edit('add Cluster', freeFiles, i, (m, f) => m.files.set(f, { name, classRef: cls, replicas: 1 }), ` ${name} of class ${cls}`)),
-    fc.tuple(pick, of([1, 2, 3])).map(([i, n]) => edit('set replicas', fileKeys, i, (m, f) => (m.files.get(f).replicas = n), ` ${n}`)),
-    ...CLUSTER_BREAKAGES.map((b) => pick.map((i) => edit(`break (${b})`, fileKeys, i, (m, f) => (m.files.get(f).breakage = b)))),
+    fc
+      .tuple(pick, of(CLUSTER_NAMES), of(CLASS_REFS))
+      .map(([i, name, cls]) =>
+        edit(
+          'add Cluster',
+          freeFiles,
+          i,
+          (m, f) => m.files.set(f, { name, classRef: cls, replicas: 1 }),
+          ` ${name} of class ${cls}`,
+        ),
+      ),
+    fc
+      .tuple(pick, of([1, 2, 3]))
+      .map(([i, n]) => edit('set replicas', fileKeys, i, (m, f) => (m.files.get(f).replicas = n), ` ${n}`)),
+    ...CLUSTER_BREAKAGES.map((b) =>
+      pick.map((i) => edit(`break (${b})`, fileKeys, i, (m, f) => (m.files.get(f).breakage = b))),
+    ),
     // Three times, as "fix class" below (each applies only after a break), "remove … link" twice.
     ...[1, 2, 3].map(() => pick.map((i) => edit('fix', brokenFiles, i, (m, f) => delete m.files.get(f).breakage))),
-    fc.tuple(pick, of(CLASS_REFS)).map(([i, c]) => edit('set classRef', fileKeys, i, (m, f) => (m.files.get(f).classRef = c), ` ${c}`)),
-    fc.tuple(pick, of(CLUSTER_NAMES)).map(([i, n]) => edit('rename Cluster', fileKeys, i, (m, f) => (m.files.get(f).name = n), ` to ${n}`)),
-    pick.map((i) => edit('copy Cluster file', fileKeys, i, (m, f) => m.files.set(freeFiles(m)[0] ?? f, structuredClone(m.files.get(f))))),
+    fc
+      .tuple(pick, of(CLASS_REFS))
+      .map(([i, c]) => edit('set classRef', fileKeys, i, (m, f) => (m.files.get(f).classRef = c), ` ${c}`)),
+    fc
+      .tuple(pick, of(CLUSTER_NAMES))
+      .map(([i, n]) => edit('rename Cluster', fileKeys, i, (m, f) => (m.files.get(f).name = n), ` to ${n}`)),
+    pick.map((i) =>
+      edit('copy Cluster file', fileKeys, i, (m, f) =>
+        m.files.set(freeFiles(m)[0] ?? f, structuredClone(m.files.get(f))),
+      ),
+    ),
     pick.map((i) => edit('delete Cluster file', fileKeys, i, (m, f) => m.files.delete(f))),
     pick.map((i) => edit('add class', freeClasses, i, (m, c) => m.classes.set(c, { variant: 0 }))),
     pick.map((i) => edit('edit class', classNames, i, (m, c) => (m.classes.get(c).variant ^= 1))),
-    ...CLASS_BREAKAGES.map((b) => pick.map((i) => edit(`break class (${b})`, classNames, i, (m, c) => (m.classes.get(c).breakage = b)))),
-    ...[1, 2, 3].map(() => pick.map((i) => edit('fix class', brokenClasses, i, (m, c) => delete m.classes.get(c).breakage))),
+    ...CLASS_BREAKAGES.map((b) =>
+      pick.map((i) => edit(`break class (${b})`, classNames, i, (m, c) => (m.classes.get(c).breakage = b))),
+    ),
+    ...[1, 2, 3].map(() =>
+      pick.map((i) => edit('fix class', brokenClasses, i, (m, c) => delete m.classes.get(c).breakage)),
+    ),
     fc.tuple(pick, pick).map(([i, j]) =>
       edit('rename class', classNames, i, (m, c) => {
         const to = freeClasses(m)[j % Math.max(1, freeClasses(m).length)];
@@ -520,7 +671,16 @@ export function commandArbitraries(fc) {
     ),
     pick.map((i) => edit('delete class', classNames, i, (m, c) => m.classes.delete(c))),
     pick.map((i) => edit('add input link', absentInputLinks, i, (m, l) => m.inputLinks.add(l))),
-    ...[1, 2].map(() => pick.map((i) => edit('remove input link', (m) => [...m.inputLinks], i, (m, l) => m.inputLinks.delete(l)))),
+    ...[1, 2].map(() =>
+      pick.map((i) =>
+        edit(
+          'remove input link',
+          (m) => [...m.inputLinks],
+          i,
+          (m, l) => m.inputLinks.delete(l),
+        ),
+      ),
+    ),
     pick.map((i) =>
       edit('add DIR link', absentDirLinks, i, (m, l, real) => {
         mkdirSync(dirname(join(real.dir, l)), { recursive: true });
@@ -530,13 +690,20 @@ export function commandArbitraries(fc) {
     ),
     ...[1, 2].map(() =>
       pick.map((i) =>
-        edit('remove DIR link', (m) => [...m.dirLinks], i, (m, l, real) => {
-          rmSync(join(real.dir, l));
-          m.dirLinks.delete(l);
-        }),
+        edit(
+          'remove DIR link',
+          (m) => [...m.dirLinks],
+          i,
+          (m, l, real) => {
+            rmSync(join(real.dir, l));
+            m.dirLinks.delete(l);
+          },
+        ),
       ),
     ),
-    pick.map((i) => command('link on an output file', outputPaths, i, (m, real, p, label) => linkOnPath(m, real, p, label))),
+    pick.map((i) =>
+      command('link on an output file', outputPaths, i, (m, real, p, label) => linkOnPath(m, real, p, label)),
+    ),
     ...[LIST, LOCK].map((p) =>
       fc.constant(
         command(`link as ${p}`, always, 0, async (m, real, _x, label) => {
@@ -547,14 +714,18 @@ export function commandArbitraries(fc) {
         }),
       ),
     ),
-    fc.constant(command('hostile outputs-list lines', always, 0, async (m, real, _x, label) => {
-      appendFileSync(join(real.dir, LIST), hostileLines(real));
-      await renderAndCheck(m, real, label);
-    })),
-    fc.constant(command('stale staging, temp file and lock', always, 0, async (m, real, _x, label) => {
-      await staleLitter(real);
-      await renderAndCheck(m, real, label);
-    })),
+    fc.constant(
+      command('hostile outputs-list lines', always, 0, async (m, real, _x, label) => {
+        appendFileSync(join(real.dir, LIST), hostileLines(real));
+        await renderAndCheck(m, real, label);
+      }),
+    ),
+    fc.constant(
+      command('stale staging, temp file and lock', always, 0, async (m, real, _x, label) => {
+        await staleLitter(real);
+        await renderAndCheck(m, real, label);
+      }),
+    ),
     ...['SIGKILL', 'SIGTERM'].map((signal) =>
       fc.tuple(pick, of([1, 2, 3]), fc.double({ min: 0, max: 1.2, noNaN: true })).map(([i, n, fraction]) =>
         command(
@@ -574,10 +745,22 @@ export function commandArbitraries(fc) {
 }
 
 /** One sequence's set-up: where DIR is, and whether provenance reports are written. */
-export const setupArbitrary = (fc) => fc.record({ layout: fc.constantFrom(...Object.keys(LAYOUTS)), provenance: fc.boolean() });
+export const setupArbitrary = (fc) =>
+  fc.record({ layout: fc.constantFrom(...Object.keys(LAYOUTS)), provenance: fc.boolean() });
 
 export function newStats() {
-  return { sequences: 0, steps: 0, runs: 0, kills: 0, killsLanded: 0, refusals: 0, linkRefusals: 0, freshRenders: 0, violations: [], kinds: new Map() };
+  return {
+    sequences: 0,
+    steps: 0,
+    runs: 0,
+    kills: 0,
+    killsLanded: 0,
+    refusals: 0,
+    linkRefusals: 0,
+    freshRenders: 0,
+    violations: [],
+    kinds: new Map(),
+  };
 }
 
 /**
@@ -585,7 +768,10 @@ export function newStats() {
  * `maxCommands`); a violation is recorded in `stats.violations` with the seed and the steps to it.
  */
 export async function runSequence(fc, seed, options) {
-  const [[setup, cmds]] = fc.sample(fc.tuple(setupArbitrary(fc), fc.commands(commandArbitraries(fc), { maxCommands: options.maxCommands })), { seed, numRuns: 1 });
+  const [[setup, cmds]] = fc.sample(
+    fc.tuple(setupArbitrary(fc), fc.commands(commandArbitraries(fc), { maxCommands: options.maxCommands })),
+    { seed, numRuns: 1 },
+  );
   await runCommands(fc, seed, setup, cmds, options);
 }
 
@@ -604,7 +790,10 @@ async function runCommands(fc, seed, setup, cmds, { stats, fresh }) {
   const dirRel = LAYOUTS[setup.layout];
   const real = { ws, repo: join(ws, 'repo'), dir: join(ws, dirRel), dirRel, stats, fresh, log: [], lastMs: 500 };
   mkdirSync(join(ws, 'sentinel', 'sub'), { recursive: true });
-  writeFileSync(join(ws, 'sentinel', 'secret.yaml'), `apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: ${NS}}\nstringData: {password: ${SECRET}}\n`);
+  writeFileSync(
+    join(ws, 'sentinel', 'secret.yaml'),
+    `apiVersion: v1\nkind: Secret\nmetadata: {name: db, namespace: ${NS}}\nstringData: {password: ${SECRET}}\n`,
+  );
   writeFileSync(join(ws, 'sentinel', 'victim.yaml'), 'precious\n');
   writeFileSync(join(ws, 'sentinel', 'sub', 'x.yaml'), 'precious too\n');
   const model = initialModel(setup);
@@ -624,6 +813,9 @@ async function runCommands(fc, seed, setup, cmds, { stats, fresh }) {
 
 /** The figures as one line. */
 export function summary(stats, seed, ms) {
-  const kinds = [...stats.kinds].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, n]) => `${k} ×${n}`).join(', ');
+  const kinds = [...stats.kinds]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ');
   return `model: ${stats.sequences} sequences from seed ${seed}, ${stats.steps} checked steps, ${stats.runs} runs (${stats.kills} killed, ${stats.killsLanded} of them before they ended; ${stats.refusals} refused as in use, ${stats.linkRefusals} for a link on their path), ${stats.freshRenders} fresh renders, ${stats.violations.length} violations, ${(ms / 1000).toFixed(1)} s\nmodel commands: ${kinds}`;
 }

@@ -30,7 +30,9 @@ if (modelMode) await (isMainThread ? modelCampaign() : modelWorker());
 else if (isMainThread) {
   const total = arg('cases', 100_000);
   const seed = arg('seed', randomInt(1, 2 ** 31 - total));
-  process.stderr.write(`fuzz: ${total} cases from seed ${seed} (replay one with --seed <seed> --cases 1 --workers 1)\n`);
+  process.stderr.write(
+    `fuzz: ${total} cases from seed ${seed} (replay one with --seed <seed> --cases 1 --workers 1)\n`,
+  );
   let slowest = { ms: 0, seed: 0 };
   const workers = Math.max(1, Math.min(arg('workers', availableParallelism()), total));
   const timeLimit = arg('time-limit', Infinity) * 1000;
@@ -43,7 +45,9 @@ else if (isMainThread) {
   const stopAll = () => pool.forEach((w) => w.postMessage('stop'));
   await new Promise((resolveAll) => {
     for (let w = 0; w < workers; w++) {
-      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { seed, total, index: w, stride: workers } });
+      const worker = new Worker(fileURLToPath(import.meta.url), {
+        workerData: { seed, total, index: w, stride: workers },
+      });
       pool.push(worker);
       worker.on('message', (m) => {
         if (m.type === 'progress') {
@@ -52,7 +56,9 @@ else if (isMainThread) {
           if (done - lastReport >= 1000 || done === total) {
             lastReport = done;
             const s = (Date.now() - start) / 1000;
-            process.stderr.write(`fuzz: ${done}/${total} cases, ${failures.length} violations, ${(done / s).toFixed(1)} cases/s\n`);
+            process.stderr.write(
+              `fuzz: ${done}/${total} cases, ${failures.length} violations, ${(done / s).toFixed(1)} cases/s\n`,
+            );
           }
           if (Date.now() - start > timeLimit) stopAll();
         } else if (m.type === 'violation') {
@@ -72,12 +78,20 @@ else if (isMainThread) {
   });
   const secs = ((Date.now() - start) / 1000).toFixed(1);
   if (failures.length > 0) {
-    console.log(`fuzz: ${done} cases, ${failures.length} invariant violations (${secs} s); failing seeds: ${failures.map((f) => f.seed).join(', ')}`);
-    for (const f of failures.filter((x) => String(x.seed).startsWith('budget:'))) console.log(`${f.seed}: ${f.violations.join('; ')}`);
+    console.log(
+      `fuzz: ${done} cases, ${failures.length} invariant violations (${secs} s); failing seeds: ${failures.map((f) => f.seed).join(', ')}`,
+    );
+    for (const f of failures.filter((x) => String(x.seed).startsWith('budget:')))
+      console.log(`${f.seed}: ${f.violations.join('; ')}`);
     process.exitCode = 1;
   } else {
-    const early = done < total ? ` (stopped by --time-limit after ${secs} s; ${(done / Number(secs)).toFixed(1)} cases/s)` : ` (${secs} s)`;
-    console.log(`fuzz: ${done} cases, 0 invariant violations${early}; slowest case ${slowest.ms.toFixed(0)} ms (seed ${slowest.seed})`);
+    const early =
+      done < total
+        ? ` (stopped by --time-limit after ${secs} s; ${(done / Number(secs)).toFixed(1)} cases/s)`
+        : ` (${secs} s)`;
+    console.log(
+      `fuzz: ${done} cases, 0 invariant violations${early}; slowest case ${slowest.ms.toFixed(0)} ms (seed ${slowest.seed})`,
+    );
   }
 } else {
   const fc = (await import('fast-check')).default;
@@ -116,21 +130,45 @@ async function modelCampaign() {
   const seed = arg('seed', randomInt(1, 2 ** 31 - sequences));
   const workers = Math.max(1, Math.min(arg('workers', availableParallelism()), sequences));
   const options = { maxCommands: arg('max-commands', 10) };
-  process.stderr.write(`model: ${sequences} sequences from seed ${seed} on ${workers} workers (replay one with --model --seed <seed> --sequences 1 --workers 1)\n`);
+  process.stderr.write(
+    `model: ${sequences} sequences from seed ${seed} on ${workers} workers (replay one with --model --seed <seed> --sequences 1 --workers 1)\n`,
+  );
   const stats = newStats();
   const start = Date.now();
   await Promise.all(
     Array.from({ length: workers }, (_, index) => {
-      const worker = new Worker(fileURLToPath(import.meta.url), { workerData: { model: true, seed, sequences, index, stride: workers, options } });
+      const worker = new Worker(fileURLToPath(import.meta.url), {
+        workerData: { model: true, seed, sequences, index, stride: workers, options },
+      });
       return new Promise((resolve) => {
         worker.on('message', (m) => {
-          if (m.type === 'violation') process.stderr.write(`model: seed ${m.violation.seed}: VIOLATION\n  ${m.violation.steps.join('\n  ')}\n  ${m.violation.message}\n`);
+          if (m.type === 'violation')
+            process.stderr.write(
+              `model: seed ${m.violation.seed}: VIOLATION\n  ${m.violation.steps.join('\n  ')}\n  ${m.violation.message}\n`,
+            );
           if (m.type !== 'done') return;
-          for (const key of ['sequences', 'steps', 'runs', 'kills', 'killsLanded', 'refusals', 'linkRefusals', 'freshRenders']) stats[key] += m.stats[key];
+          for (const key of [
+            'sequences',
+            'steps',
+            'runs',
+            'kills',
+            'killsLanded',
+            'refusals',
+            'linkRefusals',
+            'freshRenders',
+          ])
+            stats[key] += m.stats[key];
           stats.violations.push(...m.stats.violations);
           for (const [k, n] of m.stats.kinds) stats.kinds.set(k, (stats.kinds.get(k) ?? 0) + n);
         });
-        worker.on('message', (m) => m.type === 'progress' && process.stderr.write(`model: worker ${index}: ${m.done} sequences, ${m.violations} violations, ${((Date.now() - start) / 1000).toFixed(0)} s\n`));
+        worker.on(
+          'message',
+          (m) =>
+            m.type === 'progress' &&
+            process.stderr.write(
+              `model: worker ${index}: ${m.done} sequences, ${m.violations} violations, ${((Date.now() - start) / 1000).toFixed(0)} s\n`,
+            ),
+        );
         worker.on('error', (e) => {
           stats.violations.push({ seed: -1, steps: [], message: `worker crashed: ${e.stack ?? e}` });
           resolve();
@@ -140,7 +178,8 @@ async function modelCampaign() {
     }),
   );
   console.log(summary(stats, seed, Date.now() - start));
-  for (const v of stats.violations) console.log(`violation, seed ${v.seed}:\n  ${v.steps.join('\n  ')}\n  ${v.message}`);
+  for (const v of stats.violations)
+    console.log(`violation, seed ${v.seed}:\n  ${v.steps.join('\n  ')}\n  ${v.message}`);
   process.exitCode = stats.violations.length === 0 ? 0 : 1;
 }
 
@@ -155,7 +194,8 @@ async function modelWorker() {
     const found = stats.violations.length;
     await runSequence(fc, seed + i, { ...options, stats, fresh });
     for (const violation of stats.violations.slice(found)) parentPort.postMessage({ type: 'violation', violation });
-    if (stats.sequences % 50 === 0) parentPort.postMessage({ type: 'progress', done: stats.sequences, violations: stats.violations.length });
+    if (stats.sequences % 50 === 0)
+      parentPort.postMessage({ type: 'progress', done: stats.sequences, violations: stats.violations.length });
   }
   parentPort.postMessage({ type: 'done', stats });
 }

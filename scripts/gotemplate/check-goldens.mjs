@@ -11,7 +11,9 @@ const dir = join(root, 'test/golden/gotemplate');
 const filter = process.argv[2];
 let total = 0;
 let bad = 0;
-for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl')).sort()) {
+for (const f of readdirSync(dir)
+  .filter((x) => x.endsWith('.jsonl'))
+  .sort()) {
   for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
     if (!line.trim()) continue;
     const c = JSON.parse(line);
@@ -23,7 +25,9 @@ for (const f of readdirSync(dir).filter((x) => x.endsWith('.jsonl')).sort()) {
     const ok = c.expect.phase ? got.phase === c.expect.phase : got.output === c.expect.output;
     if (!ok) {
       bad++;
-      console.log(`${c.id}\n  template: ${JSON.stringify(c.template)}\n  expect:   ${JSON.stringify(c.expect)}\n  got:      ${JSON.stringify(got)}`);
+      console.log(
+        `${c.id}\n  template: ${JSON.stringify(c.template)}\n  expect:   ${JSON.stringify(c.expect)}\n  got:      ${JSON.stringify(got)}`,
+      );
     }
   }
 }

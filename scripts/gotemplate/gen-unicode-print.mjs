@@ -26,7 +26,13 @@ export function printableRanges(oraclePath) {
     for (let cp = start; cp < Math.min(start + CHUNK, 0x110000); cp++) if (cp < 0xd800 || cp > 0xdfff) cps.push(cp);
     chunks.push(cps);
     // One rune per line of output, so each maps back to its code point.
-    lines.push(JSON.stringify({ id: chunks.length - 1, template: '{{ range .r }}{{ js . }}\n{{ end }}', data: { r: cps.map((c) => String.fromCodePoint(c)) } }));
+    lines.push(
+      JSON.stringify({
+        id: chunks.length - 1,
+        template: '{{ range .r }}{{ js . }}\n{{ end }}',
+        data: { r: cps.map((c) => String.fromCodePoint(c)) },
+      }),
+    );
   }
   const r = spawnSync(oraclePath, [], { input: lines.join('\n') + '\n', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`oracle failed: ${r.stderr}`);
@@ -51,11 +57,13 @@ export function printableRanges(oraclePath) {
 /** Ranges as base-36 deltas: `<gap from previous end>.<length-1>` joined by `,`. */
 function encode(ranges) {
   let prev = 0;
-  return ranges.map(([a, b]) => {
-    const s = `${(a - prev).toString(36)}.${(b - a).toString(36)}`;
-    prev = b;
-    return s;
-  }).join(',');
+  return ranges
+    .map(([a, b]) => {
+      const s = `${(a - prev).toString(36)}.${(b - a).toString(36)}`;
+      prev = b;
+      return s;
+    })
+    .join(',');
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

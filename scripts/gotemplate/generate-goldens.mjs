@@ -18,10 +18,15 @@ export const goldenDir = join(resolve(here, '../..'), 'test/golden/gotemplate');
 const casesDir = join(here, 'cases');
 
 // Functions whose results are random or time-dependent (never in goldens).
-const RANDOM = /\b(randInt|shuffle|ago|bcrypt|htpasswd|encryptAES|genPrivateKey|genCA|genCAWithKey|genSelfSignedCert|genSelfSignedCertWithKey|genSignedCert|genSignedCertWithKey|buildCustomCert|derivePassword)\b/;
+const RANDOM =
+  /\b(randInt|shuffle|ago|bcrypt|htpasswd|encryptAES|genPrivateKey|genCA|genCAWithKey|genSelfSignedCert|genSelfSignedCertWithKey|genSignedCert|genSignedCertWithKey|buildCustomCert|derivePassword)\b/;
 
 /** The case tables of scripts/gotemplate/cases/, by name. */
-export const tableNames = () => readdirSync(casesDir).filter((f) => f.endsWith('.mjs') && !f.startsWith('_')).map((f) => f.replace(/\.mjs$/, '')).sort();
+export const tableNames = () =>
+  readdirSync(casesDir)
+    .filter((f) => f.endsWith('.mjs') && !f.startsWith('_'))
+    .map((f) => f.replace(/\.mjs$/, ''))
+    .sort();
 
 /** The golden lines of one table as the oracle answers them, and how many cases it left out. */
 export async function answer(oracle, name) {
@@ -32,12 +37,17 @@ export async function answer(oracle, name) {
     const key = JSON.stringify([c.template, c.data ?? null]);
     return !seen.has(key) && seen.add(key);
   });
-  const input = unique.map((c, i) => JSON.stringify({ id: i, template: c.template, data: c.data ?? {} })).join('\n') + '\n';
+  const input =
+    unique.map((c, i) => JSON.stringify({ id: i, template: c.template, data: c.data ?? {} })).join('\n') + '\n';
   const r = spawnSync(oracle, [], { input, maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`oracle failed on ${name}: ${r.stderr}`);
   const lines = [];
   let skipped = 0;
-  for (const res of r.stdout.toString('utf8').trim().split('\n').map((l) => JSON.parse(l))) {
+  for (const res of r.stdout
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))) {
     const c = unique[res.id];
     if (res.phase === 'input' || res.invalid_utf8 || res.error?.startsWith('panic:')) {
       skipped++;
@@ -50,7 +60,10 @@ export async function answer(oracle, name) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values: options, positionals } = parseArgs({ allowPositionals: true, options: { check: { type: 'boolean', default: false }, oracle: { type: 'string', default: gotmplOracle } } });
+  const { values: options, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { check: { type: 'boolean', default: false }, oracle: { type: 'string', default: gotmplOracle } },
+  });
   if (!existsSync(options.oracle)) {
     console.error(`gotmpl-oracle not found at ${options.oracle}; build it with npm run oracle:gotmpl`);
     process.exit(2);
@@ -75,7 +88,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const versions = `${JSON.stringify(oracleVersions(options.oracle), null, 1)}\n`;
   const versionsFile = join(goldenDir, 'oracle.json');
   if (!options.check) writeFileSync(versionsFile, versions);
-  else if (readFileSync(versionsFile, 'utf8') !== versions) console.log(`oracle.json: the goldens come from\n${readFileSync(versionsFile, 'utf8')}this oracle is\n${versions}`);
+  else if (readFileSync(versionsFile, 'utf8') !== versions)
+    console.log(`oracle.json: the goldens come from\n${readFileSync(versionsFile, 'utf8')}this oracle is\n${versions}`);
   console.log(`total: ${total}${options.check ? `; ${differences} differences` : ''}`);
   if (differences > 0) process.exitCode = 1;
 }

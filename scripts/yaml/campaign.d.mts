@@ -2,7 +2,10 @@
 import type { Json, JsonObject } from '../../src/core/model.js';
 
 export interface Product {
-  readYamlStream(text: string, path: string): { ok: true; items: { value: JsonObject }[]; results: { message: string }[] } | { ok: false; message: string };
+  readYamlStream(
+    text: string,
+    path: string,
+  ): { ok: true; items: { value: JsonObject }[]; results: { message: string }[] } | { ok: false; message: string };
   parseTemplateOutput(text: string): { ok: true; value: Json } | { ok: false; error: string };
   emitYaml(value: JsonObject): string;
   goMarshal(value: Json): string;
@@ -24,7 +27,7 @@ export interface CampaignResult {
 export function readingTexts(s: string): Record<string, string>;
 export function passThroughList(scalars: string[]): string;
 export function parseLossless(text: string): unknown;
-export function compareJson(oracle: unknown, ours: unknown, goType?: string): "exact" | "nearestDouble" | "different";
+export function compareJson(oracle: unknown, ours: unknown, goType?: string): 'exact' | 'nearestDouble' | 'different';
 export function parseAnswer(line: string): { value: string; type: string } | { error: string };
 export function binaryOracle(path: string): Oracle;
 export function runCampaign(options: { scalars: string[]; product: Product; oracle: Oracle }): Promise<CampaignResult>;

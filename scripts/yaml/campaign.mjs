@@ -27,11 +27,14 @@ export function readingTexts(s) {
 /** Pass-through items holding `s` as a value, a list item and a key, in block style and (where it can be) in flow style. */
 function passThroughItems(s, i) {
   const block = `- apiVersion: v1\n  kind: K\n  metadata:\n    name: b${i}\n  v: ${s}\n  w:\n  - ${s}\n  k:\n    ${s}: k\n`;
-  return isFlowSafe(s) ? `${block}- {apiVersion: v1, kind: K, metadata: {name: f${i}}, v: ${s}, w: [${s}], k: {${s}: k}}\n` : block;
+  return isFlowSafe(s)
+    ? `${block}- {apiVersion: v1, kind: K, metadata: {name: f${i}}, v: ${s}, w: [${s}], k: {${s}: k}}\n`
+    : block;
 }
 
 /** A KRM function input holding the pass-through items of these scalars. */
-export const passThroughList = (scalars) => `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${scalars.map(passThroughItems).join('')}`;
+export const passThroughList = (scalars) =>
+  `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${scalars.map(passThroughItems).join('')}`;
 
 /** Scalars per pass-through ResourceList (one run of the KRM function). */
 const BATCH = 100;
@@ -55,7 +58,8 @@ export function binaryOracle(path) {
     const r = spawnSync(path, ['-batch', '-all', '-types'], { input, maxBuffer: 1 << 30 });
     if (r.status !== 0) throw new Error(`k8s-yaml-oracle failed: ${r.stderr}`);
     const lines = r.stdout.toString('utf8').split('\n').slice(0, texts.length);
-    if (lines.length !== texts.length) throw new Error(`k8s-yaml-oracle gave ${lines.length} answers for ${texts.length} texts`);
+    if (lines.length !== texts.length)
+      throw new Error(`k8s-yaml-oracle gave ${lines.length} answers for ${texts.length} texts`);
     return lines;
   };
 }
@@ -119,7 +123,8 @@ export function compareJson(oracle, ours, goType) {
   if (oracle !== null && typeof oracle === 'object') {
     if (ours === null || typeof ours !== 'object' || Array.isArray(ours)) return 'different';
     const keys = Object.keys(oracle);
-    if (keys.length !== Object.keys(ours).length || !keys.every((k) => Object.prototype.hasOwnProperty.call(ours, k))) return 'different';
+    if (keys.length !== Object.keys(ours).length || !keys.every((k) => Object.prototype.hasOwnProperty.call(ours, k)))
+      return 'different';
     return keys.reduce((r, k) => worst(r, compareJson(oracle[k], ours[k], goType)), 'exact');
   }
   return oracle === ours ? 'exact' : 'different';
@@ -167,7 +172,10 @@ export async function runCampaign({ scalars, product, oracle }) {
 
   // Round 1: reading, in every position.
   const perScalar = scalars.map((s) => ({ s, texts: readingTexts(s) }));
-  const round1 = ask(oracle, perScalar.flatMap(({ texts }) => Object.values(texts)));
+  const round1 = ask(
+    oracle,
+    perScalar.flatMap(({ texts }) => Object.values(texts)),
+  );
   const writes = [];
   const passing = [];
   const refused = [];
@@ -182,7 +190,10 @@ export async function runCampaign({ scalars, product, oracle }) {
     }
     // Writing: the string as a value, a list item and a key, and the value we read, as we emit them.
     const strings = { value: s, list: [s] };
-    writes.push({ s, meant: strings, text: emitYaml(strings) }, { s, meant: { [s]: 'key' }, text: emitYaml({ [s]: 'key' }) });
+    writes.push(
+      { s, meant: strings, text: emitYaml(strings) },
+      { s, meant: { [s]: 'key' }, text: emitYaml({ [s]: 'key' }) },
+    );
     if (ours.blockValue.ok) writes.push({ s, meant: ours.blockValue.value, text: emitYaml(ours.blockValue.value) });
     // Pass-through items hold the scalar in the positions just read: batched where Kubernetes takes them.
     const positions = ['blockValue', 'blockKey', 'flow', 'flowKey'].filter((p) => texts[p] !== undefined);
@@ -202,7 +213,10 @@ export async function runCampaign({ scalars, product, oracle }) {
   }
 
   // Round 2: what we wrote, and the pass-through lists before and after the function, read back by the oracle.
-  const round2 = ask(oracle, [...writes.map((w) => w.text), ...runs.flatMap((r) => [r.input, ...(r.fn.code === 0 ? [r.fn.out] : [])])]);
+  const round2 = ask(oracle, [
+    ...writes.map((w) => w.text),
+    ...runs.flatMap((r) => [r.input, ...(r.fn.code === 0 ? [r.fn.out] : [])]),
+  ]);
   for (const w of writes) {
     const answer = round2(w.text);
     compare('write (emitted, read back)', w.s, answer, { ok: true, value: w.meant }, answer.type);
@@ -219,15 +233,27 @@ export async function runCampaign({ scalars, product, oracle }) {
         const block = `\n    v: ${s}\n    w:\n      - ${s}\n    k:\n      ${s}: k\n`;
         const flow = `v: ${s}, w: [ ${s} ], k: { ${s}: k } }\n`;
         if (fn.out.includes(block) && (!isFlowSafe(s) || fn.out.includes(flow))) counts.exact++;
-        else disagreements.push({ where: 'pass-through bytes', scalar: s, problem: 'the KRM function did not keep the text of the scalar' });
+        else
+          disagreements.push({
+            where: 'pass-through bytes',
+            scalar: s,
+            problem: 'the KRM function did not keep the text of the scalar',
+          });
       }
       counts.comparisons++;
       // Items of scalar i: the block one, then the flow one where there is one.
       const mine = (items) => items?.filter((item) => item.metadata.name.slice(1) === String(i));
       if (before.missing || after.missing) disagreements.push({ where: 'pass-through', scalar: s, problem: MISSING });
       else if (before.error !== undefined && fn.code !== 0) counts.bothReject++;
-      else if (itemsBefore && itemsAfter && JSON.stringify(mine(itemsBefore)) === JSON.stringify(mine(itemsAfter))) counts.exact++;
-      else disagreements.push({ where: 'pass-through (KRM function output read back)', scalar: s, oracle: JSON.stringify(mine(itemsBefore)) ?? `rejects: ${before.error}`, ours: JSON.stringify(mine(itemsAfter)) ?? after.error });
+      else if (itemsBefore && itemsAfter && JSON.stringify(mine(itemsBefore)) === JSON.stringify(mine(itemsAfter)))
+        counts.exact++;
+      else
+        disagreements.push({
+          where: 'pass-through (KRM function output read back)',
+          scalar: s,
+          oracle: JSON.stringify(mine(itemsBefore)) ?? `rejects: ${before.error}`,
+          ours: JSON.stringify(mine(itemsAfter)) ?? after.error,
+        });
     });
   }
   return { counts, disagreements };
@@ -245,7 +271,8 @@ function ask(oracle, texts) {
 }
 
 /** Recorded answers are keyed by their text, or by its SHA-256 when long (the pass-through lists). */
-export const goldenKey = (text) => (text.length <= 300 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`);
+export const goldenKey = (text) =>
+  text.length <= 300 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 /** An oracle that answers from recorded `[key, answer line]` JSON lines. */
 export function recordedOracle(jsonl) {

@@ -39,12 +39,18 @@ const product = {
   async krmFunction(text) {
     let out = '';
     let err = '';
-    const code = await runFunction({ readStdin: async () => text, stdout: (t) => void (out += t), stderr: (t) => void (err += t) });
+    const code = await runFunction({
+      readStdin: async () => text,
+      stdout: (t) => void (out += t),
+      stderr: (t) => void (err += t),
+    });
     return { code, out: code === 0 ? out : err };
   },
 };
 
-const { seed, scalars: count } = record ? CI_SAMPLE : { seed: Number(option('seed', LIVE_CAMPAIGN.seed)), scalars: Number(option('scalars', LIVE_CAMPAIGN.scalars)) };
+const { seed, scalars: count } = record
+  ? CI_SAMPLE
+  : { seed: Number(option('seed', LIVE_CAMPAIGN.seed)), scalars: Number(option('scalars', LIVE_CAMPAIGN.scalars)) };
 const recorded = [];
 const real = binaryOracle(oraclePath);
 const oracle = (texts) => {
@@ -52,8 +58,14 @@ const oracle = (texts) => {
   texts.forEach((t, i) => recorded.push(JSON.stringify([goldenKey(t), lines[i]])));
   return lines;
 };
-const { counts, disagreements } = await runCampaign({ scalars: [...HAND_LIST, ...randomScalars(seed, count)], product, oracle });
-console.log(`k8s-yaml-oracle campaign, seed ${seed}: ${HAND_LIST.length} hand-written + ${count} random scalars; ${JSON.stringify(counts)}; ${disagreements.length} disagreements`);
+const { counts, disagreements } = await runCampaign({
+  scalars: [...HAND_LIST, ...randomScalars(seed, count)],
+  product,
+  oracle,
+});
+console.log(
+  `k8s-yaml-oracle campaign, seed ${seed}: ${HAND_LIST.length} hand-written + ${count} random scalars; ${JSON.stringify(counts)}; ${disagreements.length} disagreements`,
+);
 for (const d of disagreements) console.log(JSON.stringify(d));
 if (record) {
   const out = join(root, 'test/golden/yaml/oracle-answers.jsonl');

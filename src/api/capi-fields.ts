@@ -17,8 +17,18 @@ const TAINTS = { effect: 1, key: 1, propagation: 1, value: 1 } as const;
 const OBJECT_REF = { apiVersion: 1, fieldPath: 1, kind: 1, name: 1, namespace: 1, resourceVersion: 1, uid: 1 } as const;
 const TEMPLATE_REF = { apiVersion: 1, kind: 1, name: 1 } as const;
 const NAMING = { template: 1 } as const;
-const CLUSTER_NETWORK = { apiServerPort: 1, pods: { cidrBlocks: 1 }, serviceDomain: 1, services: { cidrBlocks: 1 } } as const;
-const SPEC_COMMON = { availabilityGates: GATES, clusterNetwork: CLUSTER_NETWORK, controlPlaneEndpoint: { host: 1, port: 1 }, paused: 1 } as const;
+const CLUSTER_NETWORK = {
+  apiServerPort: 1,
+  pods: { cidrBlocks: 1 },
+  serviceDomain: 1,
+  services: { cidrBlocks: 1 },
+} as const;
+const SPEC_COMMON = {
+  availabilityGates: GATES,
+  clusterNetwork: CLUSTER_NETWORK,
+  controlPlaneEndpoint: { host: 1, port: 1 },
+  paused: 1,
+} as const;
 
 // ------------------------------------------------------------------ v1beta1
 
@@ -32,13 +42,26 @@ const V1_HEALTH_CHECK = {
   unhealthyMachineConditions: V1_CONDITION,
   unhealthyRange: 1,
 } as const;
-const V1_STRATEGY = { remediation: { maxInFlight: 1 }, rollingUpdate: { deletePolicy: 1, maxSurge: 1, maxUnavailable: 1 }, type: 1 } as const;
+const V1_STRATEGY = {
+  remediation: { maxInFlight: 1 },
+  rollingUpdate: { deletePolicy: 1, maxSurge: 1, maxUnavailable: 1 },
+  type: 1,
+} as const;
 const V1_VARIABLE = { definitionFrom: 1, name: 1, value: '*' } as const;
 const V1_OVERRIDES = { overrides: V1_VARIABLE } as const;
 const V1_TEMPLATE = { ref: OBJECT_REF } as const;
 const V1_WORKER_TEMPLATE = { bootstrap: V1_TEMPLATE, infrastructure: V1_TEMPLATE, metadata: META } as const;
 
-const V1_TOPOLOGY_WORKER = { class: 1, metadata: META, minReadySeconds: 1, name: 1, ...V1_TIMEOUTS, replicas: 1, taints: TAINTS, variables: V1_OVERRIDES } as const;
+const V1_TOPOLOGY_WORKER = {
+  class: 1,
+  metadata: META,
+  minReadySeconds: 1,
+  name: 1,
+  ...V1_TIMEOUTS,
+  replicas: 1,
+  taints: TAINTS,
+  variables: V1_OVERRIDES,
+} as const;
 
 const CLUSTER_V1BETA1: Fields = {
   ...SPEC_COMMON,
@@ -74,14 +97,32 @@ const CLUSTER_V1BETA1: Fields = {
   },
 };
 
-const V1_CLASS_WORKER = { class: 1, minReadySeconds: 1, namingStrategy: NAMING, ...V1_TIMEOUTS, taints: TAINTS, template: V1_WORKER_TEMPLATE } as const;
+const V1_CLASS_WORKER = {
+  class: 1,
+  minReadySeconds: 1,
+  namingStrategy: NAMING,
+  ...V1_TIMEOUTS,
+  taints: TAINTS,
+  template: V1_WORKER_TEMPLATE,
+} as const;
 
 // ------------------------------------------------------------------ v1beta2
 
-const DELETION = { nodeDeletionTimeoutSeconds: 1, nodeDrainTimeoutSeconds: 1, nodeVolumeDetachTimeoutSeconds: 1 } as const;
+const DELETION = {
+  nodeDeletionTimeoutSeconds: 1,
+  nodeDrainTimeoutSeconds: 1,
+  nodeVolumeDetachTimeoutSeconds: 1,
+} as const;
 const CONDITION = { status: 1, timeoutSeconds: 1, type: 1 } as const;
-const CHECKS = { nodeStartupTimeoutSeconds: 1, unhealthyMachineConditions: CONDITION, unhealthyNodeConditions: CONDITION } as const;
-const REMEDIATION = { templateRef: TEMPLATE_REF, triggerIf: { unhealthyInRange: 1, unhealthyLessThanOrEqualTo: 1 } } as const;
+const CHECKS = {
+  nodeStartupTimeoutSeconds: 1,
+  unhealthyMachineConditions: CONDITION,
+  unhealthyNodeConditions: CONDITION,
+} as const;
+const REMEDIATION = {
+  templateRef: TEMPLATE_REF,
+  triggerIf: { unhealthyInRange: 1, unhealthyLessThanOrEqualTo: 1 },
+} as const;
 const HEALTH_CHECK = { checks: CHECKS, remediation: REMEDIATION } as const;
 const MD_HEALTH_CHECK = { checks: CHECKS, remediation: { ...REMEDIATION, maxInFlight: 1 } } as const;
 const ROLLOUT_STRATEGY = { rollingUpdate: { maxSurge: 1, maxUnavailable: 1 }, type: 1 } as const;
@@ -89,7 +130,15 @@ const VARIABLE = { name: 1, value: '*' } as const;
 const OVERRIDES = { overrides: VARIABLE } as const;
 const TEMPLATE = { templateRef: TEMPLATE_REF } as const;
 
-const TOPOLOGY_WORKER = { class: 1, metadata: META, minReadySeconds: 1, name: 1, replicas: 1, taints: TAINTS, variables: OVERRIDES } as const;
+const TOPOLOGY_WORKER = {
+  class: 1,
+  metadata: META,
+  minReadySeconds: 1,
+  name: 1,
+  replicas: 1,
+  taints: TAINTS,
+  variables: OVERRIDES,
+} as const;
 
 const CLUSTER_V1BETA2: Fields = {
   ...SPEC_COMMON,
@@ -123,7 +172,15 @@ const CLUSTER_V1BETA2: Fields = {
   },
 };
 
-const CLASS_WORKER = { bootstrap: TEMPLATE, class: 1, infrastructure: TEMPLATE, metadata: META, minReadySeconds: 1, naming: NAMING, taints: TAINTS } as const;
+const CLASS_WORKER = {
+  bootstrap: TEMPLATE,
+  class: 1,
+  infrastructure: TEMPLATE,
+  metadata: META,
+  minReadySeconds: 1,
+  naming: NAMING,
+  taints: TAINTS,
+} as const;
 
 // ------------------------------------------------------------------ ClusterClass, both versions
 
@@ -132,7 +189,12 @@ const PATCH_DEFINITIONS = {
   selector: {
     apiVersion: 1,
     kind: 1,
-    matchResources: { controlPlane: 1, infrastructureCluster: 1, machineDeploymentClass: { names: 1 }, machinePoolClass: { names: 1 } },
+    matchResources: {
+      controlPlane: 1,
+      infrastructureCluster: 1,
+      machineDeploymentClass: { names: 1 },
+      machinePoolClass: { names: 1 },
+    },
   },
 } as const;
 const patches = (generate: string, validate: string): Fields => ({
@@ -146,18 +208,51 @@ const patches = (generate: string, validate: string): Fields => ({
 /** `openAPIV3Schema` declares its own keywords; nested schemas keep whatever they hold. */
 const VARIABLE_SCHEMA = {
   openAPIV3Schema: {
-    ...Object.fromEntries(['additionalProperties', 'allOf', 'anyOf', 'default', 'enum', 'example', 'items', 'not', 'oneOf', 'properties'].map((k) => [k, '*' as const])),
     ...Object.fromEntries(
       [
-        'description', 'exclusiveMaximum', 'exclusiveMinimum', 'format', 'maxItems', 'maxLength', 'maxProperties', 'maximum', 'minItems', 'minLength',
-        'minProperties', 'minimum', 'pattern', 'required', 'type', 'uniqueItems', 'x-kubernetes-int-or-string', 'x-kubernetes-preserve-unknown-fields',
+        'additionalProperties',
+        'allOf',
+        'anyOf',
+        'default',
+        'enum',
+        'example',
+        'items',
+        'not',
+        'oneOf',
+        'properties',
+      ].map((k) => [k, '*' as const]),
+    ),
+    ...Object.fromEntries(
+      [
+        'description',
+        'exclusiveMaximum',
+        'exclusiveMinimum',
+        'format',
+        'maxItems',
+        'maxLength',
+        'maxProperties',
+        'maximum',
+        'minItems',
+        'minLength',
+        'minProperties',
+        'minimum',
+        'pattern',
+        'required',
+        'type',
+        'uniqueItems',
+        'x-kubernetes-int-or-string',
+        'x-kubernetes-preserve-unknown-fields',
       ].map((k) => [k, 1 as const]),
     ),
     'x-kubernetes-validations': { fieldPath: 1, message: 1, messageExpression: 1, reason: 1, rule: 1 },
     'x-metadata': META,
   },
 } as const;
-const CLASS_COMMON = { availabilityGates: GATES, kubernetesVersions: 1, upgrade: { external: { generateUpgradePlanExtension: 1 } } } as const;
+const CLASS_COMMON = {
+  availabilityGates: GATES,
+  kubernetesVersions: 1,
+  upgrade: { external: { generateUpgradePlanExtension: 1 } },
+} as const;
 
 const CLUSTERCLASS_V1BETA1: Fields = {
   ...CLASS_COMMON,

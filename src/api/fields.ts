@@ -71,7 +71,14 @@ export class FieldReader {
   }
 
   number(obj: JsonObject | undefined, key: string, path: string, required = false): number | undefined {
-    return this.typed(obj, key, path, required, 'integer', (x): x is number => typeof x === 'number' && Number.isInteger(x));
+    return this.typed(
+      obj,
+      key,
+      path,
+      required,
+      'integer',
+      (x): x is number => typeof x === 'number' && Number.isInteger(x),
+    );
   }
 
   boolean(obj: JsonObject | undefined, key: string, path: string): boolean | undefined {
@@ -92,7 +99,8 @@ export class FieldReader {
     const m = this.object(obj, key, path);
     if (!m) return undefined;
     for (const [k, v] of Object.entries(m)) {
-      if (typeof v !== 'string') this.error(`${path}.${k}`, `Invalid value: ${JSON.stringify(v)}: must be of type string`);
+      if (typeof v !== 'string')
+        this.error(`${path}.${k}`, `Invalid value: ${JSON.stringify(v)}: must be of type string`);
     }
     return asStringMap(m);
   }
@@ -101,7 +109,10 @@ export class FieldReader {
   metadata(obj: JsonObject | undefined, key: string, path: string): Metadata | undefined {
     const m = this.object(obj, key, path);
     if (!m) return undefined;
-    return metadataOf(this.stringMap(m, 'labels', `${path}.labels`), this.stringMap(m, 'annotations', `${path}.annotations`));
+    return metadataOf(
+      this.stringMap(m, 'labels', `${path}.labels`),
+      this.stringMap(m, 'annotations', `${path}.annotations`),
+    );
   }
 }
 

@@ -90,7 +90,8 @@ function taints(c: Ctx, obj: JsonObject | undefined, path: string): Taint[] | un
 }
 
 /** A Go zero value once decoded: absent, null, "", or an object/list holding only zero values. */
-const isZero = (v: unknown): boolean => v === undefined || v === null || v === '' || (typeof v === 'object' && Object.values(v).every(isZero));
+const isZero = (v: unknown): boolean =>
+  v === undefined || v === null || v === '' || (typeof v === 'object' && Object.values(v).every(isZero));
 
 /**
  * The parts of a health check CAPI sees: `checks` and `remediation` only when non-zero, so that
@@ -140,7 +141,12 @@ function namingTemplate(c: Ctx, obj: JsonObject | undefined, path: string): { te
 // ------------------------------------------------------------------ ClusterClass
 
 /** Node deletion timeouts, minReadySeconds and taints: the same fields on worker classes and topologies. */
-function readMachineFields(c: Ctx, item: JsonObject, path: string, out: Pick<MachinePoolClass, 'deletion' | 'minReadySeconds' | 'taints'>): void {
+function readMachineFields(
+  c: Ctx,
+  item: JsonObject,
+  path: string,
+  out: Pick<MachinePoolClass, 'deletion' | 'minReadySeconds' | 'taints'>,
+): void {
   const deletion = deletionTimeouts(c, item, path);
   if (deletion) out.deletion = deletion;
   const minReady = c.r.number(item, 'minReadySeconds', `${path}.minReadySeconds`);
@@ -153,9 +159,18 @@ function readMachineFields(c: Ctx, item: JsonObject, path: string, out: Pick<Mac
 function workerClass(c: Ctx, item: JsonObject, path: string) {
   const cls = c.r.string(item, 'class', `${path}.class`, true);
   const bootstrap = templateRef(c, c.r.object(item, 'bootstrap', `${path}.bootstrap`, true), `${path}.bootstrap`);
-  const infra = templateRef(c, c.r.object(item, 'infrastructure', `${path}.infrastructure`, true), `${path}.infrastructure`);
+  const infra = templateRef(
+    c,
+    c.r.object(item, 'infrastructure', `${path}.infrastructure`, true),
+    `${path}.infrastructure`,
+  );
   if (cls === undefined || !bootstrap || !infra) return undefined;
-  const out: MachinePoolClass = { class: cls, bootstrap: { templateRef: bootstrap }, infrastructure: { templateRef: infra }, fieldPath: path };
+  const out: MachinePoolClass = {
+    class: cls,
+    bootstrap: { templateRef: bootstrap },
+    infrastructure: { templateRef: infra },
+    fieldPath: path,
+  };
   const metadata = c.r.metadata(item, 'metadata', `${path}.metadata`);
   if (metadata) out.metadata = metadata;
   const naming = namingTemplate(c, item, path);
@@ -215,7 +230,9 @@ function classPatch(c: Ctx, item: JsonObject, path: string): ClusterClassPatch {
   const enabledIf = c.r.string(item, 'enabledIf', `${path}.enabledIf`);
   if (enabledIf !== undefined) patch.enabledIf = enabledIf;
   if (item.definitions != null) {
-    patch.definitions = c.r.objects(item, 'definitions', `${path}.definitions`).map(({ item: d, path: dp }) => definition(c, d, dp));
+    patch.definitions = c.r
+      .objects(item, 'definitions', `${path}.definitions`)
+      .map(({ item: d, path: dp }) => definition(c, d, dp));
   }
   const ext = c.r.object(item, 'external', `${path}.external`);
   if (ext) {
@@ -243,7 +260,8 @@ function definition(c: Ctx, d: JsonObject, path: string): PatchDefinition {
   if (cp !== undefined) matchResources.controlPlane = cp;
   for (const key of ['machineDeploymentClass', 'machinePoolClass'] as const) {
     const m = c.r.object(mr, key, `${path}.selector.matchResources.${key}`);
-    if (m) matchResources[key] = { names: c.r.stringList(m, 'names', `${path}.selector.matchResources.${key}.names`) ?? [] };
+    if (m)
+      matchResources[key] = { names: c.r.stringList(m, 'names', `${path}.selector.matchResources.${key}.names`) ?? [] };
   }
   const jsonPatches = c.r.objects(d, 'jsonPatches', `${path}.jsonPatches`).map(({ item: op, path: op_path }) => {
     const out: PatchDefinition['jsonPatches'][number] = {
@@ -282,7 +300,8 @@ function readStatusVariables(c: Ctx, status: JsonObject | undefined): StatusVari
     definitionsConflict: c.r.boolean(item, 'definitionsConflict', `${path}.definitionsConflict`) ?? false,
     definitions: c.r.objects(item, 'definitions', `${path}.definitions`).map(({ item: d, path: dp }) => {
       const metadata = c.r.metadata(d, 'deprecatedV1Beta1Metadata', `${dp}.deprecatedV1Beta1Metadata`);
-      const schema = c.r.object(c.r.object(d, 'schema', `${dp}.schema`), 'openAPIV3Schema', `${dp}.schema.openAPIV3Schema`) ?? {};
+      const schema =
+        c.r.object(c.r.object(d, 'schema', `${dp}.schema`), 'openAPIV3Schema', `${dp}.schema.openAPIV3Schema`) ?? {};
       return {
         from: c.r.string(d, 'from', `${dp}.from`) ?? '',
         required: c.r.boolean(d, 'required', `${dp}.required`) ?? false,
@@ -301,14 +320,19 @@ function readStatusVariables(c: Ctx, status: JsonObject | undefined): StatusVari
 function contextFor(input: JsonObject, ref: ResourceRef): { c: Ctx; doc: JsonObject } | { results: Result[] } {
   const version = capiVersionOf(ref.apiVersion);
   if (version === 'v1beta2') return { c: { r: new FieldReader(ref) }, doc: input };
-  const converted = version === 'v1beta1' ? convertObject({ ...input, apiVersion: ref.apiVersion, kind: ref.kind }) : undefined;
+  const converted =
+    version === 'v1beta1' ? convertObject({ ...input, apiVersion: ref.apiVersion, kind: ref.kind }) : undefined;
   if (!converted) {
     const r = new FieldReader(ref);
-    r.error('apiVersion', `Unsupported value: "${ref.apiVersion}": supported values: "cluster.x-k8s.io/v1beta1", "cluster.x-k8s.io/v1beta2"`);
+    r.error(
+      'apiVersion',
+      `Unsupported value: "${ref.apiVersion}": supported values: "cluster.x-k8s.io/v1beta1", "cluster.x-k8s.io/v1beta2"`,
+    );
     return { results: r.results };
   }
   const r = new FieldReader(ref, converted.inputPath);
-  for (const x of converted.results) r.results.push({ severity: x.severity, message: x.message, resourceRef: ref, field: { path: x.path } });
+  for (const x of converted.results)
+    r.results.push({ severity: x.severity, message: x.message, resourceRef: ref, field: { path: x.path } });
   return { c: { r }, doc: converted.value };
 }
 
@@ -330,7 +354,11 @@ export function normalizeClusterClass(input: JsonObject, ref: ResourceRef): Norm
     name: ref.name,
     namespace,
     sourceApiVersion: ref.apiVersion,
-    metadata: metadataOf(r.stringMap(meta, 'labels', 'metadata.labels'), r.stringMap(meta, 'annotations', 'metadata.annotations')) ?? {},
+    metadata:
+      metadataOf(
+        r.stringMap(meta, 'labels', 'metadata.labels'),
+        r.stringMap(meta, 'annotations', 'metadata.annotations'),
+      ) ?? {},
     controlPlane: { templateRef: cpRef ?? { apiVersion: '', kind: '', name: '', fieldPath: 'spec.controlPlane' } },
     workers: { machineDeployments: [], machinePools: [] },
     variables: [],
@@ -501,7 +529,11 @@ export function normalizeCluster(input: JsonObject, ref: ResourceRef): Normalize
     name: ref.name,
     namespace: ref.namespace ?? 'default',
     sourceApiVersion: ref.apiVersion,
-    metadata: metadataOf(r.stringMap(meta, 'labels', 'metadata.labels'), r.stringMap(meta, 'annotations', 'metadata.annotations')) ?? {},
+    metadata:
+      metadataOf(
+        r.stringMap(meta, 'labels', 'metadata.labels'),
+        r.stringMap(meta, 'annotations', 'metadata.annotations'),
+      ) ?? {},
     topology,
   };
   const uid = asString(meta?.uid);
@@ -524,7 +556,11 @@ export function normalizeCluster(input: JsonObject, ref: ResourceRef): Normalize
  * The ClusterClassVariables of a DiscoverVariables answer (v1beta2 shape, as the hook's Go type
  * is), read like `spec.variables`; shape problems are results at `<path>[i]`.
  */
-export function normalizeDiscoveredVariables(list: readonly JsonObject[], ref: ResourceRef, path: string): Normalized<ClusterClassVariable[]> {
+export function normalizeDiscoveredVariables(
+  list: readonly JsonObject[],
+  ref: ResourceRef,
+  path: string,
+): Normalized<ClusterClassVariable[]> {
   const c: Ctx = { r: new FieldReader(ref) };
   const value = list.flatMap((item, i) => classVariable(c, item, `${path}[${i}]`) ?? []);
   return { value, results: c.r.results };

@@ -36,7 +36,10 @@ import { DOCKER_WEBHOOKS } from './providers/docker.js';
 
 /** Known defaulting webhooks, by `group/Kind`: one module per provider in providers/. */
 const WEBHOOKS: ReadonlyMap<string, AdmissionWebhook> = new Map(
-  [...KUBEADM_WEBHOOKS, ...AZURE_WEBHOOKS, ...AWS_WEBHOOKS, ...DOCKER_WEBHOOKS].map((w): [string, AdmissionWebhook] => [`${w.group}/${w.kind}`, w]),
+  [...KUBEADM_WEBHOOKS, ...AZURE_WEBHOOKS, ...AWS_WEBHOOKS, ...DOCKER_WEBHOOKS].map((w): [string, AdmissionWebhook] => [
+    `${w.group}/${w.kind}`,
+    w,
+  ]),
 );
 
 function webhookFor(obj: JsonObject): { hook: AdmissionWebhook; version: string } | undefined {
@@ -71,9 +74,12 @@ export type DefaultObserver = (path: (string | number)[], detail: string) => voi
 /** Where `after` has what `before` lacks: a new key once (its whole value), a changed scalar, list items by index. */
 function addedPaths(before: Json | undefined, after: Json, path: (string | number)[] = []): (string | number)[][] {
   if (isJsonObject(after) && isJsonObject(before)) {
-    return Object.entries(after).flatMap(([k, v]) => (Object.hasOwn(before, k) ? addedPaths(before[k], v, [...path, k]) : [[...path, k]]));
+    return Object.entries(after).flatMap(([k, v]) =>
+      Object.hasOwn(before, k) ? addedPaths(before[k], v, [...path, k]) : [[...path, k]],
+    );
   }
-  if (Array.isArray(after) && Array.isArray(before)) return after.flatMap((item, i) => addedPaths(before[i], item, [...path, i]));
+  if (Array.isArray(after) && Array.isArray(before))
+    return after.flatMap((item, i) => addedPaths(before[i], item, [...path, i]));
   return JSON.stringify(before) === JSON.stringify(after) ? [] : [path];
 }
 
@@ -102,7 +108,12 @@ export function storedTemplate(crds: CrdIndex, template: JsonObject, observe?: D
 }
 
 /** What the API server would say about creating `obj` (`validateAgainstCrd` of the admitted object). */
-export function validateOnCreate(crds: CrdIndex, obj: JsonObject, ref: ObjectRef, subject: CrdSubject = 'rendered'): Result[] {
+export function validateOnCreate(
+  crds: CrdIndex,
+  obj: JsonObject,
+  ref: ObjectRef,
+  subject: CrdSubject = 'rendered',
+): Result[] {
   return validateAgainstCrd(crds, admittedObject(crds, obj), ref, subject);
 }
 
@@ -142,7 +153,9 @@ const STORED_ONLY_PATHS: readonly StoredOnlyPaths[] = [
   {
     apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
     kind: 'AWSClusterTemplate',
-    creates: ['network', 'bastion', 'controlPlaneLoadBalancer', 'identityRef', 'controlPlaneEndpoint'].map((f) => `/spec/template/spec/${f}/`),
+    creates: ['network', 'bastion', 'controlPlaneLoadBalancer', 'identityRef', 'controlPlaneEndpoint'].map(
+      (f) => `/spec/template/spec/${f}/`,
+    ),
     hint:
       "live, the AWSClusterTemplate is patched as stored: CAPA's defaulting webhook writes network.vpc, network.cni, bastion, controlPlaneLoadBalancer, identityRef and controlPlaneEndpoint " +
       'into spec.template.spec, and its CRD defaults network.vpc.availabilityZoneUsageLimit to 3; templates are read as stored only when their CRD is given: ' +
@@ -162,6 +175,11 @@ export function withStoredTemplateHint(result: Result, crds: CrdIndex): Result {
   const m = MISSING_PATH.exec(result.message);
   if (!m) return result;
   const [, kind, path] = m;
-  const known = STORED_ONLY_PATHS.find((w) => w.kind === kind && w.creates.some((p) => `${path}/`.startsWith(p)) && !crdDefines(crds, { apiVersion: w.apiVersion, kind }));
+  const known = STORED_ONLY_PATHS.find(
+    (w) =>
+      w.kind === kind &&
+      w.creates.some((p) => `${path}/`.startsWith(p)) &&
+      !crdDefines(crds, { apiVersion: w.apiVersion, kind }),
+  );
   return known ? { ...result, message: `${result.message} (${known.hint})` } : result;
 }

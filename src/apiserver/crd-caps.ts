@@ -15,7 +15,10 @@ const tooMany = (field: string, actual: number, max: number): FieldError[] =>
   actual > max ? [fieldError('Too many', field, withFix(`must have at most ${max} items`, FIX.listCap), actual)] : [];
 
 export function clusterClassListCaps(cc: ClusterClass, ref: ObjectRef): Result[] {
-  const errors = [...tooMany('spec.variables', cc.variables.length, 1000), ...tooMany('spec.patches', cc.patches.length, 1000)];
+  const errors = [
+    ...tooMany('spec.variables', cc.variables.length, 1000),
+    ...tooMany('spec.patches', cc.patches.length, 1000),
+  ];
   cc.patches.forEach((patch, i) => {
     const definitions = patch.definitions ?? [];
     const path = `${index('spec.patches', i)}.definitions`;

@@ -80,7 +80,9 @@ const CONTRACT_ORDER: readonly ContractVersion[] = ['v1beta1', 'v1beta2'];
 
 const splitApiVersion = (apiVersion: string): { group: string; version: string } => {
   const i = apiVersion.indexOf('/');
-  return i < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
+  return i < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, i), version: apiVersion.slice(i + 1) };
 };
 const gvkKey = (group: string, version: string, kind: string) => `${group}/${version}/${kind}`;
 
@@ -111,7 +113,11 @@ export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; resu
     const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
       results.push({ severity, message, resourceRef: ref, field: { path }, tags: { rule: 'crd-load' } });
     if (obj.apiVersion !== CRD_API_VERSION) {
-      problem('apiVersion', `CustomResourceDefinition "${name}" is ${jsonText(obj.apiVersion)}; only ${CRD_API_VERSION} is supported: supply the CRD as installed (kubectl get crd ${name} -o yaml)`, 'warning');
+      problem(
+        'apiVersion',
+        `CustomResourceDefinition "${name}" is ${jsonText(obj.apiVersion)}; only ${CRD_API_VERSION} is supported: supply the CRD as installed (kubectl get crd ${name} -o yaml)`,
+        'warning',
+      );
       continue;
     }
     const spec = isJsonObject(obj.spec) ? obj.spec : undefined;
@@ -119,20 +125,30 @@ export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; resu
     const kind = isJsonObject(spec?.names) && typeof spec.names.kind === 'string' ? spec.names.kind : '';
     const list = Array.isArray(spec?.versions) ? spec.versions : [];
     if (group === '' || kind === '' || list.length === 0) {
-      problem('spec', `CustomResourceDefinition "${name}" has no spec.group, spec.names.kind or spec.versions: it cannot be used; supply the complete CRD`);
+      problem(
+        'spec',
+        `CustomResourceDefinition "${name}" has no spec.group, spec.names.kind or spec.versions: it cannot be used; supply the complete CRD`,
+      );
       continue;
     }
     const labels = stringMap(meta.labels);
     const defined: CrdVersion[] = kinds.get(`${group}/${kind}`) ?? [];
     list.forEach((v, i) => {
       if (!isJsonObject(v) || typeof v.name !== 'string' || v.name === '') {
-        problem(`spec.versions[${i}].name`, `CustomResourceDefinition "${name}" has a version without a name: fix the CRD`);
+        problem(
+          `spec.versions[${i}].name`,
+          `CustomResourceDefinition "${name}" has a version without a name: fix the CRD`,
+        );
         return;
       }
       const key = gvkKey(group, v.name, kind);
       const earlier = versions.get(key);
       if (earlier) {
-        problem(`spec.versions[${i}]`, `${kind} ${group}/${v.name} is defined by more than one CustomResourceDefinition (also "${earlier.crdName}"): the first one is used; remove the duplicate`, 'warning');
+        problem(
+          `spec.versions[${i}]`,
+          `${kind} ${group}/${v.name} is defined by more than one CustomResourceDefinition (also "${earlier.crdName}"): the first one is used; remove the duplicate`,
+          'warning',
+        );
         return;
       }
       const schemaHolder = isJsonObject(v.schema) ? v.schema : undefined;
@@ -183,7 +199,10 @@ export function contractVersionsFromCrds(crds: CrdIndex): Record<string, Contrac
   return out;
 }
 
-function lookup(crds: CrdIndex, obj: JsonObject): { entry?: CrdVersion; defined?: readonly CrdVersion[]; group: string; version: string; kind: string } {
+function lookup(
+  crds: CrdIndex,
+  obj: JsonObject,
+): { entry?: CrdVersion; defined?: readonly CrdVersion[]; group: string; version: string; kind: string } {
   const { group, version } = splitApiVersion(typeof obj.apiVersion === 'string' ? obj.apiVersion : '');
   const kind = typeof obj.kind === 'string' ? obj.kind : '';
   const entry = crds.versions.get(gvkKey(group, version, kind));
@@ -238,7 +257,14 @@ function childSchema(s: JsonObject | undefined, k: string, root: boolean): JsonO
 }
 
 /** Copies `value` dropping unknown fields (into `pruned`) and non-nullable nulls without a default. */
-function prune(value: Json, s: JsonObject | undefined, path: string, root: boolean, pruned: string[] | undefined, dropUnknown: boolean): Json {
+function prune(
+  value: Json,
+  s: JsonObject | undefined,
+  path: string,
+  root: boolean,
+  pruned: string[] | undefined,
+  dropUnknown: boolean,
+): Json {
   if (Array.isArray(value)) {
     const items = schemaOf(s?.items);
     return value.map((v, i) => (items ? prune(v, items, `${path}[${i}]`, false, pruned, dropUnknown) : deepCopy(v)));
@@ -266,7 +292,11 @@ function prune(value: Json, s: JsonObject | undefined, path: string, root: boole
 
 /** kube-openapi reports the actual type name as the bad value of a type error, the value otherwise. */
 const badValue = (v: Json, typeName?: string): BadValue =>
-  typeName !== undefined && typeName === jsonTypeName(v) ? typeName : v !== null && typeof v === 'object' ? { go: goMarshal(v) } : v;
+  typeName !== undefined && typeName === jsonTypeName(v)
+    ? typeName
+    : v !== null && typeof v === 'object'
+      ? { go: goMarshal(v) }
+      : v;
 
 function checkedObject(obj: JsonObject): JsonObject {
   return isJsonObject(obj) ? obj : {};
@@ -277,7 +307,11 @@ function checkedObject(obj: JsonObject): JsonObject {
  * object; the input is never mutated; `observe` is told of each default applied. Objects whose apiVersion/kind has no CRD schema are
  * returned as a copy, unchanged.
  */
-export function applyCrdDefaults(crds: CrdIndex, obj: JsonObject, observe?: (path: (string | number)[], detail: string) => void): JsonObject {
+export function applyCrdDefaults(
+  crds: CrdIndex,
+  obj: JsonObject,
+  observe?: (path: (string | number)[], detail: string) => void,
+): JsonObject {
   const { entry } = lookup(crds, obj);
   const copy = deepCopy<JsonObject>(checkedObject(obj));
   if (!entry?.schema) return copy;
@@ -285,7 +319,11 @@ export function applyCrdDefaults(crds: CrdIndex, obj: JsonObject, observe?: (pat
   const withoutNulls = prune(copy, entry.schema, '', true, undefined, false) as JsonObject;
   if (!compiled.node) return withoutNulls;
   const detail = `default in the schema of CRD ${entry.crdName} (${entry.version})`;
-  return applyStructuralDefaults(withoutNulls, compiled.node, observe && ((path) => observe(path, detail))) as JsonObject;
+  return applyStructuralDefaults(
+    withoutNulls,
+    compiled.node,
+    observe && ((path) => observe(path, detail)),
+  ) as JsonObject;
 }
 
 /** Whether a given CRD defines the object's group and kind (in any version). */
@@ -320,9 +358,17 @@ function rawSchemaAt(root: JsonObject, path: string): JsonObject | undefined {
 function fixHint(e: FieldError, schema: JsonObject): string {
   if (e.type === 'Required value') {
     const values = rawSchemaAt(schema, e.field)?.enum;
-    return Array.isArray(values) && values.length > 0 ? ` (set it to one of: ${values.map((v) => JSON.stringify(v)).join(', ')})` : '';
+    return Array.isArray(values) && values.length > 0
+      ? ` (set it to one of: ${values.map((v) => JSON.stringify(v)).join(', ')})`
+      : '';
   }
-  if (e.type === 'Invalid value' && typeof e.badValue === 'object' && e.badValue !== null && e.badValue.go === '[]' && e.detail.includes('should have at least')) {
+  if (
+    e.type === 'Invalid value' &&
+    typeof e.badValue === 'object' &&
+    e.badValue !== null &&
+    e.badValue.go === '[]' &&
+    e.detail.includes('should have at least')
+  ) {
     return ' (an empty list is not the same as leaving the field out: the API server keeps `[]` and rejects it; remove the field where it is set to `[]`, e.g. a patch adding `value: []`, or add at least one item)';
   }
   return '';
@@ -334,7 +380,12 @@ function fixHint(e: FieldError, schema: JsonObject): string {
  * `ref` and a dotted field path such as
  * `spec.template.spec.backend.docker.extraMounts[0].containerPath`.
  */
-export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectRef, subject: CrdSubject = 'rendered'): Result[] {
+export function validateAgainstCrd(
+  crds: CrdIndex,
+  obj: JsonObject,
+  ref: ObjectRef,
+  subject: CrdSubject = 'rendered',
+): Result[] {
   const { entry, defined, group, version, kind } = lookup(crds, obj);
   if (!defined || defined.length === 0) return [];
   const results: Result[] = [];
@@ -347,7 +398,12 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
   const gv = group === '' ? version : `${group}/${version}`;
   if (!entry || !entry.served) {
     const what = entry ? 'is not served by' : 'is not defined in';
-    push('error', 'apiVersion', `${kind} version ${version} ${what} its CustomResourceDefinition "${defined[0]?.crdName}" (served: ${served.join(', ') || 'none'}): use apiVersion ${group}/${served[served.length - 1] ?? '<served version>'}${subject === 'input' ? '' : ' in the template'}`, 'crd-version');
+    push(
+      'error',
+      'apiVersion',
+      `${kind} version ${version} ${what} its CustomResourceDefinition "${defined[0]?.crdName}" (served: ${served.join(', ') || 'none'}): use apiVersion ${group}/${served[served.length - 1] ?? '<served version>'}${subject === 'input' ? '' : ' in the template'}`,
+      'crd-version',
+    );
     return results;
   }
   if (!entry.schema) return results;
@@ -356,13 +412,26 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
   const pruned: string[] = [];
   const stored = prune(obj, entry.schema, '', true, pruned, true);
   for (const p of pruned) {
-    push('warning', p, `unknown field "${p}": the ${kind} CRD (${gv}) does not declare it, so the API server would silently drop it; remove it or fix its name/indentation (check the patch or template that sets it)`, 'crd-pruned');
+    push(
+      'warning',
+      p,
+      `unknown field "${p}": the ${kind} CRD (${gv}) does not declare it, so the API server would silently drop it; remove it or fix its name/indentation (check the patch or template that sets it)`,
+      'crd-pruned',
+    );
   }
   if (!compiled.validator) {
-    push('warning', undefined, `${kind} ${gv}: ${compiled.problem ?? 'no schema'}; the object was not validated`, 'crd-schema');
+    push(
+      'warning',
+      undefined,
+      `${kind} ${gv}: ${compiled.problem ?? 'no schema'}; the object was not validated`,
+      'crd-schema',
+    );
     return results;
   }
-  const fix = subject === 'input' ? `would reject this ${kind} as written (${gv} CRD schema); fix it in the input` : `would reject this ${kind} (${gv} CRD schema); fix the value in the template or the patch/variable that produces it`;
+  const fix =
+    subject === 'input'
+      ? `would reject this ${kind} as written (${gv} CRD schema); fix it in the input`
+      : `would reject this ${kind} (${gv} CRD schema); fix the value in the template or the patch/variable that produces it`;
   const schemaErrs = schemaErrors(compiled.validator, stored, '', badValue);
   for (const e of schemaErrs) {
     push('error', e.field, `${errorBody(e)}${fixHint(e, entry.schema)}: the API server ${fix}`, 'crd-schema');
@@ -374,7 +443,12 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
     for (const e of cel.errors) push('error', e.field, `${errorBody(e)}: the API server ${fix}`, 'crd-cel');
     if (cel.warnings.length > 0) {
       const rules = [...new Set(cel.warnings.map((w) => w.detail))];
-      push('info', undefined, `${kind} ${gv}: ${rules.length} x-kubernetes-validations rule(s) could not be evaluated offline and were not checked: ${rules.join('; ')}`, 'crd-cel');
+      push(
+        'info',
+        undefined,
+        `${kind} ${gv}: ${rules.length} x-kubernetes-validations rule(s) could not be evaluated offline and were not checked: ${rules.join('; ')}`,
+        'crd-cel',
+      );
     }
   }
   return results;
@@ -383,7 +457,8 @@ export function validateAgainstCrd(crds: CrdIndex, obj: JsonObject, ref: ObjectR
 /** Where each field of an object came from (`explain` provenance), as one line per field path. */
 export type FieldOriginsOf = (ref: ObjectRef) => readonly { path: string; origin: string }[] | undefined;
 
-const isUnder = (path: string, parent: string): boolean => path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`);
+const isUnder = (path: string, parent: string): boolean =>
+  path.startsWith(`${parent}.`) || path.startsWith(`${parent}[`);
 const parentPath = (path: string): string => path.replace(/(\.[^.[\]]+|\[[^\]]*\])$/, '');
 
 /**

@@ -29,7 +29,8 @@ import { groupOf } from '../core/labels.js';
 import { pruneUnknownFields, type CrdIndex } from './crds.js';
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-const PROPOSAL_ERA = /^spec\.topology\.(controlPlane|workers\.(machineDeployments|machinePools)\[\d+\])\.(labels|annotations)$/;
+const PROPOSAL_ERA =
+  /^spec\.topology\.(controlPlane|workers\.(machineDeployments|machinePools)\[\d+\])\.(labels|annotations)$/;
 
 /** Paths of the fields of `value` that `fields` does not declare (pruning paths: `a.b[0].c`, map keys as `.key`). */
 function unknownPaths(value: Json | undefined, fields: Fields | 1 | '*', path: string, out: string[]): void {
@@ -71,7 +72,8 @@ function hint(kind: string, version: string, path: string): string {
   const [, ...inSpec] = steps;
   const other = version === 'v1beta1' ? 'v1beta2' : 'v1beta1';
   const otherParent = steps[0] === 'spec' ? fieldsAt(specFields(kind, other), inSpec) : undefined;
-  if (otherParent?.[name] !== undefined) return `; "${name}" is a cluster.x-k8s.io/${other} ${kind} field: use the ${version} field, or apiVersion cluster.x-k8s.io/${other}`;
+  if (otherParent?.[name] !== undefined)
+    return `; "${name}" is a cluster.x-k8s.io/${other} ${kind} field: use the ${version} field, or apiVersion cluster.x-k8s.io/${other}`;
   const parent = steps[0] === 'spec' ? fieldsAt(specFields(kind, version), inSpec) : undefined;
   const siblings = steps.length === 0 ? [...TOP_LEVEL] : Object.keys(parent ?? {}).filter((k) => k !== '{}');
   const close = closest(name, siblings);
@@ -102,7 +104,8 @@ function topologyNameErrors(obj: JsonObject, version: string): FieldError[] {
       if (typeof name !== 'string' || name === '') return;
       const path = `spec.topology.workers.${list}[${i}].name`;
       if (Buffer.byteLength(name) > 63) errors.push(fieldError('Too long', path, 'may not be more than 63 bytes'));
-      if (version === 'v1beta2' && !TOPOLOGY_NAME.test(name)) errors.push(invalid(path, name, `${path} in body should match '${TOPOLOGY_NAME.source}'`));
+      if (version === 'v1beta2' && !TOPOLOGY_NAME.test(name))
+        errors.push(invalid(path, name, `${path} in body should match '${TOPOLOGY_NAME.source}'`));
     });
   }
   return errors;
@@ -117,7 +120,9 @@ function topologyNameErrors(obj: JsonObject, version: string): FieldError[] {
 function variableRequiredErrors(obj: JsonObject): FieldError[] {
   const variables = isJsonObject(obj.spec) ? obj.spec.variables : undefined;
   if (!Array.isArray(variables)) return [];
-  return variables.flatMap((v, i) => (isJsonObject(v) && v.required === undefined ? [required(`${index('spec.variables', i)}.required`, '')] : []));
+  return variables.flatMap((v, i) =>
+    isJsonObject(v) && v.required === undefined ? [required(`${index('spec.variables', i)}.required`, '')] : [],
+  );
 }
 
 /**

@@ -14,7 +14,13 @@ import type {
 import type { CapiProfile } from '../core/capi-release.js';
 import type { Result } from '../core/result.js';
 import type { ContractVersion } from '../krm/config.js';
-import { compileClassVariables, inlineVariableNames, variableNamesFrom, type CompiledVariables, type DiscoveredVariables } from '../variables/index.js';
+import {
+  compileClassVariables,
+  inlineVariableNames,
+  variableNamesFrom,
+  type CompiledVariables,
+  type DiscoveredVariables,
+} from '../variables/index.js';
 import { normalizeDiscoveredVariables } from '../api/normalize.js';
 import type { ExtensionClient } from '../extensions/client.js';
 import { compilePatches, type CompiledPatches } from '../patches/index.js';
@@ -81,7 +87,12 @@ export interface BlueprintOptions {
  * answer read like spec.variables; a failed call makes the class unusable, as VariableDiscovery
  * failing does.
  */
-function discoverVariables(cc: ClusterClass, classRef: ObjectRef, extensions: ExtensionClient, results: Result[]): DiscoveredVariables[] {
+function discoverVariables(
+  cc: ClusterClass,
+  classRef: ObjectRef,
+  extensions: ExtensionClient,
+  results: Result[],
+): DiscoveredVariables[] {
   const discovered: DiscoveredVariables[] = [];
   cc.patches.forEach((p, i) => {
     const extension = p.external?.discoverVariablesExtension;
@@ -100,7 +111,13 @@ function discoverVariables(cc: ClusterClass, classRef: ObjectRef, extensions: Ex
       return;
     }
     if (answer.ignored !== undefined) {
-      results.push({ severity: 'warning', message: `patch "${p.name}": DiscoverVariables call to "${extension}" failed and was ignored (failurePolicy Ignore), as CAPI does: ${answer.ignored}`, resourceRef: classRef, field: { path }, tags });
+      results.push({
+        severity: 'warning',
+        message: `patch "${p.name}": DiscoverVariables call to "${extension}" failed and was ignored (failurePolicy Ignore), as CAPI does: ${answer.ignored}`,
+        resourceRef: classRef,
+        field: { path },
+        tags,
+      });
     }
     const read = normalizeDiscoveredVariables(answer.response.variables, classRef, `${p.name}.variables`);
     results.push(...read.results);
@@ -122,7 +139,10 @@ export function buildBlueprint(
 ): { blueprint?: Blueprint; results: Result[] } {
   const refused = clusterClassListCaps(cc, classRef);
   if (refused.length > 0) return { results: refused };
-  const results: Result[] = [...validateClusterClass(cc, classRef), ...validateClusterClassDeep(cc, classRef, options.capi)];
+  const results: Result[] = [
+    ...validateClusterClass(cc, classRef),
+    ...validateClusterClassDeep(cc, classRef, options.capi),
+  ];
   const resolve = (ref: TemplateRef): ResolvedTemplate | undefined => {
     const object = templates.get(ref.apiVersion, ref.kind, cc.namespace, ref.name);
     if (!object) {
@@ -140,24 +160,31 @@ export function buildBlueprint(
 
   const infrastructureCluster = cc.infrastructure ? resolve(cc.infrastructure.templateRef) : undefined;
   const controlPlane = resolve(cc.controlPlane.templateRef);
-  const cpMachine = cc.controlPlane.machineInfrastructure ? resolve(cc.controlPlane.machineInfrastructure.templateRef) : undefined;
+  const cpMachine = cc.controlPlane.machineInfrastructure
+    ? resolve(cc.controlPlane.machineInfrastructure.templateRef)
+    : undefined;
   const machineDeployments = new Map<string, MachineDeploymentBlueprint>();
   for (const cls of cc.workers.machineDeployments) {
     const bootstrap = resolve(cls.bootstrap.templateRef);
     const infrastructure = resolve(cls.infrastructure.templateRef);
-    if (bootstrap && infrastructure && !machineDeployments.has(cls.class)) machineDeployments.set(cls.class, { cls, bootstrap, infrastructure });
+    if (bootstrap && infrastructure && !machineDeployments.has(cls.class))
+      machineDeployments.set(cls.class, { cls, bootstrap, infrastructure });
   }
   const machinePools = new Map<string, MachinePoolBlueprint>();
   for (const cls of cc.workers.machinePools) {
     const bootstrap = resolve(cls.bootstrap.templateRef);
     const infrastructure = resolve(cls.infrastructure.templateRef);
-    if (bootstrap && infrastructure && !machinePools.has(cls.class)) machinePools.set(cls.class, { cls, bootstrap, infrastructure });
+    if (bootstrap && infrastructure && !machinePools.has(cls.class))
+      machinePools.set(cls.class, { cls, bootstrap, infrastructure });
   }
 
   const discovered = options.extensions ? discoverVariables(cc, classRef, options.extensions, results) : undefined;
   const compiledVariables = compileClassVariables(cc, classRef, discovered);
   results.push(...compiledVariables.results);
-  const compiledPatches = compilePatches(cc, classRef, { skipExternalPatches: options.skipExternalPatches, extensionsAvailable: options.extensions !== undefined });
+  const compiledPatches = compilePatches(cc, classRef, {
+    skipExternalPatches: options.skipExternalPatches,
+    extensionsAvailable: options.extensions !== undefined,
+  });
   results.push(...compiledPatches.results);
 
   if (results.some((r) => r.severity === 'error') || !controlPlane) return { results };
@@ -172,7 +199,9 @@ export function buildBlueprint(
     machinePools,
     variables: compiledVariables.variables,
     inlineVariables: inlineVariableNames(compiledVariables.variables),
-    externalVariables: new Map(cc.patches.filter((p) => p.external).map((p) => [p.name, variableNamesFrom(compiledVariables.variables, p.name)])),
+    externalVariables: new Map(
+      cc.patches.filter((p) => p.external).map((p) => [p.name, variableNamesFrom(compiledVariables.variables, p.name)]),
+    ),
     patches: compiledPatches.patches,
   };
   if (infrastructureCluster) blueprint.infrastructureCluster = infrastructureCluster;

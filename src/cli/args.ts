@@ -35,7 +35,14 @@ export function parseArgs(args: readonly string[], spec: ArgSpec): ParsedArgs {
     const typed = eq >= 0 ? arg.slice(0, arg.indexOf('=')) : arg;
     const type = Object.prototype.hasOwnProperty.call(spec.flags, name) ? spec.flags[name] : undefined;
     if (!type) {
-      const hint = didYouMean(closestMatches(name, Object.keys(spec.flags).filter((f) => f.length > 1), 3), spelling);
+      const hint = didYouMean(
+        closestMatches(
+          name,
+          Object.keys(spec.flags).filter((f) => f.length > 1),
+          3,
+        ),
+        spelling,
+      );
       return { ok: false, message: `unknown option ${typed}${hint ? `; ${hint}` : ''}` };
     }
     if (type === 'boolean') {

@@ -31,11 +31,18 @@ export async function readBase(base: string, headPaths: string[], io: CliIO): Pr
 /** Extracts `headPaths` at the git revision `base` into `dir`. */
 function materializeBase(base: string, headPaths: string[], dir: string): BaseOutcome {
   try {
-    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
     const rel = headPaths.map((p) => relative(top, resolve(p)) || '.');
     // After `--end-of-options` (git 2.24) the revision is a revision whatever it looks like:
     // `--output=FILE` or `--remote=URL` can never be read as an option of git archive.
-    const archive = execFileSync('git', ['archive', '--format=tar', '--end-of-options', base, ...rel], { cwd: top, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 30 });
+    const archive = execFileSync('git', ['archive', '--format=tar', '--end-of-options', base, ...rel], {
+      cwd: top,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 1 << 30,
+    });
     execFileSync('tar', ['-x', '-C', dir], { input: archive });
     return { ok: true, paths: rel.map((r) => join(dir, r)).filter((p) => existsSync(p)) };
   } catch (e) {

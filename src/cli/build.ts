@@ -5,4 +5,5 @@
  */
 declare const __RENDER_CLUSTERCLASS_BUILD__: string | undefined;
 
-export const RENDERER_BUILD: string | undefined = typeof __RENDER_CLUSTERCLASS_BUILD__ === 'string' ? __RENDER_CLUSTERCLASS_BUILD__ : undefined;
+export const RENDERER_BUILD: string | undefined =
+  typeof __RENDER_CLUSTERCLASS_BUILD__ === 'string' ? __RENDER_CLUSTERCLASS_BUILD__ : undefined;

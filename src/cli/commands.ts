@@ -54,7 +54,13 @@ const render: CommandSpec = {
     ...CAPI_FLAGS,
   },
   // `convert` is the KRM function's mode; the command line has `render-clusterclass convert`.
-  values: { mode: MODES.filter((m) => m !== 'convert'), format: RENDER_FORMATS, 'fail-on': FAIL_ON, upgrade: UPGRADE_POLICIES, ...CAPI_VALUES },
+  values: {
+    mode: MODES.filter((m) => m !== 'convert'),
+    format: RENDER_FORMATS,
+    'fail-on': FAIL_ON,
+    upgrade: UPGRADE_POLICIES,
+    ...CAPI_VALUES,
+  },
   paths: ['previous', 'observed', 'crds', 'output', 'o', 'config', ...EXTENSION_PATHS],
 };
 
@@ -62,7 +68,15 @@ const plan: CommandSpec = {
   usage: 'plan --base REF|DIR',
   summary: 'what a change does to every Cluster',
   operands: 'paths',
-  flags: { base: 'string', format: 'string', config: 'string', set: 'list', help: 'boolean', ...EXTENSION_FLAGS, ...CAPI_FLAGS },
+  flags: {
+    base: 'string',
+    format: 'string',
+    config: 'string',
+    set: 'list',
+    help: 'boolean',
+    ...EXTENSION_FLAGS,
+    ...CAPI_FLAGS,
+  },
   values: { format: PLAN_FORMATS, ...CAPI_VALUES },
   paths: ['base', 'config', ...EXTENSION_PATHS],
 };
@@ -71,7 +85,17 @@ const explain: CommandSpec = {
   usage: 'explain CLUSTER',
   summary: 'where each rendered field comes from',
   operands: 'other',
-  flags: { f: 'list', input: 'list', field: 'string', format: 'string', config: 'string', set: 'list', ...HELP_FLAGS, ...EXTENSION_FLAGS, ...CAPI_FLAGS },
+  flags: {
+    f: 'list',
+    input: 'list',
+    field: 'string',
+    format: 'string',
+    config: 'string',
+    set: 'list',
+    ...HELP_FLAGS,
+    ...EXTENSION_FLAGS,
+    ...CAPI_FLAGS,
+  },
   values: { format: EXPLAIN_FORMATS, ...CAPI_VALUES },
   paths: ['f', 'input', 'config', ...EXTENSION_PATHS],
 };
@@ -80,7 +104,16 @@ const template: CommandSpec = {
   usage: 'template TEMPLATE',
   summary: 'evaluate a Go template as ClusterClass patches do',
   operands: 'other',
-  flags: { data: 'string', f: 'string', set: 'list', missingkey: 'string', functions: 'string', yaml: 'boolean', jsonl: 'boolean', ...HELP_FLAGS },
+  flags: {
+    data: 'string',
+    f: 'string',
+    set: 'list',
+    missingkey: 'string',
+    functions: 'string',
+    yaml: 'boolean',
+    jsonl: 'boolean',
+    ...HELP_FLAGS,
+  },
   values: { missingkey: ['default', 'error'], functions: ['sprig-hermetic', 'builtins'] },
   paths: ['data', 'f'],
 };
@@ -107,15 +140,26 @@ const withOptions = { render, plan, explain, template, convert, completion };
 /** Every command, in the order the help lists them. */
 export const COMMANDS = {
   ...withOptions,
-  help: { usage: 'help [COMMAND]', summary: "this help, or a command's options", operands: Object.keys(withOptions), flags: {} },
+  help: {
+    usage: 'help [COMMAND]',
+    summary: "this help, or a command's options",
+    operands: Object.keys(withOptions),
+    flags: {},
+  },
   version: { usage: 'version', summary: 'print the version', operands: [], flags: {} },
 } as const satisfies Record<string, CommandSpec>;
 
 /** What the program takes before any command: `--color[=WHEN]` anywhere, and help and version as options. */
-export const GLOBAL: ArgSpec = { flags: { color: 'string', help: 'boolean', h: 'boolean', version: 'boolean' }, values: { color: COLOUR_WHEN } };
+export const GLOBAL: ArgSpec = {
+  flags: { color: 'string', help: 'boolean', h: 'boolean', version: 'boolean' },
+  values: { color: COLOUR_WHEN },
+};
 
 /** The help's lines for the commands: the bare program (the KRM function), then each command. */
 export const commandLines = (): string =>
-  [['', 'KRM function: ResourceList on stdin, ResourceList on stdout'], ...Object.values(COMMANDS).map((c) => [` ${c.usage}`, c.summary])]
+  [
+    ['', 'KRM function: ResourceList on stdin, ResourceList on stdout'],
+    ...Object.values(COMMANDS).map((c) => [` ${c.usage}`, c.summary]),
+  ]
     .map(([usage, summary]) => `${`  render-clusterclass${usage}`.padEnd(43)}${summary}\n`)
     .join('');

@@ -35,7 +35,8 @@ interface Option {
 function optionsOf(spec: ArgSpec): Option[] {
   const options = Object.entries(spec.flags).map(([flag, type]): Option => {
     const values = spec.values?.[flag] ?? [];
-    const value = type === 'boolean' ? 'boolean' : values.length > 0 ? 'words' : spec.paths?.includes(flag) ? 'paths' : 'any';
+    const value =
+      type === 'boolean' ? 'boolean' : values.length > 0 ? 'words' : spec.paths?.includes(flag) ? 'paths' : 'any';
     return { flag, value, values };
   });
   // `--color[=WHEN]` goes anywhere on the line (main.ts globalOptions).
@@ -66,12 +67,21 @@ function bash(): string {
     r.options
       .filter((o) => o.value !== 'boolean')
       .map((o) => {
-        const reply = o.value === 'words' ? `COMPREPLY=($(compgen -W ${words(o.values)} -- "$cur"))` : o.value === 'paths' ? '_render_clusterclass_files' : 'COMPREPLY=()';
+        const reply =
+          o.value === 'words'
+            ? `COMPREPLY=($(compgen -W ${words(o.values)} -- "$cur"))`
+            : o.value === 'paths'
+              ? '_render_clusterclass_files'
+              : 'COMPREPLY=()';
         return `    ${quote(`${r.name} ${spelled(o.flag)}`)}) ${reply} ;;`;
       }),
   );
   const operands = cases((r) =>
-    r.operands === 'paths' ? '_render_clusterclass_files' : r.operands === 'other' ? 'COMPREPLY=()' : `COMPREPLY=($(compgen -W ${words(r.operands)} -- "$cur"))`,
+    r.operands === 'paths'
+      ? '_render_clusterclass_files'
+      : r.operands === 'other'
+        ? 'COMPREPLY=()'
+        : `COMPREPLY=($(compgen -W ${words(r.operands)} -- "$cur"))`,
   );
   return `# bash completion for ${PROGRAM}: source <(${PROGRAM} completion bash)
 _render_clusterclass_files() {
@@ -124,10 +134,18 @@ function zsh(): string {
   const valueCases = rows.flatMap((r) =>
     r.options
       .filter((o) => o.value !== 'boolean')
-      .map((o) => `    ${quote(`${r.name} ${spelled(o.flag)}`)}) ${o.value === 'words' ? `compadd -- ${o.values.map(quote).join(' ')}` : o.value === 'paths' ? '_files' : ':'} ; return ;;`),
+      .map(
+        (o) =>
+          `    ${quote(`${r.name} ${spelled(o.flag)}`)}) ${o.value === 'words' ? `compadd -- ${o.values.map(quote).join(' ')}` : o.value === 'paths' ? '_files' : ':'} ; return ;;`,
+      ),
   );
-  const optionCases = rows.map((r) => `    ${quote(r.name)}) compadd -- ${r.options.map((o) => quote(spelled(o.flag))).join(' ')} ;;`);
-  const operandCases = rows.map((r) => `    ${quote(r.name)}) ${r.operands === 'paths' ? '_files' : r.operands === 'other' || r.operands.length === 0 ? ':' : `compadd -- ${r.operands.map(quote).join(' ')}`} ;;`);
+  const optionCases = rows.map(
+    (r) => `    ${quote(r.name)}) compadd -- ${r.options.map((o) => quote(spelled(o.flag))).join(' ')} ;;`,
+  );
+  const operandCases = rows.map(
+    (r) =>
+      `    ${quote(r.name)}) ${r.operands === 'paths' ? '_files' : r.operands === 'other' || r.operands.length === 0 ? ':' : `compadd -- ${r.operands.map(quote).join(' ')}`} ;;`,
+  );
   return `#compdef ${PROGRAM}
 # zsh completion for ${PROGRAM}: source <(${PROGRAM} completion zsh), after compinit
 _render_clusterclass() {
@@ -169,19 +187,34 @@ fi
 
 /** fish: one \`complete\` line per command, option and operand list, each guarded by the command seen. */
 function fish(): string {
-  const lines = [`# fish completion for ${PROGRAM}: ${PROGRAM} completion fish > ~/.config/fish/completions/${PROGRAM}.fish`, `complete -c ${PROGRAM} -f`];
+  const lines = [
+    `# fish completion for ${PROGRAM}: ${PROGRAM} completion fish > ~/.config/fish/completions/${PROGRAM}.fish`,
+    `complete -c ${PROGRAM} -f`,
+  ];
   const names = Object.keys(COMMANDS);
-  for (const [name, spec] of Object.entries(COMMANDS)) lines.push(`complete -c ${PROGRAM} -n ${quote(`not __fish_seen_subcommand_from ${names.join(' ')}`)} -a ${quote(name)} -d ${quote(spec.summary)}`);
+  for (const [name, spec] of Object.entries(COMMANDS))
+    lines.push(
+      `complete -c ${PROGRAM} -n ${quote(`not __fish_seen_subcommand_from ${names.join(' ')}`)} -a ${quote(name)} -d ${quote(spec.summary)}`,
+    );
   for (const r of table()) {
-    const when = r.name === '' ? `not __fish_seen_subcommand_from ${names.join(' ')}` : `__fish_seen_subcommand_from ${r.name}`;
+    const when =
+      r.name === '' ? `not __fish_seen_subcommand_from ${names.join(' ')}` : `__fish_seen_subcommand_from ${r.name}`;
     for (const o of r.options) {
       const flag = o.flag.length === 1 ? `-s ${o.flag}` : `-l ${o.flag}`;
-      const value = o.value === 'boolean' ? '' : o.value === 'words' ? ` -x -a ${words(o.values)}` : o.value === 'paths' ? ' -r -F' : ' -x';
+      const value =
+        o.value === 'boolean'
+          ? ''
+          : o.value === 'words'
+            ? ` -x -a ${words(o.values)}`
+            : o.value === 'paths'
+              ? ' -r -F'
+              : ' -x';
       lines.push(`complete -c ${PROGRAM} -n ${quote(when)} ${flag}${value}`);
     }
     if (r.name === '') continue;
     if (r.operands === 'paths') lines.push(`complete -c ${PROGRAM} -n ${quote(when)} -F`);
-    else if (r.operands !== 'other' && r.operands.length > 0) lines.push(`complete -c ${PROGRAM} -n ${quote(when)} -a ${words(r.operands)}`);
+    else if (r.operands !== 'other' && r.operands.length > 0)
+      lines.push(`complete -c ${PROGRAM} -n ${quote(when)} -a ${words(r.operands)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -200,7 +233,9 @@ export async function runCompletionCommand(args: string[], io: CliIO): Promise<n
   const [shell] = args;
   const script = shell !== undefined && args.length === 1 ? completionScript(shell) : undefined;
   if (script === undefined) {
-    io.stderr(`render-clusterclass completion: ${args.length === 0 ? 'no SHELL given' : args.length > 1 ? `one SHELL, not ${args.length} arguments` : `unknown shell "${args[0]}"`}: use bash, zsh or fish (see render-clusterclass completion --help)\n`);
+    io.stderr(
+      `render-clusterclass completion: ${args.length === 0 ? 'no SHELL given' : args.length > 1 ? `one SHELL, not ${args.length} arguments` : `unknown shell "${args[0]}"`}: use bash, zsh or fish (see render-clusterclass completion --help)\n`,
+    );
     return ExitCode.functionConfig;
   }
   await io.stdout(script);

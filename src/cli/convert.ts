@@ -69,7 +69,8 @@ async function replaceFiles(dirs: ReadonlyMap<SafeDir, readonly Replacement[]>):
     for (const dir of [...dirs.keys()].sort((a, b) => (a.abs < b.abs ? -1 : 1))) locked.push(await dir.lock());
     const changed = new Map<SafeDir, Replacement[]>();
     for (const [dir, files] of dirs) {
-      for (const f of files) if ((await dir.read(f.name)) !== f.text) changed.set(dir, [...(changed.get(dir) ?? []), f]);
+      for (const f of files)
+        if ((await dir.read(f.name)) !== f.text) changed.set(dir, [...(changed.get(dir) ?? []), f]);
     }
     for (const run of locked) {
       await run.sweep();
@@ -93,18 +94,28 @@ async function inPlaceReplacements(conversions: readonly Conversion[]): Promise<
     if (c.after === c.before) continue;
     const { abs, path } = file;
     const st = await lstat(abs);
-    if (st.isSymbolicLink()) throw new UnsafePath(`${path} is a symbolic link: convert the file it points to (${await realpath(abs)}) instead`);
+    if (st.isSymbolicLink())
+      throw new UnsafePath(
+        `${path} is a symbolic link: convert the file it points to (${await realpath(abs)}) instead`,
+      );
     if (!st.isFile()) throw new UnsafePath(`${path} is not a regular file`);
-    if (st.nlink > 1) throw new UnsafePath(`${path} has ${st.nlink} hard links: replacing it would leave the other names with the old text; convert a copy (-o) instead`);
+    if (st.nlink > 1)
+      throw new UnsafePath(
+        `${path} has ${st.nlink} hard links: replacing it would leave the other names with the old text; convert a copy (-o) instead`,
+      );
     const uid = process.getuid?.();
-    if (uid !== undefined && uid !== 0 && uid !== st.uid) throw new UnsafePath(`${path} belongs to uid ${st.uid}: converted in place it would become yours; run as its owner, or convert a copy (-o)`);
+    if (uid !== undefined && uid !== 0 && uid !== st.uid)
+      throw new UnsafePath(
+        `${path} belongs to uid ${st.uid}: converted in place it would become yours; run as its owner, or convert a copy (-o)`,
+      );
     const real = await realpath(dirname(abs));
     const dir = dirs.get(real) ?? { shown: dirname(path), replacements: [] };
     dir.replacements.push({ name: basename(abs), text: c.after, owner: { mode: st.mode, uid: st.uid, gid: st.gid } });
     dirs.set(real, dir);
   }
   const out = new Map<SafeDir, Replacement[]>();
-  for (const { shown, replacements } of dirs.values()) out.set(await SafeDir.openPresent(shown, { create: false, followNamed: true }), replacements);
+  for (const { shown, replacements } of dirs.values())
+    out.set(await SafeDir.openPresent(shown, { create: false, followNamed: true }), replacements);
   return out;
 }
 
@@ -112,7 +123,10 @@ async function inPlaceReplacements(conversions: readonly Conversion[]): Promise<
  * \`-o DIR\`: every input at its path below the argument it came from; two inputs on one path, a
  * path that would replace an input, or a link in DIR are refused before anything is written.
  */
-async function copyReplacements(conversions: readonly Conversion[], outDir: string): Promise<Map<SafeDir, Replacement[]>> {
+async function copyReplacements(
+  conversions: readonly Conversion[],
+  outDir: string,
+): Promise<Map<SafeDir, Replacement[]>> {
   const existing = await SafeDir.open(outDir, { create: false, followNamed: true });
   const inputs = new Set<string>();
   const files = conversions.map((c) => c.file);
@@ -122,7 +136,10 @@ async function copyReplacements(conversions: readonly Conversion[], outDir: stri
       if (within(real, existing.abs)) inputs.add(relativeTo(existing.abs, real));
     }
   }
-  const problems = outputPathProblems(files.map((f) => ({ path: f.rel, owner: f.path })), inputs);
+  const problems = outputPathProblems(
+    files.map((f) => ({ path: f.rel, owner: f.path })),
+    inputs,
+  );
   const [problem] = problems.values();
   if (problem !== undefined) throw new UnsafePath(`${problem} below ${outDir}`);
   const dir = existing ?? (await SafeDir.openPresent(outDir, { create: true, followNamed: true }));
@@ -146,7 +163,8 @@ export async function runConvertCommand(args: string[], io: CliIO): Promise<numb
   if (to !== 'v1beta2') return fail(`--to ${to}: only v1beta2 is supported`);
   if (outDir !== undefined && inPlace) return fail('-o and --in-place exclude each other');
   if (parsed.positional.length === 0) return fail('no PATH given');
-  if (parsed.positional.includes('-')) return fail('convert reads files, not stdin (use the KRM function with mode: convert for a stream)');
+  if (parsed.positional.includes('-'))
+    return fail('convert reads files, not stdin (use the KRM function with mode: convert for a stream)');
 
   let files: FoundFile[];
   try {
@@ -174,13 +192,16 @@ export async function runConvertCommand(args: string[], io: CliIO): Promise<numb
   let written: number;
   try {
     const conversions = withConversions(files, outcome.files);
-    const writes = outDir === undefined ? await inPlaceReplacements(conversions) : await copyReplacements(conversions, outDir);
+    const writes =
+      outDir === undefined ? await inPlaceReplacements(conversions) : await copyReplacements(conversions, outDir);
     written = await replaceFiles(writes);
   } catch (e) {
     if (!(e instanceof UnsafePath) && !(e as { code?: string }).code) throw e;
     io.stderr(`render-clusterclass convert: cannot write: ${(e as Error).message}\n`);
     return ExitCode.errorResults;
   }
-  io.stderr(`render-clusterclass convert: ${changed.length} of ${files.length} files converted, ${written} written${outDir ? ` to ${outDir}` : ''}\n`);
+  io.stderr(
+    `render-clusterclass convert: ${changed.length} of ${files.length} files converted, ${written} written${outDir ? ` to ${outDir}` : ''}\n`,
+  );
   return outcome.code;
 }

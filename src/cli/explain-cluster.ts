@@ -25,10 +25,15 @@ function notFound(typed: string, known: readonly string[]): string {
   const byName = !typed.includes('/');
   const nameOf = (key: string) => (byName ? key.slice(key.indexOf('/') + 1) : key);
   const near = closestMatches(nameOf(typed), known.map(nameOf), SUGGESTED);
-  const keys = known.filter((k) => near.includes(nameOf(k))).sort((a, b) => near.indexOf(nameOf(a)) - near.indexOf(nameOf(b)) || compareText(a, b)).slice(0, SUGGESTED);
+  const keys = known
+    .filter((k) => near.includes(nameOf(k)))
+    .sort((a, b) => near.indexOf(nameOf(a)) - near.indexOf(nameOf(b)) || compareText(a, b))
+    .slice(0, SUGGESTED);
   const found = `Cluster "${typed}" not found among the input's ${plural(known.length, 'topology Cluster')}`;
   if (keys.length > 0) return `${found}; ${didYouMean(keys)}`;
-  return known.length > 0 && known.length <= SUGGESTED ? `${found} (${[...known].sort(compareText).join(', ')})` : found;
+  return known.length > 0 && known.length <= SUGGESTED
+    ? `${found} (${[...known].sort(compareText).join(', ')})`
+    : found;
 }
 
 /**
@@ -38,24 +43,44 @@ function notFound(typed: string, known: readonly string[]): string {
  * (then `objects` is empty). `extensions`: the Runtime SDK setup (ExtensionConfigs, recordings)
  * the render uses, as for `render`.
  */
-export function explainCluster(items: InputItem[], config: RenderConfig, clusterKey: string, extensions?: ExtensionInputs): ExplainResult {
+export function explainCluster(
+  items: InputItem[],
+  config: RenderConfig,
+  clusterKey: string,
+  extensions?: ExtensionInputs,
+): ExplainResult {
   const ns = config.defaultNamespace;
   const { clusters } = classify(items, ns);
   const refOfItem = (i: IdentifiedItem) => namespacedRef(i, ns);
   const keyOfItem = (i: IdentifiedItem) => keyOf(refOfItem(i).namespace, refOfItem(i).name);
-  const matches = clusters.filter((i) => (clusterKey.includes('/') ? keyOfItem(i) === clusterKey : refOfItem(i).name === clusterKey));
+  const matches = clusters.filter((i) =>
+    clusterKey.includes('/') ? keyOfItem(i) === clusterKey : refOfItem(i).name === clusterKey,
+  );
   const [item] = matches;
   if (item === undefined || matches.length > 1) {
-    const message = matches.length === 0 ? notFound(clusterKey, clusters.map(keyOfItem)) : `Cluster name "${clusterKey}" is ambiguous: ${matches.map(keyOfItem).join(', ')}; use namespace/name`;
+    const message =
+      matches.length === 0
+        ? notFound(clusterKey, clusters.map(keyOfItem))
+        : `Cluster name "${clusterKey}" is ambiguous: ${matches.map(keyOfItem).join(', ')}; use namespace/name`;
     return { objects: [], results: [{ severity: 'error', message, tags: { rule: 'explain-cluster' } }] };
   }
   const cluster = refOfItem(item);
   // The other Clusters are left out: the render of this one is the same without them.
   const input = items.filter((i) => i === item || !clusters.some((c) => c === i));
   const { shard: _all, ...unsharded } = config;
-  const run = runPipeline(input, { ...unsharded, provenance: true, strict: false, mode: config.mode === 'expand' ? 'expand' : 'preview' }, [], extensions ? { extensions } : {});
+  const run = runPipeline(
+    input,
+    { ...unsharded, provenance: true, strict: false, mode: config.mode === 'expand' ? 'expand' : 'preview' },
+    [],
+    extensions ? { extensions } : {},
+  );
   const provenance = run.generated.find((g) => g.cluster === keyOfItem(item))?.provenance;
   const results = run.results;
   if (!provenance) return { objects: [], results, cluster };
-  return { objects: provenance.objects, results, cluster, ...(provenance.clusterClass ? { clusterClass: provenance.clusterClass } : {}) };
+  return {
+    objects: provenance.objects,
+    results,
+    cluster,
+    ...(provenance.clusterClass ? { clusterClass: provenance.clusterClass } : {}),
+  };
 }

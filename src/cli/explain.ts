@@ -59,14 +59,21 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
     io.stderr(`render-clusterclass explain: ${cfg.message}\n`);
     return ExitCode.functionConfig;
   }
-  const paths = [...((parsed.flags.f as string[] | undefined) ?? []), ...((parsed.flags.input as string[] | undefined) ?? [])];
+  const paths = [
+    ...((parsed.flags.f as string[] | undefined) ?? []),
+    ...((parsed.flags.input as string[] | undefined) ?? []),
+  ];
   const inputs = await readInputs(paths.length > 0 ? paths : ['.'], io);
   if (!inputs.ok) {
     io.stderr(`render-clusterclass explain: ${inputs.message}\n`);
     return ExitCode.errorResults;
   }
 
-  const extensions = await prepareExtensions(cfg.config, io, commandSources(cfg.extensionSources, parsed.flags, process.env));
+  const extensions = await prepareExtensions(
+    cfg.config,
+    io,
+    commandSources(cfg.extensionSources, parsed.flags, process.env),
+  );
   if (!extensions.ok) {
     io.stderr(`render-clusterclass explain: ${extensions.message}\n`);
     return ExitCode.errorResults;
@@ -81,9 +88,16 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
   }
   const errors = result.results.filter((r) => r.severity === 'error');
   if (result.objects.length === 0 || errors.length > 0) {
-    const unowned = result.results.filter((r) => r.severity === 'error' && !r.resourceRef).map((r) => `render-clusterclass explain: ${r.message}\n`);
-    const owned = formatResults(result.results.filter((r) => r.resourceRef), 'error');
-    io.stderr(unowned.join('') + owned || `render-clusterclass explain: Cluster "${clusterArg}" could not be explained\n`);
+    const unowned = result.results
+      .filter((r) => r.severity === 'error' && !r.resourceRef)
+      .map((r) => `render-clusterclass explain: ${r.message}\n`);
+    const owned = formatResults(
+      result.results.filter((r) => r.resourceRef),
+      'error',
+    );
+    io.stderr(
+      unowned.join('') + owned || `render-clusterclass explain: Cluster "${clusterArg}" could not be explained\n`,
+    );
     return ExitCode.errorResults;
   }
   io.stderr(formatResults(result.results, 'warning'));
@@ -97,11 +111,18 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
     }
     objects = sel.objects;
   }
-  let selected: { object: ExplainedObject; fields: FieldOrigin[] }[] = objects.map((object) => ({ object, fields: object.fields }));
+  let selected: { object: ExplainedObject; fields: FieldOrigin[] }[] = objects.map((object) => ({
+    object,
+    fields: object.fields,
+  }));
   if (field !== undefined) {
-    selected = selected.map((s) => ({ object: s.object, fields: filterFields(s.fields, field) })).filter((s) => s.fields.length > 0);
+    selected = selected
+      .map((s) => ({ object: s.object, fields: filterFields(s.fields, field) }))
+      .filter((s) => s.fields.length > 0);
     if (selected.length === 0) {
-      io.stderr(`render-clusterclass explain: no field "${field}" in ${objectArg ?? `the objects of Cluster ${clusterArg}`}\n`);
+      io.stderr(
+        `render-clusterclass explain: no field "${field}" in ${objectArg ?? `the objects of Cluster ${clusterArg}`}\n`,
+      );
       return ExitCode.errorResults;
     }
   }
@@ -114,7 +135,10 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
     };
     await io.stdout(`${JSON.stringify(out, null, 2)}\n`);
   } else {
-    const options = { patches: field === undefined, ...(result.clusterClass ? { clusterClassName: result.clusterClass.name } : {}) };
+    const options = {
+      patches: field === undefined,
+      ...(result.clusterClass ? { clusterClassName: result.clusterClass.name } : {}),
+    };
     await io.stdout(formatText(result, selected, options));
   }
   return ExitCode.ok;

@@ -22,7 +22,8 @@ import { ExtensionSources, linkNotFollowed, readSideObjects } from './inputs.js'
 import { SafeDir, UnsafePath } from './safefs.js';
 
 /** Whether the environment allows the package's ExtensionConfigs (`1` or `true`). */
-const packageExtensionsAllowed = (env: NodeJS.ProcessEnv): boolean => env[ALLOW_PACKAGE_EXTENSIONS_ENV] === '1' || env[ALLOW_PACKAGE_EXTENSIONS_ENV] === 'true';
+const packageExtensionsAllowed = (env: NodeJS.ProcessEnv): boolean =>
+  env[ALLOW_PACKAGE_EXTENSIONS_ENV] === '1' || env[ALLOW_PACKAGE_EXTENSIONS_ENV] === 'true';
 
 /** The KRM function's: everything in its function config is the package's (a Kptfile, a kustomization). */
 export const functionConfigSources = (config: RenderConfig, env: NodeJS.ProcessEnv): ExtensionSources => ({
@@ -44,7 +45,12 @@ export interface PreparedExtensions {
  * even the recordings directory itself may be reached through a link; a path typed on the command
  * line may (the user chose it).
  */
-export async function prepareExtensions(config: RenderConfig, io: CliIO, sources: ExtensionSources, pathsFromPackage = false): Promise<{ ok: true; value: PreparedExtensions } | { ok: false; message: string }> {
+export async function prepareExtensions(
+  config: RenderConfig,
+  io: CliIO,
+  sources: ExtensionSources,
+  pathsFromPackage = false,
+): Promise<{ ok: true; value: PreparedExtensions } | { ok: false; message: string }> {
   const operator = await readSideObjects(sources.operator.extensions, io, (i) => isExtensionConfig(i.value));
   if (!operator.ok) return { ok: false, message: `extensions: ${operator.message}` };
   const fromPackage = await readSideObjects(sources.package.extensions, io, (i) => isExtensionConfig(i.value));
@@ -54,10 +60,19 @@ export async function prepareExtensions(config: RenderConfig, io: CliIO, sources
   const packageUrls = Object.entries(sources.package.urls).filter(([name]) => !(name in sources.operator.urls));
   if (!sources.allowPackage && packageUrls.length > 0) {
     const names = packageUrls.map(([name]) => name).join(', ');
-    results.push({ severity: 'warning', message: `extensionURLs of the function config not used (${names}): ${packageExtensionHint('give them with --extension NAME=URL')}`, tags: { rule: 'extensionconfig' } });
+    results.push({
+      severity: 'warning',
+      message: `extensionURLs of the function config not used (${names}): ${packageExtensionHint('give them with --extension NAME=URL')}`,
+      tags: { rule: 'extensionconfig' },
+    });
   }
   const urls = { ...(sources.allowPackage ? Object.fromEntries(packageUrls) : {}), ...sources.operator.urls };
-  const base = { configs: operator.objects, packageConfigs: fromPackage.objects, allowPackage: sources.allowPackage, urls };
+  const base = {
+    configs: operator.objects,
+    packageConfigs: fromPackage.objects,
+    allowPackage: sources.allowPackage,
+    urls,
+  };
   const noop = (): Promise<string | undefined> => Promise.resolve(undefined);
   if (config.replayExtensions) {
     const dir = config.replayExtensions;
@@ -65,15 +80,24 @@ export async function prepareExtensions(config: RenderConfig, io: CliIO, sources
     try {
       // Recordings are regular files; a link (to a file outside, to itself) is never opened.
       const entries = await readdir(dir, { withFileTypes: true });
-      for (const e of entries.filter((e) => e.isSymbolicLink() && e.name.endsWith('.json'))) results.push(linkNotFollowed(join(dir, e.name)));
-      names = entries.filter((e) => e.isFile() && e.name.endsWith('.json')).map((e) => e.name).sort();
+      for (const e of entries.filter((e) => e.isSymbolicLink() && e.name.endsWith('.json')))
+        results.push(linkNotFollowed(join(dir, e.name)));
+      names = entries
+        .filter((e) => e.isFile() && e.name.endsWith('.json'))
+        .map((e) => e.name)
+        .sort();
     } catch (e) {
       return { ok: false, message: `replayExtensions: ${(e as Error).message}` };
     }
-    const files = await Promise.all(names.map(async (name) => ({ name, text: await readFile(join(dir, name), 'utf8') })));
+    const files = await Promise.all(
+      names.map(async (name) => ({ name, text: await readFile(join(dir, name), 'utf8') })),
+    );
     const index = indexRecordings(files);
     if (!index.ok) return { ok: false, message: `replayExtensions: ${index.error}` };
-    return { ok: true, value: { inputs: { ...base, mode: { kind: 'replay', recordings: index.index, dir } }, results, save: noop } };
+    return {
+      ok: true,
+      value: { inputs: { ...base, mode: { kind: 'replay', recordings: index.index, dir } }, results, save: noop },
+    };
   }
   const recordInto = config.recordExtensions ? new Map<string, Recording>() : undefined;
   const inputs: ExtensionInputs = { ...base, mode: { kind: 'live' }, ...(recordInto ? { recordInto } : {}) };
@@ -91,7 +115,11 @@ export async function prepareExtensions(config: RenderConfig, io: CliIO, sources
 }
 
 /** Writes each recording whose file is missing or differs, holding the directory's lock; every file is checked before the first write. */
-async function saveRecordings(path: string, recordings: ReadonlyMap<string, Recording>, fromPackage: boolean): Promise<void> {
+async function saveRecordings(
+  path: string,
+  recordings: ReadonlyMap<string, Recording>,
+  fromPackage: boolean,
+): Promise<void> {
   const dir = await SafeDir.openPresent(path, { create: true, followNamed: !fromPackage });
   const run = await dir.lock();
   try {
@@ -109,7 +137,11 @@ async function saveRecordings(path: string, recordings: ReadonlyMap<string, Reco
 }
 
 /** A command's sources: its command line split from its `--config` file, with the opt-in of its flag or the environment. */
-export const commandSources = (split: Omit<ExtensionSources, 'allowPackage'>, flags: Record<string, unknown>, env: NodeJS.ProcessEnv): ExtensionSources => ({
+export const commandSources = (
+  split: Omit<ExtensionSources, 'allowPackage'>,
+  flags: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): ExtensionSources => ({
   ...split,
   allowPackage: flags['allow-package-extensions'] === true || packageExtensionsAllowed(env),
 });

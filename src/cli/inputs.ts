@@ -37,14 +37,28 @@ export interface UnreadableFile {
 }
 
 /** `links`: the symbolic links not followed (also among `readResults`). */
-export type InputsOutcome = { ok: true; items: InputItem[]; readResults: Result[]; files: InputFile[]; links: Result[]; unreadable: UnreadableFile[] } | { ok: false; message: string };
+export type InputsOutcome =
+  | {
+      ok: true;
+      items: InputItem[];
+      readResults: Result[];
+      files: InputFile[];
+      links: Result[];
+      unreadable: UnreadableFile[];
+    }
+  | { ok: false; message: string };
 
 const YAML_FILE = /\.(ya?ml|json)$/i;
 
 /** The reason a path cannot be read, in the words of `ls`. */
 function unreadable(path: string, e: unknown): Error {
   const code = (e as { code?: string }).code;
-  const reason = code === 'ENOENT' || code === 'ENOTDIR' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (e as Error).message;
+  const reason =
+    code === 'ENOENT' || code === 'ENOTDIR'
+      ? 'no such file or directory'
+      : code === 'EACCES'
+        ? 'permission denied'
+        : (e as Error).message;
   return new Error(`${path}: ${reason}`);
 }
 
@@ -78,7 +92,8 @@ export interface FoundFile {
 export function linkNotFollowed(path: string): Result {
   return {
     severity: 'warning',
-    message: 'symbolic link not followed: inputs are read only from the files and directories below the paths given (name the target to read it)',
+    message:
+      'symbolic link not followed: inputs are read only from the files and directories below the paths given (name the target to read it)',
     file: { path },
     tags: { rule: 'symlink' },
   };
@@ -89,7 +104,10 @@ export function linkNotFollowed(path: string): Result {
  * directories never read (absolute, as the walk reaches them). A path given may be a link (the user named it); below it, links are not followed, and
  * each one that could hold inputs (a directory, a YAML or JSON name) is reported in `links`.
  */
-export async function collectFiles(paths: readonly string[], exclude: readonly string[] = []): Promise<{ files: FoundFile[]; links: Result[] }> {
+export async function collectFiles(
+  paths: readonly string[],
+  exclude: readonly string[] = [],
+): Promise<{ files: FoundFile[]; links: Result[] }> {
   const files: FoundFile[] = [];
   const links: Result[] = [];
   const skipped = new Set(exclude.map((d) => resolve(d)));
@@ -105,7 +123,8 @@ export async function collectFiles(paths: readonly string[], exclude: readonly s
       if (entry.isSymbolicLink()) {
         // Only to say so: whether it points at a directory (a stat of the target, never a read).
         const toDirectory = (await stat(abs).catch(() => undefined))?.isDirectory() === true;
-        if ((toDirectory || YAML_FILE.test(name)) && !pkg.rules.ignores(inPackage, toDirectory)) links.push(linkNotFollowed(join(shown, name)));
+        if ((toDirectory || YAML_FILE.test(name)) && !pkg.rules.ignores(inPackage, toDirectory))
+          links.push(linkNotFollowed(join(shown, name)));
       } else if (entry.isDirectory()) {
         if (existsSync(join(abs, OUTPUTS_LIST))) continue;
         if (pkg.rules.ignores(inPackage, true)) continue;
@@ -145,7 +164,12 @@ function unreadableFile(path: string, message: string): { file: UnreadableFile; 
   const reason = message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
   return {
     file,
-    result: { severity: 'error', message: `${reason}; this file is skipped, and nothing is pruned in a run that cannot read every input`, file: { path }, tags: { rule: UNREADABLE_FILE } },
+    result: {
+      severity: 'error',
+      message: `${reason}; this file is skipped, and nothing is pruned in a run that cannot read every input`,
+      file: { path },
+      tags: { rule: UNREADABLE_FILE },
+    },
   };
 }
 
@@ -155,13 +179,24 @@ function unreadableFile(path: string, message: string): { file: UnreadableFile; 
  * one bad file must not stop a fleet), is an error result about that file and listed in
  * `unreadable`, and the other files are read.
  */
-export async function readInputs(paths: readonly string[], io: CliIO, options: { exclude?: readonly string[]; partial?: boolean } = {}): Promise<InputsOutcome> {
+export async function readInputs(
+  paths: readonly string[],
+  io: CliIO,
+  options: { exclude?: readonly string[]; partial?: boolean } = {},
+): Promise<InputsOutcome> {
   const sources: { path: string; rel: string; text: () => Promise<string> }[] = [];
   let links: Result[];
   try {
-    const found = await collectFiles(paths.filter((p) => p !== '-'), options.exclude ?? []);
+    const found = await collectFiles(
+      paths.filter((p) => p !== '-'),
+      options.exclude ?? [],
+    );
     for (const f of found.files) {
-      sources.push({ path: f.path, rel: f.rel, text: () => readFile(f.abs, 'utf8').catch((e: unknown) => Promise.reject(unreadable(f.path, e))) });
+      sources.push({
+        path: f.path,
+        rel: f.rel,
+        text: () => readFile(f.abs, 'utf8').catch((e: unknown) => Promise.reject(unreadable(f.path, e))),
+      });
     }
     links = found.links;
   } catch (e) {
@@ -199,7 +234,10 @@ export async function readInputs(paths: readonly string[], io: CliIO, options: {
  */
 export async function configFromFlags(
   flags: Record<string, string | boolean | string[]>,
-): Promise<{ ok: true; config: RenderConfig; extensionSources: Omit<ExtensionSources, 'allowPackage'> } | { ok: false; message: string; field?: string }> {
+): Promise<
+  | { ok: true; config: RenderConfig; extensionSources: Omit<ExtensionSources, 'allowPackage'> }
+  | { ok: false; message: string; field?: string }
+> {
   let fc: JsonObject | undefined;
   const configFile = flags.config as string | undefined;
   if (configFile) {
@@ -263,7 +301,13 @@ export const CAPI_HELP = `  --capi-version M.N   the CAPI release whose rules to
 `;
 
 /** The Runtime SDK flags every command takes (see configFromFlags). */
-export const EXTENSION_FLAGS = { extensions: 'string', extension: 'list', 'record-extensions': 'string', 'replay-extensions': 'string', 'allow-package-extensions': 'boolean' } as const;
+export const EXTENSION_FLAGS = {
+  extensions: 'string',
+  extension: 'list',
+  'record-extensions': 'string',
+  'replay-extensions': 'string',
+  'allow-package-extensions': 'boolean',
+} as const;
 
 export const EXTENSION_HELP = `  --extensions PATH    ExtensionConfig objects (a file or directory): external patches,
                        variable discovery and topology validation call these Runtime SDK
@@ -279,7 +323,11 @@ export const EXTENSION_HELP = `  --extensions PATH    ExtensionConfig objects (a
 `;
 
 /** Objects from a side directory (`--crds`, `--observed`): used by the render, never output; `links` as readInputs says. */
-export async function readSideObjects(dir: string | undefined, io: CliIO, keep: (i: InputItem) => boolean): Promise<{ ok: true; objects: JsonObject[]; links: Result[] } | { ok: false; message: string }> {
+export async function readSideObjects(
+  dir: string | undefined,
+  io: CliIO,
+  keep: (i: InputItem) => boolean,
+): Promise<{ ok: true; objects: JsonObject[]; links: Result[] } | { ok: false; message: string }> {
   if (!dir) return { ok: true, objects: [], links: [] };
   const read = await readInputs([dir], io);
   if (!read.ok) return read;
@@ -287,7 +335,8 @@ export async function readSideObjects(dir: string | undefined, io: CliIO, keep: 
 }
 
 /** CustomResourceDefinitions from `--crds DIR` (used for defaults, contracts and validation). */
-export const readCrds = (dir: string | undefined, io: CliIO) => readSideObjects(dir, io, (i) => i.ref?.kind === 'CustomResourceDefinition');
+export const readCrds = (dir: string | undefined, io: CliIO) =>
+  readSideObjects(dir, io, (i) => i.ref?.kind === 'CustomResourceDefinition');
 
 /** Where a command's Runtime SDK settings came from. */
 export interface ExtensionSources {

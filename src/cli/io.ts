@@ -75,7 +75,10 @@ export function processIO(): ProcessIO {
     },
     stderr: (text) => void process.stderr.write(text),
     // Written last, so done once every earlier write is (write callbacks come in order).
-    flush: () => new Promise((resolve) => (failed || process.stdout.destroyed ? resolve() : process.stdout.write('', () => resolve()))),
+    flush: () =>
+      new Promise((resolve) =>
+        failed || process.stdout.destroyed ? resolve() : process.stdout.write('', () => resolve()),
+      ),
     stdoutError: () => failed,
   };
 }

@@ -81,7 +81,8 @@ export function parseKrmignore(text: string): IgnoreRules {
   return {
     ignores(path, isDir) {
       const components = path.split('/').filter((c) => c !== '');
-      const hit = (exception: boolean) => patterns.some((p) => p.exception === exception && matches(p, components, isDir));
+      const hit = (exception: boolean) =>
+        patterns.some((p) => p.exception === exception && matches(p, components, isDir));
       return !hit(true) && hit(false);
     },
   };

@@ -38,7 +38,11 @@ function nodeAt(root: Node, path: string): Node | undefined {
       node = isSeq(node) ? node.items[seg.index] : undefined;
       at = node as Node | undefined;
     } else if ('name' in seg) {
-      node = isSeq(node) ? node.items.find((e) => isMap(e) && e.get('name') === seg.name) : isMap(node) ? node.get(seg.name, true) : undefined;
+      node = isSeq(node)
+        ? node.items.find((e) => isMap(e) && e.get('name') === seg.name)
+        : isMap(node)
+          ? node.get(seg.name, true)
+          : undefined;
       at = node as Node | undefined;
     } else {
       const pair = isMap(node) ? node.items.find((p) => isScalar(p.key) && String(p.key.value) === seg.key) : undefined;
@@ -54,7 +58,11 @@ function nodeAt(root: Node, path: string): Node | undefined {
  * `path:line:column` for results about the given items, and about files that could not be read
  * where they broke (undefined for results about other things).
  */
-export function locator(items: readonly InputItem[], files: readonly InputFile[], unreadable: readonly UnreadableFile[] = []): (r: Result) => string | undefined {
+export function locator(
+  items: readonly InputItem[],
+  files: readonly InputFile[],
+  unreadable: readonly UnreadableFile[] = [],
+): (r: Result) => string | undefined {
   const broken = new Map(unreadable.map((u) => [u.path, u]));
   const texts = new Map(files.map((f) => [f.path, f.text.replace(/^\uFEFF/, '')]));
   const counters = new Map<string, LineCounter>();

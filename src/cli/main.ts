@@ -24,12 +24,27 @@ Exit codes: 0 ok, 1 error results or unreadable input, 2 internal error (a bug: 
 it), 3 invalid function config or usage, 141 the reader of stdout went away (as for SIGPIPE).
 `;
 
-const COMMAND_HELP: Record<string, string> = { render: RENDER_HELP, plan: PLAN_HELP, explain: EXPLAIN_HELP, template: TEMPLATE_HELP, convert: CONVERT_HELP, completion: COMPLETION_HELP };
+const COMMAND_HELP: Record<string, string> = {
+  render: RENDER_HELP,
+  plan: PLAN_HELP,
+  explain: EXPLAIN_HELP,
+  template: TEMPLATE_HELP,
+  convert: CONVERT_HELP,
+  completion: COMPLETION_HELP,
+};
 
 /** One line for a word that is not a command, with the closest ones, as git says it. */
-function unknown(what: string, word: string, candidates: readonly string[], io: CliIO, spell = (c: string) => `"${c}"`): number {
+function unknown(
+  what: string,
+  word: string,
+  candidates: readonly string[],
+  io: CliIO,
+  spell = (c: string) => `"${c}"`,
+): number {
   const hint = didYouMean(closestMatches(word.replace(/^--?/, ''), candidates, 3), spell);
-  io.stderr(`render-clusterclass: unknown ${what} "${word}"${hint ? `; ${hint}` : ''} (see render-clusterclass help)\n`);
+  io.stderr(
+    `render-clusterclass: unknown ${what} "${word}"${hint ? `; ${hint}` : ''} (see render-clusterclass help)\n`,
+  );
   return ExitCode.functionConfig;
 }
 
@@ -86,13 +101,17 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
     default: {
       // `-v` is not an option of its own: it begins --version, so that is the hint.
       const options = Object.keys(GLOBAL.flags).filter((f) => f.length > 1);
-      return command.startsWith('-') ? unknown('option', command, options, io, (o) => `--${o}`) : unknown('command', command, Object.keys(COMMANDS), io);
+      return command.startsWith('-')
+        ? unknown('option', command, options, io, (o) => `--${o}`)
+        : unknown('command', command, Object.keys(COMMANDS), io);
     }
   }
 }
 
 /** `--color[=WHEN]` anywhere before `--`, taken out of the arguments. */
-export function globalOptions(args: readonly string[]): { ok: true; args: string[]; colour: ColourWhen } | { ok: false; message: string } {
+export function globalOptions(
+  args: readonly string[],
+): { ok: true; args: string[]; colour: ColourWhen } | { ok: false; message: string } {
   let colour: ColourWhen = 'auto';
   const rest: string[] = [];
   for (const [i, a] of args.entries()) {
@@ -106,7 +125,8 @@ export function globalOptions(args: readonly string[]): { ok: true; args: string
       continue;
     }
     const when = m[1] ?? 'always';
-    if (!(COLOUR_WHEN as readonly string[]).includes(when)) return { ok: false, message: `--color must be auto, always or never, not "${when}"` };
+    if (!(COLOUR_WHEN as readonly string[]).includes(when))
+      return { ok: false, message: `--color must be auto, always or never, not "${when}"` };
     colour = when as ColourWhen;
   }
   return { ok: true, args: rest, colour };
@@ -133,8 +153,15 @@ export async function main(args: string[]): Promise<void> {
       process.exitCode = ExitCode.functionConfig;
       return;
     }
-    const tty = { stdin: process.stdin.isTTY === true, stdout: process.stdout.isTTY === true, stderr: process.stderr.isTTY === true };
-    const colour = { stdout: colourFor(global.colour, tty.stdout, process.env), stderr: colourFor(global.colour, tty.stderr, process.env) };
+    const tty = {
+      stdin: process.stdin.isTTY === true,
+      stdout: process.stdout.isTTY === true,
+      stderr: process.stderr.isTTY === true,
+    };
+    const colour = {
+      stdout: colourFor(global.colour, tty.stdout, process.env),
+      stderr: colourFor(global.colour, tty.stderr, process.env),
+    };
     const start = performance.now();
     process.exitCode = await dispatch(global.args, { ...io, tty, colour, now: () => performance.now() - start });
   } catch (e) {

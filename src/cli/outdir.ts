@@ -66,7 +66,10 @@ function parseList(text: string, shown: string): { entries: Map<string, string>;
     const tab = line.lastIndexOf('\t');
     const path = line.slice(0, Math.max(tab, 0));
     const owner = line.slice(tab + 1);
-    const problem = tab <= 0 || tab === line.length - 1 ? 'not "path<TAB>Cluster"' : (relativePathProblem(path) ?? notOwnersFile(path, owner));
+    const problem =
+      tab <= 0 || tab === line.length - 1
+        ? 'not "path<TAB>Cluster"'
+        : (relativePathProblem(path) ?? notOwnersFile(path, owner));
     if (problem) notes.push(`${join(shown, OUTPUTS_LIST)}:${i + 1}: ignored: ${problem}`);
     else entries.set(path, owner);
   });
@@ -82,7 +85,10 @@ const notOwnersFile = (path: string, owner: string): string | undefined =>
   owner === INPUTS || isClusterFile(path, owner) ? undefined : `not a file of Cluster ${owner}`;
 
 const listText = (entries: ReadonlyMap<string, string>): string =>
-  `${HEADER}${[...entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, c]) => `${p}\t${c}\n`).join('')}`;
+  `${HEADER}${[...entries]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([p, c]) => `${p}\t${c}\n`)
+    .join('')}`;
 
 /** How paths are compared for collisions: as a case-insensitive, normalising filesystem (macOS) would. */
 const pathKey = (path: string): string => path.normalize('NFC').toLowerCase();
@@ -102,7 +108,10 @@ export const ownerOf = (f: OutputFile): string => (f.cluster === undefined ? 'a 
  * paths differ only in case, as they would on macOS), or a file that would replace one of the
  * run's inputs (`inputs`: their paths relative to the directory written).
  */
-export function outputPathProblems(files: readonly { path: string; owner: string }[], inputs: ReadonlySet<string> = new Set()): Map<number, string> {
+export function outputPathProblems(
+  files: readonly { path: string; owner: string }[],
+  inputs: ReadonlySet<string> = new Set(),
+): Map<number, string> {
   const problems = new Map<number, string>();
   /** A file by its index and as messages name it. */
   type Writer = { index: number; shown: string };
@@ -116,7 +125,8 @@ export function outputPathProblems(files: readonly { path: string; owner: string
     const key = pathKey(f.path);
     if (inputKeys.has(key)) return problems.set(index, `${writer.shown} would replace an input of this run`);
     byKey.set(key, [...(byKey.get(key) ?? []), writer]);
-    for (let d = key.lastIndexOf('/'); d > 0; d = key.lastIndexOf('/', d - 1)) if (!dirs.has(key.slice(0, d))) dirs.set(key.slice(0, d), writer);
+    for (let d = key.lastIndexOf('/'); d > 0; d = key.lastIndexOf('/', d - 1))
+      if (!dirs.has(key.slice(0, d))) dirs.set(key.slice(0, d), writer);
   });
   for (const [key, at] of byKey) {
     const dir = dirs.get(key);
@@ -136,7 +146,8 @@ export async function listedOutputs(dir: string): Promise<{ root: string; entrie
 }
 
 /** Whether `path` is `dir` or below it (both absolute). */
-export const within = (path: string, dir: string): boolean => path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+export const within = (path: string, dir: string): boolean =>
+  path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 
 /** `abs` relative to `root`, `/`-separated. */
 export const relativeTo = (root: string, abs: string): string => relative(root, abs).split(sep).join('/');
@@ -166,7 +177,12 @@ export async function writeOutputDir<Reason extends string>(
   }
 }
 
-async function bringUpToDate<Reason extends string>(run: LockedDir, files: readonly OutputFile[], keep: (cluster: string | undefined) => Reason | undefined, guard: ListGuard): Promise<OutputSummary<Reason>> {
+async function bringUpToDate<Reason extends string>(
+  run: LockedDir,
+  files: readonly OutputFile[],
+  keep: (cluster: string | undefined) => Reason | undefined,
+  guard: ListGuard,
+): Promise<OutputSummary<Reason>> {
   const root = run.dir;
   const listed = await root.read(OUTPUTS_LIST);
   const { entries: before, notes } = parseList(listed ?? '', root.shown);
@@ -190,14 +206,21 @@ async function bringUpToDate<Reason extends string>(run: LockedDir, files: reado
   const pruned: string[] = [];
   for (const path of before.keys()) {
     if (after.has(path)) continue;
-    const why = guard.inputs.has(path) ? 'an input of this run' : guard.holdsInputs && before.get(path) === INPUTS ? 'DIR holds inputs, so no copied input can be there' : undefined;
+    const why = guard.inputs.has(path)
+      ? 'an input of this run'
+      : guard.holdsInputs && before.get(path) === INPUTS
+        ? 'DIR holds inputs, so no copied input can be there'
+        : undefined;
     if (why) {
       notes.push(`${root.shownPath(path)}: listed as written by this tool, but ${why}: not pruned, no longer listed`);
       continue;
     }
     const found = await root.probe(path);
     if (found.kind === 'file') pruned.push(path);
-    else if (found.kind !== 'missing') notes.push(`${root.refusal(path, found) ?? root.shownPath(path)}: listed, but not pruned (only regular files are)`);
+    else if (found.kind !== 'missing')
+      notes.push(
+        `${root.refusal(path, found) ?? root.shownPath(path)}: listed, but not pruned (only regular files are)`,
+      );
   }
 
   await run.sweep();

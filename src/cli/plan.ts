@@ -55,7 +55,11 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(`render-clusterclass plan: ${(!before.ok && before.message) || (!after.ok && after.message)}\n`);
     return ExitCode.errorResults;
   }
-  const extensions = await prepareExtensions(cfg.config, io, commandSources(cfg.extensionSources, parsed.flags, process.env));
+  const extensions = await prepareExtensions(
+    cfg.config,
+    io,
+    commandSources(cfg.extensionSources, parsed.flags, process.env),
+  );
   if (!extensions.ok) {
     io.stderr(`render-clusterclass plan: ${extensions.message}\n`);
     return ExitCode.errorResults;
@@ -68,6 +72,12 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
     io.stderr(`render-clusterclass plan: ${saved}\n`);
     return ExitCode.errorResults;
   }
-  await io.stdout(format === 'json' ? formatJson(plan) : format === 'markdown' ? formatMarkdown(plan) : formatText(plan, io.colour?.stdout === true));
+  await io.stdout(
+    format === 'json'
+      ? formatJson(plan)
+      : format === 'markdown'
+        ? formatMarkdown(plan)
+        : formatText(plan, io.colour?.stdout === true),
+  );
   return planHasChanges(plan) ? 1 : ExitCode.ok;
 }

@@ -10,15 +10,51 @@ import { parseFunctionConfig, type ConfigOutcome, type RenderConfig } from '../k
 import { hasErrors, type Result } from '../core/result.js';
 import { annotationsOf, readResourceList, readYamlStream, refOf, type ResourceListInput } from '../krm/read.js';
 import { DEFAULT_READ_LIMITS } from '../yaml/decode.js';
-import { formatResults, jsonList, newResourceListDocument, outputValue, resourceListWriter, stringifyDocuments, toManifest, writeResourceList } from '../output/write.js';
+import {
+  formatResults,
+  jsonList,
+  newResourceListDocument,
+  outputValue,
+  resourceListWriter,
+  stringifyDocuments,
+  toManifest,
+  writeResourceList,
+} from '../output/write.js';
 import { classify, clusterKey, namespacedRef, shardOf, type Classified } from '../pipeline/classify.js';
-import { renderPipeline, runPipeline, type KeepDecision, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
+import {
+  renderPipeline,
+  runPipeline,
+  type KeepDecision,
+  type PipelineOutput,
+  type PipelineSummary,
+} from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../provenance/report.js';
 import { readBase } from './base.js';
-import { CAPI_HELP, EXTENSION_HELP, configFromFlags, readCrds, readInputs, readSideObjects, type ExtensionSources, type InputFile, type InputsOutcome } from './inputs.js';
+import {
+  CAPI_HELP,
+  EXTENSION_HELP,
+  configFromFlags,
+  readCrds,
+  readInputs,
+  readSideObjects,
+  type ExtensionSources,
+  type InputFile,
+  type InputsOutcome,
+} from './inputs.js';
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
-import { listedCluster, listedOutputs, listedOwner, outputPathProblems, ownerOf, relativeTo, within, writeOutputDir, type OutputFile, type OutputSummary } from './outdir.js';
+import {
+  listedCluster,
+  listedOutputs,
+  listedOwner,
+  outputPathProblems,
+  ownerOf,
+  relativeTo,
+  within,
+  writeOutputDir,
+  type OutputFile,
+  type OutputSummary,
+} from './outdir.js';
 import { UnsafePath } from './safefs.js';
 import { KEPT_BECAUSE, unreadableKeptResult, type KeepReason } from '../pipeline/keep.js';
 import { plural, progress, summaryLine } from './progress.js';
@@ -60,11 +96,21 @@ export async function runFunction(io: CliIO): Promise<number> {
     return ExitCode.errorResults;
   }
   const { input } = read;
-  const cfg: ConfigOutcome = input.functionConfigProblem ? { ok: false, message: `invalid function config: ${input.functionConfigProblem}` } : parseFunctionConfig(input.functionConfig);
+  const cfg: ConfigOutcome = input.functionConfigProblem
+    ? { ok: false, message: `invalid function config: ${input.functionConfigProblem}` }
+    : parseFunctionConfig(input.functionConfig);
   if (!cfg.ok) {
     const result = configErrorResult(cfg, input.functionConfig);
     const keepEntries = input.earlier?.map((e) => e.entry) ?? [];
-    await io.stdout(writeResourceList(input.doc, { keep: input.items, keepEntries, edits: new Map(), generated: [], results: [...input.results, result] }));
+    await io.stdout(
+      writeResourceList(input.doc, {
+        keep: input.items,
+        keepEntries,
+        edits: new Map(),
+        generated: [],
+        results: [...input.results, result],
+      }),
+    );
     io.stderr(`render-clusterclass: ${result.field ? `functionConfig.${result.field.path}: ` : ''}${result.message}\n`);
     return ExitCode.functionConfig;
   }
@@ -92,7 +138,9 @@ export async function runFunction(io: CliIO): Promise<number> {
     ...(input.earlier ? { earlier: input.earlier } : {}),
     ...(RENDERER_BUILD ? { renderer: RENDERER_BUILD } : {}),
   };
-  const output = renderPipeline(input.items, cfg.config, [...input.results, ...extensions.value.results], extras, (g) => writer.add(g));
+  const output = renderPipeline(input.items, cfg.config, [...input.results, ...extensions.value.results], extras, (g) =>
+    writer.add(g),
+  );
   const saved = await extensions.value.save();
   if (saved) {
     io.stderr(`render-clusterclass: ${saved}\n`);
@@ -121,7 +169,8 @@ function configErrorResult(cfg: { message: string; field?: string }, fc: Json | 
 }
 
 /** Said on the same line: unreadable input is one line on stderr (the KRM contract). */
-const RENDER_STDIN_HINT = ' (stdin holds Kubernetes objects, not a ResourceList: to render a YAML stream, run "render-clusterclass render -")';
+const RENDER_STDIN_HINT =
+  ' (stdin holds Kubernetes objects, not a ResourceList: to render a YAML stream, run "render-clusterclass render -")';
 
 /** Whether text that is not a ResourceList is a YAML stream of objects (someone piped manifests to the function). */
 function objectStream(text: string): boolean {
@@ -212,17 +261,34 @@ async function renderRequest(args: string[], io: CliIO): Promise<RenderRequest |
     return ExitCode.functionConfig;
   }
   const config = cfg.config;
-  if (config.mode === 'convert') return usageError(io, 'mode convert is the KRM function\'s; on the command line use `render-clusterclass convert PATH...`');
+  if (config.mode === 'convert')
+    return usageError(
+      io,
+      "mode convert is the KRM function's; on the command line use `render-clusterclass convert PATH...`",
+    );
   const format = ((parsed.flags.format as string | undefined) ?? 'manifests') as Format;
-  if (!RENDER_FORMATS.includes(format)) return usageError(io, '--format must be manifests, all, kustomize, resourcelist or json');
+  if (!RENDER_FORMATS.includes(format))
+    return usageError(io, '--format must be manifests, all, kustomize, resourcelist or json');
   const outDir = (parsed.flags.output ?? parsed.flags.o) as string | undefined;
-  if (outDir !== undefined && (format === 'resourcelist' || format === 'json')) return usageError(io, `--format ${format} prints to stdout; it does not go with -o`);
+  if (outDir !== undefined && (format === 'resourcelist' || format === 'json'))
+    return usageError(io, `--format ${format} prints to stdout; it does not go with -o`);
   const applier = outDir === undefined ? pruningApplier(format, process.env) : undefined;
   if (config.mode === 'validate' && applier) {
-    return usageError(io, `mode validate prints no manifests, which ${applier} reads as an application without objects: it would prune them all. Render with mode expand (or preview) here, and validate in CI`);
+    return usageError(
+      io,
+      `mode validate prints no manifests, which ${applier} reads as an application without objects: it would prune them all. Render with mode expand (or preview) here, and validate in CI`,
+    );
   }
   const withInputs = parsed.flags['with-inputs'] === true;
-  return { paths: parsed.positional, flags: parsed.flags, config, extensionSources: cfg.extensionSources, format, outDir, withInputs };
+  return {
+    paths: parsed.positional,
+    flags: parsed.flags,
+    config,
+    extensionSources: cfg.extensionSources,
+    format,
+    outDir,
+    withInputs,
+  };
 }
 
 /** Input that cannot be read (or an output directory that cannot be written): one line and exit 1. */
@@ -247,7 +313,11 @@ interface RenderReading {
 }
 
 /** Reads the inputs (without DIR's own outputs, `exclude`) and the side inputs; the message of the first that cannot be read. */
-async function readRender(request: RenderRequest, exclude: readonly string[], io: CliIO): Promise<{ ok: true; read: RenderReading } | { ok: false; message: string }> {
+async function readRender(
+  request: RenderRequest,
+  exclude: readonly string[],
+  io: CliIO,
+): Promise<{ ok: true; read: RenderReading } | { ok: false; message: string }> {
   const { paths, flags } = request;
   const inputs = await readInputs(paths, io, { partial: true, exclude });
   if (!inputs.ok) return inputs;
@@ -258,11 +328,19 @@ async function readRender(request: RenderRequest, exclude: readonly string[], io
   const previous = flags.previous as string | undefined;
   let previousInputs: InputItem[] = [];
   if (previous) {
-    const before = await readBase(previous, paths.filter((p) => p !== '-'), io);
+    const before = await readBase(
+      previous,
+      paths.filter((p) => p !== '-'),
+      io,
+    );
     if (!before.ok) return { ok: false, message: `--previous: ${before.message}` };
     previousInputs = before.items;
   }
-  const extensions = await prepareExtensions(request.config, io, commandSources(request.extensionSources, flags, process.env));
+  const extensions = await prepareExtensions(
+    request.config,
+    io,
+    commandSources(request.extensionSources, flags, process.env),
+  );
   if (!extensions.ok) return extensions;
   return { ok: true, read: { inputs, crds, observed, previousInputs, extensions: extensions.value } };
 }
@@ -290,15 +368,25 @@ async function writeRenderedDir(io: CliIO, dir: RenderedDir, code: number): Prom
   const { outDir, checked, output } = dir;
   let written: OutputSummary<KeepReason>;
   // A Cluster whose file could not be written keeps its earlier one, as one not rendered does.
-  const keep = (cluster: string | undefined): KeepReason | undefined => (cluster !== undefined && checked.withheld.has(cluster) ? 'not-rendered' : output.kept.reason(cluster));
+  const keep = (cluster: string | undefined): KeepReason | undefined =>
+    cluster !== undefined && checked.withheld.has(cluster) ? 'not-rendered' : output.kept.reason(cluster);
   try {
-    written = await writeOutputDir(outDir, checked.files, keep, { inputs: checked.inputsInDir, holdsInputs: dir.own.holdsInput });
+    written = await writeOutputDir(outDir, checked.files, keep, {
+      inputs: checked.inputsInDir,
+      holdsInputs: dir.own.holdsInput,
+    });
   } catch (e) {
     return cannotWrite(io, outDir, e);
   }
   for (const note of written.notes) io.stderr(`render-clusterclass render: ${note}\n`);
   const notFound = written.kept.get(KEPT_UNREADABLE) ?? 0;
-  if (notFound > 0) dir.printResults([unreadableKeptResult(`${plural(notFound, 'file')} of Clusters${dir.withInputs ? ' and inputs' : ''} not found this run`, output.kept.unreadable)]);
+  if (notFound > 0)
+    dir.printResults([
+      unreadableKeptResult(
+        `${plural(notFound, 'file')} of Clusters${dir.withInputs ? ' and inputs' : ''} not found this run`,
+        output.kept.unreadable,
+      ),
+    ]);
   io.stderr(`${describeOutputs(outDir, written, dir.skippedFiles)}\n`);
   return code;
 }
@@ -314,7 +402,11 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     } catch (e) {
       return cannotWrite(io, outDir, e);
     }
-    if (withInputs && own.holdsInput) return usageError(io, `--with-inputs cannot copy the inputs into -o ${outDir}: it is, or holds, an input path, so the copies would replace their sources; choose a DIR outside the inputs`);
+    if (withInputs && own.holdsInput)
+      return usageError(
+        io,
+        `--with-inputs cannot copy the inputs into -o ${outDir}: it is, or holds, an input path, so the copies would replace their sources; choose a DIR outside the inputs`,
+      );
   }
   const reading = await readRender(request, own.exclude, io);
   if (!reading.ok) return unreadable(io, reading.message);
@@ -329,23 +421,48 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     extensions: extensions.inputs,
     // A link not followed is an input not read: the Cluster missing from this run may be behind it.
     unreadable: [...inputs.unreadable.map((u) => u.path), ...inputs.links.flatMap((l) => l.file?.path ?? [])],
-    ...(outDir === undefined ? {} : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry) ?? [])) }),
+    ...(outDir === undefined
+      ? {}
+      : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry) ?? [])) }),
   });
   shown.end();
   const saved = await extensions.save();
   if (saved) return unreadable(io, saved);
   const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
     format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
-  const dirFiles = outDir !== undefined && config.mode !== 'validate' ? await checkedOutputFiles(outputDirFiles(output, config, inputs.files, withInputs, manifest), items, inputs.files, config, own, output.kept.reason) : undefined;
+  const dirFiles =
+    outDir !== undefined && config.mode !== 'validate'
+      ? await checkedOutputFiles(
+          outputDirFiles(output, config, inputs.files, withInputs, manifest),
+          items,
+          inputs.files,
+          config,
+          own,
+          output.kept.reason,
+        )
+      : undefined;
   const results = dirFiles ? [...output.results, ...dirFiles.results] : output.results;
-  const printResults = (results: readonly Result[]) => io.stderr(formatResults(results, 'warning', { colour: io.colour?.stderr === true, locate: locator(items, inputs.files, inputs.unreadable) }));
+  const printResults = (results: readonly Result[]) =>
+    io.stderr(
+      formatResults(results, 'warning', {
+        colour: io.colour?.stderr === true,
+        locate: locator(items, inputs.files, inputs.unreadable),
+      }),
+    );
   printResults(results);
   const code = exitCodeFor(results, config);
   if (code !== ExitCode.ok && !hasErrors(results)) failingOnWarnings(io, results);
   const classified = classify(items, config.defaultNamespace);
   const clusters = classified.clusters.length;
   const objects = output.generated.reduce((n, g) => n + g.objects.length, 0);
-  const summary = () => summaryLine(config.mode === 'validate' ? `validated ${plural(clusters, 'Cluster')}` : `rendered ${output.generated.length} of ${plural(clusters, 'Cluster')} (${plural(objects, 'object')})`, results, io);
+  const summary = () =>
+    summaryLine(
+      config.mode === 'validate'
+        ? `validated ${plural(clusters, 'Cluster')}`
+        : `rendered ${output.generated.length} of ${plural(clusters, 'Cluster')} (${plural(objects, 'object')})`,
+      results,
+      io,
+    );
   // A person at a terminal gets a summary; validate mode prints one always (it is its output).
   if (config.mode === 'validate' || io.tty?.stderr) io.stderr(summary());
   if (config.mode === 'validate') return code;
@@ -355,13 +472,21 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     if (inputs.unreadable.length === 0) await io.stdout(writeResourceList(newResourceListDocument(), output));
     return code;
   }
-  if (outDir !== undefined && dirFiles) return writeRenderedDir(io, { outDir, checked: dirFiles, output, own, withInputs, skippedFiles: inputs.unreadable.length, printResults }, code);
+  if (outDir !== undefined && dirFiles)
+    return writeRenderedDir(
+      io,
+      { outDir, checked: dirFiles, output, own, withInputs, skippedFiles: inputs.unreadable.length, printResults },
+      code,
+    );
   // Never hand an applier an empty or partial set on error (Argo CD would prune).
   if (code !== ExitCode.ok) {
     io.stderr(nothingPrinted(output.results));
     return code;
   }
-  const printing = { serialise: format === 'json' ? jsonList : stringifyDocuments, kustomizeLimit: format === 'kustomize' ? config.kustomizeMaxObjects : 0 };
+  const printing = {
+    serialise: format === 'json' ? jsonList : stringifyDocuments,
+    kustomizeLimit: format === 'kustomize' ? config.kustomizeMaxObjects : 0,
+  };
   return (await printManifests(io, output, classified, config, manifest, printing)) ? code : ExitCode.errorResults;
 }
 
@@ -378,15 +503,25 @@ async function printManifests(
   manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined,
   { serialise, kustomizeLimit }: { serialise: (objects: JsonObject[]) => string; kustomizeLimit: number },
 ): Promise<boolean> {
-  const printed = [...output.keep.map((i) => manifest(outputValue(i, output), false)), ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true)))].filter((o): o is JsonObject => o !== undefined);
-  const inThisShard = (ref: { namespace: string; name: string }) => !config.shard || shardOf(ref.namespace, ref.name, config.shard.count) === config.shard.index;
-  const present = classified.classicClusters.length + classified.clusters.filter((c) => inThisShard(namespacedRef(c, config.defaultNamespace))).length;
+  const printed = [
+    ...output.keep.map((i) => manifest(outputValue(i, output), false)),
+    ...output.generated.flatMap((g) => g.objects.map((o) => manifest(o, true))),
+  ].filter((o): o is JsonObject => o !== undefined);
+  const inThisShard = (ref: { namespace: string; name: string }) =>
+    !config.shard || shardOf(ref.namespace, ref.name, config.shard.count) === config.shard.index;
+  const present =
+    classified.classicClusters.length +
+    classified.clusters.filter((c) => inThisShard(namespacedRef(c, config.defaultNamespace))).length;
   if (kustomizeLimit > 0 && printed.length > kustomizeLimit) {
-    io.stderr(`render-clusterclass render: refusing to hand kustomize ${printed.length} objects, over kustomizeMaxObjects (${kustomizeLimit}): kustomize compares every object it holds with every other, so its time grows with their square (measured in the README, "kustomize"). Render with \`render PATH -o DIR\` and give kustomize (or Flux) a directory per team or namespace of DIR, or raise kustomizeMaxObjects in the transformer config (0: no limit)\n`);
+    io.stderr(
+      `render-clusterclass render: refusing to hand kustomize ${printed.length} objects, over kustomizeMaxObjects (${kustomizeLimit}): kustomize compares every object it holds with every other, so its time grows with their square (measured in the README, "kustomize"). Render with \`render PATH -o DIR\` and give kustomize (or Flux) a directory per team or namespace of DIR, or raise kustomizeMaxObjects in the transformer config (0: no limit)\n`,
+    );
     return false;
   }
   if (printed.length === 0 && present > 0) {
-    io.stderr(`render-clusterclass render: refusing to print no manifests while ${plural(present, 'Cluster')} ${present === 1 ? 'is' : 'are'} among the inputs: an applier that prunes (Argo CD, kubectl apply --prune) would delete every object of the application\n`);
+    io.stderr(
+      `render-clusterclass render: refusing to print no manifests while ${plural(present, 'Cluster')} ${present === 1 ? 'is' : 'are'} among the inputs: an applier that prunes (Argo CD, kubectl apply --prune) would delete every object of the application\n`,
+    );
     return false;
   }
   await io.stdout(serialise(printed));
@@ -409,7 +544,13 @@ function pruningApplier(format: Format, env: NodeJS.ProcessEnv): string | undefi
  * `--with-inputs` the applyable inputs too, at their path below the argument they came from.
  * One file per Cluster (or copied input) and path: two that share a path are refused later.
  */
-function outputDirFiles(output: PipelineOutput, config: RenderConfig, files: readonly InputFile[], withInputs: boolean, manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined): OutputFile[] {
+function outputDirFiles(
+  output: PipelineOutput,
+  config: RenderConfig,
+  files: readonly InputFile[],
+  withInputs: boolean,
+  manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined,
+): OutputFile[] {
   const bySource = new Map<string, { path: string; cluster?: string; objects: JsonObject[] }>();
   const add = (path: string, cluster: string | undefined, o: JsonObject | undefined) => {
     if (!o) return;
@@ -422,12 +563,17 @@ function outputDirFiles(output: PipelineOutput, config: RenderConfig, files: rea
   for (const g of output.generated) {
     for (const o of g.objects) {
       const path = String(annotationsOf(o)[PATH_ANNOTATION]);
-      add(path.startsWith(below) ? path.slice(below.length) : path, g.cluster, o.kind === PROVENANCE_KIND ? o : manifest(o, true));
+      add(
+        path.startsWith(below) ? path.slice(below.length) : path,
+        g.cluster,
+        o.kind === PROVENANCE_KIND ? o : manifest(o, true),
+      );
     }
   }
   if (withInputs) {
     const rel = new Map(files.map((f) => [f.path, f.rel]));
-    for (const i of output.keep) add(rel.get(i.file?.path ?? '') ?? 'stdin.yaml', undefined, manifest(outputValue(i, output), false));
+    for (const i of output.keep)
+      add(rel.get(i.file?.path ?? '') ?? 'stdin.yaml', undefined, manifest(outputValue(i, output), false));
   }
   return [...bySource.values()].map(({ objects, ...f }) => ({ ...f, text: stringifyDocuments(objects) }));
 }
@@ -456,7 +602,9 @@ async function ownOutputs(outDir: string, paths: readonly string[]): Promise<Own
   if (!listed) return { exclude, holdsInput: false, listed: new Map() };
   const own: OwnOutputs = { exclude, holdsInput: false, root: listed.root, listed: listed.entries };
   // Only Clusters' files: a copied input is never ours to hide when DIR holds inputs (--with-inputs is refused then).
-  const files = [...listed.entries].flatMap(([p, owner]) => (listedCluster(owner) === undefined ? [] : [join(listed.root, p)]));
+  const files = [...listed.entries].flatMap(([p, owner]) =>
+    listedCluster(owner) === undefined ? [] : [join(listed.root, p)],
+  );
   for (const p of paths) {
     if (p === '-') continue;
     const real = await realpath(p).catch(() => undefined);
@@ -488,7 +636,14 @@ interface CheckedOutputFiles {
  * run keeps (`kept`, pipeline/keep.ts), or leave DIR: those are withheld, and the Clusters keep
  * their earlier files.
  */
-async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem[], read: readonly InputFile[], config: RenderConfig, own: OwnOutputs, kept: (cluster: string | undefined) => KeepReason | undefined): Promise<CheckedOutputFiles> {
+async function checkedOutputFiles(
+  files: OutputFile[],
+  items: readonly InputItem[],
+  read: readonly InputFile[],
+  config: RenderConfig,
+  own: OwnOutputs,
+  kept: (cluster: string | undefined) => KeepReason | undefined,
+): Promise<CheckedOutputFiles> {
   const inputsInDir = new Set<string>();
   if (own.holdsInput && own.root) {
     for (const f of read) {
@@ -496,13 +651,30 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
       if (real !== undefined && within(real, own.root)) inputsInDir.add(relativeTo(own.root, real));
     }
   }
-  const problems = outputPathProblems(files.map((f) => ({ path: f.path, owner: ownerOf(f) })), inputsInDir);
+  const problems = outputPathProblems(
+    files.map((f) => ({ path: f.path, owner: ownerOf(f) })),
+    inputsInDir,
+  );
   files.forEach((f, i) => {
     const keeper = own.listed.get(f.path);
-    if (keeper === undefined || keeper === listedOwner(f) || problems.has(i) || kept(listedCluster(keeper)) === undefined) return;
-    problems.set(i, `${ownerOf(f)} (${f.path}) would replace the earlier file of ${listedCluster(keeper) === undefined ? 'a copied input' : `Cluster ${keeper}`}, which this run keeps`);
+    if (
+      keeper === undefined ||
+      keeper === listedOwner(f) ||
+      problems.has(i) ||
+      kept(listedCluster(keeper)) === undefined
+    )
+      return;
+    problems.set(
+      i,
+      `${ownerOf(f)} (${f.path}) would replace the earlier file of ${listedCluster(keeper) === undefined ? 'a copied input' : `Cluster ${keeper}`}, which this run keeps`,
+    );
   });
-  const refs = new Map(classify(items, config.defaultNamespace).clusters.map((c) => [clusterKey(c.ref.namespace ?? config.defaultNamespace, c.ref.name), c.ref]));
+  const refs = new Map(
+    classify(items, config.defaultNamespace).clusters.map((c) => [
+      clusterKey(c.ref.namespace ?? config.defaultNamespace, c.ref.name),
+      c.ref,
+    ]),
+  );
   const withheld = new Set<string>();
   const results: Result[] = [];
   for (const [i, problem] of problems) {
@@ -510,9 +682,19 @@ async function checkedOutputFiles(files: OutputFile[], items: readonly InputItem
     const cluster = files[i]!.cluster;
     if (cluster !== undefined) withheld.add(cluster);
     const ref = cluster === undefined ? undefined : refs.get(cluster);
-    results.push({ severity: 'error', message: `-o: ${problem}; not written (a Cluster keeps its earlier files)`, ...(ref ? { resourceRef: ref } : {}), tags: { rule: 'output-path' } });
+    results.push({
+      severity: 'error',
+      message: `-o: ${problem}; not written (a Cluster keeps its earlier files)`,
+      ...(ref ? { resourceRef: ref } : {}),
+      tags: { rule: 'output-path' },
+    });
   }
-  return { files: files.filter((f, i) => !problems.has(i) && !(f.cluster !== undefined && withheld.has(f.cluster))), results, withheld, inputsInDir };
+  return {
+    files: files.filter((f, i) => !problems.has(i) && !(f.cluster !== undefined && withheld.has(f.cluster))),
+    results,
+    withheld,
+    inputsInDir,
+  };
 }
 
 const KEPT_UNREADABLE: KeepReason = 'unreadable-input';

@@ -60,12 +60,15 @@ const unlinkIfPresent = (abs: string): Promise<boolean> =>
     () => true,
     (e: unknown) => (errCode(e) === 'ENOENT' ? false : Promise.reject(e)),
   );
-const lstatOrMissing = (abs: string) => lstat(abs).catch((e: unknown) => (errCode(e) === 'ENOENT' ? undefined : Promise.reject(e)));
+const lstatOrMissing = (abs: string) =>
+  lstat(abs).catch((e: unknown) => (errCode(e) === 'ENOENT' ? undefined : Promise.reject(e)));
 const randomName = () => `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`;
 
 /** A regular file's text, opened without following a link (undefined: not a regular file). */
 async function readNoFollow(abs: string): Promise<string | undefined> {
-  const fh = await open(abs, NO_FOLLOW_READ).catch((e: unknown) => (errCode(e) === 'ELOOP' || errCode(e) === 'ENOENT' ? undefined : Promise.reject(e)));
+  const fh = await open(abs, NO_FOLLOW_READ).catch((e: unknown) =>
+    errCode(e) === 'ELOOP' || errCode(e) === 'ENOENT' ? undefined : Promise.reject(e),
+  );
   if (!fh) return undefined;
   try {
     return (await fh.stat()).isFile() ? await fh.readFile('utf8') : undefined;
@@ -106,7 +109,9 @@ function parseHolder(text: string | undefined): Holder | undefined {
     const h = JSON.parse(text ?? '') as Partial<Holder>;
     // A pid of 0 or below would name a process group to process.kill, not a process.
     const { pid, host } = h;
-    return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 && typeof host === 'string' ? { pid, host } : undefined;
+    return typeof pid === 'number' && Number.isInteger(pid) && pid > 0 && typeof host === 'string'
+      ? { pid, host }
+      : undefined;
   } catch {
     return undefined;
   }
@@ -143,7 +148,10 @@ export class SafeDir {
     const shown = path.replace(/(.)\/+$/, '$1');
     let abs: string;
     if (options.followNamed) {
-      if (options.create) await mkdir(path, { recursive: true }).catch((e: unknown) => (errCode(e) === 'EEXIST' ? undefined : Promise.reject(e)));
+      if (options.create)
+        await mkdir(path, { recursive: true }).catch((e: unknown) =>
+          errCode(e) === 'EEXIST' ? undefined : Promise.reject(e),
+        );
       abs = await realpath(path).catch((e: unknown) => (errCode(e) === 'ENOENT' ? '' : Promise.reject(e)));
       if (abs === '') return undefined;
     } else {
@@ -231,7 +239,8 @@ export class SafeDir {
       if (create) await mkdir(abs).catch((e: unknown) => (errCode(e) === 'EEXIST' ? undefined : Promise.reject(e)));
       const st = await lstatOrMissing(abs);
       if (!st) return false;
-      if (st.isSymbolicLink()) throw new UnsafePath(`${this.shownPath(at)} is a symbolic link: refusing to write through it`);
+      if (st.isSymbolicLink())
+        throw new UnsafePath(`${this.shownPath(at)} is a symbolic link: refusing to write through it`);
       if (!st.isDirectory()) throw new UnsafePath(`${this.shownPath(at)} is not a directory`);
       this.dirs.add(at);
     }
@@ -290,10 +299,14 @@ export class LockedDir {
       const holder = parseHolder(text);
       if (!holder || text === undefined) {
         if (text === undefined && !(await lstatOrMissing(lockPath))) continue;
-        throw new UnsafePath(`${dir.shownPath(LOCK_FILE)} is not a lock this tool wrote: remove it if no render-clusterclass run is using ${dir.shown}`);
+        throw new UnsafePath(
+          `${dir.shownPath(LOCK_FILE)} is not a lock this tool wrote: remove it if no render-clusterclass run is using ${dir.shown}`,
+        );
       }
       if (holder.host !== hostname() || alive(holder.pid)) {
-        throw new UnsafePath(`${dir.shown} is in use by another render-clusterclass run (pid ${holder.pid} on ${holder.host}); run again once it is done, or remove ${dir.shownPath(LOCK_FILE)} if that process is gone`);
+        throw new UnsafePath(
+          `${dir.shown} is in use by another render-clusterclass run (pid ${holder.pid} on ${holder.host}); run again once it is done, or remove ${dir.shownPath(LOCK_FILE)} if that process is gone`,
+        );
       }
       await this.breakStaleLock(text);
     }
@@ -346,7 +359,13 @@ export class LockedDir {
   async remove(rel: string): Promise<boolean> {
     const removed = await unlinkIfPresent(join(this.dir.abs, rel));
     for (let d = dirname(rel); d !== '.'; d = dirname(d)) {
-      if (!(await rmdir(join(this.dir.abs, d)).then(() => true, () => false))) break;
+      if (
+        !(await rmdir(join(this.dir.abs, d)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
     }
     return removed;
   }
@@ -366,7 +385,11 @@ export class LockedDir {
    */
   private releaseNow(): void {
     if (this.draft) rmSync(this.draft, { force: true });
-    if (lstatSync(this.lockPath, { throwIfNoEntry: false })?.isFile() && readFileSync(this.lockPath, 'utf8') === this.mine) unlinkSync(this.lockPath);
+    if (
+      lstatSync(this.lockPath, { throwIfNoEntry: false })?.isFile() &&
+      readFileSync(this.lockPath, 'utf8') === this.mine
+    )
+      unlinkSync(this.lockPath);
     if (!this.stagingPath) return;
     const gone = `${this.stagingPath}-interrupted`;
     renameSync(this.stagingPath, gone);

@@ -57,7 +57,8 @@ function applySet(data: { [k: string]: Json }, assignment: string): void {
   if (eq <= 0) throw new UsageError(`--set expects key=value, got ${JSON.stringify(assignment)}`);
   const path = assignment.slice(0, eq).split('.');
   const key = path.at(-1);
-  if (key === undefined || path.some((p) => p === '')) throw new UsageError(`--set: invalid key ${JSON.stringify(assignment.slice(0, eq))}`);
+  if (key === undefined || path.some((p) => p === ''))
+    throw new UsageError(`--set: invalid key ${JSON.stringify(assignment.slice(0, eq))}`);
   let cur: { [k: string]: Json } = data;
   for (const seg of path.slice(0, -1)) {
     const next = cur[seg];
@@ -79,7 +80,14 @@ interface Options {
 }
 
 function parseArgs(args: string[]): Options {
-  const o: Options = { sets: [], missingKey: 'default', functions: 'sprig-hermetic', jsonl: false, yaml: false, help: false };
+  const o: Options = {
+    sets: [],
+    missingKey: 'default',
+    functions: 'sprig-hermetic',
+    jsonl: false,
+    yaml: false,
+    help: false,
+  };
   const value = (v: string | undefined, flag: string): string => {
     if (v === undefined) throw new UsageError(`${flag} needs a value`);
     return v;
@@ -104,13 +112,15 @@ function parseArgs(args: string[]): Options {
         break;
       case '--missingkey': {
         const v = take();
-        if (v !== 'default' && v !== 'error' && v !== 'invalid') throw new UsageError(`--missingkey must be default or error`);
+        if (v !== 'default' && v !== 'error' && v !== 'invalid')
+          throw new UsageError(`--missingkey must be default or error`);
         o.missingKey = v === 'error' ? 'error' : 'default';
         break;
       }
       case '--functions': {
         const v = take();
-        if (v !== 'sprig-hermetic' && v !== 'builtins') throw new UsageError(`--functions must be sprig-hermetic or builtins`);
+        if (v !== 'sprig-hermetic' && v !== 'builtins')
+          throw new UsageError(`--functions must be sprig-hermetic or builtins`);
         o.functions = v;
         break;
       }
@@ -137,9 +147,11 @@ function parseArgs(args: string[]): Options {
   return o;
 }
 
-function evaluate(template: string, data: Json, o: Pick<Options, 'missingKey' | 'functions'>):
-  | { output: string; warnings: string[] }
-  | { error: string; phase: 'parse' | 'exec' } {
+function evaluate(
+  template: string,
+  data: Json,
+  o: Pick<Options, 'missingKey' | 'functions'>,
+): { output: string; warnings: string[] } | { error: string; phase: 'parse' | 'exec' } {
   const p = parseTemplate(template, { name: 'tpl', functions: o.functions });
   if (!p.ok) return { error: p.error, phase: 'parse' };
   const r = executeTemplate(p.template, data, { missingKey: o.missingKey });
@@ -156,7 +168,9 @@ async function runJsonl(io: CliIO, o: Options): Promise<number> {
       req = JSON.parse(line) as typeof req;
       if (req === null || typeof req !== 'object' || Array.isArray(req)) throw new Error('not an object');
     } catch (e) {
-      await io.stdout(JSON.stringify({ id: null, error: `bad request line: ${(e as Error).message}`, phase: 'input' }) + '\n');
+      await io.stdout(
+        JSON.stringify({ id: null, error: `bad request line: ${(e as Error).message}`, phase: 'input' }) + '\n',
+      );
       continue;
     }
     const id = req.id === undefined ? null : req.id;
@@ -170,7 +184,10 @@ async function runJsonl(io: CliIO, o: Options): Promise<number> {
         if (opt === 'missingkey=error') missingKey = 'error';
         else if (opt === 'missingkey=default' || opt === 'missingkey=invalid') missingKey = 'default';
         else {
-          await io.stdout(JSON.stringify({ id, error: `bad option: unrecognized option ${JSON.stringify(opt)}`, phase: 'input' }) + '\n');
+          await io.stdout(
+            JSON.stringify({ id, error: `bad option: unrecognized option ${JSON.stringify(opt)}`, phase: 'input' }) +
+              '\n',
+          );
           missingKey = 'invalid' as never;
         }
       }
@@ -178,7 +195,9 @@ async function runJsonl(io: CliIO, o: Options): Promise<number> {
     }
     const data = req.data === undefined || req.data === null ? {} : (req.data as Json);
     const r = evaluate(req.template, data, { missingKey, functions: o.functions });
-    await io.stdout(JSON.stringify('output' in r ? { id, output: r.output } : { id, error: r.error, phase: r.phase }) + '\n');
+    await io.stdout(
+      JSON.stringify('output' in r ? { id, output: r.output } : { id, error: r.error, phase: r.phase }) + '\n',
+    );
   }
   return ExitCode.ok;
 }
@@ -205,7 +224,12 @@ export async function runTemplateCommand(args: string[], io: CliIO): Promise<num
     if (o.template === undefined) return usageError(io, 'missing TEMPLATE argument');
     let data: Json = {};
     if (o.dataFile !== undefined) {
-      const text = o.dataFile === '-' ? await io.readStdin() : await readFile(o.dataFile, 'utf8').catch(() => Promise.reject(new Error(`--data ${o.dataFile}: no such file or directory`)));
+      const text =
+        o.dataFile === '-'
+          ? await io.readStdin()
+          : await readFile(o.dataFile, 'utf8').catch(() =>
+              Promise.reject(new Error(`--data ${o.dataFile}: no such file or directory`)),
+            );
       const parsed = parseTemplateOutput(text);
       // Data that cannot be read is unreadable input (exit 1), not a usage error.
       if (!parsed.ok) throw new Error(`cannot parse --data ${o.dataFile}: ${parsed.error}`);

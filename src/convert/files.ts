@@ -29,19 +29,39 @@ export interface FilesOutcome {
 
 function refOfValue(value: JsonObject): ResourceRef {
   const meta = asObject(value.metadata);
-  const ref: ResourceRef = { apiVersion: asString(value.apiVersion) ?? '', kind: asString(value.kind) ?? '', name: asString(meta?.name) ?? '' };
+  const ref: ResourceRef = {
+    apiVersion: asString(value.apiVersion) ?? '',
+    kind: asString(value.kind) ?? '',
+    name: asString(meta?.name) ?? '',
+  };
   const ns = asString(meta?.namespace);
   if (ns) ref.namespace = ns;
   return ref;
 }
 
 /** A result about an object, tagged as the converter's. */
-export function convertResult(value: JsonObject, r: { severity: Result['severity']; path: string; message: string }, file?: Result['file']): Result {
-  return { severity: r.severity, message: r.message, resourceRef: refOfValue(value), field: { path: r.path }, ...(file ? { file } : {}), tags: { rule: 'convert' } };
+export function convertResult(
+  value: JsonObject,
+  r: { severity: Result['severity']; path: string; message: string },
+  file?: Result['file'],
+): Result {
+  return {
+    severity: r.severity,
+    message: r.message,
+    resourceRef: refOfValue(value),
+    field: { path: r.path },
+    ...(file ? { file } : {}),
+    tags: { rule: 'convert' },
+  };
 }
 
 /** One document converted in its text; documents with aliases are converted as data and rewritten whole. */
-function convertDocument(text: string, value: JsonObject, plan: ObjectPlan, report: (r: ConversionResult) => void): string {
+function convertDocument(
+  text: string,
+  value: JsonObject,
+  plan: ObjectPlan,
+  report: (r: ConversionResult) => void,
+): string {
   try {
     const tree = new YamlTree(text);
     applyPlan(tree, value, plan, report);
@@ -50,7 +70,11 @@ function convertDocument(text: string, value: JsonObject, plan: ObjectPlan, repo
     if (!(e instanceof UnsupportedYaml)) throw e;
     const copy = structuredClone(value);
     applyPlan(new JsonTree(copy), copy, plan, report);
-    report({ severity: 'warning', path: 'metadata', message: `${e.message}: the document was converted as data and written out again, without its comments and layout` });
+    report({
+      severity: 'warning',
+      path: 'metadata',
+      message: `${e.message}: the document was converted as data and written out again, without its comments and layout`,
+    });
     const head = /^---[^\n]*\n/.exec(text)?.[0] ?? '';
     return `${head}${emitYaml(copy)}`;
   }
@@ -71,12 +95,15 @@ export function convertFiles(files: readonly SourceFile[], defaultNamespace = 'd
     });
   }
   const plan = planConversion(located, defaultNamespace);
-  const fileOf = (l: (typeof located)[number]): Result['file'] => (l.index > 0 ? { path: l.path, index: l.index } : { path: l.path });
+  const fileOf = (l: (typeof located)[number]): Result['file'] =>
+    l.index > 0 ? { path: l.path, index: l.index } : { path: l.path };
   const results: Result[] = plan.findings.map((f) => convertResult(f.object.value, f, fileOf(f.object)));
   located.forEach((l, i) => {
     const objectPlan = plan.objects.get(i);
     if (!objectPlan) return;
-    l.texts[l.doc] = convertDocument(l.text, l.value, objectPlan, (r) => results.push(convertResult(l.value, r, fileOf(l))));
+    l.texts[l.doc] = convertDocument(l.text, l.value, objectPlan, (r) =>
+      results.push(convertResult(l.value, r, fileOf(l))),
+    );
   });
   return { files: converted.map(({ path, before, texts }) => ({ path, before, after: texts.join('') })), results };
 }

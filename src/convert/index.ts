@@ -32,9 +32,12 @@ export interface ConvertOutcome {
 /** Settings of the renders the proof compares (contracts, default namespace…). */
 export type ProofSettings = Partial<Pick<RenderConfig, 'defaultNamespace' | 'contractVersions'>>;
 
-const codeOf = (results: readonly Result[], proof: Proof | undefined): 0 | 1 => (hasErrors(results) || !proof?.equivalent ? 1 : 0);
+const codeOf = (results: readonly Result[], proof: Proof | undefined): 0 | 1 =>
+  hasErrors(results) || !proof?.equivalent ? 1 : 0;
 
-function readItems(files: readonly { path: string; text: string }[]): { ok: true; items: InputItem[] } | { ok: false; message: string } {
+function readItems(
+  files: readonly { path: string; text: string }[],
+): { ok: true; items: InputItem[] } | { ok: false; message: string } {
   const items: InputItem[] = [];
   for (const f of files) {
     const read = readYamlStream(f.text, f.path, DEFAULT_READ_LIMITS, { skipNonObjects: true });
@@ -47,7 +50,12 @@ function readItems(files: readonly { path: string; text: string }[]): { ok: true
 /** Converts files and proves the conversion: render the files before and after, compare. */
 export function convertSources(sources: readonly SourceFile[], settings: ProofSettings = {}): ConvertOutcome {
   const before = readItems(sources);
-  if (!before.ok) return { files: [], results: [{ severity: 'error', message: `unreadable input: ${before.message}`, tags: { rule: 'convert' } }], code: 1 };
+  if (!before.ok)
+    return {
+      files: [],
+      results: [{ severity: 'error', message: `unreadable input: ${before.message}`, tags: { rule: 'convert' } }],
+      code: 1,
+    };
   const converted = convertFiles(sources, settings.defaultNamespace);
   const after = readItems(converted.files.map((f) => ({ path: f.path, text: f.after })));
   if (!after.ok) throw new Error(`the converted files do not read back: ${after.message}`);
@@ -61,12 +69,24 @@ export function convertSources(sources: readonly SourceFile[], settings: ProofSe
  * kpt fails on a field that changed from a map to a list, so a converted item is handed back
  * without them (kpt writes it as a new object at the same file and index, without its comments).
  */
-const KPT_IDENTITY = ['internal.config.kubernetes.io/id', 'config.k8s.io/id', 'internal.config.kubernetes.io/annotations-migration-resource-id'];
+const KPT_IDENTITY = [
+  'internal.config.kubernetes.io/id',
+  'config.k8s.io/id',
+  'internal.config.kubernetes.io/annotations-migration-resource-id',
+];
 
 /** The KRM function form: the ResourceList's items converted as data. */
-export function convertResourceList(doc: Document, items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = []): { text: string; results: Result[]; code: 0 | 1 } {
+export function convertResourceList(
+  doc: Document,
+  items: readonly InputItem[],
+  config: RenderConfig,
+  readResults: readonly Result[] = [],
+): { text: string; results: Result[]; code: 0 | 1 } {
   const plan = planConversion(items, config.defaultNamespace);
-  const results: Result[] = [...readResults, ...plan.findings.map((f) => convertResult(f.object.value, f, f.object.file))];
+  const results: Result[] = [
+    ...readResults,
+    ...plan.findings.map((f) => convertResult(f.object.value, f, f.object.file)),
+  ];
   const edits = new Map<InputItem, { replaceWith: JsonObject }>();
   const after = items.map((item, i) => {
     const p = plan.objects.get(i);
@@ -79,7 +99,10 @@ export function convertResourceList(doc: Document, items: readonly InputItem[], 
     const ref = refOf(value);
     return { ...item, value, ...(ref ? { ref } : {}) };
   });
-  const proof = proveEquivalent(items, after, { defaultNamespace: config.defaultNamespace, contractVersions: config.contractVersions });
+  const proof = proveEquivalent(items, after, {
+    defaultNamespace: config.defaultNamespace,
+    contractVersions: config.contractVersions,
+  });
   results.push(...proofResults(proof));
   const text = writeResourceList(doc, { keep: [...items], keepEntries: [], edits, results, generated: [] });
   return { text, results, code: codeOf(results, proof) };

@@ -69,7 +69,8 @@ export interface Finding {
   message: string;
 }
 
-export const templateKey = (apiVersion: string, kind: string, namespace: string, name: string): string => `${apiVersion}/${kind}/${namespace}/${name}`;
+export const templateKey = (apiVersion: string, kind: string, namespace: string, name: string): string =>
+  `${apiVersion}/${kind}/${namespace}/${name}`;
 
 /** The template slots of a class in v1beta2 shape. */
 export function slotsOf(cls: JsonObject, namespace: string): Slot[] {
@@ -82,16 +83,46 @@ export function slotsOf(cls: JsonObject, namespace: string): Slot[] {
     const kind = asString(r?.kind);
     const name = asString(r?.name);
     if (!apiVersion || !kind || !name) return;
-    out.push({ key: templateKey(apiVersion, kind, namespace, name), ref: { apiVersion, kind, name }, refPath, holder, label, ...(className !== undefined ? { className } : {}) });
+    out.push({
+      key: templateKey(apiVersion, kind, namespace, name),
+      ref: { apiVersion, kind, name },
+      refPath,
+      holder,
+      label,
+      ...(className !== undefined ? { className } : {}),
+    });
   };
-  add(['spec', 'infrastructure', 'templateRef'], { kind: 'Cluster', fieldPath: 'spec.infrastructureRef' }, 'the infrastructure cluster template');
-  add(['spec', 'controlPlane', 'templateRef'], { kind: 'Cluster', fieldPath: 'spec.controlPlaneRef' }, 'the control plane template');
-  add(['spec', 'controlPlane', 'machineInfrastructure', 'templateRef'], { kind: 'ControlPlane', fieldPath: 'spec.machineTemplate.spec.infrastructureRef' }, 'the control plane machine template');
-  for (const [list, kind] of [['machineDeployments', 'MachineDeployment'], ['machinePools', 'MachinePool']] as const) {
+  add(
+    ['spec', 'infrastructure', 'templateRef'],
+    { kind: 'Cluster', fieldPath: 'spec.infrastructureRef' },
+    'the infrastructure cluster template',
+  );
+  add(
+    ['spec', 'controlPlane', 'templateRef'],
+    { kind: 'Cluster', fieldPath: 'spec.controlPlaneRef' },
+    'the control plane template',
+  );
+  add(
+    ['spec', 'controlPlane', 'machineInfrastructure', 'templateRef'],
+    { kind: 'ControlPlane', fieldPath: 'spec.machineTemplate.spec.infrastructureRef' },
+    'the control plane machine template',
+  );
+  for (const [list, kind] of [
+    ['machineDeployments', 'MachineDeployment'],
+    ['machinePools', 'MachinePool'],
+  ] as const) {
     (asArray(asObject(asObject(cls.spec)?.workers)?.[list]) ?? []).forEach((w, i) => {
       const className = asString(asObject(w)?.class) ?? '';
-      for (const [part, fieldPath] of [['bootstrap', 'spec.template.spec.bootstrap.configRef'], ['infrastructure', 'spec.template.spec.infrastructureRef']] as const) {
-        add(['spec', 'workers', list, i, part, 'templateRef'], { kind, fieldPath }, `${kind} class "${className}" ${part} template`, className);
+      for (const [part, fieldPath] of [
+        ['bootstrap', 'spec.template.spec.bootstrap.configRef'],
+        ['infrastructure', 'spec.template.spec.infrastructureRef'],
+      ] as const) {
+        add(
+          ['spec', 'workers', list, i, part, 'templateRef'],
+          { kind, fieldPath },
+          `${kind} class "${className}" ${part} template`,
+          className,
+        );
       }
     });
   }
@@ -104,7 +135,11 @@ function compiled(selector: JsonObject): CompiledSelector {
     const m = asObject(mr[k]);
     return m ? { names: (asArray(m.names) ?? []).filter((n): n is string => typeof n === 'string') } : undefined;
   };
-  const s: PatchSelector = { apiVersion: asString(selector.apiVersion) ?? '', kind: asString(selector.kind) ?? '', matchResources: {} };
+  const s: PatchSelector = {
+    apiVersion: asString(selector.apiVersion) ?? '',
+    kind: asString(selector.kind) ?? '',
+    matchResources: {},
+  };
   if (mr.infrastructureCluster === true) s.matchResources.infrastructureCluster = true;
   if (mr.controlPlane === true) s.matchResources.controlPlane = true;
   const md = names('machineDeploymentClass');
@@ -116,7 +151,12 @@ function compiled(selector: JsonObject): CompiledSelector {
 
 /** Whether a definition's selector picks the slot (CAPI's matching, src/patches/selector.ts). */
 function selects(selector: JsonObject, slot: Slot): boolean {
-  const item = { holder: slot.holder, variables: {}, template: {}, ...(slot.className !== undefined ? { className: slot.className } : {}) } as unknown as PatchRequestItem;
+  const item = {
+    holder: slot.holder,
+    variables: {},
+    template: {},
+    ...(slot.className !== undefined ? { className: slot.className } : {}),
+  } as unknown as PatchRequestItem;
   return matchesSelector(item, compiled(selector), { apiVersion: slot.ref.apiVersion, kind: slot.ref.kind });
 }
 
@@ -148,7 +188,10 @@ function same(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (isObject(a) && isObject(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]));
+    return (
+      ka.length === Object.keys(b).length &&
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && same(a[k], b[k]))
+    );
   }
   return false;
 }
@@ -177,17 +220,23 @@ type Applied = { ok: true; doc: unknown } | { ok: false; error: string };
 function applyOp(doc: unknown, op: string, segs: string[], value: unknown): Applied {
   const root = clone(doc);
   const key = segs.at(-1);
-  if (key === undefined) return op === 'remove' ? { ok: false, error: 'cannot remove the whole document' } : { ok: true, doc: value };
+  if (key === undefined)
+    return op === 'remove' ? { ok: false, error: 'cannot remove the whole document' } : { ok: true, doc: value };
   let parent: unknown = root;
   for (const seg of segs.slice(0, -1)) {
     if (parent instanceof Opaque) throw new NotMechanical(`the path goes into a value that ${parent.why}`);
-    parent = Array.isArray(parent) ? parent[Number(seg)] : isObject(parent) && Object.prototype.hasOwnProperty.call(parent, seg) ? parent[seg] : undefined;
+    parent = Array.isArray(parent)
+      ? parent[Number(seg)]
+      : isObject(parent) && Object.prototype.hasOwnProperty.call(parent, seg)
+        ? parent[seg]
+        : undefined;
     if (parent === undefined) return { ok: false, error: `doc is missing path: "${pointer(segs)}"` };
   }
   if (parent instanceof Opaque) throw new NotMechanical(`the path goes into a value that ${parent.why}`);
   if (Array.isArray(parent)) {
     const index = key === '-' && op === 'add' ? parent.length : /^\d+$/.test(key) ? Number(key) : NaN;
-    if (!(index >= 0 && index <= parent.length - (op === 'add' ? 0 : 1))) return { ok: false, error: `invalid index referenced: "${pointer(segs)}"` };
+    if (!(index >= 0 && index <= parent.length - (op === 'add' ? 0 : 1)))
+      return { ok: false, error: `invalid index referenced: "${pointer(segs)}"` };
     if (op === 'add') parent.splice(index, 0, value);
     else if (op === 'replace') parent[index] = value;
     else parent.splice(index, 1);
@@ -205,7 +254,12 @@ function applyOp(doc: unknown, op: string, segs: string[], value: unknown): Appl
 function convertState(state: unknown, conversion: Conversion): { doc: unknown; errors: string[] } {
   const doc = clone(state) as JsonObject;
   const errors: string[] = [];
-  convertTree(new JsonTree(doc, hasAction), doc, conversion, (r) => r.severity === 'error' && errors.push(`${r.path}: ${r.message}`));
+  convertTree(
+    new JsonTree(doc, hasAction),
+    doc,
+    conversion,
+    (r) => r.severity === 'error' && errors.push(`${r.path}: ${r.message}`),
+  );
   return { doc, errors };
 }
 
@@ -221,7 +275,8 @@ interface DiffOp {
 function diff(a: unknown, b: unknown, path: Segment[], out: DiffOp[]): void {
   if (same(a, b)) return;
   if (isObject(a) && isObject(b)) {
-    for (const k of Object.keys(a)) if (!Object.prototype.hasOwnProperty.call(b, k)) out.push({ op: 'remove', path: [...path, k] });
+    for (const k of Object.keys(a))
+      if (!Object.prototype.hasOwnProperty.call(b, k)) out.push({ op: 'remove', path: [...path, k] });
     for (const k of Object.keys(b)) {
       if (Object.prototype.hasOwnProperty.call(a, k)) diff(a[k], b[k], [...path, k], out);
       else out.push({ op: 'add', path: [...path, k], value: b[k] });
@@ -241,9 +296,11 @@ function diffList(a: unknown[], b: unknown[], path: Segment[], out: DiffOp[]): v
   const width = b.length + 1;
   const table = new Array<number>((a.length + 1) * width).fill(0);
   const lcs = (i: number, j: number): number => table[i * width + j] ?? 0;
-  for (let i = a.length - 1; i >= 0; i--) for (let j = b.length - 1; j >= 0; j--) table[i * width + j] = same(a[i], b[j]) ? lcs(i + 1, j + 1) + 1 : Math.max(lcs(i + 1, j), lcs(i, j + 1));
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      table[i * width + j] = same(a[i], b[j]) ? lcs(i + 1, j + 1) + 1 : Math.max(lcs(i + 1, j), lcs(i, j + 1));
   const matches: [number, number][] = [];
-  for (let i = 0, j = 0; i < a.length && j < b.length; ) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
     if (same(a[i], b[j])) matches.push([i++, j++]);
     else if (lcs(i + 1, j) >= lcs(i, j + 1)) i++;
     else j++;
@@ -282,7 +339,8 @@ class PatchValue extends Opaque {
 }
 
 /** Sprig functions whose result differs between evaluations: such a template cannot be written twice. */
-const RANDOM = /\b(rand\w*|uuidv4|shuffle|genPrivateKey|genCA\w*|genSelfSignedCert\w*|genSignedCert\w*|bcrypt|htpasswd|encryptAES|now|ago)\b/;
+const RANDOM =
+  /\b(rand\w*|uuidv4|shuffle|genPrivateKey|genCA\w*|genSelfSignedCert\w*|genSignedCert\w*|bcrypt|htpasswd|encryptAES|now|ago)\b/;
 
 function findOpaque(v: unknown, found: (o: Opaque, path: Segment[]) => void, path: Segment[] = []): void {
   if (v instanceof Opaque) found(v, path);
@@ -312,20 +370,36 @@ function origin(o: Opaque, written: Set<PatchValue>): NonNullable<JsonPatchJson[
  * template), or, around values from variables and templates, the value without them followed by
  * one `add` per such value.
  */
-function writeValue(op: 'add' | 'replace', path: Segment[], value: unknown, render: ((v: Json) => string) | undefined, written: Set<PatchValue>): JsonPatchJson[] {
+function writeValue(
+  op: 'add' | 'replace',
+  path: Segment[],
+  value: unknown,
+  render: ((v: Json) => string) | undefined,
+  written: Set<PatchValue>,
+): JsonPatchJson[] {
   const found: { o: Opaque; at: Segment[] }[] = [];
   findOpaque(value, (o, at) => found.push({ o, at }));
   const [only] = found;
-  if (only && found.length === 1 && only.at.length === 0) return [{ op, path: pointer(path), valueFrom: origin(only.o, written) }];
+  if (only && found.length === 1 && only.at.length === 0)
+    return [{ op, path: pointer(path), valueFrom: origin(only.o, written) }];
   const shell = clone(value);
   for (const { at } of found) {
     let parent: unknown = shell;
     for (const s of at.slice(0, -1)) parent = (parent as Record<string, unknown>)[s as string];
-    if (!isObject(parent)) throw new NotMechanical('a list item would come from a variable or template: it has no place of its own to be added at');
+    if (!isObject(parent))
+      throw new NotMechanical(
+        'a list item would come from a variable or template: it has no place of its own to be added at',
+      );
     delete parent[at[at.length - 1] as string];
   }
-  const first: JsonPatchJson = containsAction(shell) && render ? { op, path: pointer(path), valueFrom: { template: render(shell as Json) } } : { op, path: pointer(path), value: shell as Json };
-  return [first, ...found.map(({ o, at }) => ({ op: 'add', path: pointer([...path, ...at]), valueFrom: origin(o, written) }))];
+  const first: JsonPatchJson =
+    containsAction(shell) && render
+      ? { op, path: pointer(path), valueFrom: { template: render(shell as Json) } }
+      : { op, path: pointer(path), value: shell as Json };
+  return [
+    first,
+    ...found.map(({ o, at }) => ({ op: 'add', path: pointer([...path, ...at]), valueFrom: origin(o, written) })),
+  ];
 }
 
 /**
@@ -348,14 +422,23 @@ const under = (path: string, list: Segment[]) => path === pointer(list) || path.
  * items would otherwise be addressed by index is rebuilt in order (its last items set whole, the
  * others prepended with index 0).
  */
-function capiValid(ops: JsonPatchJson[], before: unknown, after: unknown, render: ((v: Json) => string) | undefined, written: Set<PatchValue>): JsonPatchJson[] {
+function capiValid(
+  ops: JsonPatchJson[],
+  before: unknown,
+  after: unknown,
+  render: ((v: Json) => string) | undefined,
+  written: Set<PatchValue>,
+): JsonPatchJson[] {
   // Appends: an `add` at the list's length.
   let doc = before;
   const appended = ops.map((o) => {
     const segs = pointerSegments(o.path);
     const list = parentIn(doc, o.path);
     const last = segs.at(-1);
-    const out = o.op === 'add' && Array.isArray(list) && last === String(list.length) && list.length > 0 ? { ...o, path: pointer([...segs.slice(0, -1), '-']) } : o;
+    const out =
+      o.op === 'add' && Array.isArray(list) && last === String(list.length) && list.length > 0
+        ? { ...o, path: pointer([...segs.slice(0, -1), '-']) }
+        : o;
     const r = applyOp(doc, o.op, segs, o.valueFrom ? new Opaque('a value') : o.value);
     if (r.ok) doc = r.doc;
     return out;
@@ -379,7 +462,8 @@ function capiValid(ops: JsonPatchJson[], before: unknown, after: unknown, render
     out.push(...rebuild(list, valueAt(after, list), render, written));
   }
   const still = out.find((o) => badList(o));
-  if (still) throw new NotMechanical(`v1beta2 patches cannot address ${still.path} (list items only as add …/0 or …/-)`);
+  if (still)
+    throw new NotMechanical(`v1beta2 patches cannot address ${still.path} (list items only as add …/0 or …/-)`);
   return out;
 }
 
@@ -390,7 +474,12 @@ function valueAt(doc: unknown, segs: Segment[]): unknown {
 }
 
 /** The list at `path` set to `items`: the trailing items without opaque values at once, the rest prepended. */
-function rebuild(path: Segment[], items: unknown, render: ((v: Json) => string) | undefined, written: Set<PatchValue>): JsonPatchJson[] {
+function rebuild(
+  path: Segment[],
+  items: unknown,
+  render: ((v: Json) => string) | undefined,
+  written: Set<PatchValue>,
+): JsonPatchJson[] {
   if (!Array.isArray(items)) return writeValue('add', path, items, render, written);
   const plain = (v: unknown) => {
     let found = false;
@@ -401,7 +490,8 @@ function rebuild(path: Segment[], items: unknown, render: ((v: Json) => string) 
   while (tail > 0 && plain(items[tail - 1])) tail--;
   const head = items.slice(0, tail);
   const out: JsonPatchJson[] = [];
-  if (tail < items.length || head.length === 0) out.push(...writeValue('add', path, items.slice(tail), render, written));
+  if (tail < items.length || head.length === 0)
+    out.push(...writeValue('add', path, items.slice(tail), render, written));
   else out.push(...writeValue('add', path, [head.pop()], render, written));
   for (const item of head.reverse()) out.push(...writeValue('add', [...path, 0], item, render, written));
   return out;
@@ -409,7 +499,9 @@ function rebuild(path: Segment[], items: unknown, render: ((v: Json) => string) 
 
 /** The class's JSON-patch entries for the diff operations. */
 function emit(ops: DiffOp[], render: ((v: Json) => string) | undefined, written: Set<PatchValue>): JsonPatchJson[] {
-  return ops.flatMap((d) => (d.op === 'remove' ? [{ op: 'remove', path: pointer(d.path) }] : writeValue(d.op, d.path, d.value, render, written)));
+  return ops.flatMap((d) =>
+    d.op === 'remove' ? [{ op: 'remove', path: pointer(d.path) }] : writeValue(d.op, d.path, d.value, render, written),
+  );
 }
 
 interface OpRewrite {
@@ -420,7 +512,9 @@ interface OpRewrite {
 }
 
 /** One operation replayed: its rewrite and the template before/after conversion, or why it cannot be rewritten. */
-type Replayed = { ok: true; rewrite: OpRewrite; state: unknown; converted: unknown } | { ok: false; why: string; suggestion?: string };
+type Replayed =
+  | { ok: true; rewrite: OpRewrite; state: unknown; converted: unknown }
+  | { ok: false; why: string; suggestion?: string };
 
 /** Whether one of the patterns touches the op's path or below it. */
 function touched(patterns: PatternSegment[][], segs: string[]): boolean {
@@ -432,7 +526,13 @@ function touched(patterns: PatternSegment[][], segs: string[]): boolean {
   );
 }
 
-function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversion: Conversion, where: string): Replayed {
+function rewriteOp(
+  op: JsonObject,
+  state: unknown,
+  converted: unknown,
+  conversion: Conversion,
+  where: string,
+): Replayed {
   const kind = asString(op.op) ?? '';
   const path = asString(op.path) ?? '';
   const segs = pointerSegments(path);
@@ -441,8 +541,17 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
   const template = asString(vf?.template);
   const original: JsonPatchJson = { op: kind, path };
   if (Object.prototype.hasOwnProperty.call(op, 'value')) original.value = op.value;
-  if (vf) original.valueFrom = { ...(variable !== undefined ? { variable } : {}), ...(template !== undefined ? { template } : {}) };
-  const placeholder = new PatchValue(variable !== undefined ? `comes from variable "${variable}" (${where})` : `comes from a valueFrom.template (${where})`, original.valueFrom ?? {});
+  if (vf)
+    original.valueFrom = {
+      ...(variable !== undefined ? { variable } : {}),
+      ...(template !== undefined ? { template } : {}),
+    };
+  const placeholder = new PatchValue(
+    variable !== undefined
+      ? `comes from variable "${variable}" (${where})`
+      : `comes from a valueFrom.template (${where})`,
+    original.valueFrom ?? {},
+  );
   const attempt = (value: unknown, render?: (v: Json) => string): Replayed => {
     const after = applyOp(state, kind, segs, value);
     if (!after.ok) return { ok: false, why: `it fails on the template as written (${after.error})` };
@@ -453,7 +562,8 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
     const written = new Set<PatchValue>();
     const emitted = capiValid(emit(ops, render, written), converted, next.doc, render, written);
     // `add` of an existing map key is a `replace`: keep the operation as written then.
-    const asWritten = (o: JsonPatchJson) => (o.op === 'replace' && kind === 'add' && isObject(parentIn(converted, o.path)) ? { ...o, op: 'add' } : o);
+    const asWritten = (o: JsonPatchJson) =>
+      o.op === 'replace' && kind === 'add' && isObject(parentIn(converted, o.path)) ? { ...o, op: 'add' } : o;
     const [only, ...more] = emitted;
     const unchanged = only !== undefined && more.length === 0 && same(asWritten(only), original);
     placeholder.strict = false;
@@ -463,7 +573,8 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
     try {
       return fn();
     } catch (e) {
-      if (e instanceof NotMechanical) return { ok: false, why: e.why, ...(e.suggestion ? { suggestion: e.suggestion } : {}) };
+      if (e instanceof NotMechanical)
+        return { ok: false, why: e.why, ...(e.suggestion ? { suggestion: e.suggestion } : {}) };
       if (e instanceof Unknown) return { ok: false, why: `the path goes into a value that ${e.message}` };
       throw e;
     }
@@ -473,7 +584,9 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
     const value = vf ? placeholder : op.value;
     const next = guarded(() => attempt(value));
     placeholder.strict = false;
-    const dead = touched(droppedPatterns(conversion.steps), segs) ? 'it sets a field v1beta2 does not have (CAPI drops it on conversion, so it never had an effect); remove it' : undefined;
+    const dead = touched(droppedPatterns(conversion.steps), segs)
+      ? 'it sets a field v1beta2 does not have (CAPI drops it on conversion, so it never had an effect); remove it'
+      : undefined;
     const rewrite: OpRewrite = { ops: [original], ...(dead ? { note: dead } : {}) };
     if (next.ok) return { ...next, rewrite };
     return { ok: true, rewrite, state: markUnknown(state, kind, segs, `is set by ${where}`), converted };
@@ -482,14 +595,16 @@ function rewriteOp(op: JsonObject, state: unknown, converted: unknown, conversio
   const first = guarded(() => attempt(literal ? op.value : placeholder));
   if (first.ok || literal || template === undefined) return first;
   const skeleton = templateSkeleton(template);
-  if (!skeleton.ok) return { ...first, why: `${first.why}, and the template cannot be converted mechanically because ${skeleton.why}` };
+  if (!skeleton.ok)
+    return { ...first, why: `${first.why}, and the template cannot be converted mechanically because ${skeleton.why}` };
   return guarded(() => attempt(skeleton.value, skeleton.render));
 }
 
 /** The container holding the target of a pointer, if the path leads to one. */
 function parentIn(doc: unknown, path: string): unknown {
   let cur = doc;
-  for (const seg of pointerSegments(path).slice(0, -1)) cur = Array.isArray(cur) ? cur[Number(seg)] : isObject(cur) ? cur[seg] : undefined;
+  for (const seg of pointerSegments(path).slice(0, -1))
+    cur = Array.isArray(cur) ? cur[Number(seg)] : isObject(cur) ? cur[seg] : undefined;
   return cur;
 }
 
@@ -526,7 +641,12 @@ function describeOp(patch: JsonObject, i: number, j: number, k: number, op: Json
  * Plans the patch rewrites of one class (in v1beta2 shape) for the templates in `converting`
  * (keys); `templateOf` gives a template's v1beta1 document.
  */
-export function planClassPatches(cls: JsonObject, namespace: string, converting: ReadonlySet<string>, templateOf: (key: string) => JsonObject | undefined): ClassRewrite {
+export function planClassPatches(
+  cls: JsonObject,
+  namespace: string,
+  converting: ReadonlySet<string>,
+  templateOf: (key: string) => JsonObject | undefined,
+): ClassRewrite {
   const out: ClassRewrite = { ops: new Map(), selectors: new Map(), blocked: new Map(), notes: [] };
   const block = (key: string, f: Finding) => out.blocked.set(key, [...(out.blocked.get(key) ?? []), f]);
   const slots = slotsOf(cls, namespace);
@@ -558,7 +678,10 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
 
   // Operations: replayed per converting template, in order.
   /** Each operation (by `i/j/k`) as written, described, and rewritten for each template it selects. */
-  const perOp = new Map<string, { op: JsonObject; where: string; path: string; rewrites: [Rewritten, ...Rewritten[]] }>();
+  const perOp = new Map<
+    string,
+    { op: JsonObject; where: string; path: string; rewrites: [Rewritten, ...Rewritten[]] }
+  >();
   const notes = new Map<string, Finding>();
   for (const slot of slots.filter((s) => converting.has(s.key))) {
     const conversion = conversionOf(slot);
@@ -577,22 +700,40 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
           const where = describeOp(p, i, j, k, op);
           const step = rewriteOp(op, state, converted, conversion, where);
           if (!step.ok) {
-            block(slot.key, { severity: 'error', path: opPath(i, j, k), message: `${where} on ${slot.label} cannot be converted: ${step.why}${step.suggestion ? `. Suggested rewrite: ${step.suggestion}` : ''}` });
-            state = markUnknown(state, asString(op.op) ?? 'add', pointerSegments(asString(op.path) ?? ''), `is set by ${where}, which could not be converted`);
+            block(slot.key, {
+              severity: 'error',
+              path: opPath(i, j, k),
+              message: `${where} on ${slot.label} cannot be converted: ${step.why}${step.suggestion ? `. Suggested rewrite: ${step.suggestion}` : ''}`,
+            });
+            state = markUnknown(
+              state,
+              asString(op.op) ?? 'add',
+              pointerSegments(asString(op.path) ?? ''),
+              `is set by ${where}, which could not be converted`,
+            );
             converted = convertState(state, conversion).doc;
             return;
           }
           state = step.state;
           converted = step.converted;
           const key = `${i}/${j}/${k}`;
-          if (step.rewrite.note && !notes.has(key)) notes.set(key, { severity: 'warning', path: opPath(i, j, k), message: `${where} is kept, but ${step.rewrite.note}` });
+          if (step.rewrite.note && !notes.has(key))
+            notes.set(key, {
+              severity: 'warning',
+              path: opPath(i, j, k),
+              message: `${where} is kept, but ${step.rewrite.note}`,
+            });
           const rewritten = { slot, ops: step.rewrite.ops };
           const seen = perOp.get(key);
           if (seen) seen.rewrites.push(rewritten);
           else perOp.set(key, { op, where, path: opPath(i, j, k), rewrites: [rewritten] });
         });
         if (conditional) {
-          state = join(before, state, `may be changed by patch "${asString(p.name) ?? i}" (enabledIf ${JSON.stringify(enabledIf)})`);
+          state = join(
+            before,
+            state,
+            `may be changed by patch "${asString(p.name) ?? i}" (enabledIf ${JSON.stringify(enabledIf)})`,
+          );
           converted = convertState(state, conversion).doc;
         }
       });
@@ -614,16 +755,22 @@ export function planClassPatches(cls: JsonObject, namespace: string, converting:
     }
     if (first.length === 1 && same(first[0], originalFor(originalOp))) continue;
     out.ops.set(key, first);
-    out.notes.push({ severity: first.length === 0 ? 'warning' : 'info', path, message: `${where} ${howRewritten(originalFor(originalOp), first)}` });
+    out.notes.push({
+      severity: first.length === 0 ? 'warning' : 'info',
+      path,
+      message: `${where} ${howRewritten(originalFor(originalOp), first)}`,
+    });
   }
   return out;
 }
 
 /** What became of an operation, in words. */
 function howRewritten(original: JsonPatchJson, ops: JsonPatchJson[]): string {
-  if (ops.length === 0) return 'is removed: on the v1beta2 template it changes nothing (what it sets does not exist in v1beta2, or is already there)';
+  if (ops.length === 0)
+    return 'is removed: on the v1beta2 template it changes nothing (what it sets does not exist in v1beta2, or is already there)';
   const list = ops.map((o) => `${o.op} ${o.path}`).join(', ');
-  if (ops.length === 1 && ops[0]?.path === original.path) return `keeps its path; its value is converted to the v1beta2 shape (${list})`;
+  if (ops.length === 1 && ops[0]?.path === original.path)
+    return `keeps its path; its value is converted to the v1beta2 shape (${list})`;
   const prepends = ops.filter((o) => o.path.endsWith('/0') || o.path.includes('/0/')).length;
   const rebuilt =
     prepends > 1
@@ -639,7 +786,10 @@ function originalFor(op: JsonObject): JsonPatchJson {
   if (vf) {
     const variable = asString(vf.variable);
     const template = asString(vf.template);
-    out.valueFrom = { ...(variable !== undefined ? { variable } : {}), ...(template !== undefined ? { template } : {}) };
+    out.valueFrom = {
+      ...(variable !== undefined ? { variable } : {}),
+      ...(template !== undefined ? { template } : {}),
+    };
   }
   return out;
 }

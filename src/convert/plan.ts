@@ -7,8 +7,24 @@
  */
 import type { Json, JsonObject } from '../core/model.js';
 import { asArray, asObject, asString } from '../core/json.js';
-import { conversionFor, convertObject, convertTree, type Conversion, type ConversionResult, type Segment, type Tree } from '../api/conversion/index.js';
-import { conversionOf, planClassPatches, slotsOf, templateKey, type ClassRewrite, type Finding, type JsonPatchJson } from './patches.js';
+import {
+  conversionFor,
+  convertObject,
+  convertTree,
+  type Conversion,
+  type ConversionResult,
+  type Segment,
+  type Tree,
+} from '../api/conversion/index.js';
+import {
+  conversionOf,
+  planClassPatches,
+  slotsOf,
+  templateKey,
+  type ClassRewrite,
+  type Finding,
+  type JsonPatchJson,
+} from './patches.js';
 import { OBSERVED_ANNOTATION, OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
 
 /** The kinds `convert` rewrites in the user's files. */
@@ -37,15 +53,26 @@ const annotations = (v: JsonObject) => asObject(asObject(v.metadata)?.annotation
 /** Objects a run generated or that record other states are not the user's sources: left alone. */
 function isSource(v: JsonObject): boolean {
   const a = annotations(v);
-  return a[OWNER_ANNOTATION] === undefined && a[PREVIOUS_ANNOTATION] === undefined && a[OBSERVED_ANNOTATION] === undefined;
+  return (
+    a[OWNER_ANNOTATION] === undefined && a[PREVIOUS_ANNOTATION] === undefined && a[OBSERVED_ANNOTATION] === undefined
+  );
 }
 
-const namespaceOf = (v: JsonObject, defaultNamespace: string) => asString(asObject(v.metadata)?.namespace) ?? defaultNamespace;
+const namespaceOf = (v: JsonObject, defaultNamespace: string) =>
+  asString(asObject(v.metadata)?.namespace) ?? defaultNamespace;
 
 /** `builtin.cluster.topology.class` and `.classNamespace`: deprecated aliases of the classRef fields. */
 const DEPRECATED_BUILTINS: [RegExp, string, string][] = [
-  [/builtin\.cluster\.topology\.class(?![A-Za-z0-9_])/, 'builtin.cluster.topology.class', 'builtin.cluster.topology.classRef.name'],
-  [/builtin\.cluster\.topology\.classNamespace(?![A-Za-z0-9_])/, 'builtin.cluster.topology.classNamespace', 'builtin.cluster.topology.classRef.namespace'],
+  [
+    /builtin\.cluster\.topology\.class(?![A-Za-z0-9_])/,
+    'builtin.cluster.topology.class',
+    'builtin.cluster.topology.classRef.name',
+  ],
+  [
+    /builtin\.cluster\.topology\.classNamespace(?![A-Za-z0-9_])/,
+    'builtin.cluster.topology.classNamespace',
+    'builtin.cluster.topology.classRef.namespace',
+  ],
 ];
 
 /** Patches reading the builtins v1beta2 renamed (enabledIf, valueFrom.variable, valueFrom.template). */
@@ -56,7 +83,11 @@ function builtinFindings(cls: JsonObject): Finding[] {
     const check = (text: string | undefined, path: string) => {
       for (const [re, old, now] of DEPRECATED_BUILTINS) {
         if (text !== undefined && re.test(text)) {
-          out.push({ severity: 'warning', path, message: `reads ${old}, the v1beta1 spelling kept as a deprecated alias; use ${now}` });
+          out.push({
+            severity: 'warning',
+            path,
+            message: `reads ${old}, the v1beta1 spelling kept as a deprecated alias; use ${now}`,
+          });
         }
       }
     };
@@ -74,7 +105,10 @@ function builtinFindings(cls: JsonObject): Finding[] {
 }
 
 /** Decides the conversion of `planned` (every input object, in order). */
-export function planConversion<T extends { value: JsonObject }>(planned: readonly T[], defaultNamespace = 'default'): ConversionPlan<T> {
+export function planConversion<T extends { value: JsonObject }>(
+  planned: readonly T[],
+  defaultNamespace = 'default',
+): ConversionPlan<T> {
   const findings: PlanFinding[] = [];
   const objects = new Map<number, ObjectPlan>();
   const templates = new Map<string, { index: number; value: JsonObject }>();
@@ -100,10 +134,15 @@ export function planConversion<T extends { value: JsonObject }>(planned: readonl
   const converting = new Set(templates.keys());
   const blockedBy = new Map<string, PlanFinding[]>();
   let rewrites: { c: (typeof classes)[number]; rw: ClassRewrite }[] = [];
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     rewrites = classes.map((c) => {
-      const rw = planClassPatches(c.v2, namespaceOf(c.value, defaultNamespace), converting, (key) => templates.get(key)?.value);
+      const rw = planClassPatches(
+        c.v2,
+        namespaceOf(c.value, defaultNamespace),
+        converting,
+        (key) => templates.get(key)?.value,
+      );
       for (const [key, fs] of rw.blocked) {
         if (converting.delete(key)) changed = true;
         blockedBy.set(key, [...(blockedBy.get(key) ?? []), ...fs.map((f) => ({ ...f, object: c.index }))]);
@@ -117,10 +156,23 @@ export function planConversion<T extends { value: JsonObject }>(planned: readonl
     const refs = slotsOf(c.v2, ns)
       .filter((s) => converting.has(s.key))
       .map((s) => ({ path: [...s.refPath, 'apiVersion'], apiVersion: conversionOf(s).to }));
-    if (refs.length > 0 || rw.ops.size > 0 || rw.selectors.size > 0) objects.set(c.index, { ...objects.get(c.index), classEdits: { refs, rewrite: rw } });
-    findings.push(...rw.notes.map((f) => ({ ...f, object: c.index })), ...builtinFindings(c.v2).map((f) => ({ ...f, object: c.index })));
-    if (rw.ops.size > 0 && (asArray(asObject(c.v2.spec)?.patches) ?? []).some((p) => asObject(asObject(p)?.external) !== undefined)) {
-      findings.push({ object: c.index, severity: 'warning', path: 'spec.patches', message: 'the class also has external patches: their extensions will receive the converted templates in v1beta2; check that they handle them' });
+    if (refs.length > 0 || rw.ops.size > 0 || rw.selectors.size > 0)
+      objects.set(c.index, { ...objects.get(c.index), classEdits: { refs, rewrite: rw } });
+    findings.push(
+      ...rw.notes.map((f) => ({ ...f, object: c.index })),
+      ...builtinFindings(c.v2).map((f) => ({ ...f, object: c.index })),
+    );
+    if (
+      rw.ops.size > 0 &&
+      (asArray(asObject(c.v2.spec)?.patches) ?? []).some((p) => asObject(asObject(p)?.external) !== undefined)
+    ) {
+      findings.push({
+        object: c.index,
+        severity: 'warning',
+        path: 'spec.patches',
+        message:
+          'the class also has external patches: their extensions will receive the converted templates in v1beta2; check that they handle them',
+      });
     }
   }
   for (const [key, fs] of blockedBy) {
@@ -170,9 +222,15 @@ function applyClassEdits(tree: Tree, edits: NonNullable<ObjectPlan['classEdits']
     tree.set(['spec', 'patches', i, 'definitions', j, 'selector', 'apiVersion'], apiVersion);
   }
   // Last operations first, so inserted and removed ones leave the indexes of the others alone.
-  const rewrites = [...edits.rewrite.ops].map(([key, ops]) => ({ at: key.split('/').map(Number) as [number, number, number], ops }));
+  const rewrites = [...edits.rewrite.ops].map(([key, ops]) => ({
+    at: key.split('/').map(Number) as [number, number, number],
+    ops,
+  }));
   rewrites.sort(({ at: a }, { at: b }) => b[0] - a[0] || b[1] - a[1] || b[2] - a[2]);
-  for (const { at: [i, j, k], ops: [first, ...more] } of rewrites) {
+  for (const {
+    at: [i, j, k],
+    ops: [first, ...more],
+  } of rewrites) {
     const list = ['spec', 'patches', i, 'definitions', j, 'jsonPatches'];
     const old = asObject(tree.get([...list, k])) ?? {};
     if (!first) {
@@ -185,13 +243,22 @@ function applyClassEdits(tree: Tree, edits: NonNullable<ObjectPlan['classEdits']
 }
 
 /** Carries out one object's plan on its Tree (whose current JSON is `value`). */
-export function applyPlan(tree: Tree, value: JsonObject, plan: ObjectPlan, report: (r: ConversionResult) => void): void {
+export function applyPlan(
+  tree: Tree,
+  value: JsonObject,
+  plan: ObjectPlan,
+  report: (r: ConversionResult) => void,
+): void {
   if (plan.conversion) convertTree(tree, value, plan.conversion, report);
   if (plan.conversion && value.status !== undefined && value.kind !== 'ClusterClass') {
     // Controllers write status, in their own version; a source has none worth converting (a
     // ClusterClass's is converted: an exported class's status.variables define variables).
     tree.remove(['status']);
-    report({ severity: 'warning', path: 'status', message: 'status is written by the controllers and is not converted: removed' });
+    report({
+      severity: 'warning',
+      path: 'status',
+      message: 'status is written by the controllers and is not converted: removed',
+    });
   }
   if (plan.classEdits) applyClassEdits(tree, plan.classEdits);
 }

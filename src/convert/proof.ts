@@ -52,7 +52,12 @@ export interface Proof {
   differences: Difference[];
 }
 
-const PROOF_CONFIG: RenderConfig = { ...DEFAULT_CONFIG, mode: 'preview', outputApiVersion: 'v1beta2', skipExternalPatches: true };
+const PROOF_CONFIG: RenderConfig = {
+  ...DEFAULT_CONFIG,
+  mode: 'preview',
+  outputApiVersion: 'v1beta2',
+  skipExternalPatches: true,
+};
 
 /**
  * A rendered object as the API server would store it, in v1beta2: converted when it came out
@@ -79,13 +84,17 @@ interface Rendered {
 }
 
 const clusterOfResult = (r: Result): string | undefined =>
-  r.tags?.cluster ?? (r.resourceRef?.kind === 'Cluster' ? `${r.resourceRef.namespace ?? 'default'}/${r.resourceRef.name}` : undefined);
+  r.tags?.cluster ??
+  (r.resourceRef?.kind === 'Cluster' ? `${r.resourceRef.namespace ?? 'default'}/${r.resourceRef.name}` : undefined);
 
 function rendered(out: PipelineOutput): Rendered {
   const objects = new Map<string, JsonObject[]>();
   const provenance = new Map<string, JsonObject>();
   for (const g of out.generated) {
-    objects.set(g.cluster, g.objects.filter((o) => o.kind !== PROVENANCE_KIND));
+    objects.set(
+      g.cluster,
+      g.objects.filter((o) => o.kind !== PROVENANCE_KIND),
+    );
     const report = g.objects.find((o) => o.kind === PROVENANCE_KIND);
     if (report) provenance.set(g.cluster, report);
   }
@@ -110,7 +119,12 @@ function renamed(v: Json, names: Map<string, string>): Json {
 }
 
 /** Leaf-level differences between two values. */
-function differences(a: Json | undefined, b: Json | undefined, path: Segment[], out: { path: Segment[]; before?: Json; after?: Json }[]): void {
+function differences(
+  a: Json | undefined,
+  b: Json | undefined,
+  path: Segment[],
+  out: { path: Segment[]; before?: Json; after?: Json }[],
+): void {
   if (JSON.stringify(a) === JSON.stringify(b)) return;
   if (isObject(a) && isObject(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) differences(a[k], b[k], [...path, k], out);
@@ -130,8 +144,12 @@ function causeOf(report: JsonObject | undefined, obj: JsonObject, path: string):
     .find((o) => o.kind === obj.kind && o.name === asObject(obj.metadata)?.name);
   const fields = (asArray(entry?.fields) ?? []).map((f) => asObject(f) ?? {});
   const exact = fields.find((f) => f.path === path);
-  const below = fields.find((f) => typeof f.path === 'string' && (f.path.startsWith(`${path}.`) || f.path.startsWith(`${path}[`)));
-  const above = fields.filter((f) => typeof f.path === 'string' && (path.startsWith(`${f.path}.`) || path.startsWith(`${f.path}[`))).pop();
+  const below = fields.find(
+    (f) => typeof f.path === 'string' && (f.path.startsWith(`${path}.`) || f.path.startsWith(`${path}[`)),
+  );
+  const above = fields
+    .filter((f) => typeof f.path === 'string' && (path.startsWith(`${f.path}.`) || path.startsWith(`${f.path}[`)))
+    .pop();
   return asString((exact ?? below ?? above)?.from);
 }
 
@@ -143,12 +161,23 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
   if (!b || !a) {
     const rendered = a ?? b;
     if (!rendered) {
-      out.clusters.push({ cluster, verdict: 'fails-both', objects: 0, renamed: 0, errors: { before: before.errors.get(cluster) ?? [], after: after.errors.get(cluster) ?? [] } });
+      out.clusters.push({
+        cluster,
+        verdict: 'fails-both',
+        objects: 0,
+        renamed: 0,
+        errors: { before: before.errors.get(cluster) ?? [], after: after.errors.get(cluster) ?? [] },
+      });
       return;
     }
     const failed = (b ? after : before).errors.get(cluster) ?? [];
     out.clusters.push({ cluster, verdict: 'different', objects: rendered.length, renamed: 0 });
-    out.differences.push({ cluster, object: 'Cluster', path: '', cause: `${b ? 'the converted' : 'the original'} inputs do not render it: ${failed.join('; ') || 'no objects'}` });
+    out.differences.push({
+      cluster,
+      object: 'Cluster',
+      path: '',
+      cause: `${b ? 'the converted' : 'the original'} inputs do not render it: ${failed.join('; ') || 'no objects'}`,
+    });
     return;
   }
   // Objects pair by kind, in render order; clone names that differ are mapped.
@@ -181,23 +210,40 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
       differences(bo, ao, [], leaves);
       for (const l of leaves) {
         const path = pathText(l.path);
-        const cause = (ao && causeOf(after.provenance.get(cluster), ao, path)) ?? (original && causeOf(before.provenance.get(cluster), original, path));
-        found.push({ cluster, object: objectId(object), path, ...(l.before !== undefined ? { before: l.before } : {}), ...(l.after !== undefined ? { after: l.after } : {}), ...(cause ? { cause } : {}) });
+        const cause =
+          (ao && causeOf(after.provenance.get(cluster), ao, path)) ??
+          (original && causeOf(before.provenance.get(cluster), original, path));
+        found.push({
+          cluster,
+          object: objectId(object),
+          path,
+          ...(l.before !== undefined ? { before: l.before } : {}),
+          ...(l.after !== undefined ? { after: l.after } : {}),
+          ...(cause ? { cause } : {}),
+        });
       }
     }
   }
-  out.clusters.push({ cluster, verdict: found.length === 0 ? 'equivalent' : 'different', objects: a.length, renamed: names.size });
+  out.clusters.push({
+    cluster,
+    verdict: found.length === 0 ? 'equivalent' : 'different',
+    objects: a.length,
+    renamed: names.size,
+  });
   out.differences.push(...found);
 }
 
-const clusterItemKey = (i: InputItem, ns: string) => (i.ref?.kind === 'Cluster' ? `${i.ref.namespace ?? ns}/${i.ref.name}` : undefined);
+const clusterItemKey = (i: InputItem, ns: string) =>
+  i.ref?.kind === 'Cluster' ? `${i.ref.namespace ?? ns}/${i.ref.name}` : undefined;
 
 /** Both input sets rendered and every Cluster's objects compared. */
 function compare(before: readonly InputItem[], after: readonly InputItem[], cfg: RenderConfig): Proof {
   const b = rendered(runPipeline(before, cfg));
   const a = rendered(runPipeline(after, cfg));
   const out: Proof = { equivalent: true, clusters: [], differences: [] };
-  const clusters = [...new Set([...b.objects.keys(), ...a.objects.keys(), ...b.errors.keys(), ...a.errors.keys()])].sort();
+  const clusters = [
+    ...new Set([...b.objects.keys(), ...a.objects.keys(), ...b.errors.keys(), ...a.errors.keys()]),
+  ].sort();
   for (const c of clusters) compareCluster(c, b, a, out);
   out.equivalent = out.clusters.every((c) => c.verdict !== 'different');
   return out;
@@ -207,7 +253,11 @@ function compare(before: readonly InputItem[], after: readonly InputItem[], cfg:
  * Renders both input sets and compares every Cluster's objects. The Clusters that differ are
  * rendered again with provenance, to say where each differing value came from.
  */
-export function proveEquivalent(before: readonly InputItem[], after: readonly InputItem[], config: Partial<RenderConfig> = {}): Proof {
+export function proveEquivalent(
+  before: readonly InputItem[],
+  after: readonly InputItem[],
+  config: Partial<RenderConfig> = {},
+): Proof {
   const cfg = { ...PROOF_CONFIG, ...config };
   const proof = compare(before, after, cfg);
   const differing = new Set(proof.differences.map((d) => d.cluster));
@@ -231,8 +281,14 @@ export function proofResults(proof: Proof): Result[] {
   for (const c of proof.clusters) {
     const tags = { rule: 'convert-proof', cluster: c.cluster, verdict: c.verdict };
     if (c.verdict === 'equivalent') {
-      const names = c.renamed > 0 ? `; ${c.renamed} template clone name(s) change, because they hash the apiVersion` : '';
-      out.push({ severity: 'info', message: `equivalent (${c.objects} rendered objects compared${names})`, resourceRef: ref(c.cluster), tags });
+      const names =
+        c.renamed > 0 ? `; ${c.renamed} template clone name(s) change, because they hash the apiVersion` : '';
+      out.push({
+        severity: 'info',
+        message: `equivalent (${c.objects} rendered objects compared${names})`,
+        resourceRef: ref(c.cluster),
+        tags,
+      });
     } else if (c.verdict === 'fails-both') {
       const { before, after } = c.errors;
       const same = JSON.stringify(before) === JSON.stringify(after);

@@ -46,7 +46,10 @@ export function templateSkeleton(template: string): Skeleton {
       if (tokens === 0) return;
       if (String(node.type).startsWith('BLOCK') || src.includes('\n')) bad = 'an action sits in a multi-line scalar';
       seen += tokens;
-      sources.set(String(node.value), src.replace(TOKEN, (token, i: string) => actions[Number(i)] ?? token));
+      sources.set(
+        String(node.value),
+        src.replace(TOKEN, (token, i: string) => actions[Number(i)] ?? token),
+      );
     },
   });
   if (bad) return { ok: false, why: bad };
@@ -65,7 +68,10 @@ export function templateSkeleton(template: string): Skeleton {
           return marker;
         }
         if (Array.isArray(v)) return v.map(mark);
-        if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [hasAction(k) ? (mark(k) as string) : k, mark(x)]));
+        if (isObject(v))
+          return Object.fromEntries(
+            Object.entries(v).map(([k, x]) => [hasAction(k) ? (mark(k) as string) : k, mark(x)]),
+          );
         return v;
       };
       const text = YAML.stringify(mark(next), { ...KUBERNETES_YAML, lineWidth: 0, indentSeq: false });
@@ -73,4 +79,3 @@ export function templateSkeleton(template: string): Skeleton {
     },
   };
 }
-

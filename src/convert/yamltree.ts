@@ -9,7 +9,18 @@
  * inside a flow collection (`{a: 1}`) rewrite that collection on one line. Documents using
  * anchors and aliases are not edited in place (the caller converts them as plain data).
  */
-import YAML, { isAlias, isMap, isScalar, isSeq, type Document, type Pair, type ParsedNode, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
+import YAML, {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type Document,
+  type Pair,
+  type ParsedNode,
+  type Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
 import type { Json, JsonObject } from '../core/model.js';
 import { isObject, jsonText } from '../core/json.js';
 import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
@@ -83,7 +94,10 @@ function blockLiteral(value: string, col: number): string {
 /** A value on one line (scalars, flow collections). */
 function flowText(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(flowText).join(', ')}]`;
-  if (isObject(value)) return `{${Object.entries(value).map(([k, v]) => `${formatString(k)}: ${flowText(v)}`).join(', ')}}`;
+  if (isObject(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${formatString(k)}: ${flowText(v)}`)
+      .join(', ')}}`;
   return formatScalar(value);
 }
 
@@ -229,13 +243,19 @@ export class YamlTree implements Tree {
       const pad = this.flatLists ? '' : ' '.repeat(INDENT);
       return [`${k}:`, ...this.renderBlock(value).map((l) => (l === '' ? l : pad + l))];
     }
-    if (typeof value === 'string' && value.includes('\n')) return [...`${k}: ${blockLiteral(value, INDENT)}`.split('\n')];
+    if (typeof value === 'string' && value.includes('\n'))
+      return [...`${k}: ${blockLiteral(value, INDENT)}`.split('\n')];
     return [`${k}: ${flowText(value)}`];
   }
 
   /** A non-empty map or list as block lines at column 0. */
   private renderBlock(value: Json): string[] {
-    return YAML.stringify(value, { ...KUBERNETES_YAML, lineWidth: 0, indentSeq: !this.flatLists, aliasDuplicateObjects: false })
+    return YAML.stringify(value, {
+      ...KUBERNETES_YAML,
+      lineWidth: 0,
+      indentSeq: !this.flatLists,
+      aliasDuplicateObjects: false,
+    })
       .replace(/\n$/, '')
       .split('\n');
   }
@@ -294,14 +314,20 @@ export class YamlTree implements Tree {
       }
       const end = hasText ? this.valueEnd(node) : colon + 1;
       const childCol = Array.isArray(value) && this.flatLists ? col : col + INDENT;
-      this.splice(colon + 1, end, block ? `\n${indentLines(block.join('\n'), childCol)}` : ` ${this.oneLine(value, node, col)}`);
+      this.splice(
+        colon + 1,
+        end,
+        block ? `\n${indentLines(block.join('\n'), childCol)}` : ` ${this.oneLine(value, node, col)}`,
+      );
       return;
     }
     // A list item, or the root: the document holds the object being converted.
     if (node === null) throw new Error(`internal: no value at ${pathText(path)}`);
     const start = node.range[0];
     const col = this.column(start);
-    const text = block ? block.map((l, i) => (i === 0 || l === '' ? l : ' '.repeat(col) + l)).join('\n') : this.oneLine(value, node, col);
+    const text = block
+      ? block.map((l, i) => (i === 0 || l === '' ? l : ' '.repeat(col) + l)).join('\n')
+      : this.oneLine(value, node, col);
     this.splice(start, this.valueEnd(node), text);
   }
 
@@ -315,10 +341,14 @@ export class YamlTree implements Tree {
       return;
     }
     const col = this.column(keyStart(first));
-    const anchor = before === undefined ? undefined : map.items.find((p) => isScalar(p.key) && String(p.key.value) === before);
+    const anchor =
+      before === undefined ? undefined : map.items.find((p) => isScalar(p.key) && String(p.key.value) === before);
     if (anchor && !this.ownLine(anchor)) {
       // Before the first key of a list item: the new pair takes the `- ` line.
-      const text = `${lines[0]}${lines.slice(1).map((l) => `\n${l === '' ? l : ' '.repeat(col) + l}`).join('')}\n${' '.repeat(col)}`;
+      const text = `${lines[0]}${lines
+        .slice(1)
+        .map((l) => `\n${l === '' ? l : ' '.repeat(col) + l}`)
+        .join('')}\n${' '.repeat(col)}`;
       this.splice(keyStart(anchor), keyStart(anchor), text);
       return;
     }
@@ -369,7 +399,8 @@ export class YamlTree implements Tree {
       this.set(to, value, from);
       return;
     }
-    const sameParent = parentOf(from).length === parentOf(to).length && parentOf(from).every((s, i) => s === parentOf(to)[i]);
+    const sameParent =
+      parentOf(from).length === parentOf(to).length && parentOf(from).every((s, i) => s === parentOf(to)[i]);
     const key = lastOf(to) as string;
     if (lastOf(from) !== key) {
       const [start, end] = pair.key.range;
@@ -434,7 +465,10 @@ export class YamlTree implements Tree {
     const map = this.existing(path).node as ParsedMap;
     if (flow || map.flow) {
       const value = this.get(path) as JsonObject;
-      this.replaceValue(path, order.map((name) => ({ name, value: value[name] as Json })));
+      this.replaceValue(
+        path,
+        order.map((name) => ({ name, value: value[name] as Json })),
+      );
       return;
     }
     const items = order.map((name) => {
@@ -446,10 +480,12 @@ export class YamlTree implements Tree {
       const lines = this.pairLines(pair);
       const keyLine = lines.findIndex((l) => !l.startsWith('#'));
       const comments = lines.slice(0, keyLine);
-      const nameText = typeof key.value === 'string' ? this.text.slice(key.range[0], key.range[1]) : JSON.stringify(String(key.value));
-      const valueText = value && isScalar(value) && !String(value.type).startsWith('BLOCK')
-        ? this.text.slice(value.range[0], value.range[2]).replace(/\n$/, '').trimEnd()
-        : formatScalar((value?.toJS(this.doc) ?? '') as Json);
+      const nameText =
+        typeof key.value === 'string' ? this.text.slice(key.range[0], key.range[1]) : JSON.stringify(String(key.value));
+      const valueText =
+        value && isScalar(value) && !String(value.type).startsWith('BLOCK')
+          ? this.text.slice(value.range[0], value.range[2]).replace(/\n$/, '').trimEnd()
+          : formatScalar((value?.toJS(this.doc) ?? '') as Json);
       return [...comments, `- name: ${nameText}`, `  value: ${valueText}`];
     });
     this.replaceValue(path, [], items.flat());

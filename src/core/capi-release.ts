@@ -57,7 +57,8 @@ export interface CapiProfile {
   gates: FeatureGates;
 }
 
-export const isCapiVersion = (v: unknown): v is CapiVersion => typeof v === 'string' && (CAPI_VERSIONS as readonly string[]).includes(v);
+export const isCapiVersion = (v: unknown): v is CapiVersion =>
+  typeof v === 'string' && (CAPI_VERSIONS as readonly string[]).includes(v);
 export const isFeatureGate = (name: string): name is FeatureGate => (FEATURE_GATES as readonly string[]).includes(name);
 
 /** The profile of `version` with `overrides` (already checked names) over its gate defaults. */
@@ -67,4 +68,5 @@ export const capiProfile = (version: CapiVersion, overrides: Partial<FeatureGate
 });
 
 /** Whether the release is at least `minor` (both from CAPI_VERSIONS). */
-export const atLeast = (profile: CapiProfile, minor: CapiVersion): boolean => CAPI_VERSIONS.indexOf(profile.version) >= CAPI_VERSIONS.indexOf(minor);
+export const atLeast = (profile: CapiProfile, minor: CapiVersion): boolean =>
+  CAPI_VERSIONS.indexOf(profile.version) >= CAPI_VERSIONS.indexOf(minor);

@@ -29,7 +29,10 @@ function byName(list: readonly Json[]): Map<string, Json> | undefined {
 function diffNamed(before: Map<string, Json>, after: Map<string, Json>, path: string): FieldChange[] {
   const names = [...before.keys(), ...[...after.keys()].filter((n) => !before.has(n))];
   const out = names.flatMap((n) => diffJson(before.get(n), after.get(n), `${path}[name=${n}]`));
-  const order = { before: [...before.keys()].filter((n) => after.has(n)), after: [...after.keys()].filter((n) => before.has(n)) };
+  const order = {
+    before: [...before.keys()].filter((n) => after.has(n)),
+    after: [...after.keys()].filter((n) => before.has(n)),
+  };
   if (order.before.some((n, i) => n !== order.after[i])) out.push({ path: `${path} (order)`, ...order });
   return out;
 }

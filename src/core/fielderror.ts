@@ -34,7 +34,12 @@ export interface FieldError {
   detail: string;
 }
 
-const NO_VALUE_TYPES: ReadonlySet<FieldErrorType> = new Set(['Required value', 'Forbidden', 'Too long', 'Internal error']);
+const NO_VALUE_TYPES: ReadonlySet<FieldErrorType> = new Set([
+  'Required value',
+  'Forbidden',
+  'Too long',
+  'Internal error',
+]);
 
 export function fieldError(type: FieldErrorType, field: string, detail: string, badValue?: BadValue): FieldError {
   const e: FieldError = { type, field, detail };
@@ -42,7 +47,8 @@ export function fieldError(type: FieldErrorType, field: string, detail: string, 
   return e;
 }
 
-export const invalid = (field: string, value: BadValue, detail: string) => fieldError('Invalid value', field, detail, value);
+export const invalid = (field: string, value: BadValue, detail: string) =>
+  fieldError('Invalid value', field, detail, value);
 export const required = (field: string, detail: string) => fieldError('Required value', field, detail);
 export const forbidden = (field: string, detail: string) => fieldError('Forbidden', field, detail);
 export function notSupported(field: string, value: BadValue, valid: readonly string[]): FieldError {

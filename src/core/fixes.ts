@@ -8,22 +8,29 @@ import { errorBody, type FieldError } from './fielderror.js';
 
 /** What to do about each rule's error: short, concrete, imperative. */
 export const FIX = {
-  templateKind: 'reference the template kind (it ends in "Template", e.g. DevMachineTemplate), not the kind of the object it creates',
+  templateKind:
+    'reference the template kind (it ends in "Template", e.g. DevMachineTemplate), not the kind of the object it creates',
   templateApiVersion: 'use "<group>/<version>", e.g. "infrastructure.cluster.x-k8s.io/v1beta2"',
   duplicate: 'remove the duplicate or rename one of them',
   uniqueTopologyName: 'rename one of them',
   emptyTopologyName: 'give it a name',
   workerClassMissing: (classes: readonly string[]) =>
-    classes.length > 0 ? `use one of the classes the ClusterClass defines (${classes.map((c) => `"${c}"`).join(', ')}) or add this class to it` : 'add this class to the ClusterClass',
+    classes.length > 0
+      ? `use one of the classes the ClusterClass defines (${classes.map((c) => `"${c}"`).join(', ')}) or add this class to it`
+      : 'add this class to the ClusterClass',
   intOrPercent: 'use an integer such as 1 or a percentage such as "25%"',
   rolloutBothZero: 'set maxSurge or maxUnavailable above 0',
   startupTimeout: 'set it to 0 (no startup timeout) or to at least 30',
-  classHealthCheckNeedsMachineInfrastructure: 'set spec.controlPlane.machineInfrastructure, or remove spec.controlPlane.healthCheck',
-  topologyHealthCheckNeedsMachineInfrastructure: 'remove the control plane healthCheck from the Cluster topology, or use a ClusterClass that sets spec.controlPlane.machineInfrastructure',
-  healthCheckEnabledWithoutDefinition: 'add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true',
+  classHealthCheckNeedsMachineInfrastructure:
+    'set spec.controlPlane.machineInfrastructure, or remove spec.controlPlane.healthCheck',
+  topologyHealthCheckNeedsMachineInfrastructure:
+    'remove the control plane healthCheck from the Cluster topology, or use a ClusterClass that sets spec.controlPlane.machineInfrastructure',
+  healthCheckEnabledWithoutDefinition:
+    'add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true',
   namingTemplateSyntax: 'fix the Go template (e.g. "{{ .cluster.name }}-{{ .random }}")',
-  namingTemplateName: 'change the template so the names it generates are lower case alphanumerics, \'-\' and \'.\'',
-  taintGate: 'enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints',
+  namingTemplateName: "change the template so the names it generates are lower case alphanumerics, '-' and '.'",
+  taintGate:
+    'enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints',
   taintReserved: 'remove the taint: Cluster API manages this key',
   taintPrefix: 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
   taintMaster: 'use node-role.kubernetes.io/control-plane instead',
@@ -35,27 +42,35 @@ export const FIX = {
   classVersionOrder: 'list each version once, in increasing order',
   classVersionGap: 'add a version for every minor in between',
   clusterVersionSyntax: 'use a version such as v1.32.0',
-  clusterVersionNotListed: 'use one of the versions in the ClusterClass spec.kubernetesVersions, or add this version there',
+  clusterVersionNotListed:
+    'use one of the versions in the ClusterClass spec.kubernetesVersions, or add this version there',
   clusterName: 'rename the Cluster',
   cidr: 'use CIDR notation such as 10.0.0.0/16 or fd00::/108',
   upgradeConcurrency: 'set the annotation to a whole number of at least 1, e.g. "1"',
   autoscalerTopology: 'remove replicas (the autoscaler sets them) or remove the autoscaler annotations',
-  autoscalerClass: (cls: string) => `remove replicas (the autoscaler sets them) or remove the autoscaler annotations from class "${cls}"`,
+  autoscalerClass: (cls: string) =>
+    `remove replicas (the autoscaler sets them) or remove the autoscaler annotations from class "${cls}"`,
   // Update rules (CAPI core/webhooks/admission/clusterclass.go rules 12–13, CAPI core/webhooks/admission/cluster.go rules 12–13; src/webhooks/compatibility.ts).
-  templateChange: 'keep the previous API group and kind (switching provider or template kind needs a new ClusterClass and new Clusters)',
+  templateChange:
+    'keep the previous API group and kind (switching provider or template kind needs a new ClusterClass and new Clusters)',
   usedBy: (clusters: readonly string[]) => `used by Cluster(s) ${clusters.map((c) => `"${c}"`).join(', ')}`,
-  workerClassInUse: (cluster: string, key: string, cls: string) => `keep the class until no Cluster uses it (move Cluster "${cluster}"'s ${key} of class "${cls}" to another class first)`,
+  workerClassInUse: (cluster: string, key: string, cls: string) =>
+    `keep the class until no Cluster uses it (move Cluster "${cluster}"'s ${key} of class "${cls}" to another class first)`,
   healthCheckInUse: 'keep it, or give those Clusters their own healthCheck definition first',
   variableInUse: (name: string) => `keep the variable until those Clusters stop setting "${name}"`,
-  variableSchemaInUse: (failures: readonly string[]) => `make the schema accept the values in use or update those Clusters first (${failures.join('; ')})`,
+  variableSchemaInUse: (failures: readonly string[]) =>
+    `make the schema accept the values in use or update those Clusters first (${failures.join('; ')})`,
   variableNewlyRequired: 'give the variable a default, or set it in those Clusters first',
-  kubernetesVersionInUse: (version: string, cluster: string) => `add ${version} to spec.kubernetesVersions, or move Cluster "${cluster}" to a listed version first`,
-  autoscalerClassInUse: (cls: string, cluster: string) => `remove the autoscaler annotations from class "${cls}" or unset replicas in Cluster "${cluster}"`,
+  kubernetesVersionInUse: (version: string, cluster: string) =>
+    `add ${version} to spec.kubernetesVersions, or move Cluster "${cluster}" to a listed version first`,
+  autoscalerClassInUse: (cls: string, cluster: string) =>
+    `remove the autoscaler annotations from class "${cls}" or unset replicas in Cluster "${cluster}"`,
   classChange: (path: string, oldKey: string, newKey: string) =>
     `${path} differs between the previous ClusterClass "${oldKey}" and ClusterClass "${newKey}": keep class "${oldKey}", or move to a class whose templates have the same API groups and kinds`,
   previousClassMissing: 'add the previous ClusterClass to the previous state so the change can be checked',
   versionDecreased: (old: string) => `Kubernetes cannot be downgraded: restore version v${old} (or later)`,
-  versionCeiling: (nextMinor: string) => `upgrade one minor version at a time (to ${nextMinor} first), or list the versions in the ClusterClass spec.kubernetesVersions`,
+  versionCeiling: (nextMinor: string) =>
+    `upgrade one minor version at a time (to ${nextMinor} first), or list the versions in the ClusterClass spec.kubernetesVersions`,
   // Cluster variables (CAPI internal/topology/variables/cluster_variable_validation.go, cluster_variable_defaulting.go; src/variables/index.ts).
   variableNearName: (name: string, otherwise: string) => `did you mean "${name}"? Otherwise ${otherwise}`,
   variableNotDefaulted: (field: string) =>
@@ -67,7 +82,8 @@ export const FIX = {
   schemaType: 'set type, or set x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields to true',
   schemaItems: 'add an items schema',
   schemaPreserveFalse: 'remove x-kubernetes-preserve-unknown-fields or set it to true',
-  schemaNested: 'only value validations (e.g. minimum, pattern, enum) may appear inside allOf, anyOf, oneOf and not: move this field to the schema node itself',
+  schemaNested:
+    'only value validations (e.g. minimum, pattern, enum) may appear inside allOf, anyOf, oneOf and not: move this field to the schema node itself',
   schemaTypeValue: 'use one of the supported types',
   schemaPattern: 'write the pattern in RE2 syntax (no lookaround, no backreferences)',
   schemaPropertiesXorAdditional: 'keep either properties or additionalProperties',
@@ -100,15 +116,21 @@ export const FIX = {
   patchArrayElement: 'address the whole array (its parent field) instead of one element',
   patchValueJson: 'use a value that can be written as JSON',
   patchTemplate: 'fix the Go template (text/template with sprig functions)',
-  patchBuiltin: (allowed: readonly string[]) => `use one of ${allowed.join(', ')} (valueFrom.template can read any other builtin field)`,
-  patchVariable: (name: string) => `define variable "${name}" in spec.variables or fix the name (variables discovered by a Runtime Extension do not count here)`,
+  patchBuiltin: (allowed: readonly string[]) =>
+    `use one of ${allowed.join(', ')} (valueFrom.template can read any other builtin field)`,
+  patchVariable: (name: string) =>
+    `define variable "${name}" in spec.variables or fix the name (variables discovered by a Runtime Extension do not count here)`,
   patchVariablePanic: 'name a variable: the path must not consist only of "." and "["',
-  patchSelectorNone: 'enable at least one of matchResources.infrastructureCluster, controlPlane, machineDeploymentClass.names or machinePoolClass.names',
+  patchSelectorNone:
+    'enable at least one of matchResources.infrastructureCluster, controlPlane, machineDeploymentClass.names or machinePoolClass.names',
   patchSelectorTemplate: (where: string, refs: readonly string[]) =>
-    refs.length > 0 ? `set the selector apiVersion and kind to those of ${where} (${refs.join(' or ')}), or disable this match` : `the ClusterClass has no ${where}: disable this match`,
+    refs.length > 0
+      ? `set the selector apiVersion and kind to those of ${where} (${refs.join(' or ')}), or disable this match`
+      : `the ClusterClass has no ${where}: disable this match`,
   patchSelectorStars: 'use at most one "*"',
   patchSelectorStarPosition: 'put the "*" at the beginning or the end of the name',
-  patchSelectorName: 'use a class name pattern of alphanumerics, \'-\', \'_\' and \'.\' with an optional leading or trailing "*"',
+  patchSelectorName:
+    "use a class name pattern of alphanumerics, '-', '_' and '.' with an optional leading or trailing \"*\"",
   patchSelectorWorkerClass: (kind: string, matching: readonly string[]) =>
     matching.length > 0
       ? `name one of the ${kind} classes whose bootstrap or infrastructure template has the selector's apiVersion and kind (${matching.map((c) => `"${c}"`).join(', ')})`
@@ -117,11 +139,27 @@ export const FIX = {
 /** CAPI's `detail`, then the fix. */
 export const withFix = (detail: string, fix: string): string => `${detail}; ${fix}`;
 /** The same error with `fix` appended to its detail. */
-export const fixed = (e: FieldError, fix: string): FieldError => ({ ...e, detail: e.detail === '' ? fix : withFix(e.detail, fix) });
+export const fixed = (e: FieldError, fix: string): FieldError => ({
+  ...e,
+  detail: e.detail === '' ? fix : withFix(e.detail, fix),
+});
 export const child = (base: string, ...names: string[]): string => [base, ...names].filter((s) => s !== '').join('.');
 export const keyed = (base: string, key: string): string => `${base}[${key}]`;
-export function toResults(errors: readonly FieldError[], ref: ObjectRef, rule: string, severity: Severity = 'error', tags?: Record<string, string>): Result[] {
-  return errors.map((e) => ({ severity, message: errorBody(e), resourceRef: ref, field: { path: e.field }, tags: { ...tags, rule } }));
+export function toResults(
+  errors: readonly FieldError[],
+  ref: ObjectRef,
+  rule: string,
+  severity: Severity = 'error',
+  tags?: Record<string, string>,
+): Result[] {
+  return errors.map((e) => ({
+    severity,
+    message: errorBody(e),
+    resourceRef: ref,
+    field: { path: e.field },
+    tags: { ...tags, rule },
+  }));
 }
 /** A label/annotation error from `validateMetadata` with the matching fix. */
-export const metadataFix = (e: FieldError): FieldError => fixed(e, /\.labels(\[|$)/.test(e.field) ? FIX.label : FIX.annotation);
+export const metadataFix = (e: FieldError): FieldError =>
+  fixed(e, /\.labels(\[|$)/.test(e.field) ? FIX.label : FIX.annotation);

@@ -1,8 +1,7 @@
 /** Small helpers for plain JSON values: narrowing at the input boundary and safe building. */
 import type { Json, JsonObject } from './model.js';
 
-export const isObject = (v: unknown): v is JsonObject =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const asObject = (v: unknown): JsonObject | undefined => (isObject(v) ? v : undefined);
 export const asArray = (v: unknown): Json[] | undefined => (Array.isArray(v) ? (v as Json[]) : undefined);

@@ -190,7 +190,12 @@ export interface ClusterClass {
 export interface StatusVariable {
   name: string;
   definitionsConflict: boolean;
-  definitions: { from: string; required: boolean; deprecatedV1Beta1Metadata?: Metadata; schema: { openAPIV3Schema: JSONSchemaProps } }[];
+  definitions: {
+    from: string;
+    required: boolean;
+    deprecatedV1Beta1Metadata?: Metadata;
+    schema: { openAPIV3Schema: JSONSchemaProps };
+  }[];
 }
 
 // ---------------------------------------------------------------- Cluster

@@ -35,5 +35,4 @@ export function resultAt(
   return result;
 }
 
-export const hasErrors = (results: readonly Result[]): boolean =>
-  results.some((r) => r.severity === 'error');
+export const hasErrors = (results: readonly Result[]): boolean => results.some((r) => r.severity === 'error');

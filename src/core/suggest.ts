@@ -38,15 +38,23 @@ export function closestMatches(word: string, candidates: Iterable<string>, limit
   const most = reach(word);
   for (const candidate of new Set(candidates)) {
     // The distance is at least the difference in length: a hostile 20 MiB word costs nothing.
-    const distance = word !== '' && candidate.startsWith(word) ? 0.5 : Math.abs(word.length - candidate.length) > most ? Infinity : editDistance(word, candidate);
+    const distance =
+      word !== '' && candidate.startsWith(word)
+        ? 0.5
+        : Math.abs(word.length - candidate.length) > most
+          ? Infinity
+          : editDistance(word, candidate);
     if (distance <= most) scored.push({ candidate, distance });
   }
-  scored.sort((x, y) => x.distance - y.distance || (x.candidate < y.candidate ? -1 : x.candidate > y.candidate ? 1 : 0));
+  scored.sort(
+    (x, y) => x.distance - y.distance || (x.candidate < y.candidate ? -1 : x.candidate > y.candidate ? 1 : 0),
+  );
   return scored.slice(0, limit).map((s) => s.candidate);
 }
 
 /** The one closest candidate, if any is close enough. */
-export const closest = (word: string, candidates: Iterable<string>): string | undefined => closestMatches(word, candidates, 1)[0];
+export const closest = (word: string, candidates: Iterable<string>): string | undefined =>
+  closestMatches(word, candidates, 1)[0];
 
 /** `did you mean "a"?`, `did you mean "a" or "b"?`, or '' when there is nothing to suggest. */
 export function didYouMean(names: readonly string[], quote: (name: string) => string = (n) => `"${n}"`): string {

@@ -66,7 +66,8 @@ interface DiscoveryRequest {
   kind: 'DiscoveryRequest';
 }
 
-export type HookRequest = DiscoveryRequest | GeneratePatchesRequest | ValidateTopologyRequest | DiscoverVariablesRequest;
+export type HookRequest =
+  DiscoveryRequest | GeneratePatchesRequest | ValidateTopologyRequest | DiscoverVariablesRequest;
 
 /** CommonResponse. */
 export interface CommonResponse {
@@ -114,7 +115,15 @@ export interface ResponseOf {
 type Decoded<T> = { ok: true; value: T } | { ok: false; error: string };
 
 const goKind = (v: unknown): string =>
-  v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v;
+  v === null
+    ? 'null'
+    : Array.isArray(v)
+      ? 'array'
+      : typeof v === 'object'
+        ? 'object'
+        : typeof v === 'boolean'
+          ? 'bool'
+          : typeof v;
 
 /** A struct field lookup as Go does it: the exact key, else a case-insensitive match. */
 function field(obj: JsonObject, name: string): Json | undefined {
@@ -137,7 +146,9 @@ class StructReader {
 
   private fail(name: string, value: unknown, goType: string): never {
     const at = this.path ? `${this.path}.${name}` : name;
-    throw new DecodeError(`json: cannot unmarshal ${goKind(value)} into Go struct field ${this.struct}.${at} of type ${goType}`);
+    throw new DecodeError(
+      `json: cannot unmarshal ${goKind(value)} into Go struct field ${this.struct}.${at} of type ${goType}`,
+    );
   }
 
   string(name: string, goType = 'string'): string {
@@ -156,7 +167,10 @@ class StructReader {
     const v = field(this.obj, name);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < -(2 ** 31) || v >= 2 ** 31) {
-      if (typeof v === 'number') throw new DecodeError(`json: cannot unmarshal number ${v} into Go struct field ${this.struct}.${this.at(name)} of type int32`);
+      if (typeof v === 'number')
+        throw new DecodeError(
+          `json: cannot unmarshal number ${v} into Go struct field ${this.struct}.${this.at(name)} of type int32`,
+        );
       this.fail(name, v, 'int32');
     }
     return v;
@@ -167,7 +181,7 @@ class StructReader {
     const v = field(this.obj, name);
     if (v === undefined || v === null) return [];
     if (!Array.isArray(v)) this.fail(name, v, `[]v1alpha1.${elemStruct}`);
-    return (v).map((raw) => {
+    return v.map((raw) => {
       if (raw === null) return item(new StructReader({}, elemStruct, this.at(name)), raw);
       if (!isObject(raw)) this.fail(name, raw, `v1alpha1.${elemStruct}`);
       return item(new StructReader(raw, elemStruct, this.at(name)), raw);
@@ -187,7 +201,7 @@ class StructReader {
     if (typeof v !== 'string') this.fail(name, v, '[]uint8');
     const bad = base64Error(v);
     if (bad !== undefined) throw new DecodeError(`illegal base64 data at input byte ${bad}`);
-    return Buffer.from((v).replace(/[\r\n]/g, ''), 'base64').toString('utf8');
+    return Buffer.from(v.replace(/[\r\n]/g, ''), 'base64').toString('utf8');
   }
 
   private at(name: string): string {
@@ -237,7 +251,10 @@ const DECODERS: { [H in HookName]: (r: StructReader) => ResponseOf[H] } = {
     ...common(r),
     handlers: r.list('handlers', 'ExtensionHandler', (h) => {
       const hook = h.object('requestHook', 'GroupVersionHook');
-      const out: DiscoveredHandler = { name: h.string('name'), requestHook: { apiVersion: hook.string('apiVersion'), hook: hook.string('hook') } };
+      const out: DiscoveredHandler = {
+        name: h.string('name'),
+        requestHook: { apiVersion: hook.string('apiVersion'), hook: hook.string('hook') },
+      };
       const timeout = h.int32('timeoutSeconds');
       if (timeout !== undefined) out.timeoutSeconds = timeout;
       const policy = h.optionalString('failurePolicy', 'v1alpha1.FailurePolicy');
@@ -247,7 +264,11 @@ const DECODERS: { [H in HookName]: (r: StructReader) => ResponseOf[H] } = {
   }),
   GeneratePatches: (r) => ({
     ...common(r),
-    items: r.list('items', 'GeneratePatchesResponseItem', (i) => ({ uid: i.string('uid', 'types.UID'), patchType: i.string('patchType', 'v1alpha1.PatchType'), patch: i.bytes('patch') })),
+    items: r.list('items', 'GeneratePatchesResponseItem', (i) => ({
+      uid: i.string('uid', 'types.UID'),
+      patchType: i.string('patchType', 'v1alpha1.PatchType'),
+      patch: i.bytes('patch'),
+    })),
   }),
   ValidateTopology: common,
   DiscoverVariables: (r) => ({
@@ -270,7 +291,8 @@ function syntaxError(body: string, parseMessage: string): string {
   if (literal) {
     for (let i = 1; i < literal.length; i++) {
       if (trimmed[i] === undefined) return 'unexpected EOF';
-      if (trimmed[i] !== literal[i]) return `invalid character ${quote(trimmed.charAt(i))} in literal ${literal} (expecting ${quote(literal.charAt(i))})`;
+      if (trimmed[i] !== literal[i])
+        return `invalid character ${quote(trimmed.charAt(i))} in literal ${literal} (expecting ${quote(literal.charAt(i))})`;
     }
   }
   return parseMessage;
@@ -284,9 +306,13 @@ export function decodeResponse<H extends HookName>(hook: H, body: string): Decod
   } catch (e) {
     return { ok: false, error: syntaxError(body, (e as Error).message) };
   }
-  if (parsed !== null && !isObject(parsed)) return { ok: false, error: `json: cannot unmarshal ${goKind(parsed)} into Go value of type v1alpha1.${hook}Response` };
+  if (parsed !== null && !isObject(parsed))
+    return {
+      ok: false,
+      error: `json: cannot unmarshal ${goKind(parsed)} into Go value of type v1alpha1.${hook}Response`,
+    };
   try {
-    return { ok: true, value: DECODERS[hook](new StructReader((parsed ?? {}), `${hook}Response`, '')) };
+    return { ok: true, value: DECODERS[hook](new StructReader(parsed ?? {}, `${hook}Response`, '')) };
   } catch (e) {
     if (e instanceof DecodeError) return { ok: false, error: e.message };
     throw e;
@@ -297,6 +323,10 @@ export function decodeResponse<H extends HookName>(hook: H, body: string): Decod
 export type HookOutcome<T> = { ok: true; response: T; ignored?: string } | { ok: false; error: string };
 /** The Runtime SDK calls the engine makes, for the Cluster `forObject` (the ExtensionConfig namespaceSelector applies to it). */
 export interface ExternalHooks {
-  generatePatches(extension: string, request: GeneratePatchesRequest, forObject: ObjectRef): HookOutcome<GeneratePatchesResponse>;
+  generatePatches(
+    extension: string,
+    request: GeneratePatchesRequest,
+    forObject: ObjectRef,
+  ): HookOutcome<GeneratePatchesResponse>;
   validateTopology(extension: string, request: ValidateTopologyRequest, forObject: ObjectRef): HookOutcome<unknown>;
 }

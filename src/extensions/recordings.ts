@@ -29,7 +29,8 @@ export function recordingKey(hook: HookName, handler: string, request: HookReque
     .digest('hex');
 }
 
-export const recordingFileName = (r: Recording, key: string): string => `${r.hook.toLowerCase()}-${key.slice(0, 24)}.json`;
+export const recordingFileName = (r: Recording, key: string): string =>
+  `${r.hook.toLowerCase()}-${key.slice(0, 24)}.json`;
 
 /** The file text: two-space JSON, fields in a fixed order, a final newline. */
 export function recordingText(r: Recording): string {
@@ -40,7 +41,9 @@ export function recordingText(r: Recording): string {
  * Reads recording files (name → text) into an index by key, recomputed from the stored hook,
  * handler and request (so a hand-edited request no longer matches); unreadable files are errors.
  */
-export function indexRecordings(files: readonly { name: string; text: string }[]): { ok: true; index: Map<string, Recording> } | { ok: false; error: string } {
+export function indexRecordings(
+  files: readonly { name: string; text: string }[],
+): { ok: true; index: Map<string, Recording> } | { ok: false; error: string } {
   const index = new Map<string, Recording>();
   for (const f of files) {
     let parsed: unknown;
@@ -49,7 +52,12 @@ export function indexRecordings(files: readonly { name: string; text: string }[]
     } catch (e) {
       return { ok: false, error: `${f.name}: not JSON: ${(e as Error).message}` };
     }
-    if (!isObject(parsed) || typeof parsed.hook !== 'string' || typeof parsed.handler !== 'string' || !isObject(parsed.request)) {
+    if (
+      !isObject(parsed) ||
+      typeof parsed.hook !== 'string' ||
+      typeof parsed.handler !== 'string' ||
+      !isObject(parsed.request)
+    ) {
       return { ok: false, error: `${f.name}: not a recording (needs hook, handler and request)` };
     }
     const r = parsed as unknown as Recording;

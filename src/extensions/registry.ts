@@ -16,7 +16,11 @@ const RUNTIME_GROUP = 'runtime.cluster.x-k8s.io';
 export interface ExtensionConfig {
   name: string;
   ref: ObjectRef;
-  clientConfig: { url?: string; service?: { namespace: string; name: string; path?: string; port?: number }; caBundle?: string };
+  clientConfig: {
+    url?: string;
+    service?: { namespace: string; name: string; path?: string; port?: number };
+    caBundle?: string;
+  };
   namespaceSelector?: JsonObject;
   settings: Record<string, string>;
 }
@@ -34,7 +38,9 @@ export interface Registration {
 }
 
 export const isExtensionConfig = (o: JsonObject): boolean =>
-  o.kind === 'ExtensionConfig' && typeof o.apiVersion === 'string' && (o.apiVersion === `${RUNTIME_GROUP}/v1alpha1` || o.apiVersion === `${RUNTIME_GROUP}/v1beta2`);
+  o.kind === 'ExtensionConfig' &&
+  typeof o.apiVersion === 'string' &&
+  (o.apiVersion === `${RUNTIME_GROUP}/v1alpha1` || o.apiVersion === `${RUNTIME_GROUP}/v1beta2`);
 
 /** An ExtensionConfig object as the controller reads it (both versions share these fields). */
 export function readExtensionConfig(o: JsonObject): ExtensionConfig | undefined {
@@ -81,20 +87,38 @@ export function validateExtensionConfig(c: ExtensionConfig): FieldError[] {
     try {
       parsed = new URL(url);
     } catch (e) {
-      errs.push(invalid('spec.clientConfig.url', url, `must be a valid URL, e.g. https://example.com: ${(e as Error).message}`));
+      errs.push(
+        invalid('spec.clientConfig.url', url, `must be a valid URL, e.g. https://example.com: ${(e as Error).message}`),
+      );
     }
-    if (parsed && parsed.protocol !== 'https:') errs.push(invalid('spec.clientConfig.url', url, "'https' is the only allowed URL scheme, e.g. https://example.com"));
+    if (parsed && parsed.protocol !== 'https:')
+      errs.push(
+        invalid('spec.clientConfig.url', url, "'https' is the only allowed URL scheme, e.g. https://example.com"),
+      );
   }
   if (service) {
     if (service.name === '') errs.push(required('spec.clientConfig.service.name', 'must not be empty'));
     else if (service.name.length > 63 || !DNS1035_LABEL.test(service.name)) {
-      errs.push(invalid('spec.clientConfig.service.name', service.name, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"));
+      errs.push(
+        invalid(
+          'spec.clientConfig.service.name',
+          service.name,
+          "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')",
+        ),
+      );
     }
     if (service.namespace === '') errs.push(required('spec.clientConfig.service.namespace', 'must not be empty'));
     else if (service.namespace.length > 63 || !DNS1123_LABEL.test(service.namespace)) {
-      errs.push(invalid('spec.clientConfig.service.namespace', service.namespace, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+      errs.push(
+        invalid(
+          'spec.clientConfig.service.namespace',
+          service.namespace,
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        ),
+      );
     }
-    if (service.path !== undefined && !service.path.startsWith('/')) errs.push(invalid('spec.clientConfig.service.path', service.path, 'must start with "/" to be a valid URL path'));
+    if (service.path !== undefined && !service.path.startsWith('/'))
+      errs.push(invalid('spec.clientConfig.service.path', service.path, 'must start with "/" to be a valid URL path'));
     if (service.port !== undefined && !(Number.isInteger(service.port) && service.port >= 1 && service.port <= 65535)) {
       errs.push(invalid('spec.clientConfig.service.port', service.port, 'must be between 1 and 65535, inclusive'));
     }
@@ -114,7 +138,10 @@ export interface Endpoint {
  * where we connect, never whom we verify: the certificate must still name CAPI's host, so a
  * port-forward to a Service is checked as the controller would check it.
  */
-export function endpointFor(config: ExtensionConfig, override: string | undefined): { ok: true; endpoint: Endpoint } | { ok: false; error: string } {
+export function endpointFor(
+  config: ExtensionConfig,
+  override: string | undefined,
+): { ok: true; endpoint: Endpoint } | { ok: false; error: string } {
   let capi: URL | undefined;
   const svc = config.clientConfig.service;
   if (svc) {
@@ -124,9 +151,16 @@ export function endpointFor(config: ExtensionConfig, override: string | undefine
     try {
       capi = new URL(config.clientConfig.url);
     } catch {
-      return { ok: false, error: `failed to compute URL: failed to parse url from clientConfig: ${JSON.stringify(config.clientConfig.url)}` };
+      return {
+        ok: false,
+        error: `failed to compute URL: failed to parse url from clientConfig: ${JSON.stringify(config.clientConfig.url)}`,
+      };
     }
-    if (capi.protocol !== 'https:') return { ok: false, error: `failed to compute URL: expected https scheme, got ${capi.protocol.replace(/:$/, '')}` };
+    if (capi.protocol !== 'https:')
+      return {
+        ok: false,
+        error: `failed to compute URL: expected https scheme, got ${capi.protocol.replace(/:$/, '')}`,
+      };
   }
   if (override !== undefined) {
     let url: URL;
@@ -135,10 +169,15 @@ export function endpointFor(config: ExtensionConfig, override: string | undefine
     } catch {
       return { ok: false, error: `failed to compute URL: --extension ${config.name}=${override} is not a URL` };
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, error: `failed to compute URL: --extension ${config.name}: expected an https or http URL, got ${url.protocol}` };
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      return {
+        ok: false,
+        error: `failed to compute URL: --extension ${config.name}: expected an https or http URL, got ${url.protocol}`,
+      };
     return { ok: true, endpoint: { url, verifyHost: capi?.hostname ?? url.hostname } };
   }
-  if (!capi) return { ok: false, error: 'failed to compute URL: at least one of service and url should be defined in config' };
+  if (!capi)
+    return { ok: false, error: 'failed to compute URL: at least one of service and url should be defined in config' };
   return { ok: true, endpoint: { url: capi, verifyHost: capi.hostname } };
 }
 
@@ -153,9 +192,23 @@ export function callUrl(base: URL, hookPath: string, timeoutSeconds: number): st
 
 /** Every hook in CAPI's Runtime SDK catalog (api/runtime/hooks/v1alpha1, `RegisterHook`). */
 const CATALOG = new Set([
-  'Discovery', 'CanUpdateMachine', 'CanUpdateMachineSet', 'UpdateMachine', 'BeforeClusterCreate', 'AfterControlPlaneInitialized',
-  'BeforeClusterUpgrade', 'BeforeControlPlaneUpgrade', 'AfterControlPlaneUpgrade', 'BeforeWorkersUpgrade', 'AfterWorkersUpgrade',
-  'AfterClusterUpgrade', 'BeforeClusterDelete', 'GeneratePatches', 'ValidateTopology', 'DiscoverVariables', 'GenerateUpgradePlan',
+  'Discovery',
+  'CanUpdateMachine',
+  'CanUpdateMachineSet',
+  'UpdateMachine',
+  'BeforeClusterCreate',
+  'AfterControlPlaneInitialized',
+  'BeforeClusterUpgrade',
+  'BeforeControlPlaneUpgrade',
+  'AfterControlPlaneUpgrade',
+  'BeforeWorkersUpgrade',
+  'AfterWorkersUpgrade',
+  'AfterClusterUpgrade',
+  'BeforeClusterDelete',
+  'GeneratePatches',
+  'ValidateTopology',
+  'DiscoverVariables',
+  'GenerateUpgradePlan',
 ]);
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -164,26 +217,45 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  * defaultAndValidateDiscoveryResponse + Discover: defaults (timeout 10, Fail), every problem
  * of the answer (aggregated like kerrors), then the registrations `<handler>.<extensionconfig>`.
  */
-export function registrationsFrom(config: ExtensionConfig, response: DiscoveryResponse): { ok: true; registrations: Registration[] } | { ok: false; error: string } {
+export function registrationsFrom(
+  config: ExtensionConfig,
+  response: DiscoveryResponse,
+): { ok: true; registrations: Registration[] } | { ok: false; error: string } {
   const errs: string[] = [];
   const seen = new Set<string>();
-  const handlers = response.handlers.map((h: DiscoveredHandler) => ({ ...h, timeoutSeconds: h.timeoutSeconds ?? 10, failurePolicy: h.failurePolicy ?? 'Fail' }));
+  const handlers = response.handlers.map((h: DiscoveredHandler) => ({
+    ...h,
+    timeoutSeconds: h.timeoutSeconds ?? 10,
+    failurePolicy: h.failurePolicy ?? 'Fail',
+  }));
   for (const h of handlers) {
     if (seen.has(h.name)) errs.push(`duplicate name for handler ${h.name} found`);
     seen.add(h.name);
     if (h.name.length > 63 || !DNS1123_LABEL.test(h.name)) {
-      errs.push(`handler name ${h.name} is not valid: [a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]`);
+      errs.push(
+        `handler name ${h.name} is not valid: [a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')]`,
+      );
     }
-    if (h.timeoutSeconds < 0 || h.timeoutSeconds > 30) errs.push(`handler ${h.name} timeoutSeconds ${h.timeoutSeconds} must be between 0 and 30`);
-    if (h.failurePolicy !== 'Fail' && h.failurePolicy !== 'Ignore') errs.push(`handler ${h.name} failurePolicy ${h.failurePolicy} must equal "Ignore" or "Fail"`);
+    if (h.timeoutSeconds < 0 || h.timeoutSeconds > 30)
+      errs.push(`handler ${h.name} timeoutSeconds ${h.timeoutSeconds} must be between 0 and 30`);
+    if (h.failurePolicy !== 'Fail' && h.failurePolicy !== 'Ignore')
+      errs.push(`handler ${h.name} failurePolicy ${h.failurePolicy} must equal "Ignore" or "Fail"`);
     const [group, version, extra] = h.requestHook.apiVersion.split('/');
     if (extra !== undefined || (version === undefined && h.requestHook.apiVersion !== '')) {
-      errs.push(`handler ${h.name} requestHook APIVersion ${h.requestHook.apiVersion} is not valid: unexpected GroupVersion string: ${h.requestHook.apiVersion}`);
+      errs.push(
+        `handler ${h.name} requestHook APIVersion ${h.requestHook.apiVersion} is not valid: unexpected GroupVersion string: ${h.requestHook.apiVersion}`,
+      );
     } else if (`${group}/${version}` !== HOOKS_API_VERSION || !CATALOG.has(h.requestHook.hook)) {
-      errs.push(`handler ${h.name} requestHook ${h.requestHook.apiVersion}/${h.requestHook.hook} is not in the Runtime SDK catalog`);
+      errs.push(
+        `handler ${h.name} requestHook ${h.requestHook.apiVersion}/${h.requestHook.hook} is not in the Runtime SDK catalog`,
+      );
     }
   }
-  if (errs.length > 0) return { ok: false, error: `failed to validate discovery response: ${errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`}` };
+  if (errs.length > 0)
+    return {
+      ok: false,
+      error: `failed to validate discovery response: ${errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`}`,
+    };
   return {
     ok: true,
     registrations: handlers.map((h) => ({
@@ -202,16 +274,25 @@ export function registrationsFrom(config: ExtensionConfig, response: DiscoveryRe
  * matchNamespace: an empty selector matches everything; otherwise the Namespace object (from the
  * inputs: offline there is no API server to ask) must exist and its labels match.
  */
-export function matchNamespace(selector: JsonObject | undefined, namespace: string, namespaces: ReadonlyMap<string, Record<string, string>>): { ok: true; matches: boolean } | { ok: false; error: string } {
+export function matchNamespace(
+  selector: JsonObject | undefined,
+  namespace: string,
+  namespaces: ReadonlyMap<string, Record<string, string>>,
+): { ok: true; matches: boolean } | { ok: false; error: string } {
   if (!selector || isEmptySelector(selector)) return { ok: true, matches: true };
   const labels = namespaces.get(namespace);
-  if (!labels) return { ok: false, error: `failed to match namespace: failed to get namespace ${namespace}: give the Namespace object (with its labels) as an input` };
+  if (!labels)
+    return {
+      ok: false,
+      error: `failed to match namespace: failed to get namespace ${namespace}: give the Namespace object (with its labels) as an input`,
+    };
   const m = matchesLabelSelector(selector, labels);
   return m.ok ? { ok: true, matches: m.matches } : m;
 }
 
 const isEmptySelector = (s: JsonObject): boolean =>
-  Object.keys(asObject(s.matchLabels) ?? {}).length === 0 && (!Array.isArray(s.matchExpressions) || s.matchExpressions.length === 0);
+  Object.keys(asObject(s.matchLabels) ?? {}).length === 0 &&
+  (!Array.isArray(s.matchExpressions) || s.matchExpressions.length === 0);
 
 /** Labels of the Namespace objects among the inputs, by name. */
 export function namespaceLabels(objects: readonly JsonObject[]): Map<string, Record<string, string>> {

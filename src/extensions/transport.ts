@@ -90,7 +90,11 @@ function open(): Channel {
   if (channel) return channel;
   const shared = new SharedArrayBuffer(4);
   const { port1, port2 } = new MessageChannel();
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { port: port2, shared, maxBytes: MAX_BODY_BYTES }, transferList: [port2] });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { port: port2, shared, maxBytes: MAX_BODY_BYTES },
+    transferList: [port2],
+  });
   worker.unref();
   port1.unref();
   channel = { port: port1, flag: new Int32Array(shared), next: 0 };

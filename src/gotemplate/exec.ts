@@ -291,7 +291,7 @@ class State implements CallContext {
       if (keys.length > 0) {
         ran = true;
         for (const k of keys) {
-          if (!one(k, (val)[k])) break;
+          if (!one(k, val[k])) break;
         }
       }
     } else if (val instanceof GoInt) {
@@ -540,7 +540,12 @@ class State implements CallContext {
     if (isBuiltin && name === 'call') {
       // The callee's source text goes first, for call's error message (exec.go, evalCall).
       const first = args[0];
-      const callee = first !== undefined ? nodeString(first) : typeof final === 'string' ? final : `<${final === undefined ? 'invalid' : typeName(final as GoValue)} Value>`;
+      const callee =
+        first !== undefined
+          ? nodeString(first)
+          : typeof final === 'string'
+            ? final
+            : `<${final === undefined ? 'invalid' : typeName(final as GoValue)} Value>`;
       argv.unshift(callee);
     }
     try {
@@ -557,7 +562,7 @@ class State implements CallContext {
       if (e instanceof GoFuncError || e instanceof Error) {
         if (e instanceof RangeError && /call stack/.test(e.message)) throw e;
         this.node = node;
-        this.errorf(`error calling ${name}: ${(e).message}`);
+        this.errorf(`error calling ${name}: ${e.message}`);
       }
       throw e;
     }

@@ -785,7 +785,8 @@ class Printer {
   }
 
   printValue(v: GoValue, verb: string, depth: number): void {
-    if (this.buf.length > MAX_VALUE_TEXT) throw new ValueTooLarge(`printing a value of more than ${MAX_VALUE_TEXT} bytes`);
+    if (this.buf.length > MAX_VALUE_TEXT)
+      throw new ValueTooLarge(`printing a value of more than ${MAX_VALUE_TEXT} bytes`);
     if (depth > 0 && v !== undefined && v !== null) {
       this.arg = v;
       if (this.handleMethods(v, verb)) return;

@@ -49,7 +49,8 @@ function isNilish(v: GoValue): boolean {
 }
 
 /** Go 1.25+ names both types (text/template funcs.go, eq and lt); earlier releases named none. */
-const incompatible = (a: GoValue, b: GoValue): never => err(`incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
+const incompatible = (a: GoValue, b: GoValue): never =>
+  err(`incompatible types for comparison: ${typeName(a)} and ${typeName(b)}`);
 
 function goEq(arg1: GoValue, rest: GoValue[]): boolean {
   arg1 = ind(arg1);
@@ -83,7 +84,9 @@ function goEq(arg1: GoValue, rest: GoValue[]): boolean {
           const ka = kindOf(arg1);
           const kb = kindOf(a);
           if (ka !== kb && ka !== 'invalid' && kb !== 'invalid') {
-            err(`non-comparable types ${sprintf('%s', [arg1])}: ${typeName(arg1)}, ${typeName(a)}: ${sprintf('%v', [a])}`);
+            err(
+              `non-comparable types ${sprintf('%s', [arg1])}: ${typeName(arg1)}, ${typeName(a)}: ${sprintf('%v', [a])}`,
+            );
           }
           if (isNilish(arg1) || isNilish(a)) truth = isNilish(a) === isNilish(arg1);
           else {

@@ -40,13 +40,9 @@ export interface CompiledTemplate {
   readonly source: string;
 }
 
-export type ParseResult =
-  | { ok: true; template: CompiledTemplate }
-  | { ok: false; error: string; phase: 'parse' };
+export type ParseResult = { ok: true; template: CompiledTemplate } | { ok: false; error: string; phase: 'parse' };
 
-export type ExecResult =
-  | { ok: true; output: string; warnings: string[] }
-  | { ok: false; error: string; phase: 'exec' };
+export type ExecResult = { ok: true; output: string; warnings: string[] } | { ok: false; error: string; phase: 'exec' };
 
 export type YamlValueResult = { ok: true; value: Json } | { ok: false; error: string };
 
@@ -158,7 +154,11 @@ export function executeTemplate(template: CompiledTemplate, data: Json, options?
   const limits: TemplateLimits = options?.limits ? { ...DEFAULT_LIMITS, ...options.limits } : DEFAULT_LIMITS;
   const tree = t.trees.get(t.name);
   if (tree === undefined) {
-    return { ok: false, error: `template: ${t.name}: ${JSON.stringify(t.name)} is an incomplete or empty template`, phase: 'exec' };
+    return {
+      ok: false,
+      error: `template: ${t.name}: ${JSON.stringify(t.name)} is an incomplete or empty template`,
+      phase: 'exec',
+    };
   }
   let dot: Json = data === null || data === undefined ? {} : data;
   if (t.mutates) dot = deepCopyJson(dot);
@@ -170,7 +170,11 @@ export function executeTemplate(template: CompiledTemplate, data: Json, options?
     if (e instanceof RangeError) {
       return { ok: false, error: `template: ${t.name}: evaluation nested too deeply`, phase: 'exec' };
     }
-    return { ok: false, error: `template: ${t.name}: internal error: ${(e as Error)?.message ?? String(e)}`, phase: 'exec' };
+    return {
+      ok: false,
+      error: `template: ${t.name}: internal error: ${(e as Error)?.message ?? String(e)}`,
+      phase: 'exec',
+    };
   }
 }
 

@@ -77,9 +77,7 @@ function isAlphaNumeric(c: string | undefined): c is string {
   if (c === undefined) return false;
   const code = c.charCodeAt(0);
   if (code < 0x80) {
-    return (
-      c === '_' || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
-    );
+    return c === '_' || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
   }
   return alnumRe.test(c);
 }

@@ -258,11 +258,7 @@ export function parseGoFloat(s: string): number | undefined {
 
 // ---------------------------------------------------------------------------------------------
 
-export function parseTemplates(
-  text: string,
-  name: string,
-  hasFunction: (name: string) => boolean,
-): Map<string, Tree> {
+export function parseTemplates(text: string, name: string, hasFunction: (name: string) => boolean): Map<string, Tree> {
   const items = lex(text, !hasFunction('break'), !hasFunction('continue'));
   const treeSet = new Map<string, Tree>();
   const ref: TreeRef = { parseName: name, text };

@@ -33,17 +33,7 @@ export function nodeBudget(walk: string): () => void {
 }
 
 export type IntKind =
-  | 'int'
-  | 'int8'
-  | 'int16'
-  | 'int32'
-  | 'int64'
-  | 'uint'
-  | 'uint8'
-  | 'uint16'
-  | 'uint32'
-  | 'uint64'
-  | 'uintptr';
+  'int' | 'int8' | 'int16' | 'int32' | 'int64' | 'uint' | 'uint8' | 'uint16' | 'uint32' | 'uint64' | 'uintptr';
 
 const INT_BITS: Record<IntKind, number> = {
   int: 64,
@@ -136,17 +126,7 @@ export interface GoMap {
   [key: string]: GoValue;
 }
 
-export type GoValue =
-  | undefined
-  | null
-  | boolean
-  | number
-  | string
-  | GoInt
-  | GoComplex
-  | GoObject
-  | GoSlice
-  | GoMap;
+export type GoValue = undefined | null | boolean | number | string | GoInt | GoComplex | GoObject | GoSlice | GoMap;
 
 /** Parameter/result types a Go function signature can declare. */
 export type GoType =

@@ -42,8 +42,9 @@ const ALIAS = /(?:^|[\s[{,])\*[^\s,[\]{}]/g;
 function parseUncached(text: string): Parsed {
   // go-yaml refuses such documents too ("excessive aliasing"); counting first keeps it cheap.
   let aliases = 0;
-  for (ALIAS.lastIndex = 0; ALIAS.exec(text) !== null; ) {
-    if (++aliases > MAX_ALIASES) return { ok: false, error: 'error converting YAML to JSON: yaml: document contains excessive aliasing' };
+  for (ALIAS.lastIndex = 0; ALIAS.exec(text) !== null;) {
+    if (++aliases > MAX_ALIASES)
+      return { ok: false, error: 'error converting YAML to JSON: yaml: document contains excessive aliasing' };
   }
   try {
     const doc = parseDocument(text, PARSE_OPTIONS);

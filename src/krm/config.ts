@@ -6,7 +6,17 @@
 import type { Json, JsonObject } from '../core/model.js';
 import { closest, closestMatches, didYouMean } from '../core/suggest.js';
 import { isObject, jsonText } from '../core/json.js';
-import { CAPI_VERSIONS, DEFAULT_CAPI_VERSION, FEATURE_GATES, capiProfile, isCapiVersion, isFeatureGate, type CapiProfile, type CapiVersion, type FeatureGates } from '../core/capi-release.js';
+import {
+  CAPI_VERSIONS,
+  DEFAULT_CAPI_VERSION,
+  FEATURE_GATES,
+  capiProfile,
+  isCapiVersion,
+  isFeatureGate,
+  type CapiProfile,
+  type CapiVersion,
+  type FeatureGates,
+} from '../core/capi-release.js';
 
 const CONFIG_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 const CONFIG_KIND = 'RenderClusterClass';
@@ -75,7 +85,8 @@ export interface RenderConfig {
 }
 
 /** The release and gates a run follows. */
-export const capiProfileOf = (config: Pick<RenderConfig, 'capiVersion' | 'featureGates'>): CapiProfile => capiProfile(config.capiVersion, config.featureGates);
+export const capiProfileOf = (config: Pick<RenderConfig, 'capiVersion' | 'featureGates'>): CapiProfile =>
+  capiProfile(config.capiVersion, config.featureGates);
 
 export const DEFAULT_CONFIG: RenderConfig = {
   mode: 'expand',
@@ -139,11 +150,15 @@ const nonEmptyString =
 const contractVersions: Setter = (cfg, v) => {
   const entries: [string, unknown][] =
     typeof v === 'string'
-      ? v.split(',').filter((s) => s.trim() !== '').map((s) => s.trim().split('=') as [string, unknown])
+      ? v
+          .split(',')
+          .filter((s) => s.trim() !== '')
+          .map((s) => s.trim().split('=') as [string, unknown])
       : isObject(v)
         ? Object.entries(v)
         : [];
-  if (typeof v !== 'string' && !isObject(v)) return 'contractVersions must be a map of group/version/Kind to v1beta1|v1beta2';
+  if (typeof v !== 'string' && !isObject(v))
+    return 'contractVersions must be a map of group/version/Kind to v1beta1|v1beta2';
   const out: Record<string, ContractVersion> = {};
   for (const [k, c] of entries) {
     if (k.split('/').length !== 3) return `contractVersions key ${shown(k)} must be group/version/Kind`;
@@ -158,7 +173,8 @@ const path =
   (key: 'extensions' | 'recordExtensions' | 'replayExtensions', flag: string): Setter =>
   (cfg, v, _fromString, fromPackage) => {
     if (typeof v !== 'string' || v === '') return `${key} must be a path`;
-    if (fromPackage && !insidePackage(v)) return `${key} must stay inside the package (a relative path without ..); a path anywhere else is given on the command line (${flag})`;
+    if (fromPackage && !insidePackage(v))
+      return `${key} must stay inside the package (a relative path without ..); a path anywhere else is given on the command line (${flag})`;
     cfg[key] = v;
     return undefined;
   };
@@ -166,11 +182,22 @@ const path =
 /** `name=https://...,other=https://...` (ConfigMap, `--extension`) or a map (typed config). */
 const extensionURLs: Setter = (cfg, v) => {
   const entries: [string, unknown][] =
-    typeof v === 'string' ? v.split(',').filter((s) => s.trim() !== '').map((s) => { const i = s.indexOf('='); return [s.slice(0, i).trim(), s.slice(i + 1).trim()]; }) : isObject(v) ? Object.entries(v) : [];
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .filter((s) => s.trim() !== '')
+          .map((s) => {
+            const i = s.indexOf('=');
+            return [s.slice(0, i).trim(), s.slice(i + 1).trim()];
+          })
+      : isObject(v)
+        ? Object.entries(v)
+        : [];
   if (typeof v !== 'string' && !isObject(v)) return 'extensionURLs must be a map of ExtensionConfig name to URL';
   const out: Record<string, string> = {};
   for (const [k, url] of entries) {
-    if (k === '' || typeof url !== 'string' || !/^https?:\/\//.test(url)) return `extensionURLs entry "${k}" must be NAME=https://HOST:PORT[/PATH]`;
+    if (k === '' || typeof url !== 'string' || !/^https?:\/\//.test(url))
+      return `extensionURLs entry "${k}" must be NAME=https://HOST:PORT[/PATH]`;
     out[k] = url;
   }
   cfg.extensionURLs = { ...cfg.extensionURLs, ...out };
@@ -178,22 +205,34 @@ const extensionURLs: Setter = (cfg, v) => {
 };
 
 const capiVersion: Setter = (cfg, v) => {
-  if (!isCapiVersion(v)) return `capiVersion ${shown(String(v))} is not supported; supported CAPI versions: ${CAPI_VERSIONS.join(', ')}`;
+  if (!isCapiVersion(v))
+    return `capiVersion ${shown(String(v))} is not supported; supported CAPI versions: ${CAPI_VERSIONS.join(', ')}`;
   cfg.capiVersion = v;
   return undefined;
 };
 
 /** `Name=true,Other=false` (ConfigMap, `--feature-gates`, as CAPI's flag) or a map of booleans (typed config). */
 const featureGates: Setter = (cfg, v, fromString) => {
-  if (typeof v !== 'string' && !isObject(v)) return 'featureGates must be Name=true|false,... or a map of gate name to boolean';
+  if (typeof v !== 'string' && !isObject(v))
+    return 'featureGates must be Name=true|false,... or a map of gate name to boolean';
   const entries: [string, unknown][] =
-    typeof v === 'string' ? v.split(',').filter((s) => s.trim() !== '').map((s) => { const i = s.indexOf('='); return [s.slice(0, i < 0 ? s.length : i).trim(), i < 0 ? undefined : s.slice(i + 1).trim()]; }) : Object.entries(v);
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .filter((s) => s.trim() !== '')
+          .map((s) => {
+            const i = s.indexOf('=');
+            return [s.slice(0, i < 0 ? s.length : i).trim(), i < 0 ? undefined : s.slice(i + 1).trim()];
+          })
+      : Object.entries(v);
   const out: Partial<FeatureGates> = {};
   for (const [name, raw] of entries) {
     if (!isFeatureGate(name)) return `unknown feature gate ${shown(name)}; known gates: ${FEATURE_GATES.join(', ')}`;
-    const on = fromString || typeof raw === 'string' ? (raw === 'true' ? true : raw === 'false' ? false : undefined) : raw;
+    const on =
+      fromString || typeof raw === 'string' ? (raw === 'true' ? true : raw === 'false' ? false : undefined) : raw;
     if (typeof on !== 'boolean') return `feature gate ${name} must be true or false`;
-    if (name === 'ClusterTopology' && !on) return 'ClusterTopology cannot be turned off: the renderer renders managed topologies, which need it';
+    if (name === 'ClusterTopology' && !on)
+      return 'ClusterTopology cannot be turned off: the renderer renders managed topologies, which need it';
     out[name] = on;
   }
   cfg.featureGates = { ...cfg.featureGates, ...out };
@@ -202,7 +241,8 @@ const featureGates: Setter = (cfg, v, fromString) => {
 
 const kustomizeMaxObjects: Setter = (cfg, v, fromString) => {
   const n = fromString && typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return 'kustomizeMaxObjects must be a whole number (0: no limit)';
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+    return 'kustomizeMaxObjects must be a whole number (0: no limit)';
   cfg.kustomizeMaxObjects = n;
   return undefined;
 };
@@ -251,28 +291,47 @@ const fieldPath = (prefix: string, key: string): string => (prefix ? `${prefix}.
  * object (`data`, `spec`; '' for command-line flags), for the field path of an error. Paths in a
  * config object must stay inside the package; flags name any path the user chooses.
  */
-export function applySettings(base: RenderConfig, settings: Record<string, unknown>, fromString: boolean, prefix = ''): ConfigOutcome {
-  const cfg: RenderConfig = { ...base, contractVersions: { ...base.contractVersions }, extensionURLs: { ...base.extensionURLs }, featureGates: { ...base.featureGates } };
+export function applySettings(
+  base: RenderConfig,
+  settings: Record<string, unknown>,
+  fromString: boolean,
+  prefix = '',
+): ConfigOutcome {
+  const cfg: RenderConfig = {
+    ...base,
+    contractVersions: { ...base.contractVersions },
+    extensionURLs: { ...base.extensionURLs },
+    featureGates: { ...base.featureGates },
+  };
   const keys = Object.keys(settings).sort();
-  const setters = keys.map((key) => ({ key, set: Object.prototype.hasOwnProperty.call(SETTERS, key) ? SETTERS[key] : undefined }));
+  const setters = keys.map((key) => ({
+    key,
+    set: Object.prototype.hasOwnProperty.call(SETTERS, key) ? SETTERS[key] : undefined,
+  }));
   const unknown = setters.filter((s) => s.set === undefined).map((s) => s.key);
   const [first] = unknown;
   if (first !== undefined) {
     const more = unknown.length > 1 ? ` (and ${unknown.length - 1} more unknown fields)` : '';
     const near = closestMatches(first, Object.keys(SETTERS), 3);
     const fix = near.length > 0 ? didYouMean(near) : `known fields: ${Object.keys(SETTERS).join(', ')}`;
-    return { ok: false, message: `unknown function config field ${shown(first)}${more}; ${fix}`, field: fieldPath(prefix, first) };
+    return {
+      ok: false,
+      message: `unknown function config field ${shown(first)}${more}; ${fix}`,
+      field: fieldPath(prefix, first),
+    };
   }
   for (const { key, set } of setters) {
     const err = set?.(cfg, settings[key], fromString, prefix !== '');
     if (err) return { ok: false, message: `invalid function config: ${err}`, field: fieldPath(prefix, key) };
   }
-  if (cfg.recordExtensions && cfg.replayExtensions) return { ok: false, message: 'invalid function config: recordExtensions and replayExtensions exclude each other' };
+  if (cfg.recordExtensions && cfg.replayExtensions)
+    return { ok: false, message: 'invalid function config: recordExtensions and replayExtensions exclude each other' };
   return { ok: true, config: cfg };
 }
 
 /** What a JSON value is, for messages about wrong shapes. */
-const shapeOf = (v: Json): string => (v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a map' : `a ${typeof v}`);
+const shapeOf = (v: Json): string =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a map' : `a ${typeof v}`;
 
 /** The top-level fields each config kind may have; anything else is rejected rather than ignored. */
 const TOP_LEVEL = ['apiVersion', 'kind', 'metadata'];
@@ -282,10 +341,18 @@ function unknownTopLevel(fc: JsonObject, settingsKey: 'data' | 'spec'): ConfigOu
   const extra = Object.keys(fc).find((k) => !known.includes(k));
   if (extra !== undefined) {
     const near = closest(extra, known);
-    return { ok: false, message: `unknown field ${shown(extra)} in the ${jsonText(fc.kind)} function config; ${near === undefined ? `its fields are ${known.join(', ')}` : didYouMean([near])}`, field: extra };
+    return {
+      ok: false,
+      message: `unknown field ${shown(extra)} in the ${jsonText(fc.kind)} function config; ${near === undefined ? `its fields are ${known.join(', ')}` : didYouMean([near])}`,
+      field: extra,
+    };
   }
   if (fc.metadata !== undefined && fc.metadata !== null && !isObject(fc.metadata)) {
-    return { ok: false, message: `invalid function config: metadata must be a map, not ${shapeOf(fc.metadata)}`, field: 'metadata' };
+    return {
+      ok: false,
+      message: `invalid function config: metadata must be a map, not ${shapeOf(fc.metadata)}`,
+      field: 'metadata',
+    };
   }
   return undefined;
 }
@@ -294,20 +361,31 @@ function unknownTopLevel(fc: JsonObject, settingsKey: 'data' | 'spec'): ConfigOu
 export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
   if (fc === undefined || fc === null) return { ok: true, config: DEFAULT_CONFIG };
   if (!isObject(fc)) {
-    return { ok: false, message: `invalid function config: it must be a ${CONFIG_KIND} or a v1 ConfigMap, not ${shapeOf(fc)}` };
+    return {
+      ok: false,
+      message: `invalid function config: it must be a ${CONFIG_KIND} or a v1 ConfigMap, not ${shapeOf(fc)}`,
+    };
   }
   if (fc.kind === 'ConfigMap' && fc.apiVersion === 'v1') {
     const problem = unknownTopLevel(fc, 'data');
     if (problem) return problem;
     if (fc.data !== undefined && fc.data !== null && !isObject(fc.data)) {
-      return { ok: false, message: `invalid function config: data must be a map of strings, not ${shapeOf(fc.data)}`, field: 'data' };
+      return {
+        ok: false,
+        message: `invalid function config: data must be a map of strings, not ${shapeOf(fc.data)}`,
+        field: 'data',
+      };
     }
     const data = fc.data ?? {};
     // ConfigMap data holds strings; plain YAML scalars (`provenance: true`) are read as their text.
     const nonScalar = Object.entries(data).find(([, v]) => v === null || typeof v === 'object');
     if (nonScalar !== undefined) {
       const [key, value] = nonScalar;
-      return { ok: false, message: `invalid function config: data[${shown(key)}] must be a string, not ${shapeOf(value)}`, field: `data.${key}` };
+      return {
+        ok: false,
+        message: `invalid function config: data[${shown(key)}] must be a string, not ${shapeOf(value)}`,
+        field: `data.${key}`,
+      };
     }
     return applySettings(DEFAULT_CONFIG, data, true, 'data');
   }
@@ -315,7 +393,11 @@ export function parseFunctionConfig(fc: Json | undefined): ConfigOutcome {
     const problem = unknownTopLevel(fc, 'spec');
     if (problem) return problem;
     if (fc.spec !== undefined && fc.spec !== null && !isObject(fc.spec)) {
-      return { ok: false, message: `invalid function config: spec must be an object, not ${shapeOf(fc.spec)}`, field: 'spec' };
+      return {
+        ok: false,
+        message: `invalid function config: spec must be an object, not ${shapeOf(fc.spec)}`,
+        field: 'spec',
+      };
     }
     return applySettings(DEFAULT_CONFIG, fc.spec ?? {}, false, 'spec');
   }

@@ -55,8 +55,9 @@ function tooLarge(text: string, limits: ReadLimits): string | undefined {
     return `input is too large (${Buffer.byteLength(text, 'utf8')} bytes; the limit is ${limits.maxInputBytes} bytes, RENDER_CLUSTERCLASS_MAX_INPUT_BYTES changes it)`;
   }
   let objects = 0;
-  for (API_VERSION_KEY.lastIndex = 0; API_VERSION_KEY.exec(text) !== null; ) {
-    if (++objects > limits.maxItems * 3) return `input is too large (more than ${objects - 1} objects before parsing; the limit is ${limits.maxItems} items)`;
+  for (API_VERSION_KEY.lastIndex = 0; API_VERSION_KEY.exec(text) !== null;) {
+    if (++objects > limits.maxItems * 3)
+      return `input is too large (more than ${objects - 1} objects before parsing; the limit is ${limits.maxItems} items)`;
   }
   return undefined;
 }
@@ -99,10 +100,21 @@ interface SkipNonObjects {
  * a contradiction (issue #14). With `skip`, an item not meant as a Kubernetes object at all
  * (`notAnObject`) is no error: it is marked skipped, with an `info` result.
  */
-function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCounter: LineCounter, where: string, results: Result[], skip?: SkipNonObjects): InputItem {
+function readItem(
+  node: YAML.Node,
+  doc: Document,
+  converted: Conversion,
+  lineCounter: LineCounter,
+  where: string,
+  results: Result[],
+  skip?: SkipNonObjects,
+): InputItem {
   const value = converted.ok && isObject(converted.value) ? converted.value : {};
   const item: InputItem = { node, doc, value };
-  const notObject = skip && converted.ok && converted.rejected.length === 0 && isObject(converted.value) ? notAnObject(converted.value) : undefined;
+  const notObject =
+    skip && converted.ok && converted.rejected.length === 0 && isObject(converted.value)
+      ? notAnObject(converted.value)
+      : undefined;
   const ref = refOf(value);
   const file = fileOf(value);
   if (file) item.file = file;
@@ -116,7 +128,8 @@ function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCou
   if (!converted.ok) report('error', `${where}: ${converted.message}`);
   else if (!isObject(converted.value)) report('error', `${where}${at} is not an object: ${describeRoot(node)}`);
   // Kubernetes refuses the whole object (kubectl: "error converting YAML to JSON"): it is neither rendered nor used.
-  else if (converted.rejected.length > 0) report('error', `${where}: Kubernetes cannot read this object: ${converted.rejected.join('; ')}`);
+  else if (converted.rejected.length > 0)
+    report('error', `${where}: Kubernetes cannot read this object: ${converted.rejected.join('; ')}`);
   else {
     if (ref) item.ref = ref;
     for (const integer of converted.inexact) {
@@ -131,7 +144,8 @@ function readItem(node: YAML.Node, doc: Document, converted: Conversion, lineCou
       // kpt shows a result's object, not its file: an item names where it is (a file's line is printed after its path).
       const located = skip?.location;
       results.push(skippedResult(located ? '' : `${file?.path ?? where}: `, notObject, located ?? file));
-    } else if (!ref) report('error', `${where}${at} is not a KRM object: apiVersion, kind and metadata.name are required`);
+    } else if (!ref)
+      report('error', `${where}${at} is not a KRM object: apiVersion, kind and metadata.name are required`);
   }
   return item;
 }
@@ -156,7 +170,8 @@ function describeRoot(root: unknown): string {
   return 'it is not a mapping';
 }
 
-const isNull = (node: unknown): boolean => node === undefined || node === null || (isScalar(node) && node.value === null);
+const isNull = (node: unknown): boolean =>
+  node === undefined || node === null || (isScalar(node) && node.value === null);
 
 /**
  * Parses a KRM ResourceList (YAML or JSON). It fails (one message, with a position where there
@@ -166,7 +181,11 @@ const isNull = (node: unknown): boolean => node === undefined || node === null |
  * Objects this function generated on an earlier run are cut out first and kept as text
  * (krm/earlier.ts; `cutEarlier: false` reads them as items too); the limits apply to the rest.
  */
-export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ_LIMITS, options: { cutEarlier?: boolean } = {}): ReadOutcome {
+export function readResourceList(
+  text: string,
+  limits: ReadLimits = DEFAULT_READ_LIMITS,
+  options: { cutEarlier?: boolean } = {},
+): ReadOutcome {
   const cut = options.cutEarlier === false ? undefined : cutEarlierOutputs(text);
   if (!cut) return readResourceListText(text, limits);
   const read = readResourceListText(cut.rest, limits);
@@ -174,7 +193,13 @@ export function readResourceList(text: string, limits: ReadLimits = DEFAULT_READ
   if (!read.ok) return text.length <= limits.maxInputBytes ? readResourceListText(text, limits) : read;
   read.input.earlier = cut.outputs.map(({ owner, digest, inputs, entry }) => {
     let parsed: JsonObject | undefined | null = null;
-    return { owner, digest, inputs, entry, value: () => (parsed === null ? (parsed = parseEntry(entry, limits)) : parsed) };
+    return {
+      owner,
+      digest,
+      inputs,
+      entry,
+      value: () => (parsed === null ? (parsed = parseEntry(entry, limits)) : parsed),
+    };
   });
   return read;
 }
@@ -184,7 +209,15 @@ function parseEntry(entry: string, limits: ReadLimits): JsonObject | undefined {
   try {
     const [doc, ...more] = parseYaml(entry, new LineCounter());
     const seq = doc?.contents;
-    if (!doc || more.length > 0 || doc.errors.length > 0 || !isSeq(seq) || seq.items.length !== 1 || !isMap(seq.items[0])) return undefined;
+    if (
+      !doc ||
+      more.length > 0 ||
+      doc.errors.length > 0 ||
+      !isSeq(seq) ||
+      seq.items.length !== 1 ||
+      !isMap(seq.items[0])
+    )
+      return undefined;
     const converted = convertPart(seq.items[0], newConvertState(limits));
     return converted.ok && converted.rejected.length === 0 && isObject(converted.value) ? converted.value : undefined;
   } catch {
@@ -200,7 +233,11 @@ function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
   try {
     const docs = parseYaml(text.replace(/^\uFEFF/, ''), lineCounter);
     const [first, second] = docs;
-    if (second) return { ok: false, message: `input is not valid YAML: it holds ${docs.length} documents; a ResourceList is one${whereIs(second.range?.[0] ?? 0, lineCounter)}` };
+    if (second)
+      return {
+        ok: false,
+        message: `input is not valid YAML: it holds ${docs.length} documents; a ResourceList is one${whereIs(second.range?.[0] ?? 0, lineCounter)}`,
+      };
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- parseYaml composes with forceDoc: empty text is one empty document
     doc = first!;
   } catch (e) {
@@ -209,19 +246,33 @@ function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
   const [yamlError] = doc.errors;
   if (yamlError) return { ok: false, message: `input is not valid YAML: ${describeYamlError(yamlError)}` };
   const root = doc.contents;
-  if (!isMap(root)) return { ok: false, message: `input is not a ResourceList: expected a mapping with kind: ResourceList, but ${describeRoot(root)}` };
+  if (!isMap(root))
+    return {
+      ok: false,
+      message: `input is not a ResourceList: expected a mapping with kind: ResourceList, but ${describeRoot(root)}`,
+    };
   const kind = root.get('kind');
   const apiVersion = root.get('apiVersion');
-  if (kind !== 'ResourceList') return { ok: false, message: `input is not a ResourceList: kind is ${JSON.stringify(kind ?? null)}` };
+  if (kind !== 'ResourceList')
+    return { ok: false, message: `input is not a ResourceList: kind is ${JSON.stringify(kind ?? null)}` };
   if (apiVersion !== 'config.kubernetes.io/v1' && apiVersion !== 'config.kubernetes.io/v1beta1') {
-    return { ok: false, message: `input is not a ResourceList: unsupported apiVersion ${JSON.stringify(apiVersion ?? null)}` };
+    return {
+      ok: false,
+      message: `input is not a ResourceList: unsupported apiVersion ${JSON.stringify(apiVersion ?? null)}`,
+    };
   }
   const itemsNode = root.get('items', true);
   if (!isNull(itemsNode) && !isSeq(itemsNode)) {
-    return { ok: false, message: `input is not a ResourceList: items must be a list${positionOf(itemsNode, lineCounter)}` };
+    return {
+      ok: false,
+      message: `input is not a ResourceList: items must be a list${positionOf(itemsNode, lineCounter)}`,
+    };
   }
   if (isSeq(itemsNode) && itemsNode.items.length > limits.maxItems) {
-    return { ok: false, message: `input is not a valid ResourceList: ${itemsNode.items.length} items; the limit is ${limits.maxItems}` };
+    return {
+      ok: false,
+      message: `input is not a valid ResourceList: ${itemsNode.items.length} items; the limit is ${limits.maxItems}`,
+    };
   }
   const unresolved = unresolvedAlias(doc, lineCounter);
   if (unresolved) return { ok: false, message: `input is not valid YAML: ${unresolved}` };
@@ -235,15 +286,21 @@ function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
       const key = isScalar(pair.key) ? pair.key.value : undefined;
       if (key === 'items' && isSeq(itemsNode)) {
         countDecoded(st, itemsNode, 1, false);
-        itemsNode.items.forEach((node, i) => input.items.push(readItem(node as YAML.Node, doc, convertPart(node, st), lineCounter, `items[${i}]`, input.results, {})));
+        itemsNode.items.forEach((node, i) =>
+          input.items.push(
+            readItem(node as YAML.Node, doc, convertPart(node, st), lineCounter, `items[${i}]`, input.results, {}),
+          ),
+        );
       } else if (key === 'functionConfig') {
         const fc = convertPart(pair.value, st);
         if (!fc.ok) input.functionConfigProblem = fc.message;
-        else if (fc.rejected.length > 0) input.functionConfigProblem = `Kubernetes cannot read it: ${fc.rejected.join('; ')}`;
+        else if (fc.rejected.length > 0)
+          input.functionConfigProblem = `Kubernetes cannot read it: ${fc.rejected.join('; ')}`;
         else if (fc.value !== null) input.functionConfig = fc.value;
       } else {
         const other = convertPart(pair.value, st);
-        if (!other.ok) return { ok: false, message: `input is not a valid ResourceList: ${String(key)}: ${other.message}` };
+        if (!other.ok)
+          return { ok: false, message: `input is not a valid ResourceList: ${String(key)}: ${other.message}` };
       }
     }
   } catch (e) {
@@ -259,7 +316,8 @@ function repeatedKey(root: YAMLMap, lineCounter: LineCounter): string | undefine
   const seen = new Set<unknown>();
   for (const { key } of root.items) {
     const id = isScalar(key) ? key.value : key;
-    if (seen.has(id)) return `Map keys must be unique; ${JSON.stringify(String(id))} is repeated${positionOf(key, lineCounter).replace(/^ \((.*)\)$/, ' at $1')}`;
+    if (seen.has(id))
+      return `Map keys must be unique; ${JSON.stringify(String(id))} is repeated${positionOf(key, lineCounter).replace(/^ \((.*)\)$/, ' at $1')}`;
     seen.add(id);
   }
   return undefined;
@@ -281,8 +339,10 @@ function readErrorMessage(e: unknown): string {
  * and ResourceList items.
  */
 function notAnObject(value: JsonObject): string | undefined {
-  if (typeof value.apiVersion === 'string' && value.apiVersion.startsWith('kustomize.config.k8s.io/')) return `a kustomize ${typeof value.kind === 'string' ? value.kind : 'file'}, not a Kubernetes object`;
-  if (value.kind === undefined && value.metadata === undefined) return 'not a Kubernetes object (no kind and no metadata)';
+  if (typeof value.apiVersion === 'string' && value.apiVersion.startsWith('kustomize.config.k8s.io/'))
+    return `a kustomize ${typeof value.kind === 'string' ? value.kind : 'file'}, not a Kubernetes object`;
+  if (value.kind === undefined && value.metadata === undefined)
+    return 'not a Kubernetes object (no kind and no metadata)';
   return undefined;
 }
 
@@ -318,7 +378,8 @@ export function readYamlStream(
     return { ok: false, message: `${relPath}: not valid YAML: ${readErrorMessage(e)}` };
   }
   if (!Array.isArray(docs)) return { ok: false, message: `${relPath}: not valid YAML` };
-  if (docs.length > limits.maxItems) return { ok: false, message: `${relPath}: ${docs.length} documents; the limit is ${limits.maxItems}` };
+  if (docs.length > limits.maxItems)
+    return { ok: false, message: `${relPath}: ${docs.length} documents; the limit is ${limits.maxItems}` };
   const items: InputItem[] = [];
   const results: Result[] = [];
   let index = 0;
@@ -330,11 +391,23 @@ export function readYamlStream(
       if (unresolved) return { ok: false, message: `${relPath}: not valid YAML: ${unresolved}` };
       const root = doc.contents;
       if (isNull(root)) continue;
-      if (!isMap(root)) return { ok: false, message: `${relPath}: document ${index}${positionOf(root, lineCounter)} is not an object: ${describeRoot(root)}` };
+      if (!isMap(root))
+        return {
+          ok: false,
+          message: `${relPath}: document ${index}${positionOf(root, lineCounter)} is not an object: ${describeRoot(root)}`,
+        };
       const converted = convertPart(root, newConvertState(limits, lineCounter));
       if (!converted.ok) return { ok: false, message: `${relPath}: document ${index}: ${converted.message}` };
       const file = index > 0 ? { path: relPath, index } : { path: relPath };
-      const item = readItem(root, doc, converted, lineCounter, `${relPath} document ${index}`, results, options.skipNonObjects ? { location: file } : undefined);
+      const item = readItem(
+        root,
+        doc,
+        converted,
+        lineCounter,
+        `${relPath} document ${index}`,
+        results,
+        options.skipNonObjects ? { location: file } : undefined,
+      );
       index++;
       if (item.skipped) continue;
       item.file = file;

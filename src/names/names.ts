@@ -45,7 +45,11 @@ export const prefixName = (prefix: string, suffix: string): string => truncateBy
 
 /** Content hash of a rotating template clone: its apiVersion, kind and spec after patching. */
 export function contentSuffix(template: JsonObject): string {
-  const content: JsonObject = { apiVersion: template.apiVersion ?? null, kind: template.kind ?? null, spec: template.spec ?? null };
+  const content: JsonObject = {
+    apiVersion: template.apiVersion ?? null,
+    kind: template.kind ?? null,
+    spec: template.spec ?? null,
+  };
   return det5('template', canonicalJson(content));
 }
 
@@ -70,7 +74,11 @@ export type NameOutcome = { ok: true; name: string } | { ok: false; error: strin
  * CAPI's wrapping (`parsing template %q` / `rendering template`).
  */
 export function generateStableName(input: NameTemplateInput): NameOutcome {
-  const identity = [input.namespace, input.clusterName, ...(input.topologyName !== undefined ? [input.topologyName] : [])];
+  const identity = [
+    input.namespace,
+    input.clusterName,
+    ...(input.topologyName !== undefined ? [input.topologyName] : []),
+  ];
   const random = det5(input.role, ...identity);
   let rendered: string;
   if (input.template === undefined) {
@@ -79,18 +87,29 @@ export function generateStableName(input: NameTemplateInput): NameOutcome {
     const parsed = parseTemplate(input.template, { name: 'template name generator', functions: 'builtins' });
     if (!parsed.ok) return { ok: false, error: `parsing template ${goQuote(input.template)}: ${parsed.error}` };
     const data: JsonObject = { cluster: { name: input.clusterName }, random };
-    if (input.topologyKey && input.topologyName !== undefined) data[input.topologyKey] = { topologyName: input.topologyName };
+    if (input.topologyKey && input.topologyName !== undefined)
+      data[input.topologyKey] = { topologyName: input.topologyName };
     const out = executeTemplate(parsed.template, data, { missingKey: 'error' });
     if (!out.ok) return { ok: false, error: `rendering template: ${out.error}` };
     rendered = out.output;
   }
   if (Buffer.byteLength(rendered) > MAX_NAME_BYTES) {
-    const extra = det5(`${input.role}-truncate`, input.namespace, input.clusterName, input.topologyName ?? '', rendered);
+    const extra = det5(
+      `${input.role}-truncate`,
+      input.namespace,
+      input.clusterName,
+      input.topologyName ?? '',
+      rendered,
+    );
     rendered = prefixName(rendered, extra);
   }
   return { ok: true, name: rendered };
 }
 
 /** Stable prefix-generated name (MachinePool bootstrap/infrastructure objects). */
-export const stablePrefixName = (role: StableRole, namespace: string, clusterName: string, topologyName: string): string =>
-  prefixName(`${clusterName}-${topologyName}-`, det5(role, namespace, clusterName, topologyName));
+export const stablePrefixName = (
+  role: StableRole,
+  namespace: string,
+  clusterName: string,
+  topologyName: string,
+): string => prefixName(`${clusterName}-${topologyName}-`, det5(role, namespace, clusterName, topologyName));

@@ -15,7 +15,12 @@ import YAML, { isMap, visit, type Document, type Node, type YAMLMap } from 'yaml
 import type { Json, JsonObject } from '../core/model.js';
 import { emitYaml } from './emit.js';
 import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
-import { compareClusterOutputs, type ClusterOutput, type PipelineOutput, type PipelineSummary } from '../pipeline/run.js';
+import {
+  compareClusterOutputs,
+  type ClusterOutput,
+  type PipelineOutput,
+  type PipelineSummary,
+} from '../pipeline/run.js';
 import { dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
 import { asObject, cloneJson } from '../core/json.js';
 import type { Result } from '../core/result.js';
@@ -48,7 +53,10 @@ function setAnnotation(doc: Document, node: YAMLMap, key: string, value: string)
     parent.set(name, created);
     return created;
   };
-  child(child(node, 'metadata'), 'annotations').set(doc.createNode(key, NODE_OPTIONS), doc.createNode(value, NODE_OPTIONS));
+  child(child(node, 'metadata'), 'annotations').set(
+    doc.createNode(key, NODE_OPTIONS),
+    doc.createNode(value, NODE_OPTIONS),
+  );
 }
 
 function itemNode(doc: Document, item: InputItem, output: PipelineSummary): Node {
@@ -73,10 +81,12 @@ function itemEntries(objects: readonly JsonObject[]): string {
 }
 
 /** Earlier outputs kept as text (krm/earlier.ts: already indented as entries of the `items:` list). */
-const textEntries = (entries: readonly string[]): string => entries.map((e) => (e.endsWith('\n') ? e : `${e}\n`)).join('');
+const textEntries = (entries: readonly string[]): string =>
+  entries.map((e) => (e.endsWith('\n') ? e : `${e}\n`)).join('');
 
 /** One Cluster's entries: its rendered objects, or its earlier objects reused as they came. */
-const clusterEntries = (output: ClusterOutput): string => (output.reused ? textEntries(output.reused) : itemEntries(output.objects));
+const clusterEntries = (output: ClusterOutput): string =>
+  output.reused ? textEntries(output.reused) : itemEntries(output.objects);
 
 /**
  * The ResourceList up to its kept items, reusing the input document for them, then the earlier
@@ -101,7 +111,8 @@ function resourceListHead(doc: Document, summary: PipelineSummary, entriesFollow
   return `${opened ? text.replace(/items: \[\]\n$/, 'items:\n') : text}${entries}`;
 }
 
-const resourceListTail = (results: readonly Result[]): string => (results.length > 0 ? emitYaml({ results: results as unknown as Json }) : '');
+const resourceListTail = (results: readonly Result[]): string =>
+  results.length > 0 ? emitYaml({ results: results as unknown as Json }) : '';
 
 /**
  * The output ResourceList as one string, reusing the input document for the items it keeps.
@@ -142,13 +153,20 @@ export function resourceListWriter(): ResourceListWriter {
   return {
     add(output) {
       const text = clusterEntries(output);
-      spool.push({ cluster: output.cluster, text: output.reused || text === '' ? text : deflateRawSync(text, SPOOL_DEFLATE) });
+      spool.push({
+        cluster: output.cluster,
+        text: output.reused || text === '' ? text : deflateRawSync(text, SPOOL_DEFLATE),
+      });
     },
     get clusters() {
       return spool.length;
     },
     *pieces(doc, summary) {
-      yield resourceListHead(doc, summary, spool.some((s) => s.text.length > 0));
+      yield resourceListHead(
+        doc,
+        summary,
+        spool.some((s) => s.text.length > 0),
+      );
       spool.sort(compareClusterOutputs);
       let piece = '';
       for (const spooled of spool) {
@@ -178,7 +196,7 @@ export function outputValue(item: InputItem, output: PipelineOutput): JsonObject
   const value = cloneJson(item.value);
   if (edit?.addAnnotations) {
     const meta = asObject(value.metadata) ?? (value.metadata = {});
-    (meta).annotations = { ...asObject((meta).annotations), ...edit.addAnnotations };
+    meta.annotations = { ...asObject(meta.annotations), ...edit.addAnnotations };
   }
   return value;
 }
@@ -192,10 +210,12 @@ export function outputValue(item: InputItem, output: PipelineOutput): JsonObject
 export function toManifest(o: JsonObject, forKustomize = false, shown = false): JsonObject | undefined {
   const annotations0 = annotationsOf(o);
   if (annotations0[PREVIOUS_ANNOTATION] === 'true') return undefined;
-  if (!forKustomize && !shown && (annotations0[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile')) return undefined;
+  if (!forKustomize && !shown && (annotations0[LOCAL_CONFIG_ANNOTATION] === 'true' || o.kind === 'Kptfile'))
+    return undefined;
   const copy = cloneJson(o);
   const meta = asObject(copy.metadata);
-  if (meta) dropAnnotations(meta, (k) => isToolAnnotation(k) && !(forKustomize && k.startsWith('kustomize.config.k8s.io/')));
+  if (meta)
+    dropAnnotations(meta, (k) => isToolAnnotation(k) && !(forKustomize && k.startsWith('kustomize.config.k8s.io/')));
   return copy;
 }
 
@@ -204,7 +224,8 @@ export function stringifyDocuments(objects: JsonObject[]): string {
 }
 
 /** The objects as one JSON document, a v1 List as `kubectl get -o json` prints several: two-space indent, final newline. */
-export const jsonList = (objects: JsonObject[]): string => `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }, null, 2)}\n`;
+export const jsonList = (objects: JsonObject[]): string =>
+  `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }, null, 2)}\n`;
 
 /** How results are printed: with colour (a terminal), and where each points (`path:line:column`). */
 export interface ResultFormat {
@@ -219,17 +240,27 @@ const SEVERITY_COLOUR = { error: '\x1b[1;31m', warning: '\x1b[1;33m', info: '\x1
  * Human-readable results for stderr (CLI, Argo CD, kustomize: no structured channel), one per
  * line as compilers print them: `path:line:column: severity: Kind ns/name field: message`.
  */
-export function formatResults(results: readonly Result[], minimum: 'info' | 'warning' | 'error' = 'warning', format: ResultFormat = {}): string {
+export function formatResults(
+  results: readonly Result[],
+  minimum: 'info' | 'warning' | 'error' = 'warning',
+  format: ResultFormat = {},
+): string {
   const rank = { info: 0, warning: 1, error: 2 } as const;
   const paint = (code: string, s: string) => (format.colour ? `${code}${s}\x1b[0m` : s);
-  return results
-    // Rollouts and held-back upgrades are information a reviewer always wants to see, unlike "rendered N objects".
-    .filter((r) => rank[r.severity] >= rank[minimum] || r.tags?.rule === 'rollout' || r.tags?.rule === 'upgrade-sequence')
-    .map((r) => {
-      const where = format.locate ? format.locate(r) : r.file?.path;
-      const ref = r.resourceRef ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}` : '';
-      const subject = `${ref}${r.field ? ` ${r.field.path}` : ''}`.trim();
-      return `${where ? `${paint('\x1b[1m', where)}: ` : ''}${paint(SEVERITY_COLOUR[r.severity], r.severity)}: ${subject ? `${subject}: ` : ''}${r.message}\n`;
-    })
-    .join('');
+  return (
+    results
+      // Rollouts and held-back upgrades are information a reviewer always wants to see, unlike "rendered N objects".
+      .filter(
+        (r) => rank[r.severity] >= rank[minimum] || r.tags?.rule === 'rollout' || r.tags?.rule === 'upgrade-sequence',
+      )
+      .map((r) => {
+        const where = format.locate ? format.locate(r) : r.file?.path;
+        const ref = r.resourceRef
+          ? `${r.resourceRef.kind} ${r.resourceRef.namespace ? `${r.resourceRef.namespace}/` : ''}${r.resourceRef.name}`
+          : '';
+        const subject = `${ref}${r.field ? ` ${r.field.path}` : ''}`.trim();
+        return `${where ? `${paint('\x1b[1m', where)}: ` : ''}${paint(SEVERITY_COLOUR[r.severity], r.severity)}: ${subject ? `${subject}: ` : ''}${r.message}\n`;
+      })
+      .join('')
+  );
 }

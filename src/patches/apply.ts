@@ -67,7 +67,11 @@ export function mergeVariables(
 }
 
 /** The value of one inline operation with `vars` (CAPI json_patch_generator.go `calculateValue`), or why it has none. */
-function operationValue(v: CompiledOp['value'], vars: Record<string, Json>, warn: (warnings: readonly string[]) => void): { value: Json | undefined; error: string | undefined } {
+function operationValue(
+  v: CompiledOp['value'],
+  vars: Record<string, Json>,
+  warn: (warnings: readonly string[]) => void,
+): { value: Json | undefined; error: string | undefined } {
   switch (v.kind) {
     case 'none':
       return { value: undefined, error: undefined };
@@ -77,7 +81,9 @@ function operationValue(v: CompiledOp['value'], vars: Record<string, Json>, warn
       return { value: cloneJson(v.value), error: undefined };
     case 'variable': {
       const r = lookupVariable(vars, v.path);
-      return r.ok ? { value: cloneJson(r.value), error: undefined } : { value: undefined, error: `failed to calculate value: ${r.error}` };
+      return r.ok
+        ? { value: cloneJson(r.value), error: undefined }
+        : { value: undefined, error: `failed to calculate value: ${r.error}` };
     }
     case 'template': {
       const r = renderTemplate(v.template, vars);
@@ -92,7 +98,13 @@ function operationValue(v: CompiledOp['value'], vars: Record<string, Json>, warn
  * Applies a patch's generated JSON patches in order, each to its item's template as the one
  * before left it (CAPI returns at the first failure: its field path and message are returned).
  */
-function applyGenerated(patch: CompiledPatch, generated: readonly Generated[], templates: JsonObject[], request: PatchRequest, rec: ApplyContext['recorder']): { fieldPath: string; message: string } | undefined {
+function applyGenerated(
+  patch: CompiledPatch,
+  generated: readonly Generated[],
+  templates: JsonObject[],
+  request: PatchRequest,
+  rec: ApplyContext['recorder'],
+): { fieldPath: string; message: string } | undefined {
   for (const g of generated) {
     if (g.ops.length === 0) continue;
     const { item, template: before } = itemAt(request, templates, g.item);
@@ -103,7 +115,10 @@ function applyGenerated(patch: CompiledPatch, generated: readonly Generated[], t
       const op = g.def.ops[r.opIndex]!;
       const target = describeTarget(item, before);
       const at = `definitions[${g.def.index}].jsonPatches[${op.index}]`;
-      return { fieldPath: `spec.patches[${patch.index}].${at}`, message: `(${at}) failed on ${target} at ${op.path}: ${r.error}` };
+      return {
+        fieldPath: `spec.patches[${patch.index}].${at}`,
+        message: `(${at}) failed on ${target} at ${op.path}: ${r.error}`,
+      };
     }
     if (rec && effects && isObject(r.doc)) {
       // The patched document starts with the origins of the one patched, then each operation's.
@@ -128,8 +143,22 @@ interface Generated {
 }
 
 /** Where an inline patch operation's value came from, for provenance. */
-function operationSource(patch: CompiledPatch & { kind: 'inline' }, def: CompiledDefinition, op: CompiledOp, uses: (refs: string[]) => VariableUse[], enabledIfVariables: VariableUse[] | undefined): PatchSource {
-  const s: PatchSource = { kind: 'patch', patch: patch.name, patchIndex: patch.index, definitionIndex: def.index, jsonPatchIndex: op.index, op: op.op, opPath: op.path };
+function operationSource(
+  patch: CompiledPatch & { kind: 'inline' },
+  def: CompiledDefinition,
+  op: CompiledOp,
+  uses: (refs: string[]) => VariableUse[],
+  enabledIfVariables: VariableUse[] | undefined,
+): PatchSource {
+  const s: PatchSource = {
+    kind: 'patch',
+    patch: patch.name,
+    patchIndex: patch.index,
+    definitionIndex: def.index,
+    jsonPatchIndex: op.index,
+    op: op.op,
+    opPath: op.path,
+  };
   if (patch.enabledIf !== undefined) {
     s.enabledIf = patch.enabledIf.source;
     s.enabledIfResult = true;
@@ -138,7 +167,9 @@ function operationSource(patch: CompiledPatch & { kind: 'inline' }, def: Compile
   const v = op.value;
   if (v.kind === 'variable') s.valueFrom = { variable: v.path.raw };
   if (v.kind === 'template') s.valueFrom = { template: v.template.source };
-  const variables = uses(v.kind === 'variable' ? [v.path.raw] : v.kind === 'template' ? templateReferences(v.template.source) : []);
+  const variables = uses(
+    v.kind === 'variable' ? [v.path.raw] : v.kind === 'template' ? templateReferences(v.template.source) : [],
+  );
   if (variables.length > 0) s.variables = variables;
   return s;
 }
@@ -175,13 +206,24 @@ function generateInline(run: PatchRun, patch: InlinePatch): { generated: Generat
     if (matching.length === 0) continue;
     const target = describeTarget(item, template);
     const vars = run.varsOf(n);
-    const evaluation: PatchEvaluation | undefined = rec && { patch: patch.name, patchIndex: patch.index, definitions: matching.map((d) => d.index), enabled: true };
+    const evaluation: PatchEvaluation | undefined = rec && {
+      patch: patch.name,
+      patchIndex: patch.index,
+      definitions: matching.map((d) => d.index),
+      enabled: true,
+    };
 
     let enabled = true;
     if (patch.enabledIf !== undefined) {
       const r = renderTemplate(patch.enabledIf, vars);
       if (!r.ok) {
-        errors.push(run.fail(patch, `${base}.enabledIf`, `(enabledIf) failed on ${target}: failed to calculate value for enabledIf: ${r.error}`));
+        errors.push(
+          run.fail(
+            patch,
+            `${base}.enabledIf`,
+            `(enabledIf) failed on ${target}: failed to calculate value for enabledIf: ${r.error}`,
+          ),
+        );
         continue;
       }
       run.warn(patch, r.warnings);
@@ -202,7 +244,9 @@ function generateInline(run: PatchRun, patch: InlinePatch): { generated: Generat
         errors.push(ops.error);
         continue;
       }
-      const sources = evaluation && def.ops.map((op) => operationSource(patch, def, op, run.usesOf(n), evaluation.enabledIfVariables));
+      const sources =
+        evaluation &&
+        def.ops.map((op) => operationSource(patch, def, op, run.usesOf(n), evaluation.enabledIfVariables));
       generated.push(sources ? { item: n, def, ops: ops.ops, sources } : { item: n, def, ops: ops.ops });
     }
   }
@@ -210,14 +254,26 @@ function generateInline(run: PatchRun, patch: InlinePatch): { generated: Generat
 }
 
 /** CAPI json_patch_generator.go `generateJSONPatches`: a definition's operations with their values, or the first one's error. */
-function definitionOps(run: PatchRun, patch: InlinePatch, def: CompiledDefinition, vars: Record<string, Json>, target: string): { ops: JsonPatchOp[] } | { error: Result } {
+function definitionOps(
+  run: PatchRun,
+  patch: InlinePatch,
+  def: CompiledDefinition,
+  vars: Record<string, Json>,
+  target: string,
+): { ops: JsonPatchOp[] } | { error: Result } {
   const ops: JsonPatchOp[] = [];
   for (const op of def.ops) {
     const v = op.value;
     const { value, error } = operationValue(v, vars, (warnings) => run.warn(patch, warnings));
     if (error !== undefined) {
       const at = `definitions[${def.index}].jsonPatches[${op.index}]`;
-      return { error: run.fail(patch, `spec.patches[${patch.index}].${at}`, `(${at}) failed on ${target} at ${op.path}: ${error}`) };
+      return {
+        error: run.fail(
+          patch,
+          `spec.patches[${patch.index}].${at}`,
+          `(${at}) failed on ${target} at ${op.path}: ${error}`,
+        ),
+      };
     }
     ops.push(v.kind === 'none' ? { op: op.op, path: op.path } : { op: op.op, path: op.path, value: value ?? null });
   }
@@ -234,14 +290,24 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
   // map of an item is computed at most once per call and shared across patches.
   const merged = new Array<Record<string, Json> | undefined>(request.items.length);
   const varsOf = (n: number): Record<string, Json> =>
-    (merged[n] ??= mergeVariables(request.globalVariables, itemAt(request, templates, n).item.variables, ctx.inlineVariableNames));
+    (merged[n] ??= mergeVariables(
+      request.globalVariables,
+      itemAt(request, templates, n).item.variables,
+      ctx.inlineVariableNames,
+    ));
   const rec = ctx.recorder;
   const run: PatchRun = {
     request,
     templates,
     rec,
     varsOf,
-    usesOf: (n) => (refs) => variableUses(refs, varsOf(n), (name) => itemAt(request, templates, n).item.variableOrigins?.get(name) ?? request.globalVariableOrigins?.get(name)),
+    usesOf: (n) => (refs) =>
+      variableUses(
+        refs,
+        varsOf(n),
+        (name) =>
+          itemAt(request, templates, n).item.variableOrigins?.get(name) ?? request.globalVariableOrigins?.get(name),
+      ),
     fail: (patch, fieldPath, message) => ({
       severity: 'error',
       message: `Cluster ${clusterKey}: patch ${goQuote(patch.name)} ${message}`,
@@ -254,7 +320,12 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
         const message = `Cluster ${clusterKey}: patch ${goQuote(patch.name)}: template warning: ${w}`;
         if (seenWarnings.has(message)) continue;
         seenWarnings.add(message);
-        results.push({ severity: 'warning', message, resourceRef: ctx.classRef, tags: { cluster: clusterKey, patch: patch.name } });
+        results.push({
+          severity: 'warning',
+          message,
+          resourceRef: ctx.classRef,
+          tags: { cluster: clusterKey, patch: patch.name },
+        });
       }
     },
   };
@@ -273,7 +344,13 @@ export function applyPatches(compiled: CompiledPatches, request: PatchRequest, c
         continue;
       }
       case 'noGenerator':
-        results.push(run.fail(patch, `spec.patches[${patch.index}]`, `cannot be applied: failed to create patch generator for patch ${goQuote(patch.name)}`));
+        results.push(
+          run.fail(
+            patch,
+            `spec.patches[${patch.index}]`,
+            `cannot be applied: failed to create patch generator for patch ${goQuote(patch.name)}`,
+          ),
+        );
         return done(true);
       case 'inline':
         break;

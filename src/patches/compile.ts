@@ -40,7 +40,13 @@ export type CompiledPatch =
       readonly definitions: readonly CompiledDefinition[];
     }
   /** external.generatePatchesExtension: called through the Runtime SDK client, or skipped. */
-  | ({ readonly kind: 'external'; readonly index: number; readonly name: string; readonly extension: string; readonly skip: boolean } & ExternalParts)
+  | ({
+      readonly kind: 'external';
+      readonly index: number;
+      readonly name: string;
+      readonly extension: string;
+      readonly skip: boolean;
+    } & ExternalParts)
   /** Only validateTopologyExtension (nothing to apply; validates after the last patch). */
   | ({ readonly kind: 'validateOnly'; readonly index: number; readonly name: string } & ExternalParts)
   /** Neither definitions nor a generate extension: CAPI fails with "failed to create patch generator". */
@@ -64,21 +70,35 @@ function compileValue(op: JsonPatchOperation): ValueSource {
   const hasValue = op.value !== undefined && op.value !== null;
   const vf = op.valueFrom;
   const hasValueFrom = vf !== undefined && vf !== null;
-  if (!hasValue && !hasValueFrom) return { kind: 'error', error: withFix('failed to calculate value: neither .value nor .valueFrom are set', FIX.patchValueMissing) };
-  if (hasValue && hasValueFrom) return { kind: 'error', error: withFix('failed to calculate value: both .value and .valueFrom are set', FIX.patchValueBoth) };
+  if (!hasValue && !hasValueFrom)
+    return {
+      kind: 'error',
+      error: withFix('failed to calculate value: neither .value nor .valueFrom are set', FIX.patchValueMissing),
+    };
+  if (hasValue && hasValueFrom)
+    return {
+      kind: 'error',
+      error: withFix('failed to calculate value: both .value and .valueFrom are set', FIX.patchValueBoth),
+    };
   if (hasValue || !vf) return { kind: 'literal', value: op.value as Json };
   const variable = vf.variable ?? '';
   const template = vf.template ?? '';
   if (variable === '' && template === '') {
     return {
       kind: 'error',
-      error: withFix('failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set', FIX.patchValueFromMissing),
+      error: withFix(
+        'failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set',
+        FIX.patchValueFromMissing,
+      ),
     };
   }
   if (variable !== '' && template !== '') {
     return {
       kind: 'error',
-      error: withFix('failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set', FIX.patchValueFromBoth),
+      error: withFix(
+        'failed to calculate value: .valueFrom is set, but both .valueFrom.variable and .valueFrom.template are set',
+        FIX.patchValueFromBoth,
+      ),
     };
   }
   if (variable !== '') return { kind: 'variable', path: parseVariablePath(variable) };
@@ -103,7 +123,9 @@ function compileOne(p: ClusterClassPatch, index: number, skipExternal: boolean):
   }
   const external: ExternalParts = {
     ...(p.external?.settings ? { settings: p.external.settings } : {}),
-    ...(p.external?.validateTopologyExtension ? { validateTopologyExtension: p.external.validateTopologyExtension } : {}),
+    ...(p.external?.validateTopologyExtension
+      ? { validateTopologyExtension: p.external.validateTopologyExtension }
+      : {}),
   };
   const ext = p.external?.generatePatchesExtension;
   if (ext) return { kind: 'external', index, name, extension: ext, skip: skipExternal, ...external };

@@ -9,7 +9,13 @@
 import { createHash } from 'node:crypto';
 import { isObject } from '../core/json.js';
 import type { Json, JsonObject, ObjectRef } from '../core/model.js';
-import type { GeneratePatchesRequest, GeneratePatchesResponse, HolderReference, HookVariable, ValidateTopologyRequest } from '../extensions/hooks.js';
+import type {
+  GeneratePatchesRequest,
+  GeneratePatchesResponse,
+  HolderReference,
+  HookVariable,
+  ValidateTopologyRequest,
+} from '../extensions/hooks.js';
 import { HOOKS_API_VERSION } from '../extensions/hooks.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { goKeyOrder } from '../core/go/json.js';
@@ -30,7 +36,11 @@ import { ApplyContext } from './types.js';
  */
 function requestItemUid(clusterRef: ObjectRef, item: PatchRequestItem): string {
   const h = createHash('sha256')
-    .update([clusterRef.namespace ?? '', clusterRef.name, item.holder.kind, item.holder.name, item.holder.fieldPath].join('\0'))
+    .update(
+      [clusterRef.namespace ?? '', clusterRef.name, item.holder.kind, item.holder.name, item.holder.fieldPath].join(
+        '\0',
+      ),
+    )
     .digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
@@ -50,11 +60,22 @@ function hookVariables(values: Readonly<Record<string, Json>>, names: ReadonlySe
 }
 
 function holderReference(item: PatchRequestItem, namespace: string): HolderReference {
-  return { apiVersion: item.holder.apiVersion, kind: item.holder.kind, namespace, name: item.holder.name, fieldPath: item.holder.fieldPath };
+  return {
+    apiVersion: item.holder.apiVersion,
+    kind: item.holder.kind,
+    namespace,
+    name: item.holder.name,
+    fieldPath: item.holder.fieldPath,
+  };
 }
 
 /** Items of a request: templates as they are now, variables for the patch (none for the InfraCluster). */
-function requestItems(request: PatchRequest, templates: readonly JsonObject[], names: ReadonlySet<string>, clusterRef: ObjectRef) {
+function requestItems(
+  request: PatchRequest,
+  templates: readonly JsonObject[],
+  names: ReadonlySet<string>,
+  clusterRef: ObjectRef,
+) {
   return request.items.map((_, n) => {
     const { item, template } = itemAt(request, templates, n);
     const variables = hookVariables(item.variables, names);
@@ -67,12 +88,19 @@ function requestItems(request: PatchRequest, templates: readonly JsonObject[], n
 }
 
 /** What both hook requests start with: TypeMeta (kind first), the patch's settings, the global variables (all omitempty). */
-function requestHead<K extends string>(kind: K, request: PatchRequest, names: ReadonlySet<string>, settings: Record<string, string> | undefined) {
+function requestHead<K extends string>(
+  kind: K,
+  request: PatchRequest,
+  names: ReadonlySet<string>,
+  settings: Record<string, string> | undefined,
+) {
   const variables = hookVariables(request.globalVariables, names);
   return {
     kind,
     apiVersion: HOOKS_API_VERSION,
-    ...(settings && Object.keys(settings).length > 0 ? { settings: goKeyOrder(settings) as Record<string, string> } : {}),
+    ...(settings && Object.keys(settings).length > 0
+      ? { settings: goKeyOrder(settings) as Record<string, string> }
+      : {}),
     ...(variables.length > 0 ? { variables } : {}),
   };
 }
@@ -87,7 +115,10 @@ function generatePatchesRequest(
 ): GeneratePatchesRequest {
   return {
     ...requestHead('GeneratePatchesRequest', request, names, settings),
-    items: requestItems(request, templates, names, clusterRef).map((item, n) => ({ uid: requestItemUid(clusterRef, itemAt(request, templates, n).item), ...item })),
+    items: requestItems(request, templates, names, clusterRef).map((item, n) => ({
+      uid: requestItemUid(clusterRef, itemAt(request, templates, n).item),
+      ...item,
+    })),
   };
 }
 
@@ -102,7 +133,10 @@ function validateTopologyRequest(
   settings: Record<string, string> | undefined,
   clusterRef: ObjectRef,
 ): ValidateTopologyRequest {
-  return { ...requestHead('ValidateTopologyRequest', request, lastPatchNames, settings), items: requestItems(request, templates, lastPatchNames, clusterRef) };
+  return {
+    ...requestHead('ValidateTopologyRequest', request, lastPatchNames, settings),
+    items: requestItems(request, templates, lastPatchNames, clusterRef),
+  };
 }
 
 /** patchutil.Patch: spec, metadata.labels and metadata.annotations of the result, each when present (origins along). */
@@ -149,18 +183,33 @@ export function applyGeneratedPatches(
     switch (p.patchType) {
       case 'JSONPatch': {
         const decoded = decodeJsonPatch(p.patch);
-        if (!decoded.ok) return { ok: false, item: n, error: `failed to apply patch: error decoding json patch (RFC6902): ${decoded.error}` };
+        if (!decoded.ok)
+          return {
+            ok: false,
+            item: n,
+            error: `failed to apply patch: error decoding json patch (RFC6902): ${decoded.error}`,
+          };
         if (decoded.ops.length === 0) continue;
         const effects: [number, JsonPatchEffect][] | undefined = record && [];
         const applied = applyJsonPatch(current, decoded.ops, effects && ((i, effect) => effects.push([i, effect])));
-        if (!applied.ok) return { ok: false, item: n, error: `failed to apply patch: error applying json patch (RFC6902): ${applied.error}` };
+        if (!applied.ok)
+          return {
+            ok: false,
+            item: n,
+            error: `failed to apply patch: error applying json patch (RFC6902): ${applied.error}`,
+          };
         patched = applied.doc;
         if (record && effects && isObject(patched)) {
           record.rec.copy(current, [], patched, []);
           for (const [i, effect] of effects) {
             // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- effects are numbered by the operations applied
             const op = decoded.ops[i]!;
-            recordJsonPatchEffect(record.rec, patched, effect, { ...record.source, op: op.op, operationIndex: i, opPath: op.path });
+            recordJsonPatchEffect(record.rec, patched, effect, {
+              ...record.source,
+              op: op.op,
+              operationIndex: i,
+              opPath: op.path,
+            });
           }
         }
         break;
@@ -168,18 +217,31 @@ export function applyGeneratedPatches(
       case 'JSONMergePatch': {
         if (p.patch === '' || p.patch === '{}') continue;
         const applied = applyMergePatch(current, p.patch);
-        if (!applied.ok) return { ok: false, item: n, error: `failed to apply patch: error applying json merge patch (RFC7386): ${applied.error}` };
+        if (!applied.ok)
+          return {
+            ok: false,
+            item: n,
+            error: `failed to apply patch: error applying json merge patch (RFC7386): ${applied.error}`,
+          };
         patched = applied.doc;
         if (record && isObject(patched)) recordMergePatch(record.rec, current, patched, p.patch, record.source);
         break;
       }
       default:
         // engine.go has no default case: patchutil.Patch then fails to decode the missing result.
-        return { ok: false, item: n, error: `failed to apply patch to template: unknown patchType ${goQuote(p.patchType)} (expected JSONPatch or JSONMergePatch)` };
+        return {
+          ok: false,
+          item: n,
+          error: `failed to apply patch to template: unknown patchType ${goQuote(p.patchType)} (expected JSONPatch or JSONMergePatch)`,
+        };
     }
     // patchutil.Patch decodes the result as an Unstructured: it must be an object with a kind.
     if (!isObject(patched) || typeof patched.kind !== 'string' || patched.kind === '') {
-      return { ok: false, item: n, error: `failed to apply patch to template: failed to convert patched object to Unstructured: Object 'Kind' is missing in '${JSON.stringify(patched)}'` };
+      return {
+        ok: false,
+        item: n,
+        error: `failed to apply patch to template: failed to convert patched object to Unstructured: Object 'Kind' is missing in '${JSON.stringify(patched)}'`,
+      };
     }
     out[n] = copyBack(current, patched, record?.rec);
   }
@@ -191,7 +253,15 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 type ExternalPatch = Extract<CompiledPatch, { kind: 'external' }>;
 
 /** An error or warning about an external patch of the Cluster, tagged with the extension and hook. */
-function patchResult(severity: 'error' | 'warning', ctx: ApplyContext, patch: CompiledPatch, path: string, message: string, extension: string, hook: string): Result {
+function patchResult(
+  severity: 'error' | 'warning',
+  ctx: ApplyContext,
+  patch: CompiledPatch,
+  path: string,
+  message: string,
+  extension: string,
+  hook: string,
+): Result {
   const cluster = clusterKeyOf(ctx.clusterRef);
   return {
     severity,
@@ -203,8 +273,23 @@ function patchResult(severity: 'error' | 'warning', ctx: ApplyContext, patch: Co
 }
 
 /** A call whose failure the handler's `failurePolicy: Ignore` turned into an empty success (CAPI logs it). */
-const ignoredCall = (ctx: ApplyContext, patch: CompiledPatch, path: string, extension: string, hook: string, error: string): Result =>
-  patchResult('warning', ctx, patch, path, `: ${hook} call to ${goQuote(extension)} failed and was ignored (failurePolicy Ignore), as CAPI does: ${error}`, extension, hook);
+const ignoredCall = (
+  ctx: ApplyContext,
+  patch: CompiledPatch,
+  path: string,
+  extension: string,
+  hook: string,
+  error: string,
+): Result =>
+  patchResult(
+    'warning',
+    ctx,
+    patch,
+    path,
+    `: ${hook} call to ${goQuote(extension)} failed and was ignored (failurePolicy Ignore), as CAPI does: ${error}`,
+    extension,
+    hook,
+  );
 
 /**
  * One external patch of engine.go `Apply`: its variables (addVariablesForPatch with the patch
@@ -217,7 +302,10 @@ export function applyExternalPatch(
   ctx: ApplyContext,
 ): { ok: true; templates: JsonObject[]; results: Result[] } | { ok: false; results: Result[] } {
   const at = `spec.patches[${patch.index}].external.generatePatchesExtension`;
-  const error = (message: string) => ({ ok: false as const, results: [patchResult('error', ctx, patch, at, message, patch.extension, 'GeneratePatches')] });
+  const error = (message: string) => ({
+    ok: false as const,
+    results: [patchResult('error', ctx, patch, at, message, patch.extension, 'GeneratePatches')],
+  });
   if (!ctx.extensions) {
     // Nothing was called: the result names the patch only.
     const r = patchResult(
@@ -231,12 +319,29 @@ export function applyExternalPatch(
     );
     return { ok: false, results: [{ ...r, tags: { cluster: clusterKeyOf(ctx.clusterRef), patch: patch.name } }] };
   }
-  const wire = generatePatchesRequest(request, templates, ctx.externalVariableNames?.get(patch.name) ?? NO_NAMES, patch.settings, ctx.clusterRef);
+  const wire = generatePatchesRequest(
+    request,
+    templates,
+    ctx.externalVariableNames?.get(patch.name) ?? NO_NAMES,
+    patch.settings,
+    ctx.clusterRef,
+  );
   const answer = ctx.extensions.generatePatches(patch.extension, wire, ctx.clusterRef);
   if (!answer.ok) return error(`failed: failed to generate patches for patch ${goQuote(patch.name)}: ${answer.error}`);
-  const results = answer.ignored === undefined ? [] : [ignoredCall(ctx, patch, at, patch.extension, 'GeneratePatches', answer.ignored)];
-  const record = ctx.recorder && { rec: ctx.recorder, source: { kind: 'externalPatch' as const, patch: patch.name, patchIndex: patch.index, extension: patch.extension } };
-  const applied = applyGeneratedPatches(answer.response, templates, wire.items.map((i) => i.uid), record);
+  const results =
+    answer.ignored === undefined
+      ? []
+      : [ignoredCall(ctx, patch, at, patch.extension, 'GeneratePatches', answer.ignored)];
+  const record = ctx.recorder && {
+    rec: ctx.recorder,
+    source: { kind: 'externalPatch' as const, patch: patch.name, patchIndex: patch.index, extension: patch.extension },
+  };
+  const applied = applyGeneratedPatches(
+    answer.response,
+    templates,
+    wire.items.map((i) => i.uid),
+    record,
+  );
   if (!applied.ok) {
     const failed = applied.item === undefined ? undefined : itemAt(request, templates, applied.item);
     const target = failed ? ` on ${describeTarget(failed.item, failed.template)}` : '';
@@ -249,23 +354,44 @@ export function applyExternalPatch(
  * engine.go `Apply`, after the patch loop: every ValidateTopology extension of the class, in patch
  * order, on the final templates; the first failure fails the Cluster ("validation of patch ... failed").
  */
-export function validatePatchedTopology(compiled: CompiledPatches, request: PatchRequest, templates: readonly JsonObject[], ctx: ApplyContext): Result[] {
+export function validatePatchedTopology(
+  compiled: CompiledPatches,
+  request: PatchRequest,
+  templates: readonly JsonObject[],
+  ctx: ApplyContext,
+): Result[] {
   const patches = compiled.patches;
   const last = patches[patches.length - 1];
   // The request keeps the variables computed for the class's last patch (inline unless it is external).
-  const lastNames = !last || last.kind === 'inline' || last.kind === 'noGenerator' ? ctx.inlineVariableNames : (ctx.externalVariableNames?.get(last.name) ?? NO_NAMES);
+  const lastNames =
+    !last || last.kind === 'inline' || last.kind === 'noGenerator'
+      ? ctx.inlineVariableNames
+      : (ctx.externalVariableNames?.get(last.name) ?? NO_NAMES);
   const results: Result[] = [];
   for (const patch of patches) {
-    if ((patch.kind !== 'external' && patch.kind !== 'validateOnly') || !patch.validateTopologyExtension || !ctx.extensions) continue;
+    if (
+      (patch.kind !== 'external' && patch.kind !== 'validateOnly') ||
+      !patch.validateTopologyExtension ||
+      !ctx.extensions
+    )
+      continue;
     const extension = patch.validateTopologyExtension;
     const at = `spec.patches[${patch.index}].external.validateTopologyExtension`;
-    const answer = ctx.extensions.validateTopology(extension, validateTopologyRequest(request, templates, lastNames, patch.settings, ctx.clusterRef), ctx.clusterRef);
+    const answer = ctx.extensions.validateTopology(
+      extension,
+      validateTopologyRequest(request, templates, lastNames, patch.settings, ctx.clusterRef),
+      ctx.clusterRef,
+    );
     if (!answer.ok) {
       const cluster = clusterKeyOf(ctx.clusterRef);
-      results.push({ ...patchResult('error', ctx, patch, at, '', extension, 'ValidateTopology'), message: `Cluster ${cluster}: validation of patch ${goQuote(patch.name)} failed: ${answer.error}` });
+      results.push({
+        ...patchResult('error', ctx, patch, at, '', extension, 'ValidateTopology'),
+        message: `Cluster ${cluster}: validation of patch ${goQuote(patch.name)} failed: ${answer.error}`,
+      });
       return results;
     }
-    if (answer.ignored !== undefined) results.push(ignoredCall(ctx, patch, at, extension, 'ValidateTopology', answer.ignored));
+    if (answer.ignored !== undefined)
+      results.push(ignoredCall(ctx, patch, at, extension, 'ValidateTopology', answer.ignored));
   }
   return results;
 }

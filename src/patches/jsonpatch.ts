@@ -32,9 +32,7 @@ export interface JsonPatchOp {
   from?: string;
 }
 
-export type ApplyPatchResult =
-  | { ok: true; doc: Json }
-  | { ok: false; error: string; opIndex: number };
+export type ApplyPatchResult = { ok: true; doc: Json } | { ok: false; error: string; opIndex: number };
 
 /** What one applied change did, resolved against the document it applied to (for provenance). */
 export interface JsonPatchEffect {
@@ -64,7 +62,8 @@ export function decodePointerSegment(s: string): string {
 export function recordJsonPatchEffect(rec: Recorder, doc: JsonObject, effect: JsonPatchEffect, source: Source): void {
   const { op, path, listLength } = effect;
   if (op === 'remove') rec.remove(doc, path, listLength);
-  else if (op === 'add' && listLength !== undefined) rec.insert(doc, path.slice(0, -1), path[path.length - 1] as number, listLength, source);
+  else if (op === 'add' && listLength !== undefined)
+    rec.insert(doc, path.slice(0, -1), path[path.length - 1] as number, listLength, source);
   else rec.set(doc, path, source);
 }
 
@@ -102,7 +101,8 @@ function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>, observe: 
   for (const path of op.from === undefined ? [op.path] : [op.path, op.from]) {
     for (const raw of path.split('/').slice(1)) {
       const seg = decodePointerSegment(raw);
-      if (FORBIDDEN_KEYS.has(seg)) return { ok: false, error: `${op.op} operation rejected: path segment ${goQuote(seg)} is not allowed` };
+      if (FORBIDDEN_KEYS.has(seg))
+        return { ok: false, error: `${op.op} operation rejected: path segment ${goQuote(seg)} is not allowed` };
     }
   }
   switch (op.op) {
@@ -123,7 +123,14 @@ function applyOne(root: Json, op: JsonPatchOp, owned: WeakSet<object>, observe: 
 }
 
 /** Patch.add / remove / replace. */
-function write(root: Json, kind: 'add' | 'remove' | 'replace', path: string, value: Json | undefined, owned: WeakSet<object>, observe: Observe): StepResult {
+function write(
+  root: Json,
+  kind: 'add' | 'remove' | 'replace',
+  path: string,
+  value: Json | undefined,
+  owned: WeakSet<object>,
+  observe: Observe,
+): StepResult {
   if (path === '' && kind !== 'remove') {
     const r = replaceRoot(kind, value);
     if (r.ok) observe?.({ op: kind, path: [] });
@@ -140,27 +147,68 @@ function write(root: Json, kind: 'add' | 'remove' | 'replace', path: string, val
 function move(root: Json, from: string, path: string, owned: WeakSet<object>, observe: Observe): StepResult {
   if (from === '') return { ok: false, error: `unable to move entire document to another path: ${INVALID_STATE}` };
   const source = locate(root, from);
-  if (!source) return { ok: false, error: `move operation does not apply: doc is missing from path: ${from}: ${MISSING}` };
+  if (!source)
+    return { ok: false, error: `move operation does not apply: doc is missing from path: ${from}: ${MISSING}` };
   const got = get(source.parent, source.key);
-  if (!got.ok || got.value === undefined) return { ok: false, error: `error in move for path: '${source.key}': ${got.ok ? nonexistent(source.key) : got.error}` };
-  const removal = plan('remove', source.parent, source.key, from, (inner) => `error in move for path: '${source.key}': ${inner}`);
+  if (!got.ok || got.value === undefined)
+    return {
+      ok: false,
+      error: `error in move for path: '${source.key}': ${got.ok ? nonexistent(source.key) : got.error}`,
+    };
+  const removal = plan(
+    'remove',
+    source.parent,
+    source.key,
+    from,
+    (inner) => `error in move for path: '${source.key}': ${inner}`,
+  );
   if (!removal.ok) return removal;
   const removed = commit(root, source, 'remove', removal, null, owned, observe);
-  return addAt(removed, path, got.value, owned, 'move', (inner) => `error in move for path: '${path}': ${inner}`, observe);
+  return addAt(
+    removed,
+    path,
+    got.value,
+    owned,
+    'move',
+    (inner) => `error in move for path: '${path}': ${inner}`,
+    observe,
+  );
 }
 
 /** Patch.copy: a deep copy of the value at `from`, added at `path`. */
 function copy(root: Json, from: string, path: string, owned: WeakSet<object>, observe: Observe): StepResult {
   const source = locate(root, from);
-  if (!source) return { ok: false, error: `copy operation does not apply: doc is missing from path: "${from}": ${MISSING}` };
+  if (!source)
+    return { ok: false, error: `copy operation does not apply: doc is missing from path: "${from}": ${MISSING}` };
   const got = get(source.parent, source.key);
-  if (!got.ok || got.value === undefined) return { ok: false, error: `error in copy for from: '${from}': ${got.ok ? nonexistent(source.key) : got.error}` };
-  return addAt(root, path, cloneJson(got.value), owned, 'copy', (inner) => `error while adding value during copy: ${inner}`, observe);
+  if (!got.ok || got.value === undefined)
+    return { ok: false, error: `error in copy for from: '${from}': ${got.ok ? nonexistent(source.key) : got.error}` };
+  return addAt(
+    root,
+    path,
+    cloneJson(got.value),
+    owned,
+    'copy',
+    (inner) => `error while adding value during copy: ${inner}`,
+    observe,
+  );
 }
 
-function addAt(root: Json, path: string, value: Json, owned: WeakSet<object>, kind: 'move' | 'copy', wrap: (inner: string) => string, observe: Observe): StepResult {
+function addAt(
+  root: Json,
+  path: string,
+  value: Json,
+  owned: WeakSet<object>,
+  kind: 'move' | 'copy',
+  wrap: (inner: string) => string,
+  observe: Observe,
+): StepResult {
   const target = locate(root, path);
-  if (!target) return { ok: false, error: `${kind} operation does not apply: doc is missing destination path: ${path}: ${MISSING}` };
+  if (!target)
+    return {
+      ok: false,
+      error: `${kind} operation does not apply: doc is missing destination path: ${path}: ${MISSING}`,
+    };
   const planned = plan('add', target.parent, target.key, path, wrap);
   if (!planned.ok) return planned;
   return { ok: true, root: commit(root, target, 'add', planned, value, owned, observe) };
@@ -185,7 +233,10 @@ function test(root: Json, path: string, value: Json | undefined): StepResult {
 const nonexistent = (key: string) => `unable to get nonexistent key: ${key}: ${MISSING}`;
 
 /** partialDoc.get / partialArray.get: `undefined` for a missing object key (evanphx's nil node). */
-function get(parent: JsonObject | Json[], key: string): { ok: true; value: Json | undefined } | { ok: false; error: string } {
+function get(
+  parent: JsonObject | Json[],
+  key: string,
+): { ok: true; value: Json | undefined } | { ok: false; error: string } {
   if (!Array.isArray(parent)) return { ok: true, value: Object.hasOwn(parent, key) ? parent[key] : undefined };
   const a = goAtoi(key);
   if (!a.ok) return { ok: false, error: a.error };
@@ -209,8 +260,20 @@ function locate(root: Json, path: string): Location | undefined {
 }
 
 /** Copy-on-write along the located path, then the planned mutation of the owned parent copy (`observe` told first). */
-function commit(root: Json, loc: Location, kind: JsonPatchEffect['op'], planned: { at: string | number; mutate: Mutation }, value: Json, owned: WeakSet<object>, observe: Observe): Json {
-  observe?.({ op: kind, path: [...loc.hops.map((h) => h.via), planned.at], ...(Array.isArray(loc.parent) ? { listLength: loc.parent.length } : {}) });
+function commit(
+  root: Json,
+  loc: Location,
+  kind: JsonPatchEffect['op'],
+  planned: { at: string | number; mutate: Mutation },
+  value: Json,
+  owned: WeakSet<object>,
+  observe: Observe,
+): Json {
+  observe?.({
+    op: kind,
+    path: [...loc.hops.map((h) => h.via), planned.at],
+    ...(Array.isArray(loc.parent) ? { listLength: loc.parent.length } : {}),
+  });
   const mutate = planned.mutate;
   const newRoot = own(root as JsonObject | Json[], owned);
   let cur = newRoot;
@@ -251,7 +314,11 @@ function findContainer(root: JsonObject | Json[], parts: readonly string[]): Hop
   let cur = root;
   for (const raw of parts) {
     const seg = decodePointerSegment(raw);
-    const via = Array.isArray(cur) ? resolveArrayIndex(seg, cur.length) : seg !== '' && Object.hasOwn(cur, seg) ? seg : undefined;
+    const via = Array.isArray(cur)
+      ? resolveArrayIndex(seg, cur.length)
+      : seg !== '' && Object.hasOwn(cur, seg)
+        ? seg
+        : undefined;
     if (via === undefined) return undefined;
     const next = (cur as Record<string | number, Json | undefined>)[via];
     if (next === undefined || !isContainer(next)) return undefined;
@@ -282,7 +349,13 @@ type Plan = { ok: true; at: string | number; mutate: Mutation } | { ok: false; e
  * Checks the final step against the (unmodified) parent before anything is copied. `wrap`
  * words the container's add/remove errors for the calling operation ("error in add for path").
  */
-function plan(kind: 'add' | 'remove' | 'replace', parent: JsonObject | Json[], key: string, path: string, wrap: (inner: string) => string): Plan {
+function plan(
+  kind: 'add' | 'remove' | 'replace',
+  parent: JsonObject | Json[],
+  key: string,
+  path: string,
+  wrap: (inner: string) => string,
+): Plan {
   if (Array.isArray(parent)) return planArray(kind, parent, key, path, wrap);
   const obj = parent;
   switch (kind) {
@@ -303,7 +376,13 @@ function plan(kind: 'add' | 'remove' | 'replace', parent: JsonObject | Json[], k
   }
 }
 
-function planArray(kind: 'add' | 'remove' | 'replace', arr: Json[], key: string, path: string, wrap: (inner: string) => string): Plan {
+function planArray(
+  kind: 'add' | 'remove' | 'replace',
+  arr: Json[],
+  key: string,
+  path: string,
+  wrap: (inner: string) => string,
+): Plan {
   const len = BigInt(arr.length);
   switch (kind) {
     case 'add': {
@@ -372,7 +451,8 @@ function replaceRoot(kind: 'add' | 'replace', value: Json | undefined): StepResu
 function validateOperation(op: JsonPatchOp, opJson = goMarshal(op as unknown as Json)): string | undefined {
   const invalid = (what: string) => `invalid operation ${opJson}: ${what}`;
   if (!['add', 'remove', 'replace', 'move', 'copy', 'test'].includes(op.op)) return invalid('unsupported operation');
-  if ((op.op === 'move' || op.op === 'copy') && op.from === undefined) return invalid(`failed to decode 'from': operation, missing from field: ${MISSING}`);
+  if ((op.op === 'move' || op.op === 'copy') && op.from === undefined)
+    return invalid(`failed to decode 'from': operation, missing from field: ${MISSING}`);
   return undefined;
 }
 
@@ -393,25 +473,38 @@ export function decodeJsonPatch(text: string): { ok: true; ops: JsonPatchOp[] } 
     return { ok: false, error: INVALID_STATE };
   }
   if (parsed === null) return { ok: true, ops: [] };
-  if (!Array.isArray(parsed)) return { ok: false, error: `json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type jsonpatch.Patch` };
+  if (!Array.isArray(parsed))
+    return { ok: false, error: `json: cannot unmarshal ${goJsonKind(parsed)} into Go value of type jsonpatch.Patch` };
   const ops: JsonPatchOp[] = [];
   for (const raw of parsed as unknown[]) {
-    if (raw !== null && !isObject(raw)) return { ok: false, error: `json: cannot unmarshal ${goJsonKind(raw)} into Go value of type jsonpatch.Operation` };
-    const fields = (raw ?? {});
+    if (raw !== null && !isObject(raw))
+      return {
+        ok: false,
+        error: `json: cannot unmarshal ${goJsonKind(raw)} into Go value of type jsonpatch.Operation`,
+      };
+    const fields = raw ?? {};
     const opJson = raw === null ? 'null' : goMarshal(fields);
     const op: JsonPatchOp = { op: typeof fields.op === 'string' ? fields.op : 'unknown', path: '' };
-    const notString = (key: 'from' | 'path') => `invalid operation ${opJson}: failed to decode '${key}': json: cannot unmarshal ${goJsonKind(fields[key])} into Go value of type string`;
+    const notString = (key: 'from' | 'path') =>
+      `invalid operation ${opJson}: failed to decode '${key}': json: cannot unmarshal ${goJsonKind(fields[key])} into Go value of type string`;
     if (fields.from !== undefined && fields.from !== null) {
       if (typeof fields.from === 'string') op.from = fields.from;
       else if (op.op === 'move' || op.op === 'copy') return { ok: false, error: notString('from') };
     }
     // validateOperation's first check: add and replace need a value (a null one counts).
     if ((op.op === 'add' || op.op === 'replace') && !Object.hasOwn(fields, 'value')) {
-      return { ok: false, error: `invalid operation ${opJson}: failed to decode 'value': operation, missing value field: ${MISSING}` };
+      return {
+        ok: false,
+        error: `invalid operation ${opJson}: failed to decode 'value': operation, missing value field: ${MISSING}`,
+      };
     }
     const invalid = validateOperation(op, opJson);
     if (invalid) return { ok: false, error: invalid };
-    if (fields.path === undefined || fields.path === null) return { ok: false, error: `invalid operation ${opJson}: failed to decode 'path': operation missing path field: ${MISSING}` };
+    if (fields.path === undefined || fields.path === null)
+      return {
+        ok: false,
+        error: `invalid operation ${opJson}: failed to decode 'path': operation missing path field: ${MISSING}`,
+      };
     if (typeof fields.path !== 'string') return { ok: false, error: notString('path') };
     op.path = fields.path;
     if (Object.hasOwn(fields, 'value')) op.value = fields.value;

@@ -43,7 +43,10 @@ function mergeObjects(doc: JsonObject, patch: JsonObject): JsonObject {
  * The patched document, or evanphx's error. A patch that is not an object replaces the
  * document (an array with its nulls pruned, a literal as is), as in `doMergePatch`.
  */
-export function applyMergePatch(doc: JsonObject, patchText: string): { ok: true; doc: Json } | { ok: false; error: string } {
+export function applyMergePatch(
+  doc: JsonObject,
+  patchText: string,
+): { ok: true; doc: Json } | { ok: false; error: string } {
   let patch: Json;
   try {
     patch = JSON.parse(patchText) as Json;
@@ -59,7 +62,13 @@ export function applyMergePatch(doc: JsonObject, patchText: string): { ok: true;
  * with the origins of `doc`; a null member removed its key; a value merged into an object is
  * followed member by member; any other value (and what it replaced) comes from `source`.
  */
-export function recordMergePatch(rec: Recorder, doc: JsonObject, patched: JsonObject, patchText: string, source: Source): void {
+export function recordMergePatch(
+  rec: Recorder,
+  doc: JsonObject,
+  patched: JsonObject,
+  patchText: string,
+  source: Source,
+): void {
   rec.copy(doc, [], patched, []);
   const patch = JSON.parse(patchText) as Json;
   const walk = (before: Json | undefined, p: Json, at: Path): void => {

@@ -23,7 +23,11 @@ export function templateReferences(source: string): string[] {
  * The variables `refs` (variable paths) read from `vars` (the merged variables of one request
  * item), once each: a builtin by its full path, any other variable whole, with its origin.
  */
-export function variableUses(refs: readonly string[], vars: Readonly<Record<string, Json>>, originOf: (name: string) => VariableOrigin | undefined): VariableUse[] {
+export function variableUses(
+  refs: readonly string[],
+  vars: Readonly<Record<string, Json>>,
+  originOf: (name: string) => VariableOrigin | undefined,
+): VariableUse[] {
   const out: VariableUse[] = [];
   const seen = new Set<string>();
   for (const ref of refs) {

@@ -30,7 +30,10 @@ function compileNames(names: readonly string[]): ClassNameMatcher {
   const tests = names.map((name): ((cls: string) => boolean) => {
     const suffix = name.startsWith('*') ? name.slice(1) : undefined;
     const prefix = name.endsWith('*') ? name.slice(0, -1) : undefined;
-    return (cls) => cls === name || (suffix !== undefined && cls.endsWith(suffix)) || (prefix !== undefined && cls.startsWith(prefix));
+    return (cls) =>
+      cls === name ||
+      (suffix !== undefined && cls.endsWith(suffix)) ||
+      (prefix !== undefined && cls.startsWith(prefix));
   });
   const any = names.includes('*');
   return (cls) => any || (typeof cls === 'string' && tests.some((t) => t(cls)));
@@ -70,7 +73,11 @@ function builtinClass(variables: Record<string, Json>, part: 'machineDeployment'
 }
 
 /** `template` is the item's current (possibly already patched) document; apiVersion/kind never change. */
-export function matchesSelector(item: PatchRequestItem, s: CompiledSelector, template: JsonObject = item.template): boolean {
+export function matchesSelector(
+  item: PatchRequestItem,
+  s: CompiledSelector,
+  template: JsonObject = item.template,
+): boolean {
   if (template['apiVersion'] !== s.apiVersion || template['kind'] !== s.kind) return false;
   const { kind, fieldPath } = item.holder;
 

@@ -11,7 +11,11 @@ export const clusterKeyOf = (ref: ObjectRef): string => (ref.namespace ? `${ref.
  * Request item `n` with its template as the patches so far left it: the engine keeps one
  * template per request item, in the request's order (`applyPatches`).
  */
-export function itemAt(request: PatchRequest, templates: readonly JsonObject[], n: number): { item: PatchRequestItem; template: JsonObject } {
+export function itemAt(
+  request: PatchRequest,
+  templates: readonly JsonObject[],
+  n: number,
+): { item: PatchRequestItem; template: JsonObject } {
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- n indexes both lists, which have one entry per item
   return { item: request.items[n]!, template: templates[n]! };
 }

@@ -35,7 +35,10 @@ export function prepareTemplate(source: string): PreparedTemplate {
 
 export function renderTemplate(t: PreparedTemplate, data: Json): RenderResult {
   if (t.parsed === undefined) {
-    return { ok: false, error: `failed to parse template: ${goQuote(t.source)}: the Go template engine is not available` };
+    return {
+      ok: false,
+      error: `failed to parse template: ${goQuote(t.source)}: the Go template engine is not available`,
+    };
   }
   if (!t.parsed.ok) return { ok: false, error: `failed to parse template: ${goQuote(t.source)}: ${t.parsed.error}` };
   const exec = gotemplate.executeTemplate(t.parsed.template, data, { missingKey: 'default' });

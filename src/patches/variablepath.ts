@@ -11,9 +11,7 @@ import type { Json } from '../core/model.js';
 import { goQuote } from '../gotemplate/fmt.js';
 import { goAtoi } from '../core/go/strconv.js';
 
-type Segment =
-  | { ok: true; path: string; index: bigint | undefined }
-  | { ok: false; error: string };
+type Segment = { ok: true; path: string; index: bigint | undefined } | { ok: false; error: string };
 
 export interface ParsedVariablePath {
   /** The full path as written. */
@@ -30,7 +28,7 @@ export type LookupResult = { ok: true; value: Json } | { ok: false; error: strin
 function parsePathSegment(segment: string): Segment {
   const l = segment.indexOf('[');
   const r = segment.indexOf(']');
-  if ((l >= 0) !== (r >= 0)) return { ok: false, error: `failed to parse path segment ${goQuote(segment)}` };
+  if (l >= 0 !== r >= 0) return { ok: false, error: `failed to parse path segment ${goQuote(segment)}` };
   if (l < 0) return { ok: true, path: segment, index: undefined };
   // Go slices segment[l+1:r]; with "]" before "[" that panics in the controller. Report it as
   // an unparsable segment instead.
@@ -55,10 +53,14 @@ function fastjsonType(v: Json): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   switch (typeof v) {
-    case 'object': return 'object';
-    case 'string': return 'string';
-    case 'number': return 'number';
-    default: return v ? 'true' : 'false';
+    case 'object':
+      return 'object';
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    default:
+      return v ? 'true' : 'false';
   }
 }
 
@@ -84,7 +86,11 @@ function arrayElement(v: Json, seg: { path: string }, idx: bigint, full: string)
   if (BigInt(v.length) < idx + 1n) {
     // CAPI formats the *int index with %d, which prints a pointer address; the index is printed
     // here instead so messages are stable.
-    return { ok: false, notFound: false, error: `variable ${goQuote(full)} is invalid: array does not have index ${idx}` };
+    return {
+      ok: false,
+      notFound: false,
+      error: `variable ${goQuote(full)} is invalid: array does not have index ${idx}`,
+    };
   }
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the index is below the length (checked above)
   return { ok: true, value: v[Number(idx)]! };
@@ -105,7 +111,8 @@ export function lookupVariable(variables: Readonly<Record<string, Json>>, p: Par
     value = r.value;
   }
   for (const seg of p.relative) {
-    if (!seg.ok) return { ok: false, notFound: false, error: `variable ${goQuote(full)} has invalid syntax: ${seg.error}` };
+    if (!seg.ok)
+      return { ok: false, notFound: false, error: `variable ${goQuote(full)} has invalid syntax: ${seg.error}` };
     const next = fastjsonGet(value, seg.path);
     if (next === undefined) {
       return {

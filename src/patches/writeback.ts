@@ -23,17 +23,38 @@ type Keys = readonly string[];
 /** patchObject: template → object (InfraCluster, ControlPlane, MachinePool bootstrap/infra). */
 const OBJECT_FIELDS: readonly (readonly [Keys, Keys])[] = [
   [['spec', 'template', 'spec'], ['spec']],
-  [['spec', 'template', 'metadata', 'labels'], ['metadata', 'labels']],
-  [['spec', 'template', 'metadata', 'annotations'], ['metadata', 'annotations']],
+  [
+    ['spec', 'template', 'metadata', 'labels'],
+    ['metadata', 'labels'],
+  ],
+  [
+    ['spec', 'template', 'metadata', 'annotations'],
+    ['metadata', 'annotations'],
+  ],
 ];
 
 /** patchTemplate: template → template (CP machine template, MD bootstrap/infra templates). */
 const TEMPLATE_FIELDS: readonly (readonly [Keys, Keys])[] = [
-  [['metadata', 'labels'], ['metadata', 'labels']],
-  [['metadata', 'annotations'], ['metadata', 'annotations']],
-  [['spec', 'template', 'spec'], ['spec', 'template', 'spec']],
-  [['spec', 'template', 'metadata', 'labels'], ['spec', 'template', 'metadata', 'labels']],
-  [['spec', 'template', 'metadata', 'annotations'], ['spec', 'template', 'metadata', 'annotations']],
+  [
+    ['metadata', 'labels'],
+    ['metadata', 'labels'],
+  ],
+  [
+    ['metadata', 'annotations'],
+    ['metadata', 'annotations'],
+  ],
+  [
+    ['spec', 'template', 'spec'],
+    ['spec', 'template', 'spec'],
+  ],
+  [
+    ['spec', 'template', 'metadata', 'labels'],
+    ['spec', 'template', 'metadata', 'labels'],
+  ],
+  [
+    ['spec', 'template', 'metadata', 'annotations'],
+    ['spec', 'template', 'metadata', 'annotations'],
+  ],
 ];
 
 /** Labels/annotations the topology controller owns; patches can never change or drop them. */
@@ -97,7 +118,8 @@ function nestedSet(obj: JsonObject, path: Keys, value: Json): string | undefined
   for (const [i, field] of path.slice(0, -1).entries()) {
     if (Object.hasOwn(m, field)) {
       const next = m[field];
-      if (!isObject(next)) return `value cannot be set because .${path.slice(0, i + 1).join('.')} is not a map[string]interface{}`;
+      if (!isObject(next))
+        return `value cannot be set because .${path.slice(0, i + 1).join('.')} is not a map[string]interface{}`;
       m = next;
     } else {
       const created: JsonObject = {};

@@ -43,7 +43,11 @@ export interface BlueprintInputs {
  * ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them;
  * `checkInput` sees each used class and the templates it references, as written.
  */
-export function blueprintCache(classes: readonly IdentifiedItem[], inputs: BlueprintInputs, results: Result[]): BlueprintCache {
+export function blueprintCache(
+  classes: readonly IdentifiedItem[],
+  inputs: BlueprintInputs,
+  results: Result[],
+): BlueprintCache {
   const ns = inputs.config.defaultNamespace;
   // Every class is decoded as the API server would, used or not: one it rejects is never compiled.
   const rejected = new Set<IdentifiedItem>();
@@ -73,9 +77,17 @@ export function blueprintCache(classes: readonly IdentifiedItem[], inputs: Bluep
         for (const t of templateRefsOf(cc)) {
           classTemplates.add(templateKey(t.apiVersion, t.kind, cc.namespace, t.name));
           const written = checkInput && templates.get(t.apiVersion, t.kind, cc.namespace, t.name);
-          if (written) results.push(...checkInput(written, { apiVersion: t.apiVersion, kind: t.kind, namespace: cc.namespace, name: t.name }));
+          if (written)
+            results.push(
+              ...checkInput(written, { apiVersion: t.apiVersion, kind: t.kind, namespace: cc.namespace, name: t.name }),
+            );
         }
-        const built = buildBlueprint(cc, ref, templates, { capi: capiProfileOf(config), skipExternalPatches: config.skipExternalPatches, contractOf, ...(extensions ? { extensions } : {}) });
+        const built = buildBlueprint(cc, ref, templates, {
+          capi: capiProfileOf(config),
+          skipExternalPatches: config.skipExternalPatches,
+          contractOf,
+          ...(extensions ? { extensions } : {}),
+        });
         results.push(...built.results);
         if (built.blueprint) entry = { ok: true, blueprint: built.blueprint, document: item.value };
       }
@@ -93,7 +105,10 @@ export function blueprintCache(classes: readonly IdentifiedItem[], inputs: Bluep
  * emulated defaulting webhooks, `storedTemplate`), and, for provenance, the defaults applied to
  * each (the defaulting run again, observed).
  */
-export function defaultedTemplates(templates: TemplateIndex, crds: CrdIndex): { index: TemplateIndex; defaults: TemplateDefaults } {
+export function defaultedTemplates(
+  templates: TemplateIndex,
+  crds: CrdIndex,
+): { index: TemplateIndex; defaults: TemplateDefaults } {
   const cache = new Map<string, JsonObject | undefined>();
   const written = new Map<JsonObject, JsonObject>();
   const index: TemplateIndex = {

@@ -8,7 +8,14 @@ import { asObject, asString, cloneJson } from '../core/json.js';
 import { CAPI_GROUP, capiVersionOf, hasTopology } from '../api/normalize.js';
 import { templateKey, type TemplateIndex } from '../blueprint/blueprint.js';
 import { annotationsOf } from '../krm/read.js';
-import { CONVERSION_DATA, DIGEST_ANNOTATION, LAST_APPLIED, OBSERVED_ANNOTATION, OWNER_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
+import {
+  CONVERSION_DATA,
+  DIGEST_ANNOTATION,
+  LAST_APPLIED,
+  OBSERVED_ANNOTATION,
+  OWNER_ANNOTATION,
+  PREVIOUS_ANNOTATION,
+} from '../core/labels.js';
 import { type EarlierOutput } from '../krm/earlier.js';
 import type { InputItem } from '../krm/item.js';
 
@@ -50,7 +57,8 @@ export interface Classified {
 export const clusterKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
 /** The `namespace/name` of the ClusterClass a Cluster uses: its classRef, in the Cluster's namespace unless it names one. */
-export const classKeyOf = (c: Cluster): string => clusterKey(c.topology.classRef.namespace ?? c.namespace, c.topology.classRef.name);
+export const classKeyOf = (c: Cluster): string =>
+  clusterKey(c.topology.classRef.namespace ?? c.namespace, c.topology.classRef.name);
 
 export function ownerOf(item: InputItem): string | undefined {
   return asString(annotationsOf(item.value)[OWNER_ANNOTATION]);
@@ -73,7 +81,16 @@ function cleanTemplate(value: JsonObject): JsonObject {
   delete copy.status;
   const meta = asObject(copy.metadata);
   if (meta) {
-    for (const k of ['managedFields', 'resourceVersion', 'uid', 'selfLink', 'creationTimestamp', 'generation', 'finalizers']) delete meta[k];
+    for (const k of [
+      'managedFields',
+      'resourceVersion',
+      'uid',
+      'selfLink',
+      'creationTimestamp',
+      'generation',
+      'finalizers',
+    ])
+      delete meta[k];
     dropAnnotations(meta, (k) => isToolAnnotation(k) || k === LAST_APPLIED || k === CONVERSION_DATA);
   }
   return copy;
@@ -116,9 +133,14 @@ function duplicateGroups(items: readonly IdentifiedItem[], defaultNamespace: str
  * (`v1alpha4`) or a topology hidden by a typo (`topolgy:`) changes how it is read, never whether
  * it is there.
  */
-const isClusterObject = (ref: ObjectRef): boolean => ref.kind === 'Cluster' && ref.apiVersion.startsWith(`${CAPI_GROUP}/`);
+const isClusterObject = (ref: ObjectRef): boolean =>
+  ref.kind === 'Cluster' && ref.apiVersion.startsWith(`${CAPI_GROUP}/`);
 
-export function classify(items: readonly InputItem[], defaultNamespace: string, earlier: readonly EarlierOutput[] = []): Classified {
+export function classify(
+  items: readonly InputItem[],
+  defaultNamespace: string,
+  earlier: readonly EarlierOutput[] = [],
+): Classified {
   const classes: IdentifiedItem[] = [];
   const clusters: IdentifiedItem[] = [];
   const classicClusters: IdentifiedItem[] = [];
@@ -150,7 +172,8 @@ export function classify(items: readonly InputItem[], defaultNamespace: string, 
     current.push(item);
     if (isClusterObject(ref)) present.add(clusterKey(namespaceOf(ref, defaultNamespace), ref.name));
     const capi = capiVersionOf(ref.apiVersion) !== undefined;
-    if (ref.kind === 'CustomResourceDefinition' && ref.apiVersion === 'apiextensions.k8s.io/v1') crdObjects.push(item.value);
+    if (ref.kind === 'CustomResourceDefinition' && ref.apiVersion === 'apiextensions.k8s.io/v1')
+      crdObjects.push(item.value);
     else if (capi && ref.kind === 'ClusterClass') classes.push(item);
     else if (capi && ref.kind === 'Cluster' && hasTopology(item.value)) clusters.push(item);
     else {
@@ -176,7 +199,18 @@ export function classify(items: readonly InputItem[], defaultNamespace: string, 
       return value;
     },
   };
-  return { classes: unique(classes), clusters: unique(clusters), generated, templates, crdObjects, previous, observed, classicClusters: unique(classicClusters), duplicates, present };
+  return {
+    classes: unique(classes),
+    clusters: unique(clusters),
+    generated,
+    templates,
+    crdObjects,
+    previous,
+    observed,
+    classicClusters: unique(classicClusters),
+    duplicates,
+    present,
+  };
 }
 
 /** Stable shard of a Cluster: SHA-256 of `namespace/name`, first 32 bits, modulo the count. */

@@ -45,18 +45,25 @@ interface Target {
   coreVersion: CoreVersion;
 }
 
-
 /**
  * Renders one Cluster (its results go to the run's, in the order they arise) and returns its
  * output, if it has one this run.
  */
-export function renderClusterItem(ctx: RunContext, item: IdentifiedItem, ref: Target['ref'], runs: ClusterRuns): ClusterOutput | undefined {
+export function renderClusterItem(
+  ctx: RunContext,
+  item: IdentifiedItem,
+  ref: Target['ref'],
+  runs: ClusterRuns,
+): ClusterOutput | undefined {
   const t = admitted(ctx, item, ref);
   if (!t) return undefined;
   const { key } = t;
   const earlier = ctx.classified.generated.get(key);
   const classDigest = ctx.classInputsOf(t.classKey, t.blueprint, t.inputs.clusterClass);
-  const inputs = classDigest && annotationsOf(item.value)['kustomize.config.k8s.io/id'] === undefined ? clusterInputsDigest(classDigest, item.value) : undefined;
+  const inputs =
+    classDigest && annotationsOf(item.value)['kustomize.config.k8s.io/id'] === undefined
+      ? clusterInputsDigest(classDigest, item.value)
+      : undefined;
   const reused = inputs && reusableEntries(earlier, inputs);
   if (reused) {
     runs.rendered.add(key);
@@ -66,16 +73,24 @@ export function renderClusterItem(ctx: RunContext, item: IdentifiedItem, ref: Ta
     return { cluster: key, objects: [], reused };
   }
   const stateful = ctx.observed.length > 0 || ctx.extensions !== undefined;
-  const { done, stateless } = renderWithState((state) => attempt(ctx, t, state), earlier, ctx.previousRender?.get(key), stateful);
+  const { done, stateless } = renderWithState(
+    (state) => attempt(ctx, t, state),
+    earlier,
+    ctx.previousRender?.get(key),
+    stateful,
+  );
   ctx.results.push(...done.results);
   if (!done.objects) return undefined;
   runs.rendered.add(key);
   if (!ctx.mode.emits) return undefined;
   if (done.edit) runs.edits.set(item, done.edit);
-  if (inputs && stateless && done.results.length === 0) markReusable(done.objects, inputsMark(inputs, done.objects.length));
+  if (inputs && stateless && done.results.length === 0)
+    markReusable(done.objects, inputsMark(inputs, done.objects.length));
   ctx.results.push(renderedResult(ref, key, done.objects.length));
   runs.objects += done.objects.length;
-  return done.provenance ? { cluster: key, objects: done.objects, provenance: done.provenance } : { cluster: key, objects: done.objects };
+  return done.provenance
+    ? { cluster: key, objects: done.objects, provenance: done.provenance }
+    : { cluster: key, objects: done.objects };
 }
 
 /** The Cluster as the API server decodes it and CAPI's webhook admits it, with its compiled class; undefined when refused. */
@@ -95,11 +110,24 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
   const classKey = classKeyOf(cluster);
   const entry = ctx.blueprints.get(classKey);
   if (!entry?.ok) {
-    results.push(entry || ctx.duplicateClasses.has(classKey) ? classInvalid(ref, classKey) : classMissing(ref, cluster, classKey, ctx.blueprints.keys));
+    results.push(
+      entry || ctx.duplicateClasses.has(classKey)
+        ? classInvalid(ref, classKey)
+        : classMissing(ref, cluster, classKey, ctx.blueprints.keys),
+    );
     return undefined;
   }
   const inputs = { cluster: item.value, clusterClass: entry.document };
-  return { item, ref, key: clusterKey(ref.namespace, ref.name), cluster, classKey, blueprint: entry.blueprint, inputs, coreVersion: coreVersionFor(cluster, ctx.config) };
+  return {
+    item,
+    ref,
+    key: clusterKey(ref.namespace, ref.name),
+    cluster,
+    classKey,
+    blueprint: entry.blueprint,
+    inputs,
+    coreVersion: coreVersionFor(cluster, ctx.config),
+  };
 }
 
 interface RenderedObject {
@@ -137,7 +165,12 @@ function renderedObjects(r: RenderedCluster): RenderedObject[] {
 function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | undefined): Attempt {
   const out: Result[] = [];
   const current = earlier || ctx.observed.length > 0 ? { previous: earlier, observed: ctx.observed } : undefined;
-  const options = { coreVersion: t.coreVersion, upgrade: ctx.config.upgrade, ...(current ? { current } : {}), ...(ctx.extensions ? { extensions: ctx.extensions } : {}) };
+  const options = {
+    coreVersion: t.coreVersion,
+    upgrade: ctx.config.upgrade,
+    ...(current ? { current } : {}),
+    ...(ctx.extensions ? { extensions: ctx.extensions } : {}),
+  };
   // With provenance, the render records where every value came from (a plain render records nothing). So it does
   // when CRDs may reject a value and extensions are called: the origins of such an error come from this render.
   const recorder = ctx.config.provenance || (ctx.haveCrds && ctx.extensions) ? ctx.newRecorder() : undefined;
@@ -153,16 +186,30 @@ function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | un
 }
 
 /** As on create: CRD defaults, the provider's defaulting webhook, CRD defaults, then the schema (admission.ts). */
-function crdResults(ctx: RunContext, t: Target, objects: readonly JsonObject[], origins: () => ExplainedObject[]): Result[] {
+function crdResults(
+  ctx: RunContext,
+  t: Target,
+  objects: readonly JsonObject[],
+  origins: () => ExplainedObject[],
+): Result[] {
   const rejected = objects.flatMap((o) => {
     const objRef = refOf(o);
     return objRef ? validateOnCreate(ctx.crds, o, objRef) : [];
   });
-  return withValueOrigins(rejected, fieldOrigins(origins, t.blueprint.classRef.name)).map((r) => ({ ...r, tags: { ...r.tags, cluster: t.key } }));
+  return withValueOrigins(rejected, fieldOrigins(origins, t.blueprint.classRef.name)).map((r) => ({
+    ...r,
+    tags: { ...r.tags, cluster: t.key },
+  }));
 }
 
 /** Where a rejected value came from: recorded by this render, or else by the same render once more with a recorder. */
-function originsOf(ctx: RunContext, t: Target, options: RenderClusterOptions, entries: readonly RenderedObject[], recorder: OriginRecorder | undefined): () => ExplainedObject[] {
+function originsOf(
+  ctx: RunContext,
+  t: Target,
+  options: RenderClusterOptions,
+  entries: readonly RenderedObject[],
+  recorder: OriginRecorder | undefined,
+): () => ExplainedObject[] {
   return () => {
     if (recorder) return explainObjects(entries, recorder, t.inputs);
     const again = ctx.newRecorder();
@@ -186,9 +233,17 @@ function fieldOrigins(explain: () => ExplainedObject[], className: string): Fiel
 }
 
 /** The objects as written: in expand mode the classic Cluster too, the tool's annotations, and with provenance its report. */
-function emitted(ctx: RunContext, t: Target, rendered: RenderedCluster, entries: RenderedObject[], recorder: OriginRecorder | undefined): Omit<Attempt, 'results'> {
+function emitted(
+  ctx: RunContext,
+  t: Target,
+  rendered: RenderedCluster,
+  entries: RenderedObject[],
+  recorder: OriginRecorder | undefined,
+): Omit<Attempt, 'results'> {
   const objects = entries.map((e) => e.object);
-  const classic = ctx.mode.expands ? classicCluster(t.item.value, rendered.desired, t.coreVersion, recorder) : undefined;
+  const classic = ctx.mode.expands
+    ? classicCluster(t.item.value, rendered.desired, t.coreVersion, recorder)
+    : undefined;
   let edit: ItemEdit | undefined;
   if (classic) {
     if (annotationsOf(t.item.value)['kustomize.config.k8s.io/id'] !== undefined) {

@@ -71,7 +71,13 @@ export interface RunContext {
 export type PreviousRender = (inputs: readonly InputItem[]) => Map<string, JsonObject[]>;
 
 /** Sets up a run; its first results (reading, update rules, CRDs, extensions, classes, duplicates, classic Clusters) are in `results`. */
-export function runContext(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, renderPrevious: PreviousRender): RunContext {
+export function runContext(
+  items: readonly InputItem[],
+  config: RenderConfig,
+  readResults: readonly Result[],
+  extras: PipelineExtras,
+  renderPrevious: PreviousRender,
+): RunContext {
   const results: Result[] = [...readResults];
   const ns = config.defaultNamespace;
   const classified = classify(items, ns, extras.earlier);
@@ -79,11 +85,20 @@ export function runContext(items: readonly InputItem[], config: RenderConfig, re
   const observed = [...classified.observed, ...(extras.observed ?? [])];
   // The previous inputs give the webhooks' update rules and, rendered, the current state of
   // Clusters whose earlier outputs are not in the package.
-  const previousInputs = [...previous.map((i) => ({ ...i, value: withoutPreviousMark(i.value) })), ...(extras.previousInputs ?? [])];
+  const previousInputs = [
+    ...previous.map((i) => ({ ...i, value: withoutPreviousMark(i.value) })),
+    ...(extras.previousInputs ?? []),
+  ];
   let previousRender: Map<string, JsonObject[]> | undefined;
   if (previousInputs.length > 0) {
     const isPrevious = new Set<InputItem>(previous);
-    results.push(...updateResults(previousInputs, items.filter((i) => !isPrevious.has(i)), config));
+    results.push(
+      ...updateResults(
+        previousInputs,
+        items.filter((i) => !isPrevious.has(i)),
+        config,
+      ),
+    );
     previousRender = renderPrevious(previousInputs);
   }
   const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])]);
@@ -93,11 +108,23 @@ export function runContext(items: readonly InputItem[], config: RenderConfig, re
   // With CRDs, the inputs a render uses are validated as the API server would validate them on
   // create; for Clusters and ClusterClasses, unknown fields are strict-decoding errors instead.
   const crdCheck = haveCrds ? inputCrdValidator(loaded.crds) : undefined;
-  const checkInput: InputCheck | undefined = crdCheck && ((obj, ref) => crdCheck(obj, ref).filter((r) => !(r.tags?.rule === 'crd-pruned' && isCapiTopologyKind(ref))));
-  const { client: extensions, results: extensionResults } = extensionClientFor(items.map((i) => i.value), extras.extensions);
+  const checkInput: InputCheck | undefined =
+    crdCheck &&
+    ((obj, ref) => crdCheck(obj, ref).filter((r) => !(r.tags?.rule === 'crd-pruned' && isCapiTopologyKind(ref))));
+  const { client: extensions, results: extensionResults } = extensionClientFor(
+    items.map((i) => i.value),
+    extras.extensions,
+  );
   results.push(...extensionResults);
   const defaulted = haveCrds ? defaultedTemplates(templates, loaded.crds) : undefined;
-  const blueprintInputs = { templates: defaulted?.index ?? templates, config, contractOf, crds: loaded.crds, extensions, checkInput };
+  const blueprintInputs = {
+    templates: defaulted?.index ?? templates,
+    config,
+    contractOf,
+    crds: loaded.crds,
+    extensions,
+    checkInput,
+  };
   const blueprints = blueprintCache(classes, blueprintInputs, results);
   const mode = modePlan(config);
   const ctx: RunContext = {
@@ -116,9 +143,15 @@ export function runContext(items: readonly InputItem[], config: RenderConfig, re
     extensions,
     blueprints,
     newRecorder: () => new OriginRecorder(defaulted?.defaults),
-    duplicateClasses: new Set(duplicates.map(([first]) => namespacedRef(first, ns)).filter((r) => r.kind === 'ClusterClass').map((r) => clusterKey(r.namespace, r.name))),
+    duplicateClasses: new Set(
+      duplicates
+        .map(([first]) => namespacedRef(first, ns))
+        .filter((r) => r.kind === 'ClusterClass')
+        .map((r) => clusterKey(r.namespace, r.name)),
+    ),
     classInputsOf: classInputsCache(config, extras, crdObjects, observed.length === 0 && !extensions && mode.emits),
-    inThisShard: (namespace, name) => !config.shard || shardOf(namespace, name, config.shard.count) === config.shard.index,
+    inThisShard: (namespace, name) =>
+      !config.shard || shardOf(namespace, name, config.shard.count) === config.shard.index,
   };
   results.push(...duplicateResults(duplicates, ns));
   classicClusterResults(ctx);
@@ -130,9 +163,17 @@ export function runContext(items: readonly InputItem[], config: RenderConfig, re
  * per class); undefined otherwise. Renders that read a current state (observed objects, extension
  * answers) are never reused (`stateless` false).
  */
-function classInputsCache(config: RenderConfig, extras: PipelineExtras, crdObjects: readonly JsonObject[], stateless: boolean): RunContext['classInputsOf'] {
+function classInputsCache(
+  config: RenderConfig,
+  extras: PipelineExtras,
+  crdObjects: readonly JsonObject[],
+  stateless: boolean,
+): RunContext['classInputsOf'] {
   const renderer = extras.renderer;
-  const runInputs = config.reuse && renderer !== undefined && stateless ? runInputsDigest(renderer, config, [...crdObjects, ...(extras.crds ?? [])]) : undefined;
+  const runInputs =
+    config.reuse && renderer !== undefined && stateless
+      ? runInputsDigest(renderer, config, [...crdObjects, ...(extras.crds ?? [])])
+      : undefined;
   const classInputs = new Map<string, string>();
   return (key, blueprint, classDocument) => {
     if (!runInputs) return undefined;
@@ -148,12 +189,17 @@ function classicClusterResults(ctx: RunContext): void {
     const ref = namespacedRef(item, ctx.ns);
     const key = clusterKey(ref.namespace, ref.name);
     // Rendered before, so it has a topology where it is applied: its earlier output is kept (keep.ts).
-    const hadTopology = classified.generated.has(key) || previousRender?.has(key) === true || extras.earlierClusters?.has(key) === true;
-    ctx.results.push(...apiServerDecodingErrors(item.value, ref, ctx.crds), hadTopology ? topologyRemoved(ref) : passedThrough(ref));
+    const hadTopology =
+      classified.generated.has(key) || previousRender?.has(key) === true || extras.earlierClusters?.has(key) === true;
+    ctx.results.push(
+      ...apiServerDecodingErrors(item.value, ref, ctx.crds),
+      hadTopology ? topologyRemoved(ref) : passedThrough(ref),
+    );
   }
 }
 
-const isCapiTopologyKind = (ref: ObjectRef) => (ref.kind === 'Cluster' || ref.kind === 'ClusterClass') && ref.apiVersion.startsWith('cluster.x-k8s.io/');
+const isCapiTopologyKind = (ref: ObjectRef) =>
+  (ref.kind === 'Cluster' || ref.kind === 'ClusterClass') && ref.apiVersion.startsWith('cluster.x-k8s.io/');
 
 /** A previous-state item as it was: the marker annotation removed, so it classifies as a current one would. */
 function withoutPreviousMark(value: JsonObject): JsonObject {

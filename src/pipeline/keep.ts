@@ -27,7 +27,12 @@ export interface KeptOutputs {
   unreadable: readonly string[];
 }
 
-export function keptOutputs(present: ReadonlySet<string>, rendered: ReadonlySet<string>, unreadable: readonly string[], inThisShard: (cluster: string) => boolean): KeptOutputs {
+export function keptOutputs(
+  present: ReadonlySet<string>,
+  rendered: ReadonlySet<string>,
+  unreadable: readonly string[],
+  inThisShard: (cluster: string) => boolean,
+): KeptOutputs {
   return {
     unreadable,
     reason(cluster) {
@@ -39,7 +44,10 @@ export function keptOutputs(present: ReadonlySet<string>, rendered: ReadonlySet<
 }
 
 /** Why earlier outputs stay, as the summaries say it (`2 kept (of Clusters not rendered)`). */
-export const KEPT_BECAUSE: Record<KeepReason, string> = { 'not-rendered': 'of Clusters not rendered', 'unreadable-input': 'not pruned: an input could not be read' };
+export const KEPT_BECAUSE: Record<KeepReason, string> = {
+  'not-rendered': 'of Clusters not rendered',
+  'unreadable-input': 'not pruned: an input could not be read',
+};
 
 const MAX_NAMED = 3;
 

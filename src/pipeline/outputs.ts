@@ -6,7 +6,16 @@ import { createHash } from 'node:crypto';
 import type { JsonObject } from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { asObject, canonicalJson } from '../core/json.js';
-import { DIGEST_ANNOTATION, INDEX_ANNOTATION, INPUTS_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, OWNER_ANNOTATION, PATH_ANNOTATION } from '../core/labels.js';
+import {
+  DIGEST_ANNOTATION,
+  INDEX_ANNOTATION,
+  INPUTS_ANNOTATION,
+  LEGACY_INDEX_ANNOTATION,
+  LEGACY_PATH_ANNOTATION,
+  LOCAL_CONFIG_ANNOTATION,
+  OWNER_ANNOTATION,
+  PATH_ANNOTATION,
+} from '../core/labels.js';
 import type { EarlierOutput } from '../krm/earlier.js';
 import type { InputItem } from '../krm/item.js';
 import { annotationsOf, SKIPPED_RULE } from '../krm/read.js';
@@ -19,7 +28,8 @@ import { located, strictly, withFiles } from './results.js';
 import type { ClusterOutput, ClusterRuns, ItemEdit, KeepDecision, PipelineSummary } from './types.js';
 
 /** The output order of generated objects: by Cluster key (a stable sort keeps duplicates in input order). */
-export const compareClusterOutputs = (a: Pick<ClusterOutput, 'cluster'>, b: Pick<ClusterOutput, 'cluster'>): number => (a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0);
+export const compareClusterOutputs = (a: Pick<ClusterOutput, 'cluster'>, b: Pick<ClusterOutput, 'cluster'>): number =>
+  a.cluster < b.cluster ? -1 : a.cluster > b.cluster ? 1 : 0;
 
 /** One render of a Cluster: its results and, when it rendered, its objects (and item edit, provenance). */
 export interface Attempt {
@@ -30,7 +40,8 @@ export interface Attempt {
 }
 
 /** A digest of an object's content, whatever the key order of the inputs it was built from. */
-const objectDigest = (obj: JsonObject): string => createHash('sha256').update(canonicalJson(obj)).digest('hex').slice(0, 32);
+const objectDigest = (obj: JsonObject): string =>
+  createHash('sha256').update(canonicalJson(obj)).digest('hex').slice(0, 32);
 
 /** The earlier outputs' digests, when every one has its digest. */
 function digestsOf(earlier: readonly EarlierOutput[]): string[] | undefined {
@@ -57,7 +68,12 @@ function containsDigests(digests: readonly string[], objects: readonly JsonObjec
  * rollout. So it is not parsed. (Not when `stateful`, with observed objects or extensions: they
  * take part in the render, and are called once.)
  */
-export function renderWithState(attempt: (state: readonly JsonObject[] | undefined) => Attempt, earlier: readonly EarlierOutput[] | undefined, previous: JsonObject[] | undefined, stateful: boolean): { done: Attempt; stateless: boolean } {
+export function renderWithState(
+  attempt: (state: readonly JsonObject[] | undefined) => Attempt,
+  earlier: readonly EarlierOutput[] | undefined,
+  previous: JsonObject[] | undefined,
+  stateful: boolean,
+): { done: Attempt; stateless: boolean } {
   const digests = earlier && digestsOf(earlier);
   if (digests && !stateful) {
     const attempted = attempt(undefined);
@@ -102,7 +118,8 @@ const splitKey = (key: string): [string, string] => {
 };
 
 /** Items that could not be read as objects (no identity, not skipped; each has its error result), as the user finds them: file, else place in the list. */
-const unreadableItems = (items: readonly InputItem[]): string[] => items.flatMap((i, index) => (i.ref || i.skipped ? [] : [i.file ? located(i) : `items[${index}]`]));
+const unreadableItems = (items: readonly InputItem[]): string[] =>
+  items.flatMap((i, index) => (i.ref || i.skipped ? [] : [i.file ? located(i) : `items[${index}]`]));
 
 /**
  * What the run writes back besides the generated objects, and its results. Outputs of an earlier
@@ -127,17 +144,27 @@ export function summarize(ctx: RunContext, runs: ClusterRuns): PipelineSummary &
       else if (!rendered.has(owner)) pruned++;
     }
     const notFound = [...generated.keys()].filter((owner) => kept.reason(owner) === 'unreadable-input');
-    if (notFound.length > 0) results.push(unreadableKeptResult(`the earlier objects of Clusters not found this run (${named(notFound)})`, kept.unreadable));
+    if (notFound.length > 0)
+      results.push(
+        unreadableKeptResult(
+          `the earlier objects of Clusters not found this run (${named(notFound)})`,
+          kept.unreadable,
+        ),
+      );
   }
   const classItems = new Set<InputItem>(classes);
-  const isClassInput = (i: InputItem) => classItems.has(i) || (!!i.ref && blueprints.classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
+  const isClassInput = (i: InputItem) =>
+    classItems.has(i) ||
+    (!!i.ref &&
+      blueprints.classTemplates.has(templateKey(i.ref.apiVersion, i.ref.kind, i.ref.namespace ?? ns, i.ref.name)));
   const replacedItems = new Set([...replaced].flatMap((e) => (e.item ? [e.item] : [])));
   const keep = items.filter((i) => !replacedItems.has(i) && !(mode.dropsClassInputs && isClassInput(i)));
   const keepEntries = (extras.earlier ?? []).filter((e) => !replaced.has(e)).map((e) => e.entry);
   const classic = passedThrough(ctx);
   const tally: RunTally = {
     verb: mode.emits ? 'rendered' : 'validated',
-    clusters: rendered.size + [...present].filter((key) => inThisShard(key) && !rendered.has(key) && !classic.has(key)).length,
+    clusters:
+      rendered.size + [...present].filter((key) => inThisShard(key) && !rendered.has(key) && !classic.has(key)).length,
     rendered: rendered.size,
     objects: runs.objects,
     kept: keptBy,
@@ -145,7 +172,11 @@ export function summarize(ctx: RunContext, runs: ClusterRuns): PipelineSummary &
     notObjects: results.filter((r) => r.tags?.rule === SKIPPED_RULE).length,
     unreadable: unreadable.length + (extras.unreadable?.length ?? 0),
   };
-  const reported = reportedResults(withFiles(config.strict ? strictly(results) : results, items, ns), tally, config.reportEachCluster);
+  const reported = reportedResults(
+    withFiles(config.strict ? strictly(results) : results, items, ns),
+    tally,
+    config.reportEachCluster,
+  );
   return { keep, keepEntries, edits, results: reported, kept };
 }
 
@@ -154,5 +185,9 @@ function passedThrough(ctx: RunContext): Set<string> {
   const { classicClusters, clusters, generated } = ctx.classified;
   const keyOf = (i: IdentifiedItem) => clusterKey(i.ref.namespace ?? ctx.ns, i.ref.name);
   const withTopology = new Set(clusters.map(keyOf));
-  return new Set(classicClusters.map(keyOf).filter((key) => !withTopology.has(key) && !generated.has(key) && !ctx.extras.earlierClusters?.has(key)));
+  return new Set(
+    classicClusters
+      .map(keyOf)
+      .filter((key) => !withTopology.has(key) && !generated.has(key) && !ctx.extras.earlierClusters?.has(key)),
+  );
 }

@@ -46,24 +46,38 @@ function because(reasons: readonly [number, string][]): string {
  */
 function summaryResult(t: RunTally): Result {
   const failed = t.clusters - t.rendered;
-  const parts = [`${t.verb} ${t.rendered} of ${count(t.clusters, 'Cluster')}${t.verb === 'rendered' ? ` (${count(t.objects, 'object')})` : ''}, ${failed} failed${failed > 0 ? ' (see the errors)' : ''}`];
+  const parts = [
+    `${t.verb} ${t.rendered} of ${count(t.clusters, 'Cluster')}${t.verb === 'rendered' ? ` (${count(t.objects, 'object')})` : ''}, ${failed} failed${failed > 0 ? ' (see the errors)' : ''}`,
+  ];
   if (t.verb === 'rendered') {
     const kept = [...t.kept.values()].reduce((a, b) => a + b, 0);
-    parts.push(`earlier outputs: ${kept} kept${because([...t.kept].map(([reason, n]) => [n, KEPT_BECAUSE[reason]]))}, ${t.pruned} pruned${t.pruned > 0 ? ' (gone from the inputs)' : ''}`);
+    parts.push(
+      `earlier outputs: ${kept} kept${because([...t.kept].map(([reason, n]) => [n, KEPT_BECAUSE[reason]]))}, ${t.pruned} pruned${t.pruned > 0 ? ' (gone from the inputs)' : ''}`,
+    );
   }
   const skipped = t.notObjects + t.unreadable;
-  parts.push(`${count(skipped, 'input')} skipped${because([[t.notObjects, 'not a Kubernetes object'], [t.unreadable, 'could not be read']])}`);
+  parts.push(
+    `${count(skipped, 'input')} skipped${because([
+      [t.notObjects, 'not a Kubernetes object'],
+      [t.unreadable, 'could not be read'],
+    ])}`,
+  );
   return { severity: 'info', message: parts.join('; '), tags: { rule: SUMMARY_RULE } };
 }
 
 /** The run's summary among its reported results (the CLI prints it where no result is shown). */
-export const runSummary = (results: readonly Result[]): string => results.find((r) => r.tags?.rule === SUMMARY_RULE)?.message ?? '';
+export const runSummary = (results: readonly Result[]): string =>
+  results.find((r) => r.tags?.rule === SUMMARY_RULE)?.message ?? '';
 
 /** Whether a run has anything to summarise: a Cluster, an earlier output, a skipped input. */
-const eventful = (t: RunTally): boolean => t.clusters + t.pruned + t.notObjects + t.unreadable + [...t.kept.values()].reduce((a, b) => a + b, 0) > 0;
+const eventful = (t: RunTally): boolean =>
+  t.clusters + t.pruned + t.notObjects + t.unreadable + [...t.kept.values()].reduce((a, b) => a + b, 0) > 0;
 
 /** The run's results as reported: ordered by severity, the summary (when there is anything to say) first among the infos. */
 export function reportedResults(results: readonly Result[], tally: RunTally, reportEachCluster: boolean): Result[] {
-  const shown = [...(eventful(tally) ? [summaryResult(tally)] : []), ...results.filter((r) => reportEachCluster || r.tags?.rule !== RENDERED_RULE)];
+  const shown = [
+    ...(eventful(tally) ? [summaryResult(tally)] : []),
+    ...results.filter((r) => reportEachCluster || r.tags?.rule !== RENDERED_RULE),
+  ];
   return SEVERITY_ORDER.flatMap((severity) => shown.filter((r) => r.severity === severity));
 }

@@ -31,11 +31,17 @@ export function internalError(ref: ObjectRef, e: unknown): Result {
 export function classMissing(ref: ObjectRef, cluster: Cluster, classKey: string, known: readonly string[]): Result {
   const v1beta1 = cluster.sourceApiVersion.endsWith('/v1beta1');
   const [namespace, name] = splitKey(classKey);
-  const near = closest(name, known.map((k) => splitKey(k)[1]));
+  const near = closest(
+    name,
+    known.map((k) => splitKey(k)[1]),
+  );
   // The closest name; in the Cluster's namespace when the class is there, else the first namespace that has it.
   const named = known.filter((k) => splitKey(k)[1] === near).sort(compareText);
   const meant = named.find((k) => splitKey(k)[0] === namespace) ?? named[0];
-  const elsewhere = meant !== undefined && splitKey(meant)[0] !== namespace ? ` (another namespace: set ${v1beta1 ? 'spec.topology.classNamespace' : 'spec.topology.classRef.namespace'})` : '';
+  const elsewhere =
+    meant !== undefined && splitKey(meant)[0] !== namespace
+      ? ` (another namespace: set ${v1beta1 ? 'spec.topology.classNamespace' : 'spec.topology.classRef.namespace'})`
+      : '';
   const hint = meant === undefined ? '' : `did you mean ClusterClass "${meant}"${elsewhere}? Otherwise `;
   return {
     severity: 'error',
@@ -57,7 +63,12 @@ export const classInvalid = (ref: ObjectRef, classKey: string): Result => ({
 });
 
 /** Control planes and MachineDeployments whose rendered templates or versions changed since the earlier render. */
-export function rolloutResults(previous: readonly JsonObject[] | undefined, objects: JsonObject[], ref: ObjectRef, key: string): Result[] {
+export function rolloutResults(
+  previous: readonly JsonObject[] | undefined,
+  objects: JsonObject[],
+  ref: ObjectRef,
+  key: string,
+): Result[] {
   if (!previous || previous.length === 0) return [];
   return rolloutReport(previous, objects).map((r) => ({
     severity: 'info',
@@ -76,13 +87,19 @@ export const passedThrough = (ref: ObjectRef): Result => ({
   tags: { rule: 'no-topology' },
 });
 
-export const located = (i: InputItem) => (i.file ? `${i.file.path}${i.file.index ? `#${i.file.index}` : ''}` : 'an input without a file annotation');
+export const located = (i: InputItem) =>
+  i.file ? `${i.file.path}${i.file.index ? `#${i.file.index}` : ''}` : 'an input without a file annotation';
 
 /** kustomize refuses a second object of the same identity; so do we, naming where each copy is. */
 export function duplicateResults(groups: readonly DuplicateGroup[], ns: string): Result[] {
   return groups.map((group) => {
     const ref = namespacedRef(group[0], ns);
-    const what = ref.kind === 'Cluster' ? 'none of them is rendered' : ref.kind === 'ClusterClass' ? 'its Clusters are not rendered' : 'which one a ClusterClass uses is undefined';
+    const what =
+      ref.kind === 'Cluster'
+        ? 'none of them is rendered'
+        : ref.kind === 'ClusterClass'
+          ? 'its Clusters are not rendered'
+          : 'which one a ClusterClass uses is undefined';
     return {
       severity: 'error',
       message: `may not add resource with an already registered id: ${identityOf(ref, ns)}: defined in ${group.map(located).join(' and ')}; ${what}: rename or remove all but one`,
@@ -94,9 +111,11 @@ export function duplicateResults(groups: readonly DuplicateGroup[], ns: string):
 }
 
 /** Strict mode (CI gates): a warning is an error. */
-export const strictly = (results: Result[]): Result[] => results.map((r) => (r.severity === 'warning' ? { ...r, severity: 'error', tags: { ...r.tags, strict: 'true' } } : r));
+export const strictly = (results: Result[]): Result[] =>
+  results.map((r) => (r.severity === 'warning' ? { ...r, severity: 'error', tags: { ...r.tags, strict: 'true' } } : r));
 
-const refKey = (r: ObjectRef, defaultNamespace: string) => `${r.apiVersion}\0${r.kind}\0${r.namespace ?? defaultNamespace}\0${r.name}`;
+const refKey = (r: ObjectRef, defaultNamespace: string) =>
+  `${r.apiVersion}\0${r.kind}\0${r.namespace ?? defaultNamespace}\0${r.name}`;
 
 /** Fills `file` of results about input objects from their path annotations. */
 export function withFiles(results: Result[], items: readonly InputItem[], ns: string): Result[] {

@@ -39,7 +39,8 @@ function withoutToolAnnotations(value: JsonObject): JsonObject {
 
 const digestOf = (parts: readonly (string | JsonObject)[]): string => {
   const hash = createHash('sha256');
-  for (const part of parts) hash.update(typeof part === 'string' ? part : canonicalJson(withoutToolAnnotations(part))).update('\n');
+  for (const part of parts)
+    hash.update(typeof part === 'string' ? part : canonicalJson(withoutToolAnnotations(part))).update('\n');
   return hash.digest('hex');
 };
 
@@ -49,12 +50,21 @@ export const runInputsDigest = (renderer: string, config: RenderConfig, crds: re
 
 /** The digest of what the renders of one class's Clusters read besides the Cluster: the class as written and its templates as resolved. */
 export function classInputsDigest(run: string, blueprint: Blueprint, classDocument: JsonObject): string {
-  const templates = [blueprint.infrastructureCluster, blueprint.controlPlane, blueprint.controlPlaneMachineInfrastructure, ...[...blueprint.machineDeployments.values(), ...blueprint.machinePools.values()].flatMap((w) => [w.bootstrap, w.infrastructure])];
+  const templates = [
+    blueprint.infrastructureCluster,
+    blueprint.controlPlane,
+    blueprint.controlPlaneMachineInfrastructure,
+    ...[...blueprint.machineDeployments.values(), ...blueprint.machinePools.values()].flatMap((w) => [
+      w.bootstrap,
+      w.infrastructure,
+    ]),
+  ];
   return digestOf([run, classDocument, ...templates.flatMap((t) => (t ? [t.object] : []))]);
 }
 
 /** The digest of what one Cluster's render reads. */
-export const clusterInputsDigest = (classInputs: string, cluster: JsonObject): string => digestOf([classInputs, cluster]).slice(0, 32);
+export const clusterInputsDigest = (classInputs: string, cluster: JsonObject): string =>
+  digestOf([classInputs, cluster]).slice(0, 32);
 
 /** The mark of a reusable render: the digest of its inputs and how many objects it gave. */
 export const inputsMark = (digest: string, count: number): string => `${digest}/${count}`;

@@ -18,20 +18,47 @@ import { runContext, type PreviousRender } from './context.js';
 import { renderClusterItem } from './cluster.js';
 import { compareClusterOutputs, summarize } from './outputs.js';
 import { internalError } from './results.js';
-import type { ClusterOutput, ClusterRuns, ClusterSink, KeepDecision, PipelineExtras, PipelineOutput, PipelineSummary } from './types.js';
+import type {
+  ClusterOutput,
+  ClusterRuns,
+  ClusterSink,
+  KeepDecision,
+  PipelineExtras,
+  PipelineOutput,
+  PipelineSummary,
+} from './types.js';
 
 export { compareClusterOutputs } from './outputs.js';
-export type { ClusterOutput, ClusterSink, ItemEdit, KeepDecision, PipelineExtras, PipelineOutput, PipelineSummary } from './types.js';
+export type {
+  ClusterOutput,
+  ClusterSink,
+  ItemEdit,
+  KeepDecision,
+  PipelineExtras,
+  PipelineOutput,
+  PipelineSummary,
+} from './types.js';
 
 /** The run with every Cluster's objects collected (sorted by Cluster). */
-export function runPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[] = [], extras: PipelineExtras = {}): PipelineOutput & KeepDecision {
+export function runPipeline(
+  items: readonly InputItem[],
+  config: RenderConfig,
+  readResults: readonly Result[] = [],
+  extras: PipelineExtras = {},
+): PipelineOutput & KeepDecision {
   const generated: ClusterOutput[] = [];
   const summary = renderPipeline(items, config, readResults, extras, (g) => generated.push(g));
   return { ...summary, generated: generated.sort(compareClusterOutputs) };
 }
 
 /** The run, handing each rendered Cluster's objects to `sink` as soon as they are rendered (input order). */
-export function renderPipeline(items: readonly InputItem[], config: RenderConfig, readResults: readonly Result[], extras: PipelineExtras, sink: ClusterSink): PipelineSummary & KeepDecision {
+export function renderPipeline(
+  items: readonly InputItem[],
+  config: RenderConfig,
+  readResults: readonly Result[],
+  extras: PipelineExtras,
+  sink: ClusterSink,
+): PipelineSummary & KeepDecision {
   const ctx = runContext(items, config, readResults, extras, previousRender(config, extras));
   const { clusters } = ctx.classified;
   const runs: ClusterRuns = { edits: new Map(), rendered: new Set(), objects: 0 };
@@ -55,7 +82,10 @@ export function renderPipeline(items: readonly InputItem[], config: RenderConfig
 function previousRender(config: RenderConfig, extras: PipelineExtras): PreviousRender {
   const { crds, extensions } = extras;
   return (inputs) => {
-    const earlier = runPipeline(inputs, { ...config, mode: 'preview', strict: false, provenance: false }, [], { ...(crds ? { crds } : {}), ...(extensions ? { extensions } : {}) });
+    const earlier = runPipeline(inputs, { ...config, mode: 'preview', strict: false, provenance: false }, [], {
+      ...(crds ? { crds } : {}),
+      ...(extensions ? { extensions } : {}),
+    });
     return new Map(earlier.generated.map((g) => [g.cluster, g.objects]));
   };
 }

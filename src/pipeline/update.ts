@@ -34,7 +34,11 @@ function normalizeSide(items: readonly InputItem[], config: RenderConfig): Norma
 }
 
 /** Update-rule violations from `before` to `after` (results about the current objects). */
-export function updateResults(before: readonly InputItem[], after: readonly InputItem[], config: RenderConfig): Result[] {
+export function updateResults(
+  before: readonly InputItem[],
+  after: readonly InputItem[],
+  config: RenderConfig,
+): Result[] {
   const old = normalizeSide(before, config);
   const cur = normalizeSide(after, config);
   const results: Result[] = [];

@@ -15,14 +15,19 @@ function headline(plan: Plan): string {
 /** Said once for the fleet rather than once per Cluster. */
 const missingClassLines = (plan: Plan): string[] =>
   plan.missingClasses.map(
-    (m) => `ClusterClass "${m.clusterClass}" is not among the inputs (${m.clusters} Cluster${m.clusters === 1 ? ' uses' : 's use'} it): pass the path that holds it, or run plan where it is`,
+    (m) =>
+      `ClusterClass "${m.clusterClass}" is not among the inputs (${m.clusters} Cluster${m.clusters === 1 ? ' uses' : 's use'} it): pass the path that holds it, or run plan where it is`,
   );
 
 /** A Cluster that fails only because its class is missing is covered by the missing-class line. */
-const onlyClassMissing = (c: ClusterPlan) => c.errors.length > 0 && c.errors.every((e) => e.tags?.rule === 'class-missing');
+const onlyClassMissing = (c: ClusterPlan) =>
+  c.errors.length > 0 && c.errors.every((e) => e.tags?.rule === 'class-missing');
 
 const interesting = (plan: Plan): ClusterPlan[] =>
-  plan.clusters.filter((c) => (c.status !== 'unchanged' || c.newErrors.length > 0) && !(c.status === 'still-failing' && onlyClassMissing(c)));
+  plan.clusters.filter(
+    (c) =>
+      (c.status !== 'unchanged' || c.newErrors.length > 0) && !(c.status === 'still-failing' && onlyClassMissing(c)),
+  );
 
 /** The errors to show for a Cluster: all of them when it still fails, else those that are new. */
 const shownErrors = (c: ClusterPlan) => (c.status === 'still-failing' ? c.errors : c.newErrors);
@@ -31,8 +36,12 @@ const statusText = (c: ClusterPlan) => c.status.replace('-', ' ');
 export function formatMarkdown(plan: Plan): string {
   const lines: string[] = ['## ClusterClass render plan', '', `**${headline(plan)}.**`, ''];
   for (const m of missingClassLines(plan)) lines.push(`> **${m}**`, '');
-  lines.push('| ClusterClass | Clusters | Changed | Rolling out | Newly failing |', '| --- | ---: | ---: | ---: | ---: |');
-  for (const c of plan.summary.byClass) lines.push(`| \`${c.clusterClass}\` | ${c.clusters} | ${c.changed} | ${c.rollingOut} | ${c.newlyFailing} |`);
+  lines.push(
+    '| ClusterClass | Clusters | Changed | Rolling out | Newly failing |',
+    '| --- | ---: | ---: | ---: | ---: |',
+  );
+  for (const c of plan.summary.byClass)
+    lines.push(`| \`${c.clusterClass}\` | ${c.clusters} | ${c.changed} | ${c.rollingOut} | ${c.newlyFailing} |`);
   for (const c of interesting(plan)) {
     lines.push('', `### \`${c.cluster}\` (${c.clusterClass}): ${statusText(c)}`);
     if (shownErrors(c).length > 0) {
@@ -42,7 +51,9 @@ export function formatMarkdown(plan: Plan): string {
     if (c.rollouts.length > 0) {
       lines.push('', '**Rolling out**', '');
       for (const r of c.rollouts) {
-        const why = r.reasons.map((x) => `${x.template}${x.fields.length > 0 ? ` (${x.fields.map((f) => `\`${f}\``).join(', ')})` : ''}`).join('; ');
+        const why = r.reasons
+          .map((x) => `${x.template}${x.fields.length > 0 ? ` (${x.fields.map((f) => `\`${f}\``).join(', ')})` : ''}`)
+          .join('; ');
         lines.push(`- ${r.kind} \`${r.name}\`: ${why}`);
       }
     }
@@ -65,14 +76,19 @@ export function formatText(plan: Plan, colour: boolean): string {
   const c = (name: keyof typeof colours, s: string) => (colour ? `${colours[name]}${s}${colours.reset}` : s);
   const lines: string[] = [c('bold', headline(plan))];
   for (const m of missingClassLines(plan)) lines.push(c('red', m));
-  for (const k of plan.summary.byClass) lines.push(`  ${k.clusterClass}: ${k.changed}/${k.clusters} changed, ${k.rollingOut} rolling out, ${k.newlyFailing} newly failing`);
+  for (const k of plan.summary.byClass)
+    lines.push(
+      `  ${k.clusterClass}: ${k.changed}/${k.clusters} changed, ${k.rollingOut} rolling out, ${k.newlyFailing} newly failing`,
+    );
   for (const p of interesting(plan)) {
     lines.push('', c('bold', `${p.cluster} (${p.clusterClass}): ${statusText(p)}`));
     for (const e of shownErrors(p)) lines.push(c('red', `  ! ${e.field ? `${e.field.path}: ` : ''}${e.message}`));
-    for (const r of p.rollouts) lines.push(c('yellow', `  ~ rolls out ${r.kind} ${r.name}: ${r.reasons.map((x) => x.template).join('; ')}`));
+    for (const r of p.rollouts)
+      lines.push(c('yellow', `  ~ rolls out ${r.kind} ${r.name}: ${r.reasons.map((x) => x.template).join('; ')}`));
     for (const m of p.modified) {
       lines.push(c('yellow', `  ~ ${objectName(m.ref)}${m.renamedFrom ? ` (was ${m.renamedFrom})` : ''}`));
-      for (const ch of m.changes) lines.push(`      ${ch.path}: ${c('red', value(ch.before))} -> ${c('green', value(ch.after))}`);
+      for (const ch of m.changes)
+        lines.push(`      ${ch.path}: ${c('red', value(ch.before))} -> ${c('green', value(ch.after))}`);
     }
     for (const r of p.created) lines.push(c('green', `  + ${objectName(r)}`));
     for (const r of p.deleted) lines.push(c('red', `  - ${objectName(r)}`));

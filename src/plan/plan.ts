@@ -8,7 +8,14 @@ import type { Result } from '../core/result.js';
 import type { RenderConfig } from '../krm/config.js';
 import { asObject, asString, cloneJson, jsonText } from '../core/json.js';
 import { runPipeline, type PipelineExtras } from '../pipeline/run.js';
-import { classify, classKeyOf, clusterKey, dropAnnotations, isToolAnnotation, namespacedRef } from '../pipeline/classify.js';
+import {
+  classify,
+  classKeyOf,
+  clusterKey,
+  dropAnnotations,
+  isToolAnnotation,
+  namespacedRef,
+} from '../pipeline/classify.js';
 import { normalizeCluster } from '../api/normalize.js';
 import { CLONED_FROM_NAME } from '../core/labels.js';
 import { rolloutReport, type Rollout } from '../webhooks/compatibility.js';
@@ -88,7 +95,9 @@ function comparable(o: JsonObject): JsonObject {
 /** Rotating template clones are matched by name prefix (their 5-character suffix is a content hash). */
 function matchKey(o: JsonObject): string {
   const ref = refOfObject(o);
-  const rotating = ref.kind.endsWith('Template') && asString(asObject(asObject(o.metadata)?.annotations)?.[CLONED_FROM_NAME]) !== undefined;
+  const rotating =
+    ref.kind.endsWith('Template') &&
+    asString(asObject(asObject(o.metadata)?.annotations)?.[CLONED_FROM_NAME]) !== undefined;
   return `${ref.kind}/${rotating ? `${ref.name.slice(0, -5)}*` : ref.name}`;
 }
 
@@ -108,7 +117,11 @@ function render(side: PlanSide, config: RenderConfig, extras: PipelineExtras): R
   }
   for (const r of out.results) {
     if (r.severity !== 'error') continue;
-    const cluster = r.tags?.cluster ?? (r.resourceRef?.kind === 'Cluster' ? `${r.resourceRef.namespace ?? config.defaultNamespace}/${r.resourceRef.name}` : undefined);
+    const cluster =
+      r.tags?.cluster ??
+      (r.resourceRef?.kind === 'Cluster'
+        ? `${r.resourceRef.namespace ?? config.defaultNamespace}/${r.resourceRef.name}`
+        : undefined);
     if (!cluster) continue;
     errors.set(cluster, [...(errors.get(cluster) ?? []), r]);
   }
@@ -135,7 +148,8 @@ function planCluster(cluster: string, clusterClass: string, base: Rendered, head
     errors: headErrors,
   };
   if (!after) {
-    plan.status = headErrors.length === 0 ? 'deleted' : !before && base.classes.has(cluster) ? 'still-failing' : 'failing';
+    plan.status =
+      headErrors.length === 0 ? 'deleted' : !before && base.classes.has(cluster) ? 'still-failing' : 'failing';
     if (plan.status === 'deleted') plan.deleted = (before ?? []).map(refOfObject);
     return plan;
   }
@@ -153,7 +167,10 @@ function planCluster(cluster: string, clusterClass: string, base: Rendered, head
       continue;
     }
     const oldName = refOfObject(old).name;
-    const changes = diffJson({ ...old, metadata: { ...asObject(old.metadata), name: null } }, { ...o, metadata: { ...asObject(o.metadata), name: null } });
+    const changes = diffJson(
+      { ...old, metadata: { ...asObject(old.metadata), name: null } },
+      { ...o, metadata: { ...asObject(o.metadata), name: null } },
+    );
     const renamed = oldName !== refOfObject(o).name;
     if (changes.length > 0 || renamed) {
       const change: ObjectChange = { ref: refOfObject(o), changes };
@@ -162,7 +179,9 @@ function planCluster(cluster: string, clusterClass: string, base: Rendered, head
     }
   }
   for (const [key, o] of beforeByKey) if (!afterByKey.has(key)) plan.deleted.push(refOfObject(o));
-  plan.rollouts = rolloutReport(before, after).filter((r) => r.cluster === cluster.split('/')[1] || r.cluster === cluster);
+  plan.rollouts = rolloutReport(before, after).filter(
+    (r) => r.cluster === cluster.split('/')[1] || r.cluster === cluster,
+  );
   const changed = plan.created.length + plan.deleted.length + plan.modified.length > 0;
   plan.status = changed ? 'changed' : 'unchanged';
   return plan;
@@ -175,16 +194,27 @@ export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig
   // Update rules (class compatibility, version changes) count as new errors of the Clusters they name.
   for (const r of updateResults(base.items, head.items, config)) {
     if (r.severity !== 'error') continue;
-    const names = r.resourceRef?.kind === 'Cluster' ? [r.resourceRef.name] : (r.tags?.clusters ?? '').split(',').filter((n) => n !== '');
+    const names =
+      r.resourceRef?.kind === 'Cluster'
+        ? [r.resourceRef.name]
+        : (r.tags?.clusters ?? '').split(',').filter((n) => n !== '');
     const ns = r.resourceRef?.namespace ?? config.defaultNamespace;
     for (const name of names) h.errors.set(`${ns}/${name}`, [...(h.errors.get(`${ns}/${name}`) ?? []), r]);
   }
-  const clusters = [...new Set([...b.classes.keys(), ...h.classes.keys(), ...b.objects.keys(), ...h.objects.keys()])].sort();
+  const clusters = [
+    ...new Set([...b.classes.keys(), ...h.classes.keys(), ...b.objects.keys(), ...h.objects.keys()]),
+  ].sort();
   const plans = clusters.map((c) => planCluster(c, h.classes.get(c) ?? b.classes.get(c) ?? '', b, h));
   const changes = (p: ClusterPlan) => p.status !== 'unchanged' && p.status !== 'still-failing';
   const byClass = new Map<string, Plan['summary']['byClass'][number]>();
   for (const p of plans) {
-    const entry = byClass.get(p.clusterClass) ?? { clusterClass: p.clusterClass, clusters: 0, changed: 0, rollingOut: 0, newlyFailing: 0 };
+    const entry = byClass.get(p.clusterClass) ?? {
+      clusterClass: p.clusterClass,
+      clusters: 0,
+      changed: 0,
+      rollingOut: 0,
+      newlyFailing: 0,
+    };
     entry.clusters++;
     if (changes(p)) entry.changed++;
     if (p.rollouts.length > 0) entry.rollingOut++;
@@ -198,7 +228,9 @@ export function computePlan(base: PlanSide, head: PlanSide, config: RenderConfig
   }
   return {
     clusters: plans,
-    missingClasses: [...missing].sort(([a], [b]) => (a < b ? -1 : 1)).map(([clusterClass, n]) => ({ clusterClass, clusters: n })),
+    missingClasses: [...missing]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([clusterClass, n]) => ({ clusterClass, clusters: n })),
     summary: {
       clusters: plans.length,
       changed: plans.filter(changes).length,

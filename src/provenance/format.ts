@@ -12,7 +12,13 @@ function describeVariables(uses: VariableUse[] | undefined): string {
   if (!uses || uses.length === 0) return '';
   return uses
     .map((u) => {
-      const where = u.name.startsWith('builtin') ? '' : u.defaulted ? ` (default${u.defaultFrom ? ` from ClusterClass ${u.defaultFrom}` : ''})` : u.from ? ` (Cluster ${u.from})` : '';
+      const where = u.name.startsWith('builtin')
+        ? ''
+        : u.defaulted
+          ? ` (default${u.defaultFrom ? ` from ClusterClass ${u.defaultFrom}` : ''})`
+          : u.from
+            ? ` (Cluster ${u.from})`
+            : '';
       return `${u.name}=${short(u.value, 40)}${where}`;
     })
     .join(', ');
@@ -28,7 +34,9 @@ export function describeSource(s: Source, clusterClassName?: string): string {
     case 'topology':
       return `Cluster ${s.path}${s.note ? ` (${s.note})` : ''}`;
     case 'patch': {
-      const parts = [`patch ${JSON.stringify(s.patch)} (spec.patches[${s.patchIndex}].definitions[${s.definitionIndex}].jsonPatches[${s.jsonPatchIndex}]: ${s.op} ${s.opPath})`];
+      const parts = [
+        `patch ${JSON.stringify(s.patch)} (spec.patches[${s.patchIndex}].definitions[${s.definitionIndex}].jsonPatches[${s.jsonPatchIndex}]: ${s.op} ${s.opPath})`,
+      ];
       if (s.valueFrom?.variable) parts.push(`valueFrom.variable ${s.valueFrom.variable}`);
       else if (s.valueFrom?.template) parts.push('valueFrom.template');
       else if (s.op !== 'remove') parts.push('literal value');
@@ -57,7 +65,10 @@ export function describeSource(s: Source, clusterClassName?: string): string {
 
 export function describePatch(p: PatchEvaluation): string {
   const state = p.enabled ? 'applied' : 'disabled';
-  const cond = p.enabledIf !== undefined ? ` (enabledIf ${JSON.stringify(p.enabledIf)} → ${p.enabled}${p.enabledIfVariables?.length ? ` with ${describeVariables(p.enabledIfVariables)}` : ''})` : '';
+  const cond =
+    p.enabledIf !== undefined
+      ? ` (enabledIf ${JSON.stringify(p.enabledIf)} → ${p.enabled}${p.enabledIfVariables?.length ? ` with ${describeVariables(p.enabledIfVariables)}` : ''})`
+      : '';
   return `spec.patches[${p.patchIndex}] ${JSON.stringify(p.patch)}: ${state}${cond}, definitions ${p.definitions.join(', ')}`;
 }
 
@@ -88,11 +99,17 @@ export function selectObject(objects: ExplainedObject[], selector: string): Sele
   }
   if (found.length === 1) return { ok: true, objects: found };
   const all = objects.map(label).join(', ');
-  if (found.length === 0) return { ok: false, ambiguous: false, message: `no rendered object matches "${selector}"; objects: ${all}` };
-  return { ok: false, ambiguous: true, message: `"${selector}" matches ${found.length} objects (${found.map(label).join(', ')}); use KIND/NAME` };
+  if (found.length === 0)
+    return { ok: false, ambiguous: false, message: `no rendered object matches "${selector}"; objects: ${all}` };
+  return {
+    ok: false,
+    ambiguous: true,
+    message: `"${selector}" matches ${found.length} objects (${found.map(label).join(', ')}); use KIND/NAME`,
+  };
 }
 
-const plainPath = (segs: readonly Seg[]): string => segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+const plainPath = (segs: readonly Seg[]): string =>
+  segs.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 
 /** Fields at `path` or below it (`spec.kubeadmConfigSpec`, `spec.x.files[0]`, `metadata.labels['a.b/c']`, or plain dots). */
 export function filterFields(fields: FieldOrigin[], path: string): FieldOrigin[] {
@@ -117,7 +134,8 @@ function formatObjectText(o: ExplainedObject, fields: FieldOrigin[], options: Te
   const lines = [`${o.ref.kind} ${o.ref.namespace}/${o.ref.name} (${o.ref.apiVersion}${o.role ? `, ${o.role}` : ''})`];
   const rows = fields.map((f) => ({ left: `${f.path} = ${short(f.value)}`, source: f.source }));
   const width = Math.min(90, Math.max(0, ...rows.map((r) => r.left.length)));
-  for (const { left, source } of rows) lines.push(`  ${left.padEnd(width)}  ← ${describeSource(source, options.clusterClassName)}`);
+  for (const { left, source } of rows)
+    lines.push(`  ${left.padEnd(width)}  ← ${describeSource(source, options.clusterClassName)}`);
   if (options.patches !== false && o.patches && o.patches.length > 0) {
     lines.push('  patches whose selectors match this object:');
     for (const p of o.patches) lines.push(`    ${describePatch(p)}`);
@@ -125,7 +143,11 @@ function formatObjectText(o: ExplainedObject, fields: FieldOrigin[], options: Te
   return `${lines.join('\n')}\n`;
 }
 
-export function formatText(result: ExplainResult, objects: { object: ExplainedObject; fields: FieldOrigin[] }[], options: TextOptions = {}): string {
+export function formatText(
+  result: ExplainResult,
+  objects: { object: ExplainedObject; fields: FieldOrigin[] }[],
+  options: TextOptions = {},
+): string {
   const head = result.cluster
     ? `# Cluster ${result.cluster.namespace}/${result.cluster.name}${result.clusterClass ? `, ClusterClass ${result.clusterClass.namespace}/${result.clusterClass.name}` : ''}\n`
     : '';

@@ -17,7 +17,12 @@ const UNATTRIBUTED: Source = { kind: 'unknown', detail: 'not attributed' };
 
 function refOf(o: JsonObject): ExplainedObject['ref'] {
   const meta = asObject(o.metadata) ?? {};
-  return { apiVersion: jsonText(o.apiVersion ?? ''), kind: jsonText(o.kind ?? ''), name: jsonText(meta.name ?? ''), namespace: jsonText(meta.namespace ?? '') };
+  return {
+    apiVersion: jsonText(o.apiVersion ?? ''),
+    kind: jsonText(o.kind ?? ''),
+    name: jsonText(meta.name ?? ''),
+    namespace: jsonText(meta.namespace ?? ''),
+  };
 }
 
 /** The Cluster and ClusterClass documents a render read, as written. */
@@ -35,17 +40,28 @@ function asWritten(s: Source, inputs: RenderInputs): Source {
   if (s.kind !== 'topology' && s.kind !== 'clusterClass') return s;
   const written = inputFieldOf(s.kind === 'topology' ? inputs.cluster : inputs.clusterClass, s.path);
   if (!written.seconds) return written.path === s.path ? s : { ...s, path: written.path };
-  return { ...s, path: written.path, note: s.note === SECONDS_AS_DURATION ? 'duration in Go format' : (s.note ?? 'duration converted to seconds') };
+  return {
+    ...s,
+    path: written.path,
+    note: s.note === SECONDS_AS_DURATION ? 'duration in Go format' : (s.note ?? 'duration converted to seconds'),
+  };
 }
 
 /** Every leaf of each rendered object with its recorded origin, and the patches considered for it. */
-export function explainObjects(objects: readonly { role: string; object: JsonObject }[], recorder: OriginRecorder, inputs: RenderInputs): ExplainedObject[] {
+export function explainObjects(
+  objects: readonly { role: string; object: JsonObject }[],
+  recorder: OriginRecorder,
+  inputs: RenderInputs,
+): ExplainedObject[] {
   return objects.map(({ role, object }) => {
-    const fields = leaves(object).map((l) => ({ path: formatPath(l.segs), value: l.value, source: asWritten(recorder.sourceOf(object, l.segs) ?? UNATTRIBUTED, inputs) }));
+    const fields = leaves(object).map((l) => ({
+      path: formatPath(l.segs),
+      value: l.value,
+      source: asWritten(recorder.sourceOf(object, l.segs) ?? UNATTRIBUTED, inputs),
+    }));
     const out: ExplainedObject = { ref: refOf(object), role, fields };
     const patches = recorder.patchesOf(object);
     if (patches) out.patches = patches;
     return out;
   });
 }
-

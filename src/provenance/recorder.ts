@@ -65,7 +65,8 @@ export class OriginRecorder implements Recorder {
     let t = this.templates.get(template);
     if (t) return t;
     t = { source: { kind: 'template', template: templateIdOf(template), path: '' } };
-    for (const d of this.templateDefaults?.(template) ?? []) setNode(t, d.path, { source: { kind: 'default', detail: d.detail } });
+    for (const d of this.templateDefaults?.(template) ?? [])
+      setNode(t, d.path, { source: { kind: 'default', detail: d.detail } });
     this.templates.set(template, t);
     return t;
   }

@@ -48,7 +48,8 @@ export function provenanceReport(explained: ProvenanceInput, options: Provenance
     return entry;
   });
   const spec: JsonObject = { cluster: { namespace: ns, name: explained.cluster.name } };
-  if (explained.clusterClass) spec.clusterClass = { namespace: explained.clusterClass.namespace ?? ns, name: explained.clusterClass.name };
+  if (explained.clusterClass)
+    spec.clusterClass = { namespace: explained.clusterClass.namespace ?? ns, name: explained.clusterClass.name };
   spec.objects = objects;
   return {
     apiVersion: PROVENANCE_API_VERSION,

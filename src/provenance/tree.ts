@@ -17,7 +17,8 @@ export interface OriginNode {
 
 /** The source of `segs` below a node whose source is `s`. */
 function rebase(s: Source | undefined, segs: Path): Source | undefined {
-  if (!s || segs.length === 0 || (s.kind !== 'template' && s.kind !== 'clusterClass' && s.kind !== 'topology')) return s;
+  if (!s || segs.length === 0 || (s.kind !== 'template' && s.kind !== 'clusterClass' && s.kind !== 'topology'))
+    return s;
   return { ...s, path: joinPath(s.path, segs) };
 }
 

@@ -11,11 +11,15 @@ import { DesiredMachineDeployment, DesiredMachinePool } from './types.js';
 /** `{labels, annotations}` of an object, empty maps omitted. */
 function metadataBuiltin(obj: JsonObject): JsonObject {
   const meta = asObject(obj.metadata);
-  return compact({ labels: sortedMap(asStringMap(meta?.labels)), annotations: sortedMap(asStringMap(meta?.annotations)) });
+  return compact({
+    labels: sortedMap(asStringMap(meta?.labels)),
+    annotations: sortedMap(asStringMap(meta?.annotations)),
+  });
 }
 
 /** The Kubernetes version a MachineDeployment/MachinePool was computed with (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
-const templateSpecVersion = (obj: JsonObject): Json | undefined => asObject(asObject(asObject(obj.spec)?.template)?.spec)?.version;
+const templateSpecVersion = (obj: JsonObject): Json | undefined =>
+  asObject(asObject(asObject(obj.spec)?.template)?.spec)?.version;
 
 export function clusterBuiltin(cluster: Cluster, desired: DesiredState, classNamespace: string): JsonObject {
   const annotations = { ...cluster.metadata.annotations };

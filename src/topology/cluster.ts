@@ -6,18 +6,29 @@ import type { JsonObject } from '../core/model.js';
 import { asObject, cloneJson, sortedMap } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { DesiredState } from './desired.js';
-import { CLUSTER_NAME_LABEL, LOCAL_CONFIG_ANNOTATION, TOPOLOGY_OWNED_LABEL, UPGRADE_STEP_ANNOTATION } from '../core/labels.js';
+import {
+  CLUSTER_NAME_LABEL,
+  LOCAL_CONFIG_ANNOTATION,
+  TOPOLOGY_OWNED_LABEL,
+  UPGRADE_STEP_ANNOTATION,
+} from '../core/labels.js';
 import { CLUSTER_NAMESPACE, fixed, fixedLabels, fromCluster, recordLayers, referenceTo } from './origins.js';
 import { CoreVersion } from './types.js';
 
-export function classicCluster(input: JsonObject, desired: DesiredState, version: CoreVersion, rec?: Recorder): JsonObject {
+export function classicCluster(
+  input: JsonObject,
+  desired: DesiredState,
+  version: CoreVersion,
+  rec?: Recorder,
+): JsonObject {
   const out = cloneJson(input);
   out.apiVersion = `cluster.x-k8s.io/${version}`;
   const meta = asObject(out.metadata) ?? {};
   // CAPI's desired Cluster is the stored one: the API server gave it the request's namespace.
   const storedNamespace = meta.namespace === undefined;
   if (storedNamespace) meta.namespace = desired.cluster.namespace;
-  meta.labels = sortedMap({ ...(asObject(meta.labels) as Record<string, string> | undefined), ...desired.cluster.labels }) ?? {};
+  meta.labels =
+    sortedMap({ ...(asObject(meta.labels) as Record<string, string> | undefined), ...desired.cluster.labels }) ?? {};
   const annotations = asObject(meta.annotations) ?? {};
   delete annotations[LOCAL_CONFIG_ANNOTATION];
   if (desired.cluster.upgradeStep === undefined) delete annotations[UPGRADE_STEP_ANNOTATION];
@@ -36,8 +47,14 @@ export function classicCluster(input: JsonObject, desired: DesiredState, version
     rec.set(out, ['apiVersion'], fixed('CAPI core API version of the output'));
     if (storedNamespace) rec.set(out, ['metadata', 'namespace'], fixed(CLUSTER_NAMESPACE));
     recordLayers(out, ['metadata', 'labels'], [fixedLabels(rec, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
-    if (desired.cluster.upgradeStep !== undefined) rec.set(out, ['metadata', 'annotations', UPGRADE_STEP_ANNOTATION], fixed('the topology controller: no upgrade step in progress'));
-    if (spec.infrastructureRef !== undefined) rec.set(out, ['spec', 'infrastructureRef'], referenceTo('InfrastructureCluster', spec.infrastructureRef));
+    if (desired.cluster.upgradeStep !== undefined)
+      rec.set(
+        out,
+        ['metadata', 'annotations', UPGRADE_STEP_ANNOTATION],
+        fixed('the topology controller: no upgrade step in progress'),
+      );
+    if (spec.infrastructureRef !== undefined)
+      rec.set(out, ['spec', 'infrastructureRef'], referenceTo('InfrastructureCluster', spec.infrastructureRef));
     rec.set(out, ['spec', 'controlPlaneRef'], referenceTo('ControlPlane', spec.controlPlaneRef));
   }
   return out;

@@ -13,7 +13,19 @@ import type { Recorder } from '../provenance/recorder.js';
 import type { Path } from '../core/path.js';
 import { CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL, groupOf, mergeMaps } from '../core/labels.js';
 import { TIMEOUT_NAMES, identityOf, setIn, templateToObject } from './objects.js';
-import { builtin, classMapLayer, clusterMapLayer, durationNote, eitherSource, fixedLabels, fromCluster, namingDetail, recordLayers, versionSource, type Layer } from './origins.js';
+import {
+  builtin,
+  classMapLayer,
+  clusterMapLayer,
+  durationNote,
+  eitherSource,
+  fixedLabels,
+  fromCluster,
+  namingDetail,
+  recordLayers,
+  versionSource,
+  type Layer,
+} from './origins.js';
 import { TopologyNames } from './types.js';
 
 const CONTRACT_PATHS = {
@@ -49,7 +61,14 @@ interface ControlPlaneMetadata {
  * machine template clone at the contract's path, and the control plane's metadata merged over
  * the template's machineTemplate.metadata.
  */
-function setMachineTemplate(cp: JsonObject, bp: Blueprint, cluster: Cluster, templateName: string, { labels, annotations, layers }: ControlPlaneMetadata, rec?: Recorder): void {
+function setMachineTemplate(
+  cp: JsonObject,
+  bp: Blueprint,
+  cluster: Cluster,
+  templateName: string,
+  { labels, annotations, layers }: ControlPlaneMetadata,
+  rec?: Recorder,
+): void {
   const mi = bp.controlPlaneMachineInfrastructure;
   if (!mi) return;
   const paths = CONTRACT_PATHS[bp.controlPlaneContract];
@@ -58,7 +77,13 @@ function setMachineTemplate(cp: JsonObject, bp: Blueprint, cluster: Cluster, tem
       ? { apiGroup: groupOf(mi.ref.apiVersion), kind: mi.ref.kind, name: templateName }
       : { apiVersion: mi.ref.apiVersion, kind: mi.ref.kind, name: templateName, namespace: cluster.namespace };
   setIn(cp, paths.infrastructureRef, ref);
-  rec?.set(cp, paths.infrastructureRef, builtin(`reference to the control plane machine template clone "${templateName}" (${mi.ref.kind} from ClusterClass ${mi.ref.fieldPath})`));
+  rec?.set(
+    cp,
+    paths.infrastructureRef,
+    builtin(
+      `reference to the control plane machine template clone "${templateName}" (${mi.ref.kind} from ClusterClass ${mi.ref.fieldPath})`,
+    ),
+  );
   // Topology/class/fixed labels win over what the template already had in machineTemplate.metadata.
   const mtMeta = asObject(asObject(asObject(cp.spec)?.machineTemplate)?.metadata);
   const mtLabels = sortedMap(mergeMaps(labels, asStringMap(mtMeta?.labels)));
@@ -72,19 +97,32 @@ function setMachineTemplate(cp: JsonObject, bp: Blueprint, cluster: Cluster, tem
   // The template's own keys keep the origin of the copied spec; the merged layers override them.
   if (layers) {
     const meta: Path = ['spec', 'machineTemplate', 'metadata'];
-    recordLayers(cp, [...meta, 'labels'], [...layers.labelLayers, fixedLabels(layers.rec, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])]);
+    recordLayers(
+      cp,
+      [...meta, 'labels'],
+      [...layers.labelLayers, fixedLabels(layers.rec, [CLUSTER_NAME_LABEL, TOPOLOGY_OWNED_LABEL])],
+    );
     recordLayers(cp, [...meta, 'annotations'], layers.annotationLayers);
   }
 }
 
 /** The machine fields of the control plane's machine template, topology over class, at the contract's paths: readiness gates, taints, deletion timeouts. */
-function setMachineFields(cp: JsonObject, bp: Blueprint, topo: Cluster['topology']['controlPlane'], rec?: Recorder): void {
+function setMachineFields(
+  cp: JsonObject,
+  bp: Blueprint,
+  topo: Cluster['topology']['controlPlane'],
+  rec?: Recorder,
+): void {
   const cls = bp.cc.controlPlane;
   const paths = CONTRACT_PATHS[bp.controlPlaneContract];
   const gates = topo.readinessGates ?? cls.readinessGates;
   if (gates) {
     setIn(cp, paths.readinessGates, cloneJson(gates as unknown as Json));
-    rec?.set(cp, paths.readinessGates, eitherSource(!!topo.readinessGates, `${TOPOLOGY_CP}.readinessGates`, 'spec.controlPlane.readinessGates'));
+    rec?.set(
+      cp,
+      paths.readinessGates,
+      eitherSource(!!topo.readinessGates, `${TOPOLOGY_CP}.readinessGates`, 'spec.controlPlane.readinessGates'),
+    );
   }
   const taints = topo.taints ?? cls.taints;
   if (taints) {
@@ -102,22 +140,41 @@ function setMachineFields(cp: JsonObject, bp: Blueprint, topo: Cluster['topology
     rec?.set(
       cp,
       paths.timeout(n),
-      eitherSource(fromTopology, `${TOPOLOGY_CP}.deletion.${n}Seconds`, `spec.controlPlane.deletion.${n}Seconds`, durationNote(duration)),
+      eitherSource(
+        fromTopology,
+        `${TOPOLOGY_CP}.deletion.${n}Seconds`,
+        `spec.controlPlane.deletion.${n}Seconds`,
+        durationNote(duration),
+      ),
     );
   }
 }
 
 /** CAPI `computeControlPlane`. */
-export function computeControlPlane(bp: Blueprint, cluster: Cluster, names: TopologyNames, kubernetesVersion: string, reason: string | undefined, rec?: Recorder): JsonObject {
+export function computeControlPlane(
+  bp: Blueprint,
+  cluster: Cluster,
+  names: TopologyNames,
+  kubernetesVersion: string,
+  reason: string | undefined,
+  rec?: Recorder,
+): JsonObject {
   const topo = cluster.topology.controlPlane;
   const cls = bp.cc.controlPlane;
   const identity = identityOf(cluster);
-  const labels = { ...mergeMaps(topo.metadata?.labels, cls.metadata?.labels), [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '' };
+  const labels = {
+    ...mergeMaps(topo.metadata?.labels, cls.metadata?.labels),
+    [CLUSTER_NAME_LABEL]: cluster.name,
+    [TOPOLOGY_OWNED_LABEL]: '',
+  };
   const annotations = mergeMaps(topo.metadata?.annotations, cls.metadata?.annotations);
   // mergeMaps: the topology's metadata wins over the class's.
   const layers = rec && {
     rec,
-    labelLayers: [classMapLayer(rec, cls.metadata?.labels, 'spec.controlPlane.metadata.labels'), clusterMapLayer(rec, topo.metadata?.labels, `${TOPOLOGY_CP}.metadata.labels`)],
+    labelLayers: [
+      classMapLayer(rec, cls.metadata?.labels, 'spec.controlPlane.metadata.labels'),
+      clusterMapLayer(rec, topo.metadata?.labels, `${TOPOLOGY_CP}.metadata.labels`),
+    ],
     annotationLayers: [
       classMapLayer(rec, cls.metadata?.annotations, 'spec.controlPlane.metadata.annotations'),
       clusterMapLayer(rec, topo.metadata?.annotations, `${TOPOLOGY_CP}.metadata.annotations`),
@@ -134,10 +191,29 @@ export function computeControlPlane(bp: Blueprint, cluster: Cluster, names: Topo
     },
     rec,
   );
-  rec?.set(cp, ['metadata', 'name'], builtin(namingDetail('ControlPlane', cls.naming?.template, 'spec.controlPlane.naming.template', '{{ .cluster.name }}-{{ .random }}')));
+  rec?.set(
+    cp,
+    ['metadata', 'name'],
+    builtin(
+      namingDetail(
+        'ControlPlane',
+        cls.naming?.template,
+        'spec.controlPlane.naming.template',
+        '{{ .cluster.name }}-{{ .random }}',
+      ),
+    ),
+  );
   const spec = asObject(cp.spec) ?? {};
   cp.spec = spec;
-  if (names.controlPlaneMachineTemplate) setMachineTemplate(cp, bp, cluster, names.controlPlaneMachineTemplate, { labels, annotations, ...(layers ? { layers } : {}) }, rec);
+  if (names.controlPlaneMachineTemplate)
+    setMachineTemplate(
+      cp,
+      bp,
+      cluster,
+      names.controlPlaneMachineTemplate,
+      { labels, annotations, ...(layers ? { layers } : {}) },
+      rec,
+    );
   if (topo.replicas !== undefined) {
     spec.replicas = topo.replicas;
     rec?.set(cp, ['spec', 'replicas'], fromCluster(`${TOPOLOGY_CP}.replicas`));

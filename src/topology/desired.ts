@@ -59,7 +59,14 @@ const idleUpgradeStep = (capi: CapiProfile): string | undefined => (atLeast(capi
  * CAPI exp/topology/desiredstate/desired_state.go `Generate`: the whole desired state, in the controller's order, each object at its Kubernetes version
  * (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). With a recorder, the origin of every value set is recorded.
  */
-export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: TopologyNames, version: CoreVersion, versions: TopologyVersions, rec?: Recorder): DesiredState {
+export function computeDesiredState(
+  bp: Blueprint,
+  cluster: Cluster,
+  names: TopologyNames,
+  version: CoreVersion,
+  versions: TopologyVersions,
+  rec?: Recorder,
+): DesiredState {
   const identity = identityOf(cluster);
   const desired: DesiredState = {
     cluster: { namespace: cluster.namespace, labels: computeClusterLabels(cluster), controlPlaneRef: {} },
@@ -70,20 +77,64 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
   const upgradeStep = idleUpgradeStep(bp.capi);
   if (upgradeStep !== undefined) desired.cluster.upgradeStep = upgradeStep;
   if (bp.infrastructureCluster && names.infrastructureCluster) {
-    const ic = templateToObject({ template: bp.infrastructureCluster.object, name: names.infrastructureCluster, cluster: identity }, rec);
-    rec?.set(ic, ['metadata', 'name'], builtin(namingDetail('InfrastructureCluster', bp.cc.infrastructure?.naming?.template, 'spec.infrastructure.naming.template', '{{ .cluster.name }}-{{ .random }}')));
+    const ic = templateToObject(
+      { template: bp.infrastructureCluster.object, name: names.infrastructureCluster, cluster: identity },
+      rec,
+    );
+    rec?.set(
+      ic,
+      ['metadata', 'name'],
+      builtin(
+        namingDetail(
+          'InfrastructureCluster',
+          bp.cc.infrastructure?.naming?.template,
+          'spec.infrastructure.naming.template',
+          '{{ .cluster.name }}-{{ .random }}',
+        ),
+      ),
+    );
     desired.infrastructureCluster = ic;
-    desired.cluster.infrastructureRef = objectRef(version, jsonText(ic.apiVersion), jsonText(ic.kind), names.infrastructureCluster, cluster.namespace);
+    desired.cluster.infrastructureRef = objectRef(
+      version,
+      jsonText(ic.apiVersion),
+      jsonText(ic.kind),
+      names.infrastructureCluster,
+      cluster.namespace,
+    );
   }
   if (bp.controlPlaneMachineInfrastructure && names.controlPlaneMachineTemplate) {
-    const mt = templateToTemplate({ template: bp.controlPlaneMachineInfrastructure.object, name: names.controlPlaneMachineTemplate, cluster: identity }, rec);
-    rec?.set(mt, ['metadata', 'name'], builtin(cloneNameDetail('control plane machine template clone', `${cluster.name}-`)));
+    const mt = templateToTemplate(
+      {
+        template: bp.controlPlaneMachineInfrastructure.object,
+        name: names.controlPlaneMachineTemplate,
+        cluster: identity,
+      },
+      rec,
+    );
+    rec?.set(
+      mt,
+      ['metadata', 'name'],
+      builtin(cloneNameDetail('control plane machine template clone', `${cluster.name}-`)),
+    );
     desired.controlPlaneMachineTemplate = mt;
   }
-  desired.controlPlane = computeControlPlane(bp, cluster, names, versions.controlPlane, versions.reasons?.get('controlPlane'), rec);
+  desired.controlPlane = computeControlPlane(
+    bp,
+    cluster,
+    names,
+    versions.controlPlane,
+    versions.reasons?.get('controlPlane'),
+    rec,
+  );
   const controlPlaneHealthCheck = computeControlPlaneHealthCheck(bp, cluster, names.controlPlane, version, rec);
   if (controlPlaneHealthCheck) desired.controlPlaneHealthCheck = controlPlaneHealthCheck;
-  desired.cluster.controlPlaneRef = objectRef(version, jsonText(desired.controlPlane.apiVersion), jsonText(desired.controlPlane.kind), names.controlPlane, cluster.namespace);
+  desired.cluster.controlPlaneRef = objectRef(
+    version,
+    jsonText(desired.controlPlane.apiVersion),
+    jsonText(desired.controlPlane.kind),
+    names.controlPlane,
+    cluster.namespace,
+  );
   const workers = computeWorkers(bp, { cluster, names, version, ...(rec ? { rec } : {}) }, versions);
   desired.machineDeployments = workers.machineDeployments;
   desired.machinePools = workers.machinePools;
@@ -91,10 +142,21 @@ export function computeDesiredState(bp: Blueprint, cluster: Cluster, names: Topo
 }
 
 /** The control plane's MachineHealthCheck, when the class has a machine infrastructure and a health check is defined and not disabled. */
-function computeControlPlaneHealthCheck(bp: Blueprint, cluster: Cluster, controlPlaneName: string, version: CoreVersion, rec?: Recorder): JsonObject | undefined {
+function computeControlPlaneHealthCheck(
+  bp: Blueprint,
+  cluster: Cluster,
+  controlPlaneName: string,
+  version: CoreVersion,
+  rec?: Recorder,
+): JsonObject | undefined {
   const cpTopo = cluster.topology.controlPlane.healthCheck;
   const cpTopoDefined = healthCheckDefined(cpTopo);
-  if (!bp.controlPlaneMachineInfrastructure || !(healthCheckDefined(bp.cc.controlPlane.healthCheck) || cpTopoDefined) || cpTopo?.enabled === false) return undefined;
+  if (
+    !bp.controlPlaneMachineInfrastructure ||
+    !(healthCheckDefined(bp.cc.controlPlane.healthCheck) || cpTopoDefined) ||
+    cpTopo?.enabled === false
+  )
+    return undefined;
   return computeHealthCheck(
     version,
     cluster,
@@ -107,16 +169,29 @@ function computeControlPlaneHealthCheck(bp: Blueprint, cluster: Cluster, control
 }
 
 /** Every MachineDeployment and MachinePool of the topology, in its order, each at the version sequencing gave it. */
-function computeWorkers(bp: Blueprint, ctx: WorkerContext, versions: TopologyVersions): Pick<DesiredState, 'machineDeployments' | 'machinePools'> {
+function computeWorkers(
+  bp: Blueprint,
+  ctx: WorkerContext,
+  versions: TopologyVersions,
+): Pick<DesiredState, 'machineDeployments' | 'machinePools'> {
   const { cluster } = ctx;
-  const versionOf = (kind: 'machineDeployment' | 'machinePool', name: string, map: ReadonlyMap<string, string>): WorkerVersion => ({
+  const versionOf = (
+    kind: 'machineDeployment' | 'machinePool',
+    name: string,
+    map: ReadonlyMap<string, string>,
+  ): WorkerVersion => ({
     kubernetesVersion: map.get(name) ?? cluster.topology.version,
     reason: versions.reasons?.get(`${kind}/${name}`),
   });
   const machineDeployments = cluster.topology.workers.machineDeployments.map((topo) => {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
     const mdBp = bp.machineDeployments.get(topo.class)!;
-    return computeMachineDeployment(ctx, topo, mdBp, versionOf('machineDeployment', topo.name, versions.machineDeployments));
+    return computeMachineDeployment(
+      ctx,
+      topo,
+      mdBp,
+      versionOf('machineDeployment', topo.name, versions.machineDeployments),
+    );
   });
   const machinePools = cluster.topology.workers.machinePools.map((topo) => {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks

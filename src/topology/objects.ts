@@ -6,7 +6,16 @@ import type { Cluster, Json, JsonObject } from '../core/model.js';
 import type { Path } from '../core/path.js';
 import { asObject, asStringMap, cloneJson, defineKey, isObject, sortedMap, jsonText } from '../core/json.js';
 import type { Recorder } from '../provenance/recorder.js';
-import { CLUSTER_NAMESPACE, OWNER_REFERENCE, clonedFromLayer, fixed, fixedLabels, recordLayers, templateLayer, type Layer } from './origins.js';
+import {
+  CLUSTER_NAMESPACE,
+  OWNER_REFERENCE,
+  clonedFromLayer,
+  fixed,
+  fixedLabels,
+  recordLayers,
+  templateLayer,
+  type Layer,
+} from './origins.js';
 import {
   CLONED_FROM_GROUPKIND,
   CLONED_FROM_NAME,
@@ -29,10 +38,18 @@ export const TIMEOUT_NAMES = ['nodeDrainTimeout', 'nodeVolumeDetachTimeout', 'no
 export type TimeoutName = (typeof TIMEOUT_NAMES)[number];
 
 export const identityOf = (cluster: Cluster): ClusterIdentity =>
-  cluster.uid ? { name: cluster.name, namespace: cluster.namespace, uid: cluster.uid } : { name: cluster.name, namespace: cluster.namespace };
+  cluster.uid
+    ? { name: cluster.name, namespace: cluster.namespace, uid: cluster.uid }
+    : { name: cluster.name, namespace: cluster.namespace };
 
 /** A reference in the shape of the holder's API version: v1beta2 `{apiGroup, kind, name}`, v1beta1 with apiVersion/namespace. */
-export function objectRef(version: CoreVersion, apiVersion: string, kind: string, name: string, namespace: string): JsonObject {
+export function objectRef(
+  version: CoreVersion,
+  apiVersion: string,
+  kind: string,
+  name: string,
+  namespace: string,
+): JsonObject {
   return version === 'v1beta2' ? { apiGroup: groupOf(apiVersion), kind, name } : { apiVersion, kind, name, namespace };
 }
 
@@ -83,11 +100,18 @@ export interface ObjectFromTemplate {
 }
 
 /** Origins every object made from a template shares: namespace, owner references, cloned-from annotations. */
-function recordCommon(rec: Recorder, obj: JsonObject, template: JsonObject, labels: Layer[], annotations: Layer[]): void {
+function recordCommon(
+  rec: Recorder,
+  obj: JsonObject,
+  template: JsonObject,
+  labels: Layer[],
+  annotations: Layer[],
+): void {
   rec.set(obj, ['metadata', 'namespace'], fixed(CLUSTER_NAMESPACE));
   recordLayers(obj, ['metadata', 'labels'], labels);
   recordLayers(obj, ['metadata', 'annotations'], [...annotations, clonedFromLayer(rec, template)]);
-  if (asObject(obj.metadata)?.ownerReferences !== undefined) rec.set(obj, ['metadata', 'ownerReferences'], fixed(OWNER_REFERENCE));
+  if (asObject(obj.metadata)?.ownerReferences !== undefined)
+    rec.set(obj, ['metadata', 'ownerReferences'], fixed(OWNER_REFERENCE));
 }
 
 const nonEmptyString = (v: Json | undefined): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -119,15 +143,29 @@ export function templateToObject(input: ObjectFromTemplate, rec?: Recorder): Jso
     rec?.fromTemplate(template, ['spec', 'template', key], obj, [key]);
   }
   if (rec) {
-    rec.fromTemplate(template, innerApiVersion !== undefined ? ['spec', 'template', 'apiVersion'] : ['apiVersion'], obj, ['apiVersion']);
+    rec.fromTemplate(
+      template,
+      innerApiVersion !== undefined ? ['spec', 'template', 'apiVersion'] : ['apiVersion'],
+      obj,
+      ['apiVersion'],
+    );
     if (innerKind !== undefined) rec.fromTemplate(template, ['spec', 'template', 'kind'], obj, ['kind']);
-    else rec.set(obj, ['kind'], fixed(`kind of the ClusterClass template (${jsonText(template.kind)}) without "Template"`));
+    else
+      rec.set(
+        obj,
+        ['kind'],
+        fixed(`kind of the ClusterClass template (${jsonText(template.kind)}) without "Template"`),
+      );
     const innerMeta: Path = ['spec', 'template', 'metadata'];
     recordCommon(
       rec,
       obj,
       template,
-      [templateLayer(rec, template, [...innerMeta, 'labels']), ...(input.labelLayers ?? []), fixedLabels(rec, [TOPOLOGY_OWNED_LABEL, CLUSTER_NAME_LABEL])],
+      [
+        templateLayer(rec, template, [...innerMeta, 'labels']),
+        ...(input.labelLayers ?? []),
+        fixedLabels(rec, [TOPOLOGY_OWNED_LABEL, CLUSTER_NAME_LABEL]),
+      ],
       [templateLayer(rec, template, [...innerMeta, 'annotations']), ...(input.annotationLayers ?? [])],
     );
   }

@@ -11,7 +11,14 @@ import { asObject, cloneJson, jsonText } from '../core/json.js';
 import type { DefaultedVariable, DefaultedVariables } from '../variables/index.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { VariableOrigin } from '../provenance/sources.js';
-import { applyPatches, updateDesiredObject, validatePatchedTopology, type ApplyContext, type PatchRequestItem, type PatchTargetRole } from '../patches/index.js';
+import {
+  applyPatches,
+  updateDesiredObject,
+  validatePatchedTopology,
+  type ApplyContext,
+  type PatchRequestItem,
+  type PatchTargetRole,
+} from '../patches/index.js';
 import type { ExternalHooks } from '../extensions/hooks.js';
 import type { DesiredState } from './desired.js';
 import { controlPlaneContractPaths } from './controlplane.js';
@@ -23,7 +30,8 @@ const valuesOf = (vars: { name: string; value: Json }[]): Record<string, Json> =
   return out;
 };
 
-const originsOf = (vars: DefaultedVariable[]): Map<string, VariableOrigin> => new Map(vars.flatMap((v) => (v.origin ? [[v.name, v.origin] as const] : [])));
+const originsOf = (vars: DefaultedVariable[]): Map<string, VariableOrigin> =>
+  new Map(vars.flatMap((v) => (v.origin ? [[v.name, v.origin] as const] : [])));
 
 const INNER_METADATA = ['spec', 'template', 'metadata'] as const;
 const METADATA = ['metadata'] as const;
@@ -33,7 +41,9 @@ function requestTemplate(template: JsonObject, desired: JsonObject, inner: boole
   const copy = cloneJson(template);
   rec?.fromTemplate(template, [], copy, []);
   const meta = asObject(desired.metadata) ?? {};
-  const target = inner ? asObject(asObject(asObject(copy.spec)?.template)?.metadata) ?? ensureInnerMetadata(copy) : (asObject(copy.metadata) ?? {});
+  const target = inner
+    ? (asObject(asObject(asObject(copy.spec)?.template)?.metadata) ?? ensureInnerMetadata(copy))
+    : (asObject(copy.metadata) ?? {});
   const base = inner ? INNER_METADATA : METADATA;
   for (const key of ['labels', 'annotations'] as const) {
     if (meta[key] !== undefined) {
@@ -50,7 +60,7 @@ function requestTemplate(template: JsonObject, desired: JsonObject, inner: boole
 function ensureInnerMetadata(copy: JsonObject): JsonObject {
   const spec = asObject(copy.spec) ?? (copy.spec = {});
   const template = asObject(spec.template) ?? (spec.template = {});
-  return asObject(template.metadata) ?? ((template.metadata = {}));
+  return asObject(template.metadata) ?? (template.metadata = {});
 }
 
 const BOOTSTRAP_REF_PATH = 'spec.template.spec.bootstrap.configRef';
@@ -79,16 +89,34 @@ interface SlottedItem {
 }
 
 /** The items of the Cluster's own objects, in CAPI's order: the InfrastructureCluster, the ControlPlane, its machine template. */
-function clusterObjectItems(bp: Blueprint, cluster: Cluster, desired: DesiredState, variables: DefaultedVariables, rec?: Recorder): SlottedItem[] {
+function clusterObjectItems(
+  bp: Blueprint,
+  cluster: Cluster,
+  desired: DesiredState,
+  variables: DefaultedVariables,
+  rec?: Recorder,
+): SlottedItem[] {
   const clusterKind = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: cluster.name };
-  const cpVars = { ...valuesOf(variables.controlPlaneOverrides), builtin: { controlPlane: controlPlaneBuiltin(cluster, desired) } };
+  const cpVars = {
+    ...valuesOf(variables.controlPlaneOverrides),
+    builtin: { controlPlane: controlPlaneBuiltin(cluster, desired) },
+  };
   const cpOrigins = rec && originsOf(variables.controlPlaneOverrides);
   const slotted: SlottedItem[] = [];
   const infrastructureCluster = desired.infrastructureCluster;
   if (infrastructureCluster && bp.infrastructureCluster) {
     slotted.push({
-      item: { role: 'InfrastructureCluster', template: requestTemplate(bp.infrastructureCluster.object, infrastructureCluster, true, rec), holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' }, variables: {} },
-      slot: { role: 'InfrastructureCluster', get: () => infrastructureCluster, set: (o) => (desired.infrastructureCluster = o) },
+      item: {
+        role: 'InfrastructureCluster',
+        template: requestTemplate(bp.infrastructureCluster.object, infrastructureCluster, true, rec),
+        holder: { ...clusterKind, fieldPath: 'spec.infrastructureRef' },
+        variables: {},
+      },
+      slot: {
+        role: 'InfrastructureCluster',
+        get: () => infrastructureCluster,
+        set: (o) => (desired.infrastructureCluster = o),
+      },
     });
   }
   slotted.push({
@@ -111,7 +139,11 @@ function clusterObjectItems(bp: Blueprint, cluster: Cluster, desired: DesiredSta
         variables: cpVars,
         ...(cpOrigins ? { variableOrigins: cpOrigins } : {}),
       },
-      slot: { role: 'ControlPlaneMachineTemplate', get: () => machineTemplate, set: (o) => (desired.controlPlaneMachineTemplate = o) },
+      slot: {
+        role: 'ControlPlaneMachineTemplate',
+        get: () => machineTemplate,
+        set: (o) => (desired.controlPlaneMachineTemplate = o),
+      },
     });
   }
   return slotted;
@@ -129,8 +161,15 @@ interface WorkerRequest {
 }
 
 /** A worker's bootstrap and infrastructure items. */
-function workerItems({ owner, topology, overrides, builtin, inner, parts }: WorkerRequest, rec?: Recorder): SlottedItem[] {
-  const holder = { apiVersion: jsonText(owner.apiVersion), kind: jsonText(owner.kind), name: jsonText(asObject(owner.metadata)?.name) };
+function workerItems(
+  { owner, topology, overrides, builtin, inner, parts }: WorkerRequest,
+  rec?: Recorder,
+): SlottedItem[] {
+  const holder = {
+    apiVersion: jsonText(owner.apiVersion),
+    kind: jsonText(owner.kind),
+    name: jsonText(asObject(owner.metadata)?.name),
+  };
   const variables = { ...valuesOf(overrides), builtin };
   const origins = rec && originsOf(overrides);
   return parts.map(([role, classTemplate, fieldPath, slot]) => ({
@@ -156,8 +195,18 @@ function workerRequests(cluster: Cluster, desired: DesiredState, variables: Defa
     builtin: { machineDeployment: machineDeploymentBuiltin(cluster, md) },
     inner: false,
     parts: [
-      ['MachineDeploymentBootstrapTemplate', md.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => md.bootstrapTemplate, set: (o) => (md.bootstrapTemplate = o) }],
-      ['MachineDeploymentInfrastructureTemplate', md.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => md.infrastructureTemplate, set: (o) => (md.infrastructureTemplate = o) }],
+      [
+        'MachineDeploymentBootstrapTemplate',
+        md.blueprint.bootstrap.object,
+        BOOTSTRAP_REF_PATH,
+        { get: () => md.bootstrapTemplate, set: (o) => (md.bootstrapTemplate = o) },
+      ],
+      [
+        'MachineDeploymentInfrastructureTemplate',
+        md.blueprint.infrastructure.object,
+        INFRASTRUCTURE_REF_PATH,
+        { get: () => md.infrastructureTemplate, set: (o) => (md.infrastructureTemplate = o) },
+      ],
     ],
   }));
   const machinePools = desired.machinePools.map((mp): WorkerRequest => ({
@@ -167,8 +216,18 @@ function workerRequests(cluster: Cluster, desired: DesiredState, variables: Defa
     builtin: { machinePool: machinePoolBuiltin(cluster, mp) },
     inner: true,
     parts: [
-      ['MachinePoolBootstrapTemplate', mp.blueprint.bootstrap.object, BOOTSTRAP_REF_PATH, { get: () => mp.bootstrapObject, set: (o) => (mp.bootstrapObject = o) }],
-      ['MachinePoolInfrastructureTemplate', mp.blueprint.infrastructure.object, INFRASTRUCTURE_REF_PATH, { get: () => mp.infrastructureObject, set: (o) => (mp.infrastructureObject = o) }],
+      [
+        'MachinePoolBootstrapTemplate',
+        mp.blueprint.bootstrap.object,
+        BOOTSTRAP_REF_PATH,
+        { get: () => mp.bootstrapObject, set: (o) => (mp.bootstrapObject = o) },
+      ],
+      [
+        'MachinePoolInfrastructureTemplate',
+        mp.blueprint.infrastructure.object,
+        INFRASTRUCTURE_REF_PATH,
+        { get: () => mp.infrastructureObject, set: (o) => (mp.infrastructureObject = o) },
+      ],
     ],
   }));
   return [...machineDeployments, ...machinePools];
@@ -191,12 +250,25 @@ export function patchDesiredState(
   rec?: Recorder,
 ): Result[] {
   const builtinCluster = clusterBuiltin(cluster, desired, bp.cc.namespace);
-  const slotted = [...clusterObjectItems(bp, cluster, desired, variables, rec), ...workerRequests(cluster, desired, variables).flatMap((w) => workerItems(w, rec))];
+  const slotted = [
+    ...clusterObjectItems(bp, cluster, desired, variables, rec),
+    ...workerRequests(cluster, desired, variables).flatMap((w) => workerItems(w, rec)),
+  ];
   const items = slotted.map((s) => s.item);
   const slots = slotted.map((s) => s.slot);
-  const globalVariables: Record<string, Json> = { ...valuesOf(variables.cluster), builtin: { cluster: builtinCluster } };
-  const request = rec ? { globalVariables, globalVariableOrigins: originsOf(variables.cluster), items } : { globalVariables, items };
-  const ctx: ApplyContext = { inlineVariableNames: bp.inlineVariables, clusterRef, classRef: bp.classRef, externalVariableNames: bp.externalVariables };
+  const globalVariables: Record<string, Json> = {
+    ...valuesOf(variables.cluster),
+    builtin: { cluster: builtinCluster },
+  };
+  const request = rec
+    ? { globalVariables, globalVariableOrigins: originsOf(variables.cluster), items }
+    : { globalVariables, items };
+  const ctx: ApplyContext = {
+    inlineVariableNames: bp.inlineVariables,
+    clusterRef,
+    classRef: bp.classRef,
+    externalVariableNames: bp.externalVariables,
+  };
   if (extensions) ctx.extensions = extensions;
   if (rec) ctx.recorder = rec;
   const out = applyPatches(bp.patches, request, ctx);

@@ -31,10 +31,15 @@ export interface RenderedCluster {
   versions: TopologyVersions;
 }
 
-export type ClusterOutcome = { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[] };
+export type ClusterOutcome =
+  { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[] };
 
 /** Rotating clone prefixes (CAPI internal/topology/names/names.go): `<cluster>-` and `<cluster>-<md>-`. */
-function rotatingNames(cluster: Cluster, bp: Blueprint, suffixes?: Map<string, string>): Pick<TopologyNames, 'controlPlaneMachineTemplate'> & {
+function rotatingNames(
+  cluster: Cluster,
+  bp: Blueprint,
+  suffixes?: Map<string, string>,
+): Pick<TopologyNames, 'controlPlaneMachineTemplate'> & {
   md: Map<string, { bootstrapTemplate: string; infrastructureTemplate: string }>;
 } {
   const pick = (key: string) => suffixes?.get(key) ?? PLACEHOLDER_SUFFIX;
@@ -47,12 +52,17 @@ function rotatingNames(cluster: Cluster, bp: Blueprint, suffixes?: Map<string, s
     });
   }
   const out: ReturnType<typeof rotatingNames> = { md };
-  if (bp.controlPlaneMachineInfrastructure) out.controlPlaneMachineTemplate = prefixName(`${cluster.name}-`, pick('cp/machine'));
+  if (bp.controlPlaneMachineInfrastructure)
+    out.controlPlaneMachineTemplate = prefixName(`${cluster.name}-`, pick('cp/machine'));
   return out;
 }
 
 /** Names of the objects that never rotate, or the naming-template errors. */
-function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { names?: Omit<TopologyNames, 'controlPlaneMachineTemplate'>; results: Result[] } {
+function stableNames(
+  bp: Blueprint,
+  cluster: Cluster,
+  clusterRef: ObjectRef,
+): { names?: Omit<TopologyNames, 'controlPlaneMachineTemplate'>; results: Result[] } {
   const results: Result[] = [];
   const base = { namespace: cluster.namespace, clusterName: cluster.name };
   const fail = (what: string, path: string, error: string, on: ObjectRef = bp.classRef) =>
@@ -64,7 +74,12 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
       tags: { cluster: `${cluster.namespace}/${cluster.name}`, rule: 'naming-template' },
     });
   /** `topologyPath`: the Cluster's MachineDeployment or MachinePool entry, whose name the default naming uses. */
-  const gen = (what: string, path: string, input: Parameters<typeof generateStableName>[0], topologyPath?: string): string => {
+  const gen = (
+    what: string,
+    path: string,
+    input: Parameters<typeof generateStableName>[0],
+    topologyPath?: string,
+  ): string => {
     const out = generateStableName(input);
     if (!out.ok) {
       fail(what, path, out.error);
@@ -84,24 +99,37 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
   };
   const tmpl = (t: string | undefined) => (t !== undefined ? { template: t } : {});
   const names: Omit<TopologyNames, 'controlPlaneMachineTemplate'> = {
-    controlPlane: gen('ControlPlane', 'spec.controlPlane.naming.template', { ...base, role: 'control-plane', ...tmpl(bp.cc.controlPlane.naming?.template) }),
+    controlPlane: gen('ControlPlane', 'spec.controlPlane.naming.template', {
+      ...base,
+      role: 'control-plane',
+      ...tmpl(bp.cc.controlPlane.naming?.template),
+    }),
     machineDeployments: new Map(),
     machinePools: new Map(),
   };
   if (bp.infrastructureCluster) {
-    names.infrastructureCluster = gen('InfrastructureCluster', 'spec.infrastructure.naming.template', { ...base, role: 'infrastructure-cluster', ...tmpl(bp.cc.infrastructure?.naming?.template) });
+    names.infrastructureCluster = gen('InfrastructureCluster', 'spec.infrastructure.naming.template', {
+      ...base,
+      role: 'infrastructure-cluster',
+      ...tmpl(bp.cc.infrastructure?.naming?.template),
+    });
   }
   for (const t of cluster.topology.workers.machineDeployments) {
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
     const cls = bp.machineDeployments.get(t.class)!.cls;
     names.machineDeployments.set(t.name, {
-      machineDeployment: gen('MachineDeployment', `${cls.fieldPath}.naming.template`, {
-        ...base,
-        role: 'machine-deployment',
-        topologyName: t.name,
-        topologyKey: 'machineDeployment',
-        ...tmpl(cls.naming?.template),
-      }, keyed('spec.topology.workers.machineDeployments', t.name)),
+      machineDeployment: gen(
+        'MachineDeployment',
+        `${cls.fieldPath}.naming.template`,
+        {
+          ...base,
+          role: 'machine-deployment',
+          topologyName: t.name,
+          topologyKey: 'machineDeployment',
+          ...tmpl(cls.naming?.template),
+        },
+        keyed('spec.topology.workers.machineDeployments', t.name),
+      ),
       bootstrapTemplate: '',
       infrastructureTemplate: '',
     });
@@ -110,7 +138,18 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the Cluster webhook rules reject a worker whose class the ClusterClass lacks
     const cls = bp.machinePools.get(t.class)!.cls;
     names.machinePools.set(t.name, {
-      machinePool: gen('MachinePool', `${cls.fieldPath}.naming.template`, { ...base, role: 'machine-pool', topologyName: t.name, topologyKey: 'machinePool', ...tmpl(cls.naming?.template) }, keyed('spec.topology.workers.machinePools', t.name)),
+      machinePool: gen(
+        'MachinePool',
+        `${cls.fieldPath}.naming.template`,
+        {
+          ...base,
+          role: 'machine-pool',
+          topologyName: t.name,
+          topologyKey: 'machinePool',
+          ...tmpl(cls.naming?.template),
+        },
+        keyed('spec.topology.workers.machinePools', t.name),
+      ),
       bootstrapObject: stablePrefixName('mp-bootstrap', cluster.namespace, cluster.name, t.name),
       infrastructureObject: stablePrefixName('mp-infrastructure', cluster.namespace, cluster.name, t.name),
     });
@@ -118,7 +157,10 @@ function stableNames(bp: Blueprint, cluster: Cluster, clusterRef: ObjectRef): { 
   return results.length > 0 ? { results } : { names, results };
 }
 
-function withRotating(stable: Omit<TopologyNames, 'controlPlaneMachineTemplate'>, rotating: ReturnType<typeof rotatingNames>): TopologyNames {
+function withRotating(
+  stable: Omit<TopologyNames, 'controlPlaneMachineTemplate'>,
+  rotating: ReturnType<typeof rotatingNames>,
+): TopologyNames {
   const names: TopologyNames = { ...stable, machineDeployments: new Map() };
   for (const [k, v] of stable.machineDeployments) names.machineDeployments.set(k, { ...v, ...rotating.md.get(k) });
   if (rotating.controlPlaneMachineTemplate) names.controlPlaneMachineTemplate = rotating.controlPlaneMachineTemplate;
@@ -153,7 +195,12 @@ function controlPlaneKind(bp: Blueprint): { group: string; kind: string } {
   return { group: groupOf(bp.controlPlane.ref.apiVersion), kind: bp.controlPlane.ref.kind.replace(/Template$/, '') };
 }
 
-export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectRef, options: RenderClusterOptions): ClusterOutcome {
+export function renderCluster(
+  bp: Blueprint,
+  input: Cluster,
+  clusterRef: ObjectRef,
+  options: RenderClusterOptions,
+): ClusterOutcome {
   const rec = options.recorder;
   const validation = validateClusterTopology(bp, input, clusterRef, rec);
   const results: Result[] = [...validation.results, ...validateClusterDeep(input, clusterRef, bp.capi, bp.cc)];
@@ -165,14 +212,22 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
   results.push(...stable.results);
   if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results };
   const current = options.current ? currentStateOf(cluster, controlPlaneKind(bp), options.current) : undefined;
-  const sequenced = current ? sequenceUpgrade(cluster, bp.cc, current, options.upgrade ?? 'control-plane-first', clusterRef) : undefined;
+  const sequenced = current
+    ? sequenceUpgrade(cluster, bp.cc, current, options.upgrade ?? 'control-plane-first', clusterRef)
+    : undefined;
   results.push(...(sequenced?.results ?? []));
   if (results.some((r) => r.severity === 'error')) return { ok: false, results };
   const versions = sequenced?.versions ?? targetVersions(cluster);
 
   const hasPatches = bp.cc.patches.length > 0;
   // Pass A: placeholder names for rotating clones; their patched content decides the final names.
-  const passA = computeDesiredState(bp, cluster, withRotating(stable.names, rotatingNames(cluster, bp)), options.coreVersion, versions);
+  const passA = computeDesiredState(
+    bp,
+    cluster,
+    withRotating(stable.names, rotatingNames(cluster, bp)),
+    options.coreVersion,
+    versions,
+  );
   if (hasPatches) {
     const patchResults = patchDesiredState(bp, cluster, clusterRef, passA, vars.variables, options.extensions, false);
     results.push(...patchResults);
@@ -182,7 +237,16 @@ export function renderCluster(bp: Blueprint, input: Cluster, clusterRef: ObjectR
   const finalNames = withRotating(stable.names, rotatingNames(cluster, bp, rotatingSuffixes(passA)));
   const passB = computeDesiredState(bp, cluster, finalNames, options.coreVersion, versions, rec);
   if (hasPatches) {
-    const passBResults = patchDesiredState(bp, cluster, clusterRef, passB, vars.variables, options.extensions, true, rec);
+    const passBResults = patchDesiredState(
+      bp,
+      cluster,
+      clusterRef,
+      passB,
+      vars.variables,
+      options.extensions,
+      true,
+      rec,
+    );
     const errors = passBResults.filter((r) => r.severity === 'error');
     if (errors.length > 0) return { ok: false, results: [...results, ...errors] };
     // Pass A's warnings are already in; ValidateTopology only runs in pass B.

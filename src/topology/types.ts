@@ -26,6 +26,9 @@ export interface TopologyNames {
   infrastructureCluster?: string;
   controlPlane: string;
   controlPlaneMachineTemplate?: string;
-  machineDeployments: Map<string, { machineDeployment: string; bootstrapTemplate: string; infrastructureTemplate: string }>;
+  machineDeployments: Map<
+    string,
+    { machineDeployment: string; bootstrapTemplate: string; infrastructureTemplate: string }
+  >;
   machinePools: Map<string, { machinePool: string; bootstrapObject: string; infrastructureObject: string }>;
 }

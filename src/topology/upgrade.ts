@@ -21,7 +21,16 @@ import type { Cluster, ClusterClass, Json, JsonObject, ObjectRef } from '../core
 import { asNumber, asObject, asString, jsonText } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { compareVersions, parseTolerant, semverText } from '../core/go/primitives.js';
-import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, UPGRADE_CONCURRENCY, groupOf } from '../core/labels.js';
+import {
+  CLUSTER_NAME_LABEL,
+  DEFER_UPGRADE,
+  DEPLOYMENT_NAME_LABEL,
+  HOLD_UPGRADE_SEQUENCE,
+  POOL_NAME_LABEL,
+  TOPOLOGY_OWNED_LABEL,
+  UPGRADE_CONCURRENCY,
+  groupOf,
+} from '../core/labels.js';
 import { UpgradePolicy } from '../krm/config.js';
 
 /** The version each object of a Cluster is rendered with. */
@@ -37,7 +46,8 @@ export interface TopologyVersions {
   reasons?: ReadonlyMap<string, string>;
 }
 
-const OBSERVED_HINT = 'workers follow once observed state shows it there (export the control plane with kubectl get -o yaml and pass it with --observed DIR)';
+const OBSERVED_HINT =
+  'workers follow once observed state shows it there (export the control plane with kubectl get -o yaml and pass it with --observed DIR)';
 
 interface ControlPlaneState {
   version: string;
@@ -65,7 +75,8 @@ export interface CurrentState {
 }
 
 /** The value at `path` below `o`, if every step is an object. */
-const at = (o: JsonObject | undefined, path: string[]): Json | undefined => path.reduce<Json | undefined>((v, k) => asObject(v)?.[k], o);
+const at = (o: JsonObject | undefined, path: string[]): Json | undefined =>
+  path.reduce<Json | undefined>((v, k) => asObject(v)?.[k], o);
 const str = (o: JsonObject | undefined, ...path: string[]): string | undefined => asString(at(o, path));
 const num = (o: JsonObject | undefined, ...path: string[]): number | undefined => asNumber(at(o, path));
 
@@ -103,7 +114,8 @@ function workerRolling(obj: JsonObject): boolean {
 }
 
 const labelsOf = (o: JsonObject) => asObject(asObject(o.metadata)?.labels) ?? {};
-const isCore = (o: JsonObject, kind: string) => o.kind === kind && groupOf(jsonText(o.apiVersion)) === 'cluster.x-k8s.io';
+const isCore = (o: JsonObject, kind: string) =>
+  o.kind === kind && groupOf(jsonText(o.apiVersion)) === 'cluster.x-k8s.io';
 
 /**
  * The current state of one Cluster from its objects (previous render and/or observed): the
@@ -120,22 +132,41 @@ export function currentStateOf(
     for (const o of objects) {
       const labels = labelsOf(o);
       const meta = asObject(o.metadata);
-      if (labels[CLUSTER_NAME_LABEL] !== cluster.name || (str(meta, 'namespace') ?? cluster.namespace) !== cluster.namespace) continue;
+      if (
+        labels[CLUSTER_NAME_LABEL] !== cluster.name ||
+        (str(meta, 'namespace') ?? cluster.namespace) !== cluster.namespace
+      )
+        continue;
       if (observed && labels[TOPOLOGY_OWNED_LABEL] === undefined) continue;
       if (o.kind === controlPlaneKind.kind && groupOf(jsonText(o.apiVersion)) === controlPlaneKind.group) {
         const version = str(o, 'spec', 'version');
         const spec = version === undefined ? undefined : parseTolerant(version);
         if (!version || !spec) continue;
         const reported = observed ? reportedVersions(o) : undefined;
-        state.controlPlane = { version, observed, provisioning: observed && reported === undefined, upgrading: !!reported && controlPlaneUpgrading(spec, reported) };
+        state.controlPlane = {
+          version,
+          observed,
+          provisioning: observed && reported === undefined,
+          upgrading: !!reported && controlPlaneUpgrading(spec, reported),
+        };
         continue;
       }
-      const worker = isCore(o, 'MachineDeployment') ? { map: state.machineDeployments, label: DEPLOYMENT_NAME_LABEL } : isCore(o, 'MachinePool') ? { map: state.machinePools, label: POOL_NAME_LABEL } : undefined;
+      const worker = isCore(o, 'MachineDeployment')
+        ? { map: state.machineDeployments, label: DEPLOYMENT_NAME_LABEL }
+        : isCore(o, 'MachinePool')
+          ? { map: state.machinePools, label: POOL_NAME_LABEL }
+          : undefined;
       const topologyName = worker && asString(labels[worker.label]);
       const version = str(o, 'spec', 'template', 'spec', 'version');
       const semver = version ? parseTolerant(version) : undefined;
       if (!worker || topologyName === undefined || !version || !semver) continue;
-      worker.map.set(topologyName, { name: str(meta, 'name') ?? topologyName, version, semver, observed, rolling: observed && workerRolling(o) });
+      worker.map.set(topologyName, {
+        name: str(meta, 'name') ?? topologyName,
+        version,
+        semver,
+        observed,
+        rolling: observed && workerRolling(o),
+      });
     }
   };
   read(sources.previous ?? [], false);
@@ -158,15 +189,23 @@ type Plan = UpgradePlan | { error: string };
  * computeControlPlaneVersion and computeMachineDeploymentVersion/computeMachinePoolVersion
  * (exp/topology/desiredstate/desired_state.go) fail with these messages.
  */
-const NO_PLAN = (object: string) => `cannot compute the ${object} version if the ${object} is pending upgrade and the upgrade plan is not set`;
+const NO_PLAN = (object: string) =>
+  `cannot compute the ${object} version if the ${object} is pending upgrade and the upgrade plan is not set`;
 
 const vtext = (v: SemVer) => `v${semverText(v)}`;
 
 /** `GetUpgradePlanOneMinor` / `GetUpgradePlanFromClusterClassVersions` (control-plane steps only). */
-function controlPlanePlan(cc: ClusterClass, desired: SemVer, desiredText: string, current: SemVer, currentText: string): string[] | { error: string } {
+function controlPlanePlan(
+  cc: ClusterClass,
+  desired: SemVer,
+  desiredText: string,
+  current: SemVer,
+  currentText: string,
+): string[] | { error: string } {
   if (semverText(current) === semverText(desired)) return [];
   if (!cc.kubernetesVersions || cc.kubernetesVersions.length === 0) {
-    if (desired.minor > current.minor + 1) return { error: `cannot compute an upgrade plan from ${currentText} to ${desiredText}` };
+    if (desired.minor > current.minor + 1)
+      return { error: `cannot compute an upgrade plan from ${currentText} to ${desiredText}` };
     return [desiredText];
   }
   const steps: { text: string; minor: number }[] = [];
@@ -207,7 +246,8 @@ function upgradePlan(cc: ClusterClass, desiredText: string, cpText: string, work
   for (const w of workers) {
     if (!min || lowerThanMin(w.semver, min, cp)) min = w.semver;
   }
-  if (semverText(cp) === semverText(desired) && (!min || semverText(min) === semverText(desired))) return { controlPlane: [], workers: [] };
+  if (semverText(cp) === semverText(desired) && (!min || semverText(min) === semverText(desired)))
+    return { controlPlane: [], workers: [] };
   const cpSteps = controlPlanePlan(cc, desired, desiredText, cp, cpText);
   if ('error' in cpSteps) return cpSteps;
   const minors = new Map<number, string>([[cp.minor, cpText]]);
@@ -215,15 +255,22 @@ function upgradePlan(cc: ClusterClass, desiredText: string, cpText: string, work
   for (const [i, step] of cpSteps.entries()) {
     const sv = parseTolerant(step);
     if (!sv) return { error: `invalid ControlPlane upgrade plan: item ${i}; failed to parse version ${step}` };
-    if (compareVersions(sv, cur) <= 0) return { error: `invalid ControlPlane upgrade plan: item ${i}; version ${step} must be greater than ${vtext(cur)}` };
+    if (compareVersions(sv, cur) <= 0)
+      return {
+        error: `invalid ControlPlane upgrade plan: item ${i}; version ${step} must be greater than ${vtext(cur)}`,
+      };
     if (cur.minor !== sv.minor && cur.minor + 1 !== sv.minor) {
-      return { error: `invalid ControlPlane upgrade plan: item ${i}; expecting a version with minor ${cur.minor} or ${cur.minor + 1}, found version ${step}` };
+      return {
+        error: `invalid ControlPlane upgrade plan: item ${i}; expecting a version with minor ${cur.minor} or ${cur.minor + 1}, found version ${step}`,
+      };
     }
     minors.set(sv.minor, step);
     cur = sv;
   }
   if (compareVersions(cur, desired) !== 0) {
-    return { error: `invalid ControlPlane upgrade plan: control plane upgrade plan must end with version ${desiredText}, ends with ${vtext(cur)} instead` };
+    return {
+      error: `invalid ControlPlane upgrade plan: control plane upgrade plan must end with version ${desiredText}, ends with ${vtext(cur)} instead`,
+    };
   }
   const workerSteps: string[] = [];
   if (min && compareVersions(min, desired) !== 0) {
@@ -246,7 +293,12 @@ interface Decision {
 type Note = (message: string, path?: string, object?: string) => void;
 
 /** A result about the upgrade plan of the Cluster `ref`. */
-const planResult = (severity: Result['severity'], message: string, ref: ObjectRef, path = 'spec.topology.version'): Result => ({
+const planResult = (
+  severity: Result['severity'],
+  message: string,
+  ref: ObjectRef,
+  path = 'spec.topology.version',
+): Result => ({
   severity,
   message,
   resourceRef: ref,
@@ -260,12 +312,20 @@ type NoPlan = (object: string, at: string, path?: string) => void;
 /** Why no upgrade plan can be had (an error), or that the class's upgrade-plan extension was not asked (a warning). */
 function planResults(plan: Plan, cc: ClusterClass, cpVersion: string, ref: ObjectRef): Result[] {
   if ('error' in plan) {
-    const fix = 'set spec.topology.version to the next minor first, list the intermediate versions in the ClusterClass spec.kubernetesVersions, or render with upgrade: all-at-once';
+    const fix =
+      'set spec.topology.version to the next minor first, list the intermediate versions in the ClusterClass spec.kubernetesVersions, or render with upgrade: all-at-once';
     return [planResult('error', `${plan.error}: the control plane is at ${cpVersion}; ${fix}`, ref)];
   }
-  if (plan.controlPlane.length === 0 || !asString(asObject(cc.upgrade?.external)?.generateUpgradePlanExtension)) return [];
+  if (plan.controlPlane.length === 0 || !asString(asObject(cc.upgrade?.external)?.generateUpgradePlanExtension))
+    return [];
   const used = cc.kubernetesVersions?.length ? 'spec.kubernetesVersions' : 'one minor at a time';
-  return [planResult('warning', `the ClusterClass asks the upgrade-plan extension for the plan, which cannot be called offline; used ${used} instead: ${plan.controlPlane.join(' → ')}`, ref)];
+  return [
+    planResult(
+      'warning',
+      `the ClusterClass asks the upgrade-plan extension for the plan, which cannot be called offline; used ${used} instead: ${plan.controlPlane.join(' → ')}`,
+      ref,
+    ),
+  ];
 }
 
 /** The control plane's version this render, and whether workers may follow it (it is stable, or waits for them). */
@@ -275,29 +335,50 @@ interface ControlPlaneDecision {
 }
 
 /** CAPI `computeControlPlaneVersion`: the control plane takes the plan's next step only when nothing is in flight. */
-function controlPlaneVersion(cpState: ControlPlaneState, target: string, plan: UpgradePlan, workers: { mdPlan: string[]; mpPlan: string[]; anyRolling: boolean }, note: Note, noPlan: NoPlan): ControlPlaneDecision {
+function controlPlaneVersion(
+  cpState: ControlPlaneState,
+  target: string,
+  plan: UpgradePlan,
+  workers: { mdPlan: string[]; mpPlan: string[]; anyRolling: boolean },
+  note: Note,
+  noPlan: NoPlan,
+): ControlPlaneDecision {
   const pending = cpState.version !== target;
   const [nextStep] = plan.controlPlane;
   let version = cpState.version;
   let starting = false;
   let waitingForWorkers = false;
   if (cpState.provisioning) {
-    if (pending) note(`control plane stays at ${cpState.version}: it is still being provisioned (no status.version observed); it moves to ${target} once provisioned`);
+    if (pending)
+      note(
+        `control plane stays at ${cpState.version}: it is still being provisioned (no status.version observed); it moves to ${target} once provisioned`,
+      );
   } else if (cpState.upgrading) {
-    if (pending) note(`control plane stays at ${cpState.version}: it is still upgrading (its status reports an older version); it moves on once it reports ${cpState.version}`);
+    if (pending)
+      note(
+        `control plane stays at ${cpState.version}: it is still upgrading (its status reports an older version); it moves on once it reports ${cpState.version}`,
+      );
   } else if (workers.mdPlan[0] === cpState.version || workers.mpPlan[0] === cpState.version) {
     waitingForWorkers = true;
-    if (pending) note(`control plane stays at ${cpState.version}: workers must reach ${cpState.version} first (Kubernetes version skew)`);
+    if (pending)
+      note(
+        `control plane stays at ${cpState.version}: workers must reach ${cpState.version} first (Kubernetes version skew)`,
+      );
   } else if (workers.anyRolling) {
-    if (pending) note(`control plane stays at ${cpState.version}: workers are still rolling out; it moves on once they are done`);
+    if (pending)
+      note(`control plane stays at ${cpState.version}: workers are still rolling out; it moves on once they are done`);
   } else if (pending && nextStep === undefined) noPlan('control plane', cpState.version);
   else if (pending && nextStep !== undefined) {
     version = nextStep;
     starting = true;
-    const steps = plan.controlPlane.length > 1 ? ` (step 1 of ${plan.controlPlane.length}: ${plan.controlPlane.join(' → ')})` : '';
+    const steps =
+      plan.controlPlane.length > 1 ? ` (step 1 of ${plan.controlPlane.length}: ${plan.controlPlane.join(' → ')})` : '';
     note(`control plane moves from ${cpState.version} to ${version}${steps}`);
   }
-  return { version, stableOrWaiting: !cpState.provisioning && !cpState.upgrading && !starting && (!pending || waitingForWorkers) };
+  return {
+    version,
+    stableOrWaiting: !cpState.provisioning && !cpState.upgrading && !starting && (!pending || waitingForWorkers),
+  };
 }
 
 /** What every worker's version is decided with. */
@@ -343,7 +424,12 @@ function workerVersions(round: WorkerRound, { kind, list, topos, current, plan }
     if (!w) {
       // A new worker gets the target; CAPI creates it only once the control plane is stable.
       out.set(t.name, target);
-      if (!stableOrWaiting || !evidence) note(`${kind} ${t.name} is new: CAPI creates it only once the control plane is stable at ${cpVersion}`, path, object);
+      if (!stableOrWaiting || !evidence)
+        note(
+          `${kind} ${t.name} is new: CAPI creates it only once the control plane is stable at ${cpVersion}`,
+          path,
+          object,
+        );
       return;
     }
     const keep = (why: string) => {
@@ -352,9 +438,18 @@ function workerVersions(round: WorkerRound, { kind, list, topos, current, plan }
     };
     if (w.version === target) out.set(t.name, target);
     else if (DEFER_UPGRADE in annotations) keep(`annotation ${DEFER_UPGRADE} is set; remove it to let it upgrade`);
-    else if (hold) keep(`annotation ${HOLD_UPGRADE_SEQUENCE} is set on it or on an earlier entry; remove it to continue the sequence`);
-    else if (upgrading.size >= concurrency) keep(`${upgrading.size} worker(s) already upgrading, the limit is ${concurrency} (annotation ${UPGRADE_CONCURRENCY})`);
-    else if (!stableOrWaiting || !evidence) keep(`waiting for the control plane to finish its upgrade to ${cpVersion}${evidence ? '' : `; ${OBSERVED_HINT}`}`);
+    else if (hold)
+      keep(
+        `annotation ${HOLD_UPGRADE_SEQUENCE} is set on it or on an earlier entry; remove it to continue the sequence`,
+      );
+    else if (upgrading.size >= concurrency)
+      keep(
+        `${upgrading.size} worker(s) already upgrading, the limit is ${concurrency} (annotation ${UPGRADE_CONCURRENCY})`,
+      );
+    else if (!stableOrWaiting || !evidence)
+      keep(
+        `waiting for the control plane to finish its upgrade to ${cpVersion}${evidence ? '' : `; ${OBSERVED_HINT}`}`,
+      );
     else if (next === undefined) {
       out.set(t.name, w.version);
       noPlan(kind === 'MachineDeployment' ? 'machine deployment' : 'machine pool', w.version, path);
@@ -372,7 +467,13 @@ function workerVersions(round: WorkerRound, { kind, list, topos, current, plan }
  * The versions of one Cluster's objects. `current` is undefined or empty for a new Cluster.
  * Results are `info` (what moves, what is held back and why) or `error` (no upgrade plan).
  */
-export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: CurrentState, policy: UpgradePolicy, ref: ObjectRef): Decision {
+export function sequenceUpgrade(
+  cluster: Cluster,
+  cc: ClusterClass,
+  current: CurrentState,
+  policy: UpgradePolicy,
+  ref: ObjectRef,
+): Decision {
   const target = cluster.topology.version;
   const allAtTarget = targetVersions(cluster);
   const cpState = current.controlPlane;
@@ -385,11 +486,19 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
     reasons.set(object, message);
   };
   const noPlan: NoPlan = (object, at, path) =>
-    results.push(planResult('error', `${NO_PLAN(object)}: it is at ${at} and spec.topology.version is ${target}, the same version written differently; CAPI compares the text, so write both alike`, ref, path));
+    results.push(
+      planResult(
+        'error',
+        `${NO_PLAN(object)}: it is at ${at} and spec.topology.version is ${target}, the same version written differently; CAPI compares the text, so write both alike`,
+        ref,
+        path,
+      ),
+    );
 
   const mdTopologies = cluster.topology.workers.machineDeployments;
   const mpTopologies = cluster.topology.workers.machinePools;
-  const existing = (topos: { name: string }[], map: Map<string, WorkerState>) => topos.flatMap((t) => map.get(t.name) ?? []);
+  const existing = (topos: { name: string }[], map: Map<string, WorkerState>) =>
+    topos.flatMap((t) => map.get(t.name) ?? []);
   const currentMDs = existing(mdTopologies, current.machineDeployments);
   const currentMPs = existing(mpTopologies, current.machinePools);
   const plan = upgradePlan(cc, target, cpState.version, [...currentMDs, ...currentMPs]);
@@ -404,8 +513,20 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
   return {
     versions: {
       controlPlane: controlPlane.version,
-      machineDeployments: workerVersions(round, { kind: 'MachineDeployment', list: 'machineDeployments', topos: mdTopologies, current: current.machineDeployments, plan: mdPlan }),
-      machinePools: workerVersions(round, { kind: 'MachinePool', list: 'machinePools', topos: mpTopologies, current: current.machinePools, plan: mpPlan }),
+      machineDeployments: workerVersions(round, {
+        kind: 'MachineDeployment',
+        list: 'machineDeployments',
+        topos: mdTopologies,
+        current: current.machineDeployments,
+        plan: mdPlan,
+      }),
+      machinePools: workerVersions(round, {
+        kind: 'MachinePool',
+        list: 'machinePools',
+        topos: mpTopologies,
+        current: current.machinePools,
+        plan: mpPlan,
+      }),
       reasons,
     },
     results,
@@ -413,4 +534,8 @@ export function sequenceUpgrade(cluster: Cluster, cc: ClusterClass, current: Cur
 }
 
 /** Every object at the topology version: a new Cluster, or `upgrade: all-at-once`. */
-export const targetVersions = (cluster: Cluster): TopologyVersions => ({ controlPlane: cluster.topology.version, machineDeployments: new Map(), machinePools: new Map() });
+export const targetVersions = (cluster: Cluster): TopologyVersions => ({
+  controlPlane: cluster.topology.version,
+  machineDeployments: new Map(),
+  machinePools: new Map(),
+});

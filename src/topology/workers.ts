@@ -12,8 +12,25 @@ import { formatGoDuration } from '../core/go/duration.js';
 import type { Recorder } from '../provenance/recorder.js';
 import type { Source } from '../provenance/sources.js';
 import type { Path } from '../core/path.js';
-import { CLUSTER_NAME_LABEL, DEFER_UPGRADE, DEPLOYMENT_NAME_LABEL, HOLD_UPGRADE_SEQUENCE, POOL_NAME_LABEL, TOPOLOGY_OWNED_LABEL, mergeMaps } from '../core/labels.js';
-import { TIMEOUT_NAMES, buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate, type TimeoutName } from './objects.js';
+import {
+  CLUSTER_NAME_LABEL,
+  DEFER_UPGRADE,
+  DEPLOYMENT_NAME_LABEL,
+  HOLD_UPGRADE_SEQUENCE,
+  POOL_NAME_LABEL,
+  TOPOLOGY_OWNED_LABEL,
+  mergeMaps,
+} from '../core/labels.js';
+import {
+  TIMEOUT_NAMES,
+  buildMetadata,
+  clusterOwnerReferences,
+  identityOf,
+  objectRef,
+  templateToObject,
+  templateToTemplate,
+  type TimeoutName,
+} from './objects.js';
 import { computeHealthCheck, healthCheckDefined, healthCheckSource } from './healthcheck.js';
 import {
   CLUSTER_NAME,
@@ -44,7 +61,12 @@ interface WorkerPaths {
   cls: string;
 }
 
-const workerPaths = (cluster: Cluster, list: 'machineDeployments' | 'machinePools', topo: WorkerTopology, cls: WorkerClass): WorkerPaths => ({
+const workerPaths = (
+  cluster: Cluster,
+  list: 'machineDeployments' | 'machinePools',
+  topo: WorkerTopology,
+  cls: WorkerClass,
+): WorkerPaths => ({
   topology: `spec.topology.workers.${list}[${(cluster.topology.workers[list] as WorkerTopology[]).indexOf(topo)}]`,
   cls: cls.fieldPath,
 });
@@ -64,10 +86,24 @@ function workerMetadata(topo: WorkerTopology, cls: WorkerClass, fixedLabelMap: R
 }
 
 /** Records the worker metadata maps on the object and its machine template (`spec.template.metadata`). */
-function recordWorkerMetadata(rec: Recorder, obj: JsonObject, p: WorkerPaths, topo: WorkerTopology, cls: WorkerClass, fixedKeys: string[]): void {
+function recordWorkerMetadata(
+  rec: Recorder,
+  obj: JsonObject,
+  p: WorkerPaths,
+  topo: WorkerTopology,
+  cls: WorkerClass,
+  fixedKeys: string[],
+): void {
   const classMeta = `${p.cls}.metadata`;
-  const labels: Layer[] = [classMapLayer(rec, cls.metadata?.labels, `${classMeta}.labels`), clusterMapLayer(rec, topo.metadata?.labels, `${p.topology}.metadata.labels`), fixedLabels(rec, fixedKeys)];
-  const annotations: Layer[] = [classMapLayer(rec, cls.metadata?.annotations, `${classMeta}.annotations`), clusterMapLayer(rec, topo.metadata?.annotations, `${p.topology}.metadata.annotations`)];
+  const labels: Layer[] = [
+    classMapLayer(rec, cls.metadata?.labels, `${classMeta}.labels`),
+    clusterMapLayer(rec, topo.metadata?.labels, `${p.topology}.metadata.labels`),
+    fixedLabels(rec, fixedKeys),
+  ];
+  const annotations: Layer[] = [
+    classMapLayer(rec, cls.metadata?.annotations, `${classMeta}.annotations`),
+    clusterMapLayer(rec, topo.metadata?.annotations, `${p.topology}.metadata.annotations`),
+  ];
   for (const base of [['metadata'], ['spec', 'template', 'metadata']]) {
     recordLayers(obj, [...base, 'labels'], labels);
     recordLayers(obj, [...base, 'annotations'], annotations);
@@ -75,7 +111,10 @@ function recordWorkerMetadata(rec: Recorder, obj: JsonObject, p: WorkerPaths, to
 }
 
 /** Node timeouts, each topology-over-class (seconds), with where each came from. */
-function workerTimeouts(topo: WorkerTopology, cls: WorkerClass): { name: TimeoutName; seconds: number; fromTopology: boolean }[] {
+function workerTimeouts(
+  topo: WorkerTopology,
+  cls: WorkerClass,
+): { name: TimeoutName; seconds: number; fromTopology: boolean }[] {
   return TIMEOUT_NAMES.flatMap((name) => {
     const topologySeconds = topo.deletion?.[`${name}Seconds`];
     const fromTopology = topologySeconds !== undefined;
@@ -89,7 +128,11 @@ interface MachineField {
   value: Json | undefined;
   fromTopology: boolean;
 }
-const machineField = (topology: unknown, cls: unknown, set: (v: unknown) => boolean = (v) => v !== undefined): MachineField =>
+const machineField = (
+  topology: unknown,
+  cls: unknown,
+  set: (v: unknown) => boolean = (v) => v !== undefined,
+): MachineField =>
   set(topology) ? { value: copyOf(topology), fromTopology: true } : { value: copyOf(cls), fromTopology: false };
 
 /** What a worker's machine template spec is made of, with where each part came from. */
@@ -102,8 +145,18 @@ interface MachineSpec {
   minReadySeconds: MachineField;
 }
 
-function machineSpec(topo: WorkerTopology, cls: WorkerClass, kubernetesVersion: string, fields: Record<string, MachineField>): MachineSpec {
-  return { kubernetesVersion, fields, timeouts: workerTimeouts(topo, cls), minReadySeconds: machineField(topo.minReadySeconds, cls.minReadySeconds) };
+function machineSpec(
+  topo: WorkerTopology,
+  cls: WorkerClass,
+  kubernetesVersion: string,
+  fields: Record<string, MachineField>,
+): MachineSpec {
+  return {
+    kubernetesVersion,
+    fields,
+    timeouts: workerTimeouts(topo, cls),
+    minReadySeconds: machineField(topo.minReadySeconds, cls.minReadySeconds),
+  };
 }
 
 /** The bootstrap and infrastructure references of a worker's machine template spec. */
@@ -114,19 +167,39 @@ type MachineRefs = Record<'bootstrap' | 'infrastructure', JsonObject>;
  * place and form differ by API version (v1beta2 seconds under `deletion`, v1beta1 durations).
  */
 function machineTemplateSpec(version: CoreVersion, cluster: Cluster, refs: MachineRefs, m: MachineSpec): JsonObject {
-  const common = { clusterName: cluster.name, version: m.kubernetesVersion, bootstrap: { configRef: refs.bootstrap }, infrastructureRef: refs.infrastructure };
+  const common = {
+    clusterName: cluster.name,
+    version: m.kubernetesVersion,
+    bootstrap: { configRef: refs.bootstrap },
+    infrastructureRef: refs.infrastructure,
+  };
   const values = Object.fromEntries(Object.entries(m.fields).map(([k, f]) => [k, f.value]));
   if (version === 'v1beta2') {
-    const deletion = m.timeouts.length > 0 ? Object.fromEntries(m.timeouts.map((t) => [`${t.name}Seconds`, t.seconds])) : undefined;
+    const deletion =
+      m.timeouts.length > 0 ? Object.fromEntries(m.timeouts.map((t) => [`${t.name}Seconds`, t.seconds])) : undefined;
     return compact({ ...common, ...values, minReadySeconds: m.minReadySeconds.value, deletion });
   }
-  return compact({ ...common, ...values, ...Object.fromEntries(m.timeouts.map((t) => [t.name, formatGoDuration(t.seconds)])) });
+  return compact({
+    ...common,
+    ...values,
+    ...Object.fromEntries(m.timeouts.map((t) => [t.name, formatGoDuration(t.seconds)])),
+  });
 }
 
 /** Origins of what `machineTemplateSpec` set (`what`: the referenced objects), and of `minReadySeconds`. */
-function recordMachineTemplateSpec(rec: Recorder, obj: JsonObject, p: WorkerPaths, version: CoreVersion, m: MachineSpec, versionOrigin: Source, refs: MachineRefs, what: Record<keyof MachineRefs, string>): void {
+function recordMachineTemplateSpec(
+  rec: Recorder,
+  obj: JsonObject,
+  p: WorkerPaths,
+  version: CoreVersion,
+  m: MachineSpec,
+  versionOrigin: Source,
+  refs: MachineRefs,
+  what: Record<keyof MachineRefs, string>,
+): void {
   const ts: Path = ['spec', 'template', 'spec'];
-  const either = (f: MachineField, key: string) => eitherSource(f.fromTopology, `${p.topology}.${key}`, `${p.cls}.${key}`);
+  const either = (f: MachineField, key: string) =>
+    eitherSource(f.fromTopology, `${p.topology}.${key}`, `${p.cls}.${key}`);
   rec.set(obj, [...ts, 'clusterName'], fixed(CLUSTER_NAME));
   rec.set(obj, [...ts, 'version'], versionOrigin);
   rec.set(obj, [...ts, 'bootstrap', 'configRef'], referenceTo(what.bootstrap, refs.bootstrap));
@@ -137,10 +210,19 @@ function recordMachineTemplateSpec(rec: Recorder, obj: JsonObject, p: WorkerPath
     rec.set(
       obj,
       v2 ? [...ts, 'deletion', `${t.name}Seconds`] : [...ts, t.name],
-      eitherSource(t.fromTopology, `${p.topology}.deletion.${t.name}Seconds`, `${p.cls}.deletion.${t.name}Seconds`, durationNote(!v2)),
+      eitherSource(
+        t.fromTopology,
+        `${p.topology}.deletion.${t.name}Seconds`,
+        `${p.cls}.deletion.${t.name}Seconds`,
+        durationNote(!v2),
+      ),
     );
   }
-  rec.set(obj, v2 ? [...ts, 'minReadySeconds'] : ['spec', 'minReadySeconds'], either(m.minReadySeconds, 'minReadySeconds'));
+  rec.set(
+    obj,
+    v2 ? [...ts, 'minReadySeconds'] : ['spec', 'minReadySeconds'],
+    either(m.minReadySeconds, 'minReadySeconds'),
+  );
 }
 
 /** A copy of a model value (cloneJson keeps undefined as it is). */
@@ -177,15 +259,33 @@ interface RolloutSettings {
 function rolloutSettings(topo: MachineDeploymentTopology, cls: MachineDeploymentBlueprint['cls']): RolloutSettings {
   // A topology rollout is not the zero MachineDeploymentTopologyRolloutSpec: normalize keeps it only with after or strategy.
   const rolloutFromTopology = topo.rollout !== undefined;
-  const rollout = rolloutFromTopology ? topo.rollout : cls.rollout?.strategy ? { strategy: cls.rollout.strategy } : undefined;
+  const rollout = rolloutFromTopology
+    ? topo.rollout
+    : cls.rollout?.strategy
+      ? { strategy: cls.rollout.strategy }
+      : undefined;
   const topologyMaxInFlight = topo.healthCheck?.remediation?.maxInFlight;
   const maxInFlight = topologyMaxInFlight ?? cls.healthCheck?.remediation?.maxInFlight;
   const order = topo.deletion?.order || cls.deletion?.order;
-  return { rollout, rolloutFromTopology, maxInFlight, maxInFlightFromTopology: topologyMaxInFlight !== undefined, order, orderFromTopology: !!topo.deletion?.order };
+  return {
+    rollout,
+    rolloutFromTopology,
+    maxInFlight,
+    maxInFlightFromTopology: topologyMaxInFlight !== undefined,
+    order,
+    orderFromTopology: !!topo.deletion?.order,
+  };
 }
 
 /** The MachineDeployment's spec in the output API version: v1beta2 has rollout, remediation and deletion where v1beta1 has one strategy. */
-function machineDeploymentSpec(version: CoreVersion, cluster: Cluster, topo: MachineDeploymentTopology, settings: RolloutSettings, machine: MachineSpec, rest: { selector: Json; template: JsonObject }): JsonObject {
+function machineDeploymentSpec(
+  version: CoreVersion,
+  cluster: Cluster,
+  topo: MachineDeploymentTopology,
+  settings: RolloutSettings,
+  machine: MachineSpec,
+  rest: { selector: Json; template: JsonObject },
+): JsonObject {
   const { rollout, maxInFlight, order } = settings;
   if (version === 'v1beta2') {
     return compact({
@@ -211,22 +311,54 @@ function machineDeploymentSpec(version: CoreVersion, cluster: Cluster, topo: Mac
 }
 
 /** CAPI `computeMachineDeployment`: the bootstrap and infrastructure template clones, the MachineDeployment and its health check. */
-export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploymentTopology, mdBp: MachineDeploymentBlueprint, workerVersion: WorkerVersion): DesiredMachineDeployment {
+export function computeMachineDeployment(
+  ctx: WorkerContext,
+  topo: MachineDeploymentTopology,
+  mdBp: MachineDeploymentBlueprint,
+  workerVersion: WorkerVersion,
+): DesiredMachineDeployment {
   const { cluster, names, version, rec } = ctx;
   const identity = identityOf(cluster);
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- topologyNames (render.ts) names every worker of the topology
   const mdNames = names.machineDeployments.get(topo.name)!;
   const cls = mdBp.cls;
   const extraLabel = { [DEPLOYMENT_NAME_LABEL]: topo.name };
-  const bootstrapTemplate = templateToTemplate({ template: mdBp.bootstrap.object, name: mdNames.bootstrapTemplate, cluster: identity, labels: extraLabel }, rec);
-  const infrastructureTemplate = templateToTemplate({ template: mdBp.infrastructure.object, name: mdNames.infrastructureTemplate, cluster: identity, labels: extraLabel }, rec);
+  const bootstrapTemplate = templateToTemplate(
+    { template: mdBp.bootstrap.object, name: mdNames.bootstrapTemplate, cluster: identity, labels: extraLabel },
+    rec,
+  );
+  const infrastructureTemplate = templateToTemplate(
+    {
+      template: mdBp.infrastructure.object,
+      name: mdNames.infrastructureTemplate,
+      cluster: identity,
+      labels: extraLabel,
+    },
+    rec,
+  );
 
-  const fixedLabelMap = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name };
+  const fixedLabelMap = {
+    [CLUSTER_NAME_LABEL]: cluster.name,
+    [TOPOLOGY_OWNED_LABEL]: '',
+    [DEPLOYMENT_NAME_LABEL]: topo.name,
+  };
   const meta = workerMetadata(topo, cls, fixedLabelMap);
   const settings = rolloutSettings(topo, cls);
   const refs = {
-    bootstrap: objectRef(version, mdBp.bootstrap.ref.apiVersion, mdBp.bootstrap.ref.kind, mdNames.bootstrapTemplate, cluster.namespace),
-    infrastructure: objectRef(version, mdBp.infrastructure.ref.apiVersion, mdBp.infrastructure.ref.kind, mdNames.infrastructureTemplate, cluster.namespace),
+    bootstrap: objectRef(
+      version,
+      mdBp.bootstrap.ref.apiVersion,
+      mdBp.bootstrap.ref.kind,
+      mdNames.bootstrapTemplate,
+      cluster.namespace,
+    ),
+    infrastructure: objectRef(
+      version,
+      mdBp.infrastructure.ref.apiVersion,
+      mdBp.infrastructure.ref.kind,
+      mdNames.infrastructureTemplate,
+      cluster.namespace,
+    ),
   };
   const machine = machineSpec(topo, cls, workerVersion.kubernetesVersion, {
     failureDomain: machineField(topo.failureDomain, cls.failureDomain, (v) => !!v),
@@ -242,12 +374,38 @@ export function computeMachineDeployment(ctx: WorkerContext, topo: MachineDeploy
     metadata: buildMetadata(mdNames.machineDeployment, cluster.namespace, meta.labels, meta.annotations),
     spec: machineDeploymentSpec(version, cluster, topo, settings, machine, { selector, template }),
   };
-  const out: DesiredMachineDeployment = { topology: topo, blueprint: mdBp, bootstrapTemplate, infrastructureTemplate, machineDeployment };
-  if (rec) recordMachineDeployment(rec, ctx, out, { settings, machine, refs, fixedKeys: Object.keys(fixedLabelMap), workerVersion });
+  const out: DesiredMachineDeployment = {
+    topology: topo,
+    blueprint: mdBp,
+    bootstrapTemplate,
+    infrastructureTemplate,
+    machineDeployment,
+  };
+  if (rec)
+    recordMachineDeployment(rec, ctx, out, {
+      settings,
+      machine,
+      refs,
+      fixedKeys: Object.keys(fixedLabelMap),
+      workerVersion,
+    });
   const topoDefined = healthCheckDefined(topo.healthCheck);
   if ((healthCheckDefined(cls.healthCheck) || topoDefined) && topo.healthCheck?.enabled !== false) {
-    const from = healthCheckSource(topo.healthCheck, rec ? workerPaths(cluster, 'machineDeployments', topo, cls).topology : '', cls.healthCheck, cls.fieldPath);
-    out.healthCheck = computeHealthCheck(version, cluster, mdNames.machineDeployment, { [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name }, from, `MachineDeployment ${topo.name}`, rec);
+    const from = healthCheckSource(
+      topo.healthCheck,
+      rec ? workerPaths(cluster, 'machineDeployments', topo, cls).topology : '',
+      cls.healthCheck,
+      cls.fieldPath,
+    );
+    out.healthCheck = computeHealthCheck(
+      version,
+      cluster,
+      mdNames.machineDeployment,
+      { [TOPOLOGY_OWNED_LABEL]: '', [DEPLOYMENT_NAME_LABEL]: topo.name },
+      from,
+      `MachineDeployment ${topo.name}`,
+      rec,
+    );
   }
   return out;
 }
@@ -263,25 +421,48 @@ interface MachineDeploymentChoices {
 }
 
 /** Records where each field of a MachineDeployment and its template clones came from. */
-function recordMachineDeployment(rec: Recorder, { cluster, version }: WorkerContext, desired: DesiredMachineDeployment, choices: MachineDeploymentChoices): void {
+function recordMachineDeployment(
+  rec: Recorder,
+  { cluster, version }: WorkerContext,
+  desired: DesiredMachineDeployment,
+  choices: MachineDeploymentChoices,
+): void {
   const { topology: topo, blueprint: mdBp, machineDeployment: md } = desired;
   const { settings, workerVersion } = choices;
   const cls = mdBp.cls;
   const p = workerPaths(cluster, 'machineDeployments', topo, cls);
   const prefix = `${cluster.name}-${topo.name}-`;
-  rec.set(desired.bootstrapTemplate, ['metadata', 'name'], builtin(cloneNameDetail('bootstrap template clone', prefix)));
-  rec.set(desired.infrastructureTemplate, ['metadata', 'name'], builtin(cloneNameDetail('infrastructure machine template clone', prefix)));
+  rec.set(
+    desired.bootstrapTemplate,
+    ['metadata', 'name'],
+    builtin(cloneNameDetail('bootstrap template clone', prefix)),
+  );
+  rec.set(
+    desired.infrastructureTemplate,
+    ['metadata', 'name'],
+    builtin(cloneNameDetail('infrastructure machine template clone', prefix)),
+  );
   const namingDefault = '{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}';
-  recordCoreHeader(rec, md, version, 'MachineDeployment', namingDetail('MachineDeployment', cls.naming?.template, `${p.cls}.naming.template`, namingDefault));
+  recordCoreHeader(
+    rec,
+    md,
+    version,
+    'MachineDeployment',
+    namingDetail('MachineDeployment', cls.naming?.template, `${p.cls}.naming.template`, namingDefault),
+  );
   recordWorkerMetadata(rec, md, p, topo, cls, choices.fixedKeys);
   rec.set(md, ['spec', 'selector'], fixed('selector of the MachineDeployment: the three fixed labels'));
   if (topo.replicas !== undefined) rec.set(md, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
   const bootstrapWhat = `bootstrap template clone (${mdBp.bootstrap.ref.kind})`;
   const infrastructureWhat = `infrastructure machine template clone (${mdBp.infrastructure.ref.kind})`;
   const versionOrigin = versionSource(cluster, workerVersion.kubernetesVersion, workerVersion.reason);
-  recordMachineTemplateSpec(rec, md, p, version, choices.machine, versionOrigin, choices.refs, { bootstrap: bootstrapWhat, infrastructure: infrastructureWhat });
+  recordMachineTemplateSpec(rec, md, p, version, choices.machine, versionOrigin, choices.refs, {
+    bootstrap: bootstrapWhat,
+    infrastructure: infrastructureWhat,
+  });
   // The topology's {after, strategy} as a whole when it sets either, else the class strategy.
-  const rolloutSide = (field: string, fromTopology: boolean) => eitherSource(fromTopology, `${p.topology}.${field}`, `${p.cls}.${field}`);
+  const rolloutSide = (field: string, fromTopology: boolean) =>
+    eitherSource(fromTopology, `${p.topology}.${field}`, `${p.cls}.${field}`);
   const strategy = rolloutSide('rollout.strategy', settings.rolloutFromTopology);
   const maxInFlight = rolloutSide('healthCheck.remediation.maxInFlight', settings.maxInFlightFromTopology);
   const order = rolloutSide('deletion.order', settings.orderFromTopology);
@@ -302,7 +483,12 @@ function recordMachineDeployment(rec: Recorder, { cluster, version }: WorkerCont
 // ------------------------------------------------------------------ MachinePools
 
 /** CAPI `computeMachinePool`: the bootstrap and infrastructure objects and the MachinePool. */
-export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology, mpBp: MachinePoolBlueprint, { kubernetesVersion, reason }: WorkerVersion): DesiredMachinePool {
+export function computeMachinePool(
+  ctx: WorkerContext,
+  topo: MachinePoolTopology,
+  mpBp: MachinePoolBlueprint,
+  { kubernetesVersion, reason }: WorkerVersion,
+): DesiredMachinePool {
   const { cluster, names, version, rec } = ctx;
   const identity = identityOf(cluster);
   // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- topologyNames (render.ts) names every worker of the topology
@@ -312,7 +498,14 @@ export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology
   const owners = clusterOwnerReferences(identity);
   const objectFrom = (template: JsonObject, name: string) =>
     templateToObject(
-      { template, name, cluster: identity, labels: poolLabel, ...(owners ? { ownerReferences: owners } : {}), ...(rec ? { labelLayers: [fixedLabels(rec, [POOL_NAME_LABEL])] } : {}) },
+      {
+        template,
+        name,
+        cluster: identity,
+        labels: poolLabel,
+        ...(owners ? { ownerReferences: owners } : {}),
+        ...(rec ? { labelLayers: [fixedLabels(rec, [POOL_NAME_LABEL])] } : {}),
+      },
       rec,
     );
   const bootstrapObject = objectFrom(mpBp.bootstrap.object, mpNames.bootstrapObject);
@@ -320,8 +513,20 @@ export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology
   const fixedLabelMap = { [CLUSTER_NAME_LABEL]: cluster.name, [TOPOLOGY_OWNED_LABEL]: '', ...poolLabel };
   const meta = workerMetadata(topo, cls, fixedLabelMap);
   const refs = {
-    bootstrap: objectRef(version, jsonText(bootstrapObject.apiVersion), jsonText(bootstrapObject.kind), mpNames.bootstrapObject, cluster.namespace),
-    infrastructure: objectRef(version, jsonText(infrastructureObject.apiVersion), jsonText(infrastructureObject.kind), mpNames.infrastructureObject, cluster.namespace),
+    bootstrap: objectRef(
+      version,
+      jsonText(bootstrapObject.apiVersion),
+      jsonText(bootstrapObject.kind),
+      mpNames.bootstrapObject,
+      cluster.namespace,
+    ),
+    infrastructure: objectRef(
+      version,
+      jsonText(infrastructureObject.apiVersion),
+      jsonText(infrastructureObject.kind),
+      mpNames.infrastructureObject,
+      cluster.namespace,
+    ),
   };
   const machine = machineSpec(topo, cls, kubernetesVersion, { taints: machineField(topo.taints, cls.taints) });
   const templateSpec = machineTemplateSpec(version, cluster, refs, machine);
@@ -341,16 +546,40 @@ export function computeMachinePool(ctx: WorkerContext, topo: MachinePoolTopology
   };
   if (rec) {
     const p = workerPaths(cluster, 'machinePools', topo, cls);
-    const stableName = (what: string) => builtin(`name of the ${what}: "${cluster.name}-${topo.name}-" + a stable hash`);
+    const stableName = (what: string) =>
+      builtin(`name of the ${what}: "${cluster.name}-${topo.name}-" + a stable hash`);
     rec.set(bootstrapObject, ['metadata', 'name'], stableName('MachinePool bootstrap config'));
     rec.set(infrastructureObject, ['metadata', 'name'], stableName('infrastructure machine pool'));
     const namingDefault = '{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}';
-    recordCoreHeader(rec, machinePool, version, 'MachinePool', namingDetail('MachinePool', cls.naming?.template, `${p.cls}.naming.template`, namingDefault));
+    recordCoreHeader(
+      rec,
+      machinePool,
+      version,
+      'MachinePool',
+      namingDetail('MachinePool', cls.naming?.template, `${p.cls}.naming.template`, namingDefault),
+    );
     recordWorkerMetadata(rec, machinePool, p, topo, cls, Object.keys(fixedLabelMap));
     if (topo.replicas !== undefined) rec.set(machinePool, ['spec', 'replicas'], fromCluster(`${p.topology}.replicas`));
-    if (failureDomains.value !== undefined) rec.set(machinePool, ['spec', 'failureDomains'], eitherSource(failureDomains.fromTopology, `${p.topology}.failureDomains`, `${p.cls}.failureDomains`));
-    const what = { bootstrap: `bootstrap config (${jsonText(bootstrapObject.kind)})`, infrastructure: `infrastructure machine pool (${jsonText(infrastructureObject.kind)})` };
-    recordMachineTemplateSpec(rec, machinePool, p, version, machine, versionSource(cluster, kubernetesVersion, reason), refs, what);
+    if (failureDomains.value !== undefined)
+      rec.set(
+        machinePool,
+        ['spec', 'failureDomains'],
+        eitherSource(failureDomains.fromTopology, `${p.topology}.failureDomains`, `${p.cls}.failureDomains`),
+      );
+    const what = {
+      bootstrap: `bootstrap config (${jsonText(bootstrapObject.kind)})`,
+      infrastructure: `infrastructure machine pool (${jsonText(infrastructureObject.kind)})`,
+    };
+    recordMachineTemplateSpec(
+      rec,
+      machinePool,
+      p,
+      version,
+      machine,
+      versionSource(cluster, kubernetesVersion, reason),
+      refs,
+      what,
+    );
   }
   return { topology: topo, blueprint: mpBp, bootstrapObject, infrastructureObject, machinePool };
 }

@@ -8,7 +8,19 @@ import type { Ajv } from 'ajv';
 import type { CelEnv } from '@bufbuild/cel';
 import type { ClusterClassVariable, Json } from '../core/model.js';
 import { compileCelTree, resolveRuleFieldPath, validateCel, type CelTree } from './cel/validate.js';
-import { child, fieldError, forbidden, goQuote, index, invalid, key, notSupported, required, type BadValue, type FieldError } from '../core/fielderror.js';
+import {
+  child,
+  fieldError,
+  forbidden,
+  goQuote,
+  index,
+  invalid,
+  key,
+  notSupported,
+  required,
+  type BadValue,
+  type FieldError,
+} from '../core/fielderror.js';
 import { goMarshal } from '../core/go/json.js';
 import { validateMetadata } from './labels.js';
 import { compileSchemaValidator, schemaErrors } from './openapi.js';
@@ -35,15 +47,26 @@ export function validateVariableNames(vars: readonly ClusterClassVariable[], bas
   const seen = new Set<string>();
   for (const v of vars) {
     if (seen.has(v.name)) {
-      errs.push(invalid(child(key(base, v.name), 'name'), v.name, withFix(`variable name must be unique. Variable with name ${goQuote(v.name)} is defined more than once`, FIX.duplicate)));
+      errs.push(
+        invalid(
+          child(key(base, v.name), 'name'),
+          v.name,
+          withFix(
+            `variable name must be unique. Variable with name ${goQuote(v.name)} is defined more than once`,
+            FIX.duplicate,
+          ),
+        ),
+      );
     }
     seen.add(v.name);
   }
   for (const v of vars) {
     const p = child(key(base, v.name), 'name');
     if (v.name === '') errs.push(required(p, withFix('variable name must be defined', FIX.variableName)));
-    if (v.name === 'builtin') errs.push(invalid(p, v.name, withFix('"builtin" is a reserved variable name', FIX.variableBuiltin)));
-    if (v.name.includes('.')) errs.push(invalid(p, v.name, withFix('variable name cannot contain "."', FIX.variableDot)));
+    if (v.name === 'builtin')
+      errs.push(invalid(p, v.name, withFix('"builtin" is a reserved variable name', FIX.variableBuiltin)));
+    if (v.name.includes('.'))
+      errs.push(invalid(p, v.name, withFix('variable name cannot contain "."', FIX.variableDot)));
   }
   return errs;
 }
@@ -67,11 +90,22 @@ type Level = 'field' | 'item';
 export function structuralErrors(n: SchemaNode, level: Level): FieldError[] {
   const errs: FieldError[] = [];
   if (n.type === '' && !n.intOrString && n.preserveUnknownFields !== true) {
-    const detail = level === 'item' ? 'must not be empty for specified array items' : 'must not be empty for specified object fields';
+    const detail =
+      level === 'item'
+        ? 'must not be empty for specified array items'
+        : 'must not be empty for specified object fields';
     errs.push(required(child(n.path, 'type'), withFix(detail, FIX.schemaType)));
   }
-  if (n.type === 'array' && !n.items) errs.push(required(child(n.path, 'items'), withFix('must be specified', FIX.schemaItems)));
-  if (n.preserveUnknownFields === false) errs.push(invalid(child(n.path, 'x-kubernetes-preserve-unknown-fields'), false, withFix('must be true or undefined', FIX.schemaPreserveFalse)));
+  if (n.type === 'array' && !n.items)
+    errs.push(required(child(n.path, 'items'), withFix('must be specified', FIX.schemaItems)));
+  if (n.preserveUnknownFields === false)
+    errs.push(
+      invalid(
+        child(n.path, 'x-kubernetes-preserve-unknown-fields'),
+        false,
+        withFix('must be true or undefined', FIX.schemaPreserveFalse),
+      ),
+    );
   if (n.items) errs.push(...structuralErrors(n.items, 'item'));
   if (n.properties) for (const p of n.properties.values()) errs.push(...structuralErrors(p, 'field'));
   if (n.additionalProperties) errs.push(...structuralErrors(n.additionalProperties, 'field'));
@@ -88,9 +122,12 @@ export function structuralErrors(n: SchemaNode, level: Level): FieldError[] {
 
 /** apiextensions `intOrStringAnyOf`: exactly `[{type: integer}, {type: string}]`, nothing else set. */
 function isIntOrStringAnyOf(list: readonly SchemaNode[] | undefined): boolean {
-  const only = (n: SchemaNode, type: string) => n.type === type && Object.entries(n.json).every(([k, v]) => k === 'type' || v === '' || v === false);
+  const only = (n: SchemaNode, type: string) =>
+    n.type === type && Object.entries(n.json).every(([k, v]) => k === 'type' || v === '' || v === false);
   const [first, second, ...more] = list ?? [];
-  return first !== undefined && second !== undefined && more.length === 0 && only(first, 'integer') && only(second, 'string');
+  return (
+    first !== undefined && second !== undefined && more.length === 0 && only(first, 'integer') && only(second, 'string')
+  );
 }
 
 /** Inside allOf/anyOf/oneOf/not only value validations are allowed (`NestedValueValidation`). */
@@ -102,13 +139,19 @@ function nestedStructuralErrors(n: SchemaNode, skipAnyOf = false): FieldError[] 
   const errs: FieldError[] = [];
   const raw = n.json;
   if (n.type !== '') errs.push(forbidden(child(n.path, 'type'), 'must be empty to be structural'));
-  if (n.additionalProperties) errs.push(forbidden(child(n.path, 'additionalProperties'), 'must be undefined to be structural'));
+  if (n.additionalProperties)
+    errs.push(forbidden(child(n.path, 'additionalProperties'), 'must be undefined to be structural'));
   if (n.default) errs.push(forbidden(child(n.path, 'default'), 'must be undefined to be structural'));
-  if (n.description !== undefined && n.description !== '') errs.push(forbidden(child(n.path, 'description'), 'must be empty to be structural'));
-  if (n.preserveUnknownFields !== undefined) errs.push(forbidden(child(n.path, 'x-kubernetes-preserve-unknown-fields'), 'must be undefined to be structural'));
-  if (n.intOrString) errs.push(forbidden(child(n.path, 'x-kubernetes-int-or-string'), 'must be false to be structural'));
-  if (n.validations.length > 0) errs.push(forbidden(child(n.path, 'x-kubernetes-validations'), 'must be empty to be structural'));
-  if (raw['x-metadata'] !== undefined) errs.push(forbidden(child(n.path, 'x-metadata'), 'must be empty to be structural'));
+  if (n.description !== undefined && n.description !== '')
+    errs.push(forbidden(child(n.path, 'description'), 'must be empty to be structural'));
+  if (n.preserveUnknownFields !== undefined)
+    errs.push(forbidden(child(n.path, 'x-kubernetes-preserve-unknown-fields'), 'must be undefined to be structural'));
+  if (n.intOrString)
+    errs.push(forbidden(child(n.path, 'x-kubernetes-int-or-string'), 'must be false to be structural'));
+  if (n.validations.length > 0)
+    errs.push(forbidden(child(n.path, 'x-kubernetes-validations'), 'must be empty to be structural'));
+  if (raw['x-metadata'] !== undefined)
+    errs.push(forbidden(child(n.path, 'x-metadata'), 'must be empty to be structural'));
   if (n.items) errs.push(...nestedStructuralErrors(n.items));
   if (n.properties) for (const p of n.properties.values()) errs.push(...nestedStructuralErrors(p));
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
@@ -124,7 +167,13 @@ function nestedStructuralErrors(n: SchemaNode, skipAnyOf = false): FieldError[] 
 /** Class-side BadValue: kube-openapi passes the offending value, or the actual type name for type errors. */
 const classBadValue = (offending: Json, typeName?: string): BadValue => {
   if (typeName !== undefined) return typeName;
-  if (typeof offending === 'string' || typeof offending === 'number' || typeof offending === 'boolean' || offending === null) return offending;
+  if (
+    typeof offending === 'string' ||
+    typeof offending === 'number' ||
+    typeof offending === 'boolean' ||
+    offending === null
+  )
+    return offending;
   return { go: goMarshal(offending) };
 };
 
@@ -134,7 +183,13 @@ function valueErrors(ctx: ClassCheckContext, n: SchemaNode, value: Json, path: s
   return schemaErrors(v, value, path, classBadValue);
 }
 
-function celValueErrors(tree: CelTree | undefined, n: SchemaNode, value: Json, old: Json | undefined, path: string): FieldError[] {
+function celValueErrors(
+  tree: CelTree | undefined,
+  n: SchemaNode,
+  value: Json,
+  old: Json | undefined,
+  path: string,
+): FieldError[] {
   if (!tree) return [];
   return validateCel(tree, value, old, path, n.type).errors;
 }
@@ -145,7 +200,8 @@ export function defaultErrors(ctx: ClassCheckContext, n: SchemaNode): FieldError
   if (n.default) {
     const p = child(n.path, 'default');
     const def = n.default.value;
-    if (unknownFieldPaths(def, n).length > 0) errs.push(invalid(p, classBadValue(def), withFix('must not have unknown fields', FIX.schemaDefaultUnknown)));
+    if (unknownFieldPaths(def, n).length > 0)
+      errs.push(invalid(p, classBadValue(def), withFix('must not have unknown fields', FIX.schemaDefaultUnknown)));
     const schemaErrs = valueErrors(ctx, n, def, p);
     const valueErrs = schemaErrs.length > 0 ? schemaErrs : celValueErrors(compileCelTree(ctx.env, n), n, def, def, p);
     errs.push(...valueErrs.map((e) => fixed(e, FIX.schemaDefault)));
@@ -156,7 +212,12 @@ export function defaultErrors(ctx: ClassCheckContext, n: SchemaNode): FieldError
 }
 
 /** `validateSchema` in CAPI: per-node checks, recursing through the whole schema. */
-export function schemaNodeErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: string | undefined, celAllowed: boolean): ClassCheckOutcome {
+export function schemaNodeErrors(
+  ctx: ClassCheckContext,
+  n: SchemaNode,
+  uncorrelatable: string | undefined,
+  celAllowed: boolean,
+): ClassCheckOutcome {
   const out: ClassCheckOutcome = { errors: [], warnings: [] };
   if (n.type !== '' && !VALID_TYPES.includes(n.type)) {
     out.errors.push(fixed(notSupported(child(n.path, 'type'), n.type, VALID_TYPES), FIX.schemaTypeValue));
@@ -166,23 +227,46 @@ export function schemaNodeErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrel
     try {
       RE2JS.compile(n.pattern);
     } catch (e) {
-      out.errors.push(invalid(child(n.path, 'pattern'), n.pattern, withFix(`must be a valid regular expression, but isn't: ${e instanceof Error ? e.message : String(e)}`, FIX.schemaPattern)));
+      out.errors.push(
+        invalid(
+          child(n.path, 'pattern'),
+          n.pattern,
+          withFix(
+            `must be a valid regular expression, but isn't: ${e instanceof Error ? e.message : String(e)}`,
+            FIX.schemaPattern,
+          ),
+        ),
+      );
       return out;
     }
   }
-  if (n.example) out.errors.push(...valueErrors(ctx, n, n.example.value, child(n.path, 'example')).map((e) => fixed(e, FIX.schemaExample)));
+  if (n.example)
+    out.errors.push(
+      ...valueErrors(ctx, n, n.example.value, child(n.path, 'example')).map((e) => fixed(e, FIX.schemaExample)),
+    );
   n.enum?.forEach((e, i) => {
-    if (e !== null) out.errors.push(...valueErrors(ctx, n, e, index(child(n.path, 'enum'), i)).map((x) => fixed(x, FIX.schemaEnum)));
+    if (e !== null)
+      out.errors.push(...valueErrors(ctx, n, e, index(child(n.path, 'enum'), i)).map((x) => fixed(x, FIX.schemaEnum)));
   });
-  const merge = (o: ClassCheckOutcome) => { out.errors.push(...o.errors); out.warnings.push(...o.warnings); };
+  const merge = (o: ClassCheckOutcome) => {
+    out.errors.push(...o.errors);
+    out.warnings.push(...o.warnings);
+  };
   if (n.additionalProperties) {
-    if (n.properties && n.properties.size > 0) out.errors.push(forbidden(n.path, withFix('additionalProperties and properties are mutually exclusive', FIX.schemaPropertiesXorAdditional)));
+    if (n.properties && n.properties.size > 0)
+      out.errors.push(
+        forbidden(
+          n.path,
+          withFix('additionalProperties and properties are mutually exclusive', FIX.schemaPropertiesXorAdditional),
+        ),
+      );
     merge(schemaNodeErrors(ctx, n.additionalProperties, uncorrelatable, celAllowed));
   }
   if (n.properties) for (const p of n.properties.values()) merge(schemaNodeErrors(ctx, p, uncorrelatable, celAllowed));
   if (n.items) merge(schemaNodeErrors(ctx, n.items, uncorrelatable ?? child(n.path, 'items'), celAllowed));
   if (n.not) merge(schemaNodeErrors(ctx, n.not, uncorrelatable, false));
-  for (const k of ['allOf', 'oneOf', 'anyOf'] as const) for (const s of n[k] ?? []) merge(schemaNodeErrors(ctx, s, uncorrelatable, false));
+  for (const k of ['allOf', 'oneOf', 'anyOf'] as const)
+    for (const s of n[k] ?? []) merge(schemaNodeErrors(ctx, s, uncorrelatable, false));
 
   if (n.validations.length > 0) merge(celRuleErrors(ctx, n, uncorrelatable, celAllowed, out.errors.length === 0));
   return out;
@@ -190,29 +274,56 @@ export function schemaNodeErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrel
 
 /** Go `%#v` of an `apiextensions.ValidationRule`, the BadValue CAPI reports for rule compile errors. */
 function goRule(r: SchemaNode['validations'][number]): BadValue {
-  const reason = r.reason === '' ? '(*apiextensions.FieldValueErrorReason)(nil)' : `(*apiextensions.FieldValueErrorReason)(${goQuote(r.reason)})`;
-  return { go: `apiextensions.ValidationRule{Rule:${goQuote(r.rule)}, Message:${goQuote(r.message)}, MessageExpression:${goQuote(r.messageExpression)}, Reason:${reason}, FieldPath:${goQuote(r.fieldPath)}, OptionalOldSelf:(*bool)(nil)}` };
+  const reason =
+    r.reason === ''
+      ? '(*apiextensions.FieldValueErrorReason)(nil)'
+      : `(*apiextensions.FieldValueErrorReason)(${goQuote(r.reason)})`;
+  return {
+    go: `apiextensions.ValidationRule{Rule:${goQuote(r.rule)}, Message:${goQuote(r.message)}, MessageExpression:${goQuote(r.messageExpression)}, Reason:${reason}, FieldPath:${goQuote(r.fieldPath)}, OptionalOldSelf:(*bool)(nil)}`,
+  };
 }
 
-function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: string | undefined, celAllowed: boolean, noSchemaErrors: boolean): ClassCheckOutcome {
+function celRuleErrors(
+  ctx: ClassCheckContext,
+  n: SchemaNode,
+  uncorrelatable: string | undefined,
+  celAllowed: boolean,
+  noSchemaErrors: boolean,
+): ClassCheckOutcome {
   const out: ClassCheckOutcome = { errors: [], warnings: [] };
   const base = child(n.path, 'x-kubernetes-validations');
   n.validations.forEach((r, i) => {
     const p = index(base, i);
     const rule = r.rule.trim();
     const msg = r.message.trim();
-    const message = (detail: string, value = r.message) => out.errors.push(invalid(child(p, 'message'), value, withFix(detail, FIX.celMessage)));
-    const fieldPath = (detail: string) => out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, withFix(detail, FIX.celFieldPath)));
+    const message = (detail: string, value = r.message) =>
+      out.errors.push(invalid(child(p, 'message'), value, withFix(detail, FIX.celMessage)));
+    const fieldPath = (detail: string) =>
+      out.errors.push(invalid(child(p, 'fieldPath'), r.fieldPath, withFix(detail, FIX.celFieldPath)));
     if (rule.length === 0) out.errors.push(required(child(p, 'rule'), withFix('rule is not specified', FIX.celRule)));
     else if (r.message.length > 0 && msg.length === 0) message('message must be non-empty if specified');
-    else if (r.message.length > 2048) message('message must have a maximum length of 2048 characters', r.message.slice(0, 10) + '...');
+    else if (r.message.length > 2048)
+      message('message must have a maximum length of 2048 characters', r.message.slice(0, 10) + '...');
     else if (/[\n\r]/.test(msg)) message('message must not contain line breaks');
-    else if (/[\n\r]/.test(rule) && msg.length === 0) out.errors.push(required(child(p, 'message'), withFix('message must be specified if rule contains line breaks', FIX.celMessageForMultiLineRule)));
+    else if (/[\n\r]/.test(rule) && msg.length === 0)
+      out.errors.push(
+        required(
+          child(p, 'message'),
+          withFix('message must be specified if rule contains line breaks', FIX.celMessageForMultiLineRule),
+        ),
+      );
     if (r.messageExpression.length > 0 && r.messageExpression.trim().length === 0) {
-      out.errors.push(required(child(p, 'messageExpression'), withFix('messageExpression must be non-empty if specified', FIX.celMessageExpression)));
+      out.errors.push(
+        required(
+          child(p, 'messageExpression'),
+          withFix('messageExpression must be non-empty if specified', FIX.celMessageExpression),
+        ),
+      );
     }
-    if (r.reason !== '' && !VALID_REASONS.includes(r.reason)) out.errors.push(fixed(notSupported(child(p, 'reason'), r.reason, VALID_REASONS), FIX.celReason));
-    if (r.fieldPath.length > 0 && r.fieldPath.trim().length === 0) fieldPath('fieldPath must be non-empty if specified');
+    if (r.reason !== '' && !VALID_REASONS.includes(r.reason))
+      out.errors.push(fixed(notSupported(child(p, 'reason'), r.reason, VALID_REASONS), FIX.celReason));
+    if (r.fieldPath.length > 0 && r.fieldPath.trim().length === 0)
+      fieldPath('fieldPath must be non-empty if specified');
     if (/\n/.test(r.fieldPath)) fieldPath('fieldPath must not contain line breaks');
     if (r.fieldPath.length > 0) {
       const fp = resolveRuleFieldPath(r.fieldPath, n);
@@ -221,24 +332,57 @@ function celRuleErrors(ctx: ClassCheckContext, n: SchemaNode, uncorrelatable: st
   });
   if (!noSchemaErrors || out.errors.length > 0 || !celAllowed) return out;
 
-  const tree = compileCelTree(ctx.env, { ...n, properties: undefined, additionalProperties: undefined, items: undefined });
+  const tree = compileCelTree(ctx.env, {
+    ...n,
+    properties: undefined,
+    additionalProperties: undefined,
+    items: undefined,
+  });
   tree?.rules.forEach((c, i) => {
     const p = index(base, i);
-    if (c.rule.compileError !== undefined) out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));
-    if (c.message?.compileError !== undefined) out.errors.push(invalid(child(p, 'messageExpression'), goRule(c.def), withFix(c.message.compileError, FIX.celCompile)));
-    if ((c.rule.usesOldSelf) && uncorrelatable !== undefined) {
-      out.errors.push(invalid(child(p, 'rule'), c.def.rule, withFix(`oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`, FIX.celOldSelfInItems)));
+    if (c.rule.compileError !== undefined)
+      out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));
+    if (c.message?.compileError !== undefined)
+      out.errors.push(
+        invalid(child(p, 'messageExpression'), goRule(c.def), withFix(c.message.compileError, FIX.celCompile)),
+      );
+    if (c.rule.usesOldSelf && uncorrelatable !== undefined) {
+      out.errors.push(
+        invalid(
+          child(p, 'rule'),
+          c.def.rule,
+          withFix(
+            `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable}`,
+            FIX.celOldSelfInItems,
+          ),
+        ),
+      );
     }
     if (c.rule.unsupported !== undefined) {
       // The value shown is the rule: the detail does not quote it a second time.
-      out.warnings.push(fieldError('Invalid value', child(p, 'rule'), `this x-kubernetes-validations rule cannot be evaluated offline: ${c.rule.unsupported}; values are not checked against it`, c.def.rule));
+      out.warnings.push(
+        fieldError(
+          'Invalid value',
+          child(p, 'rule'),
+          `this x-kubernetes-validations rule cannot be evaluated offline: ${c.rule.unsupported}; values are not checked against it`,
+          c.def.rule,
+        ),
+      );
     }
   });
   if (out.errors.length > 0) return out;
   const full = compileCelTree(ctx.env, n);
-  if (n.example) out.errors.push(...celValueErrors(full, n, n.example.value, undefined, child(n.path, 'example')).map((e) => fixed(e, FIX.schemaExample)));
+  if (n.example)
+    out.errors.push(
+      ...celValueErrors(full, n, n.example.value, undefined, child(n.path, 'example')).map((e) =>
+        fixed(e, FIX.schemaExample),
+      ),
+    );
   n.enum?.forEach((e, i) => {
-    if (e !== null) out.errors.push(...celValueErrors(full, n, e, undefined, index(child(n.path, 'enum'), i)).map((x) => fixed(x, FIX.schemaEnum)));
+    if (e !== null)
+      out.errors.push(
+        ...celValueErrors(full, n, e, undefined, index(child(n.path, 'enum'), i)).map((x) => fixed(x, FIX.schemaEnum)),
+      );
   });
   return out;
 }

@@ -19,7 +19,12 @@ export type DefaultObserver = (path: (string | number)[]) => void;
 const ROOT: readonly (string | number)[] = [];
 
 /** `observe` (and `at`, the path of `value`, used with it) report each default applied. */
-export function applyStructuralDefaults(value: Json, s: SchemaNode, observe?: DefaultObserver, at: readonly (string | number)[] = ROOT): Json {
+export function applyStructuralDefaults(
+  value: Json,
+  s: SchemaNode,
+  observe?: DefaultObserver,
+  at: readonly (string | number)[] = ROOT,
+): Json {
   if (Array.isArray(value)) {
     const items = s.items;
     if (!items) return value.map((v) => v);
@@ -51,7 +56,11 @@ export function applyStructuralDefaults(value: Json, s: SchemaNode, observe?: De
       const ap = s.additionalProperties;
       const fallback = out[k] === null ? ap.default : undefined;
       if (fallback) observe?.([...at, k]);
-      defineKey(out, k, applyStructuralDefaults(fallback ? cloneJson(fallback.value) : (out[k] as Json), ap, observe, below));
+      defineKey(
+        out,
+        k,
+        applyStructuralDefaults(fallback ? cloneJson(fallback.value) : (out[k] as Json), ap, observe, below),
+      );
     }
   }
   return out;

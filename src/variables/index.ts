@@ -6,15 +6,38 @@
  */
 import type { CelEnv } from '@bufbuild/cel';
 import type { Ajv } from 'ajv';
-import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, Json, JsonObject, ObjectRef } from '../core/model.js';
+import type {
+  Cluster,
+  ClusterClass,
+  ClusterClassVariable,
+  ClusterVariable,
+  Json,
+  JsonObject,
+  ObjectRef,
+} from '../core/model.js';
 import type { Result } from '../core/result.js';
 import type { VariableOrigin } from '../provenance/sources.js';
 import { canonicalJson } from '../core/json.js';
 import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
-import { defaultErrors, schemaNodeErrors, structuralErrors, validateVariableMetadata, validateVariableNames } from './classvalidation.js';
+import {
+  defaultErrors,
+  schemaNodeErrors,
+  structuralErrors,
+  validateVariableMetadata,
+  validateVariableNames,
+} from './classvalidation.js';
 import { defaultVariableValue } from './defaulting.js';
-import { child, dedupeResults, goQuote, invalid, key, required, toResult, type FieldError } from '../core/fielderror.js';
+import {
+  child,
+  dedupeResults,
+  goQuote,
+  invalid,
+  key,
+  required,
+  toResult,
+  type FieldError,
+} from '../core/fielderror.js';
 import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
 import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
@@ -76,7 +99,15 @@ export interface DefaultedVariables {
 
 const SCHEMA_PATH = 'schema.openAPIV3Schema';
 
-function compileVariable(ajv: Ajv, env: CelEnv, v: ClusterClassVariable, base: string, errors: FieldError[], warnings: FieldError[], from = 'inline'): CompiledVariable {
+function compileVariable(
+  ajv: Ajv,
+  env: CelEnv,
+  v: ClusterClassVariable,
+  base: string,
+  errors: FieldError[],
+  warnings: FieldError[],
+  from = 'inline',
+): CompiledVariable {
   const schemaPath = child(base, SCHEMA_PATH);
   const issues: ParseIssues = { errors: [], ignored: [] };
   const schema = parseSchema(v.schema?.openAPIV3Schema as Json | undefined, schemaPath, issues);
@@ -87,12 +118,22 @@ function compileVariable(ajv: Ajv, env: CelEnv, v: ClusterClassVariable, base: s
     status.deprecatedV1Beta1Metadata = meta as unknown as Json;
   }
   status.schema = { openAPIV3Schema: schema.json };
-  const compiled: CompiledVariable = { name: v.name, from: [from], required: v.required, definition: v, schema, status };
+  const compiled: CompiledVariable = {
+    name: v.name,
+    from: [from],
+    required: v.required,
+    definition: v,
+    schema,
+    status,
+  };
 
   errors.push(...validateVariableMetadata(v, schema, base));
   if (issues.errors.length > 0) {
     for (const e of issues.errors) {
-      errors.push({ ...e, detail: `failed to convert schema definition for variable ${goQuote(v.name)}; ClusterClass should be checked: ${e.detail}` });
+      errors.push({
+        ...e,
+        detail: `failed to convert schema definition for variable ${goQuote(v.name)}; ClusterClass should be checked: ${e.detail}`,
+      });
     }
     return compiled;
   }
@@ -123,7 +164,12 @@ function compileVariable(ajv: Ajv, env: CelEnv, v: ClusterClassVariable, base: s
  * variable; none or conflicting definitions are problems). Status schemas were validated by the
  * ClusterClass controller, so they are compiled without reporting.
  */
-function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariables: NonNullable<ClusterClass['statusVariables']>) {
+function statusDefinitions(
+  ajv: Ajv,
+  env: CelEnv,
+  cc: ClusterClass,
+  statusVariables: NonNullable<ClusterClass['statusVariables']>,
+) {
   const byName = new Map<string, CompiledVariable>();
   const problems: string[] = [];
   for (const sv of statusVariables) {
@@ -131,7 +177,12 @@ function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariab
     if (sv.definitionsConflict) problems.push(`variable ${goQuote(sv.name)} has conflicting definitions`);
     const def = sv.definitions[0];
     if (!def || byName.has(sv.name)) continue;
-    const variable: ClusterClassVariable = { name: sv.name, required: def.required, schema: def.schema, fieldPath: key('status.variables', sv.name) };
+    const variable: ClusterClassVariable = {
+      name: sv.name,
+      required: def.required,
+      schema: def.schema,
+      fieldPath: key('status.variables', sv.name),
+    };
     if (def.deprecatedV1Beta1Metadata) variable.deprecatedV1Beta1Metadata = def.deprecatedV1Beta1Metadata;
     const compiled = compileVariable(ajv, env, variable, variable.fieldPath, [], [], def.from);
     compiled.from = sv.definitions.map((d) => d.from);
@@ -154,7 +205,9 @@ function statusDefinitions(ajv: Ajv, env: CelEnv, cc: ClusterClass, statusVariab
  * from when it was not called (`discoveryCalled`: its answer is already in).
  */
 function specUndefinedFix(cc: ClusterClass, discoveryCalled: boolean): string {
-  const discovering = cc.patches.flatMap((p) => (p.external?.discoverVariablesExtension ? [`"${p.external.discoverVariablesExtension}"`] : []));
+  const discovering = cc.patches.flatMap((p) =>
+    p.external?.discoverVariablesExtension ? [`"${p.external.discoverVariablesExtension}"`] : [],
+  );
   const fix = `define it in ClusterClass "${cc.name}" spec.variables, or remove it from the Cluster`;
   if (discovering.length === 0 || discoveryCalled) return fix;
   return `${fix}; variables of Runtime Extension ${discovering.join(', ')} are known only from the class's status.variables or from the extension: render the ClusterClass as exported from the management cluster (kubectl get clusterclass ${cc.name} -n ${cc.namespace} -o yaml), or give its ExtensionConfig (--extensions) or recorded answers (--replay-extensions)`;
@@ -172,7 +225,10 @@ function sameDefinition(a: CompiledVariable, b: CompiledVariable): boolean {
   return (
     a.required === b.required &&
     deepEqualJson(dropFalse(a.status.schema) ?? null, dropFalse(b.status.schema) ?? null) &&
-    deepEqualJson((a.definition.deprecatedV1Beta1Metadata ?? null) as Json, (b.definition.deprecatedV1Beta1Metadata ?? null) as Json)
+    deepEqualJson(
+      (a.definition.deprecatedV1Beta1Metadata ?? null) as Json,
+      (b.definition.deprecatedV1Beta1Metadata ?? null) as Json,
+    )
   );
 }
 
@@ -181,12 +237,23 @@ function sameDefinition(a: CompiledVariable, b: CompiledVariable): boolean {
  * controller's `reconcileVariables` adds them to status.variables: validated like class variables
  * at `<patch>.variables`; a name defined twice with different definitions is a conflict.
  */
-function addDiscovered(ajv: Ajv, env: CelEnv, cc: ClusterClass, classRef: ObjectRef, byName: Map<string, CompiledVariable>, discovered: readonly DiscoveredVariables[], errors: FieldError[], warnings: FieldError[]): Result[] {
+function addDiscovered(
+  ajv: Ajv,
+  env: CelEnv,
+  cc: ClusterClass,
+  classRef: ObjectRef,
+  byName: Map<string, CompiledVariable>,
+  discovered: readonly DiscoveredVariables[],
+  errors: FieldError[],
+  warnings: FieldError[],
+): Result[] {
   const conflicts = new Set<string>();
   for (const set of discovered) {
     const base = `${set.from}.variables`;
     const setErrors: FieldError[] = validateVariableNames(set.variables, base);
-    const compiled = set.variables.map((v) => compileVariable(ajv, env, v, key(base, v.name), setErrors, warnings, set.from));
+    const compiled = set.variables.map((v) =>
+      compileVariable(ajv, env, v, key(base, v.name), setErrors, warnings, set.from),
+    );
     errors.push(...setErrors);
     if (setErrors.length > 0) continue;
     for (const c of compiled) {
@@ -217,7 +284,11 @@ function addDiscovered(ajv: Ajv, env: CelEnv, cc: ClusterClass, classRef: Object
  * computes status.variables — the live answer supersedes an exported status. Without: the
  * exported `status.variables` when present, else `spec.variables`.
  */
-export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef, discovered?: readonly DiscoveredVariables[]): { variables: CompiledVariables; results: Result[] } {
+export function compileClassVariables(
+  cc: ClusterClass,
+  classRef: ObjectRef,
+  discovered?: readonly DiscoveredVariables[],
+): { variables: CompiledVariables; results: Result[] } {
   const ajv = newAjv();
   const env = newCelEnv();
   const errors: FieldError[] = validateVariableNames(cc.variables, 'spec.variables');
@@ -229,7 +300,8 @@ export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef, dis
     if (!inline.has(v.name)) inline.set(v.name, compiled);
   }
   const conflicts = discovered ? addDiscovered(ajv, env, cc, classRef, inline, discovered, errors, warnings) : [];
-  const fromStatus = !discovered && cc.statusVariables ? statusDefinitions(ajv, env, cc, cc.statusVariables) : undefined;
+  const fromStatus =
+    !discovered && cc.statusVariables ? statusDefinitions(ajv, env, cc, cc.statusVariables) : undefined;
   const byName = fromStatus?.byName ?? inline;
   const sorted = [...byName.values()].sort((a, b) => compareGoStrings(a.name, b.name));
   const results = dedupeResults([
@@ -245,7 +317,11 @@ export function compileClassVariables(cc: ClusterClass, classRef: ObjectRef, dis
 
 /** Synthesised ClusterClass status.variables (CAPI core/reconcilers/clusterclass/clusterclass_controller.go) as plain JSON, sorted by name. */
 export function statusVariables(v: CompiledVariables): Json[] {
-  return v.sorted.map((c) => ({ name: c.name, definitionsConflict: false, definitions: c.from.map((from) => ({ ...c.status, from })) }));
+  return v.sorted.map((c) => ({
+    name: c.name,
+    definitionsConflict: false,
+    definitions: c.from.map((from) => ({ ...c.status, from })),
+  }));
 }
 
 /** Names of the variables with a definition from `from` (`inline` or an external patch's name): engine.go `definitionsForPatch`. */
@@ -265,14 +341,21 @@ const raw = (value: Json | undefined): string => goMarshal(value ?? null);
 /** CAPI's "variable is not defined", then the defined name closest to the one set, and what else to do. */
 function notDefined(v: CompiledVariables, name: string): string {
   const near = closest(name, v.byName.keys());
-  return withFix('variable is not defined', near === undefined ? v.undefinedFix : FIX.variableNearName(near, v.undefinedFix));
+  return withFix(
+    'variable is not defined',
+    near === undefined ? v.undefinedFix : FIX.variableNearName(near, v.undefinedFix),
+  );
 }
 
-function indexValues(values: readonly ClusterVariable[], path: string): { index: Map<string, ClusterVariable>; errors: FieldError[] } {
+function indexValues(
+  values: readonly ClusterVariable[],
+  path: string,
+): { index: Map<string, ClusterVariable>; errors: FieldError[] } {
   const index = new Map<string, ClusterVariable>();
   const errors: FieldError[] = [];
   for (const val of values) {
-    if (index.has(val.name)) errors.push(invalid(key(path, val.name), raw(val.value), `variable ${goQuote(val.name)} is set more than once`));
+    if (index.has(val.name))
+      errors.push(invalid(key(path, val.name), raw(val.value), `variable ${goQuote(val.name)} is set more than once`));
     index.set(val.name, val);
   }
   return { index, errors };
@@ -292,7 +375,11 @@ function defaultVariableList(
 ): { values: DefaultedVariable[]; errors: FieldError[] } {
   const { index, errors } = indexValues(values, path);
   if (errors.length > 0) return { values: [...values], errors };
-  const work: { name: string; current?: ClusterVariable; index?: number }[] = values.map((val, index) => ({ name: val.name, current: val, index }));
+  const work: { name: string; current?: ClusterVariable; index?: number }[] = values.map((val, index) => ({
+    name: val.name,
+    current: val,
+    index,
+  }));
   for (const c of v.sorted) if (!index.has(c.name)) work.push({ name: c.name });
   const out: DefaultedVariable[] = [];
   for (const item of work) {
@@ -303,14 +390,23 @@ function defaultVariableList(
     }
     if (!item.current && (!createVariables || !def.schema.default)) continue;
     const value = goKeyOrder(defaultVariableValue(item.current?.value, def.schema));
-    out.push(originsAt === undefined ? { name: item.name, value } : { name: item.name, value, origin: originOf(item, value, def, originsAt) });
+    out.push(
+      originsAt === undefined
+        ? { name: item.name, value }
+        : { name: item.name, value, origin: originOf(item, value, def, originsAt) },
+    );
   }
   if (errors.length > 0) return { values: [...values], errors };
   return { values: out, errors };
 }
 
 /** Whether a defaulted value differs from what the Cluster wrote, and where each came from. */
-function originOf(item: { current?: ClusterVariable; index?: number }, value: Json, def: CompiledVariable, listPath: string): VariableOrigin {
+function originOf(
+  item: { current?: ClusterVariable; index?: number },
+  value: Json,
+  def: CompiledVariable,
+  listPath: string,
+): VariableOrigin {
   const defaulted = !item.current || canonicalJson(item.current.value ?? null) !== canonicalJson(value);
   const origin: VariableOrigin = { defaulted };
   if (item.current) origin.from = `${listPath}[${item.index}].value`;
@@ -340,7 +436,9 @@ export function validateVariableList(
     for (const c of v.sorted) {
       if (!c.required || index.has(c.name)) continue;
       const missing = required(path, `required variable ${goQuote(c.name)} must be set`);
-      errors.push(notDefaulted && c.schema.default ? fixed(missing, FIX.variableNotDefaulted(notDefaulted.field)) : missing);
+      errors.push(
+        notDefaulted && c.schema.default ? fixed(missing, FIX.variableNotDefaulted(notDefaulted.field)) : missing,
+      );
     }
   }
   for (const val of values) {
@@ -362,7 +460,13 @@ export function validateVariableList(
     }
     const unknown = unknownFieldPaths(value, def.schema);
     if (unknown.length > 0) {
-      errors.push(invalid(p, rawValue, `failed validation: ${goQuote(unknown.join(','))} field(s) are not specified in the variable schema of variable ${goQuote(val.name)}`));
+      errors.push(
+        invalid(
+          p,
+          rawValue,
+          `failed validation: ${goQuote(unknown.join(','))} field(s) are not specified in the variable schema of variable ${goQuote(val.name)}`,
+        ),
+      );
       continue;
     }
     if (def.cel) {
@@ -385,7 +489,12 @@ export function defaultAndValidateClusterVariables(
   const warnings: FieldError[] = [];
   const topo = cluster.topology;
   const prev = options?.previous?.topology;
-  const unchanged = { cluster: topo.variables ?? [], controlPlaneOverrides: topo.controlPlane?.variables?.overrides ?? [], machineDeploymentOverrides: new Map(), machinePoolOverrides: new Map() };
+  const unchanged = {
+    cluster: topo.variables ?? [],
+    controlPlaneOverrides: topo.controlPlane?.variables?.overrides ?? [],
+    machineDeploymentOverrides: new Map(),
+    machinePoolOverrides: new Map(),
+  };
   if (v.invalidDefinitions) {
     const e = invalid('spec.topology.variables', v.invalidDefinitions.names, v.invalidDefinitions.detail);
     return { variables: unchanged, results: [toResult(e, clusterRef, 'error')] };
@@ -408,30 +517,57 @@ export function defaultAndValidateClusterVariables(
 
   const mdPath = (name: string) => child(key('spec.topology.workers.machineDeployments', name), 'variables.overrides');
   const mpPath = (name: string) => child(key('spec.topology.workers.machinePools', name), 'variables.overrides');
-  const defaultMachines = (list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[], pathOf: (n: string) => string, listPath: string) => {
+  const defaultMachines = (
+    list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[],
+    pathOf: (n: string) => string,
+    listPath: string,
+  ) => {
     const out = new Map<string, DefaultedVariable[]>();
     for (const [i, m] of list.entries()) {
       const values = m.variables?.overrides ?? [];
-      if (values.length === 0) { out.set(m.name, []); continue; }
-      const d = defaultVariableList(v, values, pathOf(m.name), false, options?.origins ? `${listPath}[${i}].variables.overrides` : undefined);
+      if (values.length === 0) {
+        out.set(m.name, []);
+        continue;
+      }
+      const d = defaultVariableList(
+        v,
+        values,
+        pathOf(m.name),
+        false,
+        options?.origins ? `${listPath}[${i}].variables.overrides` : undefined,
+      );
       errors.push(...d.errors);
       out.set(m.name, d.values);
     }
     return out;
   };
-  const mdOverrides = defaultMachines(topo.workers?.machineDeployments ?? [], mdPath, 'spec.topology.workers.machineDeployments');
+  const mdOverrides = defaultMachines(
+    topo.workers?.machineDeployments ?? [],
+    mdPath,
+    'spec.topology.workers.machineDeployments',
+  );
   const mpOverrides = defaultMachines(topo.workers?.machinePools ?? [], mpPath, 'spec.topology.workers.machinePools');
 
-  const collect = (r: { errors: FieldError[]; warnings: FieldError[] }) => { errors.push(...r.errors); warnings.push(...r.warnings); };
+  const collect = (r: { errors: FieldError[]; warnings: FieldError[] }) => {
+    errors.push(...r.errors);
+    warnings.push(...r.warnings);
+  };
   collect(validateVariableList(v, cl.values, prev?.variables ?? [], clusterPath, true, cl.errors[0]));
-  if (cpOverrides.length > 0) collect(validateVariableList(v, cpOverrides, prev?.controlPlane?.variables?.overrides ?? [], cpPath, false));
-  const oldMachine = (list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[] | undefined, name: string) =>
-    list?.find((m) => m.name === name)?.variables?.overrides ?? [];
+  if (cpOverrides.length > 0)
+    collect(validateVariableList(v, cpOverrides, prev?.controlPlane?.variables?.overrides ?? [], cpPath, false));
+  const oldMachine = (
+    list: readonly { name: string; variables?: { overrides: ClusterVariable[] } }[] | undefined,
+    name: string,
+  ) => list?.find((m) => m.name === name)?.variables?.overrides ?? [];
   for (const [name, values] of mdOverrides) {
-    if (values.length > 0) collect(validateVariableList(v, values, oldMachine(prev?.workers?.machineDeployments, name), mdPath(name), false));
+    if (values.length > 0)
+      collect(
+        validateVariableList(v, values, oldMachine(prev?.workers?.machineDeployments, name), mdPath(name), false),
+      );
   }
   for (const [name, values] of mpOverrides) {
-    if (values.length > 0) collect(validateVariableList(v, values, oldMachine(prev?.workers?.machinePools, name), mpPath(name), false));
+    if (values.length > 0)
+      collect(validateVariableList(v, values, oldMachine(prev?.workers?.machinePools, name), mpPath(name), false));
   }
 
   const results = dedupeResults([
@@ -439,7 +575,12 @@ export function defaultAndValidateClusterVariables(
     ...warnings.map((e) => toResult(e, clusterRef, 'warning')),
   ]);
   return {
-    variables: { cluster: cl.values, controlPlaneOverrides: cpOverrides, machineDeploymentOverrides: mdOverrides, machinePoolOverrides: mpOverrides },
+    variables: {
+      cluster: cl.values,
+      controlPlaneOverrides: cpOverrides,
+      machineDeploymentOverrides: mdOverrides,
+      machinePoolOverrides: mpOverrides,
+    },
     results,
   };
 }

@@ -30,11 +30,15 @@ export function qualifiedNameErrors(value: string): string[] {
     else {
       if (prefix.length > 253) errs.push('prefix part must be no more than 253 bytes');
       if (!DNS1123_SUBDOMAIN_RE.test(prefix)) {
-        errs.push("prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+        errs.push(
+          "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+        );
       }
     }
   } else {
-    return ["a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"];
+    return [
+      "a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ];
   }
   if (name.length === 0) errs.push('name part must be non-empty');
   else if (name.length > 63) errs.push('name part must be no more than 63 bytes');
@@ -46,14 +50,19 @@ function labelValueErrors(v: string): string[] {
   const errs: string[] = [];
   if (v.length > 63) errs.push('must be no more than 63 bytes');
   if (!LABEL_VALUE_RE.test(v)) {
-    errs.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')");
+    errs.push(
+      "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    );
   }
   return errs;
 }
 
 function stringMap(m: Json | undefined, path: string, out: FieldError[]): [string, string][] {
   if (m === undefined || m === null) return [];
-  if (!isObject(m)) { out.push(invalid(path, { go: goMarshal(m) }, 'must be a map of strings')); return []; }
+  if (!isObject(m)) {
+    out.push(invalid(path, { go: goMarshal(m) }, 'must be a map of strings'));
+    return [];
+  }
   const entries: [string, string][] = [];
   for (const k of Object.keys(m)) {
     const v = m[k];
@@ -85,5 +94,8 @@ function validateAnnotations(annotations: Json | undefined, path: string): Field
 
 export function validateMetadata(meta: { labels?: Json; annotations?: Json } | undefined, path: string): FieldError[] {
   if (!meta) return [];
-  return [...validateLabels(meta.labels, child(path, 'labels')), ...validateAnnotations(meta.annotations, child(path, 'annotations'))];
+  return [
+    ...validateLabels(meta.labels, child(path, 'labels')),
+    ...validateAnnotations(meta.annotations, child(path, 'annotations')),
+  ];
 }

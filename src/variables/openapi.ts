@@ -97,7 +97,12 @@ export type BadValueOf = (offending: Json, typeName?: string) => BadValue;
 /**
  * Runs a compiled validator and maps ajv errors to Kubernetes field errors rooted at `basePath`.
  */
-export function schemaErrors(v: CompiledSchemaValidator, value: Json, basePath: string, badValue: BadValueOf): FieldError[] {
+export function schemaErrors(
+  v: CompiledSchemaValidator,
+  value: Json,
+  basePath: string,
+  badValue: BadValueOf,
+): FieldError[] {
   if (v.validate(value)) return [];
   const out: FieldError[] = [];
   const seenAllOf = new Set<string>();
@@ -113,7 +118,14 @@ export function schemaErrors(v: CompiledSchemaValidator, value: Json, basePath: 
     const allOfMatch = /^(.*)\/allOf\/\d+\/[^/]+$/.exec(e.schemaPath);
     if (allOfMatch && !seenAllOf.has(e.instancePath)) {
       seenAllOf.add(e.instancePath);
-      out.push(fieldError('Invalid value', pathFor(basePath, name), inBody(name, 'must validate all the schemas (allOf)'), badValue(data ?? null)));
+      out.push(
+        fieldError(
+          'Invalid value',
+          pathFor(basePath, name),
+          inBody(name, 'must validate all the schemas (allOf)'),
+          badValue(data ?? null),
+        ),
+      );
     }
   }
   return out;
@@ -124,7 +136,10 @@ function passesThroughBranch(schemaPath: string): boolean {
   const segs = schemaPath.split('/').slice(1);
   for (let i = 0; i < segs.length - 1; i++) {
     const s = segs[i];
-    if (s === 'properties') { i++; continue; }
+    if (s === 'properties') {
+      i++;
+      continue;
+    }
     if (s === 'anyOf' || s === 'oneOf' || s === 'not') return true;
   }
   return false;
@@ -133,7 +148,10 @@ function passesThroughBranch(schemaPath: string): boolean {
 /** kube-openapi names: properties joined with `.`, list items as `[i]`; `""` is the root. */
 function openAPIName(root: Json, instancePath: string): string {
   if (instancePath === '') return '';
-  const segs = instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segs = instancePath
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   let name = '';
   let cur: Json | undefined = root;
   for (const seg of segs) {
@@ -155,7 +173,13 @@ const inBody = (name: string, msg: string): string => (name === '' ? msg : `${na
 
 const fmtNum = (n: unknown): string => String(n);
 
-function mapError(e: ErrorObject, name: string, data: Json, basePath: string, badValue: BadValueOf): FieldError | undefined {
+function mapError(
+  e: ErrorObject,
+  name: string,
+  data: Json,
+  basePath: string,
+  badValue: BadValueOf,
+): FieldError | undefined {
   const p = e.params as Record<string, unknown>;
   const path = pathFor(basePath, name);
   const invalidWith = (msg: string) => fieldError('Invalid value', path, inBody(name, msg), badValue(data));
@@ -163,7 +187,12 @@ function mapError(e: ErrorObject, name: string, data: Json, basePath: string, ba
     case 'type': {
       const expected = Array.isArray(p.type) ? (p.type as string[]).join(',') : String(p.type);
       const actual = jsonTypeName(data);
-      return fieldError('Invalid value', path, inBody(name, `must be of type ${expected}: "${actual}"`), badValue(data, actual));
+      return fieldError(
+        'Invalid value',
+        path,
+        inBody(name, `must be of type ${expected}: "${actual}"`),
+        badValue(data, actual),
+      );
     }
     case 'required': {
       const missing = String(p.missingProperty);
@@ -198,7 +227,12 @@ function mapError(e: ErrorObject, name: string, data: Json, basePath: string, ba
     case 'uniqueItems':
       return invalidWith(`shouldn't contain duplicates`);
     case 'format':
-      return fieldError('Invalid value', path, inBody(name, `must be of type ${String(p.format)}: ${goQuote(jsonText(data))}`), badValue(data, String(p.format)));
+      return fieldError(
+        'Invalid value',
+        path,
+        inBody(name, `must be of type ${String(p.format)}: ${goQuote(jsonText(data))}`),
+        badValue(data, String(p.format)),
+      );
     case 'anyOf':
       return invalidWith('must validate at least one schema (anyOf)');
     case 'oneOf': {

@@ -64,20 +64,51 @@ export interface ParseIssues {
 }
 
 const SUPPORTED = new Set([
-  'description', 'example', 'type', 'properties', 'additionalProperties', 'maxProperties',
-  'minProperties', 'required', 'items', 'maxItems', 'minItems', 'uniqueItems', 'format',
-  'maxLength', 'minLength', 'pattern', 'maximum', 'minimum', 'exclusiveMaximum',
-  'exclusiveMinimum', 'x-kubernetes-preserve-unknown-fields', 'enum', 'default',
-  'x-kubernetes-validations', 'x-metadata', 'x-kubernetes-int-or-string', 'allOf', 'oneOf',
-  'anyOf', 'not',
+  'description',
+  'example',
+  'type',
+  'properties',
+  'additionalProperties',
+  'maxProperties',
+  'minProperties',
+  'required',
+  'items',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'format',
+  'maxLength',
+  'minLength',
+  'pattern',
+  'maximum',
+  'minimum',
+  'exclusiveMaximum',
+  'exclusiveMinimum',
+  'x-kubernetes-preserve-unknown-fields',
+  'enum',
+  'default',
+  'x-kubernetes-validations',
+  'x-metadata',
+  'x-kubernetes-int-or-string',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'not',
 ]);
 
 const RULE_FIELDS = new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf']);
 
 export function parseSchema(raw: Json | undefined, path: string, issues: ParseIssues): SchemaNode {
   const node: SchemaNode = {
-    path, type: '', format: '', uniqueItems: false, exclusiveMaximum: false, exclusiveMinimum: false,
-    intOrString: false, validations: [], json: {},
+    path,
+    type: '',
+    format: '',
+    uniqueItems: false,
+    exclusiveMaximum: false,
+    exclusiveMinimum: false,
+    intOrString: false,
+    validations: [],
+    json: {},
   };
   if (raw === undefined || raw === null) return node;
   if (!isObject(raw)) {
@@ -87,7 +118,13 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
   node.json = {};
   for (const k of Object.keys(raw)) {
     if (!SUPPORTED.has(k)) {
-      issues.ignored.push(fieldError('Forbidden', child(path, k), `unsupported schema keyword ${JSON.stringify(k)} is pruned by the API server and ignored`));
+      issues.ignored.push(
+        fieldError(
+          'Forbidden',
+          child(path, k),
+          `unsupported schema keyword ${JSON.stringify(k)} is pruned by the API server and ignored`,
+        ),
+      );
     }
   }
   // In this order: the pruned JSON keeps its keywords in the order they are read.
@@ -122,7 +159,10 @@ function keywordReader(raw: JsonObject, path: string, issues: ParseIssues, json:
   const scalar = <T extends Json>(k: string, is: (v: Json) => v is T, must: string): T | undefined => {
     const v = get(k);
     if (v === undefined) return undefined;
-    if (!is(v)) { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, must)); return undefined; }
+    if (!is(v)) {
+      issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, must));
+      return undefined;
+    }
     keep(k, v);
     return v;
   };
@@ -145,9 +185,15 @@ function keywordReader(raw: JsonObject, path: string, issues: ParseIssues, json:
     subList: (k) => {
       const v = get(k);
       if (v === undefined) return undefined;
-      if (!Array.isArray(v)) { issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, 'must be a list')); return undefined; }
+      if (!Array.isArray(v)) {
+        issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, 'must be a list'));
+        return undefined;
+      }
       const list = v.map((s, i) => parseSchema(s, index(child(path, k), i), issues));
-      keep(k, list.map((n) => n.json));
+      keep(
+        k,
+        list.map((n) => n.json),
+      );
       return list;
     },
   };
@@ -161,7 +207,16 @@ function readScalars(node: SchemaNode, r: KeywordReader): void {
   node.format = r.str('format') ?? '';
   const pattern = r.str('pattern');
   if (pattern !== undefined) node.pattern = pattern;
-  for (const k of ['maxProperties', 'minProperties', 'maxItems', 'minItems', 'maxLength', 'minLength', 'maximum', 'minimum'] as const) {
+  for (const k of [
+    'maxProperties',
+    'minProperties',
+    'maxItems',
+    'minItems',
+    'maxLength',
+    'minLength',
+    'maximum',
+    'minimum',
+  ] as const) {
     const v = r.int(k);
     if (v !== undefined) node[k] = v;
   }
@@ -186,9 +241,15 @@ function readStructure(node: SchemaNode, r: KeywordReader): void {
 
   const props = r.get('properties');
   if (props !== undefined) {
-    if (!isObject(props)) issues.errors.push(invalid(child(path, 'properties'), { go: goMarshal(props) }, 'must be an object'));
+    if (!isObject(props))
+      issues.errors.push(invalid(child(path, 'properties'), { go: goMarshal(props) }, 'must be an object'));
     else {
-      node.properties = new Map(Object.keys(props).map((name) => [name, parseSchema(props[name], key(child(path, 'properties'), name), issues)]));
+      node.properties = new Map(
+        Object.keys(props).map((name) => [
+          name,
+          parseSchema(props[name], key(child(path, 'properties'), name), issues),
+        ]),
+      );
       r.keep('properties', propertiesJson(node.properties));
     }
   }
@@ -210,12 +271,17 @@ function readValuesAndRules(node: SchemaNode, r: KeywordReader): void {
   for (const k of ['default', 'example'] as const) {
     // A JSON null default is "no default" for CAPI (`Default.Raw == nil` after decoding null).
     const v = r.get(k);
-    if (v !== undefined) { node[k] = { value: v }; r.keep(k, v); }
+    if (v !== undefined) {
+      node[k] = { value: v };
+      r.keep(k, v);
+    }
   }
   const en = r.get('enum');
   if (en !== undefined) {
-    if (Array.isArray(en)) { node.enum = en; r.keep('enum', en); }
-    else issues.errors.push(invalid(child(path, 'enum'), { go: goMarshal(en) }, 'must be a list'));
+    if (Array.isArray(en)) {
+      node.enum = en;
+      r.keep('enum', en);
+    } else issues.errors.push(invalid(child(path, 'enum'), { go: goMarshal(en) }, 'must be a list'));
   }
 
   const xv = r.get('x-kubernetes-validations');
@@ -226,7 +292,8 @@ function readValuesAndRules(node: SchemaNode, r: KeywordReader): void {
 
   const xm = r.get('x-metadata');
   if (xm !== undefined) {
-    if (!isObject(xm)) issues.errors.push(invalid(child(path, 'x-metadata'), { go: goMarshal(xm) }, 'must be an object'));
+    if (!isObject(xm))
+      issues.errors.push(invalid(child(path, 'x-metadata'), { go: goMarshal(xm) }, 'must be an object'));
     else {
       node.xMetadata = xMetadataOf(xm);
       r.keep('x-metadata', xm);
@@ -245,17 +312,36 @@ function parseValidations(xv: Json, p: string, rules: ValidationRuleDef[], issue
   }
   const kept: Json[] = [];
   xv.forEach((r, i) => {
-    if (!isObject(r)) { issues.errors.push(invalid(index(p, i), { go: goMarshal(r) }, 'must be an object')); return; }
+    if (!isObject(r)) {
+      issues.errors.push(invalid(index(p, i), { go: goMarshal(r) }, 'must be an object'));
+      return;
+    }
     const s = (f: string): string => {
       const v = getOwn(r, f);
       if (v === undefined || v === null) return '';
-      if (typeof v !== 'string') { issues.errors.push(invalid(child(index(p, i), f), { go: goMarshal(v) }, 'must be a string')); return ''; }
+      if (typeof v !== 'string') {
+        issues.errors.push(invalid(child(index(p, i), f), { go: goMarshal(v) }, 'must be a string'));
+        return '';
+      }
       return v;
     };
     for (const f of Object.keys(r)) {
-      if (!RULE_FIELDS.has(f)) issues.ignored.push(fieldError('Forbidden', child(index(p, i), f), `unsupported field ${JSON.stringify(f)} is pruned by the API server and ignored`));
+      if (!RULE_FIELDS.has(f))
+        issues.ignored.push(
+          fieldError(
+            'Forbidden',
+            child(index(p, i), f),
+            `unsupported field ${JSON.stringify(f)} is pruned by the API server and ignored`,
+          ),
+        );
     }
-    const def: ValidationRuleDef = { rule: s('rule'), message: s('message'), messageExpression: s('messageExpression'), reason: s('reason'), fieldPath: s('fieldPath') };
+    const def: ValidationRuleDef = {
+      rule: s('rule'),
+      message: s('message'),
+      messageExpression: s('messageExpression'),
+      reason: s('reason'),
+      fieldPath: s('fieldPath'),
+    };
     rules.push(def);
     const kj: JsonObject = { rule: def.rule };
     if (def.message) kj.message = def.message;

@@ -13,7 +13,17 @@
  * - `rolloutReport`: which control planes and MachineDeployments (and MachinePools, for version
  *   changes) roll out their Machines between two renders, and why.
  */
-import type { Cluster, ClusterClass, ClusterClassVariable, ClusterVariable, HealthCheck, Json, JsonObject, ObjectRef, TemplateRef } from '../core/model.js';
+import type {
+  Cluster,
+  ClusterClass,
+  ClusterClassVariable,
+  ClusterVariable,
+  HealthCheck,
+  Json,
+  JsonObject,
+  ObjectRef,
+  TemplateRef,
+} from '../core/model.js';
 import type { Result } from '../core/result.js';
 import { diffJson } from '../core/diff.js';
 import { CLUSTER_NAME_LABEL, UNSAFE_VERSION_CHECK_ANNOTATION, groupOf } from '../core/labels.js';
@@ -37,15 +47,31 @@ function classResult(e: FieldError, ref: ObjectRef, rule: string, clusters: read
 // ------------------------------------------------------------------ ClusterClass update
 
 /** `ClusterClassTemplateAreCompatible`: group and kind must stay (an absent ref compares as empty). */
-function templateCompat(oldRef: TemplateRef | undefined, newRef: TemplateRef | undefined, fallbackPath: string): FieldError[] {
+function templateCompat(
+  oldRef: TemplateRef | undefined,
+  newRef: TemplateRef | undefined,
+  fallbackPath: string,
+): FieldError[] {
   const path = newRef?.fieldPath ?? oldRef?.fieldPath ?? fallbackPath;
   const og = groupOf(oldRef?.apiVersion ?? '');
   const ng = groupOf(newRef?.apiVersion ?? '');
   const ok = oldRef?.kind ?? '';
   const nk = newRef?.kind ?? '';
   const out: FieldError[] = [];
-  if (og !== ng) out.push(forbidden(`${path}.apiVersion`, `group of apiVersion cannot be changed from "${og}" to "${ng}" to prevent incompatible changes in the Clusters`));
-  if (ok !== nk) out.push(forbidden(`${path}.kind`, `kind cannot be changed from "${ok}" to "${nk}" to prevent incompatible changes in the Clusters`));
+  if (og !== ng)
+    out.push(
+      forbidden(
+        `${path}.apiVersion`,
+        `group of apiVersion cannot be changed from "${og}" to "${ng}" to prevent incompatible changes in the Clusters`,
+      ),
+    );
+  if (ok !== nk)
+    out.push(
+      forbidden(
+        `${path}.kind`,
+        `kind cannot be changed from "${ok}" to "${nk}" to prevent incompatible changes in the Clusters`,
+      ),
+    );
   return out;
 }
 
@@ -54,21 +80,47 @@ function templateCompat(oldRef: TemplateRef | undefined, newRef: TemplateRef | u
  * control plane machine templates, and of the infrastructure template of each worker class
  * (matched by class name) — with that worker class, whose users alone are affected.
  */
-function templateChanges(oldCc: ClusterClass, newCc: ClusterClass): { errors: FieldError[]; worker?: { kind: 'MachineDeployment' | 'MachinePool'; class: string } }[] {
+function templateChanges(
+  oldCc: ClusterClass,
+  newCc: ClusterClass,
+): { errors: FieldError[]; worker?: { kind: 'MachineDeployment' | 'MachinePool'; class: string } }[] {
   const out: { errors: FieldError[]; worker?: { kind: 'MachineDeployment' | 'MachinePool'; class: string } }[] = [
-    { errors: templateCompat(oldCc.infrastructure?.templateRef, newCc.infrastructure?.templateRef, 'spec.infrastructure.templateRef') },
-    { errors: templateCompat(oldCc.controlPlane.templateRef, newCc.controlPlane.templateRef, 'spec.controlPlane.templateRef') },
+    {
+      errors: templateCompat(
+        oldCc.infrastructure?.templateRef,
+        newCc.infrastructure?.templateRef,
+        'spec.infrastructure.templateRef',
+      ),
+    },
+    {
+      errors: templateCompat(
+        oldCc.controlPlane.templateRef,
+        newCc.controlPlane.templateRef,
+        'spec.controlPlane.templateRef',
+      ),
+    },
   ];
   const oldMi = oldCc.controlPlane.machineInfrastructure?.templateRef;
   const newMi = newCc.controlPlane.machineInfrastructure?.templateRef;
-  if (oldMi || newMi) out.push({ errors: templateCompat(oldMi, newMi, 'spec.controlPlane.machineInfrastructure.templateRef') });
+  if (oldMi || newMi)
+    out.push({ errors: templateCompat(oldMi, newMi, 'spec.controlPlane.machineInfrastructure.templateRef') });
   for (const [kind, oldList, newList] of [
     ['MachineDeployment', oldCc.workers.machineDeployments, newCc.workers.machineDeployments],
     ['MachinePool', oldCc.workers.machinePools, newCc.workers.machinePools],
   ] as const) {
     for (const cls of newList) {
-      const old = (oldList as readonly { class: string; infrastructure: { templateRef: TemplateRef } }[]).find((o) => o.class === cls.class);
-      if (old) out.push({ errors: templateCompat(old.infrastructure.templateRef, cls.infrastructure.templateRef, `${cls.fieldPath}.infrastructure.templateRef`), worker: { kind, class: cls.class } });
+      const old = (oldList as readonly { class: string; infrastructure: { templateRef: TemplateRef } }[]).find(
+        (o) => o.class === cls.class,
+      );
+      if (old)
+        out.push({
+          errors: templateCompat(
+            old.infrastructure.templateRef,
+            cls.infrastructure.templateRef,
+            `${cls.fieldPath}.infrastructure.templateRef`,
+          ),
+          worker: { kind, class: cls.class },
+        });
     }
   }
   return out.filter((c) => c.errors.length > 0);
@@ -84,12 +136,23 @@ function variableUses(cluster: Cluster): VariableUse[] {
   const out: VariableUse[] = [];
   const topo = cluster.topology;
   for (const v of topo.variables) out.push({ cluster: cluster.name, path: 'spec.topology.variables', value: v });
-  for (const v of topo.controlPlane.variables?.overrides ?? []) out.push({ cluster: cluster.name, path: 'spec.topology.controlPlane.variables.overrides', value: v });
+  for (const v of topo.controlPlane.variables?.overrides ?? [])
+    out.push({ cluster: cluster.name, path: 'spec.topology.controlPlane.variables.overrides', value: v });
   for (const md of topo.workers.machineDeployments) {
-    for (const v of md.variables?.overrides ?? []) out.push({ cluster: cluster.name, path: `${keyed('spec.topology.workers.machineDeployments', md.name)}.variables.overrides`, value: v });
+    for (const v of md.variables?.overrides ?? [])
+      out.push({
+        cluster: cluster.name,
+        path: `${keyed('spec.topology.workers.machineDeployments', md.name)}.variables.overrides`,
+        value: v,
+      });
   }
   for (const mp of topo.workers.machinePools) {
-    for (const v of mp.variables?.overrides ?? []) out.push({ cluster: cluster.name, path: `${keyed('spec.topology.workers.machinePools', mp.name)}.variables.overrides`, value: v });
+    for (const v of mp.variables?.overrides ?? [])
+      out.push({
+        cluster: cluster.name,
+        path: `${keyed('spec.topology.workers.machinePools', mp.name)}.variables.overrides`,
+        value: v,
+      });
   }
   return out;
 }
@@ -107,14 +170,23 @@ interface ClassUpdate {
 }
 
 /** The names of the Clusters whose topology has a worker of class `cls`, sorted. */
-const usingWorkerClass = (clustersUsing: readonly Cluster[], list: 'machineDeployments' | 'machinePools', cls: string) =>
+const usingWorkerClass = (
+  clustersUsing: readonly Cluster[],
+  list: 'machineDeployments' | 'machinePools',
+  cls: string,
+) =>
   uniqueSorted(clustersUsing.filter((c) => c.topology.workers[list].some((m) => m.class === cls)).map((c) => c.name));
 
 /**
  * Update rules for a ClusterClass going from `oldCc` to `newCc`, given the Clusters using it
  * (their names appear in messages and `tags.clusters`). Results are about `classRef`.
  */
-export function compareClusterClasses(oldCc: ClusterClass, newCc: ClusterClass, classRef: ObjectRef, clustersUsing: readonly Cluster[]): Result[] {
+export function compareClusterClasses(
+  oldCc: ClusterClass,
+  newCc: ClusterClass,
+  classRef: ObjectRef,
+  clustersUsing: readonly Cluster[],
+): Result[] {
   const update: ClassUpdate = { oldCc, newCc, classRef, clustersUsing };
   return [
     ...templateCompatibility(update),
@@ -131,7 +203,14 @@ function templateCompatibility({ oldCc, newCc, classRef, clustersUsing }: ClassU
   const all = uniqueSorted(clustersUsing.map((c) => c.name));
   return templateChanges(oldCc, newCc).flatMap((change) => {
     const worker = change.worker;
-    const users = worker === undefined ? all : usingWorkerClass(clustersUsing, worker.kind === 'MachineDeployment' ? 'machineDeployments' : 'machinePools', worker.class);
+    const users =
+      worker === undefined
+        ? all
+        : usingWorkerClass(
+            clustersUsing,
+            worker.kind === 'MachineDeployment' ? 'machineDeployments' : 'machinePools',
+            worker.class,
+          );
     const fix = users.length > 0 ? withFix(FIX.templateChange, FIX.usedBy(users)) : FIX.templateChange;
     return change.errors.map((e) => classResult(e, classRef, 'class-compatibility', users, fix));
   });
@@ -143,7 +222,10 @@ function workerClassesRemoved({ oldCc, newCc, classRef, clustersUsing }: ClassUp
     const kept = new Set(newCc.workers[key].map((c) => c.class));
     return uniqueSorted(oldCc.workers[key].map((c) => c.class).filter((c) => !kept.has(c))).flatMap((cls) =>
       usingWorkerClass(clustersUsing, key, cls).map((cluster) => {
-        const e = forbidden(`spec.workers.${key}`, `${kind}Class "${cls}" cannot be deleted because it is used by Cluster "${cluster}"`);
+        const e = forbidden(
+          `spec.workers.${key}`,
+          `${kind}Class "${cls}" cannot be deleted because it is used by Cluster "${cluster}"`,
+        );
         return classResult(e, classRef, 'class-removed', [cluster], FIX.workerClassInUse(cluster, key, cls));
       }),
     );
@@ -160,13 +242,24 @@ function healthChecksRemoved({ oldCc, newCc, classRef, clustersUsing }: ClassUpd
     results.push(classResult(e, classRef, 'health-check-removed', users, FIX.healthCheckInUse));
   };
   if (hcDefined(oldCc.controlPlane.healthCheck) && !hcDefined(newCc.controlPlane.healthCheck)) {
-    inUse('spec.controlPlane.healthCheck', uniqueSorted(clustersUsing.filter((c) => reliesOnClassHealthCheck(c.topology.controlPlane.healthCheck)).map((c) => c.name)));
+    inUse(
+      'spec.controlPlane.healthCheck',
+      uniqueSorted(
+        clustersUsing.filter((c) => reliesOnClassHealthCheck(c.topology.controlPlane.healthCheck)).map((c) => c.name),
+      ),
+    );
   }
   for (const cls of newCc.workers.machineDeployments) {
     const old = oldCc.workers.machineDeployments.find((o) => o.class === cls.class);
     if (!old || !hcDefined(old.healthCheck) || hcDefined(cls.healthCheck)) continue;
     const users = uniqueSorted(
-      clustersUsing.filter((c) => c.topology.workers.machineDeployments.some((m) => m.class === cls.class && reliesOnClassHealthCheck(m.healthCheck))).map((c) => c.name),
+      clustersUsing
+        .filter((c) =>
+          c.topology.workers.machineDeployments.some(
+            (m) => m.class === cls.class && reliesOnClassHealthCheck(m.healthCheck),
+          ),
+        )
+        .map((c) => c.name),
     );
     inUse(`${keyed('spec.workers.machineDeployments', cls.class)}.healthCheck`, users);
   }
@@ -181,7 +274,10 @@ function kubernetesVersionsInUse({ newCc, classRef, clustersUsing }: ClassUpdate
   for (const c of [...clustersUsing].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const v = c.topology.version.startsWith('v') ? c.topology.version : `v${c.topology.version}`;
     if (listed.has(v)) continue;
-    const e = forbidden('spec.kubernetesVersions', `Kubernetes Version ${v} is used by Cluster "${c.name}" but not set in ClusterClass`);
+    const e = forbidden(
+      'spec.kubernetesVersions',
+      `Kubernetes Version ${v} is used by Cluster "${c.name}" but not set in ClusterClass`,
+    );
     results.push(classResult(e, classRef, 'kubernetes-versions', [c.name], FIX.kubernetesVersionInUse(v, c.name)));
   }
   return results;
@@ -206,7 +302,12 @@ function autoscalerConflicts({ newCc, classRef, clustersUsing }: ClassUpdate): R
   return results;
 }
 
-function variableChanges(oldCc: ClusterClass, newCc: ClusterClass, classRef: ObjectRef, clustersUsing: readonly Cluster[]): Result[] {
+function variableChanges(
+  oldCc: ClusterClass,
+  newCc: ClusterClass,
+  classRef: ObjectRef,
+  clustersUsing: readonly Cluster[],
+): Result[] {
   const results: Result[] = [];
   const oldVars = new Map(oldCc.variables.map((v) => [v.name, v] as const));
   const newVars = new Map(newCc.variables.map((v) => [v.name, v] as const));
@@ -217,7 +318,10 @@ function variableChanges(oldCc: ClusterClass, newCc: ClusterClass, classRef: Obj
     if (newVars.has(name)) continue;
     const users = uniqueSorted(uses.filter((u) => u.value.name === name).map((u) => u.cluster));
     if (users.length === 0) continue;
-    const e = forbidden('spec.variables', `variable ${name} can not be removed. It is used in Clusters ${goList(users)}`);
+    const e = forbidden(
+      'spec.variables',
+      `variable ${name} can not be removed. It is used in Clusters ${goList(users)}`,
+    );
     results.push(classResult(e, classRef, 'variable-removed', users, FIX.variableInUse(name)));
   }
 
@@ -237,15 +341,28 @@ function variableChanges(oldCc: ClusterClass, newCc: ClusterClass, classRef: Obj
     if (failures.size === 0) continue;
     const byCluster = [...failures].sort(([a], [b]) => compareText(a, b));
     const users = byCluster.map(([cluster]) => cluster);
-    const e = forbidden(v.fieldPath, `variable schema change for ${v.name} is invalid. It failed validation in Clusters ${goList(users)}`);
-    results.push(classResult(e, classRef, 'variable-schema', users, FIX.variableSchemaInUse(byCluster.map(([, failure]) => failure))));
+    const e = forbidden(
+      v.fieldPath,
+      `variable schema change for ${v.name} is invalid. It failed validation in Clusters ${goList(users)}`,
+    );
+    results.push(
+      classResult(
+        e,
+        classRef,
+        'variable-schema',
+        users,
+        FIX.variableSchemaInUse(byCluster.map(([, failure]) => failure)),
+      ),
+    );
   }
 
   // Newly required without a default: every Cluster must already set it.
   for (const v of newVars.values()) {
     const old = oldVars.get(v.name);
     if (!v.required || old?.required || (v.schema.openAPIV3Schema.default ?? null) !== null) continue;
-    const users = uniqueSorted(clustersUsing.filter((c) => !c.topology.variables.some((x) => x.name === v.name)).map((c) => c.name));
+    const users = uniqueSorted(
+      clustersUsing.filter((c) => !c.topology.variables.some((x) => x.name === v.name)).map((c) => c.name),
+    );
     if (users.length === 0) continue;
     const e = forbidden(v.fieldPath, `variable ${v.name} is required but is not defined in Clusters ${goList(users)}`);
     results.push(classResult(e, classRef, 'variable-required', users, FIX.variableNewlyRequired));
@@ -262,7 +379,12 @@ const classKeyOf = (c: Cluster) => `${c.topology.classRef.namespace ?? c.namespa
  * the old Cluster used, `classes.new` the one the new Cluster uses (the same object when the
  * class did not change). Removing the topology is not representable in the model and not checked.
  */
-export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: ObjectRef, classes: { old?: ClusterClass; new?: ClusterClass }): Result[] {
+export function compareClusters(
+  oldCluster: Cluster,
+  newCluster: Cluster,
+  ref: ObjectRef,
+  classes: { old?: ClusterClass; new?: ClusterClass },
+): Result[] {
   const results: Result[] = [];
   const push = (severity: 'error' | 'warning', path: string, message: string, rule: string) =>
     results.push({ severity, message, resourceRef: ref, field: { path }, tags: { rule } });
@@ -277,7 +399,10 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
       push(
         'warning',
         classPath,
-        withFix(`valid ClusterClass with name "${oldKey}" could not be retrieved, change from class "${oldKey}" to class "${newKey}" cannot be validated`, FIX.previousClassMissing),
+        withFix(
+          `valid ClusterClass with name "${oldKey}" could not be retrieved, change from class "${oldKey}" to class "${newKey}" cannot be validated`,
+          FIX.previousClassMissing,
+        ),
         'class-change',
       );
     } else if (classes.new) {
@@ -292,7 +417,12 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
   const newV = parseTolerant(newCluster.topology.version);
   if (!oldV || !newV || semverText(oldV) === semverText(newV)) return results;
   if (newCluster.metadata.annotations?.[UNSAFE_VERSION_CHECK_ANNOTATION] !== undefined) {
-    push('warning', 'spec.topology.version', `Skipping version validation for Cluster because annotation "${UNSAFE_VERSION_CHECK_ANNOTATION}" is set.`, 'version-update');
+    push(
+      'warning',
+      'spec.topology.version',
+      `Skipping version validation for Cluster because annotation "${UNSAFE_VERSION_CHECK_ANNOTATION}" is set.`,
+      'version-update',
+    );
     return results;
   }
   const raw = JSON.stringify(newCluster.topology.version);
@@ -300,7 +430,10 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
     push(
       'error',
       'spec.topology.version',
-      withFix(`Invalid value: ${raw}: version cannot be decreased from "${semverText(oldV)}" to "${semverText(newV)}"`, FIX.versionDecreased(semverText(oldV))),
+      withFix(
+        `Invalid value: ${raw}: version cannot be decreased from "${semverText(oldV)}" to "${semverText(newV)}"`,
+        FIX.versionDecreased(semverText(oldV)),
+      ),
       'version-update',
     );
     return results;
@@ -314,7 +447,10 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
       push(
         'error',
         'spec.topology.version',
-        withFix(`Invalid value: ${raw}: version cannot be increased from "${semverText(oldV)}" to "${semverText(newV)}"`, FIX.versionCeiling(`v${oldV.major}.${oldV.minor + 1}.x`)),
+        withFix(
+          `Invalid value: ${raw}: version cannot be increased from "${semverText(oldV)}" to "${semverText(newV)}"`,
+          FIX.versionCeiling(`v${oldV.major}.${oldV.minor + 1}.x`),
+        ),
         'version-update',
       );
     }
@@ -327,7 +463,8 @@ export function compareClusters(oldCluster: Cluster, newCluster: Cluster, ref: O
 /** Rendered objects as the pipeline produces them (any order, any number of Clusters). */
 export type RenderedObjects = readonly JsonObject[];
 
-type RolloutCause = 'infrastructureTemplate' | 'bootstrapTemplate' | 'version' | 'failureDomain' | 'kubeadmConfigSpec' | 'rolloutAfter';
+type RolloutCause =
+  'infrastructureTemplate' | 'bootstrapTemplate' | 'version' | 'failureDomain' | 'kubeadmConfigSpec' | 'rolloutAfter';
 
 interface RolloutReason {
   /** One-line summary, e.g. `infrastructure template DevMachineTemplate "c1-md-0-abcde" → "c1-md-0-fghij"`. */
@@ -350,7 +487,8 @@ export interface Rollout {
   reasons: RolloutReason[];
 }
 
-const obj = (v: Json | undefined): JsonObject | undefined => (v !== null && typeof v === 'object' && !Array.isArray(v) ? v : undefined);
+const obj = (v: Json | undefined): JsonObject | undefined =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
 const at = (o: JsonObject | undefined, ...path: string[]): Json | undefined => {
   let cur: Json | undefined = o;
   for (const p of path) cur = obj(cur)?.[p];
@@ -369,18 +507,34 @@ function roleOf(o: JsonObject): Role | undefined {
   if (group === 'cluster.x-k8s.io') return kind === 'MachineDeployment' || kind === 'MachinePool' ? kind : undefined;
   if (kind.endsWith('Template') || clusterOf(o) === undefined) return undefined;
   // A control plane is the only other generated object with a version or a machine template.
-  return typeof at(o, 'spec', 'version') === 'string' || obj(at(o, 'spec', 'machineTemplate')) ? 'ControlPlane' : undefined;
+  return typeof at(o, 'spec', 'version') === 'string' || obj(at(o, 'spec', 'machineTemplate'))
+    ? 'ControlPlane'
+    : undefined;
 }
 
 const objectKey = (o: JsonObject) => `${clusterOf(o)}\0${nsOf(o) ?? ''}\0${str(o.kind)}\0${nameOf(o)}`;
 const refText = (r: JsonObject | undefined) => (r ? `${str(r.kind) ?? '?'} "${str(r.name) ?? '?'}"` : 'none');
 
-function findClone(objects: RenderedObjects, ns: string | undefined, ref: JsonObject | undefined): JsonObject | undefined {
+function findClone(
+  objects: RenderedObjects,
+  ns: string | undefined,
+  ref: JsonObject | undefined,
+): JsonObject | undefined {
   if (!ref) return undefined;
-  return objects.find((o) => str(o.kind) === str(ref.kind) && nameOf(o) === str(ref.name) && (nsOf(o) ?? '') === (ns ?? ''));
+  return objects.find(
+    (o) => str(o.kind) === str(ref.kind) && nameOf(o) === str(ref.name) && (nsOf(o) ?? '') === (ns ?? ''),
+  );
 }
 
-function refReason(cause: 'infrastructureTemplate' | 'bootstrapTemplate', label: string, before: JsonObject | undefined, after: JsonObject | undefined, prev: RenderedObjects, cur: RenderedObjects, ns: string | undefined): RolloutReason | undefined {
+function refReason(
+  cause: 'infrastructureTemplate' | 'bootstrapTemplate',
+  label: string,
+  before: JsonObject | undefined,
+  after: JsonObject | undefined,
+  prev: RenderedObjects,
+  cur: RenderedObjects,
+  ns: string | undefined,
+): RolloutReason | undefined {
   if (canonicalJson(before ?? null) === canonicalJson(after ?? null)) return undefined;
   const oldClone = findClone(prev, ns, before);
   const newClone = findClone(cur, ns, after);
@@ -397,39 +551,93 @@ function refReason(cause: 'infrastructureTemplate' | 'bootstrapTemplate', label:
   return reason;
 }
 
-function valueReason(cause: RolloutCause, label: string, path: string, before: Json | undefined, after: Json | undefined): RolloutReason | undefined {
+function valueReason(
+  cause: RolloutCause,
+  label: string,
+  path: string,
+  before: Json | undefined,
+  after: Json | undefined,
+): RolloutReason | undefined {
   if (JSON.stringify(before ?? null) === JSON.stringify(after ?? null)) return undefined;
-  const text = (v: Json | undefined) => (v === undefined || v === null ? 'unset' : typeof v === 'string' ? v : JSON.stringify(v));
+  const text = (v: Json | undefined) =>
+    v === undefined || v === null ? 'unset' : typeof v === 'string' ? v : JSON.stringify(v);
   const reason: RolloutReason = { template: `${label} ${text(before)} → ${text(after)}`, fields: [path], cause };
   if (before !== undefined && before !== null) reason.from = text(before);
   if (after !== undefined && after !== null) reason.to = text(after);
   return reason;
 }
 
-function controlPlaneReasons(p: JsonObject, c: JsonObject, prev: RenderedObjects, cur: RenderedObjects): RolloutReason[] {
-  const infraRef = (o: JsonObject) => obj(at(o, 'spec', 'machineTemplate', 'spec', 'infrastructureRef')) ?? obj(at(o, 'spec', 'machineTemplate', 'infrastructureRef'));
+function controlPlaneReasons(
+  p: JsonObject,
+  c: JsonObject,
+  prev: RenderedObjects,
+  cur: RenderedObjects,
+): RolloutReason[] {
+  const infraRef = (o: JsonObject) =>
+    obj(at(o, 'spec', 'machineTemplate', 'spec', 'infrastructureRef')) ??
+    obj(at(o, 'spec', 'machineTemplate', 'infrastructureRef'));
   const out = [
-    refReason('infrastructureTemplate', 'machine infrastructure template', infraRef(p), infraRef(c), prev, cur, nsOf(c)),
+    refReason(
+      'infrastructureTemplate',
+      'machine infrastructure template',
+      infraRef(p),
+      infraRef(c),
+      prev,
+      cur,
+      nsOf(c),
+    ),
     valueReason('version', 'version', 'spec.version', at(p, 'spec', 'version'), at(c, 'spec', 'version')),
   ];
   if (str(c.kind) === 'KubeadmControlPlane') {
-    const fields = diffJson(at(p, 'spec', 'kubeadmConfigSpec'), at(c, 'spec', 'kubeadmConfigSpec'), 'spec.kubeadmConfigSpec').map((x) => x.path);
-    if (fields.length > 0) out.push({ template: 'KubeadmControlPlane spec.kubeadmConfigSpec changed', fields, cause: 'kubeadmConfigSpec' });
+    const fields = diffJson(
+      at(p, 'spec', 'kubeadmConfigSpec'),
+      at(c, 'spec', 'kubeadmConfigSpec'),
+      'spec.kubeadmConfigSpec',
+    ).map((x) => x.path);
+    if (fields.length > 0)
+      out.push({ template: 'KubeadmControlPlane spec.kubeadmConfigSpec changed', fields, cause: 'kubeadmConfigSpec' });
   }
   const after = (o: JsonObject) => at(o, 'spec', 'rollout', 'after') ?? at(o, 'spec', 'rolloutAfter');
   out.push(valueReason('rolloutAfter', 'rollout.after', 'spec.rollout.after', after(p), after(c)));
   return out.filter((r): r is RolloutReason => r !== undefined);
 }
 
-function machineDeploymentReasons(p: JsonObject, c: JsonObject, prev: RenderedObjects, cur: RenderedObjects): RolloutReason[] {
+function machineDeploymentReasons(
+  p: JsonObject,
+  c: JsonObject,
+  prev: RenderedObjects,
+  cur: RenderedObjects,
+): RolloutReason[] {
   const spec = (o: JsonObject) => obj(at(o, 'spec', 'template', 'spec'));
   const ps = spec(p);
   const cs = spec(c);
   const out = [
-    refReason('infrastructureTemplate', 'infrastructure template', obj(ps?.infrastructureRef), obj(cs?.infrastructureRef), prev, cur, nsOf(c)),
-    refReason('bootstrapTemplate', 'bootstrap template', obj(at(ps, 'bootstrap', 'configRef')), obj(at(cs, 'bootstrap', 'configRef')), prev, cur, nsOf(c)),
+    refReason(
+      'infrastructureTemplate',
+      'infrastructure template',
+      obj(ps?.infrastructureRef),
+      obj(cs?.infrastructureRef),
+      prev,
+      cur,
+      nsOf(c),
+    ),
+    refReason(
+      'bootstrapTemplate',
+      'bootstrap template',
+      obj(at(ps, 'bootstrap', 'configRef')),
+      obj(at(cs, 'bootstrap', 'configRef')),
+      prev,
+      cur,
+      nsOf(c),
+    ),
     valueReason('version', 'version', 'spec.template.spec.version', ps?.version, cs?.version),
-    valueReason('failureDomain', 'failureDomain', 'spec.template.spec.failureDomain', ps?.failureDomain, cs?.failureDomain),
+    valueReason(
+      'failureDomain',
+      'failureDomain',
+      'spec.template.spec.failureDomain',
+      ps?.failureDomain,
+      cs?.failureDomain,
+    ),
   ];
   const after = (o: JsonObject) => at(o, 'spec', 'rollout', 'after') ?? at(o, 'spec', 'rolloutAfter');
   out.push(valueReason('rolloutAfter', 'rollout.after', 'spec.rollout.after', after(p), after(c)));
@@ -459,9 +667,15 @@ export function rolloutReport(previous: RenderedObjects, current: RenderedObject
         ? controlPlaneReasons(p, c, previous, current)
         : role === 'MachineDeployment'
           ? machineDeploymentReasons(p, c, previous, current)
-          : [valueReason('version', 'version', 'spec.template.spec.version', at(p, 'spec', 'template', 'spec', 'version'), at(c, 'spec', 'template', 'spec', 'version'))].filter(
-              (r): r is RolloutReason => r !== undefined,
-            );
+          : [
+              valueReason(
+                'version',
+                'version',
+                'spec.template.spec.version',
+                at(p, 'spec', 'template', 'spec', 'version'),
+                at(c, 'spec', 'template', 'spec', 'version'),
+              ),
+            ].filter((r): r is RolloutReason => r !== undefined);
     if (reasons.length === 0) continue;
     // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- every rendered object carries the cluster-name label
     const cluster = clusterOf(c)!;
@@ -471,6 +685,12 @@ export function rolloutReport(previous: RenderedObjects, current: RenderedObject
     out.push(rollout);
   }
   // Code-unit order: Kubernetes names are lowercase ASCII, where it is the alphabetical order, under any locale.
-  out.sort((a, b) => compareText(a.namespace ?? '', b.namespace ?? '') || compareText(a.cluster, b.cluster) || ROLE_ORDER[a.role] - ROLE_ORDER[b.role] || compareText(a.name, b.name));
+  out.sort(
+    (a, b) =>
+      compareText(a.namespace ?? '', b.namespace ?? '') ||
+      compareText(a.cluster, b.cluster) ||
+      ROLE_ORDER[a.role] - ROLE_ORDER[b.role] ||
+      compareText(a.name, b.name),
+  );
   return out.map(({ role: _role, ...r }) => r);
 }

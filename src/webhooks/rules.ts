@@ -11,7 +11,15 @@ import { isStrictSemver } from '../core/go/k8s-validation.js';
 import type { HealthCheck, Json, JsonObject, Metadata, Taint } from '../core/model.js';
 import { fieldError, invalid, type FieldError } from '../core/fielderror.js';
 import { qualifiedNameErrors, validateMetadata } from '../variables/labels.js';
-import { atoiError, cidrError, compareVersions, intOrPercentError, intOrStringText, parseTolerant, semverText } from '../core/go/primitives.js';
+import {
+  atoiError,
+  cidrError,
+  compareVersions,
+  intOrPercentError,
+  intOrStringText,
+  parseTolerant,
+  semverText,
+} from '../core/go/primitives.js';
 import { AUTOSCALER_MAX_SIZE, AUTOSCALER_MIN_SIZE, UPGRADE_CONCURRENCY } from '../core/labels.js';
 import { FIX, child, metadataFix, toResults, withFix } from '../core/fixes.js';
 import type { ObjectRef } from '../core/model.js';
@@ -21,7 +29,15 @@ import { atLeast, type CapiProfile } from '../core/capi-release.js';
 /** `validateRemediationMaxInFlight` / `validateMachineHealthCheckUnhealthyLessThanOrEqualTo`. */
 export function intOrPercentErrors(value: Json | undefined, path: string): FieldError[] {
   const err = intOrPercentError(value);
-  return err ? [invalid(path, intOrStringText(value), withFix(`must be either an int or a percentage: ${err}`, FIX.intOrPercent))] : [];
+  return err
+    ? [
+        invalid(
+          path,
+          intOrStringText(value),
+          withFix(`must be either an int or a percentage: ${err}`, FIX.intOrPercent),
+        ),
+      ]
+    : [];
 }
 
 /** `validateRolloutStrategy` on a v1beta2 `rollout.strategy` object at `path`. */
@@ -34,7 +50,13 @@ export function rolloutStrategyErrors(strategy: JsonObject | undefined, path: st
     ...intOrPercentErrors(maxSurge, child(path, 'rollingUpdate', 'maxSurge')),
   ];
   if (maxUnavailable === 0 && maxSurge === 0) {
-    out.push(invalid(child(path, 'rollingUpdate'), intOrStringText(maxSurge), withFix('maxUnavailable and maxSurge cannot both be 0', FIX.rolloutBothZero)));
+    out.push(
+      invalid(
+        child(path, 'rollingUpdate'),
+        intOrStringText(maxSurge),
+        withFix('maxUnavailable and maxSurge cannot both be 0', FIX.rolloutBothZero),
+      ),
+    );
   }
   return out;
 }
@@ -44,12 +66,25 @@ export const startupTimeoutErrors = (seconds: number | undefined, path: string):
   seconds && seconds < 30 ? [invalid(path, seconds, withFix('must be at least 30s', FIX.startupTimeout))] : [];
 
 /** Health-check rules that need no class: startup timeout, triggerIf, and (MDs) maxInFlight. */
-export function healthCheckErrors(hc: HealthCheck | undefined, path: string, opts: { maxInFlight: boolean; startupTimeout: boolean }): FieldError[] {
+export function healthCheckErrors(
+  hc: HealthCheck | undefined,
+  path: string,
+  opts: { maxInFlight: boolean; startupTimeout: boolean },
+): FieldError[] {
   if (!hc) return [];
   const out: FieldError[] = [];
-  if (opts.startupTimeout) out.push(...startupTimeoutErrors(hc.checks?.nodeStartupTimeoutSeconds, child(path, 'checks', 'nodeStartupTimeoutSeconds')));
-  out.push(...intOrPercentErrors(hc.remediation?.triggerIf?.unhealthyLessThanOrEqualTo, child(path, 'remediation', 'triggerIf', 'unhealthyLessThanOrEqualTo')));
-  if (opts.maxInFlight) out.push(...intOrPercentErrors(hc.remediation?.maxInFlight, child(path, 'remediation', 'maxInFlight')));
+  if (opts.startupTimeout)
+    out.push(
+      ...startupTimeoutErrors(hc.checks?.nodeStartupTimeoutSeconds, child(path, 'checks', 'nodeStartupTimeoutSeconds')),
+    );
+  out.push(
+    ...intOrPercentErrors(
+      hc.remediation?.triggerIf?.unhealthyLessThanOrEqualTo,
+      child(path, 'remediation', 'triggerIf', 'unhealthyLessThanOrEqualTo'),
+    ),
+  );
+  if (opts.maxInFlight)
+    out.push(...intOrPercentErrors(hc.remediation?.maxInFlight, child(path, 'remediation', 'maxInFlight')));
   return out;
 }
 
@@ -60,11 +95,17 @@ export function taintErrors(taints: readonly Taint[] | undefined, path: string):
     const p = child(`${path}[${i}]`, 'key');
     const key = t.key ?? '';
     const bad = (detail: string, fix: string) => out.push(invalid(p, key, withFix(detail, fix)));
-    if (key === 'node.cluster.x-k8s.io/uninitialized' || key === 'node.cluster.x-k8s.io/outdated-revision') bad('taint key is not allowed', FIX.taintReserved);
+    if (key === 'node.cluster.x-k8s.io/uninitialized' || key === 'node.cluster.x-k8s.io/outdated-revision')
+      bad('taint key is not allowed', FIX.taintReserved);
     else if (key.startsWith('node.kubernetes.io/') && key !== 'node.kubernetes.io/out-of-service') {
-      bad('taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service', FIX.taintPrefix);
-    } else if (key.startsWith('node.cloudprovider.kubernetes.io/')) bad('taint key must not have the prefix node.cloudprovider.kubernetes.io/', FIX.taintPrefix);
-    else if (key === 'node-role.kubernetes.io/master') bad('taint is deprecated since 1.24 and should not be used anymore', FIX.taintMaster);
+      bad(
+        'taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service',
+        FIX.taintPrefix,
+      );
+    } else if (key.startsWith('node.cloudprovider.kubernetes.io/'))
+      bad('taint key must not have the prefix node.cloudprovider.kubernetes.io/', FIX.taintPrefix);
+    else if (key === 'node-role.kubernetes.io/master')
+      bad('taint is deprecated since 1.24 and should not be used anymore', FIX.taintMaster);
     for (const msg of qualifiedNameErrors(key)) bad(msg, FIX.taintKeySyntax);
   });
   return out;
@@ -102,7 +143,18 @@ export function topologyTaintResults(lists: readonly TaintList[], ref: ObjectRef
     }));
   }
   const gate = (l: TaintList): FieldError[] =>
-    capi.gates.MachineTaintPropagation ? [] : [fieldError('Forbidden', l.path, withFix('taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled', FIX.taintGate))];
+    capi.gates.MachineTaintPropagation
+      ? []
+      : [
+          fieldError(
+            'Forbidden',
+            l.path,
+            withFix(
+              'taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled',
+              FIX.taintGate,
+            ),
+          ),
+        ];
   return present.flatMap((l) => toResults([...gate(l), ...taintErrors(l.taints, l.path)], ref, 'taints'));
 }
 
@@ -117,7 +169,8 @@ const KUBE_SEMVER = /^v(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)([-0-9a-
  * - v1.14 on: blang `semver.Parse` of the version without its `v` (v1.14.2
  *   core/webhooks/admission/cluster.go `validate`; main at ae7ff04 too).
  */
-export const topologyVersionValid = (version: string, capi: CapiProfile): boolean => (atLeast(capi, '1.14') ? isStrictSemver(version.slice(1)) : KUBE_SEMVER.test(version));
+export const topologyVersionValid = (version: string, capi: CapiProfile): boolean =>
+  atLeast(capi, '1.14') ? isStrictSemver(version.slice(1)) : KUBE_SEMVER.test(version);
 
 /** `ObjectMeta.Validate` for `{labels, annotations}` at `path`. */
 export const metadataErrors = (meta: Metadata | undefined, path: string): FieldError[] =>
@@ -140,9 +193,19 @@ export function kubernetesVersionsErrors(versions: readonly string[] | undefined
     }
     if (prev) {
       // Build tags count (`v1.33.0+rke2r2` after `v1.33.0+rke2r1` is tolerated: order unknown, 2).
-      if (compareVersions(sv, prev) <= 0) out.push(invalid(path, v, withFix(`version must be greater than v${semverText(prev)}`, FIX.classVersionOrder)));
+      if (compareVersions(sv, prev) <= 0)
+        out.push(invalid(path, v, withFix(`version must be greater than v${semverText(prev)}`, FIX.classVersionOrder)));
       if (prev.minor !== sv.minor && prev.minor + 1 !== sv.minor) {
-        out.push(invalid(path, v, withFix(`expecting a version with minor ${prev.minor} or ${prev.minor + 1}, found version ${semverText(sv)}`, FIX.classVersionGap)));
+        out.push(
+          invalid(
+            path,
+            v,
+            withFix(
+              `expecting a version with minor ${prev.minor} or ${prev.minor + 1}, found version ${semverText(sv)}`,
+              FIX.classVersionGap,
+            ),
+          ),
+        );
       }
     }
     prev = sv;
@@ -166,7 +229,8 @@ export function upgradeConcurrencyErrors(annotations: Record<string, string> | u
   if (v === undefined) return [];
   const path = `metadata.annotations[${UPGRADE_CONCURRENCY}]`;
   const err = atoiError(v);
-  if (err) return [invalid(path, v, withFix(`could not parse the value of the annotation: ${err}`, FIX.upgradeConcurrency))];
+  if (err)
+    return [invalid(path, v, withFix(`could not parse the value of the annotation: ${err}`, FIX.upgradeConcurrency))];
   if (Number(v) < 1) return [invalid(path, v, withFix('value cannot be less than 1', FIX.upgradeConcurrency))];
   return [];
 }

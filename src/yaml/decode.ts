@@ -56,10 +56,28 @@ const parseOptions = () =>
  */
 const LONG_QUOTED = 64 * 1024;
 
-const ESCAPES: ReadonlyMap<string, string> = new Map(Object.entries({
-  '0': '\0', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', N: '\u0085', _: '\u00a0', L: '\u2028', P: '\u2029',
-  ' ': ' ', '"': '"', '/': '/', '\\': '\\', '\t': '\t',
-}));
+const ESCAPES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    '0': '\0',
+    a: '\x07',
+    b: '\b',
+    e: '\x1b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+    v: '\v',
+    N: '\u0085',
+    _: '\u00a0',
+    L: '\u2028',
+    P: '\u2029',
+    ' ': ' ',
+    '"': '"',
+    '/': '/',
+    '\\': '\\',
+    '\t': '\t',
+  }),
+);
 
 /**
  * The YAML library's double-quoted decoding (compose/resolve-flow-scalar.js `doubleQuotedValue`:
@@ -104,7 +122,8 @@ export function decodeDoubleQuoted(source: string): { value: string } | { proble
         const length = next === 'x' ? 2 : next === 'u' ? 4 : 8;
         const hex = source.substr(i + 1, length);
         const code = hex.length === length && /^[0-9a-fA-F]+$/.test(hex) ? parseInt(hex, 16) : NaN;
-        if (!(code <= 0x10ffff)) return { problem: `Invalid escape sequence ${source.substr(i - 1, length + 2)}`, at: i - 1 };
+        if (!(code <= 0x10ffff))
+          return { problem: `Invalid escape sequence ${source.substr(i - 1, length + 2)}`, at: i - 1 };
         parts.push(String.fromCodePoint(code));
         i += length;
       } else {
@@ -138,7 +157,8 @@ export function parseYaml(text: string, lineCounter: LineCounter): Document[] {
         const value = item.value;
         if (value?.type !== 'double-quoted-scalar' || value.source.length <= LONG_QUOTED) return;
         const decoded = decodeDoubleQuoted(value.source);
-        if ('problem' in decoded) throw new UnreadableInput(`${decoded.problem}${whereIs(value.offset + decoded.at, lineCounter)}`);
+        if ('problem' in decoded)
+          throw new UnreadableInput(`${decoded.problem}${whereIs(value.offset + decoded.at, lineCounter)}`);
         long.set(value.offset, decoded.value);
         value.source = '""';
       });
@@ -181,7 +201,8 @@ export class ItemProblem extends Error {}
  */
 function excessiveAliasing(decoded: number, aliased: number): boolean {
   if (aliased <= 100 || decoded <= 1000) return false;
-  const allowed = decoded <= 400_000 ? 0.99 : decoded >= 4_000_000 ? 0.1 : 0.99 - 0.89 * ((decoded - 400_000) / 3_600_000);
+  const allowed =
+    decoded <= 400_000 ? 0.99 : decoded >= 4_000_000 ? 0.1 : 0.99 - 0.89 * ((decoded - 400_000) / 3_600_000);
   return aliased / decoded > allowed;
 }
 
@@ -216,7 +237,8 @@ const isMergeKey = (key: unknown): boolean =>
 export function countDecoded(st: ConvertState, node: unknown, n: number, viaAlias: boolean): void {
   st.decoded += n;
   if (viaAlias) st.aliased += n;
-  if (excessiveAliasing(st.decoded, st.aliased)) throw new ItemProblem(`document contains excessive aliasing (an alias bomb)${st.where(node)}`);
+  if (excessiveAliasing(st.decoded, st.aliased))
+    throw new ItemProblem(`document contains excessive aliasing (an alias bomb)${st.where(node)}`);
 }
 
 const tooDeep = (st: ConvertState, node: unknown) =>
@@ -241,9 +263,15 @@ function convertNode(node: unknown, st: ConvertState, depth: number): Converted 
   let out: Converted;
   if (isMap(node) || isSeq(node) || isPair(node)) {
     if (depth >= st.limits.maxDepth) throw tooDeep(st, node);
-    out = isSeq(node) ? convertSeq(node, st, depth) : isPair(node) ? convertMap([node], undefined, st, depth) : convertMap(node.items, node.tag, st, depth);
+    out = isSeq(node)
+      ? convertSeq(node, st, depth)
+      : isPair(node)
+        ? convertMap([node], undefined, st, depth)
+        : convertMap(node.items, node.tag, st, depth);
   } else {
-    out = isScalar(node) ? { value: scalarJson(node), size: 1, height: 0, scalar: node } : { value: null, size: 1, height: 0 };
+    out = isScalar(node)
+      ? { value: scalarJson(node), size: 1, height: 0, scalar: node }
+      : { value: null, size: 1, height: 0 };
   }
   const anchor = (node as { anchor?: string } | null)?.anchor;
   if (anchor) st.anchors.set(anchor, out);
@@ -272,14 +300,17 @@ function convertMap(pairs: readonly YAML.Pair[], tag: string | undefined, st: Co
       add(src);
       const sources = Array.isArray(src.value) ? [...src.value].reverse() : [src.value];
       for (const m of sources) {
-        if (!isObject(m)) throw new ItemProblem(`map merge requires map or sequence of maps as the value${st.where(pair.value)}`);
+        if (!isObject(m))
+          throw new ItemProblem(`map merge requires map or sequence of maps as the value${st.where(pair.value)}`);
         for (const k of Object.keys(m)) defineKey(obj, k, m[k] as Json);
       }
       continue;
     }
     const id = isScalar(pair.key) ? pair.key.value : pair.key;
     if (seen.has(id)) {
-      throw new ItemProblem(`Map keys must be unique; ${JSON.stringify(isScalar(pair.key) ? String(pair.key.value) : 'complex key')} is repeated${st.where(pair.key)}`);
+      throw new ItemProblem(
+        `Map keys must be unique; ${JSON.stringify(isScalar(pair.key) ? String(pair.key.value) : 'complex key')} is repeated${st.where(pair.key)}`,
+      );
     }
     seen.add(id);
     const key = convertNode(pair.key, st, depth + 1);
@@ -383,7 +414,8 @@ export function documentJson(doc: Document, limits: ReadLimits = DEFAULT_READ_LI
  * returned as a message, and its nodes are left out of the document's alias counts so the parts
  * after it are judged on their own; input that cannot be read at all throws.
  */
-export type Conversion = { ok: true; value: Json; rejected: string[]; inexact: string[] } | { ok: false; message: string };
+export type Conversion =
+  { ok: true; value: Json; rejected: string[]; inexact: string[] } | { ok: false; message: string };
 
 export function convertPart(node: unknown, st: ConvertState): Conversion {
   const before = { decoded: st.decoded, aliased: st.aliased, rejected: st.rejected.length, inexact: st.inexact.length };
@@ -426,4 +458,3 @@ export function unresolvedAlias(doc: Document | YAML.Node, lineCounter: LineCoun
   });
   return found;
 }
-

@@ -186,7 +186,14 @@ export function writesPlain(s: string): boolean {
 }
 
 const SHORT = (tag: string): string => (tag.startsWith(TAG) ? `!!${tag.slice(TAG.length)}` : tag);
-const GO_TYPE_TAG: Record<GoScalar['type'], string> = { string: 'str', int: 'int', uint64: 'int', float64: 'float', bool: 'bool', null: 'null' };
+const GO_TYPE_TAG: Record<GoScalar['type'], string> = {
+  string: 'str',
+  int: 'int',
+  uint64: 'int',
+  float64: 'float',
+  bool: 'bool',
+  null: 'null',
+};
 
 /**
  * resolve.go `resolve(tag, text)` for an explicitly tagged scalar (`!!int "12"`), or a
@@ -195,7 +202,10 @@ const GO_TYPE_TAG: Record<GoScalar['type'], string> = { string: 'str', int: 'int
 function resolveTagged(tag: string, s: string): GoScalar {
   const name = tag.startsWith(TAG) ? tag.slice(TAG.length) : undefined;
   if (name === 'binary') return str(decodeBinary(s));
-  if (name === 'str' || (name !== 'int' && name !== 'float' && name !== 'bool' && name !== 'null' && name !== 'timestamp')) {
+  if (
+    name === 'str' ||
+    (name !== 'int' && name !== 'float' && name !== 'bool' && name !== 'null' && name !== 'timestamp')
+  ) {
     return str(s); // !!str, and tags go-yaml cannot resolve: the text as it is
   }
   if (name === 'timestamp' && isTimestamp(s)) return str(s);
@@ -218,7 +228,7 @@ function decodeBinary(s: string): string {
 /* eslint-disable @typescript-eslint/no-non-null-assertion -- every index read is below bytes.length */
 function goUtf8(bytes: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
     const n = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
     let cp = n === 1 ? b : n === 2 ? b & 0x1f : n === 3 ? b & 0x0f : b & 0x07;
@@ -380,7 +390,11 @@ export function yamlNumber(n: number): string {
 function unchangedSource(node: Scalar): string | undefined {
   if (typeof node.source !== 'string') return undefined;
   try {
-    const resolved = node.tag ? resolveTagged(node.tag, node.source) : node.type === Scalar.PLAIN ? resolvePlain(node.source) : undefined;
+    const resolved = node.tag
+      ? resolveTagged(node.tag, node.source)
+      : node.type === Scalar.PLAIN
+        ? resolvePlain(node.source)
+        : undefined;
     return resolved && sameValue(nodeValue(resolved), node.value) ? node.source : undefined;
   } catch {
     return undefined;
@@ -400,7 +414,10 @@ const keepingSource =
     return node.tag ? stringifyString({ ...node, value: source }, ctx, onComment, onChompKeep) : source;
   };
 
-const explicit = (name: string): ((s: string) => unknown) => (s) => nodeValue(resolveTagged(TAG + name, s));
+const explicit =
+  (name: string): ((s: string) => unknown) =>
+  (s) =>
+    nodeValue(resolveTagged(TAG + name, s));
 
 /**
  * The only tag used for implicit resolution: plain scalars go-yaml v2 resolves to something other
@@ -417,7 +434,7 @@ const goYamlImplicit: ScalarTag = {
 };
 
 const numberText: Stringify = (item) => {
-  const v = (item).value;
+  const v = item.value;
   return typeof v === 'number' ? yamlNumber(v) : String(v);
 };
 
@@ -425,31 +442,50 @@ const numberText: Stringify = (item) => {
  * Tags for writing values and for explicitly tagged scalars. They have no `test`, so implicit
  * resolution never picks them; `default` keeps the writer from printing their tag.
  */
-const goYamlTags: ScalarTag[] = ([
-  {
-    tag: `${TAG}str`,
-    identify: (v) => typeof v === 'string',
-    resolve: (s) => s,
-    // A plain input string stays plain even where we would quote it (`1:20`, a timestamp).
-    // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the yaml library's string tag has a stringify
-    stringify: keepingSource(stringTag.stringify!),
-  },
-  { tag: `${TAG}null`, identify: (v) => v === null || v === undefined, resolve: explicit('null'), stringify: keepingSource(() => 'null') },
-  { tag: `${TAG}bool`, identify: (v) => typeof v === 'boolean', resolve: explicit('bool'), stringify: keepingSource((item) => String((item).value)) },
-  {
-    tag: `${TAG}int`,
-    identify: (v) => typeof v === 'bigint' || Number.isInteger(v),
-    resolve: explicit('int'),
-    stringify: keepingSource(numberText),
-  },
-  { tag: `${TAG}float`, identify: (v) => typeof v === 'number', resolve: explicit('float'), stringify: keepingSource(numberText) },
-  { tag: `${TAG}binary`, resolve: explicit('binary'), stringify: keepingSource((item) => String((item).value)) },
-  { tag: `${TAG}timestamp`, resolve: explicit('timestamp'), stringify: keepingSource((item) => String((item).value)) },
-] as ScalarTag[]).map((t) => ({ ...t, default: true }));
+const goYamlTags: ScalarTag[] = (
+  [
+    {
+      tag: `${TAG}str`,
+      identify: (v) => typeof v === 'string',
+      resolve: (s) => s,
+      // A plain input string stays plain even where we would quote it (`1:20`, a timestamp).
+      // eslint-disable-next-line @typescript-eslint/no-non-null-assertion -- the yaml library's string tag has a stringify
+      stringify: keepingSource(stringTag.stringify!),
+    },
+    {
+      tag: `${TAG}null`,
+      identify: (v) => v === null || v === undefined,
+      resolve: explicit('null'),
+      stringify: keepingSource(() => 'null'),
+    },
+    {
+      tag: `${TAG}bool`,
+      identify: (v) => typeof v === 'boolean',
+      resolve: explicit('bool'),
+      stringify: keepingSource((item) => String(item.value)),
+    },
+    {
+      tag: `${TAG}int`,
+      identify: (v) => typeof v === 'bigint' || Number.isInteger(v),
+      resolve: explicit('int'),
+      stringify: keepingSource(numberText),
+    },
+    {
+      tag: `${TAG}float`,
+      identify: (v) => typeof v === 'number',
+      resolve: explicit('float'),
+      stringify: keepingSource(numberText),
+    },
+    { tag: `${TAG}binary`, resolve: explicit('binary'), stringify: keepingSource((item) => String(item.value)) },
+    { tag: `${TAG}timestamp`, resolve: explicit('timestamp'), stringify: keepingSource((item) => String(item.value)) },
+  ] as ScalarTag[]
+).map((t) => ({ ...t, default: true }));
 
 /** The YAML 1.1 tag list with its scalar tags replaced by go-yaml v2's (collections and `<<` stay). */
 function customTags(tags: Tags): Tags {
-  const collections = tags.filter((t): t is CollectionTag => typeof t === 'object' && 'collection' in t && t.collection !== undefined);
+  const collections = tags.filter(
+    (t): t is CollectionTag => typeof t === 'object' && 'collection' in t && t.collection !== undefined,
+  );
   // The merge key `<<` as parsed (a symbol); the string "<<" is written quoted, not as a merge.
   const merge = tags
     .filter((t): t is ScalarTag => typeof t === 'object' && t.tag === `${TAG}merge`)

@@ -25,7 +25,13 @@ function fieldsOf(schema: any): Fields | 1 | '*' {
 
 /** Sorted JSON, so that key order does not matter. */
 const canonical = (t: Fields | 1 | '*'): unknown =>
-  typeof t === 'object' ? Object.fromEntries(Object.keys(t).sort().map((k) => [k, canonical(t[k]!)])) : t;
+  typeof t === 'object'
+    ? Object.fromEntries(
+        Object.keys(t)
+          .sort()
+          .map((k) => [k, canonical(t[k]!)]),
+      )
+    : t;
 
 describe.skipIf(fixtureCrdsMissing())('built-in Cluster/ClusterClass fields = the CAPI CRDs', () => {
   for (const [file, kind] of [
@@ -37,12 +43,19 @@ describe.skipIf(fixtureCrdsMissing())('built-in Cluster/ClusterClass fields = th
       it(`${kind} ${version.name}: spec fields, and the top level (apiVersion, kind, metadata, spec, status)`, () => {
         const root = version.schema.openAPIV3Schema;
         expect(Object.keys(root.properties).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
-        expect(canonical(CAPI_SPEC_FIELDS.get(`${kind}/${version.name}`)!)).toEqual(canonical(fieldsOf(root.properties.spec)));
+        expect(canonical(CAPI_SPEC_FIELDS.get(`${kind}/${version.name}`)!)).toEqual(
+          canonical(fieldsOf(root.properties.spec)),
+        );
       });
     }
   }
 
   it('covers exactly the served versions of both kinds', () => {
-    expect([...CAPI_SPEC_FIELDS.keys()].sort()).toEqual(['Cluster/v1beta1', 'Cluster/v1beta2', 'ClusterClass/v1beta1', 'ClusterClass/v1beta2']);
+    expect([...CAPI_SPEC_FIELDS.keys()].sort()).toEqual([
+      'Cluster/v1beta1',
+      'Cluster/v1beta2',
+      'ClusterClass/v1beta1',
+      'ClusterClass/v1beta2',
+    ]);
   });
 });

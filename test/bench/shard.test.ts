@@ -32,7 +32,10 @@ function configFor(shard?: string): RenderConfig {
 function canonical(v: Json): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v !== null && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k]!)}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k]!)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -72,38 +75,44 @@ describe('sharded renders of a generated fleet', () => {
     expect(fullObjects.size).toBe(full.generated.reduce((n, g) => n + g.objects.length, 0));
   });
 
-  it.each([1, 3, 4])('N=%i: the union of the shards is the unsharded render, each Cluster in exactly one shard', (count) => {
-    const union = new Map<string, string>();
-    const shardOfCluster = new Map<string, number>();
-    const markedLocal = new Map<string, number>();
-    for (let index = 0; index < count; index++) {
-      const out = runPipeline(items, configFor(`${index}/${count}`));
-      expect(errorsOf(out)).toEqual([]);
-      // Shard membership is the documented stable hash of namespace/name.
-      for (const g of out.generated) {
-        const [ns, name] = g.cluster.split('/') as [string, string];
-        expect(shardOf(ns, name, count)).toBe(index);
-        expect(shardOfCluster.has(g.cluster), `${g.cluster} rendered by shards ${shardOfCluster.get(g.cluster)} and ${index}`).toBe(false);
-        shardOfCluster.set(g.cluster, index);
-      }
-      if (count > 1) expect(out.generated.length, `shard ${index}/${count} is empty`).toBeGreaterThan(0);
-      for (const [id, content] of renderedObjects(out)) {
-        expect(union.has(id), `${id} rendered by two shards`).toBe(false);
-        union.set(id, content);
-      }
-      // Every input item passes through every shard; only its own Clusters are marked local-config.
-      expect(out.keep.length).toBe(items.length);
-      for (const [item, edit] of out.edits) {
-        if (edit.addAnnotations?.[LOCAL_CONFIG_ANNOTATION] === 'true') {
-          const key = `${item.ref!.namespace}/${item.ref!.name}`;
-          markedLocal.set(key, (markedLocal.get(key) ?? 0) + 1);
+  it.each([1, 3, 4])(
+    'N=%i: the union of the shards is the unsharded render, each Cluster in exactly one shard',
+    (count) => {
+      const union = new Map<string, string>();
+      const shardOfCluster = new Map<string, number>();
+      const markedLocal = new Map<string, number>();
+      for (let index = 0; index < count; index++) {
+        const out = runPipeline(items, configFor(`${index}/${count}`));
+        expect(errorsOf(out)).toEqual([]);
+        // Shard membership is the documented stable hash of namespace/name.
+        for (const g of out.generated) {
+          const [ns, name] = g.cluster.split('/') as [string, string];
+          expect(shardOf(ns, name, count)).toBe(index);
+          expect(
+            shardOfCluster.has(g.cluster),
+            `${g.cluster} rendered by shards ${shardOfCluster.get(g.cluster)} and ${index}`,
+          ).toBe(false);
+          shardOfCluster.set(g.cluster, index);
+        }
+        if (count > 1) expect(out.generated.length, `shard ${index}/${count} is empty`).toBeGreaterThan(0);
+        for (const [id, content] of renderedObjects(out)) {
+          expect(union.has(id), `${id} rendered by two shards`).toBe(false);
+          union.set(id, content);
+        }
+        // Every input item passes through every shard; only its own Clusters are marked local-config.
+        expect(out.keep.length).toBe(items.length);
+        for (const [item, edit] of out.edits) {
+          if (edit.addAnnotations?.[LOCAL_CONFIG_ANNOTATION] === 'true') {
+            const key = `${item.ref!.namespace}/${item.ref!.name}`;
+            markedLocal.set(key, (markedLocal.get(key) ?? 0) + 1);
+          }
         }
       }
-    }
-    expect([...shardOfCluster.keys()].sort()).toEqual(allClusters);
-    expect([...markedLocal.values()].every((n) => n === 1)).toBe(true);
-    expect([...markedLocal.keys()].sort()).toEqual(allClusters);
-    expect([...union.keys()].sort()).toEqual([...fullObjects.keys()].sort());
-    for (const [id, content] of fullObjects) expect(union.get(id), id).toBe(content);
-  });
+      expect([...shardOfCluster.keys()].sort()).toEqual(allClusters);
+      expect([...markedLocal.values()].every((n) => n === 1)).toBe(true);
+      expect([...markedLocal.keys()].sort()).toEqual(allClusters);
+      expect([...union.keys()].sort()).toEqual([...fullObjects.keys()].sort());
+      for (const [id, content] of fullObjects) expect(union.get(id), id).toBe(content);
+    },
+  );
 });

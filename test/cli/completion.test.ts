@@ -26,16 +26,25 @@ for (const shell of ['bash', 'zsh', 'fish']) writeFileSync(join(dir, `completion
 /** What bash completes for the words typed so far (the last one is being completed). */
 function bash(...words: string[]): string[] {
   const line = words.map((w) => `'${w}'`).join(' ');
-  const out = run('bash', ['-c', `source completion.bash; COMP_WORDS=(render-clusterclass ${line}); COMP_CWORD=${words.length}; _render_clusterclass; printf '%s\\n' "\${COMPREPLY[@]}"`], { cwd: dir });
+  const out = run(
+    'bash',
+    [
+      '-c',
+      `source completion.bash; COMP_WORDS=(render-clusterclass ${line}); COMP_CWORD=${words.length}; _render_clusterclass; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ],
+    { cwd: dir },
+  );
   expect(out.stderr).toBe('');
   return out.stdout.split('\n').filter((l) => l !== '');
 }
 
 describe('completion bash', () => {
   it('registers itself for the program', () => {
-    expect(run('bash', ['-c', 'source completion.bash; complete -p render-clusterclass'], { cwd: dir }).stdout).toBe('complete -F _render_clusterclass render-clusterclass\n');
+    expect(run('bash', ['-c', 'source completion.bash; complete -p render-clusterclass'], { cwd: dir }).stdout).toBe(
+      'complete -F _render_clusterclass render-clusterclass\n',
+    );
   });
-  it('completes commands, then each command\'s options from the table the parser uses', () => {
+  it("completes commands, then each command's options from the table the parser uses", () => {
     expect(bash('')).toEqual(Object.keys(COMMANDS));
     expect(bash('ex')).toEqual(['explain']);
     for (const [name, spec] of Object.entries(COMMANDS)) {
@@ -64,8 +73,17 @@ describe('completion bash', () => {
 
 describe.skipIf(skipUnless('zsh'))('completion zsh', () => {
   const zsh = (...words: string[]): string => {
-    const stubs = 'compadd() { while [[ $# -gt 0 && "$1" != -- ]]; do shift; done; shift; print -r -- "$*"; }; _files() { print -r -- FILES; }; compset() { :; }; compdef() { print -r -- "compdef $*"; }';
-    const out = run('zsh', ['-f', '-c', `${stubs}; source ./completion.zsh; words=(render-clusterclass ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length + 1}; _render_clusterclass`], { cwd: dir });
+    const stubs =
+      'compadd() { while [[ $# -gt 0 && "$1" != -- ]]; do shift; done; shift; print -r -- "$*"; }; _files() { print -r -- FILES; }; compset() { :; }; compdef() { print -r -- "compdef $*"; }';
+    const out = run(
+      'zsh',
+      [
+        '-f',
+        '-c',
+        `${stubs}; source ./completion.zsh; words=(render-clusterclass ${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length + 1}; _render_clusterclass`,
+      ],
+      { cwd: dir },
+    );
     expect(out.stderr).toBe('');
     return out.stdout;
   };
@@ -84,11 +102,20 @@ describe.skipIf(skipUnless('fish'))('completion fish', () => {
   const fish = (line: string): string[] => {
     const out = run('fish', ['--no-config', '-c', `source completion.fish; complete -C '${line}'`], { cwd: dir });
     expect(out.stderr).toBe('');
-    return out.stdout.split('\n').filter((l) => l !== '').map((l) => l.split('\t')[0]!);
+    return out.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.split('\t')[0]!);
   };
-  it('offers commands, options, values and files through fish\'s own engine', () => {
+  it("offers commands, options, values and files through fish's own engine", () => {
     expect(fish('render-clusterclass ').sort()).toEqual(Object.keys(COMMANDS).sort());
-    expect(fish('render-clusterclass render --format ')).toEqual(['all', 'json', 'kustomize', 'manifests', 'resourcelist']);
+    expect(fish('render-clusterclass render --format ')).toEqual([
+      'all',
+      'json',
+      'kustomize',
+      'manifests',
+      'resourcelist',
+    ]);
     expect(fish('render-clusterclass render --format=j')).toEqual(['--format=json']);
     expect(fish('render-clusterclass explain --format ')).toEqual(['json', 'text']);
     expect(fish('render-clusterclass render cl')).toEqual(['classes.yaml', 'clusters/']);
@@ -101,6 +128,9 @@ describe('completion usage', () => {
   it('refuses no or an unknown shell with exit 3', () => {
     expect(run(binPath, ['completion']).code).toBe(3);
     const unknown = run(binPath, ['completion', 'powershell']);
-    expect([unknown.code, unknown.stderr]).toEqual([3, 'render-clusterclass completion: unknown shell "powershell": use bash, zsh or fish (see render-clusterclass completion --help)\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      3,
+      'render-clusterclass completion: unknown shell "powershell": use bash, zsh or fish (see render-clusterclass completion --help)\n',
+    ]);
   });
 });

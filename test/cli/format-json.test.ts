@@ -11,8 +11,17 @@ import { fleetCluster, fleetDocs } from '../helpers/scenario.js';
 import { binPath, run } from '../helpers/tools.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'rcc-json-'));
-writeFileSync(join(dir, 'classes.yaml'), fleetDocs().map((d) => YAML.stringify(d)).join('---\n'));
-for (const name of ['b', 'a']) writeFileSync(join(dir, `${name}.yaml`), YAML.stringify(fleetCluster(name, (t) => (t.workers.machineDeployments[0].replicas = 2))));
+writeFileSync(
+  join(dir, 'classes.yaml'),
+  fleetDocs()
+    .map((d) => YAML.stringify(d))
+    .join('---\n'),
+);
+for (const name of ['b', 'a'])
+  writeFileSync(
+    join(dir, `${name}.yaml`),
+    YAML.stringify(fleetCluster(name, (t) => (t.workers.machineDeployments[0].replicas = 2))),
+  );
 
 describe('render --format json', () => {
   const json = run(binPath, ['render', dir, '--format', 'json']);
@@ -24,7 +33,11 @@ describe('render --format json', () => {
     expect(Object.keys(list)).toEqual(['apiVersion', 'kind', 'items']);
     expect([list.apiVersion, list.kind]).toEqual(['v1', 'List']);
     expect(list.items).toEqual(YAML.parseAllDocuments(yaml.stdout).map((d) => d.toJS()));
-    expect(list.items.filter((o: { kind: string }) => o.kind === 'MachineDeployment').map((o: { spec: { replicas: number } }) => o.spec.replicas)).toEqual([2, 2]);
+    expect(
+      list.items
+        .filter((o: { kind: string }) => o.kind === 'MachineDeployment')
+        .map((o: { spec: { replicas: number } }) => o.spec.replicas),
+    ).toEqual([2, 2]);
   });
 
   it('is indented by two spaces, ends with a newline, and is byte-identical across runs', () => {
@@ -34,11 +47,17 @@ describe('render --format json', () => {
 
   it('prints to stdout only: with -o it is a usage error', () => {
     const out = run(binPath, ['render', dir, '--format', 'json', '-o', join(dir, 'out')]);
-    expect([out.code, out.stderr]).toEqual([3, 'render-clusterclass render: --format json prints to stdout; it does not go with -o (see render-clusterclass render --help)\n']);
+    expect([out.code, out.stderr]).toEqual([
+      3,
+      'render-clusterclass render: --format json prints to stdout; it does not go with -o (see render-clusterclass render --help)\n',
+    ]);
   });
 
   it('prints nothing on error, like every format an applier reads', () => {
-    writeFileSync(join(dir, 'broken.yaml'), YAML.stringify(fleetCluster('broken', (t) => (t.classRef.name = 'no-such-class'))));
+    writeFileSync(
+      join(dir, 'broken.yaml'),
+      YAML.stringify(fleetCluster('broken', (t) => (t.classRef.name = 'no-such-class'))),
+    );
     const out = run(binPath, ['render', dir, '--format', 'json']);
     expect([out.code, out.stdout]).toEqual([1, '']);
   });

@@ -13,7 +13,8 @@ import { binPath, repoRoot, run, skipUnless } from '../helpers/tools.js';
 function repo(): string {
   const dir = mkdtempSync(join(tmpdir(), 'rcc-rev-'));
   cpSync(join(repoRoot, 'examples', 'basic'), join(dir, 'pkg'), { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'pipe' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir, stdio: 'pipe' });
   git('init', '-q');
   git('add', '.');
   git('commit', '-q', '-m', 'base');
@@ -29,7 +30,10 @@ describe.skipIf(skipUnless('git'))('git revisions are never options', () => {
     const victim = join(dir, 'victim.txt');
     writeFileSync(victim, 'precious\n');
     const fresh = join(dir, 'fresh.txt');
-    for (const [file, rev] of [[victim, `--output=${victim}`], [fresh, `--output=${fresh}`]] as const) {
+    for (const [file, rev] of [
+      [victim, `--output=${victim}`],
+      [fresh, `--output=${fresh}`],
+    ] as const) {
       const r = run(binPath, args(rev), { cwd: dir });
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');

@@ -13,8 +13,23 @@ import { fakeIO } from '../helpers/io.js';
 import { run, skipUnless } from '../helpers/tools.js';
 
 const FILES = [
-  'a.yaml', 'b.yml', 'c.json', 'docs/a.yaml', 'docs/x/a.yaml', 'sub/a.yaml', 'sub/docs/a.yaml', 'sub/b.yaml', 'x/sub/a.yaml',
-  'rendered/ns/c.yaml', 'rendered/ns/d.yaml', 'values.yaml', 'sub/values.yaml', 'deep/er/values.yaml', 'pkg/a.yaml', 'pkg/docs/a.yaml', 'pkg/values.yaml',
+  'a.yaml',
+  'b.yml',
+  'c.json',
+  'docs/a.yaml',
+  'docs/x/a.yaml',
+  'sub/a.yaml',
+  'sub/docs/a.yaml',
+  'sub/b.yaml',
+  'x/sub/a.yaml',
+  'rendered/ns/c.yaml',
+  'rendered/ns/d.yaml',
+  'values.yaml',
+  'sub/values.yaml',
+  'deep/er/values.yaml',
+  'pkg/a.yaml',
+  'pkg/docs/a.yaml',
+  'pkg/values.yaml',
 ];
 
 const PATTERNS: [string, string][] = [
@@ -43,7 +58,8 @@ const PATTERNS: [string, string][] = [
 
 function packageWith(krmignore: string, subpackageIgnore = 'docs/\n'): string {
   const dir = mkdtempSync(join(tmpdir(), 'rcc-krmignore-'));
-  const kptfile = (name: string) => `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n  annotations:\n    config.kubernetes.io/local-config: "true"\n`;
+  const kptfile = (name: string) =>
+    `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n  annotations:\n    config.kubernetes.io/local-config: "true"\n`;
   writeFileSync(join(dir, 'Kptfile'), kptfile('p'));
   mkdirSync(join(dir, 'pkg'));
   writeFileSync(join(dir, 'pkg', 'Kptfile'), kptfile('pkg'));
@@ -61,8 +77,13 @@ function packageWith(krmignore: string, subpackageIgnore = 'docs/\n'): string {
 function kptFiles(dir: string): string[] {
   const out = run('kpt', ['fn', 'source', dir]);
   if (out.code !== 0) throw new Error(out.stderr);
-  const items = (YAML.parse(out.stdout) as { items: { kind: string; metadata: { annotations: Record<string, string> } }[] }).items;
-  return items.filter((i) => i.kind !== 'Kptfile').map((i) => i.metadata.annotations['internal.config.kubernetes.io/path']!).sort();
+  const items = (
+    YAML.parse(out.stdout) as { items: { kind: string; metadata: { annotations: Record<string, string> } }[] }
+  ).items;
+  return items
+    .filter((i) => i.kind !== 'Kptfile')
+    .map((i) => i.metadata.annotations['internal.config.kubernetes.io/path']!)
+    .sort();
 }
 
 async function renderFiles(dir: string): Promise<string[]> {

@@ -21,7 +21,9 @@ function classDocs(): Obj[] {
     {
       name: 'zone',
       required: false,
-      schema: { openAPIV3Schema: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self.?x == optional.of("y")' }] } },
+      schema: {
+        openAPIV3Schema: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self.?x == optional.of("y")' }] },
+      },
     },
   );
   return docs;
@@ -44,11 +46,20 @@ const lines = (stderr: string) => stderr.split('\n').filter((l) => / (error|warn
 describe('a misspelled variable', () => {
   const dir = repo({
     'classes.yaml': classDocs(),
-    'cluster.yaml': [fleetCluster('c1', (t) => (t.variables = [{ name: 'kubeletLogLevl', value: '5' }, { name: 'region', value: 'eu' }]))],
+    'cluster.yaml': [
+      fleetCluster(
+        'c1',
+        (t) =>
+          (t.variables = [
+            { name: 'kubeletLogLevl', value: '5' },
+            { name: 'region', value: 'eu' },
+          ]),
+      ),
+    ],
   });
   const out = cli(['render', dir]);
 
-  it('keeps CAPI\'s text and path, and names the closest defined variable', () => {
+  it("keeps CAPI's text and path, and names the closest defined variable", () => {
     expect(out.code).toBe(1);
     expect(lines(out.stderr)).toContain(
       `${join(dir, 'cluster.yaml')}:16:9: error: Cluster fleet/c1 spec.topology.variables[kubeletLogLevl]: Invalid value: "\\"5\\"": variable is not defined; did you mean "kubeletLogLevel"? Otherwise define it in ClusterClass "fleet" spec.variables, or remove it from the Cluster`,
@@ -62,7 +73,10 @@ describe('a misspelled variable', () => {
   });
 
   it('says nothing more about a required variable without a default, which the Cluster must set', () => {
-    const missing = repo({ 'classes.yaml': classDocs(), 'cluster.yaml': [fleetCluster('c1', (t) => (t.variables = [{ name: 'kubeletLogLevl', value: '5' }]))] });
+    const missing = repo({
+      'classes.yaml': classDocs(),
+      'cluster.yaml': [fleetCluster('c1', (t) => (t.variables = [{ name: 'kubeletLogLevl', value: '5' }]))],
+    });
     const required = lines(cli(['render', missing]).stderr).filter((l) => l.includes('must be set'));
     expect(required.map((l) => l.replace(/^.*?Required value: /, ''))).toEqual([
       'required variable "imageRepository" must be set; this follows from the error at spec.topology.variables[kubeletLogLevl]: while it stands, Cluster API defaults none of the variables, and this one has a default (fixing that error sets it)',
@@ -71,9 +85,23 @@ describe('a misspelled variable', () => {
   });
 
   it('suggests nothing when no defined name is close', () => {
-    const far = repo({ 'classes.yaml': classDocs(), 'cluster.yaml': [fleetCluster('c1', (t) => (t.variables = [{ name: 'location', value: 'x' }, { name: 'region', value: 'eu' }]))] });
+    const far = repo({
+      'classes.yaml': classDocs(),
+      'cluster.yaml': [
+        fleetCluster(
+          'c1',
+          (t) =>
+            (t.variables = [
+              { name: 'location', value: 'x' },
+              { name: 'region', value: 'eu' },
+            ]),
+        ),
+      ],
+    });
     const [line] = lines(cli(['render', far]).stderr).filter((l) => l.includes('[location]'));
-    expect(line).toMatch(/variable is not defined; define it in ClusterClass "fleet" spec\.variables, or remove it from the Cluster$/);
+    expect(line).toMatch(
+      /variable is not defined; define it in ClusterClass "fleet" spec\.variables, or remove it from the Cluster$/,
+    );
   });
 });
 
@@ -81,7 +109,16 @@ describe('a misspelled class', () => {
   it('suggests the closest class of the input, in another namespace too, and the field that names the namespace', () => {
     const dir = repo({
       'classes.yaml': classDocs(),
-      'team-a.yaml': [fleetCluster('c1', (t, c) => ((c.metadata.namespace = 'team-a'), (t.classRef = { name: 'flete' }), (t.variables = [{ name: 'region', value: 'eu' }])))],
+      'team-a.yaml': [
+        fleetCluster(
+          'c1',
+          (t, c) => (
+            (c.metadata.namespace = 'team-a'),
+            (t.classRef = { name: 'flete' }),
+            (t.variables = [{ name: 'region', value: 'eu' }])
+          ),
+        ),
+      ],
     });
     const out = cli(['render', dir]);
     expect(out.code).toBe(1);
@@ -93,7 +130,12 @@ describe('a misspelled class', () => {
 
 describe('explain of an unknown Cluster', () => {
   const names = Array.from({ length: 40 }, (_, i) => `cluster-${String(i).padStart(3, '0')}`);
-  const dir = repo({ 'classes.yaml': classDocs(), ...Object.fromEntries(names.map((n) => [`${n}.yaml`, [fleetCluster(n, (t) => (t.variables = [{ name: 'region', value: 'eu' }]))]])) });
+  const dir = repo({
+    'classes.yaml': classDocs(),
+    ...Object.fromEntries(
+      names.map((n) => [`${n}.yaml`, [fleetCluster(n, (t) => (t.variables = [{ name: 'region', value: 'eu' }]))]]),
+    ),
+  });
 
   it('names at most five closest Clusters, closest first, not all of them', () => {
     const out = cli(['explain', 'clustr-012', '-f', dir]);
@@ -108,7 +150,9 @@ describe('explain of an unknown Cluster', () => {
   });
 
   it('says how many there are when none is close', () => {
-    expect(cli(['explain', 'kubernetes', '-f', dir]).stderr).toBe('render-clusterclass explain: Cluster "kubernetes" not found among the input\'s 40 topology Clusters\n');
+    expect(cli(['explain', 'kubernetes', '-f', dir]).stderr).toBe(
+      'render-clusterclass explain: Cluster "kubernetes" not found among the input\'s 40 topology Clusters\n',
+    );
   });
 });
 
@@ -116,28 +160,54 @@ describe('function config fields and options', () => {
   const dir = repo({ 'classes.yaml': classDocs() });
 
   it('suggests the field for --set and for a config file, instead of listing every field', () => {
-    expect(cli(['render', dir, '--set', 'mdoe=preview']).stderr).toBe('render-clusterclass render: unknown function config field "mdoe"; did you mean "mode"?\n');
+    expect(cli(['render', dir, '--set', 'mdoe=preview']).stderr).toBe(
+      'render-clusterclass render: unknown function config field "mdoe"; did you mean "mode"?\n',
+    );
     const config = join(dir, '..', `${dir.split('/').pop()}-config.yaml`);
-    writeFileSync(config, 'apiVersion: fn.render-clusterclass.dev/v1alpha1\nkind: RenderClusterClass\nmetadata: {name: c}\nspec:\n  failon: warning\n');
-    expect(cli(['render', dir, '--config', config]).stderr).toContain('unknown function config field "failon"; did you mean "failOn"?');
-    writeFileSync(config, 'apiVersion: fn.render-clusterclass.dev/v1alpha1\nkind: RenderClusterClass\nmetadata: {name: c}\nsepc:\n  mode: preview\n');
-    expect(cli(['render', dir, '--config', config]).stderr).toContain('unknown field "sepc" in the RenderClusterClass function config; did you mean "spec"?');
+    writeFileSync(
+      config,
+      'apiVersion: fn.render-clusterclass.dev/v1alpha1\nkind: RenderClusterClass\nmetadata: {name: c}\nspec:\n  failon: warning\n',
+    );
+    expect(cli(['render', dir, '--config', config]).stderr).toContain(
+      'unknown function config field "failon"; did you mean "failOn"?',
+    );
+    writeFileSync(
+      config,
+      'apiVersion: fn.render-clusterclass.dev/v1alpha1\nkind: RenderClusterClass\nmetadata: {name: c}\nsepc:\n  mode: preview\n',
+    );
+    expect(cli(['render', dir, '--config', config]).stderr).toContain(
+      'unknown field "sepc" in the RenderClusterClass function config; did you mean "spec"?',
+    );
   });
 
   it('hints --version for -v and the closest long options', () => {
     const short = cli(['-v']);
-    expect([short.code, short.stderr]).toEqual([3, 'render-clusterclass: unknown option "-v"; did you mean --version? (see render-clusterclass help)\n']);
-    expect(cli(['--verison']).stderr).toBe('render-clusterclass: unknown option "--verison"; did you mean --version? (see render-clusterclass help)\n');
-    expect(cli(['render', dir, '--fromat', 'json']).stderr).toBe('render-clusterclass render: unknown option --fromat; did you mean --format? (see render-clusterclass render --help)\n');
-    expect(cli(['render', dir, '--f']).stderr).toBe('render-clusterclass render: unknown option --f; did you mean --fail-on, --feature-gates or --format? (see render-clusterclass render --help)\n');
+    expect([short.code, short.stderr]).toEqual([
+      3,
+      'render-clusterclass: unknown option "-v"; did you mean --version? (see render-clusterclass help)\n',
+    ]);
+    expect(cli(['--verison']).stderr).toBe(
+      'render-clusterclass: unknown option "--verison"; did you mean --version? (see render-clusterclass help)\n',
+    );
+    expect(cli(['render', dir, '--fromat', 'json']).stderr).toBe(
+      'render-clusterclass render: unknown option --fromat; did you mean --format? (see render-clusterclass render --help)\n',
+    );
+    expect(cli(['render', dir, '--f']).stderr).toBe(
+      'render-clusterclass render: unknown option --f; did you mean --fail-on, --feature-gates or --format? (see render-clusterclass render --help)\n',
+    );
     expect(cli(['template', '--jsnol']).stderr).toContain('unknown option --jsnol; did you mean --jsonl?');
   });
 });
 
 describe('values quoted once', () => {
   it('a rule that cannot be evaluated offline is shown once, as the value', () => {
-    const dir = repo({ 'classes.yaml': classDocs(), 'cluster.yaml': [fleetCluster('c1', (t) => (t.variables = [{ name: 'region', value: 'eu' }]))] });
+    const dir = repo({
+      'classes.yaml': classDocs(),
+      'cluster.yaml': [fleetCluster('c1', (t) => (t.variables = [{ name: 'region', value: 'eu' }]))],
+    });
     const [warning] = lines(cli(['render', dir]).stderr).filter((l) => l.includes('x-kubernetes-validations[0].rule'));
-    expect(warning).toMatch(/: Invalid value: "self\.\?x == optional\.of\(\\"y\\"\)": this x-kubernetes-validations rule cannot be evaluated offline: optional field selection syntax is not supported; values are not checked against it$/);
+    expect(warning).toMatch(
+      /: Invalid value: "self\.\?x == optional\.of\(\\"y\\"\)": this x-kubernetes-validations rule cannot be evaluated offline: optional field selection syntax is not supported; values are not checked against it$/,
+    );
   });
 });

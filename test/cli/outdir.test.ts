@@ -5,8 +5,24 @@ import { relativePathProblem } from '../../src/cli/safefs.js';
 
 describe('relativePathProblem', () => {
   it('accepts clean relative paths and refuses the rest, saying why', () => {
-    expect(['a.yaml', 'ns/c.yaml', 'ns/c.provenance.yaml', 'ns/c_provenance.yaml', '.hidden/x'].map(relativePathProblem)).toEqual([undefined, undefined, undefined, undefined, undefined]);
-    expect(['', '/etc/passwd', 'a//b', './a', 'a/.', '../x', 'a/../../x', 'a\tb', 'a\nb', '.render-clusterclass-outputs', 'ns/.render-clusterclass-lock'].map(relativePathProblem)).toEqual([
+    expect(
+      ['a.yaml', 'ns/c.yaml', 'ns/c.provenance.yaml', 'ns/c_provenance.yaml', '.hidden/x'].map(relativePathProblem),
+    ).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(
+      [
+        '',
+        '/etc/passwd',
+        'a//b',
+        './a',
+        'a/.',
+        '../x',
+        'a/../../x',
+        'a\tb',
+        'a\nb',
+        '.render-clusterclass-outputs',
+        'ns/.render-clusterclass-lock',
+      ].map(relativePathProblem),
+    ).toEqual([
       'an empty path',
       'an absolute path',
       'not a normalised path',
@@ -26,11 +42,15 @@ describe('outputPathProblems', () => {
   const files = (...paths: string[]) => paths.map((path, i) => ({ path, owner: `Cluster ns/c${i}` }));
 
   it('no problem when every path is its own', () => {
-    expect(outputPathProblems(files('ns/a.yaml', 'ns/a_provenance.yaml', 'ns/a.provenance.yaml', 'other/a.yaml'))).toEqual(new Map());
+    expect(
+      outputPathProblems(files('ns/a.yaml', 'ns/a_provenance.yaml', 'ns/a.provenance.yaml', 'other/a.yaml')),
+    ).toEqual(new Map());
   });
 
   it('two files on one path, also differing only in case or Unicode normalisation: both refused, naming each other', () => {
-    const problems = outputPathProblems(files('ns/a.yaml', 'ns/b.yaml', 'ns/A.yaml', 'ns/\u00e9.yaml', 'ns/e\u0301.yaml'));
+    const problems = outputPathProblems(
+      files('ns/a.yaml', 'ns/b.yaml', 'ns/A.yaml', 'ns/\u00e9.yaml', 'ns/e\u0301.yaml'),
+    );
     expect(problems).toEqual(
       new Map([
         [0, 'Cluster ns/c0 (ns/a.yaml) and Cluster ns/c2 (ns/A.yaml) would write the same path'],
@@ -49,7 +69,9 @@ describe('outputPathProblems', () => {
   });
 
   it('a path that leaves the directory, or replaces an input of the run', () => {
-    expect(outputPathProblems(files('ns/../../etc/x.yaml', 'ns/in.yaml', 'ns/ok.yaml'), new Set(['ns/IN.yaml']))).toEqual(
+    expect(
+      outputPathProblems(files('ns/../../etc/x.yaml', 'ns/in.yaml', 'ns/ok.yaml'), new Set(['ns/IN.yaml'])),
+    ).toEqual(
       new Map([
         [0, 'Cluster ns/c0 (ns/../../etc/x.yaml): a path that leaves the directory (..)'],
         [1, 'Cluster ns/c1 (ns/in.yaml) would replace an input of this run'],

@@ -20,7 +20,10 @@ const CLOSED = 141;
 /** Runs the CLI with a stdout whose reader has already gone; the exit code and stderr. */
 function closedStdout(args: string[], stdin?: string): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [binPath, ...args], { cwd: repoRoot, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, ...args], {
+      cwd: repoRoot,
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     // Closed before the child has even loaded: its first write fails with EPIPE.
     child.stdout!.destroy();
     if (stdin !== undefined) child.stdin!.end(stdin);
@@ -41,12 +44,20 @@ beforeAll(() => {
   const make = (version: string) => {
     const dir = mkdtempSync(join(tmpdir(), 'rcc-pipes-'));
     cpSync(join(basic, 'clusterclass.yaml'), join(dir, 'clusterclass.yaml'));
-    const cluster = readFileSync(join(basic, 'cluster-foo.yaml'), 'utf8').replace('version: v1.19.1', `version: ${version}`);
-    writeFileSync(join(dir, 'clusters.yaml'), Array.from({ length: 40 }, (_, i) => cluster.replace('name: foo', `name: foo-${i}`)).join('---\n'));
+    const cluster = readFileSync(join(basic, 'cluster-foo.yaml'), 'utf8').replace(
+      'version: v1.19.1',
+      `version: ${version}`,
+    );
+    writeFileSync(
+      join(dir, 'clusters.yaml'),
+      Array.from({ length: 40 }, (_, i) => cluster.replace('name: foo', `name: foo-${i}`)).join('---\n'),
+    );
     return dir;
   };
   [fleet, bumped] = [make('v1.19.1'), make('v1.20.0')];
-  const items = ['clusterclass.yaml', 'clusters.yaml'].flatMap((f) => YAML.parseAllDocuments(readFileSync(join(fleet, f), 'utf8')).map((d) => d.toJS()));
+  const items = ['clusterclass.yaml', 'clusters.yaml'].flatMap((f) =>
+    YAML.parseAllDocuments(readFileSync(join(fleet, f), 'utf8')).map((d) => d.toJS()),
+  );
   resourceList = YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items });
 });
 
@@ -77,7 +88,9 @@ describe('a closed stdout ends every command quietly with 141', () => {
   });
 
   it('template --jsonl, which writes a line per request', async () => {
-    const requests = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ id: i, template: '{{ .x }}', data: { x: 'y'.repeat(100) } })).join('\n');
+    const requests = Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ id: i, template: '{{ .x }}', data: { x: 'y'.repeat(100) } }),
+    ).join('\n');
     const r = await closedStdout(['template', '--jsonl'], requests);
     expect(r.code, r.stderr).toBe(CLOSED);
     quiet(r.stderr);
@@ -86,7 +99,12 @@ describe('a closed stdout ends every command quietly with 141', () => {
 
 describe('shell pipelines into head -1 under set -o pipefail', () => {
   /** The pipeline's status (pipefail: the writer's) and the writer's stderr. */
-  const piped = (args: string[], stdin?: string) => run('bash', ['-c', 'set -o pipefail; "$@" | head -n 1 > /dev/null', 'pipeline', process.execPath, binPath, ...args], stdin === undefined ? {} : { input: stdin });
+  const piped = (args: string[], stdin?: string) =>
+    run(
+      'bash',
+      ['-c', 'set -o pipefail; "$@" | head -n 1 > /dev/null', 'pipeline', process.execPath, binPath, ...args],
+      stdin === undefined ? {} : { input: stdin },
+    );
 
   it.each([
     ['render', () => ['render', fleet]],
@@ -105,8 +123,19 @@ describe('shell pipelines into head -1 under set -o pipefail', () => {
   });
 
   it('render into head -1 prints only its first line; read whole, it exits 0 as before', () => {
-    expect(run('bash', ['-c', 'set -o pipefail; "$@" | head -n 1', 'pipeline', process.execPath, binPath, 'render', fleet]).stdout).toBe('apiVersion: cluster.x-k8s.io/v1beta1\n');
-    const whole = run('bash', ['-c', 'set -o pipefail; "$@" | wc -c', 'pipeline', process.execPath, binPath, 'render', fleet]);
+    expect(
+      run('bash', ['-c', 'set -o pipefail; "$@" | head -n 1', 'pipeline', process.execPath, binPath, 'render', fleet])
+        .stdout,
+    ).toBe('apiVersion: cluster.x-k8s.io/v1beta1\n');
+    const whole = run('bash', [
+      '-c',
+      'set -o pipefail; "$@" | wc -c',
+      'pipeline',
+      process.execPath,
+      binPath,
+      'render',
+      fleet,
+    ]);
     expect(whole.code, whole.stderr).toBe(0);
     expect(Number(whole.stdout.trim())).toBeGreaterThan(256 * 1024);
   });

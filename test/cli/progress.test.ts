@@ -7,7 +7,10 @@ import { fakeIO } from '../helpers/io.js';
 function terminal(times: number[]) {
   const io = fakeIO();
   let i = 0;
-  return Object.assign(io, { tty: { stdin: true, stdout: true, stderr: true }, now: () => times[Math.min(i++, times.length - 1)]! });
+  return Object.assign(io, {
+    tty: { stdin: true, stdout: true, stderr: true },
+    now: () => times[Math.min(i++, times.length - 1)]!,
+  });
 }
 
 describe('progress on a terminal', () => {
@@ -31,8 +34,15 @@ describe('progress on a terminal', () => {
   });
 
   it('summarises errors and warnings, with the time when there is a clock', () => {
-    const results: Result[] = [{ severity: 'warning', message: 'w' }, { severity: 'error', message: 'e' }, { severity: 'warning', message: 'w' }, { severity: 'info', message: 'i' }];
-    expect(summaryLine('rendered 3 of 4 Clusters', results, Object.assign(fakeIO(), { now: () => 1234 }))).toBe('rendered 3 of 4 Clusters: 1 error, 2 warnings in 1.23 s\n');
+    const results: Result[] = [
+      { severity: 'warning', message: 'w' },
+      { severity: 'error', message: 'e' },
+      { severity: 'warning', message: 'w' },
+      { severity: 'info', message: 'i' },
+    ];
+    expect(summaryLine('rendered 3 of 4 Clusters', results, Object.assign(fakeIO(), { now: () => 1234 }))).toBe(
+      'rendered 3 of 4 Clusters: 1 error, 2 warnings in 1.23 s\n',
+    );
     expect(summaryLine('validated 1 Cluster', [], fakeIO())).toBe('validated 1 Cluster: 0 errors, 0 warnings\n');
   });
 });

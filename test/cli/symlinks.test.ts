@@ -29,7 +29,10 @@ function workspace(): { root: string; pkg: string; outside: string } {
   const outside = join(root, 'outside');
   cpSync(join(repoRoot, 'examples', 'basic'), pkg, { recursive: true });
   mkdirSync(outside);
-  writeFileSync(join(outside, 'secret.yaml'), `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: bar\nstringData:\n  password: ${SECRET}\n`);
+  writeFileSync(
+    join(outside, 'secret.yaml'),
+    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: db\n  namespace: bar\nstringData:\n  password: ${SECRET}\n`,
+  );
   loopsAndLeaks(pkg);
   return { root, pkg, outside };
 }
@@ -49,7 +52,8 @@ describe('symbolic links in the inputs are not followed', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain(SECRET);
     expect(r.stdout).toContain('kind: KubeadmControlPlane');
-    for (const link of ['secret.yaml', 'more', 'self', 'up']) expect(r.stderr).toContain(`pkg/${link}: ${NOT_FOLLOWED}`);
+    for (const link of ['secret.yaml', 'more', 'self', 'up'])
+      expect(r.stderr).toContain(`pkg/${link}: ${NOT_FOLLOWED}`);
     // The same output as the package without the links.
     const plain = mkdtempSync(join(tmpdir(), 'rcc-links-plain-'));
     cpSync(join(repoRoot, 'examples', 'basic'), join(plain, 'pkg'), { recursive: true });
@@ -86,7 +90,12 @@ describe('symbolic links in the inputs are not followed', () => {
     writeFileSync(join(root, 'outside', 'generatepatches-0.json'), '{}\n');
     symlinkSync('../outside/generatepatches-0.json', join(root, 'recordings', 'generatepatches-0.json'));
     // Recordings are `.json` files: only such a link is worth naming there.
-    for (const [flag, dir, link] of [['--crds', 'crds', 'secret.yaml'], ['--observed', 'observed', 'secret.yaml'], ['--extensions', 'extensions', 'secret.yaml'], ['--replay-extensions', 'recordings', 'generatepatches-0.json']]) {
+    for (const [flag, dir, link] of [
+      ['--crds', 'crds', 'secret.yaml'],
+      ['--observed', 'observed', 'secret.yaml'],
+      ['--extensions', 'extensions', 'secret.yaml'],
+      ['--replay-extensions', 'recordings', 'generatepatches-0.json'],
+    ]) {
       const r = await cli(['render', 'pkg', flag!, dir!], root);
       expect(r.code, `${flag}: ${r.stderr}`).toBe(0);
       expect(r.stdout).not.toContain(SECRET);
@@ -103,7 +112,11 @@ describe('symbolic links in the inputs are not followed', () => {
     expect(fromDir.code, fromDir.stderr).toBe(0);
     for (const side of ['base', 'pkg']) expect(fromDir.stderr).toContain(`${side}/secret.yaml: ${NOT_FOLLOWED}`);
     // Committed links (git stores them as links; git archive extracts them as links).
-    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: root, stdio: 'pipe' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+        cwd: root,
+        stdio: 'pipe',
+      });
     git('init', '-q');
     git('add', 'pkg');
     git('commit', '-q', '-m', 'base with links');
@@ -121,7 +134,13 @@ describe('symbolic links in the inputs are not followed', () => {
     expect(explain.code, explain.stderr).toBe(0);
     expect(explain.stderr).toContain(`pkg/secret.yaml: ${NOT_FOLLOWED}`);
     // A v1beta1 Cluster outside, linked in: the dry run neither converts nor shows it.
-    writeFileSync(join(root, 'outside', 'other.yaml'), readFileSync(join(repoRoot, 'examples', 'basic', 'cluster-foo.yaml'), 'utf8').replace('name: foo', `name: ${SECRET}`));
+    writeFileSync(
+      join(root, 'outside', 'other.yaml'),
+      readFileSync(join(repoRoot, 'examples', 'basic', 'cluster-foo.yaml'), 'utf8').replace(
+        'name: foo',
+        `name: ${SECRET}`,
+      ),
+    );
     symlinkSync('../outside/other.yaml', join(root, 'pkg', 'other.yaml'));
     const convert = await cli(['convert', 'pkg'], root);
     expect(convert.code, convert.stderr).toBe(0);

@@ -39,14 +39,18 @@ describe.skipIf(fixtureMissing(FIXTURE))('render-clusterclass convert', () => {
     const dry = convert(['.'], dir);
     expect(dry.code, dry.stderr).toBe(0);
     expect(snapshot(dir)).toEqual(before);
-    expect(dry.stdout).toMatch(/^--- a\/classes\/capz-ci-default-v1beta1\.yaml\n\+\+\+ b\/classes\/capz-ci-default-v1beta1\.yaml\n@@ /);
+    expect(dry.stdout).toMatch(
+      /^--- a\/classes\/capz-ci-default-v1beta1\.yaml\n\+\+\+ b\/classes\/capz-ci-default-v1beta1\.yaml\n@@ /,
+    );
     const copy = tempCopy(dir);
     run('git', ['init', '-q'], { cwd: copy });
     const applied = run('git', ['apply', '-'], { cwd: copy, input: dry.stdout });
     expect(applied.code, applied.stderr).toBe(0);
     const inPlace = convert(['--in-place', '.'], dir);
     expect(inPlace.code, inPlace.stderr).toBe(0);
-    expect(readFileSync(join(copy, 'classes', FIXTURE), 'utf8')).toBe(readFileSync(join(dir, 'classes', FIXTURE), 'utf8'));
+    expect(readFileSync(join(copy, 'classes', FIXTURE), 'utf8')).toBe(
+      readFileSync(join(dir, 'classes', FIXTURE), 'utf8'),
+    );
   });
 
   it('--in-place replaces each changed file by rename, leaves other files alone, and a second run changes nothing', () => {
@@ -81,15 +85,24 @@ describe.skipIf(fixtureMissing(FIXTURE))('render-clusterclass convert', () => {
 
   it('exit 1 when a patch cannot be converted: the reason and a suggested rewrite on stderr, its template stays v1beta1', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcc-convert-'));
-    const text = readFileSync(join(FIXTURE_DIR, FIXTURE), 'utf8').replace('feature-gates: {{ .k8sFeatureGates }}', '{{ range $k, $v := .gates }}{{ $k }}: {{ $v }}{{ end }}');
+    const text = readFileSync(join(FIXTURE_DIR, FIXTURE), 'utf8').replace(
+      'feature-gates: {{ .k8sFeatureGates }}',
+      '{{ range $k, $v := .gates }}{{ $k }}: {{ $v }}{{ end }}',
+    );
     writeFileSync(join(dir, 'f.yaml'), text);
     const r = convert(['--in-place', dir]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('f.yaml: error: ClusterClass default/ci-default spec.patches[0].definitions[0].jsonPatches[0]: patch "k8sFeatureGates" definition 0 operation 0');
+    expect(r.stderr).toContain(
+      'f.yaml: error: ClusterClass default/ci-default spec.patches[0].definitions[0].jsonPatches[0]: patch "k8sFeatureGates" definition 0 operation 0',
+    );
     expect(r.stderr).toContain('Suggested rewrite: write the v1beta2 list instead');
-    expect(r.stderr).toContain('f.yaml: error: KubeadmControlPlaneTemplate default/capz-ci-control-plane apiVersion: stays controlplane.cluster.x-k8s.io/v1beta1');
+    expect(r.stderr).toContain(
+      'f.yaml: error: KubeadmControlPlaneTemplate default/capz-ci-control-plane apiVersion: stays controlplane.cluster.x-k8s.io/v1beta1',
+    );
     const docs = YAML.parseAllDocuments(readFileSync(join(dir, 'f.yaml'), 'utf8')).map((d) => d.toJS());
-    expect(docs.find((d) => d.kind === 'KubeadmControlPlaneTemplate').apiVersion).toBe('controlplane.cluster.x-k8s.io/v1beta1');
+    expect(docs.find((d) => d.kind === 'KubeadmControlPlaneTemplate').apiVersion).toBe(
+      'controlplane.cluster.x-k8s.io/v1beta1',
+    );
     expect(docs.find((d) => d.kind === 'ClusterClass').apiVersion).toBe('cluster.x-k8s.io/v1beta2');
   });
 
@@ -112,7 +125,9 @@ describe.skipIf(skipUnless('kpt'))('kpt fn eval --exec … -- mode=convert', () 
     expect(first.stderr).toContain('cluster.x-k8s.io/v1beta2/Cluster/bar/foo: equivalent');
     const docs = YAML.parseAllDocuments(readFileSync(join(dir, 'clusterclass.yaml'), 'utf8')).map((d) => d.toJS());
     expect(docs.map((d) => `${d.kind} ${d.apiVersion}`)).toContain('ClusterClass cluster.x-k8s.io/v1beta2');
-    expect(docs.map((d) => `${d.kind} ${d.apiVersion}`)).toContain('KubeadmControlPlaneTemplate controlplane.cluster.x-k8s.io/v1beta2');
+    expect(docs.map((d) => `${d.kind} ${d.apiVersion}`)).toContain(
+      'KubeadmControlPlaneTemplate controlplane.cluster.x-k8s.io/v1beta2',
+    );
     // Objects an earlier render generated are not sources: untouched.
     expect(snapshot(join(dir, 'rendered'))).toEqual(snapshot(join(repoRoot, 'examples', 'basic', 'rendered')));
     const after = snapshot(dir);
@@ -124,7 +139,13 @@ describe.skipIf(skipUnless('kpt'))('kpt fn eval --exec … -- mode=convert', () 
   it.skipIf(fixtureMissing(FIXTURE))('fails on a patch it cannot convert, and kpt leaves the package as it was', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcc-kpt-'));
     writeFileSync(join(dir, 'Kptfile'), 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n');
-    writeFileSync(join(dir, 'f.yaml'), readFileSync(join(FIXTURE_DIR, FIXTURE), 'utf8').replace('feature-gates: {{ .k8sFeatureGates }}', '{{ range $k, $v := .gates }}{{ $k }}: {{ $v }}{{ end }}'));
+    writeFileSync(
+      join(dir, 'f.yaml'),
+      readFileSync(join(FIXTURE_DIR, FIXTURE), 'utf8').replace(
+        'feature-gates: {{ .k8sFeatureGates }}',
+        '{{ range $k, $v := .gates }}{{ $k }}: {{ $v }}{{ end }}',
+      ),
+    );
     const before = snapshot(dir);
     const r = exec('kpt', ['fn', 'eval', dir, '--exec', binPath, '--', 'mode=convert']);
     expect(r.code).not.toBe(0);

@@ -13,7 +13,9 @@ import { formatResults } from '../../src/output/write.js';
 
 const root = join(import.meta.dirname, '..', 'golden', 'convert');
 const update = process.env.UPDATE_GOLDEN === '1';
-const cases = readdirSync(root).filter((d) => existsSync(join(root, d, 'input.yaml'))).sort();
+const cases = readdirSync(root)
+  .filter((d) => existsSync(join(root, d, 'input.yaml')))
+  .sort();
 
 describe('golden conversions', () => {
   it.each(cases)('%s', (name) => {

@@ -15,7 +15,12 @@ const KCT = 'bootstrap.cluster.x-k8s.io/v1beta1';
 const cp = (jsonPatches: JsonObject[], extra: JsonObject = {}): JsonObject => ({
   name: 'p',
   ...extra,
-  definitions: [{ selector: { apiVersion: KCPT, kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } }, jsonPatches }],
+  definitions: [
+    {
+      selector: { apiVersion: KCPT, kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } },
+      jsonPatches,
+    },
+  ],
 });
 const API = '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/apiServer/extraArgs';
 
@@ -37,24 +42,56 @@ function estate(s: Setup): string {
       metadata: { name: 'cc', namespace: 'default' },
       spec: {
         controlPlane: { ref: { apiVersion: KCPT, kind: 'KubeadmControlPlaneTemplate', name: 'cp' } },
-        infrastructure: { ref: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DockerClusterTemplate', name: 'dc' } },
+        infrastructure: {
+          ref: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DockerClusterTemplate', name: 'dc' },
+        },
         workers: {
           machineDeployments: workers.map((w) => ({
             class: w,
             template: {
               bootstrap: { ref: { apiVersion: KCT, kind: 'KubeadmConfigTemplate', name: w } },
-              infrastructure: { ref: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DockerMachineTemplate', name: 'dm' } },
+              infrastructure: {
+                ref: {
+                  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+                  kind: 'DockerMachineTemplate',
+                  name: 'dm',
+                },
+              },
             },
           })),
         },
-        variables: (s.variables ?? []).map((v) => ({ name: v.name, required: false, schema: { openAPIV3Schema: { type: 'string' } } })),
+        variables: (s.variables ?? []).map((v) => ({
+          name: v.name,
+          required: false,
+          schema: { openAPIV3Schema: { type: 'string' } },
+        })),
         patches: s.patches,
       },
     },
-    { apiVersion: KCPT, kind: 'KubeadmControlPlaneTemplate', metadata: { name: 'cp', namespace: 'default' }, spec: { template: { spec: { kubeadmConfigSpec: s.kubeadm ?? {} } } } },
-    ...workers.map((w) => ({ apiVersion: KCT, kind: 'KubeadmConfigTemplate', metadata: { name: w, namespace: 'default' }, spec: { template: { spec: s.workers![w]! } } })),
-    { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DockerClusterTemplate', metadata: { name: 'dc', namespace: 'default' }, spec: { template: { spec: {} } } },
-    { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DockerMachineTemplate', metadata: { name: 'dm', namespace: 'default' }, spec: { template: { spec: {} } } },
+    {
+      apiVersion: KCPT,
+      kind: 'KubeadmControlPlaneTemplate',
+      metadata: { name: 'cp', namespace: 'default' },
+      spec: { template: { spec: { kubeadmConfigSpec: s.kubeadm ?? {} } } },
+    },
+    ...workers.map((w) => ({
+      apiVersion: KCT,
+      kind: 'KubeadmConfigTemplate',
+      metadata: { name: w, namespace: 'default' },
+      spec: { template: { spec: s.workers![w]! } },
+    })),
+    {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+      kind: 'DockerClusterTemplate',
+      metadata: { name: 'dc', namespace: 'default' },
+      spec: { template: { spec: {} } },
+    },
+    {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+      kind: 'DockerMachineTemplate',
+      metadata: { name: 'dm', namespace: 'default' },
+      spec: { template: { spec: {} } },
+    },
     {
       apiVersion: 'cluster.x-k8s.io/v1beta1',
       kind: 'Cluster',
@@ -78,8 +115,10 @@ function convert(s: Setup) {
   const docs = YAML.parseAllDocuments(outcome.files[0]!.after).map((d) => d.toJS() as JsonObject);
   const cls = docs.find((d) => d.kind === 'ClusterClass')!;
   const patches = (cls.spec as JsonObject).patches as JsonObject[];
-  const ops = (i: number) => ((patches[i]!.definitions as JsonObject[])[0]!.jsonPatches as JsonObject[]);
-  const messages = outcome.results.filter((r) => r.severity !== 'info' || r.tags?.rule === 'convert').map((r) => `${r.severity} ${r.field?.path ?? ''}: ${r.message}`);
+  const ops = (i: number) => (patches[i]!.definitions as JsonObject[])[0]!.jsonPatches as JsonObject[];
+  const messages = outcome.results
+    .filter((r) => r.severity !== 'info' || r.tags?.rule === 'convert')
+    .map((r) => `${r.severity} ${r.field?.path ?? ''}: ${r.message}`);
   const kcpt = docs.find((d) => d.kind === 'KubeadmControlPlaneTemplate')!;
   return { outcome, ops, messages, kcpt, cls };
 }
@@ -88,7 +127,10 @@ describe('extraArgs patches', () => {
   const base = { 'audit-log-path': '/log', 'enable-admission-plugins': 'NodeRestriction' };
 
   it('a new argument that sorts last, from a literal: append with "-"', () => {
-    const r = convert({ kubeadm: { clusterConfiguration: { apiServer: { extraArgs: base } } }, patches: [cp([{ op: 'add', path: `${API}/v`, value: '4' }])] });
+    const r = convert({
+      kubeadm: { clusterConfiguration: { apiServer: { extraArgs: base } } },
+      patches: [cp([{ op: 'add', path: `${API}/v`, value: '4' }])],
+    });
     expect(r.ops(0)).toEqual([{ op: 'add', path: `${API}/-`, value: { name: 'v', value: '4' } }]);
     expect(r.outcome.code).toBe(0);
   });
@@ -123,31 +165,82 @@ describe('extraArgs patches', () => {
   });
 
   it('setting or removing an existing argument with literals: the whole list at once', () => {
-    const set = convert({ kubeadm: { clusterConfiguration: { apiServer: { extraArgs: base } } }, patches: [cp([{ op: 'replace', path: `${API}/audit-log-path`, value: '/other' }])] });
-    expect(set.ops(0)).toEqual([{ op: 'add', path: API, value: [{ name: 'audit-log-path', value: '/other' }, { name: 'enable-admission-plugins', value: 'NodeRestriction' }] }]);
+    const set = convert({
+      kubeadm: { clusterConfiguration: { apiServer: { extraArgs: base } } },
+      patches: [cp([{ op: 'replace', path: `${API}/audit-log-path`, value: '/other' }])],
+    });
+    expect(set.ops(0)).toEqual([
+      {
+        op: 'add',
+        path: API,
+        value: [
+          { name: 'audit-log-path', value: '/other' },
+          { name: 'enable-admission-plugins', value: 'NodeRestriction' },
+        ],
+      },
+    ]);
     expect(set.outcome.code).toBe(0);
-    const remove = convert({ kubeadm: { clusterConfiguration: { apiServer: { extraArgs: base } } }, patches: [cp([{ op: 'remove', path: `${API}/audit-log-path` }])] });
-    expect(remove.ops(0)).toEqual([{ op: 'add', path: API, value: [{ name: 'enable-admission-plugins', value: 'NodeRestriction' }] }]);
+    const remove = convert({
+      kubeadm: { clusterConfiguration: { apiServer: { extraArgs: base } } },
+      patches: [cp([{ op: 'remove', path: `${API}/audit-log-path` }])],
+    });
+    expect(remove.ops(0)).toEqual([
+      { op: 'add', path: API, value: [{ name: 'enable-admission-plugins', value: 'NodeRestriction' }] },
+    ]);
     expect(remove.outcome.code).toBe(0);
     // The last argument removed: an empty list is not stored (ConvertToArgs of an empty map), so the field goes.
-    const last = convert({ kubeadm: { clusterConfiguration: { apiServer: { extraArgs: { only: '1' }, certSANs: ['a'] } } }, patches: [cp([{ op: 'remove', path: `${API}/only` }])] });
+    const last = convert({
+      kubeadm: { clusterConfiguration: { apiServer: { extraArgs: { only: '1' }, certSANs: ['a'] } } },
+      patches: [cp([{ op: 'remove', path: `${API}/only` }])],
+    });
     expect(last.ops(0)).toEqual([{ op: 'remove', path: API }]);
     expect(last.outcome.code).toBe(0);
   });
 
   it('a whole map: a literal becomes the sorted list; a template without control structures is rewritten to write the list', () => {
-    const literal = convert({ kubeadm: { clusterConfiguration: { certificatesDir: '/c' } }, patches: [cp([{ op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/apiServer', value: { extraArgs: { z: '1', a: '2' } } }])] });
-    expect(literal.ops(0)).toEqual([{ op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/apiServer', value: { extraArgs: [{ name: 'a', value: '2' }, { name: 'z', value: '1' }] } }]);
+    const literal = convert({
+      kubeadm: { clusterConfiguration: { certificatesDir: '/c' } },
+      patches: [
+        cp([
+          {
+            op: 'add',
+            path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/apiServer',
+            value: { extraArgs: { z: '1', a: '2' } },
+          },
+        ]),
+      ],
+    });
+    expect(literal.ops(0)).toEqual([
+      {
+        op: 'add',
+        path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/apiServer',
+        value: {
+          extraArgs: [
+            { name: 'a', value: '2' },
+            { name: 'z', value: '1' },
+          ],
+        },
+      },
+    ]);
     expect(literal.outcome.code).toBe(0);
     const template = convert({
       kubeadm: { clusterConfiguration: { apiServer: { extraArgs: {} } } },
       variables: [{ name: 'gates', value: 'A=true' }],
-      patches: [cp([{ op: 'add', path: API, valueFrom: { template: 'feature-gates: "{{ .gates }}"\nprofiling: "false"\n' } }])],
+      patches: [
+        cp([{ op: 'add', path: API, valueFrom: { template: 'feature-gates: "{{ .gates }}"\nprofiling: "false"\n' } }]),
+      ],
     });
     // The template's `apiServer: {extraArgs: {}}` converts to nothing (an empty list and then empty
     // structs are not stored), so the patch now adds the clusterConfiguration it writes into.
     expect(template.ops(0)).toEqual([
-      { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration', valueFrom: { template: 'apiServer:\n  extraArgs:\n  - name: feature-gates\n    value: "{{ .gates }}"\n  - name: profiling\n    value: "false"\n' } },
+      {
+        op: 'add',
+        path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration',
+        valueFrom: {
+          template:
+            'apiServer:\n  extraArgs:\n  - name: feature-gates\n    value: "{{ .gates }}"\n  - name: profiling\n    value: "false"\n',
+        },
+      },
     ]);
     expect(template.outcome.code).toBe(0);
   });
@@ -156,7 +249,11 @@ describe('extraArgs patches', () => {
     const r = convert({
       kubeadm: { clusterConfiguration: { apiServer: { certSANs: ['a'] } } },
       variables: [{ name: 'args', value: 'x' }],
-      patches: [cp([{ op: 'add', path: API, valueFrom: { template: '{{ range $k, $v := .args }}{{ $k }}: {{ $v }}\n{{ end }}' } }])],
+      patches: [
+        cp([
+          { op: 'add', path: API, valueFrom: { template: '{{ range $k, $v := .args }}{{ $k }}: {{ $v }}\n{{ end }}' } },
+        ]),
+      ],
     });
     expect(r.outcome.code).toBe(1);
     expect(r.messages).toContainEqual(
@@ -164,7 +261,11 @@ describe('extraArgs patches', () => {
         /^error spec\.patches\[0\]\.definitions\[0\]\.jsonPatches\[0\]: patch "p" definition 0 operation 0 \(add \/spec\/template\/spec\/kubeadmConfigSpec\/clusterConfiguration\/apiServer\/extraArgs\) on the control plane template cannot be converted: spec\.template\.spec\.kubeadmConfigSpec\.clusterConfiguration\.apiServer\.extraArgs becomes a list of \{name, value\} in v1beta2, but its value comes from a valueFrom\.template .*because its action \{\{ range \$k, \$v := \.args \}\} decides the structure when it runs\. Suggested rewrite: write the v1beta2 list instead/,
       ),
     );
-    expect(r.messages).toContainEqual(expect.stringMatching(/^error apiVersion: stays controlplane\.cluster\.x-k8s\.io\/v1beta1: a patch on it cannot be rewritten/));
+    expect(r.messages).toContainEqual(
+      expect.stringMatching(
+        /^error apiVersion: stays controlplane\.cluster\.x-k8s\.io\/v1beta1: a patch on it cannot be rewritten/,
+      ),
+    );
     expect(r.kcpt.apiVersion).toBe(KCPT);
     expect(((r.cls.spec as JsonObject).controlPlane as JsonObject).templateRef).toMatchObject({ apiVersion: KCPT });
     // What did convert still renders the same.
@@ -172,8 +273,14 @@ describe('extraArgs patches', () => {
   });
 
   it('a whole map from a variable cannot be converted', () => {
-    const r = convert({ kubeadm: { clusterConfiguration: { apiServer: { certSANs: ['a'] } } }, variables: [{ name: 'args', value: 'x' }], patches: [cp([{ op: 'add', path: API, valueFrom: { variable: 'args' } }])] });
-    expect(r.messages.join('\n')).toMatch(/becomes a list of \{name, value\} in v1beta2, but its value comes from variable "args"/);
+    const r = convert({
+      kubeadm: { clusterConfiguration: { apiServer: { certSANs: ['a'] } } },
+      variables: [{ name: 'args', value: 'x' }],
+      patches: [cp([{ op: 'add', path: API, valueFrom: { variable: 'args' } }])],
+    });
+    expect(r.messages.join('\n')).toMatch(
+      /becomes a list of \{name, value\} in v1beta2, but its value comes from variable "args"/,
+    );
     expect(r.outcome.code).toBe(1);
   });
 
@@ -181,46 +288,95 @@ describe('extraArgs patches', () => {
     const r = convert({
       kubeadm: { clusterConfiguration: { apiServer: { extraArgs: base } } },
       variables: [{ name: 'on', value: 'true' }],
-      patches: [cp([{ op: 'add', path: `${API}/x`, value: '1' }], { name: 'first', enabledIf: '{{ .on }}' }), cp([{ op: 'add', path: `${API}/y`, value: '2' }], { name: 'second' })],
+      patches: [
+        cp([{ op: 'add', path: `${API}/x`, value: '1' }], { name: 'first', enabledIf: '{{ .on }}' }),
+        cp([{ op: 'add', path: `${API}/y`, value: '2' }], { name: 'second' }),
+      ],
     });
-    expect(r.messages.join('\n')).toMatch(/patch "second" definition 0 operation 0 .* cannot be converted: .* may be changed by patch "first" \(enabledIf "\{\{ \.on \}\}"\)/);
+    expect(r.messages.join('\n')).toMatch(
+      /patch "second" definition 0 operation 0 .* cannot be converted: .* may be changed by patch "first" \(enabledIf "\{\{ \.on \}\}"\)/,
+    );
     expect(r.outcome.code).toBe(1);
   });
 
   it('kubelet arguments of worker templates: one definition, two templates, two different rewrites: split the definition', () => {
     const r = convert({
-      workers: { a: { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { x: '1' } } } }, b: { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { z: '1' } } } } },
+      workers: {
+        a: { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { x: '1' } } } },
+        b: { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: { z: '1' } } } },
+      },
       patches: [
         {
           name: 'kubelet',
           definitions: [
             {
-              selector: { apiVersion: KCT, kind: 'KubeadmConfigTemplate', matchResources: { machineDeploymentClass: { names: ['a', 'b'] } } },
-              jsonPatches: [{ op: 'add', path: '/spec/template/spec/joinConfiguration/nodeRegistration/kubeletExtraArgs/y', value: '2' }],
+              selector: {
+                apiVersion: KCT,
+                kind: 'KubeadmConfigTemplate',
+                matchResources: { machineDeploymentClass: { names: ['a', 'b'] } },
+              },
+              jsonPatches: [
+                {
+                  op: 'add',
+                  path: '/spec/template/spec/joinConfiguration/nodeRegistration/kubeletExtraArgs/y',
+                  value: '2',
+                },
+              ],
             },
           ],
         },
       ],
     });
-    expect(r.messages.join('\n')).toMatch(/must be rewritten differently for each template it selects \(MachineDeployment class "a" bootstrap template: add \S+\/kubeletExtraArgs\/-; MachineDeployment class "b" bootstrap template: add \S+\/kubeletExtraArgs\/0\): split the definition per template/);
+    expect(r.messages.join('\n')).toMatch(
+      /must be rewritten differently for each template it selects \(MachineDeployment class "a" bootstrap template: add \S+\/kubeletExtraArgs\/-; MachineDeployment class "b" bootstrap template: add \S+\/kubeletExtraArgs\/0\): split the definition per template/,
+    );
     expect(r.outcome.code).toBe(1);
   });
 });
 
 describe('other fields whose shape changed', () => {
   it('timeoutForControlPlane: a literal moves to both timeouts; from a variable it cannot be converted', () => {
-    const literal = convert({ kubeadm: { initConfiguration: { nodeRegistration: { name: 'n' } } }, patches: [cp([{ op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration', value: { apiServer: { timeoutForControlPlane: '4m' } } }])] });
+    const literal = convert({
+      kubeadm: { initConfiguration: { nodeRegistration: { name: 'n' } } },
+      patches: [
+        cp([
+          {
+            op: 'add',
+            path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration',
+            value: { apiServer: { timeoutForControlPlane: '4m' } },
+          },
+        ]),
+      ],
+    });
     expect(literal.ops(0)).toEqual([
-      { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/initConfiguration/timeouts', value: { controlPlaneComponentHealthCheckSeconds: 240 } },
-      { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/joinConfiguration', value: { timeouts: { controlPlaneComponentHealthCheckSeconds: 240 } } },
+      {
+        op: 'add',
+        path: '/spec/template/spec/kubeadmConfigSpec/initConfiguration/timeouts',
+        value: { controlPlaneComponentHealthCheckSeconds: 240 },
+      },
+      {
+        op: 'add',
+        path: '/spec/template/spec/kubeadmConfigSpec/joinConfiguration',
+        value: { timeouts: { controlPlaneComponentHealthCheckSeconds: 240 } },
+      },
     ]);
     expect(literal.outcome.code).toBe(0);
     const variable = convert({
       kubeadm: { clusterConfiguration: { apiServer: { certSANs: ['a'] } } },
       variables: [{ name: 't', value: '4m' }],
-      patches: [cp([{ op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/apiServer/timeoutForControlPlane', valueFrom: { variable: 't' } }])],
+      patches: [
+        cp([
+          {
+            op: 'add',
+            path: '/spec/template/spec/kubeadmConfigSpec/clusterConfiguration/apiServer/timeoutForControlPlane',
+            valueFrom: { variable: 't' },
+          },
+        ]),
+      ],
     });
-    expect(variable.messages.join('\n')).toMatch(/timeoutForControlPlane becomes whole seconds in v1beta2, but its value comes from variable "t".*Suggested rewrite: v1beta2 takes whole seconds here/);
+    expect(variable.messages.join('\n')).toMatch(
+      /timeoutForControlPlane becomes whole seconds in v1beta2, but its value comes from variable "t".*Suggested rewrite: v1beta2 takes whole seconds here/,
+    );
   });
 
   it('renamed fields get the new path; operations no rule touches stay as written', () => {
@@ -231,10 +387,18 @@ describe('other fields whose shape changed', () => {
           name: 'p',
           definitions: [
             {
-              selector: { apiVersion: KCPT, kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } },
+              selector: {
+                apiVersion: KCPT,
+                kind: 'KubeadmControlPlaneTemplate',
+                matchResources: { controlPlane: true },
+              },
               jsonPatches: [
                 { op: 'add', path: '/spec/template/spec/rolloutStrategy', value: { rollingUpdate: { maxSurge: 0 } } },
-                { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/files/-', value: { path: '/b', content: 'b' } },
+                {
+                  op: 'add',
+                  path: '/spec/template/spec/kubeadmConfigSpec/files/-',
+                  value: { path: '/b', content: 'b' },
+                },
               ],
             },
           ],
@@ -243,16 +407,38 @@ describe('other fields whose shape changed', () => {
     });
     expect(r.ops(0)).toEqual([
       // KubeadmControlPlaneTemplate conversion defaults the type (…TemplateResourceSpec_To_v1beta2…).
-      { op: 'add', path: '/spec/template/spec/rollout', value: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } } } },
+      {
+        op: 'add',
+        path: '/spec/template/spec/rollout',
+        value: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } } },
+      },
       { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/files/-', value: { path: '/b', content: 'b' } },
     ]);
     expect(r.outcome.code).toBe(0);
   });
 
   it('reads of the v1beta1 builtin spellings are reported with their v1beta2 names', () => {
-    const r = convert({ kubeadm: {}, patches: [cp([{ op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/preKubeadmCommands', valueFrom: { template: '- echo {{ .builtin.cluster.topology.classNamespace }}' } }], { enabledIf: '{{ eq .builtin.cluster.topology.class "cc" }}' })] });
-    expect(r.messages).toContain('warning spec.patches[0].enabledIf: reads builtin.cluster.topology.class, the v1beta1 spelling kept as a deprecated alias; use builtin.cluster.topology.classRef.name');
-    expect(r.messages).toContain('warning spec.patches[0].definitions[0].jsonPatches[0].valueFrom.template: reads builtin.cluster.topology.classNamespace, the v1beta1 spelling kept as a deprecated alias; use builtin.cluster.topology.classRef.namespace');
+    const r = convert({
+      kubeadm: {},
+      patches: [
+        cp(
+          [
+            {
+              op: 'add',
+              path: '/spec/template/spec/kubeadmConfigSpec/preKubeadmCommands',
+              valueFrom: { template: '- echo {{ .builtin.cluster.topology.classNamespace }}' },
+            },
+          ],
+          { enabledIf: '{{ eq .builtin.cluster.topology.class "cc" }}' },
+        ),
+      ],
+    });
+    expect(r.messages).toContain(
+      'warning spec.patches[0].enabledIf: reads builtin.cluster.topology.class, the v1beta1 spelling kept as a deprecated alias; use builtin.cluster.topology.classRef.name',
+    );
+    expect(r.messages).toContain(
+      'warning spec.patches[0].definitions[0].jsonPatches[0].valueFrom.template: reads builtin.cluster.topology.classNamespace, the v1beta1 spelling kept as a deprecated alias; use builtin.cluster.topology.classRef.namespace',
+    );
     expect(r.outcome.code).toBe(0);
   });
 });

@@ -26,13 +26,21 @@ describe.skipIf(fixtureMissing(FIXTURE))('proof of equivalence', () => {
     const proof = proveEquivalent(before.items, after.items);
     expect(proof.equivalent).toBe(false);
     expect(proof.clusters.find((c) => c.cluster === 'default/capz-ci')?.verdict).toBe('different');
-    const kcp = proof.differences.filter((d) => d.cluster === 'default/capz-ci' && d.object.startsWith('KubeadmControlPlane '));
-    expect(kcp.map((d) => [d.path, d.before, d.after])).toEqual([['spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraArgs[3].value', '4', 'westeurope']]);
-    expect(kcp[0]!.cause).toMatch(/^patch "logLevel" \(spec\.patches\[8\]\.definitions\[0\]\.jsonPatches\[1\]: add \/spec\/template\/spec\/kubeadmConfigSpec\/clusterConfiguration\/controllerManager\/extraArgs\/0\/value\); valueFrom\.variable location/);
+    const kcp = proof.differences.filter(
+      (d) => d.cluster === 'default/capz-ci' && d.object.startsWith('KubeadmControlPlane '),
+    );
+    expect(kcp.map((d) => [d.path, d.before, d.after])).toEqual([
+      ['spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraArgs[3].value', '4', 'westeurope'],
+    ]);
+    expect(kcp[0]!.cause).toMatch(
+      /^patch "logLevel" \(spec\.patches\[8\]\.definitions\[0\]\.jsonPatches\[1\]: add \/spec\/template\/spec\/kubeadmConfigSpec\/clusterConfiguration\/controllerManager\/extraArgs\/0\/value\); valueFrom\.variable location/,
+    );
     // capz-ci-win failed before (logLevel unset) and now renders: a difference too.
     expect(proof.clusters.find((c) => c.cluster === 'default/capz-ci-win')?.verdict).toBe('different');
     const results = proofResults(proof);
     expect(results.filter((r) => r.severity === 'error').length).toBe(proof.differences.length);
-    expect(results.find((r) => r.message.startsWith('KubeadmControlPlane '))?.message).toMatch(/ differs: before "4", after "westeurope" \(patch "logLevel"/);
+    expect(results.find((r) => r.message.startsWith('KubeadmControlPlane '))?.message).toMatch(
+      / differs: before "4", after "westeurope" \(patch "logLevel"/,
+    );
   });
 });

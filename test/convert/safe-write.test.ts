@@ -4,7 +4,19 @@
  * directory's lock and sweeps what a killed run left; `-o` keeps relative paths and never maps
  * two inputs onto one output. Through the built CLI, on the v1beta1 example package.
  */
-import { chmodSync, chownSync, linkSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -46,7 +58,9 @@ describe('convert --in-place keeps what a file is', () => {
     const before = { dir: tree(dir), elsewhere: tree(elsewhere) };
     const r = convert(['--in-place', 'cluster-foo.yaml', 'clusterclass.yaml'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`render-clusterclass convert: cannot write: cluster-foo.yaml is a symbolic link: convert the file it points to (${join(elsewhere, 'cluster.yaml')}) instead\n`);
+    expect(r.stderr).toContain(
+      `render-clusterclass convert: cannot write: cluster-foo.yaml is a symbolic link: convert the file it points to (${join(elsewhere, 'cluster.yaml')}) instead\n`,
+    );
     expect({ dir: tree(dir), elsewhere: tree(elsewhere) }).toEqual(before);
   });
 
@@ -57,7 +71,9 @@ describe('convert --in-place keeps what a file is', () => {
     const before = tree(dir);
     const r = convert(['--in-place', '.'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('render-clusterclass convert: cannot write: clusterclass.yaml has 2 hard links: replacing it would leave the other names with the old text; convert a copy (-o) instead\n');
+    expect(r.stderr).toContain(
+      'render-clusterclass convert: cannot write: clusterclass.yaml has 2 hard links: replacing it would leave the other names with the old text; convert a copy (-o) instead\n',
+    );
     expect(tree(dir)).toEqual(before);
     expect(statSync(other).ino).toBe(statSync(join(dir, 'clusterclass.yaml')).ino);
   });
@@ -68,7 +84,9 @@ describe('convert --in-place keeps what a file is', () => {
     const before = tree(dir);
     const locked = convert(['--in-place', '.'], dir);
     expect(locked.code).toBe(1);
-    expect(locked.stderr).toContain(`cannot write: . is in use by another render-clusterclass run (pid ${process.pid} on ${hostname()})`);
+    expect(locked.stderr).toContain(
+      `cannot write: . is in use by another render-clusterclass run (pid ${process.pid} on ${hostname()})`,
+    );
     expect(tree(dir)).toEqual(before);
     rmSync(join(dir, '.render-clusterclass-lock'));
     writeFileSync(join(dir, '.render-clusterclass-tmp-0badf00d'), 'half a file');
@@ -82,13 +100,18 @@ describe('convert --in-place keeps what a file is', () => {
 describe('convert -o DIR', () => {
   it('never maps two inputs onto one output: refused, naming both, nothing written', () => {
     const dir = estate();
-    for (const [sub, file] of [['a', 'cluster-foo.yaml'], ['b', 'clusterclass.yaml']]) {
+    for (const [sub, file] of [
+      ['a', 'cluster-foo.yaml'],
+      ['b', 'clusterclass.yaml'],
+    ]) {
       mkdirSync(join(dir, sub!));
       writeFileSync(join(dir, sub!, 'x.yaml'), readFileSync(join(dir, file!)));
     }
     const r = convert(['a/x.yaml', 'b/x.yaml', '-o', 'out'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('render-clusterclass convert: cannot write: a/x.yaml (x.yaml) and b/x.yaml (x.yaml) would write the same path below out\n');
+    expect(r.stderr).toContain(
+      'render-clusterclass convert: cannot write: a/x.yaml (x.yaml) and b/x.yaml (x.yaml) would write the same path below out\n',
+    );
     expect(readdirSync(dir)).not.toContain('out');
   });
 
@@ -97,7 +120,9 @@ describe('convert -o DIR', () => {
     const before = tree(dir);
     const own = convert(['.', '-o', '.'], dir);
     expect(own.code).toBe(1);
-    expect(own.stderr).toContain('cannot write: cluster-foo.yaml (cluster-foo.yaml) would replace an input of this run below .\n');
+    expect(own.stderr).toContain(
+      'cannot write: cluster-foo.yaml (cluster-foo.yaml) would replace an input of this run below .\n',
+    );
     expect(tree(dir)).toEqual(before);
     const out = mkdtempSync(join(tmpdir(), 'rcc-out-'));
     const victim = join(mkdtempSync(join(tmpdir(), 'rcc-victim-')), 'victim.yaml');
@@ -105,7 +130,9 @@ describe('convert -o DIR', () => {
     symlinkSync(victim, join(out, 'clusterclass.yaml'));
     const linked = convert(['.', '-o', out], dir);
     expect(linked.code).toBe(1);
-    expect(linked.stderr).toContain(`cannot write: ${out}/clusterclass.yaml is a symbolic link: refusing to write through it or over it\n`);
+    expect(linked.stderr).toContain(
+      `cannot write: ${out}/clusterclass.yaml is a symbolic link: refusing to write through it or over it\n`,
+    );
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
     expect(readdirSync(out)).toEqual(['clusterclass.yaml']);
   });

@@ -17,9 +17,17 @@ describe('diffJson over lists of named items (fast-check seed 2804)', () => {
       fc.property(names, fc.nat(), (list, at) => {
         const fresh = `new-${list.join('').length}`;
         const before = list.map((n) => item(n));
-        const after = [...before.slice(0, at % (list.length + 1)), item(fresh), ...before.slice(at % (list.length + 1))];
-        expect(diffJson({ spec: { containers: before } }, { spec: { containers: after } })).toEqual([{ path: `spec.containers[name=${fresh}]`, after: item(fresh) }]);
-        expect(diffJson({ spec: { containers: after } }, { spec: { containers: before } })).toEqual([{ path: `spec.containers[name=${fresh}]`, before: item(fresh) }]);
+        const after = [
+          ...before.slice(0, at % (list.length + 1)),
+          item(fresh),
+          ...before.slice(at % (list.length + 1)),
+        ];
+        expect(diffJson({ spec: { containers: before } }, { spec: { containers: after } })).toEqual([
+          { path: `spec.containers[name=${fresh}]`, after: item(fresh) },
+        ]);
+        expect(diffJson({ spec: { containers: after } }, { spec: { containers: before } })).toEqual([
+          { path: `spec.containers[name=${fresh}]`, before: item(fresh) },
+        ]);
       }),
       { seed: 2804, numRuns: 200 },
     );
@@ -31,7 +39,9 @@ describe('diffJson over lists of named items (fast-check seed 2804)', () => {
         const target = list[pick % list.length] ?? '';
         const before = list.map((n) => item(n));
         const edited = list.map((n) => item(n, n === target ? 'changed' : undefined));
-        expect(diffJson(before, edited, 'l')).toEqual([{ path: `l[name=${target}].image`, before: `img-${target}`, after: 'changed' }]);
+        expect(diffJson(before, edited, 'l')).toEqual([
+          { path: `l[name=${target}].image`, before: `img-${target}`, after: 'changed' },
+        ]);
         const reversed = [...before].reverse();
         const expected = list.length > 1 ? [{ path: 'l (order)', before: list, after: [...list].reverse() }] : [];
         expect(diffJson(before, reversed, 'l')).toEqual(expected);
@@ -46,7 +56,16 @@ describe('diffJson over lists of named items (fast-check seed 2804)', () => {
       { path: 'l[0].path', after: 'b' },
       { path: 'l[1]', before: { path: 'b' } },
     ]);
-    expect(diffJson([{ name: 'a', v: 1 }, { name: 'a', v: 2 }], [{ name: 'a', v: 2 }], 'l')).toEqual([
+    expect(
+      diffJson(
+        [
+          { name: 'a', v: 1 },
+          { name: 'a', v: 2 },
+        ],
+        [{ name: 'a', v: 2 }],
+        'l',
+      ),
+    ).toEqual([
       { path: 'l[0].v', before: 1, after: 2 },
       { path: 'l[1]', before: { name: 'a', v: 2 } },
     ]);

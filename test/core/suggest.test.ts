@@ -14,12 +14,20 @@ describe('did you mean', () => {
     expect(closest('x', commands)).toBeUndefined();
   });
   it('finds the names of the issue: a variable, a config field, a class', () => {
-    expect(closest('kubeletLogLevl', ['etcdImageTag', 'kubeletLogLevel', 'kubeadmControlPlaneLogLevel'])).toBe('kubeletLogLevel');
+    expect(closest('kubeletLogLevl', ['etcdImageTag', 'kubeletLogLevel', 'kubeadmControlPlaneLogLevel'])).toBe(
+      'kubeletLogLevel',
+    );
     expect(closest('mdoe', ['mode', 'keepClassInputs', 'outputDir', 'strict'])).toBe('mode');
     expect(closest('quick-strat', ['quick-start', 'quick-start-runtimesdk'])).toBe('quick-start');
   });
   it('orders by distance, then by code unit (never by locale), at most the limit', () => {
-    expect(closestMatches('c-10', ['c-11', 'C-10', 'c-12', 'c-1', 'b-10', 'z-99'], 5)).toEqual(['C-10', 'b-10', 'c-1', 'c-11', 'c-12']);
+    expect(closestMatches('c-10', ['c-11', 'C-10', 'c-12', 'c-1', 'b-10', 'z-99'], 5)).toEqual([
+      'C-10',
+      'b-10',
+      'c-1',
+      'c-11',
+      'c-12',
+    ]);
     expect(closestMatches('c-10', ['c-12', 'c-11'], 1)).toEqual(['c-11']);
     expect(closestMatches('c-10', ['c-11', 'c-11'], 5)).toEqual(['c-11']);
   });

@@ -34,7 +34,10 @@ function generate(appDir: string, params: Record<string, string> = {}) {
 describe('Argo CD config management plugin', () => {
   it('prints only applyable manifests for an application directory', () => {
     const app = tempCopy(join(repoRoot, 'examples', 'basic'));
-    writeFileSync(join(app, 'clusterclass-render.yaml'), readFileSync(join(repoRoot, 'examples', 'argocd', 'clusterclass-render.yaml')));
+    writeFileSync(
+      join(app, 'clusterclass-render.yaml'),
+      readFileSync(join(repoRoot, 'examples', 'argocd', 'clusterclass-render.yaml')),
+    );
     const before = snapshot(app);
     const out = generate(app);
     expect(out.code, out.stderr).toBe(0);
@@ -48,7 +51,9 @@ describe('Argo CD config management plugin', () => {
     expect(kinds).toContain('KubeadmControlPlane');
     for (const d of docs) {
       for (const key of Object.keys(d.metadata.annotations ?? {})) {
-        expect(key).not.toMatch(/^(internal\.)?config\.kubernetes\.io\/|^config\.k8s\.io\/|^render-clusterclass\.dev\//);
+        expect(key).not.toMatch(
+          /^(internal\.)?config\.kubernetes\.io\/|^config\.k8s\.io\/|^render-clusterclass\.dev\//,
+        );
       }
     }
     // The checkout is left untouched.
@@ -81,10 +86,15 @@ describe('Argo CD config management plugin', () => {
     expect(out.stdout).toBe('');
     expect(out.stderr).toContain('mode validate prints no manifests, and Argo CD would prune the whole application');
     // The renderer refuses it too whenever it runs under Argo CD (a plugin without the check).
-    const direct = run(binPath, ['render', '.', '--set', 'mode=validate'], { cwd: app, env: { ...process.env, ARGOCD_APP_NAME: 'clusters' } });
+    const direct = run(binPath, ['render', '.', '--set', 'mode=validate'], {
+      cwd: app,
+      env: { ...process.env, ARGOCD_APP_NAME: 'clusters' },
+    });
     expect(direct.code).toBe(3);
     expect(direct.stdout).toBe('');
-    expect(direct.stderr).toContain('mode validate prints no manifests, which Argo CD reads as an application without objects: it would prune them all');
+    expect(direct.stderr).toContain(
+      'mode validate prints no manifests, which Argo CD reads as an application without objects: it would prune them all',
+    );
     // Outside Argo CD, validate is what CI runs: results only, exit 0.
     const env = { ...process.env };
     delete env.ARGOCD_APP_NAME;
@@ -105,7 +115,8 @@ describe('Argo CD config management plugin', () => {
           return YAML.stringify(o);
         })
         .join('---\n');
-    for (const file of ['clusterclass.yaml', 'cluster-foo.yaml']) writeFileSync(join(app, file), local(readFileSync(join(app, file), 'utf8')));
+    for (const file of ['clusterclass.yaml', 'cluster-foo.yaml'])
+      writeFileSync(join(app, file), local(readFileSync(join(app, file), 'utf8')));
     const out = generate(app);
     expect(out.code).toBe(1);
     expect(out.stdout).toBe('');

@@ -49,7 +49,11 @@ function repo(): string {
 
 function commit(dir: string, message: string, edit: (text: string) => string, file = 'clusterclass.yaml'): void {
   writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), 'utf8')));
-  for (const args of [['add', '.'], ['commit', '-qm', message]]) run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir });
+  for (const args of [
+    ['add', '.'],
+    ['commit', '-qm', message],
+  ])
+    run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir });
 }
 
 describe.skipIf(skipUnless('git'))('git scenarios', () => {
@@ -59,17 +63,28 @@ describe.skipIf(skipUnless('git'))('git scenarios', () => {
     const json = run('node', [binPath, 'plan', '--base', 'HEAD~1', '--format', 'json', '.'], { cwd: dir });
     expect(json.code, json.stderr).toBe(1);
     const plan = JSON.parse(json.stdout);
-    const changed = plan.clusters.filter((c: { status: string }) => c.status !== 'unchanged').map((c: { cluster: string }) => c.cluster);
+    const changed = plan.clusters
+      .filter((c: { status: string }) => c.status !== 'unchanged')
+      .map((c: { cluster: string }) => c.cluster);
     expect(changed).toEqual(['fleet/c00', 'fleet/c04', 'fleet/c08', 'fleet/c12', 'fleet/c16']);
     expect(plan.summary).toMatchObject({ clusters: 20, changed: 5, rollingOut: 5, newlyFailing: 0 });
     for (const c of plan.clusters.filter((x: { status: string }) => x.status === 'changed')) {
       expect(c.created).toEqual([]);
       expect(c.deleted).toEqual([]);
       // The gpu machine template rotates (new content hash) and its MachineDeployment points at it.
-      expect(c.modified.map((m: { ref: { kind: string } }) => m.ref.kind).sort()).toEqual(['DevMachineTemplate', 'MachineDeployment']);
+      expect(c.modified.map((m: { ref: { kind: string } }) => m.ref.kind).sort()).toEqual([
+        'DevMachineTemplate',
+        'MachineDeployment',
+      ]);
       const template = c.modified.find((m: { ref: { kind: string } }) => m.ref.kind === 'DevMachineTemplate');
       expect(template.renamedFrom).toBeDefined();
-      expect(template.changes).toEqual([{ path: 'spec.template.spec.customImage', before: 'registry.example.com/gpu-node:v1', after: 'registry.example.com/gpu-node:v2' }]);
+      expect(template.changes).toEqual([
+        {
+          path: 'spec.template.spec.customImage',
+          before: 'registry.example.com/gpu-node:v1',
+          after: 'registry.example.com/gpu-node:v2',
+        },
+      ]);
       expect(c.rollouts).toHaveLength(1);
       expect(c.rollouts[0].kind).toBe('MachineDeployment');
       expect(c.rollouts[0].name).toMatch(new RegExp(`^${c.cluster.split('/')[1]}-gpu-0-`));
@@ -89,7 +104,10 @@ describe.skipIf(skipUnless('git'))('git scenarios', () => {
       t
         .replace(/    - class: gpu\n[\s\S]*?name: fleet-gpu-machine}\n/, '')
         .replace(/  - name: gpuImage\n[\s\S]*?(?=  - name: generalImage\n)/, '')
-        .replace('name: fleet-machine, namespace: fleet}\nspec:\n  template:\n    spec: {backend: {docker: {}}}', 'name: fleet-machine, namespace: fleet}\nspec:\n  template:\n    spec: {backend: {docker: {preLoadImages: [busybox]}}}'),
+        .replace(
+          'name: fleet-machine, namespace: fleet}\nspec:\n  template:\n    spec: {backend: {docker: {}}}',
+          'name: fleet-machine, namespace: fleet}\nspec:\n  template:\n    spec: {backend: {docker: {preLoadImages: [busybox]}}}',
+        ),
     );
     const out = run('node', [binPath, 'render', '.', '--previous', 'HEAD~1', '--mode', 'validate'], { cwd: dir });
     expect(out.code).toBe(1);
@@ -106,19 +124,31 @@ describe.skipIf(skipUnless('git'))('git scenarios', () => {
     commit(dir, 'upgrade the fleet', (t) => t.replace(/version: v1\.33\.\d/g, 'version: v1.34.0'), 'clusters.yaml');
     type Doc = { kind: string; spec: { version?: string; template?: { spec: { version: string } } } };
     const render = (...flags: string[]) => {
-      const out = run('node', [binPath, 'render', '.', '--previous', 'HEAD~1', '--format', 'resourcelist', ...flags], { cwd: dir });
+      const out = run('node', [binPath, 'render', '.', '--previous', 'HEAD~1', '--format', 'resourcelist', ...flags], {
+        cwd: dir,
+      });
       expect(out.code, out.stderr).toBe(0);
-      const list = YAML.parse(out.stdout) as { items: Doc[]; results: { message: string; field?: { path: string }; resourceRef?: { name: string } }[] };
-      const versions = (kind: string) => new Set(list.items.filter((i) => i.kind === kind).map((i) => i.spec.version ?? i.spec.template!.spec.version));
+      const list = YAML.parse(out.stdout) as {
+        items: Doc[];
+        results: { message: string; field?: { path: string }; resourceRef?: { name: string } }[];
+      };
+      const versions = (kind: string) =>
+        new Set(list.items.filter((i) => i.kind === kind).map((i) => i.spec.version ?? i.spec.template!.spec.version));
       return { list, cps: versions('KubeadmControlPlane'), mds: versions('MachineDeployment') };
     };
     const sequenced = render();
     expect(sequenced.cps).toEqual(new Set(['v1.34.0']));
     expect(sequenced.mds).toEqual(new Set(['v1.33.0', 'v1.33.1', 'v1.33.2']));
-    const c01 = sequenced.list.results.filter((r) => r.resourceRef?.name === 'c01').map((r) => `${r.field?.path ?? ''}: ${r.message}`);
+    const c01 = sequenced.list.results
+      .filter((r) => r.resourceRef?.name === 'c01')
+      .map((r) => `${r.field?.path ?? ''}: ${r.message}`);
     expect(c01).toContain('spec.topology.version: control plane moves from v1.33.1 to v1.34.0');
-    expect(c01.find((m) => m.startsWith('spec.topology.workers.machineDeployments[0]: '))).toMatch(/MachineDeployment c01-md-0-\w+ \(topology md-0\) stays at v1\.33\.1 \(target v1\.34\.0\): waiting for the control plane/);
-    expect(c01.find((m) => m.includes('will roll out'))).toMatch(/^: KubeadmControlPlane c01-\w+ will roll out: version v1\.33\.1 → v1\.34\.0 \(spec\.version\)$/);
+    expect(c01.find((m) => m.startsWith('spec.topology.workers.machineDeployments[0]: '))).toMatch(
+      /MachineDeployment c01-md-0-\w+ \(topology md-0\) stays at v1\.33\.1 \(target v1\.34\.0\): waiting for the control plane/,
+    );
+    expect(c01.find((m) => m.includes('will roll out'))).toMatch(
+      /^: KubeadmControlPlane c01-\w+ will roll out: version v1\.33\.1 → v1\.34\.0 \(spec\.version\)$/,
+    );
 
     const atOnce = render('--upgrade', 'all-at-once');
     expect(atOnce.mds).toEqual(new Set(['v1.34.0']));

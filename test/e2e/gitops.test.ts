@@ -4,7 +4,17 @@
  * behaviour the issue wants.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,10 +22,13 @@ import YAML from 'yaml';
 import { binPath, hasTool, repoRoot, run, skipUnless, snapshot, tempCopy } from '../helpers/tools.js';
 
 const example = join(repoRoot, 'examples', 'basic');
-const cli = (args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}) => run('node', [binPath, ...args], options);
-const kinds = (yaml: string) => YAML.parseAllDocuments(yaml).map((d) => `${d.get('kind')}/${d.getIn(['metadata', 'name'])}`);
+const cli = (args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}) =>
+  run('node', [binPath, ...args], options);
+const kinds = (yaml: string) =>
+  YAML.parseAllDocuments(yaml).map((d) => `${d.get('kind')}/${d.getIn(['metadata', 'name'])}`);
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const mtimes = (dir: string) => Object.fromEntries(Object.keys(snapshot(dir)).map((f) => [f, statSync(join(dir, f)).mtimeMs]));
+const mtimes = (dir: string) =>
+  Object.fromEntries(Object.keys(snapshot(dir)).map((f) => [f, statSync(join(dir, f)).mtimeMs]));
 
 /** A command on a pseudo-terminal (stdin, stdout and stderr are a terminal unless redirected in `shell`). */
 function onTerminal(shell: string, options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
@@ -25,7 +38,10 @@ function onTerminal(shell: string, options: { cwd?: string; env?: NodeJS.Process
 /** A copy of the example package with a second Cluster, foo2. */
 function fleetDir(): string {
   const dir = tempCopy(example);
-  writeFileSync(join(dir, 'cluster-foo2.yaml'), readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('name: foo\n', 'name: foo2\n'));
+  writeFileSync(
+    join(dir, 'cluster-foo2.yaml'),
+    readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('name: foo\n', 'name: foo2\n'),
+  );
   return dir;
 }
 
@@ -40,7 +56,10 @@ describe('render PATH... -o DIR', () => {
     expect(cli(['render', '.', '-o', 'rendered/'], { cwd: dir }).code).toBe(0);
     expect(snapshot(dir)).toEqual(afterFirst.files);
     expect(mtimes(dir)).toEqual(afterFirst.times);
-    expect(runs.map((r) => r.stderr)).toEqual(['rendered/: 1 written, 0 unchanged, 0 kept, 0 skipped, 0 pruned\n', ...Array(2).fill('rendered/: 0 written, 1 unchanged, 0 kept, 0 skipped, 0 pruned\n')]);
+    expect(runs.map((r) => r.stderr)).toEqual([
+      'rendered/: 1 written, 0 unchanged, 0 kept, 0 skipped, 0 pruned\n',
+      ...Array(2).fill('rendered/: 0 written, 1 unchanged, 0 kept, 0 skipped, 0 pruned\n'),
+    ]);
     // The written file is the rendered objects only: no source Cluster, no class inputs.
     const written = kinds(readFileSync(join(dir, 'rendered', 'bar', 'foo.yaml'), 'utf8'));
     expect(written).toHaveLength(17);
@@ -53,7 +72,10 @@ describe('render PATH... -o DIR', () => {
 
   it('prunes the file of a deleted Cluster, and only files it wrote', () => {
     const dir = fleetDir();
-    writeFileSync(join(dir, 'rendered', 'bar', 'notes.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine, namespace: bar}\n');
+    writeFileSync(
+      join(dir, 'rendered', 'bar', 'notes.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: mine, namespace: bar}\n',
+    );
     expect(cli(['render', '.', '-o', 'rendered'], { cwd: dir }).code).toBe(0);
     expect(existsSync(join(dir, 'rendered', 'bar', 'foo2.yaml'))).toBe(true);
     rmSync(join(dir, 'cluster-foo2.yaml'));
@@ -69,8 +91,14 @@ describe('render PATH... -o DIR', () => {
     const foo = join(dir, 'out', 'bar', 'foo.yaml');
     const foo2 = join(dir, 'out', 'bar', 'foo2.yaml');
     const before = { text: readFileSync(foo, 'utf8'), mtime: statSync(foo).mtimeMs, inode2: statSync(foo2).ino };
-    writeFileSync(join(dir, 'cluster-foo.yaml'), readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('class: linux-worker', 'class: no-such-class'));
-    writeFileSync(join(dir, 'cluster-foo2.yaml'), readFileSync(join(dir, 'cluster-foo2.yaml'), 'utf8').replace('replicas: 5', 'replicas: 6'));
+    writeFileSync(
+      join(dir, 'cluster-foo.yaml'),
+      readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('class: linux-worker', 'class: no-such-class'),
+    );
+    writeFileSync(
+      join(dir, 'cluster-foo2.yaml'),
+      readFileSync(join(dir, 'cluster-foo2.yaml'), 'utf8').replace('replicas: 5', 'replicas: 6'),
+    );
     const out = cli(['render', '.', '-o', 'out'], { cwd: dir });
     expect(out.code).toBe(1);
     expect(out.stderr).toContain('rendered/: 1 written'.replace('rendered/', 'out'));
@@ -87,15 +115,24 @@ describe('render PATH... -o DIR', () => {
   it('copies the inputs only when asked (--with-inputs)', () => {
     const dir = tempCopy(example);
     expect(cli(['render', '.', '-o', 'out', '--with-inputs'], { cwd: dir }).code).toBe(0);
-    expect(Object.keys(snapshot(join(dir, 'out'))).sort()).toEqual(['.render-clusterclass-outputs', 'bar/foo.yaml', 'clusterclass.yaml']);
-    expect(cli(['render', '.', '-o', 'out'], { cwd: dir }).stderr).toBe('out: 0 written, 1 unchanged, 0 kept, 0 skipped, 1 pruned (gone from the inputs)\n');
+    expect(Object.keys(snapshot(join(dir, 'out'))).sort()).toEqual([
+      '.render-clusterclass-outputs',
+      'bar/foo.yaml',
+      'clusterclass.yaml',
+    ]);
+    expect(cli(['render', '.', '-o', 'out'], { cwd: dir }).stderr).toBe(
+      'out: 0 written, 1 unchanged, 0 kept, 0 skipped, 1 pruned (gone from the inputs)\n',
+    );
   });
 });
 
 describe('directories as users have them', () => {
   it('skips kustomization.yaml, Chart.yaml, Helm values and docs without an error, and honours .krmignore', () => {
     const dir = tempCopy(example);
-    writeFileSync(join(dir, 'kustomization.yaml'), 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [clusterclass.yaml]\n');
+    writeFileSync(
+      join(dir, 'kustomization.yaml'),
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [clusterclass.yaml]\n',
+    );
     writeFileSync(join(dir, 'Chart.yaml'), 'apiVersion: v2\nname: clusters\nversion: 1.0.0\n');
     writeFileSync(join(dir, 'values.yaml'), 'replicas: 3\nimage: {tag: v1}\n');
     mkdirSync(join(dir, 'docs'));
@@ -108,9 +145,14 @@ describe('directories as users have them', () => {
     expect(out.stderr).toBe('');
     expect(kinds(out.stdout)).toHaveLength(7 + 17);
     const list = cli(['render', '.', '--format', 'resourcelist'], { cwd: dir });
-    const skipped = (YAML.parse(list.stdout).results as { severity: string; message: string; file?: { path: string } }[]).filter((r) => r.message.endsWith('skipped'));
+    const skipped = (
+      YAML.parse(list.stdout).results as { severity: string; message: string; file?: { path: string } }[]
+    ).filter((r) => r.message.endsWith('skipped'));
     expect(skipped.map((r) => [r.severity, r.file?.path])).toEqual([
-      ['info', 'Chart.yaml'], ['info', 'docs/notes.yaml'], ['info', 'kustomization.yaml'], ['info', 'values.yaml'],
+      ['info', 'Chart.yaml'],
+      ['info', 'docs/notes.yaml'],
+      ['info', 'kustomization.yaml'],
+      ['info', 'values.yaml'],
     ]);
     // Without the .krmignore the Helm template is unreadable YAML, and says where.
     rmSync(join(dir, '.krmignore'));
@@ -123,7 +165,13 @@ describe('directories as users have them', () => {
     const out = cli(['render', 'examples/kustomize'], { cwd: repoRoot });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toBe('');
-    expect(kinds(out.stdout)).toContain('KubeadmControlPlane/edge-1-' + kinds(out.stdout).find((k) => k.startsWith('KubeadmControlPlane/'))!.split('-').pop());
+    expect(kinds(out.stdout)).toContain(
+      'KubeadmControlPlane/edge-1-' +
+        kinds(out.stdout)
+          .find((k) => k.startsWith('KubeadmControlPlane/'))!
+          .split('-')
+          .pop(),
+    );
   });
 
   it('never says an error item is "passed through unchanged"', () => {
@@ -142,7 +190,12 @@ describe.skipIf(skipUnless('kpt'))('kpt re-render', () => {
   it('re-renders a package with its earlier outputs, which do not count against the input-size limit; a deleted Cluster’s file is pruned', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rcc-kpt-fleet-'));
     const fleet = join(repoRoot, 'bench', 'fleet.mjs');
-    execFileSync('node', ['--input-type=module', '-e', `
+    execFileSync(
+      'node',
+      [
+        '--input-type=module',
+        '-e',
+        `
       import { writeFileSync, mkdirSync, readFileSync } from 'node:fs';
       import YAML from 'yaml';
       const f = await import(${JSON.stringify(fleet)});
@@ -151,7 +204,10 @@ describe.skipIf(skipUnless('kpt'))('kpt re-render', () => {
       writeFileSync(dir + '/Kptfile', 'apiVersion: kpt.dev/v1\\nkind: Kptfile\\nmetadata:\\n  name: fleet\\n  annotations:\\n    config.kubernetes.io/local-config: "true"\\npipeline:\\n  mutators:\\n    - exec: ${binPath}\\n      configMap:\\n        mode: expand\\n        reuse: \"true\"\\n');
       writeFileSync(dir + '/clusterclass.yaml', readFileSync(f.CLASS_FILE));
       for (let i = 0; i < 40; i++) writeFileSync(dir + '/clusters/' + f.clusterName(i) + '.yaml', YAML.stringify(f.clusterObject(i), { lineWidth: 0 }));
-    `], { cwd: repoRoot });
+    `,
+      ],
+      { cwd: repoRoot },
+    );
     const inputBytes = Object.values(snapshot(dir)).reduce((n, t) => n + Buffer.byteLength(t), 0);
     // The limit fits the inputs (kpt adds its annotations), far from the inputs plus the rendered output.
     const env = { ...process.env, RENDER_CLUSTERCLASS_MAX_INPUT_BYTES: String(inputBytes * 2) };
@@ -165,7 +221,8 @@ describe.skipIf(skipUnless('kpt'))('kpt re-render', () => {
     expect(again.code, again.stdout + again.stderr).toBe(0);
     expect(snapshot(dir)).toEqual(rendered);
     // Unchanged Clusters are reused as they are (pipeline/reuse.ts); what changed renders again.
-    const changed = (before: Record<string, string>) => Object.keys(snapshot(dir)).filter((f) => f.startsWith('rendered/') && snapshot(dir)[f] !== before[f]);
+    const changed = (before: Record<string, string>) =>
+      Object.keys(snapshot(dir)).filter((f) => f.startsWith('rendered/') && snapshot(dir)[f] !== before[f]);
     const cluster = join(dir, 'clusters', 'c00003.yaml');
     const edited = YAML.parseDocument(readFileSync(cluster, 'utf8'));
     edited.setIn(['metadata', 'labels', 'example.com/changed'], 'today');
@@ -192,8 +249,14 @@ describe.skipIf(skipUnless('git'))('plan tells the truth about failures', () => 
     const dir = mkdtempSync(join(tmpdir(), 'rcc-plan-'));
     mkdirSync(join(dir, 'clusters'));
     cpSync(join(repoRoot, 'test', 'golden', 'plan', 'clusterclass.yaml'), join(dir, 'clusterclass.yaml'));
-    for (const [name, md] of [['c1', 'general'], ['c2', 'general'], ['c3', 'no-such-class']]) {
-      writeFileSync(join(dir, 'clusters', `${name}.yaml`), `apiVersion: cluster.x-k8s.io/v1beta2
+    for (const [name, md] of [
+      ['c1', 'general'],
+      ['c2', 'general'],
+      ['c3', 'no-such-class'],
+    ]) {
+      writeFileSync(
+        join(dir, 'clusters', `${name}.yaml`),
+        `apiVersion: cluster.x-k8s.io/v1beta2
 kind: Cluster
 metadata: {name: ${name}, namespace: fleet}
 spec:
@@ -203,9 +266,15 @@ spec:
     workers:
       machineDeployments:
       - {class: ${md}, name: md-0, replicas: 2}
-`);
+`,
+      );
     }
-    for (const args of [['init', '-q'], ['add', '.'], ['commit', '-qm', 'fleet']]) run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir });
+    for (const args of [
+      ['init', '-q'],
+      ['add', '.'],
+      ['commit', '-qm', 'fleet'],
+    ])
+      run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir });
     return dir;
   }
 
@@ -239,15 +308,21 @@ describe('output modes', () => {
   });
 
   it('--mode validate prints results and a summary, not the inputs', () => {
-    const out = cli(['render', 'examples/basic/clusterclass.yaml', 'examples/proposal-era', '--mode', 'validate'], { cwd: repoRoot });
+    const out = cli(['render', 'examples/basic/clusterclass.yaml', 'examples/proposal-era', '--mode', 'validate'], {
+      cwd: repoRoot,
+    });
     expect(out.code).toBe(0);
     expect(out.stdout).toBe('');
-    expect(out.stderr).toMatch(/^examples\/proposal-era\/cluster-foo\.yaml:13:5: warning: Cluster bar\/foo spec\.topology\.controlPlane: /m);
+    expect(out.stderr).toMatch(
+      /^examples\/proposal-era\/cluster-foo\.yaml:13:5: warning: Cluster bar\/foo spec\.topology\.controlPlane: /m,
+    );
     expect(out.stderr).toMatch(/^validated 1 Cluster: 0 errors, 2 warnings in [\d.]+ s$/m);
   });
 
   it('--fail-on warning says that warnings caused the failure', () => {
-    const out = cli(['render', 'examples/basic/clusterclass.yaml', 'examples/proposal-era', '--fail-on', 'warning'], { cwd: repoRoot });
+    const out = cli(['render', 'examples/basic/clusterclass.yaml', 'examples/proposal-era', '--fail-on', 'warning'], {
+      cwd: repoRoot,
+    });
     expect(out.code).toBe(1);
     expect(out.stdout).toBe('');
     expect(out.stderr).toContain('render-clusterclass render: failing because of 2 warnings (--fail-on warning)');
@@ -270,17 +345,25 @@ describe('CLI habits of kubectl, kpt and git', () => {
       expect(a.stdout, command).toBe(b.stdout);
       expect(a.stdout).toMatch(new RegExp(`^Usage: render-clusterclass ${command} `));
     }
-    expect(cli(['template', '--help']).stdout).toMatch(/--data FILE[\s\S]*--set KEY=VALUE[\s\S]*--missingkey[\s\S]*--functions[\s\S]*--yaml[\s\S]*--jsonl[\s\S]*Exit codes/);
+    expect(cli(['template', '--help']).stdout).toMatch(
+      /--data FILE[\s\S]*--set KEY=VALUE[\s\S]*--missingkey[\s\S]*--functions[\s\S]*--yaml[\s\S]*--jsonl[\s\S]*Exit codes/,
+    );
   });
 
   it('an unknown command or flag is one line with a suggestion', () => {
     const command = cli(['rendr', '.']);
     expect(command.code).toBe(3);
-    expect(command.stderr).toBe('render-clusterclass: unknown command "rendr"; did you mean "render"? (see render-clusterclass help)\n');
+    expect(command.stderr).toBe(
+      'render-clusterclass: unknown command "rendr"; did you mean "render"? (see render-clusterclass help)\n',
+    );
     const flag = cli(['render', '.', '--outptu', 'x']);
     expect(flag.code).toBe(3);
-    expect(flag.stderr).toBe('render-clusterclass render: unknown option --outptu; did you mean --output? (see render-clusterclass render --help)\n');
-    expect(cli(['render', '.', '-o']).stderr).toBe('render-clusterclass render: option -o needs a value (see render-clusterclass render --help)\n');
+    expect(flag.stderr).toBe(
+      'render-clusterclass render: unknown option --outptu; did you mean --output? (see render-clusterclass render --help)\n',
+    );
+    expect(cli(['render', '.', '-o']).stderr).toBe(
+      'render-clusterclass render: option -o needs a value (see render-clusterclass render --help)\n',
+    );
   });
 
   it.skipIf(!hasTool('script'))('the bare command on a terminal prints usage instead of waiting for stdin', () => {
@@ -302,7 +385,9 @@ describe('CLI habits of kubectl, kpt and git', () => {
     const out = cli([], { input: readFileSync(join(example, 'cluster-foo.yaml'), 'utf8') });
     expect(out.code).toBe(1);
     // One line, as every unreadable input (the KRM contract of issue #13).
-    expect(out.stderr).toMatch(/^render-clusterclass: input is not a ResourceList: [^\n]*run "render-clusterclass render -"\)\n$/);
+    expect(out.stderr).toMatch(
+      /^render-clusterclass: input is not a ResourceList: [^\n]*run "render-clusterclass render -"\)\n$/,
+    );
   });
 
   it('results give file:line:column of the object, and of the field when known', () => {
@@ -310,25 +395,43 @@ describe('CLI habits of kubectl, kpt and git', () => {
     const file = join(dir, 'cluster-foo.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('class: windows-worker', 'class: no-such-class'));
     const out = cli(['render', '.'], { cwd: dir });
-    const line = readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('class: no-such-class')) + 1;
-    expect(out.stderr).toContain(`cluster-foo.yaml:${line}:9: error: Cluster bar/foo spec.topology.workers.machineDeployments[2].class: Invalid value: "no-such-class"`);
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('class: no-such-class')) + 1;
+    expect(out.stderr).toContain(
+      `cluster-foo.yaml:${line}:9: error: Cluster bar/foo spec.topology.workers.machineDeployments[2].class: Invalid value: "no-such-class"`,
+    );
     const typed = cli(['render', `${dir}/`]);
     expect(typed.stderr).toContain(`${dir}/cluster-foo.yaml:${line}:9: error:`);
   });
 
-  it.skipIf(!hasTool('script'))('colour: on a terminal by default; not with NO_COLOR or --color=never; always with --color=always', () => {
-    const warn = `node ${quote(binPath)} render examples/basic/clusterclass.yaml examples/proposal-era > /dev/null`;
-    const bold = '\x1b[1;33mwarning\x1b[0m';
-    expect(onTerminal(warn, { cwd: repoRoot }).stdout).toContain(bold);
-    expect(onTerminal(warn, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } }).stdout).not.toContain('\x1b[');
-    expect(onTerminal(`${warn} --color=never`, { cwd: repoRoot }).stdout).not.toContain('\x1b[');
-    expect(cli(['render', 'examples/basic/clusterclass.yaml', 'examples/proposal-era', '--color=always'], { cwd: repoRoot }).stderr).toContain(bold);
-    expect(cli(['--color=sometimes', 'render', '.']).stderr).toBe('render-clusterclass: --color must be auto, always or never, not "sometimes"\n');
-  });
+  it.skipIf(!hasTool('script'))(
+    'colour: on a terminal by default; not with NO_COLOR or --color=never; always with --color=always',
+    () => {
+      const warn = `node ${quote(binPath)} render examples/basic/clusterclass.yaml examples/proposal-era > /dev/null`;
+      const bold = '\x1b[1;33mwarning\x1b[0m';
+      expect(onTerminal(warn, { cwd: repoRoot }).stdout).toContain(bold);
+      expect(onTerminal(warn, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' } }).stdout).not.toContain('\x1b[');
+      expect(onTerminal(`${warn} --color=never`, { cwd: repoRoot }).stdout).not.toContain('\x1b[');
+      expect(
+        cli(['render', 'examples/basic/clusterclass.yaml', 'examples/proposal-era', '--color=always'], {
+          cwd: repoRoot,
+        }).stderr,
+      ).toContain(bold);
+      expect(cli(['--color=sometimes', 'render', '.']).stderr).toBe(
+        'render-clusterclass: --color must be auto, always or never, not "sometimes"\n',
+      );
+    },
+  );
 });
 
 const realWorld = join(repoRoot, '..', 'shared', 'fixtures', 'real-world');
-const fixtures = existsSync(realWorld) ? readdirSync(realWorld).filter((f) => f.endsWith('.yaml')).sort() : [];
+const fixtures = existsSync(realWorld)
+  ? readdirSync(realWorld)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()
+  : [];
 
 // Scope 4 through the real CLI: `provenance: true` adds no result on any real-world fixture (no
 // "replaying the patches did not reproduce … (please report this)"), so `--strict` passes or fails
@@ -336,15 +439,28 @@ const fixtures = existsSync(realWorld) ? readdirSync(realWorld).filter((f) => f.
 // with and without the fixture CRDs, and that every attribution points at the value's source.
 describe.skipIf(fixtures.length === 0)('render FIXTURE --strict --set provenance=true', () => {
   it('covers the 16 fixtures', () => expect(fixtures).toHaveLength(16));
-  it.each(fixtures)('%s: the same results and exit code as without provenance, one report per rendered Cluster', (file) => {
-    const args = ['render', join(realWorld, file), '--strict', '--set', 'skipExternalPatches=true', '--set', 'reportEachCluster=true', '--format', 'resourcelist'];
-    const plain = cli(args);
-    const traced = cli([...args, '--set', 'provenance=true']);
-    expect(traced.stderr).not.toMatch(/please report|replaying/);
-    expect([traced.code, traced.stderr]).toEqual([plain.code, plain.stderr]);
-    const rendered = (plain.stdout.match(/rule: rendered/g) ?? []).length;
-    expect((traced.stdout.match(/^ +kind: ProvenanceReport$/gm) ?? []).length).toBe(rendered);
-  });
+  it.each(fixtures)(
+    '%s: the same results and exit code as without provenance, one report per rendered Cluster',
+    (file) => {
+      const args = [
+        'render',
+        join(realWorld, file),
+        '--strict',
+        '--set',
+        'skipExternalPatches=true',
+        '--set',
+        'reportEachCluster=true',
+        '--format',
+        'resourcelist',
+      ];
+      const plain = cli(args);
+      const traced = cli([...args, '--set', 'provenance=true']);
+      expect(traced.stderr).not.toMatch(/please report|replaying/);
+      expect([traced.code, traced.stderr]).toEqual([plain.code, plain.stderr]);
+      const rendered = (plain.stdout.match(/rule: rendered/g) ?? []).length;
+      expect((traced.stdout.match(/^ +kind: ProvenanceReport$/gm) ?? []).length).toBe(rendered);
+    },
+  );
 });
 
 describe('a clean first run', () => {
@@ -362,8 +478,19 @@ describe('a clean first run', () => {
     expect(pkg.license).toBe('Apache-2.0');
     expect(readFileSync(join(repoRoot, 'LICENSE'), 'utf8')).toMatch(/^\s+Apache License\s+Version 2\.0, January 2004/);
     expect(pkg.dependencies ?? {}).toEqual({});
-    const packed = JSON.parse(run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot }).stdout)[0].files.map((f: { path: string }) => f.path).sort();
-    expect(packed).toEqual(['LICENSE', 'README.md', 'bin/render-clusterclass', 'dist/render-clusterclass.cjs', 'dist/render-clusterclass.cjs.cache', 'package.json']);
+    const packed = JSON.parse(
+      run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot }).stdout,
+    )[0]
+      .files.map((f: { path: string }) => f.path)
+      .sort();
+    expect(packed).toEqual([
+      'LICENSE',
+      'README.md',
+      'bin/render-clusterclass',
+      'dist/render-clusterclass.cjs',
+      'dist/render-clusterclass.cjs.cache',
+      'package.json',
+    ]);
     const installed = mkdtempSync(join(tmpdir(), 'rcc-pkg-'));
     for (const f of packed) cpSync(join(repoRoot, f), join(installed, f));
     const out = run('node', [join(installed, 'bin', 'render-clusterclass'), 'render', example]);

@@ -6,7 +6,17 @@
  * temporary prefix; nothing outside the test's directories changes.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +37,8 @@ function blockUnder(text: string, heading: string, lang: string): string[] {
 }
 
 /** The commands of a README `sh` block: its lines less the comment-only ones (a comment's continuation). */
-const commandsUnder = (heading: string) => blockUnder(readme, heading, 'sh').filter((l) => !l.trimStart().startsWith('#'));
+const commandsUnder = (heading: string) =>
+  blockUnder(readme, heading, 'sh').filter((l) => !l.trimStart().startsWith('#'));
 
 /** PATH without any node_modules/.bin (npm test puts the checkout's there): only the system's tools. */
 const systemPath = (process.env.PATH ?? '/usr/bin:/bin')
@@ -37,7 +48,13 @@ const systemPath = (process.env.PATH ?? '/usr/bin:/bin')
 
 /** An environment whose npm installs globally into `prefix`, with `prefix/bin` first on PATH, and nothing of this run's npm. */
 function npmEnv(prefix: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { PATH: `${join(prefix, 'bin')}:${systemPath}`, HOME: process.env.HOME ?? '/tmp', NPM_CONFIG_PREFIX: prefix, NPM_CONFIG_UPDATE_NOTIFIER: 'false', ...extra };
+  return {
+    PATH: `${join(prefix, 'bin')}:${systemPath}`,
+    HOME: process.env.HOME ?? '/tmp',
+    NPM_CONFIG_PREFIX: prefix,
+    NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+    ...extra,
+  };
 }
 
 const sh = (command: string, cwd: string, env: NodeJS.ProcessEnv) => run('sh', ['-c', command], { cwd, env });
@@ -47,8 +64,16 @@ function expectOk(r: { code: number; stdout: string; stderr: string }, what: str
 }
 
 /** The files of an installed package (no node_modules: it has no runtime dependencies). */
-const installedFiles = (prefix: string) => Object.keys(snapshot(join(prefix, 'lib', 'node_modules', 'render-clusterclass'))).sort();
-const INSTALLED = ['LICENSE', 'README.md', 'bin/render-clusterclass', 'dist/render-clusterclass.cjs', 'dist/render-clusterclass.cjs.cache', 'package.json'];
+const installedFiles = (prefix: string) =>
+  Object.keys(snapshot(join(prefix, 'lib', 'node_modules', 'render-clusterclass'))).sort();
+const INSTALLED = [
+  'LICENSE',
+  'README.md',
+  'bin/render-clusterclass',
+  'dist/render-clusterclass.cjs',
+  'dist/render-clusterclass.cjs.cache',
+  'package.json',
+];
 
 /**
  * A fleet repository as a platform team has it: the bench class and its templates in two
@@ -61,9 +86,13 @@ function fleetRepo(count: number): string {
   const classes = classObjects()
     .map((o) => YAML.stringify(o))
     .join('---\n');
-  for (const ns of ['team-a', 'team-b']) writeFileSync(join(dir, 'clusters', `class-${ns}.yaml`), inNamespace(classes, ns));
+  for (const ns of ['team-a', 'team-b'])
+    writeFileSync(join(dir, 'clusters', `class-${ns}.yaml`), inNamespace(classes, ns));
   for (let i = 0; i < count; i++) {
-    writeFileSync(join(dir, 'clusters', `${clusterName(i)}.yaml`), inNamespace(YAML.stringify(clusterObject(i)), i % 3 === 0 ? 'team-b' : 'team-a'));
+    writeFileSync(
+      join(dir, 'clusters', `${clusterName(i)}.yaml`),
+      inNamespace(YAML.stringify(clusterObject(i)), i % 3 === 0 ? 'team-b' : 'team-a'),
+    );
   }
   return dir;
 }
@@ -72,7 +101,10 @@ function fleetRepo(count: number): string {
 let tarball = '';
 beforeAll(() => {
   const dest = temp('pack');
-  const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], { cwd: repoRoot, env: npmEnv(temp('prefix')) });
+  const packed = run('npm', ['pack', '--ignore-scripts', '--pack-destination', dest], {
+    cwd: repoRoot,
+    env: npmEnv(temp('prefix')),
+  });
   expectOk(packed, 'npm pack');
   tarball = join(dest, packed.stdout.trim().split('\n').pop()!);
 });
@@ -96,12 +128,13 @@ describe('README quick start and Install, in a fresh git clone', () => {
     const app = join(temp('app'), 'basic');
     cpSync(join(examples, 'basic'), app, { recursive: true });
     const fromCheckout = run(join(clone, 'bin', 'render-clusterclass'), ['render', '.'], { cwd: app, env });
-    expectOk(fromCheckout, 'the clone\'s bin');
+    expectOk(fromCheckout, "the clone's bin");
     const installed = join(prefix, 'bin', 'render-clusterclass');
     for (const line of commandsUnder('## Install')) {
       expectOk(sh(line, clone, env), line);
       const command = line.replace(/#.*/, '').trim();
-      if (command === 'npm link') expect(realpathSync(installed)).toBe(realpathSync(join(clone, 'bin', 'render-clusterclass')));
+      if (command === 'npm link')
+        expect(realpathSync(installed)).toBe(realpathSync(join(clone, 'bin', 'render-clusterclass')));
       if (command.startsWith('npm install -g')) {
         expect(lstatSync(join(prefix, 'lib', 'node_modules', 'render-clusterclass')).isSymbolicLink()).toBe(false);
         expect(installedFiles(prefix)).toEqual(INSTALLED);
@@ -126,7 +159,12 @@ describe('examples install from the packed tarball', () => {
 
     const artifacts = temp('artifacts');
     /** Runs a job's steps: `run:` as written (GitHub expressions substituted), the actions it uses emulated. */
-    const runJob = (job: { steps: Record<string, any>[] }, matrix: Record<string, string>, workspace: string, extra: NodeJS.ProcessEnv = {}) => {
+    const runJob = (
+      job: { steps: Record<string, any>[] },
+      matrix: Record<string, string>,
+      workspace: string,
+      extra: NodeJS.ProcessEnv = {},
+    ) => {
       const env = npmEnv(temp('prefix'), { ...workflow.env, ...extra });
       const expand = (text: string) =>
         text.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (_, expr: string) => {
@@ -146,12 +184,19 @@ describe('examples install from the packed tarball', () => {
         else if (uses === 'actions/upload-artifact') {
           // upload-artifact leaves hidden files out (include-hidden-files: false).
           const dest = join(artifacts, expand(step.with.name));
-          cpSync(join(workspace, step.with.path), dest, { recursive: true, filter: (src) => !basename(src).startsWith('.') });
+          cpSync(join(workspace, step.with.path), dest, {
+            recursive: true,
+            filter: (src) => !basename(src).startsWith('.'),
+          });
         } else if (uses === 'actions/download-artifact') {
           const pattern = new RegExp(`^${step.with.pattern.replace('*', '.*')}$`);
           expect(step.with['merge-multiple']).toBe(true);
           for (const name of readdirSync(artifacts).filter((n) => pattern.test(n))) {
-            cpSync(join(artifacts, name), join(workspace, step.with.path), { recursive: true, errorOnExist: true, force: false });
+            cpSync(join(artifacts, name), join(workspace, step.with.path), {
+              recursive: true,
+              errorOnExist: true,
+              force: false,
+            });
           }
         } else throw new Error(`the test does not know the step ${JSON.stringify(step)}`);
       }
@@ -178,14 +223,17 @@ describe('examples install from the packed tarball', () => {
 
     // The collected tree is the unsharded render, file for file, in both namespaces.
     const whole = join(temp('whole'), 'out');
-    expectOk(run(join(repoRoot, 'bin', 'render-clusterclass'), ['render', join(repo, 'clusters'), '-o', whole]), 'unsharded render');
+    expectOk(
+      run(join(repoRoot, 'bin', 'render-clusterclass'), ['render', join(repo, 'clusters'), '-o', whole]),
+      'unsharded render',
+    );
     const expected = snapshot(whole);
     delete expected['.render-clusterclass-outputs'];
     expect(snapshot(join(collect, 'rendered'))).toEqual(expected);
     expect(new Set(Object.keys(expected).map((f) => f.split('/')[0]))).toEqual(new Set(['team-a', 'team-b']));
   });
 
-  it('Argo CD: the image\'s RUN line installs the tarball, and the plugin\'s generate command runs it from PATH', () => {
+  it("Argo CD: the image's RUN line installs the tarball, and the plugin's generate command runs it from PATH", () => {
     const argo = readFileSync(join(examples, 'argocd', 'README.md'), 'utf8');
     const install = blockUnder(argo, '# render-clusterclass as an Argo CD Config Management Plugin', 'dockerfile')
       .map((l) => l.trim())
@@ -211,7 +259,7 @@ describe('examples install from the packed tarball', () => {
     expect(out.stdout).toContain('kind: KubeadmControlPlane');
   });
 
-  it('Flux: the README\'s CI command writes rendered/<namespace>/<cluster>.yaml with the installed tarball', () => {
+  it("Flux: the README's CI command writes rendered/<namespace>/<cluster>.yaml with the installed tarball", () => {
     const flux = readme.slice(readme.indexOf('\n### Flux and other GitOps pipelines\n'));
     const command = /`(render-clusterclass render [^`]+)`/.exec(flux)![1]!;
     const prefix = temp('prefix');
@@ -221,20 +269,27 @@ describe('examples install from the packed tarball', () => {
     expectOk(sh(command, repo, env), command);
     expect(Object.keys(snapshot(join(repo, 'rendered'))).sort()).toEqual([
       '.render-clusterclass-outputs',
-      ...['team-a/c00001', 'team-a/c00002', 'team-a/c00004', 'team-a/c00005', 'team-b/c00000', 'team-b/c00003'].map((f) => `${f}.yaml`),
+      ...['team-a/c00001', 'team-a/c00002', 'team-a/c00004', 'team-a/c00005', 'team-b/c00000', 'team-b/c00003'].map(
+        (f) => `${f}.yaml`,
+      ),
     ]);
   });
 
-  it.skipIf(skipUnless('kubectl'))('kustomize: the plugin, copied out of any checkout, runs the render-clusterclass on PATH', () => {
-    const prefix = temp('prefix');
-    const env = npmEnv(prefix);
-    expectOk(run('npm', ['install', '-g', '--no-audit', '--no-fund', tarball], { env }), 'npm install -g');
-    const dir = join(temp('kustomize'), 'app');
-    cpSync(join(examples, 'kustomize'), dir, { recursive: true });
-    const out = run('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env: { ...env, KUSTOMIZE_PLUGIN_HOME: join(dir, 'plugins') } });
-    expectOk(out, 'kubectl kustomize');
-    expect(out.stdout).toContain('kind: KubeadmControlPlane');
-  });
+  it.skipIf(skipUnless('kubectl'))(
+    'kustomize: the plugin, copied out of any checkout, runs the render-clusterclass on PATH',
+    () => {
+      const prefix = temp('prefix');
+      const env = npmEnv(prefix);
+      expectOk(run('npm', ['install', '-g', '--no-audit', '--no-fund', tarball], { env }), 'npm install -g');
+      const dir = join(temp('kustomize'), 'app');
+      cpSync(join(examples, 'kustomize'), dir, { recursive: true });
+      const out = run('kubectl', ['kustomize', '--enable-alpha-plugins', dir], {
+        env: { ...env, KUSTOMIZE_PLUGIN_HOME: join(dir, 'plugins') },
+      });
+      expectOk(out, 'kubectl kustomize');
+      expect(out.stdout).toContain('kind: KubeadmControlPlane');
+    },
+  );
 });
 
 /** A daemonless builder from Debian (`apt-get install buildah` or `podman`), or undefined. */
@@ -246,23 +301,39 @@ describe('the container image (Dockerfile)', () => {
       console.warn('SKIPPED: neither buildah nor podman is installed; the container image was not built');
       return skip();
     }
-    const bases = [...new Set([...readFileSync(join(repoRoot, 'Dockerfile'), 'utf8').matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!))];
+    const bases = [
+      ...new Set([...readFileSync(join(repoRoot, 'Dockerfile'), 'utf8').matchAll(/^FROM (\S+)/gm)].map((m) => m[1]!)),
+    ];
     for (const base of bases) {
       const pulled = run(builder, ['pull', '--quiet', base]);
       if (pulled.code !== 0) {
-        console.warn(`SKIPPED: ${builder} cannot pull the base image ${base} here (${pulled.stderr.trim().split('\n').pop()}); the container image was not built`);
+        console.warn(
+          `SKIPPED: ${builder} cannot pull the base image ${base} here (${pulled.stderr.trim().split('\n').pop()}); the container image was not built`,
+        );
         return skip();
       }
     }
     const tag = 'localhost/render-clusterclass-test:latest';
-    const built = spawnSync(builder, builder === 'buildah' ? ['bud', '--quiet', '-t', tag, '.'] : ['build', '--quiet', '-t', tag, '.'], { cwd: repoRoot, encoding: 'utf8' });
+    const built = spawnSync(
+      builder,
+      builder === 'buildah' ? ['bud', '--quiet', '-t', tag, '.'] : ['build', '--quiet', '-t', tag, '.'],
+      { cwd: repoRoot, encoding: 'utf8' },
+    );
     expect(built.status, built.stderr).toBe(0);
     const source = run('kpt', ['fn', 'source', join(examples, 'basic')]);
     expectOk(source, 'kpt fn source');
     const runArgs =
       builder === 'podman'
         ? ['run', '--rm', '-i', '--network', 'none', tag]
-        : ['run', '--network', 'none', run('buildah', ['from', '--quiet', tag]).stdout.trim(), '--', 'node', '/fn/bin/render-clusterclass'];
+        : [
+            'run',
+            '--network',
+            'none',
+            run('buildah', ['from', '--quiet', tag]).stdout.trim(),
+            '--',
+            'node',
+            '/fn/bin/render-clusterclass',
+          ];
     const out = run(builder, runArgs, { input: source.stdout });
     expectOk(out, 'the image as a KRM function');
     expect(out.stdout).toContain('kind: KubeadmControlPlane');

@@ -28,9 +28,18 @@ describe.skipIf(skipUnless('kpt'))('kpt', () => {
     const rendered = readFileSync(join(dir, 'rendered', 'bar', 'foo.yaml'), 'utf8');
     const kinds = YAML.parseAllDocuments(rendered).map((d) => d.get('kind'));
     expect(kinds).toEqual([
-      'Cluster', 'VSphereCluster', 'VSphereMachineTemplate', 'KubeadmControlPlane', 'MachineHealthCheck',
-      ...Array(2).fill(['KubeadmConfigTemplate', 'VSphereMachineTemplate', 'MachineDeployment', 'MachineHealthCheck']).flat(),
-      'KubeadmConfigTemplate', 'VSphereMachineTemplate', 'MachineDeployment', 'MachineHealthCheck',
+      'Cluster',
+      'VSphereCluster',
+      'VSphereMachineTemplate',
+      'KubeadmControlPlane',
+      'MachineHealthCheck',
+      ...Array(2)
+        .fill(['KubeadmConfigTemplate', 'VSphereMachineTemplate', 'MachineDeployment', 'MachineHealthCheck'])
+        .flat(),
+      'KubeadmConfigTemplate',
+      'VSphereMachineTemplate',
+      'MachineDeployment',
+      'MachineHealthCheck',
     ]);
     // Comments of the input survive (kpt restores them by object id).
     expect(readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8')).toContain('# This label is additive');
@@ -84,7 +93,9 @@ describe.skipIf(skipUnless('kpt'))('kpt', () => {
     const before = snapshot(dir);
     const out = run('kpt', ['fn', 'eval', dir, '--exec', binPath, '--', 'mode=explode']);
     expect(out.code).not.toBe(0);
-    expect(out.stdout + out.stderr).toContain('[error] v1/ConfigMap/function-input data.mode: invalid function config: mode must be one of expand, preview, validate');
+    expect(out.stdout + out.stderr).toContain(
+      '[error] v1/ConfigMap/function-input data.mode: invalid function config: mode must be one of expand, preview, validate',
+    );
     expect(out.stdout + out.stderr).toContain('Exit code: 3');
     expect(snapshot(dir)).toEqual(before);
   });

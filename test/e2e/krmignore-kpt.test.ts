@@ -14,7 +14,9 @@ import { binPath, repoRoot, run, skipUnless, snapshot } from '../helpers/tools.j
 const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 
 /** The `.krmignore` the README gives: the first plain fenced block after its paragraph. */
-const krmignore = /```\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('**A repository as teams have it: `.krmignore`.**')))![1]!;
+const krmignore = /```\n([\s\S]*?)```/.exec(
+  readme.slice(readme.indexOf('**A repository as teams have it: `.krmignore`.**')),
+)![1]!;
 
 const kptfile = (exec: string) =>
   `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: fleet\n  annotations:\n    config.kubernetes.io/local-config: "true"\npipeline:\n  mutators:\n    - exec: ${exec}\n      configMap:\n        mode: expand\n`;
@@ -27,29 +29,41 @@ function repository(exec: string): string {
     'clusterclass.yaml': readFileSync(CLASS_FILE, 'utf8'),
     'charts/app/Chart.yaml': 'apiVersion: v2\nname: app\nversion: 0.1.0\n',
     'charts/app/values.yaml': 'replicas: 2\n',
-    'charts/app/templates/deployment.yaml': 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n',
-    'charts/app/templates/service.yaml': '{{- if .Values.service }}\napiVersion: v1\nkind: Service\nmetadata:\n  name: app\n{{- end }}\n',
-    'kustomization.yaml': 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - clusterclass.yaml\n',
+    'charts/app/templates/deployment.yaml':
+      'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\nspec:\n  replicas: {{ .Values.replicas }}\n',
+    'charts/app/templates/service.yaml':
+      '{{- if .Values.service }}\napiVersion: v1\nkind: Service\nmetadata:\n  name: app\n{{- end }}\n',
+    'kustomization.yaml':
+      'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - clusterclass.yaml\n',
     'docs/mkdocs.yml': 'site_name: Fleet\nnav:\n  - Home: index.md\n',
   };
-  for (let i = 0; i < 3; i++) files[`clusters/${clusterName(i)}.yaml`] = `# owned by a team\n${YAML.stringify(clusterObject(i))}`;
+  for (let i = 0; i < 3; i++)
+    files[`clusters/${clusterName(i)}.yaml`] = `# owned by a team\n${YAML.stringify(clusterObject(i))}`;
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
   // The workflow example, where GitHub wants it.
   mkdirSync(join(dir, '.github', 'workflows'), { recursive: true });
-  cpSync(join(repoRoot, 'examples', 'github-actions', 'render-fleet.yaml'), join(dir, '.github', 'workflows', 'render-fleet.yaml'));
+  cpSync(
+    join(repoRoot, 'examples', 'github-actions', 'render-fleet.yaml'),
+    join(dir, '.github', 'workflows', 'render-fleet.yaml'),
+  );
   return dir;
 }
 
-const render = (dir: string, ...args: string[]) => run('kpt', ['fn', 'render', '--allow-exec', '.', ...args], { cwd: dir });
+const render = (dir: string, ...args: string[]) =>
+  run('kpt', ['fn', 'render', '--allow-exec', '.', ...args], { cwd: dir });
 
 /** The `Results:` lines kpt prints for a function (it shows the first few and truncates the rest). */
-const shownResults = (output: string): string[] => output.split('\n').filter((l) => /^\s+\[(error|warning|info)\]/.test(l)).map((l) => l.trim());
+const shownResults = (output: string): string[] =>
+  output
+    .split('\n')
+    .filter((l) => /^\s+\[(error|warning|info)\]/.test(l))
+    .map((l) => l.trim());
 
 describe.skipIf(skipUnless('kpt'))('kpt on a repository as teams have it', () => {
-  it('refuses the package without the README\'s .krmignore, and renders it with', () => {
+  it("refuses the package without the README's .krmignore, and renders it with", () => {
     const dir = repository(binPath);
     const before = snapshot(dir);
     const refused = render(dir);
@@ -61,9 +75,18 @@ describe.skipIf(skipUnless('kpt'))('kpt on a repository as teams have it', () =>
     writeFileSync(join(dir, '.krmignore'), krmignore);
     const rendered = render(dir);
     expect(rendered.code, rendered.stdout + rendered.stderr).toBe(0);
-    expect(Object.keys(snapshot(join(dir, 'rendered'))).sort()).toEqual(['fleet/c00000.yaml', 'fleet/c00001.yaml', 'fleet/c00002.yaml']);
+    expect(Object.keys(snapshot(join(dir, 'rendered'))).sort()).toEqual([
+      'fleet/c00000.yaml',
+      'fleet/c00001.yaml',
+      'fleet/c00002.yaml',
+    ]);
     // Ignored files are neither read nor written.
-    for (const path of ['charts/app/templates/service.yaml', 'kustomization.yaml', 'docs/mkdocs.yml', '.github/workflows/render-fleet.yaml']) {
+    for (const path of [
+      'charts/app/templates/service.yaml',
+      'kustomization.yaml',
+      'docs/mkdocs.yml',
+      '.github/workflows/render-fleet.yaml',
+    ]) {
       expect(readFileSync(join(dir, path), 'utf8')).toBe(before[path]);
     }
   });
@@ -79,7 +102,9 @@ describe.skipIf(skipUnless('kpt'))('kpt on a repository as teams have it', () =>
     const failed = render(dir);
     expect(failed.code).not.toBe(0);
     const shown = shownResults(failed.stdout + failed.stderr);
-    expect(shown[0]).toMatch(/^\[error\] cluster\.x-k8s\.io\/v1beta2\/Cluster\/fleet\/c00001 spec\.topology\.classRef\.name: ClusterClass "fleet\/no-such-class" not found/);
+    expect(shown[0]).toMatch(
+      /^\[error\] cluster\.x-k8s\.io\/v1beta2\/Cluster\/fleet\/c00001 spec\.topology\.classRef\.name: ClusterClass "fleet\/no-such-class" not found/,
+    );
     expect(shown.slice(1)).toEqual([
       '[info]: rendered 2 of 3 Clusters (32 objects), 1 failed (see the errors); earlier outputs: 0 kept, 0 pruned; 1 input skipped (not a Kubernetes object)',
       '[info]: kustomization.yaml: a kustomize Kustomization, not a Kubernetes object: skipped',
@@ -88,11 +113,19 @@ describe.skipIf(skipUnless('kpt'))('kpt on a repository as teams have it', () =>
 
     // Every Cluster's info, through kpt's results file (its printout truncates).
     const kptfile = readFileSync(join(dir, 'Kptfile'), 'utf8');
-    writeFileSync(join(dir, 'Kptfile'), kptfile.replace('mode: expand\n', 'mode: expand\n        reportEachCluster: "true"\n'));
+    writeFileSync(
+      join(dir, 'Kptfile'),
+      kptfile.replace('mode: expand\n', 'mode: expand\n        reportEachCluster: "true"\n'),
+    );
     const resultsDir = mkdtempSync(join(tmpdir(), 'rcc-kpt-results-'));
     expect(render(dir, '--results-dir', resultsDir).code).not.toBe(0);
-    const items = YAML.parse(readFileSync(join(resultsDir, 'results.yaml'), 'utf8')).items[0].results as { message: string }[];
-    expect(items.filter((r) => r.message.startsWith('rendered 16 objects for Cluster')).map((r) => r.message)).toEqual(['rendered 16 objects for Cluster fleet/c00000', 'rendered 16 objects for Cluster fleet/c00002']);
+    const items = YAML.parse(readFileSync(join(resultsDir, 'results.yaml'), 'utf8')).items[0].results as {
+      message: string;
+    }[];
+    expect(items.filter((r) => r.message.startsWith('rendered 16 objects for Cluster')).map((r) => r.message)).toEqual([
+      'rendered 16 objects for Cluster fleet/c00000',
+      'rendered 16 objects for Cluster fleet/c00002',
+    ]);
   });
 
   it('the function returns every input as it came: preview and validate change no source file, expand marks each Cluster once', () => {
@@ -108,14 +141,20 @@ describe.skipIf(skipUnless('kpt'))('kpt on a repository as teams have it', () =>
       const r = run('kpt', ['fn', 'eval', '.', '--exec', binPath, '--', `mode=${mode}`], { cwd: dir });
       expect(r.code, r.stderr).toBe(0);
       const after = snapshot(dir);
-      expect(Object.keys(sources).filter((f) => after[f] !== sources[f]), mode).toEqual([]);
+      expect(
+        Object.keys(sources).filter((f) => after[f] !== sources[f]),
+        mode,
+      ).toEqual([]);
     }
     expect(render(dir).code).toBe(0);
     const expanded = snapshot(dir);
     const changed = Object.keys(sources).filter((f) => expanded[f] !== sources[f]);
     expect(changed).toEqual(['clusters/c00000.yaml', 'clusters/c00001.yaml', 'clusters/c00002.yaml']);
     // Two lines at the end of metadata, nothing else.
-    for (const f of changed) expect(expanded[f]).toBe(sources[f]!.replace(/^spec:/m, '  annotations:\n    config.kubernetes.io/local-config: "true"\nspec:'));
+    for (const f of changed)
+      expect(expanded[f]).toBe(
+        sources[f]!.replace(/^spec:/m, '  annotations:\n    config.kubernetes.io/local-config: "true"\nspec:'),
+      );
   });
 
   it('kpt itself rewrites a file it reads (a function that returns its input unchanged), once; -o stdout leaves the sources alone', () => {
@@ -136,8 +175,12 @@ describe.skipIf(skipUnless('kpt'))('kpt on a repository as teams have it', () =>
     // The same objects in kyaml's style: one sequence indentation, URLs in flow mappings quoted.
     const parse = (text: string) => YAML.parseAllDocuments(text).map((d) => d.toJS());
     expect(parse(once['clusterclass.yaml']!)).toEqual(parse(before['clusterclass.yaml']!));
-    expect(before['clusterclass.yaml']).toContain('{platform.example.com/runbook: https://runbooks.example.com/control-plane}');
-    expect(once['clusterclass.yaml']).toContain("{platform.example.com/runbook: 'https://runbooks.example.com/control-plane'}");
+    expect(before['clusterclass.yaml']).toContain(
+      '{platform.example.com/runbook: https://runbooks.example.com/control-plane}',
+    );
+    expect(once['clusterclass.yaml']).toContain(
+      "{platform.example.com/runbook: 'https://runbooks.example.com/control-plane'}",
+    );
 
     expect(render(dir).code).toBe(0);
     expect(snapshot(dir)).toEqual(once);

@@ -29,7 +29,8 @@ describe.skipIf(skipUnless('kubectl'))('kubectl kustomize', () => {
     expect(kcp.spec.replicas).toBe(1);
     expect(docs.filter((d) => d.kind === 'MachineDeployment')).toHaveLength(1);
     for (const d of docs) {
-      for (const key of Object.keys(d.metadata.annotations ?? {})) expect(key).not.toMatch(/config\.kubernetes\.io|render-clusterclass/);
+      for (const key of Object.keys(d.metadata.annotations ?? {}))
+        expect(key).not.toMatch(/config\.kubernetes\.io|render-clusterclass/);
     }
   });
 
@@ -40,7 +41,9 @@ describe.skipIf(skipUnless('kubectl'))('kubectl kustomize', () => {
     const out = run('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env });
     expect(out.code).not.toBe(0);
     expect(out.stdout).toBe('');
-    expect(out.stderr).toContain('mode validate prints no manifests, which kustomize reads as an application without objects');
+    expect(out.stderr).toContain(
+      'mode validate prints no manifests, which kustomize reads as an application without objects',
+    );
   });
 
   it('fails the build with the error on stderr when a Cluster is invalid', () => {
@@ -53,7 +56,9 @@ describe.skipIf(skipUnless('kubectl'))('kubectl kustomize', () => {
   });
 
   it('hands kustomize at most kustomizeMaxObjects objects (exactly the limit passes, one more fails at once)', () => {
-    const count = YAML.parseAllDocuments(run('kubectl', ['kustomize', '--enable-alpha-plugins', example], { env }).stdout).length;
+    const count = YAML.parseAllDocuments(
+      run('kubectl', ['kustomize', '--enable-alpha-plugins', example], { env }).stdout,
+    ).length;
     const dir = tempCopy(example);
     const config = join(dir, 'render.yaml');
     const withLimit = (limit: number) => {
@@ -64,7 +69,9 @@ describe.skipIf(skipUnless('kubectl'))('kubectl kustomize', () => {
     const over = withLimit(count - 1);
     expect(over.code).not.toBe(0);
     expect(over.stdout).toBe('');
-    expect(over.stderr).toContain(`refusing to hand kustomize ${count} objects, over kustomizeMaxObjects (${count - 1})`);
+    expect(over.stderr).toContain(
+      `refusing to hand kustomize ${count} objects, over kustomizeMaxObjects (${count - 1})`,
+    );
     expect(over.stderr).toContain('render PATH -o DIR');
   });
 });

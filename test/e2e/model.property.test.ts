@@ -25,9 +25,15 @@ describe('a rendered directory through random sequences of edits, links, litter,
     await runTour(fc, SEED, { stats, fresh });
     for (let i = 0; i < SEQUENCES; i++) await runSequence(fc, SEED + i, { maxCommands: 10, stats, fresh });
     console.log(summary(stats, SEED, performance.now() - started));
-    const violations = stats.violations.map((v) => `seed ${v.seed} (replay: MODEL_SEED=${v.seed} MODEL_SEQUENCES=1):\n  ${v.steps.join('\n  ')}\n  ${v.message}`);
+    const violations = stats.violations.map(
+      (v) =>
+        `seed ${v.seed} (replay: MODEL_SEED=${v.seed} MODEL_SEQUENCES=1):\n  ${v.steps.join('\n  ')}\n  ${v.message}`,
+    );
     expect(violations).toEqual([]);
-    expect(COMMAND_KINDS.filter((k) => !stats.kinds.has(k)), 'commands no sequence ran').toEqual([]);
+    expect(
+      COMMAND_KINDS.filter((k) => !stats.kinds.has(k)),
+      'commands no sequence ran',
+    ).toEqual([]);
     // No wall-clock limit: each step is a child process, and a loaded machine queues them.
   }, 0);
 });

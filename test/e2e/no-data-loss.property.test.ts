@@ -33,7 +33,9 @@ const REPLICAS = [1, 2, 3];
 const MAX_JUNK = 2;
 const LIST = '.render-clusterclass-outputs';
 
-const { dispatch } = createRequire(import.meta.url)(join(repoRoot, 'dist', 'render-clusterclass.cjs')) as { dispatch(args: string[], io: CliIO): Promise<number> };
+const { dispatch } = createRequire(import.meta.url)(join(repoRoot, 'dist', 'render-clusterclass.cjs')) as {
+  dispatch(args: string[], io: CliIO): Promise<number>;
+};
 const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `rcc-keep-prop-${prefix}-`));
 
 async function renderDir(repo: string, out: string): Promise<{ code: number; stderr: string }> {
@@ -62,7 +64,8 @@ async function freshRenders(): Promise<{ file: Map<string, string>; objects: Map
     writeRepo(repo, repoFiles(fleet, 0));
     const dir = await renderDir(repo, out);
     const answer = await renderPackage(resourceList(fleet, 0, []));
-    if (dir.code !== 0 || answer.code !== 0) throw new Error(`the healthy fleet does not render: ${dir.stderr}${answer.stderr}`);
+    if (dir.code !== 0 || answer.code !== 0)
+      throw new Error(`the healthy fleet does not render: ${dir.stderr}${answer.stderr}`);
     for (const name of NAMES) {
       file.set(`${name}/${replicas}`, readFileSync(join(out, 'fleet', `${name}.yaml`), 'utf8'));
       objects.set(`${name}/${replicas}`, generatedBy(answer.items, name));
@@ -96,7 +99,9 @@ const unreadableRun = (m: Model) => m.junk > 0 || [...m.fleet.values()].some((s)
  * Cluster without topology that never had output (a plain pass-through, `hadOutput` false).
  */
 function expectedCode(m: Model, hadOutput: (name: string) => boolean): number {
-  const fails = [...m.fleet].some(([name, s]) => s.breakage !== undefined && (s.breakage !== 'no-topology' || hadOutput(name)));
+  const fails = [...m.fleet].some(
+    ([name, s]) => s.breakage !== undefined && (s.breakage !== 'no-topology' || hadOutput(name)),
+  );
   return unreadableRun(m) || fails ? 1 : 0;
 }
 
@@ -129,7 +134,10 @@ async function step(m: Model, r: Real, edit: (m: Model) => void): Promise<void> 
   const answer = await renderPackage(input);
   expect(answer.code, answer.stderr).toBe(expectedCode(m, (name) => (m.lastObjects.get(name) ?? []).length > 0));
   const sources = YAML.parse(input, { uniqueKeys: false }).items.filter((o: Obj) => ownerOf(o) === undefined).length;
-  expect(answer.items.filter((o) => ownerOf(o) === undefined), 'every input item in the answer').toHaveLength(sources);
+  expect(
+    answer.items.filter((o) => ownerOf(o) === undefined),
+    'every input item in the answer',
+  ).toHaveLength(sources);
   for (const name of NAMES) {
     const objects = expected(m, name, (k) => r.fresh.objects.get(k)!, m.lastObjects.get(name)) ?? [];
     expect(generatedBy(answer.items, name), `${name} in the answer\n${answer.stderr}`).toEqual(objects);
@@ -148,7 +156,11 @@ const made = new Map<string, number>();
  * (`among`; none: not applicable), so that every generated command runs. `edit` says what it
  * did (`set replicas 2`); the label names that and the Cluster, for the counterexample.
  */
-function command(among: (m: Readonly<Model>) => readonly string[], pick: number, edit: (m: Model, name: string) => string): Command {
+function command(
+  among: (m: Readonly<Model>) => readonly string[],
+  pick: number,
+  edit: (m: Model, name: string) => string,
+): Command {
   let label = '(not run)';
   return {
     check: (m) => among(m).length > 0,
@@ -171,37 +183,68 @@ const absent = (m: Readonly<Model>) => NAMES.filter((n) => !m.fleet.has(n));
 const anyFleet = () => [''];
 const commands = [
   // One arbitrary per breakage: fast-check picks among them evenly, so about half the edits break a Cluster.
-  ...BREAKAGES.map((b) => fc.nat().map((i) => command(present, i, (m, n) => ((m.fleet.get(n)!.breakage = b), `break (${b})`)))),
+  ...BREAKAGES.map((b) =>
+    fc.nat().map((i) => command(present, i, (m, n) => ((m.fleet.get(n)!.breakage = b), `break (${b})`))),
+  ),
   fc.nat().map((i) => command(broken, i, (m, n) => (delete m.fleet.get(n)!.breakage, 'fix'))),
-  fc.tuple(fc.nat(), fc.constantFrom(...REPLICAS)).map(([i, replicas]) => command(present, i, (m, n) => ((m.fleet.get(n)!.replicas = replicas), `set replicas ${replicas}`))),
+  fc
+    .tuple(fc.nat(), fc.constantFrom(...REPLICAS))
+    .map(([i, replicas]) =>
+      command(present, i, (m, n) => ((m.fleet.get(n)!.replicas = replicas), `set replicas ${replicas}`)),
+    ),
   fc.nat().map((i) => command(present, i, (m, n) => (m.fleet.delete(n), 'delete'))),
   fc.nat().map((i) => command(absent, i, (m, n) => (m.fleet.set(n, { replicas: 1 }), 'add'))),
   // Up to MAX_JUNK unparseable files: one more, or one fewer (always one of them, so it always runs).
   fc.boolean().map((more) =>
     command(anyFleet, 0, (m) => {
-      if ((more && m.junk < MAX_JUNK) || m.junk === 0) return m.junk++, 'add an unparseable file';
-      return m.junk--, 'remove an unparseable file';
+      if ((more && m.junk < MAX_JUNK) || m.junk === 0) return (m.junk++, 'add an unparseable file');
+      return (m.junk--, 'remove an unparseable file');
     }),
   ),
 ];
 
 describe('no data loss over random sequences of edits (render -o DIR and the KRM function, through the bundle)', () => {
-  it(`holds for ${RUNS} sequences (fast-check seed ${SEED})`, async () => {
-    const fresh = await freshRenders();
-    await fc.assert(
-      fc.asyncProperty(fc.commands(commands, { maxCommands: 12 }), async (cmds) => {
-        // Four of the six Clusters to begin with, so that adding one is an edit too.
-        const model: Model = { fleet: new Map(NAMES.slice(0, 4).map((n) => [n, { replicas: 1 }])), junk: 0, lastFile: new Map(), lastObjects: new Map() };
-        const real: Real = { repo: tempDir('repo'), out: join(tempDir('out'), 'rendered'), earlier: [], fresh };
-        // The fleet rendered once, healthy: the last good output every later step is held to.
-        await step(model, real, () => undefined);
-        await fc.asyncModelRun(() => ({ model, real }), cmds);
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true },
-    );
-    console.log(`no-data-loss sequences (seed ${SEED}, ${RUNS} runs): ${[...made].sort().map(([k, n]) => `${k} ×${n}`).join(', ')}`);
-    const kinds = [...BREAKAGES.map((b) => `break (${b})`), 'fix', 'set replicas', 'delete', 'add', 'add an unparseable file', 'remove an unparseable file'];
-    expect(kinds.filter((k) => !made.has(k)), 'edits no sequence made (raise NO_DATA_LOSS_RUNS)').toEqual([]);
-    // A guard against a hang only, far above the half second a sequence takes (the suite's default is 2 minutes).
-  }, RUNS * 15_000);
+  it(
+    `holds for ${RUNS} sequences (fast-check seed ${SEED})`,
+    async () => {
+      const fresh = await freshRenders();
+      await fc.assert(
+        fc.asyncProperty(fc.commands(commands, { maxCommands: 12 }), async (cmds) => {
+          // Four of the six Clusters to begin with, so that adding one is an edit too.
+          const model: Model = {
+            fleet: new Map(NAMES.slice(0, 4).map((n) => [n, { replicas: 1 }])),
+            junk: 0,
+            lastFile: new Map(),
+            lastObjects: new Map(),
+          };
+          const real: Real = { repo: tempDir('repo'), out: join(tempDir('out'), 'rendered'), earlier: [], fresh };
+          // The fleet rendered once, healthy: the last good output every later step is held to.
+          await step(model, real, () => undefined);
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true },
+      );
+      console.log(
+        `no-data-loss sequences (seed ${SEED}, ${RUNS} runs): ${[...made]
+          .sort()
+          .map(([k, n]) => `${k} ×${n}`)
+          .join(', ')}`,
+      );
+      const kinds = [
+        ...BREAKAGES.map((b) => `break (${b})`),
+        'fix',
+        'set replicas',
+        'delete',
+        'add',
+        'add an unparseable file',
+        'remove an unparseable file',
+      ];
+      expect(
+        kinds.filter((k) => !made.has(k)),
+        'edits no sequence made (raise NO_DATA_LOSS_RUNS)',
+      ).toEqual([]);
+      // A guard against a hang only, far above the half second a sequence takes (the suite's default is 2 minutes).
+    },
+    RUNS * 15_000,
+  );
 });

@@ -11,7 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { BREAKAGES, ownerOf, repoFiles, resourceList, writeRepo, type Breakage, type Fleet } from '../helpers/fleet-repo.js';
+import {
+  BREAKAGES,
+  ownerOf,
+  repoFiles,
+  resourceList,
+  writeRepo,
+  type Breakage,
+  type Fleet,
+} from '../helpers/fleet-repo.js';
 import type { Obj } from '../helpers/scenario.js';
 import { binPath, run, skipUnless, snapshot } from '../helpers/tools.js';
 
@@ -19,12 +27,14 @@ const cli = (args: string[], input?: string) => run('node', [binPath, ...args], 
 const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `rcc-keep-${prefix}-`));
 const NAMES = ['c1', 'c2', 'c3'];
 /** c1..c3 with `replicas`; `broken` is c2's breakage. */
-const fleetOf = (replicas: number, broken?: Breakage): Fleet => new Map(NAMES.map((n) => [n, n === 'c2' && broken ? { replicas, breakage: broken } : { replicas }]));
+const fleetOf = (replicas: number, broken?: Breakage): Fleet =>
+  new Map(NAMES.map((n) => [n, n === 'c2' && broken ? { replicas, breakage: broken } : { replicas }]));
 
 /** What each breakage is reported as (the result that says why the Cluster was not rendered; kpt quotes it, so no quotes here). */
 const REPORTED: Record<Breakage, string> = {
   unparseable: 'error: not valid YAML: ',
-  'topology-typo': 'Cluster fleet/c2 spec.topology: Forbidden: cannot be removed from an existing Cluster: this Cluster was rendered before with a topology and CAPI refuses the update, so its earlier output is kept as it was',
+  'topology-typo':
+    'Cluster fleet/c2 spec.topology: Forbidden: cannot be removed from an existing Cluster: this Cluster was rendered before with a topology and CAPI refuses the update, so its earlier output is kept as it was',
   'no-topology': 'Cluster fleet/c2 spec.topology: Forbidden: cannot be removed from an existing Cluster',
   duplicate: 'Cluster fleet/c2 metadata.name: may not add resource with an already registered id',
   'unknown-class': 'Cluster fleet/c2 spec.topology.classRef.name: ClusterClass',
@@ -42,20 +52,32 @@ function renderedRepo(): { repo: string; out: string; before: Record<string, str
 }
 
 describe('render -o DIR keeps the output of every Cluster in the inputs', () => {
-  it.each(BREAKAGES)('%s: c2 keeps its file byte for byte, c1 and c3 are rendered anew, nothing is pruned', (breakage) => {
-    const { repo, out, before } = renderedRepo();
-    writeRepo(repo, repoFiles(fleetOf(2, breakage), 0));
-    const second = cli(['render', repo, '-o', out]);
-    expect(second.code).toBe(1);
-    expect(second.stderr).toContain(REPORTED[breakage]);
-    if (breakage === 'unparseable') expect(second.stderr).toMatch(new RegExp(`^${join(repo, 'clusters', 'c2.yaml')}:\\d+:\\d+: error: not valid YAML: .*; this file is skipped, and nothing is pruned in a run that cannot read every input$`, 'm'));
-    const after = snapshot(out);
-    expect(after['fleet/c2.yaml']).toBe(before['fleet/c2.yaml']);
-    for (const name of ['c1', 'c3']) expect(after[`fleet/${name}.yaml`]).toContain('replicas: 2');
-    expect(Object.keys(after)).toEqual(Object.keys(before));
-    const kept = breakage === 'unparseable' ? '1 kept (not pruned: an input could not be read), 1 skipped (input file could not be read)' : '1 kept (of Clusters not rendered), 0 skipped';
-    expect(second.stderr.split('\n').at(-2)).toBe(`${out}: 2 written, 0 unchanged, ${kept}, 0 pruned`);
-  });
+  it.each(BREAKAGES)(
+    '%s: c2 keeps its file byte for byte, c1 and c3 are rendered anew, nothing is pruned',
+    (breakage) => {
+      const { repo, out, before } = renderedRepo();
+      writeRepo(repo, repoFiles(fleetOf(2, breakage), 0));
+      const second = cli(['render', repo, '-o', out]);
+      expect(second.code).toBe(1);
+      expect(second.stderr).toContain(REPORTED[breakage]);
+      if (breakage === 'unparseable')
+        expect(second.stderr).toMatch(
+          new RegExp(
+            `^${join(repo, 'clusters', 'c2.yaml')}:\\d+:\\d+: error: not valid YAML: .*; this file is skipped, and nothing is pruned in a run that cannot read every input$`,
+            'm',
+          ),
+        );
+      const after = snapshot(out);
+      expect(after['fleet/c2.yaml']).toBe(before['fleet/c2.yaml']);
+      for (const name of ['c1', 'c3']) expect(after[`fleet/${name}.yaml`]).toContain('replicas: 2');
+      expect(Object.keys(after)).toEqual(Object.keys(before));
+      const kept =
+        breakage === 'unparseable'
+          ? '1 kept (not pruned: an input could not be read), 1 skipped (input file could not be read)'
+          : '1 kept (of Clusters not rendered), 0 skipped';
+      expect(second.stderr.split('\n').at(-2)).toBe(`${out}: 2 written, 0 unchanged, ${kept}, 0 pruned`);
+    },
+  );
 
   it('a Cluster without spec.topology that never had output stays a plain pass-through', () => {
     const repo = tempDir('repo');
@@ -65,9 +87,16 @@ describe('render -o DIR keeps the output of every Cluster in the inputs', () => 
     expect(run1.code, run1.stderr).toBe(0);
     expect(existsSync(join(out, 'fleet', 'classic.yaml'))).toBe(false);
     const list = cli(['render', repo, '--format', 'resourcelist']);
-    const results = YAML.parse(list.stdout).results as { severity: string; message: string; resourceRef?: { name: string } }[];
+    const results = YAML.parse(list.stdout).results as {
+      severity: string;
+      message: string;
+      resourceRef?: { name: string };
+    }[];
     expect(results.filter((r) => r.resourceRef?.name === 'classic').map((r) => [r.severity, r.message])).toEqual([
-      ['info', 'Cluster fleet/classic has no spec.topology: passed through unrendered (only Clusters with a managed topology are rendered)'],
+      [
+        'info',
+        'Cluster fleet/classic has no spec.topology: passed through unrendered (only Clusters with a managed topology are rendered)',
+      ],
     ]);
   });
 
@@ -77,8 +106,12 @@ describe('render -o DIR keeps the output of every Cluster in the inputs', () => 
     writeRepo(repo, repoFiles(withoutC3, 2));
     const unread = cli(['render', repo, '-o', out]);
     expect(unread.code).toBe(1);
-    expect(unread.stderr).toContain(`warning: 1 file of Clusters not found this run kept: input ${join(repo, 'junk-0.yaml')} and ${join(repo, 'junk-1.yaml')} could not be read; nothing is pruned while an input cannot be read (the Clusters missing from this run may be in it)\n`);
-    expect(unread.stderr.split('\n').at(-2)).toBe(`${out}: 0 written, 2 unchanged, 1 kept (not pruned: an input could not be read), 2 skipped (input files could not be read), 0 pruned`);
+    expect(unread.stderr).toContain(
+      `warning: 1 file of Clusters not found this run kept: input ${join(repo, 'junk-0.yaml')} and ${join(repo, 'junk-1.yaml')} could not be read; nothing is pruned while an input cannot be read (the Clusters missing from this run may be in it)\n`,
+    );
+    expect(unread.stderr.split('\n').at(-2)).toBe(
+      `${out}: 0 written, 2 unchanged, 1 kept (not pruned: an input could not be read), 2 skipped (input files could not be read), 0 pruned`,
+    );
     expect(snapshot(out)).toEqual(before);
     writeRepo(repo, repoFiles(withoutC3, 0));
     const read = cli(['render', repo, '-o', out]);
@@ -90,14 +123,23 @@ describe('render -o DIR keeps the output of every Cluster in the inputs', () => 
   it('one YAML syntax error in 1 of 2,000 files: an error for that file at line:column, the 1,999 other Clusters written, a summary', () => {
     const repo = tempDir('repo');
     const out = join(tempDir('out'), 'rendered');
-    const fleet: Fleet = new Map(Array.from({ length: 2000 }, (_, i) => [`c${String(i).padStart(4, '0')}`, { replicas: 1, ...(i === 1234 ? { breakage: 'unparseable' as const } : {}) }]));
+    const fleet: Fleet = new Map(
+      Array.from({ length: 2000 }, (_, i) => [
+        `c${String(i).padStart(4, '0')}`,
+        { replicas: 1, ...(i === 1234 ? { breakage: 'unparseable' as const } : {}) },
+      ]),
+    );
     writeRepo(repo, repoFiles(fleet, 0));
     const r = cli(['render', repo, '-o', out]);
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe(`${join(repo, 'clusters', 'c1234.yaml')}:17:1: error: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 17, column 1; this file is skipped, and nothing is pruned in a run that cannot read every input`);
-    expect(lines[1]).toBe(`${out}: 1999 written, 0 unchanged, 0 kept, 1 skipped (input file could not be read), 0 pruned`);
+    expect(lines[0]).toBe(
+      `${join(repo, 'clusters', 'c1234.yaml')}:17:1: error: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 17, column 1; this file is skipped, and nothing is pruned in a run that cannot read every input`,
+    );
+    expect(lines[1]).toBe(
+      `${out}: 1999 written, 0 unchanged, 0 kept, 1 skipped (input file could not be read), 0 pruned`,
+    );
     expect(Object.keys(snapshot(join(out, 'fleet')))).toHaveLength(1999);
     // A guard against a hang only (the suite's default is 2 minutes; a loaded machine may need more).
   }, 600_000);
@@ -121,12 +163,15 @@ describe('KRM function: a re-render keeps the earlier objects of every Cluster i
     for (const name of NAMES) expect(generatedBy(first.items, name).length).toBeGreaterThan(5);
   });
 
-  it.each(BREAKAGES)('%s: c2’s earlier objects stay in the answer as they came, c1 and c3 are rendered anew', (breakage) => {
-    const second = krm(resourceList(fleetOf(2, breakage), 0, earlier));
-    expect(second.code).toBe(1);
-    expect(generatedBy(second.items, 'c2')).toEqual(generatedBy(earlier, 'c2'));
-    for (const name of ['c1', 'c3']) expect(YAML.stringify(generatedBy(second.items, name))).toContain('replicas: 2');
-  });
+  it.each(BREAKAGES)(
+    '%s: c2’s earlier objects stay in the answer as they came, c1 and c3 are rendered anew',
+    (breakage) => {
+      const second = krm(resourceList(fleetOf(2, breakage), 0, earlier));
+      expect(second.code).toBe(1);
+      expect(generatedBy(second.items, 'c2')).toEqual(generatedBy(earlier, 'c2'));
+      for (const name of ['c1', 'c3']) expect(YAML.stringify(generatedBy(second.items, name))).toContain('replicas: 2');
+    },
+  );
 
   it('an item that cannot be read: nothing is pruned, and a result says why', () => {
     const withoutC3 = new Map([...fleetOf(1)].filter(([n]) => n !== 'c3'));
@@ -134,8 +179,13 @@ describe('KRM function: a re-render keeps the earlier objects of every Cluster i
     expect(second.code).toBe(1);
     expect(generatedBy(second.items, 'c3')).toEqual(generatedBy(earlier, 'c3'));
     const index = second.items.findIndex((o) => Array.isArray(o));
-    expect(second.results.filter((r) => r.tags?.rule === 'unreadable-input-kept').map((r) => [r.severity, r.message])).toEqual([
-      ['warning', `the earlier objects of Clusters not found this run (fleet/c3) kept: input items[${index}] could not be read; nothing is pruned while an input cannot be read (the Clusters missing from this run may be in it)`],
+    expect(
+      second.results.filter((r) => r.tags?.rule === 'unreadable-input-kept').map((r) => [r.severity, r.message]),
+    ).toEqual([
+      [
+        'warning',
+        `the earlier objects of Clusters not found this run (fleet/c3) kept: input items[${index}] could not be read; nothing is pruned while an input cannot be read (the Clusters missing from this run may be in it)`,
+      ],
     ]);
     // With every item read, the absent Cluster's objects are pruned.
     const third = krm(resourceList(withoutC3, 0, earlier));
@@ -164,7 +214,8 @@ describe.skipIf(skipUnless('kpt'))('kpt: a broken Cluster never costs its render
   it.each(KPT_BREAKAGES)('kpt fn render, %s: the function fails with the reason and every file stays', (breakage) => {
     const dir = kptPackage();
     writeFileSync(join(dir, 'clusters', 'c2.yaml'), repoFiles(fleetOf(1, breakage), 0)['clusters/c2.yaml']!);
-    if (breakage === 'duplicate') writeFileSync(join(dir, 'clusters', 'c2-copy.yaml'), readFileSync(join(dir, 'clusters', 'c2.yaml'), 'utf8'));
+    if (breakage === 'duplicate')
+      writeFileSync(join(dir, 'clusters', 'c2-copy.yaml'), readFileSync(join(dir, 'clusters', 'c2.yaml'), 'utf8'));
     const before = snapshot(dir);
     const out = run('kpt', ['fn', 'render', dir, '--allow-exec']);
     expect(out.code).not.toBe(0);
@@ -182,17 +233,27 @@ describe.skipIf(skipUnless('kpt'))('kpt: a broken Cluster never costs its render
     expect(snapshot(dir)).toEqual(before);
   });
 
-  it.each(KPT_BREAKAGES)('the ResourceList kpt reads from the package (kpt fn source), %s: the answer keeps c2’s earlier objects as they came', (breakage) => {
-    const dir = kptPackage();
-    const source = run('kpt', ['fn', 'source', dir]);
-    const earlier = generatedBy(YAML.parse(source.stdout).items, 'c2');
-    writeFileSync(join(dir, 'clusters', 'c2.yaml'), repoFiles(fleetOf(1, breakage), 0)['clusters/c2.yaml']!);
-    if (breakage === 'duplicate') writeFileSync(join(dir, 'clusters', 'c2-copy.yaml'), readFileSync(join(dir, 'clusters', 'c2.yaml'), 'utf8'));
-    const listed = run('kpt', ['fn', 'source', dir]);
-    expect(listed.code, listed.stderr).toBe(0);
-    const answer = krm(listed.stdout);
-    expect(answer.code).toBe(1);
-    const strip = (o: Obj) => ({ ...o, metadata: { ...o.metadata, annotations: Object.fromEntries(Object.entries(o.metadata.annotations).filter(([k]) => !k.endsWith('/id'))) } });
-    expect(generatedBy(answer.items, 'c2').map(strip)).toEqual(earlier.map(strip));
-  });
+  it.each(KPT_BREAKAGES)(
+    'the ResourceList kpt reads from the package (kpt fn source), %s: the answer keeps c2’s earlier objects as they came',
+    (breakage) => {
+      const dir = kptPackage();
+      const source = run('kpt', ['fn', 'source', dir]);
+      const earlier = generatedBy(YAML.parse(source.stdout).items, 'c2');
+      writeFileSync(join(dir, 'clusters', 'c2.yaml'), repoFiles(fleetOf(1, breakage), 0)['clusters/c2.yaml']!);
+      if (breakage === 'duplicate')
+        writeFileSync(join(dir, 'clusters', 'c2-copy.yaml'), readFileSync(join(dir, 'clusters', 'c2.yaml'), 'utf8'));
+      const listed = run('kpt', ['fn', 'source', dir]);
+      expect(listed.code, listed.stderr).toBe(0);
+      const answer = krm(listed.stdout);
+      expect(answer.code).toBe(1);
+      const strip = (o: Obj) => ({
+        ...o,
+        metadata: {
+          ...o.metadata,
+          annotations: Object.fromEntries(Object.entries(o.metadata.annotations).filter(([k]) => !k.endsWith('/id'))),
+        },
+      });
+      expect(generatedBy(answer.items, 'c2').map(strip)).toEqual(earlier.map(strip));
+    },
+  );
 });

@@ -57,7 +57,8 @@ describe('two runs at once on one DIR', () => {
     for (let i = 0; i < 40; i++) {
       const file = join(dir, 'cluster-foo.yaml');
       writeFileSync(file, readFileSync(file, 'utf8').replace(/replicas: \d+/, `replicas: ${i + 1}`));
-      for (const r of await Promise.all([render(), render()])) if (r.code !== 0 && !r.stderr.includes('is in use by another render-clusterclass run')) failures.push(r.stderr);
+      for (const r of await Promise.all([render(), render()]))
+        if (r.code !== 0 && !r.stderr.includes('is in use by another render-clusterclass run')) failures.push(r.stderr);
     }
     // Before the fix some pairs ended "cannot write -o out: ENOENT ... link '.render-clusterclass-tmp-...'
     // -> '.render-clusterclass-lock'": the holder's sweep had removed the other run's lock draft.

@@ -35,7 +35,8 @@ describe('one broken file among 2,000 Clusters in four namespaces over two class
     expect(Object.keys(before)).toHaveLength(COUNT + 1); // and the outputs list
 
     // Every Cluster changes (the class's templates), one file breaks.
-    for (const path of Object.keys(files).filter((p) => p.startsWith('classes/'))) writeFileSync(join(repo, path), files[path]!.replaceAll('managed-by: fleet', 'managed-by: fleet-v2'));
+    for (const path of Object.keys(files).filter((p) => p.startsWith('classes/')))
+      writeFileSync(join(repo, path), files[path]!.replaceAll('managed-by: fleet', 'managed-by: fleet-v2'));
     writeFileSync(brokenFile, broken(files[BROKEN.path]!));
     const second = cli(['render', repo, '-o', out]);
     expect(second.code).toBe(1);
@@ -66,12 +67,19 @@ describe('the KRM function: one failing Cluster and one unreadable item among ma
   it('one summary result after the errors: rendered, failed, kept, skipped, and why; every Cluster’s info on request', () => {
     const items = Array.from({ length: 40 }, (_, i) => teamCluster(i).object);
     items[7]!.spec.topology.classRef.name = 'no-such-class';
-    const classes = Object.entries(teamRepoFiles(0)).flatMap(([, text]) => YAML.parseAllDocuments(text).map((d) => d.toJS()));
+    const classes = Object.entries(teamRepoFiles(0)).flatMap(([, text]) =>
+      YAML.parseAllDocuments(text).map((d) => d.toJS()),
+    );
     const list = (data: Record<string, string>) =>
       YAML.stringify({
         apiVersion: 'config.kubernetes.io/v1',
         kind: 'ResourceList',
-        items: [...classes, ...items, { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['classes'] }, { replicas: 2 }],
+        items: [
+          ...classes,
+          ...items,
+          { apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources: ['classes'] },
+          { replicas: 2 },
+        ],
         functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data },
       });
     const answer = (data: Record<string, string>) => {
@@ -82,7 +90,9 @@ describe('the KRM function: one failing Cluster and one unreadable item among ma
     const results = answer({});
     expect(results.map((r) => r.severity)).toEqual(['error', 'info', 'info', 'info']);
     expect(results[0]!.message).toContain('ClusterClass "team-d/no-such-class" not found');
-    expect(results[1]!.message).toBe('rendered 39 of 40 Clusters (624 objects), 1 failed (see the errors); earlier outputs: 0 kept, 0 pruned; 2 inputs skipped (not a Kubernetes object)');
+    expect(results[1]!.message).toBe(
+      'rendered 39 of 40 Clusters (624 objects), 1 failed (see the errors); earlier outputs: 0 kept, 0 pruned; 2 inputs skipped (not a Kubernetes object)',
+    );
     expect(results.slice(2).map((r) => r.message)).toEqual([
       `items[${classes.length + 40}]: a kustomize Kustomization, not a Kubernetes object: skipped`,
       `items[${classes.length + 41}]: not a Kubernetes object (no kind and no metadata): skipped`,

@@ -21,11 +21,22 @@ function commandsUnder(heading: string): string[] {
 
 function checkout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'rcc-clone-'));
-  for (const path of ['bin', 'examples', 'package.json', 'dist/render-clusterclass.cjs', 'dist/render-clusterclass.cjs.cache']) cpSync(join(repoRoot, path), join(dir, path), { recursive: true });
+  for (const path of [
+    'bin',
+    'examples',
+    'package.json',
+    'dist/render-clusterclass.cjs',
+    'dist/render-clusterclass.cjs.cache',
+  ])
+    cpSync(join(repoRoot, path), join(dir, path), { recursive: true });
   return dir;
 }
 
-const sh = (command: string, cwd: string) => run('sh', ['-c', command], { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' } });
+const sh = (command: string, cwd: string) =>
+  run('sh', ['-c', command], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp' },
+  });
 
 describe('README commands, from a fresh clone', () => {
   it.skipIf(!hasTool('kpt'))('kpt: fn render in the example package is a no-op, fn eval renders a copy', () => {

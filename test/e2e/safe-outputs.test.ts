@@ -5,7 +5,19 @@
  * interrupted run leaves nothing behind. Everything through the built CLI.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, watch, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +36,8 @@ function pkg(...names: string[]): string {
   const dir = tempCopy(example);
   rmSync(join(dir, 'rendered'), { recursive: true });
   const foo = readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8');
-  for (const name of names) writeFileSync(join(dir, `cluster-${name}.yaml`), foo.replace('name: foo\n', `name: ${name}\n`));
+  for (const name of names)
+    writeFileSync(join(dir, `cluster-${name}.yaml`), foo.replace('name: foo\n', `name: ${name}\n`));
   return dir;
 }
 
@@ -50,7 +63,9 @@ describe('-o DIR: no write, rename or delete outside DIR, whatever DIR holds', (
     const before = { dir: tree(dir), other: tree(other) };
     const r = cli(['render', '.', '-o', 'rendered'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('render-clusterclass render: cannot write -o rendered: rendered/bar is a symbolic link: refusing to write through it or over it\n');
+    expect(r.stderr).toBe(
+      'render-clusterclass render: cannot write -o rendered: rendered/bar is a symbolic link: refusing to write through it or over it\n',
+    );
     expect(tree(dir)).toEqual(before.dir);
     expect(tree(other)).toEqual(before.other);
   });
@@ -102,7 +117,10 @@ describe('-o DIR: no write, rename or delete outside DIR, whatever DIR holds', (
       [LOCK, 'bar/gone'],
       ['bar/gone.yaml', 'bar/gone'],
     ];
-    writeFileSync(join(dir, 'out', LIST), `${readFileSync(join(dir, 'out', LIST), 'utf8')}${hostile.map(([p, owner]) => `${p}\t${owner}\n`).join('')}`);
+    writeFileSync(
+      join(dir, 'out', LIST),
+      `${readFileSync(join(dir, 'out', LIST), 'utf8')}${hostile.map(([p, owner]) => `${p}\t${owner}\n`).join('')}`,
+    );
     const before = tree(other);
     const r = cli(['render', '.', '-o', 'out'], dir);
     expect(r.code, r.stderr).toBe(0);
@@ -146,10 +164,21 @@ describe('output file names never collide', () => {
     const dir = pkg('foo.provenance');
     const r = cli(['render', '.', '-o', 'out', '--set', 'provenance=true'], dir);
     expect(r.code, r.stderr).toBe(0);
-    const files = Object.fromEntries(readdirSync(join(dir, 'out', 'bar')).map((f) => [f, YAML.parseAllDocuments(readFileSync(join(dir, 'out', 'bar', f), 'utf8')).map((d) => d.get('kind'))]));
-    expect(Object.keys(files).sort()).toEqual(['foo.provenance.yaml', 'foo.provenance_provenance.yaml', 'foo.yaml', 'foo_provenance.yaml']);
+    const files = Object.fromEntries(
+      readdirSync(join(dir, 'out', 'bar')).map((f) => [
+        f,
+        YAML.parseAllDocuments(readFileSync(join(dir, 'out', 'bar', f), 'utf8')).map((d) => d.get('kind')),
+      ]),
+    );
+    expect(Object.keys(files).sort()).toEqual([
+      'foo.provenance.yaml',
+      'foo.provenance_provenance.yaml',
+      'foo.yaml',
+      'foo_provenance.yaml',
+    ]);
     for (const f of ['foo.yaml', 'foo.provenance.yaml']) expect(files[f]).not.toContain('ProvenanceReport');
-    for (const f of ['foo_provenance.yaml', 'foo.provenance_provenance.yaml']) expect(files[f]).toEqual(['ProvenanceReport']);
+    for (const f of ['foo_provenance.yaml', 'foo.provenance_provenance.yaml'])
+      expect(files[f]).toEqual(['ProvenanceReport']);
   });
 
   it('--with-inputs: an input copied to a Cluster’s output path is an error for both; the Cluster keeps its earlier file', () => {
@@ -157,11 +186,19 @@ describe('output file names never collide', () => {
     expect(cli(['render', '.', '-o', 'out', '--with-inputs'], dir).code).toBe(0);
     const earlier = readFileSync(join(dir, 'out', 'bar', 'foo.yaml'), 'utf8');
     mkdirSync(join(dir, 'bar'));
-    writeFileSync(join(dir, 'bar', 'foo.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: bar}\n');
-    writeFileSync(join(dir, 'cluster-foo.yaml'), readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('replicas: 5', 'replicas: 6'));
+    writeFileSync(
+      join(dir, 'bar', 'foo.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: bar}\n',
+    );
+    writeFileSync(
+      join(dir, 'cluster-foo.yaml'),
+      readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('replicas: 5', 'replicas: 6'),
+    );
     const r = cli(['render', '.', '-o', 'out', '--with-inputs'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: Cluster bar/foo: -o: Cluster bar/foo (bar/foo.yaml) and a copied input (bar/foo.yaml) would write the same path; not written (a Cluster keeps its earlier files)');
+    expect(r.stderr).toContain(
+      'error: Cluster bar/foo: -o: Cluster bar/foo (bar/foo.yaml) and a copied input (bar/foo.yaml) would write the same path; not written (a Cluster keeps its earlier files)',
+    );
     expect(readFileSync(join(dir, 'out', 'bar', 'foo.yaml'), 'utf8')).toBe(earlier);
     expect(listed(join(dir, 'out'))).toContain('bar/foo.yaml\tbar/foo');
   });
@@ -172,12 +209,20 @@ describe('a failing Cluster keeps its file against every other writer', () => {
     const dir = pkg();
     expect(cli(['render', '.', '-o', 'out', '--with-inputs'], dir).code).toBe(0);
     const earlier = readFileSync(join(dir, 'out', 'bar', 'foo.yaml'), 'utf8');
-    writeFileSync(join(dir, 'cluster-foo.yaml'), readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('class: linux-worker', 'class: no-such-class'));
+    writeFileSync(
+      join(dir, 'cluster-foo.yaml'),
+      readFileSync(join(dir, 'cluster-foo.yaml'), 'utf8').replace('class: linux-worker', 'class: no-such-class'),
+    );
     mkdirSync(join(dir, 'bar'));
-    writeFileSync(join(dir, 'bar', 'foo.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: bar}\n');
+    writeFileSync(
+      join(dir, 'bar', 'foo.yaml'),
+      'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings, namespace: bar}\n',
+    );
     const r = cli(['render', '.', '-o', 'out', '--with-inputs'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: -o: a copied input (bar/foo.yaml) would replace the earlier file of Cluster bar/foo, which this run keeps; not written');
+    expect(r.stderr).toContain(
+      'error: -o: a copied input (bar/foo.yaml) would replace the earlier file of Cluster bar/foo, which this run keeps; not written',
+    );
     expect(readFileSync(join(dir, 'out', 'bar', 'foo.yaml'), 'utf8')).toBe(earlier);
   });
 });
@@ -213,7 +258,9 @@ describe('a DIR that is, holds or is inside an input path is never read back', (
     writeFileSync(join(dir, 'bar', 'foo.yaml'), source);
     const r = cli(['render', '.', '-o', '.'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: Cluster bar/foo: -o: Cluster bar/foo (bar/foo.yaml) would replace an input of this run');
+    expect(r.stderr).toContain(
+      'error: Cluster bar/foo: -o: Cluster bar/foo (bar/foo.yaml) would replace an input of this run',
+    );
     expect(readFileSync(join(dir, 'bar', 'foo.yaml'), 'utf8')).toBe(source);
   });
 
@@ -222,10 +269,16 @@ describe('a DIR that is, holds or is inside an input path is never read back', (
     mkdirSync(join(dir, 'clusters'));
     renameSync(join(dir, 'cluster-foo.yaml'), join(dir, 'clusters', 'foo.yaml'));
     const before = tree(dir);
-    for (const args of [['.', '-o', '.'], ['clusters', '-o', '.'], ['.', '-o', './']]) {
+    for (const args of [
+      ['.', '-o', '.'],
+      ['clusters', '-o', '.'],
+      ['.', '-o', './'],
+    ]) {
       const r = cli(['render', ...args, '--with-inputs'], dir);
       expect(r.code).toBe(3);
-      expect(r.stderr).toMatch(/^render-clusterclass render: --with-inputs cannot copy the inputs into -o \.\/?: it is, or holds, an input path/);
+      expect(r.stderr).toMatch(
+        /^render-clusterclass render: --with-inputs cannot copy the inputs into -o \.\/?: it is, or holds, an input path/,
+      );
     }
     expect(tree(dir)).toEqual(before);
     // DIR inside the input path is fine: DIR is skipped as a whole.
@@ -236,7 +289,12 @@ describe('a DIR that is, holds or is inside an input path is never read back', (
 /** A fleet of `count` Clusters of the benchmark class, as files: enough for a run to spend a while writing. */
 function fleet(count: number, replicas = 0): string {
   const dir = mkdtempSync(join(tmpdir(), 'rcc-fleet-'));
-  writeFileSync(join(dir, 'class.yaml'), classObjects().map((o) => YAML.stringify(o)).join('---\n'));
+  writeFileSync(
+    join(dir, 'class.yaml'),
+    classObjects()
+      .map((o) => YAML.stringify(o))
+      .join('---\n'),
+  );
   for (let i = 0; i < count; i++) {
     const c = clusterObject(i) as { spec: { topology: { workers: { machineDeployments: { replicas: number }[] } } } };
     c.spec.topology.workers.machineDeployments[0]!.replicas += replicas;
@@ -246,7 +304,11 @@ function fleet(count: number, replicas = 0): string {
 }
 
 /** Runs render -o `out`, stops it the moment it takes the lock, and ends it with `signal`. */
-function interruptWhileWriting(inputs: string, out: string, signal: 'SIGTERM' | 'SIGINT'): Promise<{ code: number | null; caught: boolean }> {
+function interruptWhileWriting(
+  inputs: string,
+  out: string,
+  signal: 'SIGTERM' | 'SIGINT',
+): Promise<{ code: number | null; caught: boolean }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [binPath, 'render', inputs, '-o', out], { stdio: 'ignore' });
     let caught = false;
@@ -268,12 +330,17 @@ describe('one run at a time; an interrupted run leaves nothing behind', () => {
   it('a second run refuses while another holds DIR, naming it; nothing changes', () => {
     const dir = pkg();
     expect(cli(['render', '.', '-o', 'out'], dir).code).toBe(0);
-    for (const holder of [{ pid: process.pid, host: hostname() }, { pid: 1, host: 'ci-runner-7.example' }]) {
+    for (const holder of [
+      { pid: process.pid, host: hostname() },
+      { pid: 1, host: 'ci-runner-7.example' },
+    ]) {
       writeFileSync(join(dir, 'out', LOCK), JSON.stringify(holder));
       const before = tree(dir);
       const r = cli(['render', '.', '-o', 'out'], dir);
       expect(r.code).toBe(1);
-      expect(r.stderr).toBe(`render-clusterclass render: cannot write -o out: out is in use by another render-clusterclass run (pid ${holder.pid} on ${holder.host}); run again once it is done, or remove out/${LOCK} if that process is gone\n`);
+      expect(r.stderr).toBe(
+        `render-clusterclass render: cannot write -o out: out is in use by another render-clusterclass run (pid ${holder.pid} on ${holder.host}); run again once it is done, or remove out/${LOCK} if that process is gone\n`,
+      );
       expect(tree(dir)).toEqual(before);
     }
   });
@@ -286,7 +353,9 @@ describe('one run at a time; an interrupted run leaves nothing behind', () => {
     const before = { dir: tree(dir), other: tree(other) };
     const r = cli(['render', '.', '-o', 'out'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`out/${LOCK} is not a lock this tool wrote: remove it if no render-clusterclass run is using out`);
+    expect(r.stderr).toContain(
+      `out/${LOCK} is not a lock this tool wrote: remove it if no render-clusterclass run is using out`,
+    );
     expect({ dir: tree(dir), other: tree(other) }).toEqual(before);
   });
 
@@ -299,7 +368,11 @@ describe('one run at a time; an interrupted run leaves nothing behind', () => {
       // The first run is stopped while its staging directory is there: it is writing.
       const writing = await new Promise<boolean>((resolve) => {
         const watcher = watch(out, (_e, name) => {
-          if (!name?.startsWith('.render-clusterclass-tmp-') || !statSync(join(out, name), { throwIfNoEntry: false })?.isDirectory()) return;
+          if (
+            !name?.startsWith('.render-clusterclass-tmp-') ||
+            !statSync(join(out, name), { throwIfNoEntry: false })?.isDirectory()
+          )
+            return;
           watcher.close();
           first.kill('SIGSTOP');
           resolve(existsSync(join(out, name)));
@@ -311,7 +384,9 @@ describe('one run at a time; an interrupted run leaves nothing behind', () => {
       expect(await done).toBe(0);
       if (!second) continue;
       expect(second.code).toBe(1);
-      expect(second.stderr).toBe(`render-clusterclass render: cannot write -o ${out}: ${out} is in use by another render-clusterclass run (pid ${first.pid} on ${hostname()}); run again once it is done, or remove ${out}/${LOCK} if that process is gone\n`);
+      expect(second.stderr).toBe(
+        `render-clusterclass render: cannot write -o ${out}: ${out} is in use by another render-clusterclass run (pid ${first.pid} on ${hostname()}); run again once it is done, or remove ${out}/${LOCK} if that process is gone\n`,
+      );
       const files = Object.keys(tree(out)).filter((p) => p.endsWith('.yaml'));
       expect(files).toHaveLength(150);
       expect(files.filter((f) => !listed(out).some((l) => l.startsWith(`${f}\t`)))).toEqual([]);
@@ -321,12 +396,16 @@ describe('one run at a time; an interrupted run leaves nothing behind', () => {
     expect.unreachable('the first run was never caught writing');
   });
 
-  for (const [signal, status] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+  for (const [signal, status] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
     it(`${signal} while writing: the staging goes, the lock is released, exit ${status}; the next run converges`, async () => {
       const out = mkdtempSync(join(tmpdir(), 'rcc-signal-'));
       let interrupted: { code: number | null; caught: boolean } = { code: null, caught: false };
       // A run that is done before it is caught is simply tried again with changed inputs.
-      for (let attempt = 1; !interrupted.caught && attempt <= 10; attempt++) interrupted = await interruptWhileWriting(fleet(150, attempt), out, signal);
+      for (let attempt = 1; !interrupted.caught && attempt <= 10; attempt++)
+        interrupted = await interruptWhileWriting(fleet(150, attempt), out, signal);
       expect(interrupted).toEqual({ code: status, caught: true });
       expect(litter(out)).toEqual([]);
       const inputs = fleet(150, 20);
@@ -341,8 +420,14 @@ describe('one run at a time; an interrupted run leaves nothing behind', () => {
 describe.skipIf(!hasTool('git'))('a git revision read as the base', () => {
   it('plan --base REV and render --previous REV leave no temporary copy behind', () => {
     const dir = pkg();
-    const git = (...args: string[]) => run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir });
-    for (const args of [['init', '-q'], ['add', '.'], ['commit', '-qm', 'fleet']]) expect(git(...args).code).toBe(0);
+    const git = (...args: string[]) =>
+      run('git', ['-c', 'user.email=ci@example.com', '-c', 'user.name=ci', ...args], { cwd: dir });
+    for (const args of [
+      ['init', '-q'],
+      ['add', '.'],
+      ['commit', '-qm', 'fleet'],
+    ])
+      expect(git(...args).code).toBe(0);
     const temp = mkdtempSync(join(tmpdir(), 'rcc-tmpdir-'));
     const env = { ...process.env, TMPDIR: temp };
     expect(run('node', [binPath, 'plan', '--base', 'HEAD', '.'], { cwd: dir, env }).code).toBe(0);

@@ -15,7 +15,10 @@ const run = async (...args: string[]) => {
 
 describe('explain CLI: usage', () => {
   it('help and bad usage', async () => {
-    expect(await run('--help')).toMatchObject({ code: 0, out: expect.stringContaining('Usage: render-clusterclass explain CLUSTER') });
+    expect(await run('--help')).toMatchObject({
+      code: 0,
+      out: expect.stringContaining('Usage: render-clusterclass explain CLUSTER'),
+    });
     expect((await run()).code).toBe(3);
     expect((await run('c', '--format', 'yaml')).code).toBe(3);
     expect((await run('c', '--bogus')).code).toBe(3);
@@ -40,15 +43,31 @@ describe.skipIf(!hasShared)('explain CLI on the quick-start fixture', () => {
   it('text: one line per leaf, grouped per object, with the patches considered', async () => {
     const r = await run('qs-dev-1', 'KubeadmControlPlane', '-f', quickStart, ...QUICK_START_GATES);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^# Cluster default\/qs-dev-1, ClusterClass default\/quick-start\nKubeadmControlPlane default\/qs-dev-1-\w+ \(controlplane.cluster.x-k8s.io\/v1beta2, ControlPlane\)\n/);
+    expect(r.out).toMatch(
+      /^# Cluster default\/qs-dev-1, ClusterClass default\/quick-start\nKubeadmControlPlane default\/qs-dev-1-\w+ \(controlplane.cluster.x-k8s.io\/v1beta2, ControlPlane\)\n/,
+    );
     expect(r.out).toMatch(/\n {2}spec\.replicas = 3 +← Cluster spec\.topology\.controlPlane\.replicas\n/);
-    expect(r.out).toMatch(/\n {2}spec\.kubeadmConfigSpec\.files\[0\]\.path = .* +← patch "podSecurityStandard" \(spec\.patches\[11\]\.definitions\[0\]\.jsonPatches\[2\]: add \/spec\/template\/spec\/kubeadmConfigSpec\/files\); valueFrom\.template\n/);
-    expect(r.out).toContain('spec.patches[1] "etcdImageTag": disabled (enabledIf "{{ ne .etcdImageTag \\"\\" }}" → false with etcdImageTag="" (Cluster spec.topology.variables[0].value))');
+    expect(r.out).toMatch(
+      /\n {2}spec\.kubeadmConfigSpec\.files\[0\]\.path = .* +← patch "podSecurityStandard" \(spec\.patches\[11\]\.definitions\[0\]\.jsonPatches\[2\]: add \/spec\/template\/spec\/kubeadmConfigSpec\/files\); valueFrom\.template\n/,
+    );
+    expect(r.out).toContain(
+      'spec.patches[1] "etcdImageTag": disabled (enabledIf "{{ ne .etcdImageTag \\"\\" }}" → false with etcdImageTag="" (Cluster spec.topology.variables[0].value))',
+    );
     expect(r.out).not.toContain('UNATTRIBUTED');
   });
 
   it('--field filters to a path and its children; json output', async () => {
-    const r = await run('default/qs-custom', 'kubeadmcontrolplane', '--field', 'spec.kubeadmConfigSpec.clusterConfiguration.etcd', '--format', 'json', '-f', quickStart, ...QUICK_START_GATES);
+    const r = await run(
+      'default/qs-custom',
+      'kubeadmcontrolplane',
+      '--field',
+      'spec.kubeadmConfigSpec.clusterConfiguration.etcd',
+      '--format',
+      'json',
+      '-f',
+      quickStart,
+      ...QUICK_START_GATES,
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out);
     expect(out.cluster).toMatchObject({ name: 'qs-custom' });
@@ -57,7 +76,14 @@ describe.skipIf(!hasShared)('explain CLI on the quick-start fixture', () => {
       {
         path: 'spec.kubeadmConfigSpec.clusterConfiguration.etcd.local.imageTag',
         value: '3.5.21-0',
-        source: expect.objectContaining({ kind: 'patch', patch: 'etcdImageTag', patchIndex: 1, definitionIndex: 0, jsonPatchIndex: 0, enabledIf: '{{ ne .etcdImageTag "" }}' }),
+        source: expect.objectContaining({
+          kind: 'patch',
+          patch: 'etcdImageTag',
+          patchIndex: 1,
+          definitionIndex: 0,
+          jsonPatchIndex: 0,
+          enabledIf: '{{ ne .etcdImageTag "" }}',
+        }),
       },
     ]);
     const all = await run('qs-custom', '--field', 'spec.version', '-f', quickStart, ...QUICK_START_GATES);
@@ -71,7 +97,10 @@ describe.skipIf(!hasShared)('explain CLI on the quick-start fixture', () => {
     expect(amb.code).toBe(3);
     expect(amb.err).toContain('matches 2 objects');
     expect((await run('qs-dev-1', 'Secret/x', '-f', quickStart, ...QUICK_START_GATES)).code).toBe(1);
-    expect((await run('qs-dev-1', 'KubeadmControlPlane', '--field', 'spec.nope', '-f', quickStart, ...QUICK_START_GATES)).code).toBe(1);
+    expect(
+      (await run('qs-dev-1', 'KubeadmControlPlane', '--field', 'spec.nope', '-f', quickStart, ...QUICK_START_GATES))
+        .code,
+    ).toBe(1);
     const byName = await run('qs-dev-1', 'MachineDeployment/qs-dev-1-md-0', '-f', quickStart, ...QUICK_START_GATES);
     expect(byName.code).toBe(0);
     expect(byName.out).toContain('spec.replicas = 2');

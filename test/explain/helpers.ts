@@ -22,7 +22,11 @@ export const readItems = (path: string): InputItem[] => itemsOf(readFileSync(pat
 
 /** The quick-start's `qs-custom` sets topology taints, which need MachineTaintPropagation (the fixture says so). */
 export const QUICK_START_GATES = ['--feature-gates', 'MachineTaintPropagation=true'] as const;
-export const config = (over: Partial<RenderConfig> = {}): RenderConfig => ({ ...DEFAULT_CONFIG, featureGates: { MachineTaintPropagation: true }, ...over });
+export const config = (over: Partial<RenderConfig> = {}): RenderConfig => ({
+  ...DEFAULT_CONFIG,
+  featureGates: { MachineTaintPropagation: true },
+  ...over,
+});
 
 export function objectOf(objects: ExplainedObject[], role: string): ExplainedObject {
   const o = objects.find((x) => x.role === role);

@@ -22,7 +22,11 @@ import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js'
 import { config, readItems, sharedFixtures } from './helpers.js';
 import type { InputItem } from '../../src/krm/item.js';
 
-const files = existsSync(sharedFixtures) ? readdirSync(sharedFixtures).filter((f) => f.endsWith('.yaml')).sort() : [];
+const files = existsSync(sharedFixtures)
+  ? readdirSync(sharedFixtures)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()
+  : [];
 const crds = fixtureCrdsMissing() ? undefined : loadFixtureCrds();
 
 /** The input document a source names, as written. */
@@ -35,7 +39,8 @@ function documentOf(items: InputItem[], s: Source, cluster: JsonObject, classDoc
 }
 
 /** Results a render gives with or without provenance (the count of objects written aside). */
-const comparable = (results: readonly Result[]) => results.filter((r) => r.tags?.rule !== 'rendered' && r.tags?.rule !== 'summary');
+const comparable = (results: readonly Result[]) =>
+  results.filter((r) => r.tags?.rule !== 'rendered' && r.tags?.rule !== 'summary');
 
 describe.skipIf(files.length === 0)('provenance: true over every real-world fixture', () => {
   it('covers the 16 fixtures', () => expect(files).toHaveLength(16));
@@ -54,16 +59,27 @@ describe.skipIf(files.length === 0)('provenance: true over every real-world fixt
 
         for (const g of out.generated) {
           const report = g.objects.find((o) => o.kind === 'ProvenanceReport');
-          const reported = (asObject(report?.spec)?.objects ?? []) as { kind: string; name: string; fields: { path: string; source: Source }[] }[];
+          const reported = (asObject(report?.spec)?.objects ?? []) as {
+            kind: string;
+            name: string;
+            fields: { path: string; source: Source }[];
+          }[];
           const rendered = g.objects.map((o) => toManifest(o)).filter((o): o is JsonObject => o !== undefined);
-          expect(reported.map((o) => `${o.kind}/${o.name}`)).toEqual(rendered.map((o) => `${o.kind}/${asObject(o.metadata)?.name}`));
-          const clusterDoc = items.find((i) => i.ref?.kind === 'Cluster' && `${i.ref.namespace ?? 'default'}/${i.ref.name}` === g.cluster)!.value;
+          expect(reported.map((o) => `${o.kind}/${o.name}`)).toEqual(
+            rendered.map((o) => `${o.kind}/${asObject(o.metadata)?.name}`),
+          );
+          const clusterDoc = items.find(
+            (i) => i.ref?.kind === 'Cluster' && `${i.ref.namespace ?? 'default'}/${i.ref.name}` === g.cluster,
+          )!.value;
           const classRef = asObject(asObject(report?.spec)?.clusterClass)!;
           const classDoc = items.find((i) => i.ref?.kind === 'ClusterClass' && i.ref.name === classRef.name)!.value;
           rendered.forEach((obj, n) => {
             const fields = reported[n]!.fields;
             const paths = leaves(obj).map((l) => formatPath(l.segs));
-            expect(fields.map((f) => f.path), `${g.cluster} ${obj.kind}`).toEqual(paths);
+            expect(
+              fields.map((f) => f.path),
+              `${g.cluster} ${obj.kind}`,
+            ).toEqual(paths);
             for (const [i, f] of fields.entries()) {
               const where = `${g.cluster} ${obj.kind}/${asObject(obj.metadata)?.name} ${f.path} ← ${JSON.stringify(f.source)}`;
               expect(f.source.kind, where).not.toBe('unknown');
@@ -71,7 +87,8 @@ describe.skipIf(files.length === 0)('provenance: true over every real-world fixt
               if (!doc || !('path' in f.source)) continue;
               const actual: Json | undefined = getAt(doc, parsePath(f.source.path)!);
               expect(actual, where).not.toBeUndefined();
-              if (!f.source.note) expect(canonicalJson(actual!), where).toBe(canonicalJson(getAt(obj, parsePath(paths[i]!)!)!));
+              if (!f.source.note)
+                expect(canonicalJson(actual!), where).toBe(canonicalJson(getAt(obj, parsePath(paths[i]!)!)!));
             }
           });
         }
@@ -83,7 +100,10 @@ describe.skipIf(files.length === 0)('provenance: true over every real-world fixt
 describe.skipIf(files.length === 0)('render --strict --set provenance=true (issue 14 reproduction)', () => {
   it('capo-dev-test renders clean, with a provenance report per Cluster', async () => {
     const io = fakeIO();
-    const code = await runRender([join(sharedFixtures, 'capo-dev-test.yaml'), '--strict', '--set', 'provenance=true', '--format', 'resourcelist'], io);
+    const code = await runRender(
+      [join(sharedFixtures, 'capo-dev-test.yaml'), '--strict', '--set', 'provenance=true', '--format', 'resourcelist'],
+      io,
+    );
     expect(io.err).not.toMatch(/warning|error/);
     expect(code).toBe(0);
     expect(io.out.match(/kind: ProvenanceReport/g)).toHaveLength(2);

@@ -17,12 +17,20 @@ import type { InputItem } from '../../src/krm/item.js';
 
 const goldenDir = join(repoRoot, 'test', 'golden', 'render');
 const inputs = [
-  ...(existsSync(sharedFixtures) ? readdirSync(sharedFixtures).filter((f) => f.endsWith('.yaml')).map((f) => join(sharedFixtures, f)) : []),
-  ...readdirSync(goldenDir).map((d) => join(goldenDir, d, 'input.yaml')).filter((f) => existsSync(f)),
+  ...(existsSync(sharedFixtures)
+    ? readdirSync(sharedFixtures)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => join(sharedFixtures, f))
+    : []),
+  ...readdirSync(goldenDir)
+    .map((d) => join(goldenDir, d, 'input.yaml'))
+    .filter((f) => existsSync(f)),
 ];
 
 function clustersOf(items: InputItem[]): { key: string; doc: JsonObject }[] {
-  return items.filter((i) => i.ref?.kind === 'Cluster' && hasTopology(i.value)).map((i) => ({ key: `${i.ref!.namespace ?? 'default'}/${i.ref!.name}`, doc: i.value }));
+  return items
+    .filter((i) => i.ref?.kind === 'Cluster' && hasTopology(i.value))
+    .map((i) => ({ key: `${i.ref!.namespace ?? 'default'}/${i.ref!.name}`, doc: i.value }));
 }
 
 describe('explain sweep over real-world and golden inputs', () => {
@@ -34,8 +42,16 @@ describe('explain sweep over real-world and golden inputs', () => {
         const r = explainCluster(items, config({ skipExternalPatches: true }), key);
         if (r.objects.length === 0) continue; // a fixture Cluster that is meant to fail validation
         explained++;
-        expect(r.results.filter((x) => x.tags?.rule === 'explain-replay'), key).toEqual([]);
-        const classDoc = items.find((i) => i.ref?.kind === 'ClusterClass' && i.ref.name === r.clusterClass!.name && (i.ref.namespace ?? 'default') === r.clusterClass!.namespace)!.value;
+        expect(
+          r.results.filter((x) => x.tags?.rule === 'explain-replay'),
+          key,
+        ).toEqual([]);
+        const classDoc = items.find(
+          (i) =>
+            i.ref?.kind === 'ClusterClass' &&
+            i.ref.name === r.clusterClass!.name &&
+            (i.ref.namespace ?? 'default') === r.clusterClass!.namespace,
+        )!.value;
         for (const o of r.objects) {
           for (const f of o.fields) {
             const where = `${key} ${o.ref.kind}/${o.ref.name} ${f.path}`;

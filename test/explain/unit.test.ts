@@ -105,72 +105,164 @@ describe('explain: hand-written class', () => {
 
   it('renders and attributes everything', () => {
     expect(r.results.filter((x) => x.severity !== 'info')).toEqual([]);
-    for (const o of r.objects) for (const f of o.fields) expect(f.source.kind, `${o.ref.kind} ${f.path}`).not.toBe('unknown');
-    expect(r.objects.map((o) => o.role)).toEqual(['Cluster', 'ControlPlane', 'MachineDeploymentBootstrapTemplate md-0', 'MachineDeploymentInfrastructureTemplate md-0', 'MachineDeployment md-0']);
+    for (const o of r.objects)
+      for (const f of o.fields) expect(f.source.kind, `${o.ref.kind} ${f.path}`).not.toBe('unknown');
+    expect(r.objects.map((o) => o.role)).toEqual([
+      'Cluster',
+      'ControlPlane',
+      'MachineDeploymentBootstrapTemplate md-0',
+      'MachineDeploymentInfrastructureTemplate md-0',
+      'MachineDeployment md-0',
+    ]);
   });
 
   it('add at list index 0 shifts the template items', () => {
-    expect(fieldOf(cp(), 'spec.list[0]')).toMatchObject({ value: 'first', source: { kind: 'patch', patch: 'prepend', patchIndex: 0, definitionIndex: 0, jsonPatchIndex: 0, opPath: '/spec/template/spec/list/0' } });
-    expect(fieldOf(cp(), 'spec.list[1]')).toMatchObject({ value: 'a', source: { kind: 'template', template: T, path: 'spec.template.spec.list[0]' } });
-    expect(fieldOf(cp(), 'spec.list[2]')).toMatchObject({ value: 'b', source: { kind: 'template', path: 'spec.template.spec.list[1]' } });
+    expect(fieldOf(cp(), 'spec.list[0]')).toMatchObject({
+      value: 'first',
+      source: {
+        kind: 'patch',
+        patch: 'prepend',
+        patchIndex: 0,
+        definitionIndex: 0,
+        jsonPatchIndex: 0,
+        opPath: '/spec/template/spec/list/0',
+      },
+    });
+    expect(fieldOf(cp(), 'spec.list[1]')).toMatchObject({
+      value: 'a',
+      source: { kind: 'template', template: T, path: 'spec.template.spec.list[0]' },
+    });
+    expect(fieldOf(cp(), 'spec.list[2]')).toMatchObject({
+      value: 'b',
+      source: { kind: 'template', path: 'spec.template.spec.list[1]' },
+    });
   });
 
   it('replace, remove, empty objects', () => {
-    expect(sourceOf(cp(), 'spec.replaced')).toMatchObject({ kind: 'patch', patch: 'prepend', jsonPatchIndex: 1, op: 'replace' });
+    expect(sourceOf(cp(), 'spec.replaced')).toMatchObject({
+      kind: 'patch',
+      patch: 'prepend',
+      jsonPatchIndex: 1,
+      op: 'replace',
+    });
     expect(cp().fields.some((f) => f.path === 'spec.gone')).toBe(false);
-    expect(fieldOf(cp(), 'spec.empty')).toMatchObject({ value: {}, source: { kind: 'template', path: 'spec.template.spec.empty' } });
+    expect(fieldOf(cp(), 'spec.empty')).toMatchObject({
+      value: {},
+      source: { kind: 'template', path: 'spec.template.spec.empty' },
+    });
   });
 
   it('a later patch wins below an earlier one', () => {
     expect(sourceOf(cp(), 'spec.obj.a')).toMatchObject({ patch: 'prepend', jsonPatchIndex: 3 });
     expect(fieldOf(cp(), 'spec.obj.b')).toMatchObject({
       value: 'small',
-      source: { patch: 'override', patchIndex: 1, jsonPatchIndex: 0, valueFrom: { variable: 'flavor' }, variables: [{ name: 'flavor', value: 'small', defaulted: true, defaultFrom: 'spec.variables[0].schema.openAPIV3Schema.default' }] },
+      source: {
+        patch: 'override',
+        patchIndex: 1,
+        jsonPatchIndex: 0,
+        valueFrom: { variable: 'flavor' },
+        variables: [
+          {
+            name: 'flavor',
+            value: 'small',
+            defaulted: true,
+            defaultFrom: 'spec.variables[0].schema.openAPIV3Schema.default',
+          },
+        ],
+      },
     });
     expect(fieldOf(cp(), 'spec.name')).toMatchObject({
       value: 'c1-small',
-      source: { patch: 'override', variables: [{ name: 'builtin.cluster.name', value: 'c1' }, { name: 'flavor', defaulted: true }] },
+      source: {
+        patch: 'override',
+        variables: [
+          { name: 'builtin.cluster.name', value: 'c1' },
+          { name: 'flavor', defaulted: true },
+        ],
+      },
     });
   });
 
   it('preserved fields keep their desired-state source (§7.6)', () => {
-    expect(fieldOf(cp(), 'spec.replicas')).toMatchObject({ value: 3, source: { kind: 'topology', path: 'spec.topology.controlPlane.replicas' } });
-    expect(fieldOf(cp(), 'spec.version')).toMatchObject({ value: 'v1.33.0', source: { kind: 'topology', path: 'spec.topology.version' } });
+    expect(fieldOf(cp(), 'spec.replicas')).toMatchObject({
+      value: 3,
+      source: { kind: 'topology', path: 'spec.topology.controlPlane.replicas' },
+    });
+    expect(fieldOf(cp(), 'spec.version')).toMatchObject({
+      value: 'v1.33.0',
+      source: { kind: 'topology', path: 'spec.topology.version' },
+    });
   });
 
   it('label precedence and labels added by patches', () => {
-    expect(fieldOf(cp(), 'metadata.labels.both')).toMatchObject({ value: 'topology', source: { kind: 'topology', path: 'spec.topology.controlPlane.metadata.labels.both' } });
-    expect(sourceOf(cp(), 'metadata.labels.from-class')).toEqual({ kind: 'clusterClass', path: 'spec.controlPlane.metadata.labels.from-class' });
-    expect(sourceOf(cp(), 'metadata.labels.tmpl')).toEqual({ kind: 'template', template: T, path: 'spec.template.metadata.labels.tmpl' });
-    expect(sourceOf(cp(), 'metadata.labels.patched')).toMatchObject({ kind: 'patch', patch: 'prepend', jsonPatchIndex: 4 });
+    expect(fieldOf(cp(), 'metadata.labels.both')).toMatchObject({
+      value: 'topology',
+      source: { kind: 'topology', path: 'spec.topology.controlPlane.metadata.labels.both' },
+    });
+    expect(sourceOf(cp(), 'metadata.labels.from-class')).toEqual({
+      kind: 'clusterClass',
+      path: 'spec.controlPlane.metadata.labels.from-class',
+    });
+    expect(sourceOf(cp(), 'metadata.labels.tmpl')).toEqual({
+      kind: 'template',
+      template: T,
+      path: 'spec.template.metadata.labels.tmpl',
+    });
+    expect(sourceOf(cp(), 'metadata.labels.patched')).toMatchObject({
+      kind: 'patch',
+      patch: 'prepend',
+      jsonPatchIndex: 4,
+    });
   });
 
   it('disabled patches are listed with their enabledIf result and set nothing', () => {
     expect(cp().fields.some((f) => f.path === 'spec.never')).toBe(false);
     expect(cp().patches).toContainEqual(
-      expect.objectContaining({ patch: 'disabled', enabled: false, enabledIf: '{{ .enableNever }}', enabledIfVariables: [expect.objectContaining({ name: 'enableNever', value: false, defaulted: true })] }),
+      expect.objectContaining({
+        patch: 'disabled',
+        enabled: false,
+        enabledIf: '{{ .enableNever }}',
+        enabledIfVariables: [expect.objectContaining({ name: 'enableNever', value: false, defaulted: true })],
+      }),
     );
   });
 
   it('MachineDeployment fields', () => {
     const md = objectOf(r.objects, 'MachineDeployment md-0');
-    expect(sourceOf(md, 'spec.replicas')).toEqual({ kind: 'topology', path: 'spec.topology.workers.machineDeployments[0].replicas' });
+    expect(sourceOf(md, 'spec.replicas')).toEqual({
+      kind: 'topology',
+      path: 'spec.topology.workers.machineDeployments[0].replicas',
+    });
     expect(sourceOf(md, 'spec.template.spec.version')).toEqual({ kind: 'topology', path: 'spec.topology.version' });
     expect(sourceOf(md, 'spec.clusterName')).toMatchObject({ kind: 'fixed' });
     expect(sourceOf(md, 'spec.template.spec.bootstrap.configRef.name')).toMatchObject({ kind: 'builtin' });
     const boot = objectOf(r.objects, 'MachineDeploymentBootstrapTemplate md-0');
-    expect(fieldOf(boot, 'spec.template.spec.files')).toMatchObject({ value: [], source: { kind: 'template', path: 'spec.template.spec.files' } });
+    expect(fieldOf(boot, 'spec.template.spec.files')).toMatchObject({
+      value: [],
+      source: { kind: 'template', path: 'spec.template.spec.files' },
+    });
   });
 
   it('selection, field filters and descriptions', () => {
     expect(selectObject(r.objects, 'testcontrolplane')).toMatchObject({ ok: true });
     expect(selectObject(r.objects, 'MachineDeployment/c1-md-0')).toMatchObject({ ok: true });
     expect(selectObject(r.objects, 'Nope')).toMatchObject({ ok: false, ambiguous: false });
-    expect(filterFields(cp().fields, 'spec.list').map((f) => f.path)).toEqual(['spec.list[0]', 'spec.list[1]', 'spec.list[2]']);
+    expect(filterFields(cp().fields, 'spec.list').map((f) => f.path)).toEqual([
+      'spec.list[0]',
+      'spec.list[1]',
+      'spec.list[2]',
+    ]);
     expect(filterFields(cp().fields, 'spec.list[1]').map((f) => f.path)).toEqual(['spec.list[1]']);
-    expect(filterFields(objectOf(r.objects, 'MachineDeployment md-0').fields, 'metadata.labels.cluster.x-k8s.io/cluster-name')).toHaveLength(1);
+    expect(
+      filterFields(
+        objectOf(r.objects, 'MachineDeployment md-0').fields,
+        'metadata.labels.cluster.x-k8s.io/cluster-name',
+      ),
+    ).toHaveLength(1);
     expect(describeSource(sourceOf(cp(), 'spec.replicas'))).toBe('Cluster spec.topology.controlPlane.replicas');
-    expect(describeSource(sourceOf(cp(), 'spec.obj.b'))).toContain('patch "override" (spec.patches[1].definitions[0].jsonPatches[0]: add /spec/template/spec/obj/b)');
+    expect(describeSource(sourceOf(cp(), 'spec.obj.b'))).toContain(
+      'patch "override" (spec.patches[1].definitions[0].jsonPatches[0]: add /spec/template/spec/obj/b)',
+    );
   });
 
   it('provenance report', () => {
@@ -178,12 +270,21 @@ describe('explain: hand-written class', () => {
     expect(report).toMatchObject({
       apiVersion: 'fn.render-clusterclass.dev/v1alpha1',
       kind: 'ProvenanceReport',
-      metadata: { name: 'c1-provenance', namespace: 'default', annotations: { 'config.kubernetes.io/local-config': 'true' } },
+      metadata: {
+        name: 'c1-provenance',
+        namespace: 'default',
+        annotations: { 'config.kubernetes.io/local-config': 'true' },
+      },
       spec: { cluster: { namespace: 'default', name: 'c1' }, clusterClass: { namespace: 'default', name: 'small' } },
     });
-    const objects = (report.spec as { objects: { kind: string; fields: { path: string; from: string; value?: unknown }[] }[] }).objects;
+    const objects = (
+      report.spec as { objects: { kind: string; fields: { path: string; from: string; value?: unknown }[] }[] }
+    ).objects;
     const cpReport = objects.find((o) => o.kind === 'TestControlPlane')!;
-    expect(cpReport.fields.find((f) => f.path === 'spec.replicas')).toMatchObject({ from: 'Cluster spec.topology.controlPlane.replicas', source: { kind: 'topology' } });
+    expect(cpReport.fields.find((f) => f.path === 'spec.replicas')).toMatchObject({
+      from: 'Cluster spec.topology.controlPlane.replicas',
+      source: { kind: 'topology' },
+    });
     expect(cpReport.fields[0]!.value).toBeUndefined();
     const withValues = provenanceReport({ cluster: r.cluster!, objects: r.objects }, { values: true });
     expect(JSON.stringify(withValues)).toContain('"value":3');
@@ -244,15 +345,34 @@ spec:
 
   it('renders v1beta1 objects with sources at v1beta1 paths', () => {
     expect(r.results.filter((x) => x.severity === 'error')).toEqual([]);
-    for (const o of r.objects) for (const f of o.fields) expect(f.source.kind, `${o.ref.kind} ${f.path}`).not.toBe('unknown');
+    for (const o of r.objects)
+      for (const f of o.fields) expect(f.source.kind, `${o.ref.kind} ${f.path}`).not.toBe('unknown');
     const md = objectOf(r.objects, 'MachineDeployment md-0');
     expect(md.ref.apiVersion).toBe('cluster.x-k8s.io/v1beta1');
-    expect(fieldOf(md, 'spec.template.spec.nodeDrainTimeout')).toMatchObject({ value: '1m30s', source: { kind: 'topology', path: 'spec.topology.workers.machineDeployments[0].nodeDrainTimeout' } });
-    expect(sourceOf(md, 'metadata.labels.tier')).toEqual({ kind: 'clusterClass', path: 'spec.workers.machineDeployments[0].template.metadata.labels.tier' });
-    expect(sourceOf(md, 'spec.strategy.type')).toEqual({ kind: 'clusterClass', path: 'spec.workers.machineDeployments[0].strategy.type' });
-    expect(sourceOf(md, 'spec.strategy.rollingUpdate.deletePolicy')).toEqual({ kind: 'clusterClass', path: 'spec.workers.machineDeployments[0].strategy.rollingUpdate.deletePolicy' });
+    expect(fieldOf(md, 'spec.template.spec.nodeDrainTimeout')).toMatchObject({
+      value: '1m30s',
+      source: { kind: 'topology', path: 'spec.topology.workers.machineDeployments[0].nodeDrainTimeout' },
+    });
+    expect(sourceOf(md, 'metadata.labels.tier')).toEqual({
+      kind: 'clusterClass',
+      path: 'spec.workers.machineDeployments[0].template.metadata.labels.tier',
+    });
+    expect(sourceOf(md, 'spec.strategy.type')).toEqual({
+      kind: 'clusterClass',
+      path: 'spec.workers.machineDeployments[0].strategy.type',
+    });
+    expect(sourceOf(md, 'spec.strategy.rollingUpdate.deletePolicy')).toEqual({
+      kind: 'clusterClass',
+      path: 'spec.workers.machineDeployments[0].strategy.rollingUpdate.deletePolicy',
+    });
     const mhc = objectOf(r.objects, 'MachineDeploymentHealthCheck md-0');
-    expect(fieldOf(mhc, 'spec.unhealthyConditions[0].timeout')).toMatchObject({ value: '5m0s', source: { kind: 'clusterClass', path: 'spec.workers.machineDeployments[0].machineHealthCheck.unhealthyConditions[0].timeout' } });
+    expect(fieldOf(mhc, 'spec.unhealthyConditions[0].timeout')).toMatchObject({
+      value: '5m0s',
+      source: {
+        kind: 'clusterClass',
+        path: 'spec.workers.machineDeployments[0].machineHealthCheck.unhealthyConditions[0].timeout',
+      },
+    });
     expect(fieldOf(mhc, 'spec.nodeStartupTimeout')).toMatchObject({ value: '10m0s', source: { kind: 'default' } });
   });
 });
@@ -270,12 +390,20 @@ describe('explain paths', () => {
       expect(applyJsonPatch(doc as never, [op], (_, e) => seen.push(e)).ok).toBe(true);
       return seen;
     };
-    expect(effectOf({ spec: { l: [1, 2] } }, { op: 'add', path: '/spec/l/-', value: 3 })).toEqual([{ op: 'add', path: ['spec', 'l', 2], listLength: 2 }]);
-    expect(effectOf({ spec: { 'a/b': {} } }, { op: 'add', path: '/spec/a~1b/x', value: 1 })).toEqual([{ op: 'add', path: ['spec', 'a/b', 'x'] }]);
+    expect(effectOf({ spec: { l: [1, 2] } }, { op: 'add', path: '/spec/l/-', value: 3 })).toEqual([
+      { op: 'add', path: ['spec', 'l', 2], listLength: 2 },
+    ]);
+    expect(effectOf({ spec: { 'a/b': {} } }, { op: 'add', path: '/spec/a~1b/x', value: 1 })).toEqual([
+      { op: 'add', path: ['spec', 'a/b', 'x'] },
+    ]);
   });
 
   it('finds the variables a Go template reads', () => {
-    expect(templateReferences('kindest/node:{{ .builtin.machineDeployment.version | replace "+" "_" }}')).toEqual(['builtin.machineDeployment.version']);
-    expect(templateReferences('{{ if .a }}{{ $.b.c }}{{ (semver .v).Major }}{{ index . "http-proxy" }}{{ end }}').sort()).toEqual(['a', 'b.c', 'http-proxy', 'v']);
+    expect(templateReferences('kindest/node:{{ .builtin.machineDeployment.version | replace "+" "_" }}')).toEqual([
+      'builtin.machineDeployment.version',
+    ]);
+    expect(
+      templateReferences('{{ if .a }}{{ $.b.c }}{{ (semver .v).Major }}{{ index . "http-proxy" }}{{ end }}').sort(),
+    ).toEqual(['a', 'b.c', 'http-proxy', 'v']);
   });
 });

@@ -38,7 +38,10 @@ function kindImage(version: string): string {
 }
 
 /** topologymutation.MergeVariableMaps over the request's lists (builtin merged, later wins). */
-export function mergeVariables(global: { name: string; value: any }[] = [], item: { name: string; value: any }[] = []): Obj {
+export function mergeVariables(
+  global: { name: string; value: any }[] = [],
+  item: { name: string; value: any }[] = [],
+): Obj {
   const out: Obj = {};
   for (const v of [...global, ...item]) {
     if (v.name === 'builtin' && out.builtin) out.builtin = { ...out.builtin, ...v.value };
@@ -64,7 +67,13 @@ const arg = (name: string, value: string) => ({ name, value });
 /** convertToKubeadmConfigFiles: root:root 0600, empty fields omitted. */
 function files(vars: Obj): Obj[] {
   const list: Obj[] = variable(vars, 'files') ?? [];
-  return list.map((f) => ({ ...(f.path ? { path: f.path } : {}), ...(f.content ? { content: f.content } : {}), ...(f.contentFormat ? { contentFormat: f.contentFormat } : {}), owner: 'root:root', permissions: '0600' }));
+  return list.map((f) => ({
+    ...(f.path ? { path: f.path } : {}),
+    ...(f.content ? { content: f.content } : {}),
+    ...(f.contentFormat ? { contentFormat: f.contentFormat } : {}),
+    owner: 'root:root',
+    permissions: '0600',
+  }));
 }
 
 function kubeadmExtras(spec: Obj, vars: Obj): void {
@@ -87,7 +96,10 @@ const MUTATIONS: Record<string, (o: Obj, vars: Obj) => void> = {
   },
   KubeadmControlPlaneTemplate(o, vars) {
     const version = variable(vars, 'builtin.controlPlane.version');
-    if (typeof version !== 'string') throw new Error('could not patch KubeadmControlPlane: could not get builtin.controlPlane.version: variable "builtin.controlPlane.version" not found');
+    if (typeof version !== 'string')
+      throw new Error(
+        'could not patch KubeadmControlPlane: could not get builtin.controlPlane.version: variable "builtin.controlPlane.version" not found',
+      );
     const meta = ensure(o, 'spec', 'template', 'metadata');
     addTo(meta, 'labels', LABEL);
     addTo(meta, 'annotations', ANNOTATION);
@@ -126,7 +138,8 @@ const MUTATIONS: Record<string, (o: Obj, vars: Obj) => void> = {
     const meta = ensure(o, 'metadata');
     addTo(meta, 'labels', LABEL);
     addTo(meta, 'annotations', ANNOTATION);
-    const version = variable(vars, 'builtin.controlPlane.version') ?? variable(vars, 'builtin.machineDeployment.version');
+    const version =
+      variable(vars, 'builtin.controlPlane.version') ?? variable(vars, 'builtin.machineDeployment.version');
     if (typeof version !== 'string') throw new Error('no version variables found for DevMachineTemplate patch');
     const docker = o.spec?.template?.spec?.backend?.docker;
     if (docker) docker.customImage = kindImage(version);
@@ -165,14 +178,22 @@ export function generatePatches(request: Obj): Obj {
   for (const item of request.items ?? []) {
     const vars = mergeVariables(request.variables, item.variables);
     const mutate = MUTATIONS[item.object?.kind];
-    if (!mutate) return { status: 'Failure', message: `no kind "${item.object?.kind}" is registered for version "${item.object?.apiVersion}" in scheme` };
+    if (!mutate)
+      return {
+        status: 'Failure',
+        message: `no kind "${item.object?.kind}" is registered for version "${item.object?.apiVersion}" in scheme`,
+      };
     const modified = structuredClone(item.object);
     try {
       mutate(modified, vars);
     } catch (e) {
       return { status: 'Failure', message: `error patching ${item.object.kind}: ${(e as Error).message}` };
     }
-    items.push({ uid: item.uid, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(diff(item.object, modified))).toString('base64') });
+    items.push({
+      uid: item.uid,
+      patchType: 'JSONPatch',
+      patch: Buffer.from(JSON.stringify(diff(item.object, modified))).toString('base64'),
+    });
   }
   return { status: 'Success', items };
 }
@@ -187,18 +208,37 @@ export const DISCOVERED_VARIABLES = [
         type: 'string',
         default: '',
         example: '0',
-        description: 'kubeadmControlPlaneMaxSurge is the maximum number of control planes that can be scheduled above or under the desired number of control plane machines.',
-        'x-kubernetes-validations': [{ rule: 'self == "" || self != ""', messageExpression: "'just a test expression, got %s'.format([self])" }],
+        description:
+          'kubeadmControlPlaneMaxSurge is the maximum number of control planes that can be scheduled above or under the desired number of control plane machines.',
+        'x-kubernetes-validations': [
+          { rule: 'self == "" || self != ""', messageExpression: "'just a test expression, got %s'.format([self])" },
+        ],
       },
     },
   },
   {
     name: 'files',
     required: false,
-    schema: { openAPIV3Schema: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' }, contentFormat: { type: 'string' } } } } },
+    schema: {
+      openAPIV3Schema: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { path: { type: 'string' }, content: { type: 'string' }, contentFormat: { type: 'string' } },
+        },
+      },
+    },
   },
-  { name: 'preKubeadmCommands', required: false, schema: { openAPIV3Schema: { type: 'array', items: { type: 'string' } } } },
-  { name: 'kubeadmConfigTemplateAnnotations', required: false, schema: { openAPIV3Schema: { type: 'object', additionalProperties: { type: 'string' } } } },
+  {
+    name: 'preKubeadmCommands',
+    required: false,
+    schema: { openAPIV3Schema: { type: 'array', items: { type: 'string' } } },
+  },
+  {
+    name: 'kubeadmConfigTemplateAnnotations',
+    required: false,
+    schema: { openAPIV3Schema: { type: 'object', additionalProperties: { type: 'string' } } },
+  },
   {
     name: 'imageRepository',
     required: true,
@@ -206,9 +246,19 @@ export const DISCOVERED_VARIABLES = [
       openAPIV3Schema: {
         type: 'string',
         example: 'kindest',
-        'x-metadata': { labels: { objects: 'DevCluster' }, annotations: { description: 'Gets set at DevCluster.Spec.Template.Spec.Backend.Docker.LoadBalancer.ImageRepository' } },
+        'x-metadata': {
+          labels: { objects: 'DevCluster' },
+          annotations: {
+            description: 'Gets set at DevCluster.Spec.Template.Spec.Backend.Docker.LoadBalancer.ImageRepository',
+          },
+        },
       },
     },
-    deprecatedV1Beta1Metadata: { labels: { objects: 'DevCluster' }, annotations: { description: 'Gets set at DevCluster.Spec.Template.Spec.Backend.Docker.LoadBalancer.ImageRepository' } },
+    deprecatedV1Beta1Metadata: {
+      labels: { objects: 'DevCluster' },
+      annotations: {
+        description: 'Gets set at DevCluster.Spec.Template.Spec.Backend.Docker.LoadBalancer.ImageRepository',
+      },
+    },
   },
 ];

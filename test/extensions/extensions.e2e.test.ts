@@ -29,7 +29,9 @@ beforeAll(async () => {
 afterAll(async () => ext?.stop());
 
 /** Inputs for the test class; `config` overrides the ExtensionConfig (default: url + CA + a secret setting). */
-function inputs(o: ClassOptions & { extraCommand?: string; region?: string; config?: string; extra?: string } = {}): string {
+function inputs(
+  o: ClassOptions & { extraCommand?: string; region?: string; config?: string; extra?: string } = {},
+): string {
   const config = o.config ?? extensionConfig(EXT, { url: ext.url }, pki.caPem, { settings: { token: 's3cret-token' } });
   const { extraCommand: _e, region: _r, config: _c, extra: _x, ...classOptions } = o;
   return tempDir({
@@ -41,11 +43,14 @@ function inputs(o: ClassOptions & { extraCommand?: string; region?: string; conf
 }
 
 /** The ExtensionConfig is among the inputs here: the operator allows the package's (package-trust.test.ts has the default). */
-const render = (dir: string, ...flags: string[]) => cli(['render', dir, '--set', 'keepClassInputs=false', '--allow-package-extensions', ...flags]);
+const render = (dir: string, ...flags: string[]) =>
+  cli(['render', dir, '--set', 'keepClassInputs=false', '--allow-package-extensions', ...flags]);
 const objectsOf = (stdout: string) => parseAll(stdout);
-const byKind = (objs: any[], kind: string, name?: RegExp) => objs.find((o) => o.kind === kind && (!name || name.test(o.metadata.name)));
+const byKind = (objs: any[], kind: string, name?: RegExp) =>
+  objs.find((o) => o.kind === kind && (!name || name.test(o.metadata.name)));
 /** Requests received since `from`, for one handler path. */
-const received = (from: number, path: string): Received[] => ext.requests.slice(from).filter((r) => r.path.endsWith(path));
+const received = (from: number, path: string): Received[] =>
+  ext.requests.slice(from).filter((r) => r.path.endsWith(path));
 
 describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', () => {
   it('applies inline and external patches in class order, with discovered variables, overrides and builtins', async () => {
@@ -55,10 +60,17 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     const objs = objectsOf(r.stdout);
     const kcp = byKind(objs, 'KubeadmControlPlane');
     // inline-first, then the external JSONPatch (builtins + a defaulted discovered variable + a set one), then inline-last.
-    expect(kcp.spec.kubeadmConfigSpec.preKubeadmCommands).toEqual(['echo inline-first', 'echo external ext-1 v1.34.2 eu-west-1', 'echo from variable', 'echo inline-last']);
+    expect(kcp.spec.kubeadmConfigSpec.preKubeadmCommands).toEqual([
+      'echo inline-first',
+      'echo external ext-1 v1.34.2 eu-west-1',
+      'echo from variable',
+      'echo inline-last',
+    ]);
     expect(kcp.metadata.labels).toMatchObject({ region: 'eu-west-1', replicas: '3' });
     // The MD template sees its own builtins and the MD override of the discovered variable.
-    expect(byKind(objs, 'DevMachineTemplate', /md-0/).spec.template.spec.backend.docker.customImage).toBe('img-md-0-v1.34.2-us-east-2');
+    expect(byKind(objs, 'DevMachineTemplate', /md-0/).spec.template.spec.backend.docker.customImage).toBe(
+      'img-md-0-v1.34.2-us-east-2',
+    );
     // JSONMergePatch: an object merged in, a null removing a field (RFC 7386).
     const dc = byKind(objs, 'DevCluster');
     expect(dc.spec.backend.docker).toEqual({ loadBalancer: { imageRepository: 'merged.example.com' } });
@@ -87,7 +99,12 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     expect(cluster).toMatchObject({
       name: 'ext-1',
       namespace: 'team-a',
-      topology: { version: 'v1.34.2', classRef: { name: 'ext-class', namespace: 'team-a' }, class: 'ext-class', classNamespace: 'team-a' },
+      topology: {
+        version: 'v1.34.2',
+        classRef: { name: 'ext-class', namespace: 'team-a' },
+        class: 'ext-class',
+        classNamespace: 'team-a',
+      },
     });
     const holders = req.items.map((i: any) => i.holderReference);
     for (const h of holders) expect(Object.keys(h)).toEqual(['apiVersion', 'kind', 'namespace', 'name', 'fieldPath']);
@@ -102,30 +119,53 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     expect(holders[0].name).toBe('ext-1');
     for (const item of req.items) {
       expect(item.uid).toMatch(UID);
-      expect(Object.keys(item)).toEqual(item.holderReference.fieldPath === 'spec.infrastructureRef' ? ['uid', 'holderReference', 'object'] : ['uid', 'holderReference', 'object', 'variables']);
+      expect(Object.keys(item)).toEqual(
+        item.holderReference.fieldPath === 'spec.infrastructureRef'
+          ? ['uid', 'holderReference', 'object']
+          : ['uid', 'holderReference', 'object', 'variables'],
+      );
     }
     expect(new Set(req.items.map((i: any) => i.uid)).size).toBe(5);
     // The request of the second external patch carries the templates as patched so far.
     const cp = req.items[1];
     expect(cp.object.spec.template.spec.kubeadmConfigSpec.preKubeadmCommands).toEqual(['echo inline-first']);
     expect(cp.variables.map((v: any) => v.name)).toEqual(['builtin']);
-    expect(Object.keys(cp.variables[0].value.controlPlane)).toEqual(['version', 'metadata', 'name', 'replicas', 'machineTemplate']);
-    expect(cp.variables[0].value.controlPlane).toMatchObject({ version: 'v1.34.2', name: holders[2].name, replicas: 3 });
+    expect(Object.keys(cp.variables[0].value.controlPlane)).toEqual([
+      'version',
+      'metadata',
+      'name',
+      'replicas',
+      'machineTemplate',
+    ]);
+    expect(cp.variables[0].value.controlPlane).toMatchObject({
+      version: 'v1.34.2',
+      name: holders[2].name,
+      replicas: 3,
+    });
     const md = req.items[4];
     expect(md.variables.map((v: any) => v.name)).toEqual(['region', 'builtin']);
     expect(md.variables[0].value).toBe('us-east-2');
-    expect(md.variables[1].value.machineDeployment).toMatchObject({ version: 'v1.34.2', class: 'worker', topologyName: 'md-0', replicas: 2 });
+    expect(md.variables[1].value.machineDeployment).toMatchObject({
+      version: 'v1.34.2',
+      class: 'worker',
+      topologyName: 'md-0',
+      replicas: 2,
+    });
     // uids are stable across runs (content-hash keys of recordings rely on it).
     const again = ext.requests.length;
     await render(inputs());
-    expect(received(again, '/generatepatches/builtin-patches')[1]!.body.items.map((i: any) => i.uid)).toEqual(req.items.map((i: any) => i.uid));
+    expect(received(again, '/generatepatches/builtin-patches')[1]!.body.items.map((i: any) => i.uid)).toEqual(
+      req.items.map((i: any) => i.uid),
+    );
   });
 
-  it('every request body is what encoding/json makes of CAPI\'s Go types: decoded strictly and marshalled again, byte for byte', async () => {
+  it("every request body is what encoding/json makes of CAPI's Go types: decoded strictly and marshalled again, byte for byte", async () => {
     const from = ext.requests.length;
     expect((await render(inputs({ validate: 'validate-topology' }))).code).toBe(0);
     const bodies = ext.requests.slice(from).map((r) => ({ kind: r.body.kind as string, body: r.raw }));
-    expect(new Set(bodies.map((b) => b.kind))).toEqual(new Set(['DiscoveryRequest', 'DiscoverVariablesRequest', 'GeneratePatchesRequest', 'ValidateTopologyRequest']));
+    expect(new Set(bodies.map((b) => b.kind))).toEqual(
+      new Set(['DiscoveryRequest', 'DiscoverVariablesRequest', 'GeneratePatchesRequest', 'ValidateTopologyRequest']),
+    );
     // The builtin values too, against runtimehooksv1.Builtins.
     for (const r of ext.requests.slice(from)) {
       for (const v of [...(r.body.variables ?? []), ...(r.body.items ?? []).flatMap((i: any) => i.variables ?? [])]) {
@@ -149,7 +189,11 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     expect(discovery[0]!.query).toBe('?timeout=10s');
     const dv = received(from, '/discovervariables/discover-region');
     expect(dv).toHaveLength(1);
-    expect(dv[0]!.body).toEqual({ kind: 'DiscoverVariablesRequest', apiVersion: HOOKS, settings: { mode: 'strict', token: 's3cret-token' } });
+    expect(dv[0]!.body).toEqual({
+      kind: 'DiscoverVariablesRequest',
+      apiVersion: HOOKS,
+      settings: { mode: 'strict', token: 's3cret-token' },
+    });
   });
 
   it('validates Cluster variables against discovered definitions', async () => {
@@ -159,7 +203,7 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     expect(r.stderr).toContain('supported values: "eu-west-1", "us-east-2"');
   });
 
-  it('the extension\'s DiscoverVariables answer supersedes an exported status.variables', async () => {
+  it("the extension's DiscoverVariables answer supersedes an exported status.variables", async () => {
     // The exported status says region is required and only "mars"; the extension says optional, default eu-west-1.
     const r = await render(inputs({ exportedStatus: true }));
     expect(r.code).toBe(0);
@@ -189,19 +233,25 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
   it('a slow handler times out at its discovered timeoutSeconds (no hang)', async () => {
     const r = await render(inputs({ generate: 'slow-patches' }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/failed to generate patches for patch "from-extension": failed to call extension handler "slow-patches\.test-extension": http call failed: Post "https:\/\/127\.0\.0\.1:\d+\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/generatepatches\/slow-patches\?timeout=1s": context deadline exceeded/);
+    expect(r.stderr).toMatch(
+      /failed to generate patches for patch "from-extension": failed to call extension handler "slow-patches\.test-extension": http call failed: Post "https:\/\/127\.0\.0\.1:\d+\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/generatepatches\/slow-patches\?timeout=1s": context deadline exceeded/,
+    );
   });
 
   it('an answer that is not JSON fails the Cluster, naming the URL', async () => {
     const r = await render(inputs({ generate: 'garbage-patches' }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('failed to call extension handler "garbage-patches.test-extension": http call failed: failed to decode response: invalid character \'h\' in literal true (expecting \'r\') (POST https://127.0.0.1:');
+    expect(r.stderr).toContain(
+      "failed to call extension handler \"garbage-patches.test-extension\": http call failed: failed to decode response: invalid character 'h' in literal true (expecting 'r') (POST https://127.0.0.1:",
+    );
   });
 
   it('failurePolicy Ignore: the failed call is a warning and the patch is skipped, as CAPI does', async () => {
     const r = await render(inputs({ generate: 'ignored-garbage' }));
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/: warning: .*GeneratePatches call to "ignored-garbage\.test-extension" failed and was ignored \(failurePolicy Ignore\)/);
+    expect(r.stderr).toMatch(
+      /: warning: .*GeneratePatches call to "ignored-garbage\.test-extension" failed and was ignored \(failurePolicy Ignore\)/,
+    );
     const kcp = byKind(objectsOf(r.stdout), 'KubeadmControlPlane');
     expect(kcp.spec.kubeadmConfigSpec.preKubeadmCommands).toEqual(['echo inline-first', 'echo inline-last']);
   });
@@ -209,17 +259,25 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
   it('a Failure status is an error result with the extension message', async () => {
     const r = await render(inputs({ generate: 'failing-patches' }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('failed to call extension handler "failing-patches.test-extension": got failure response with message: no patches today');
+    expect(r.stderr).toContain(
+      'failed to call extension handler "failing-patches.test-extension": got failure response with message: no patches today',
+    );
   });
 
   it('the CA bundle is the only trust root: another CA is refused', async () => {
     const r = await render(inputs({ config: extensionConfig(EXT, { url: ext.url }, pki.otherCaPem) }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/failed to discover extension "test-extension": http call failed: Post "https:\/\/127\.0\.0\.1:\d+\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/discovery\?timeout=10s": .*(certificate|issuer)/);
+    expect(r.stderr).toMatch(
+      /failed to discover extension "test-extension": http call failed: Post "https:\/\/127\.0\.0\.1:\d+\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/discovery\?timeout=10s": .*(certificate|issuer)/,
+    );
   });
 
   it('an ExtensionConfig naming a Service is reached through --extension NAME=URL and verified as the Service host', async () => {
-    const config = extensionConfig(EXT, { service: { name: 'test-extension', namespace: 'test-system', port: 443 } }, pki.caPem);
+    const config = extensionConfig(
+      EXT,
+      { service: { name: 'test-extension', namespace: 'test-system', port: 443 } },
+      pki.caPem,
+    );
     const dir = inputs({ config });
     expect((await render(dir)).stderr).toContain('test-extension.test-system.svc');
     const r = await render(dir, '--extension', `${EXT}=${ext.url}`);
@@ -228,12 +286,16 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
   });
 
   it('namespaceSelector: the Cluster namespace must match, read from the Namespace object in the inputs', async () => {
-    const config = extensionConfig(EXT, { url: ext.url }, pki.caPem, { namespaceSelector: { matchLabels: { team: 'a' } } });
+    const config = extensionConfig(EXT, { url: ext.url }, pki.caPem, {
+      namespaceSelector: { matchLabels: { team: 'a' } },
+    });
     expect((await render(inputs({ config, extra: namespaceYaml({ team: 'a' }) }))).code).toBe(0);
     const other = await render(inputs({ config, extra: namespaceYaml({ team: 'b' }) }));
     expect(other.stderr).toContain('namespaceSelector did not match object team-a/ext-class');
     const missing = await render(inputs({ config }));
-    expect(missing.stderr).toContain('failed to get namespace team-a: give the Namespace object (with its labels) as an input');
+    expect(missing.stderr).toContain(
+      'failed to get namespace team-a: give the Namespace object (with its labels) as an input',
+    );
   });
 
   it('DiscoverVariables failing, or defining a variable differently from spec.variables, makes the class unusable', async () => {
@@ -242,9 +304,13 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
     expect(failing.stderr).toContain(
       'failed to discover variables for ClusterClass ext-class: VariableDiscovery failed: failed to call DiscoverVariables for patch from-extension: failed to call extension handler "failing-discovery.test-extension": got failure response with message: no variables today',
     );
-    expect(failing.stderr).toContain('ClusterClass "team-a/ext-class" is invalid (see its results); Cluster not rendered');
+    expect(failing.stderr).toContain(
+      'ClusterClass "team-a/ext-class" is invalid (see its results); Cluster not rendered',
+    );
     const conflict = await render(inputs({ discover: 'conflicting-variables', inlineRegion: true }));
-    expect(conflict.stderr).toContain('failed to discover variables for ClusterClass ext-class: the following variables have conflicting schemas: region');
+    expect(conflict.stderr).toContain(
+      'failed to discover variables for ClusterClass ext-class: the following variables have conflicting schemas: region',
+    );
     // The same definition twice is no conflict: the inline and the discovered `region` agree.
     expect((await render(inputs({ inlineRegion: true }))).code).toBe(0);
   });
@@ -252,13 +318,19 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
   it('a non-200 answer is an error naming the status, the body and the URL', async () => {
     const r = await render(inputs({ config: extensionConfig(EXT, { url: `${ext.url}/not-served` }, pki.caPem) }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/failed to discover extension "test-extension": http call failed: got response with status code 404 != 200: response : "no handler \/not-served\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/discovery" \(POST https:\/\/127\.0\.0\.1:\d+\/not-served\/hooks/);
+    expect(r.stderr).toMatch(
+      /failed to discover extension "test-extension": http call failed: got response with status code 404 != 200: response : "no handler \/not-served\/hooks\.runtime\.cluster\.x-k8s\.io\/v1alpha1\/discovery" \(POST https:\/\/127\.0\.0\.1:\d+\/not-served\/hooks/,
+    );
   });
 
   it('a local extension without TLS is reached through an http:// override', async () => {
     const plain = await startExtension(undefined);
     try {
-      const r = await render(inputs({ config: extensionConfig(EXT, { url: 'https://extension.example' }, undefined) }), '--extension', `${EXT}=${plain.url}`);
+      const r = await render(
+        inputs({ config: extensionConfig(EXT, { url: 'https://extension.example' }, undefined) }),
+        '--extension',
+        `${EXT}=${plain.url}`,
+      );
       expect(r.code).toBe(0);
       expect(plain.requests.length).toBeGreaterThan(0);
     } finally {
@@ -268,19 +340,39 @@ describe.skipIf(noOpenssl)('external patches through a real HTTPS extension', ()
 
   it('an ExtensionConfig the webhook would refuse is an error on it, and is never called', async () => {
     const from = ext.requests.length;
-    const r = await render(inputs({ config: extensionConfig(EXT, { url: ext.url.replace('https:', 'http:'), service: { name: 'x', namespace: 'y' } }, undefined) }));
+    const r = await render(
+      inputs({
+        config: extensionConfig(
+          EXT,
+          { url: ext.url.replace('https:', 'http:'), service: { name: 'x', namespace: 'y' } },
+          undefined,
+        ),
+      }),
+    );
     expect(r.code).toBe(1);
     // Results as compilers print them (issue #14): path:line:column: severity: object field: message.
-    expect(r.stderr).toMatch(/extension\.yaml:\d+:\d+: error: ExtensionConfig test-extension spec\.clientConfig: Forbidden: only one of url or service can be defined\n/);
-    expect(r.stderr).toContain(`spec.clientConfig.url: Invalid value: "${ext.url.replace('https:', 'http:')}": 'https' is the only allowed URL scheme, e.g. https://example.com`);
+    expect(r.stderr).toMatch(
+      /extension\.yaml:\d+:\d+: error: ExtensionConfig test-extension spec\.clientConfig: Forbidden: only one of url or service can be defined\n/,
+    );
+    expect(r.stderr).toContain(
+      `spec.clientConfig.url: Invalid value: "${ext.url.replace('https:', 'http:')}": 'https' is the only allowed URL scheme, e.g. https://example.com`,
+    );
     expect(r.stderr).toContain('(ExtensionConfig "test-extension" is invalid, see its results)');
     expect(ext.requests.length).toBe(from);
   });
 
   it('an unknown handler or ExtensionConfig is a clear error', async () => {
     const r = await render(inputs({ generate: 'no-such-handler' }));
-    expect(r.stderr).toContain('handler with name "no-such-handler.test-extension" has not been registered (the discovery of ExtensionConfig "test-extension" lists no such handler)');
-    const none = await render(tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml(), 'other.yaml': extensionConfig('other', { url: ext.url }, pki.caPem) }));
+    expect(r.stderr).toContain(
+      'handler with name "no-such-handler.test-extension" has not been registered (the discovery of ExtensionConfig "test-extension" lists no such handler)',
+    );
+    const none = await render(
+      tempDir({
+        'class.yaml': classYaml(),
+        'cluster.yaml': clusterYaml(),
+        'other.yaml': extensionConfig('other', { url: ext.url }, pki.caPem),
+      }),
+    );
     expect(none.stderr).toContain('(no ExtensionConfig "test-extension" among the inputs or --extensions)');
   });
 });
@@ -296,7 +388,13 @@ describe.skipIf(noOpenssl)('record and replay', () => {
     await own.stop();
     expect(recorded.code).toBe(0);
     const files = readdirSync(rec).sort();
-    expect(files.map((f) => f.replace(/-[0-9a-f]{24}\.json$/, ''))).toEqual(['discovervariables', 'generatepatches', 'generatepatches', 'generatepatches', 'generatepatches']);
+    expect(files.map((f) => f.replace(/-[0-9a-f]{24}\.json$/, ''))).toEqual([
+      'discovervariables',
+      'generatepatches',
+      'generatepatches',
+      'generatepatches',
+      'generatepatches',
+    ]);
     for (const f of files) {
       const text = readFileSync(join(rec, f), 'utf8');
       expect(text).not.toContain('s3cret-token');
@@ -312,22 +410,41 @@ describe.skipIf(noOpenssl)('record and replay', () => {
     // Recording again (another server, another URL) gives the same files: keys and contents are deterministic.
     const rec2 = `${rec}-again`;
     const again = extensionConfig(EXT, { url: ext.url }, pki.caPem, { settings: { token: 's3cret-token' } });
-    expect((await render(dir, '--extensions', tempDir({ 'extension.yaml': again }), '--record-extensions', rec2)).code).toBe(0);
+    expect(
+      (await render(dir, '--extensions', tempDir({ 'extension.yaml': again }), '--record-extensions', rec2)).code,
+    ).toBe(0);
     expect(snapshot(rec2)).toEqual(snapshot(rec));
     const changed = tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml('echo changed') });
     const miss = await render(changed, '--replay-extensions', rec);
     expect(miss.code).toBe(1);
     expect(miss.stdout).toBe('');
-    expect(miss.stderr).toMatch(/failed to call extension handler "builtin-patches\.test-extension": no recorded answer for this GeneratePatches request in .*\(key [0-9a-f]{24}\); record the extension's answers again \(--record-extensions\)/);
+    expect(miss.stderr).toMatch(
+      /failed to call extension handler "builtin-patches\.test-extension": no recorded answer for this GeneratePatches request in .*\(key [0-9a-f]{24}\); record the extension's answers again \(--record-extensions\)/,
+    );
   });
 
   it('plan re-runs base and head with the same recordings', async () => {
     const own = await startExtension(pki);
     const config = extensionConfig(EXT, { url: own.url }, pki.caPem);
     const base = tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml('echo one') });
-    const head = tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml('echo two'), 'extension.yaml': config });
+    const head = tempDir({
+      'class.yaml': classYaml(),
+      'cluster.yaml': clusterYaml('echo two'),
+      'extension.yaml': config,
+    });
     const rec = `${head}-recordings`;
-    const live = await cli(['plan', '--base', base, head, '--extensions', join(head, 'extension.yaml'), '--record-extensions', rec, '--format', 'json']);
+    const live = await cli([
+      'plan',
+      '--base',
+      base,
+      head,
+      '--extensions',
+      join(head, 'extension.yaml'),
+      '--record-extensions',
+      rec,
+      '--format',
+      'json',
+    ]);
     await own.stop();
     expect(live.code).toBe(1);
     const plan = JSON.parse(live.stdout);
@@ -340,9 +457,24 @@ describe.skipIf(noOpenssl)('record and replay', () => {
 
   it('explain replays the recordings and attributes fields to the external patch and its handler', async () => {
     const own = await startExtension(pki);
-    const dir = tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml(), 'extension.yaml': extensionConfig(EXT, { url: own.url }, pki.caPem) });
+    const dir = tempDir({
+      'class.yaml': classYaml(),
+      'cluster.yaml': clusterYaml(),
+      'extension.yaml': extensionConfig(EXT, { url: own.url }, pki.caPem),
+    });
     const rec = `${dir}-recordings`;
-    const explain = (...flags: string[]) => cli(['explain', 'team-a/ext-1', 'KubeadmControlPlane', '--field', 'spec.kubeadmConfigSpec.preKubeadmCommands', '-f', dir, '--allow-package-extensions', ...flags]);
+    const explain = (...flags: string[]) =>
+      cli([
+        'explain',
+        'team-a/ext-1',
+        'KubeadmControlPlane',
+        '--field',
+        'spec.kubeadmConfigSpec.preKubeadmCommands',
+        '-f',
+        dir,
+        '--allow-package-extensions',
+        ...flags,
+      ]);
     const live = await explain('--record-extensions', rec);
     await own.stop();
     expect(live.code).toBe(0);
@@ -350,7 +482,10 @@ describe.skipIf(noOpenssl)('record and replay', () => {
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toBe(live.stdout);
     // The class's order: inline-first, the JSONPatch answer of "from-extension" (its first and third operations), inline-last.
-    const sources = replayed.stdout.split('\n').filter((l) => l.includes('preKubeadmCommands[')).map((l) => l.replace(/^.*← /, ''));
+    const sources = replayed.stdout
+      .split('\n')
+      .filter((l) => l.includes('preKubeadmCommands['))
+      .map((l) => l.replace(/^.*← /, ''));
     expect(sources).toEqual([
       'patch "inline-first" (spec.patches[0].definitions[0].jsonPatches[0]: add /spec/template/spec/kubeadmConfigSpec/preKubeadmCommands); literal value',
       `external patch "from-extension" (spec.patches[1], extension builtin-patches.${EXT}): operations[0] add /spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-`,
@@ -358,22 +493,46 @@ describe.skipIf(noOpenssl)('record and replay', () => {
       'patch "inline-last" (spec.patches[3].definitions[0].jsonPatches[0]: add /spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-); literal value',
     ]);
     // A JSONMergePatch answer has no operations: the field is attributed to the patch and its handler.
-    const merged = await cli(['explain', 'team-a/ext-1', 'DevCluster', '--field', 'spec.backend', '-f', dir, '--replay-extensions', rec]);
+    const merged = await cli([
+      'explain',
+      'team-a/ext-1',
+      'DevCluster',
+      '--field',
+      'spec.backend',
+      '-f',
+      dir,
+      '--replay-extensions',
+      rec,
+    ]);
     expect(merged.stdout).toContain(`spec.backend.docker.loadBalancer.imageRepository = "merged.example.com"`);
     expect(merged.stdout).toContain(`← external patch "merge" (spec.patches[2], extension merge-patches.${EXT})\n`);
   });
 
   it('the KRM function takes the same as function-config fields (ConfigMap data)', async () => {
     const own = await startExtension(pki);
-    const items = [...parseAll(classYaml()), ...parseAll(clusterYaml()), ...parseAll(extensionConfig(EXT, { url: own.url }, pki.caPem))];
+    const items = [
+      ...parseAll(classYaml()),
+      ...parseAll(clusterYaml()),
+      ...parseAll(extensionConfig(EXT, { url: own.url }, pki.caPem)),
+    ];
     // A path inside the package (the working directory kpt runs the function in).
     const pkg = tempDir({});
     const rec = 'recordings';
     const run = (data: Record<string, string>) =>
-      cli([], pkg, JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn' }, data } }), {
-        ...process.env,
-        RENDER_CLUSTERCLASS_ALLOW_PACKAGE_EXTENSIONS: '1',
-      });
+      cli(
+        [],
+        pkg,
+        JSON.stringify({
+          apiVersion: 'config.kubernetes.io/v1',
+          kind: 'ResourceList',
+          items,
+          functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn' }, data },
+        }),
+        {
+          ...process.env,
+          RENDER_CLUSTERCLASS_ALLOW_PACKAGE_EXTENSIONS: '1',
+        },
+      );
     const live = await run({ recordExtensions: rec });
     await own.stop();
     expect(live.code).toBe(0);

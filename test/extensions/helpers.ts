@@ -16,9 +16,18 @@ export interface CliRun {
 }
 
 /** The real CLI in a child process; never blocks this process (it answers the extension calls, and a run that never ends fails the test by its timeout). */
-export function cli(args: string[], cwd?: string, stdin?: string, env: NodeJS.ProcessEnv = process.env): Promise<CliRun> {
+export function cli(
+  args: string[],
+  cwd?: string,
+  stdin?: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<CliRun> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [binPath, ...args], { cwd, env, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [binPath, ...args], {
+      cwd,
+      env,
+      stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     if (stdin !== undefined) child.stdin!.end(stdin);
     let stdout = '';
     let stderr = '';
@@ -29,9 +38,22 @@ export function cli(args: string[], cwd?: string, stdin?: string, env: NodeJS.Pr
 }
 
 /** An ExtensionConfig as YAML (v1beta2), reaching `url` (or a Service) with the CA bundle. */
-export function extensionConfig(name: string, clientConfig: Record<string, unknown>, caPem: string | undefined, extra: Record<string, unknown> = {}): string {
-  const spec = { clientConfig: { ...clientConfig, ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}) }, ...extra };
-  return YAML.stringify({ apiVersion: 'runtime.cluster.x-k8s.io/v1beta2', kind: 'ExtensionConfig', metadata: { name }, spec });
+export function extensionConfig(
+  name: string,
+  clientConfig: Record<string, unknown>,
+  caPem: string | undefined,
+  extra: Record<string, unknown> = {},
+): string {
+  const spec = {
+    clientConfig: { ...clientConfig, ...(caPem ? { caBundle: Buffer.from(caPem).toString('base64') } : {}) },
+    ...extra,
+  };
+  return YAML.stringify({
+    apiVersion: 'runtime.cluster.x-k8s.io/v1beta2',
+    kind: 'ExtensionConfig',
+    metadata: { name },
+    spec,
+  });
 }
 
 export function tempDir(files: Record<string, string>): string {
@@ -54,7 +76,10 @@ export function editDocs(text: string, edit: (doc: any) => void): string {
     .join('---\n');
 }
 
-export const parseAll = (text: string): any[] => YAML.parseAllDocuments(text).map((d) => d.toJS()).filter((d) => d && typeof d === 'object');
+export const parseAll = (text: string): any[] =>
+  YAML.parseAllDocuments(text)
+    .map((d) => d.toJS())
+    .filter((d) => d && typeof d === 'object');
 
 /**
  * The Go oracle (go-hooks/main.go, standard library only): each body decoded into CAPI's hook
@@ -64,12 +89,23 @@ export function goRoundTrip(bodies: { kind: string; body: string }[]): { out?: s
   const dir = mkdtempSync(join(tmpdir(), 'rcc-go-'));
   const bin = join(dir, 'go-hooks');
   try {
-    execFileSync('go', ['build', '-o', bin, 'main.go'], { cwd: join(import.meta.dirname, 'go-hooks'), env: { ...process.env, GO111MODULE: 'off', GOCACHE: join(dir, 'cache'), GOFLAGS: '' }, stdio: 'ignore' });
+    execFileSync('go', ['build', '-o', bin, 'main.go'], {
+      cwd: join(import.meta.dirname, 'go-hooks'),
+      env: { ...process.env, GO111MODULE: 'off', GOCACHE: join(dir, 'cache'), GOFLAGS: '' },
+      stdio: 'ignore',
+    });
   } catch {
     return undefined;
   }
-  const out = execFileSync(bin, { input: bodies.map((b) => JSON.stringify({ kind: b.kind, body: b.body })).join('\n') + '\n', encoding: 'utf8', maxBuffer: 256 << 20 });
-  return out.trim().split('\n').map((l) => JSON.parse(l));
+  const out = execFileSync(bin, {
+    input: bodies.map((b) => JSON.stringify({ kind: b.kind, body: b.body })).join('\n') + '\n',
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+  });
+  return out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 /**

@@ -15,23 +15,42 @@ import { EXT, classYaml, clusterYaml } from './inputs.js';
 const extension = testExtension('the recordings safety tests');
 
 const resourceList = (items: unknown[], data: Record<string, string>) =>
-  JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn' }, data } });
+  JSON.stringify({
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items,
+    functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fn' }, data },
+  });
 
 describe('function-config paths stay inside the package (KRM function); the command line takes any path', () => {
-  for (const [field, value] of [['recordExtensions', '../../x'], ['extensions', '/etc'], ['replayExtensions', 'recordings/../../r']] as const) {
+  for (const [field, value] of [
+    ['recordExtensions', '../../x'],
+    ['extensions', '/etc'],
+    ['replayExtensions', 'recordings/../../r'],
+  ] as const) {
     it(`${field}: ${value} is an invalid function config naming the field`, async () => {
       const dir = tempDir({});
       const r = await cli([], dir, resourceList(parseAll(clusterYaml()), { [field]: value }));
       expect(r.code).toBe(3);
-      expect(r.stderr).toMatch(new RegExp(`^render-clusterclass: functionConfig\\.data\\.${field}: invalid function config: ${field} must stay inside the package \\(a relative path without \\.\\.\\); a path anywhere else is given on the command line \\(--`));
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^render-clusterclass: functionConfig\\.data\\.${field}: invalid function config: ${field} must stay inside the package \\(a relative path without \\.\\.\\); a path anywhere else is given on the command line \\(--`,
+        ),
+      );
       expect(readdirSync(dir)).toEqual([]);
     });
   }
 });
 
 describe.skipIf(extension.missing)('recordings are written only inside their directory', () => {
-  const inputs = () => tempDir({ 'class.yaml': classYaml(), 'cluster.yaml': clusterYaml(), 'extension.yaml': extensionConfig(EXT, { url: extension.ext().url }, extension.pki().caPem) });
-  const record = (dir: string, rec: string) => cli(['render', dir, '--extensions', join(dir, 'extension.yaml'), '--record-extensions', rec]);
+  const inputs = () =>
+    tempDir({
+      'class.yaml': classYaml(),
+      'cluster.yaml': clusterYaml(),
+      'extension.yaml': extensionConfig(EXT, { url: extension.ext().url }, extension.pki().caPem),
+    });
+  const record = (dir: string, rec: string) =>
+    cli(['render', dir, '--extensions', join(dir, 'extension.yaml'), '--record-extensions', rec]);
 
   it('a planted <recording>.json.tmp link is never written through; a link in place of a recording is refused', async () => {
     const dir = inputs();
@@ -55,7 +74,9 @@ describe.skipIf(extension.missing)('recordings are written only inside their dir
     symlinkSync(victim, join(replaced, names[0]!));
     const refused = await record(dir, replaced);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`render-clusterclass render: recordExtensions: cannot write ${replaced}: ${replaced}/${names[0]} is a symbolic link: refusing to write through it or over it\n`);
+    expect(refused.stderr).toContain(
+      `render-clusterclass render: recordExtensions: cannot write ${replaced}: ${replaced}/${names[0]} is a symbolic link: refusing to write through it or over it\n`,
+    );
     expect(readdirSync(replaced)).toEqual([names[0]]);
     expect(tree(elsewhere)).toEqual({ 'victim.json': expect.stringMatching(/ precious\n$/) });
   });
@@ -67,7 +88,9 @@ describe.skipIf(extension.missing)('recordings are written only inside their dir
     writeFileSync(join(rec, '.render-clusterclass-lock'), JSON.stringify({ pid: process.pid, host: hostname() }));
     const locked = await record(dir, rec);
     expect(locked.code).toBe(1);
-    expect(locked.stderr).toContain(`cannot write ${rec}: ${rec} is in use by another render-clusterclass run (pid ${process.pid} on ${hostname()})`);
+    expect(locked.stderr).toContain(
+      `cannot write ${rec}: ${rec} is in use by another render-clusterclass run (pid ${process.pid} on ${hostname()})`,
+    );
     expect(readdirSync(rec)).toEqual(['.render-clusterclass-lock']);
     rmSync(join(rec, '.render-clusterclass-lock'));
     writeFileSync(join(rec, '.render-clusterclass-tmp-0badf00d'), 'half a recording');
@@ -82,10 +105,16 @@ describe.skipIf(extension.missing)('recordings are written only inside their dir
     const pkg = tempDir({});
     const elsewhere = tempDir({});
     symlinkSync(elsewhere, join(pkg, 'recordings'));
-    const items = [...parseAll(classYaml()), ...parseAll(clusterYaml()), ...parseAll(extensionConfig(EXT, { url: extension.ext().url }, extension.pki().caPem))];
+    const items = [
+      ...parseAll(classYaml()),
+      ...parseAll(clusterYaml()),
+      ...parseAll(extensionConfig(EXT, { url: extension.ext().url }, extension.pki().caPem)),
+    ];
     const r = await cli([], pkg, resourceList(items, { recordExtensions: 'recordings' }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('render-clusterclass: recordExtensions: cannot write recordings: recordings is a symbolic link: refusing to write through it\n');
+    expect(r.stderr).toBe(
+      'render-clusterclass: recordExtensions: cannot write recordings: recordings is a symbolic link: refusing to write through it\n',
+    );
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 });

@@ -14,7 +14,8 @@ import { makePki, type TestPki } from './tls.js';
 
 const FILE = 'capi-docker-quick-start-runtimesdk.yaml';
 const skip = !hasTool('openssl') || !existsSync(join(FIXTURES, FILE));
-if (skip) console.warn('SKIPPED: openssl or the real-world fixtures are missing; the runtime-SDK fixture tests did not run');
+if (skip)
+  console.warn('SKIPPED: openssl or the real-world fixtures are missing; the runtime-SDK fixture tests did not run');
 
 /** What the upstream e2e Cluster for this class sets (test/e2e/data/infrastructure-docker/main/cluster-template-upgrades-runtimesdk/cluster-runtimesdk.yaml). */
 const UPSTREAM_VARIABLES = [
@@ -37,12 +38,17 @@ const withVariables = (text: string, variables: unknown[]) =>
   });
 
 function inputs(fixture: string): string {
-  return tempDir({ 'fixture.yaml': fixture, 'extension.yaml': extensionConfig('k8s-upgrade-with-runtimesdk', { url: ext.url }, pki.caPem) });
+  return tempDir({
+    'fixture.yaml': fixture,
+    'extension.yaml': extensionConfig('k8s-upgrade-with-runtimesdk', { url: ext.url }, pki.caPem),
+  });
 }
 
 /** The ExtensionConfig is among the inputs here: the operator allows the package's. */
-const render = (dir: string, ...flags: string[]) => cli(['render', dir, '--set', 'keepClassInputs=false', '--allow-package-extensions', ...flags]);
-const find = (objs: any[], kind: string, name?: RegExp) => objs.find((o) => o.kind === kind && (!name || name.test(o.metadata.name)));
+const render = (dir: string, ...flags: string[]) =>
+  cli(['render', dir, '--set', 'keepClassInputs=false', '--allow-package-extensions', ...flags]);
+const find = (objs: any[], kind: string, name?: RegExp) =>
+  objs.find((o) => o.kind === kind && (!name || name.test(o.metadata.name)));
 
 describe.skipIf(skip)('real-world: capi-docker-quick-start-runtimesdk through its extension', () => {
   it('as written, rt-1 lacks the variable the extension declares required (imageRepository): the Cluster webhook would refuse it', async () => {
@@ -57,14 +63,22 @@ describe.skipIf(skip)('real-world: capi-docker-quick-start-runtimesdk through it
   it('with the upstream e2e variables: no error result live, and the same bytes replayed with the server stopped', async () => {
     const own = await startExtension(pki);
     const dir = tempDir({ 'fixture.yaml': withVariables(readFixture(FILE), UPSTREAM_VARIABLES) });
-    const configs = tempDir({ 'extension.yaml': extensionConfig('k8s-upgrade-with-runtimesdk', { url: own.url }, pki.caPem) });
+    const configs = tempDir({
+      'extension.yaml': extensionConfig('k8s-upgrade-with-runtimesdk', { url: own.url }, pki.caPem),
+    });
     const rec = `${dir}-recordings`;
     const live = await render(dir, '--extensions', configs, '--record-extensions', rec);
     await own.stop();
     expect(live.stderr).not.toMatch(/ error: /);
     expect(live.code).toBe(0);
     // Discovery, DiscoverVariables, GeneratePatches (two naming passes), ValidateTopology.
-    expect(own.requests.map((q) => q.path.split('/')[3])).toEqual(['discovery', 'discovervariables', 'generatepatches', 'generatepatches', 'validatetopology']);
+    expect(own.requests.map((q) => q.path.split('/')[3])).toEqual([
+      'discovery',
+      'discovervariables',
+      'generatepatches',
+      'generatepatches',
+      'validatetopology',
+    ]);
     const replayed = await render(dir, '--replay-extensions', rec);
     expect(replayed.code).toBe(0);
     expect(replayed.stdout).toBe(live.stdout);
@@ -82,10 +96,13 @@ describe.skipIf(skip)('real-world: capi-docker-quick-start-runtimesdk through it
     // patchKubeadmConfigTemplate: object labels and the join kubelet args.
     const bootstrap = find(objs, 'KubeadmConfigTemplate');
     expect(bootstrap.metadata.annotations['top-level-annotation-1']).toBe('top-level-annotation-value-1');
-    expect(bootstrap.spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([{ name: 'v', value: '2' }]);
+    expect(bootstrap.spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([
+      { name: 'v', value: '2' },
+    ]);
     // patchDevClusterTemplate; patchDevMachineTemplate with kind.GetMapping(1.34.2): no pre-built image, so kindest/node:v1.34.2.
     expect(find(objs, 'DevCluster').spec.backend.docker.loadBalancer).toEqual({ imageRepository: 'kindest' });
-    for (const t of objs.filter((o) => o.kind === 'DevMachineTemplate')) expect(t.spec.template.spec.backend.docker.customImage).toBe('kindest/node:v1.34.2');
+    for (const t of objs.filter((o) => o.kind === 'DevMachineTemplate'))
+      expect(t.spec.template.spec.backend.docker.customImage).toBe('kindest/node:v1.34.2');
   });
 
   it('matches the inline quick-start class where the upstream patches are equivalent (and says where they are not)', async () => {
@@ -103,19 +120,37 @@ describe.skipIf(skip)('real-world: capi-docker-quick-start-runtimesdk through it
       if (d.kind === 'Cluster') d.metadata.name = `unused-${d.metadata.name}`;
     });
     // The quick-start's qs-custom (renamed, rendered alongside) sets taints: they need MachineTaintPropagation.
-    const inlineRun = await render(tempDir({ 'fixture.yaml': onlyClass, 'rt-1.yaml': JSON.stringify(rt1) }), '--feature-gates', 'MachineTaintPropagation=true');
+    const inlineRun = await render(
+      tempDir({ 'fixture.yaml': onlyClass, 'rt-1.yaml': JSON.stringify(rt1) }),
+      '--feature-gates',
+      'MachineTaintPropagation=true',
+    );
     const a = parseAll(external.stdout);
-    const b = parseAll(inlineRun.stdout).filter((o) => o.metadata?.labels?.['cluster.x-k8s.io/cluster-name'] === 'rt-1' || o.metadata?.name === 'rt-1');
+    const b = parseAll(inlineRun.stdout).filter(
+      (o) => o.metadata?.labels?.['cluster.x-k8s.io/cluster-name'] === 'rt-1' || o.metadata?.name === 'rt-1',
+    );
     // Equivalent: lbImageRepository / imageRepository, customImage (CP and MD) for v1.34.2.
-    expect(find(a, 'DevCluster').spec.backend.docker.loadBalancer).toEqual(find(b, 'DevCluster').spec.backend.docker.loadBalancer);
-    const cpImage = (objs: any[]) => objs.find((o) => o.kind === 'DevMachineTemplate' && !o.metadata.labels['topology.cluster.x-k8s.io/deployment-name']).spec.template.spec.backend.docker.customImage;
-    const mdImage = (objs: any[]) => objs.find((o) => o.kind === 'DevMachineTemplate' && o.metadata.labels['topology.cluster.x-k8s.io/deployment-name'] === 'md-0').spec.template.spec.backend.docker.customImage;
+    expect(find(a, 'DevCluster').spec.backend.docker.loadBalancer).toEqual(
+      find(b, 'DevCluster').spec.backend.docker.loadBalancer,
+    );
+    const cpImage = (objs: any[]) =>
+      objs.find(
+        (o) => o.kind === 'DevMachineTemplate' && !o.metadata.labels['topology.cluster.x-k8s.io/deployment-name'],
+      ).spec.template.spec.backend.docker.customImage;
+    const mdImage = (objs: any[]) =>
+      objs.find(
+        (o) =>
+          o.kind === 'DevMachineTemplate' && o.metadata.labels['topology.cluster.x-k8s.io/deployment-name'] === 'md-0',
+      ).spec.template.spec.backend.docker.customImage;
     expect(cpImage(a)).toBe(cpImage(b));
     expect(mdImage(a)).toBe(mdImage(b));
     expect(find(a, 'KubeadmControlPlane').spec.version).toBe(find(b, 'KubeadmControlPlane').spec.version);
     // Not equivalent: the inline maxSurge template ends in a stray quote (`maxSurge: {{ .kubeadmControlPlaneMaxSurge }}"`),
     // so it renders the string `1"` without a strategy type; the extension sets type RollingUpdate and the integer 1.
     expect(find(b, 'KubeadmControlPlane').spec.rollout.strategy).toEqual({ rollingUpdate: { maxSurge: '1"' } });
-    expect(find(a, 'KubeadmControlPlane').spec.rollout.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } });
+    expect(find(a, 'KubeadmControlPlane').spec.rollout.strategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 1 },
+    });
   });
 });

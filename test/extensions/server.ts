@@ -36,21 +36,36 @@ export interface RunningExtension {
   stop(): Promise<void>;
 }
 
-type Handler = { hook: string; timeoutSeconds?: number; failurePolicy?: string; answer: (body: any) => any | Promise<any> };
+type Handler = {
+  hook: string;
+  timeoutSeconds?: number;
+  failurePolicy?: string;
+  answer: (body: any) => any | Promise<any>;
+};
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
 
 /** Variables the `builtin-patches` handler's patch reads (its DiscoverVariables answer). */
 const BUILTIN_PATCH_VARIABLES = [
-  { name: 'region', required: false, schema: { openAPIV3Schema: { type: 'string', default: 'eu-west-1', enum: ['eu-west-1', 'us-east-2'] } } },
+  {
+    name: 'region',
+    required: false,
+    schema: { openAPIV3Schema: { type: 'string', default: 'eu-west-1', enum: ['eu-west-1', 'us-east-2'] } },
+  },
   { name: 'extraCommand', required: false, schema: { openAPIV3Schema: { type: 'string' } } },
 ];
 
 const HANDLERS: Record<string, Handler> = {
   'generate-patches': { hook: 'GeneratePatches', answer: generatePatches },
   'validate-topology': { hook: 'ValidateTopology', answer: () => ({ status: 'Success' }) },
-  'discover-variables': { hook: 'DiscoverVariables', answer: () => ({ status: 'Success', variables: DISCOVERED_VARIABLES }) },
-  'discover-region': { hook: 'DiscoverVariables', answer: () => ({ status: 'Success', variables: BUILTIN_PATCH_VARIABLES }) },
+  'discover-variables': {
+    hook: 'DiscoverVariables',
+    answer: () => ({ status: 'Success', variables: DISCOVERED_VARIABLES }),
+  },
+  'discover-region': {
+    hook: 'DiscoverVariables',
+    answer: () => ({ status: 'Success', variables: BUILTIN_PATCH_VARIABLES }),
+  },
   'builtin-patches': {
     hook: 'GeneratePatches',
     answer: (req) => ({
@@ -60,15 +75,34 @@ const HANDLERS: Record<string, Handler> = {
         const b = vars.builtin;
         if (item.object.kind === 'KubeadmControlPlaneTemplate') {
           const ops: any[] = [
-            { op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-', value: `echo external ${b.cluster.name} ${b.controlPlane.version} ${vars.region}` },
-            { op: 'add', path: '/spec/template/metadata/labels', value: { region: vars.region, replicas: String(b.controlPlane.replicas) } },
+            {
+              op: 'add',
+              path: '/spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-',
+              value: `echo external ${b.cluster.name} ${b.controlPlane.version} ${vars.region}`,
+            },
+            {
+              op: 'add',
+              path: '/spec/template/metadata/labels',
+              value: { region: vars.region, replicas: String(b.controlPlane.replicas) },
+            },
           ];
-          if (vars.extraCommand !== undefined) ops.push({ op: 'add', path: '/spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-', value: vars.extraCommand });
+          if (vars.extraCommand !== undefined)
+            ops.push({
+              op: 'add',
+              path: '/spec/template/spec/kubeadmConfigSpec/preKubeadmCommands/-',
+              value: vars.extraCommand,
+            });
           return [{ uid: item.uid, patchType: 'JSONPatch', patch: b64(ops) }];
         }
         if (item.object.kind === 'DevMachineTemplate' && b.machineDeployment) {
           const image = `img-${b.machineDeployment.topologyName}-${b.machineDeployment.version}-${vars.region}`;
-          return [{ uid: item.uid, patchType: 'JSONPatch', patch: b64([{ op: 'add', path: '/spec/template/spec/backend/docker/customImage', value: image }]) }];
+          return [
+            {
+              uid: item.uid,
+              patchType: 'JSONPatch',
+              patch: b64([{ op: 'add', path: '/spec/template/spec/backend/docker/customImage', value: image }]),
+            },
+          ];
         }
         return [];
       }),
@@ -80,16 +114,49 @@ const HANDLERS: Record<string, Handler> = {
       status: 'Success',
       items: (req.items as any[])
         .filter((i) => i.object.kind === 'DevClusterTemplate')
-        .map((i) => ({ uid: i.uid, patchType: 'JSONMergePatch', patch: b64({ spec: { template: { spec: { backend: { docker: { loadBalancer: { imageRepository: 'merged.example.com' }, failureDomains: null } } } } } }) })),
+        .map((i) => ({
+          uid: i.uid,
+          patchType: 'JSONMergePatch',
+          patch: b64({
+            spec: {
+              template: {
+                spec: {
+                  backend: {
+                    docker: { loadBalancer: { imageRepository: 'merged.example.com' }, failureDomains: null },
+                  },
+                },
+              },
+            },
+          }),
+        })),
     }),
   },
-  'reject-topology': { hook: 'ValidateTopology', answer: (req) => ({ status: 'Failure', message: `topology rejected: ${req.items.length} templates, control plane ${req.items.find((i: any) => i.object.kind === 'KubeadmControlPlaneTemplate')?.object.spec.template.spec.kubeadmConfigSpec.preKubeadmCommands?.join(' | ')}` }) },
-  'slow-patches': { hook: 'GeneratePatches', timeoutSeconds: 1, answer: () => new Promise((r) => setTimeout(() => r({ status: 'Success', items: [] }), 3000)) },
+  'reject-topology': {
+    hook: 'ValidateTopology',
+    answer: (req) => ({
+      status: 'Failure',
+      message: `topology rejected: ${req.items.length} templates, control plane ${req.items.find((i: any) => i.object.kind === 'KubeadmControlPlaneTemplate')?.object.spec.template.spec.kubeadmConfigSpec.preKubeadmCommands?.join(' | ')}`,
+    }),
+  },
+  'slow-patches': {
+    hook: 'GeneratePatches',
+    timeoutSeconds: 1,
+    answer: () => new Promise((r) => setTimeout(() => r({ status: 'Success', items: [] }), 3000)),
+  },
   'garbage-patches': { hook: 'GeneratePatches', answer: () => 'this is not JSON' },
   'ignored-garbage': { hook: 'GeneratePatches', failurePolicy: 'Ignore', answer: () => 'this is not JSON' },
   'failing-patches': { hook: 'GeneratePatches', answer: () => ({ status: 'Failure', message: 'no patches today' }) },
-  'failing-discovery': { hook: 'DiscoverVariables', answer: () => ({ status: 'Failure', message: 'no variables today' }) },
-  'conflicting-variables': { hook: 'DiscoverVariables', answer: () => ({ status: 'Success', variables: [{ name: 'region', required: true, schema: { openAPIV3Schema: { type: 'integer' } } }] }) },
+  'failing-discovery': {
+    hook: 'DiscoverVariables',
+    answer: () => ({ status: 'Failure', message: 'no variables today' }),
+  },
+  'conflicting-variables': {
+    hook: 'DiscoverVariables',
+    answer: () => ({
+      status: 'Success',
+      variables: [{ name: 'region', required: true, schema: { openAPIV3Schema: { type: 'integer' } } }],
+    }),
+  },
 };
 
 function discovery(): any {
@@ -139,7 +206,9 @@ export async function startExtension(pki: TestPki | undefined): Promise<RunningE
         return;
       }
       const kind = `${body.kind.replace(/Request$/, '')}Response`;
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ apiVersion: API, kind, ...answer }));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ apiVersion: API, kind, ...answer }));
     });
   };
   const server = pki ? https.createServer({ cert: pki.certPem, key: pki.keyPem }, handle) : http.createServer(handle);

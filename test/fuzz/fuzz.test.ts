@@ -29,7 +29,11 @@ describe('fuzz: KRM function invariants', () => {
     let rendered = 0;
     for (const generated of fc.sample(input, { seed: SEED, numRuns: 60 })) {
       let out = '';
-      await runFunction({ readStdin: async () => render(generated), stdout: (t) => void (out += t), stderr: () => undefined });
+      await runFunction({
+        readStdin: async () => render(generated),
+        stdout: (t) => void (out += t),
+        stderr: () => undefined,
+      });
       if (/message: "?rendered [1-9]\d* of /.test(out)) rendered++;
     }
     expect(rendered).toBeGreaterThanOrEqual(10);

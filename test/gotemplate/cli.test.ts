@@ -44,7 +44,11 @@ describe('render-clusterclass template', () => {
   });
   it('speaks the oracle JSON Lines protocol', async () => {
     const input = [
-      JSON.stringify({ id: 1, template: '{{ .builtin.cluster.name }}-cp', data: { builtin: { cluster: { name: 'c1' } } } }),
+      JSON.stringify({
+        id: 1,
+        template: '{{ .builtin.cluster.name }}-cp',
+        data: { builtin: { cluster: { name: 'c1' } } },
+      }),
       JSON.stringify({ id: 'b', template: '{{ nope }}' }),
       JSON.stringify({ id: [3], template: '{{ eq .r 3 }}', data: { r: 3 } }),
       JSON.stringify({ id: 4 }),
@@ -53,7 +57,10 @@ describe('render-clusterclass template', () => {
     ].join('\n');
     const io = fakeIO(input);
     expect(await runTemplateCommand(['--jsonl'], io)).toBe(0);
-    const lines = io.out.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = io.out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toEqual({ id: 1, output: 'c1-cp' });
     expect(lines[1]).toMatchObject({ id: 'b', phase: 'parse' });
     expect(lines[2]).toMatchObject({ id: [3], phase: 'exec' });

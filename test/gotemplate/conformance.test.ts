@@ -12,7 +12,9 @@ interface GoldenCase {
 }
 
 const dir = join(__dirname, '../golden/gotemplate');
-const files = readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.jsonl'))
+  .sort();
 
 function load(file: string): GoldenCase[] {
   return readFileSync(join(dir, file), 'utf8')
@@ -59,7 +61,9 @@ describe('conformance with Go text/template + sprig (gotmpl-oracle goldens)', ()
             ? 'phase' in got && got.phase === c.expect.phase && (got.error === c.expect.error) !== known
             : 'output' in got && got.output === c.expect.output;
         if (!ok) {
-          failures.push(`${c.id}${known ? ' (listed in KNOWN_ERROR_TEXTS)' : ''}: ${JSON.stringify(c.template)}\n  expected ${JSON.stringify(c.expect)}\n  got      ${JSON.stringify(got)}`);
+          failures.push(
+            `${c.id}${known ? ' (listed in KNOWN_ERROR_TEXTS)' : ''}: ${JSON.stringify(c.template)}\n  expected ${JSON.stringify(c.expect)}\n  got      ${JSON.stringify(got)}`,
+          );
         }
       }
       expect(failures.join('\n')).toBe('');

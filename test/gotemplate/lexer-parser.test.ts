@@ -19,8 +19,22 @@ describe('lexer', () => {
   it('lexes literals, variables, keywords and chained fields', () => {
     const items = lex('{{ $x := 0x1F | printf "%d" `r` \'a\' 1e3 true nil .a.b }}').filter((i) => i.typ !== T.Space);
     expect(items.map((i) => i.typ)).toEqual([
-      T.LeftDelim, T.Variable, T.Declare, T.Number, T.Pipe, T.Identifier, T.String, T.RawString, T.CharConstant, T.Number,
-      T.Bool, T.Nil, T.Field, T.Field, T.RightDelim, T.EOF,
+      T.LeftDelim,
+      T.Variable,
+      T.Declare,
+      T.Number,
+      T.Pipe,
+      T.Identifier,
+      T.String,
+      T.RawString,
+      T.CharConstant,
+      T.Number,
+      T.Bool,
+      T.Nil,
+      T.Field,
+      T.Field,
+      T.RightDelim,
+      T.EOF,
     ]);
   });
   it('reports lexical errors with the line', () => {
@@ -47,7 +61,9 @@ describe('parser errors', () => {
     expect(err('{{ end }}')).toBe('template: tpl:1: unexpected {{end}}');
     expect(err('{{ break }}')).toBe('template: tpl:1: {{break}} outside {{range}}');
     expect(err('{{ .a | 1 }}')).toBe('template: tpl:1: non executable command in pipeline stage 2');
-    expect(err('{{ define "a" }}x{{ end }}{{ define "a" }}y{{ end }}')).toBe('template: tpl:1: template: multiple definition of template "a"');
+    expect(err('{{ define "a" }}x{{ end }}{{ define "a" }}y{{ end }}')).toBe(
+      'template: tpl:1: template: multiple definition of template "a"',
+    );
   });
   it('uses the configured name', () => {
     const r = parseTemplate('{{ .a', { name: 'naming' });

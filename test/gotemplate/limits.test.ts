@@ -17,8 +17,12 @@ describe('safety limits', () => {
     expect(r.error).toContain('exceeded maximum template depth');
   });
   it('stops huge outputs and huge strings', () => {
-    for (const t of ['{{ repeat 1000000000 "x" }}', '{{ range until 100000000 }}xxxxxxxxxxxxxxxx{{ end }}',
-      '{{ $s := "xx" }}{{ range until 64 }}{{ $s = print $s $s }}{{ end }}', '{{ range until 1000 }}{{ printf "%1000000d" 1 }}{{ end }}']) {
+    for (const t of [
+      '{{ repeat 1000000000 "x" }}',
+      '{{ range until 100000000 }}xxxxxxxxxxxxxxxx{{ end }}',
+      '{{ $s := "xx" }}{{ range until 64 }}{{ $s = print $s $s }}{{ end }}',
+      '{{ range until 1000 }}{{ printf "%1000000d" 1 }}{{ end }}',
+    ]) {
       const r = run(t);
       expect(r.ok, t).toBe(false);
       expect(r.error, t).toMatch(/output|length|steps|exceed/i);
@@ -32,6 +36,10 @@ describe('safety limits', () => {
   it('accepts custom limits', () => {
     expect(run('{{ range until 10 }}x{{ end }}', { maxOutputBytes: 5 }).ok).toBe(false);
     expect(run('{{ range until 10 }}x{{ end }}', { maxOutputBytes: 10 }).ok).toBe(true);
-    expect(run('{{ define "r" }}{{ if . }}{{ template "r" (slice . 1) }}{{ end }}{{ end }}{{ template "r" (until 50) }}', { maxDepth: 10 }).ok).toBe(false);
+    expect(
+      run('{{ define "r" }}{{ if . }}{{ template "r" (slice . 1) }}{{ end }}{{ end }}{{ template "r" (until 50) }}', {
+        maxDepth: 10,
+      }).ok,
+    ).toBe(false);
   });
 });

@@ -11,12 +11,23 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PRINTABLE_SOURCE } from '../../src/gotemplate/unicode-print.js';
 import { answer, goldenDir, tableNames } from '../../scripts/gotemplate/generate-goldens.mjs';
-import { DEFAULT_VERSION, oracleSourceDir as capiSourceDir, supportedVersions } from '../../scripts/oracle/capi-versions.mjs';
-import { gotmplOracle, gotmplSourceDir, oracleVersions, pinnedToolchain, type OracleVersions } from '../../scripts/oracle/gotmpl-oracle.mjs';
+import {
+  DEFAULT_VERSION,
+  oracleSourceDir as capiSourceDir,
+  supportedVersions,
+} from '../../scripts/oracle/capi-versions.mjs';
+import {
+  gotmplOracle,
+  gotmplSourceDir,
+  oracleVersions,
+  pinnedToolchain,
+  type OracleVersions,
+} from '../../scripts/oracle/gotmpl-oracle.mjs';
 
 const recorded = JSON.parse(readFileSync(join(goldenDir, 'oracle.json'), 'utf8')) as OracleVersions;
 const built = oracleVersions();
-if (!built) console.warn(`SKIPPED: ${gotmplOracle} is not built (npm run oracle:gotmpl); the goldens were not compared with Go`);
+if (!built)
+  console.warn(`SKIPPED: ${gotmplOracle} is not built (npm run oracle:gotmpl); the goldens were not compared with Go`);
 
 /** `module version` pairs of a go.mod's require lines. */
 function requires(goMod: string): Map<string, string> {
@@ -43,8 +54,13 @@ describe('the goldens and the isPrint table come from the Go and sprig CAPI is b
   it('the other CAPI minors differ from those modules only in golang.org/x/crypto (bcrypt, scrypt: never in goldens)', () => {
     for (const minor of supportedVersions()) {
       const capi = capiModules(minor);
-      const differing = Object.entries(recorded.modules).filter(([m, v]) => capi.get(m) !== v).map(([m]) => m);
-      expect({ minor, differing }).toEqual({ minor, differing: minor === DEFAULT_VERSION ? [] : ['golang.org/x/crypto'] });
+      const differing = Object.entries(recorded.modules)
+        .filter(([m, v]) => capi.get(m) !== v)
+        .map(([m]) => m);
+      expect({ minor, differing }).toEqual({
+        minor,
+        differing: minor === DEFAULT_VERSION ? [] : ['golang.org/x/crypto'],
+      });
     }
   });
 
@@ -55,9 +71,15 @@ describe('the goldens and the isPrint table come from the Go and sprig CAPI is b
   it.skipIf(!built)('the built oracle answers every golden case as recorded, error texts included', async () => {
     for (const name of tableNames()) {
       const { lines } = await answer(gotmplOracle, name);
-      const committed = readFileSync(join(goldenDir, `${name}.jsonl`), 'utf8').trim().split('\n');
+      const committed = readFileSync(join(goldenDir, `${name}.jsonl`), 'utf8')
+        .trim()
+        .split('\n');
       const differing = lines.flatMap((l, i) => (l === committed[i] ? [] : [`${name}.jsonl:${i + 1}: ${l}`]));
-      expect({ name, count: committed.length, differing: differing.slice(0, 5) }).toEqual({ name, count: lines.length, differing: [] });
+      expect({ name, count: committed.length, differing: differing.slice(0, 5) }).toEqual({
+        name,
+        count: lines.length,
+        differing: [],
+      });
     }
   });
 });

@@ -13,7 +13,10 @@ import { printableRanges } from '../../scripts/gotemplate/gen-unicode-print.mjs'
 import { gotmplOracle as ORACLE } from '../../scripts/oracle/gotmpl-oracle.mjs';
 
 const haveOracle = existsSync(ORACLE);
-if (!haveOracle) console.warn(`SKIPPED: ${ORACLE} is not built (npm run oracle:gotmpl); isPrint was not compared with Go for every code point`);
+if (!haveOracle)
+  console.warn(
+    `SKIPPED: ${ORACLE} is not built (npm run oracle:gotmpl); isPrint was not compared with Go for every code point`,
+  );
 
 describe('isPrint = Go unicode.IsPrint', () => {
   it('ASCII: space to tilde', () => {

@@ -9,7 +9,14 @@ import YAML from 'yaml';
 import { fleetCluster, fleetDocs, type Obj } from './scenario.js';
 
 /** Every way a Cluster in the inputs can fail to render. */
-export const BREAKAGES = ['unparseable', 'topology-typo', 'no-topology', 'duplicate', 'unknown-class', 'invalid-class'] as const;
+export const BREAKAGES = [
+  'unparseable',
+  'topology-typo',
+  'no-topology',
+  'duplicate',
+  'unknown-class',
+  'invalid-class',
+] as const;
 export type Breakage = (typeof BREAKAGES)[number];
 
 interface ClusterState {
@@ -75,10 +82,21 @@ export function writeRepo(dir: string, files: Record<string, string>): void {
   }
 }
 
-const withPath = (doc: Obj, path: string): Obj => ({ ...doc, metadata: { ...doc.metadata, annotations: { ...doc.metadata.annotations, 'internal.config.kubernetes.io/path': path } } });
+const withPath = (doc: Obj, path: string): Obj => ({
+  ...doc,
+  metadata: {
+    ...doc.metadata,
+    annotations: { ...doc.metadata.annotations, 'internal.config.kubernetes.io/path': path },
+  },
+});
 
 /** One `items:` entry (`- …`, indented by two) from YAML text of a mapping. */
-const entry = (text: string) => text.trimEnd().split('\n').map((l, i) => `${i === 0 ? '  - ' : '    '}${l}`).join('\n');
+const entry = (text: string) =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((l, i) => `${i === 0 ? '  - ' : '    '}${l}`)
+    .join('\n');
 
 /**
  * The ResourceList kpt hands the function for the package `repoFiles` describes, after an earlier
@@ -88,11 +106,22 @@ const entry = (text: string) => text.trimEnd().split('\n').map((l, i) => `${i ==
  */
 export function resourceList(fleet: Fleet, junk: number, earlier: readonly Obj[]): string {
   const items: string[] = [];
-  for (const [path, text] of Object.entries(repoFiles(new Map([...fleet].map(([n, s]) => [n, s.breakage === 'unparseable' ? { ...s, breakage: undefined } : s])), 0))) {
+  for (const [path, text] of Object.entries(
+    repoFiles(
+      new Map([...fleet].map(([n, s]) => [n, s.breakage === 'unparseable' ? { ...s, breakage: undefined } : s])),
+      0,
+    ),
+  )) {
     for (const doc of YAML.parseAllDocuments(text)) {
       const name = path.slice('clusters/'.length, -'.yaml'.length);
       const itemText = YAML.stringify(withPath(doc.toJS(), path));
-      items.push(entry(fleet.get(name)?.breakage === 'unparseable' ? itemText.replace('kind: Cluster\n', 'kind: Cluster\nkind: Cluster\n') : itemText));
+      items.push(
+        entry(
+          fleet.get(name)?.breakage === 'unparseable'
+            ? itemText.replace('kind: Cluster\n', 'kind: Cluster\nkind: Cluster\n')
+            : itemText,
+        ),
+      );
     }
   }
   for (let i = 0; i < junk; i++) items.push(entry(`[not, an, object, ${i}]`));

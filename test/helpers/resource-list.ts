@@ -12,8 +12,15 @@ export function realWorldResourceLists(data: Record<string, string>): { file: st
   return readdirSync(realWorld)
     .filter((f) => f.endsWith('.yaml'))
     .map((file) => {
-      const items = YAML.parseAllDocuments(readFileSync(join(realWorld, file), 'utf8')).map((d) => d.toJS()).filter(Boolean);
-      const list = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data } };
+      const items = YAML.parseAllDocuments(readFileSync(join(realWorld, file), 'utf8'))
+        .map((d) => d.toJS())
+        .filter(Boolean);
+      const list = {
+        apiVersion: 'config.kubernetes.io/v1',
+        kind: 'ResourceList',
+        items,
+        functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fc' }, data },
+      };
       return { file, text: YAML.stringify(list, { lineWidth: 0 }) };
     });
 }

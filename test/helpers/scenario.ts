@@ -27,7 +27,13 @@ export function fleetCluster(name: string, edit: (topology: Obj, cluster: Obj) =
     apiVersion: 'cluster.x-k8s.io/v1beta2',
     kind: 'Cluster',
     metadata: { name, namespace: 'fleet' },
-    spec: { topology: { classRef: { name: 'fleet' }, version: 'v1.33.0', workers: { machineDeployments: [{ class: 'general', name: 'md-0' }] } } },
+    spec: {
+      topology: {
+        classRef: { name: 'fleet' },
+        version: 'v1.33.0',
+        workers: { machineDeployments: [{ class: 'general', name: 'md-0' }] },
+      },
+    },
   };
   edit(cluster.spec.topology, cluster);
   return cluster;
@@ -48,11 +54,20 @@ export interface Scenario extends PipelineOutput {
   rendered: string[];
 }
 
-export function runScenario(docs: readonly JsonObject[], settings: Record<string, unknown> = {}, extras: PipelineExtras = {}, files?: readonly string[]): Scenario {
+export function runScenario(
+  docs: readonly JsonObject[],
+  settings: Record<string, unknown> = {},
+  extras: PipelineExtras = {},
+  files?: readonly string[],
+): Scenario {
   const cfg = applySettings(DEFAULT_CONFIG, { mode: 'preview', ...settings }, false);
   if (!cfg.ok) throw new Error(cfg.message);
   const out = runPipeline(itemsOf(docs, files), cfg.config, [], extras);
-  return { ...out, errors: out.results.filter((r) => r.severity === 'error'), rendered: out.generated.map((g) => g.cluster) };
+  return {
+    ...out,
+    errors: out.results.filter((r) => r.severity === 'error'),
+    rendered: out.generated.map((g) => g.cluster),
+  };
 }
 
 /** The fields a rule test asserts: severity, resourceRef, field path, message (and the file when set). */

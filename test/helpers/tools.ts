@@ -50,7 +50,17 @@ export interface Run {
   stderr: string;
 }
 
-export function run(cmd: string, args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): Run {
-  const r = spawnSync(cmd, args, { cwd: options.cwd, input: options.input, env: options.env ?? process.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+export function run(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {},
+): Run {
+  const r = spawnSync(cmd, args, {
+    cwd: options.cwd,
+    input: options.input,
+    env: options.env ?? process.env,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   return { code: r.status ?? -1, stdout: r.stdout ?? '', stderr: r.stderr ?? '' };
 }

@@ -89,8 +89,14 @@ function runCli(args: string[], stdin: Buffer | string, env: Record<string, stri
     () =>
       new Promise<Run>((done, fail) => {
         const rssFile = join(tmp, `rss-${Math.random().toString(36).slice(2)}`);
-        const [cmd, argv] = HAS_TIME ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, CLI, ...args]] : [process.execPath, [CLI, ...args]];
-        const child = spawn(cmd, argv, { cwd: root, env: { ...process.env, NODE_OPTIONS: '', ...env }, detached: true });
+        const [cmd, argv] = HAS_TIME
+          ? [TIME, ['-f', '%M', '-o', rssFile, process.execPath, CLI, ...args]]
+          : [process.execPath, [CLI, ...args]];
+        const child = spawn(cmd, argv, {
+          cwd: root,
+          env: { ...process.env, NODE_OPTIONS: '', ...env },
+          detached: true,
+        });
         const out: Buffer[] = [];
         const err: Buffer[] = [];
         child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -107,7 +113,11 @@ function runCli(args: string[], stdin: Buffer | string, env: Record<string, stri
         child.stdin.on('error', () => undefined); // the CLI may exit before reading all of stdin
         child.on('close', (code) => {
           clearTimeout(timer);
-          const run: Run = { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+          const run: Run = {
+            code,
+            stdout: Buffer.concat(out).toString('utf8'),
+            stderr: Buffer.concat(err).toString('utf8'),
+          };
           if (HAS_TIME && existsSync(rssFile)) {
             const kb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop());
             if (Number.isFinite(kb)) run.rssKb = kb;
@@ -126,20 +136,31 @@ function wrapStream(text: string): string {
     .split(/^---[ \t]*$/m)
     .map((d) => d.replace(/^(\s*#.*\n|\s*\n)+/, '').trimEnd())
     .filter((d) => d && !/^(~|null)$/.test(d.trim()))
-    .map((d) => d.split(/\r?\n/).map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)).join('\n'));
+    .map((d) =>
+      d
+        .split(/\r?\n/)
+        .map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`))
+        .join('\n'),
+    );
   return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.join('\n')}\n`;
 }
 
 /** A ResourceList text as JSON (its JSON twin), or undefined when its YAML has no JSON form. */
 function asJson(text: string): string | undefined {
   try {
-    const doc = YAML.parseDocument(text.replace(/^\uFEFF/, ''), { version: '1.1', uniqueKeys: false, customTags: (t: YAML.Tags) => t.filter((x) => (x as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp') });
+    const doc = YAML.parseDocument(text.replace(/^\uFEFF/, ''), {
+      version: '1.1',
+      uniqueKeys: false,
+      customTags: (t: YAML.Tags) => t.filter((x) => (x as { tag?: string }).tag !== 'tag:yaml.org,2002:timestamp'),
+    });
     return doc.errors.length > 0 ? undefined : JSON.stringify(doc.toJS({ maxAliasCount: 100 }));
   } catch {
     return undefined;
   }
 }
-const jsonTwin = (c: HostileCase): boolean => c.json ?? ((c.category === 'isolation' || c.category === 'injection') && !c.knownBug && c.kind === 'stream' && c.krm !== false);
+const jsonTwin = (c: HostileCase): boolean =>
+  c.json ??
+  ((c.category === 'isolation' || c.category === 'injection') && !c.knownBug && c.kind === 'stream' && c.krm !== false);
 
 function checkRun(c: HostileCase, mode: string, run: Run, input: string, stream: boolean): void {
   const label = `${c.id} [${mode}]`;
@@ -159,15 +180,24 @@ function checkRun(c: HostileCase, mode: string, run: Run, input: string, stream:
   expect(out, `${label}: stdout is not a ResourceList`).toBeDefined();
   if (parsed) expect(lostItems(parsed, out!), `${label}: input items missing from the output`).toEqual([]);
   const results = out!.results;
-  expect(resultProblems(results).filter((p) => c.internal !== true || !p.startsWith('internal error result')), label).toEqual([]);
+  expect(
+    resultProblems(results).filter((p) => c.internal !== true || !p.startsWith('internal error result')),
+    label,
+  ).toEqual([]);
   // Rendered this run: owners of generated objects the input did not hold (a failed Cluster's earlier ones stay).
   const earlierOwners = new Set(parsed?.items.map((i) => i.owner));
-  const renderedKeys = new Set(out!.items.flatMap((i) => (i.owner === undefined || earlierOwners.has(i.owner) ? [] : [i.owner])));
-  for (const cl of c.rendered ?? []) expect(renderedKeys.has(cl), `${label}: Cluster ${cl} not rendered\n${run.stderr.slice(0, 2000)}`).toBe(true);
+  const renderedKeys = new Set(
+    out!.items.flatMap((i) => (i.owner === undefined || earlierOwners.has(i.owner) ? [] : [i.owner])),
+  );
+  for (const cl of c.rendered ?? [])
+    expect(renderedKeys.has(cl), `${label}: Cluster ${cl} not rendered\n${run.stderr.slice(0, 2000)}`).toBe(true);
   // A failed Cluster is not rendered and there is an error result (about it, or about its class).
   for (const cl of c.failed ?? []) {
     expect(renderedKeys.has(cl), `${label}: Cluster ${cl} rendered`).toBe(false);
-    expect(results.some((r) => r.severity === 'error'), `${label}: no error result for Cluster ${cl}`).toBe(true);
+    expect(
+      results.some((r) => r.severity === 'error'),
+      `${label}: no error result for Cluster ${cl}`,
+    ).toBe(true);
   }
 }
 
@@ -181,30 +211,39 @@ describe('hostile corpus', () => {
 
   for (const c of cases) {
     // Known bugs run as expected failures: when one is fixed, its test fails until the flag goes.
-    (c.knownBug ? it.concurrent.fails : it.concurrent)(c.knownBug ? `${c.id} (known bug: ${c.knownBug})` : c.id, async () => {
-      if (c.generator) {
-        const text: string = (generators as Record<string, () => string>)[c.generator]!();
-        if (c.kind === 'stream-huge') {
-          const file = join(tmp, `${c.id}.yaml`);
-          writeFileSync(file, text);
-          checkRun(c, 'render', await runCli(['render', file, '--format', 'resourcelist'], '', c.env), text, true);
-        } else {
-          checkRun(c, 'krm', await runCli([], text, c.env), text, false);
+    (c.knownBug ? it.concurrent.fails : it.concurrent)(
+      c.knownBug ? `${c.id} (known bug: ${c.knownBug})` : c.id,
+      async () => {
+        if (c.generator) {
+          const text: string = (generators as Record<string, () => string>)[c.generator]!();
+          if (c.kind === 'stream-huge') {
+            const file = join(tmp, `${c.id}.yaml`);
+            writeFileSync(file, text);
+            checkRun(c, 'render', await runCli(['render', file, '--format', 'resourcelist'], '', c.env), text, true);
+          } else {
+            checkRun(c, 'krm', await runCli([], text, c.env), text, false);
+          }
+          return;
         }
-        return;
-      }
-      const bytes = readFileSync(join(here, c.file!));
-      const text = c.file!.endsWith('.bin') ? bytes.toString('utf8') : bytes.toString('utf8');
-      if (c.kind === 'krm') {
-        checkRun(c, 'krm', await runCli([], bytes), text, false);
-        return;
-      }
-      checkRun(c, 'render', await runCli(['render', join(here, c.file!), '--format', 'resourcelist'], ''), text, true);
-      if (c.krm !== false) {
-        const wrapped = wrapStream(text);
-        checkRun(c, 'krm', await runCli([], wrapped), wrapped, false);
-      }
-    });
+        const bytes = readFileSync(join(here, c.file!));
+        const text = c.file!.endsWith('.bin') ? bytes.toString('utf8') : bytes.toString('utf8');
+        if (c.kind === 'krm') {
+          checkRun(c, 'krm', await runCli([], bytes), text, false);
+          return;
+        }
+        checkRun(
+          c,
+          'render',
+          await runCli(['render', join(here, c.file!), '--format', 'resourcelist'], ''),
+          text,
+          true,
+        );
+        if (c.krm !== false) {
+          const wrapped = wrapStream(text);
+          checkRun(c, 'krm', await runCli([], wrapped), wrapped, false);
+        }
+      },
+    );
     if (jsonTwin(c)) {
       // The same expectations with the ResourceList sent as JSON (issue #13: JSON in, valid out).
       it.concurrent(`${c.id} (as JSON)`, async () => {

@@ -14,11 +14,20 @@ export function baseItems() {
     .split(/^---$/m)
     .map((d) => d.replace(/^(#.*\n|\s*\n)+/, '').trimEnd())
     .filter((d) => d)
-    .map((d) => d.split('\n').map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)).join('\n'))
+    .map((d) =>
+      d
+        .split('\n')
+        .map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`))
+        .join('\n'),
+    )
     .join('\n');
 }
 
-const INFRA = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', matchResources: { infrastructureCluster: true } };
+const INFRA = {
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+  kind: 'DevClusterTemplate',
+  matchResources: { infrastructureCluster: true },
+};
 
 /** A class "victim-class" on the base templates with these variables and patches, and its Cluster "victim" (items, JSON flow style). */
 function victimItems(variables, patches, clusterVariables = []) {
@@ -28,7 +37,13 @@ function victimItems(variables, patches, clusterVariables = []) {
     metadata: { name: 'victim-class', namespace: 'hostile' },
     spec: {
       infrastructure: { templateRef: { apiVersion: INFRA.apiVersion, kind: INFRA.kind, name: 'base-cluster' } },
-      controlPlane: { templateRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'base-cp' } },
+      controlPlane: {
+        templateRef: {
+          apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+          kind: 'KubeadmControlPlaneTemplate',
+          name: 'base-cp',
+        },
+      },
       ...(variables.length > 0 ? { variables } : {}),
       ...(patches.length > 0 ? { patches } : {}),
     },
@@ -42,7 +57,8 @@ function victimItems(variables, patches, clusterVariables = []) {
   return `- ${JSON.stringify(cls)}\n- ${JSON.stringify(cluster)}`;
 }
 
-const cm = (name, data) => `- {apiVersion: v1, kind: ConfigMap, metadata: {name: ${name}, namespace: hostile}${data ? `, data: ${data}` : ''}}`;
+const cm = (name, data) =>
+  `- {apiVersion: v1, kind: ConfigMap, metadata: {name: ${name}, namespace: hostile}${data ? `, data: ${data}` : ''}}`;
 
 export const generators = {
   /** One 50 MiB scalar. */
@@ -73,14 +89,22 @@ export const generators = {
   },
   /** 50,000 distinct anchors, each aliased once, in one map. */
   anchors50k: () => {
-    const parts = [RL, baseItems(), '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: anchors, namespace: hostile}\n  data:\n'];
+    const parts = [
+      RL,
+      baseItems(),
+      '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: anchors, namespace: hostile}\n  data:\n',
+    ];
     for (let i = 0; i < 50_000; i++) parts.push(`    k${i}: &a${i} v\n`);
     for (let i = 0; i < 50_000; i++) parts.push(`    r${i}: *a${i}\n`);
     return parts.join('');
   },
   /** One map with 50,000 keys (quadratic duplicate-key check in the YAML library: minutes). */
   keys50k: () => {
-    const parts = [RL, baseItems(), '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: wide, namespace: hostile}\n  data:\n'];
+    const parts = [
+      RL,
+      baseItems(),
+      '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: wide, namespace: hostile}\n  data:\n',
+    ];
     for (let i = 0; i < 50_000; i++) parts.push(`    k${i}: v\n`);
     return parts.join('');
   },
@@ -96,27 +120,50 @@ export const generators = {
   },
   /** Block-style nesting 2,000 levels deep in an unrelated item next to the base fixture. */
   deepBlockNextToBase: () => {
-    const parts = [RL, baseItems(), '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: deep, namespace: hostile}\n  data:\n'];
+    const parts = [
+      RL,
+      baseItems(),
+      '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: deep, namespace: hostile}\n  data:\n',
+    ];
     for (let i = 0; i < 2_000; i++) parts.push(`${' '.repeat(4 + i)}k:\n`);
     parts.push(`${' '.repeat(4 + 2_000)}v\n`);
     return parts.join('');
   },
   /** 100,000 aliases of one short scalar: harmless, go-yaml accepts it (alias share under 99%). */
   aliases100k: () => {
-    const parts = [RL, baseItems(), '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: aliases, namespace: hostile}\n  data: {k: &v short}\n  list:\n'];
+    const parts = [
+      RL,
+      baseItems(),
+      '\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: aliases, namespace: hostile}\n  data: {k: &v short}\n  list:\n',
+    ];
     for (let i = 0; i < 100_000; i++) parts.push('  - *v\n');
     return parts.join('');
   },
   /** RE2 patterns (a variable's `pattern`, `items.pattern`, `additionalProperties.pattern`) over 200 values of 5,000 characters that fail them. */
   re2Patterns: () => {
     const pattern = '^[a-z0-9]{1,1000}$';
-    const values = Array.from({ length: 200 }, (_, i) => `${'a'.repeat(100)}-${'b'.repeat(4889)}${String(i).padStart(10, '0')}`);
+    const values = Array.from(
+      { length: 200 },
+      (_, i) => `${'a'.repeat(100)}-${'b'.repeat(4889)}${String(i).padStart(10, '0')}`,
+    );
     const variables = [
       { name: 's', required: false, schema: { openAPIV3Schema: { type: 'string', pattern } } },
-      { name: 'arr', required: false, schema: { openAPIV3Schema: { type: 'array', items: { type: 'string', pattern } } } },
-      { name: 'm', required: false, schema: { openAPIV3Schema: { type: 'object', additionalProperties: { type: 'string', pattern } } } },
+      {
+        name: 'arr',
+        required: false,
+        schema: { openAPIV3Schema: { type: 'array', items: { type: 'string', pattern } } },
+      },
+      {
+        name: 'm',
+        required: false,
+        schema: { openAPIV3Schema: { type: 'object', additionalProperties: { type: 'string', pattern } } },
+      },
     ];
-    const set = [{ name: 's', value: values[0] }, { name: 'arr', value: values }, { name: 'm', value: Object.fromEntries(values.map((v, i) => [`k${i}`, v])) }];
+    const set = [
+      { name: 's', value: values[0] },
+      { name: 'arr', value: values },
+      { name: 'm', value: Object.fromEntries(values.map((v, i) => [`k${i}`, v])) },
+    ];
     return `${RL}${baseItems()}\n${victimItems(variables, [], set)}`;
   },
   /** One definition with 10,000 jsonPatches (the CRD allows 100). */
@@ -124,7 +171,13 @@ export const generators = {
     `${RL}${baseItems()}\n${victimItems([], [{ name: 'p', definitions: [{ selector: INFRA, jsonPatches: Array.from({ length: 10_000 }, (_, i) => ({ op: 'add', path: `/spec/template/spec/x${i}`, value: i })) }] }])}`,
   /** 10,000 inline patches (the CRD allows 1,000). */
   inlinePatches10k: () =>
-    `${RL}${baseItems()}\n${victimItems([], Array.from({ length: 10_000 }, (_, i) => ({ name: `p${i}`, definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: `/spec/template/spec/x${i}`, value: i }] }] })))}`,
+    `${RL}${baseItems()}\n${victimItems(
+      [],
+      Array.from({ length: 10_000 }, (_, i) => ({
+        name: `p${i}`,
+        definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: `/spec/template/spec/x${i}`, value: i }] }],
+      })),
+    )}`,
   /** A Go template whose value doubles a hundred times (`append $x $x`), then `toJson`: stopped by the value budget. */
   templateDoubling: () => {
     const template = '{{ $x := list "a" }}{{ range until 100 }}{{ $x = append $x $x }}{{ end }}{{ toJson $x }}';
@@ -132,23 +185,40 @@ export const generators = {
   },
   /** Billion laughs (9 levels of 9 aliases) in one item. */
   aliasBomb: () => {
-    let item = '- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: lol, namespace: hostile}\n  data:\n    a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
-    for (let i = 1; i < 10; i++) item += `    a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]\n`;
+    let item =
+      '- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: lol, namespace: hostile}\n  data:\n    a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 1; i < 10; i++)
+      item += `    a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(',')}]\n`;
     return `${RL}${baseItems()}\n${item}`;
   },
   /** The base fixture and 10,000 pass-through ConfigMaps as one indented JSON ResourceList. */
   items10kJson: () => {
-    const items = readFileSync(join(here, 'base.yaml'), 'utf8').split(/^---$/m).map((d) => d.trim()).filter(Boolean).map((d) => YAML.parse(d));
-    for (let i = 0; i < 10_000; i++) items.push({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, namespace: 'hostile' }, data: { k: `v${i}` } });
+    const items = readFileSync(join(here, 'base.yaml'), 'utf8')
+      .split(/^---$/m)
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => YAML.parse(d));
+    for (let i = 0; i < 10_000; i++)
+      items.push({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `cm-${i}`, namespace: 'hostile' },
+        data: { k: `v${i}` },
+      });
     return JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items }, null, 2);
   },
   /** A function config with a 20 MiB value. */
-  functionConfig20m: () => `${RL}${baseItems()}\nfunctionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: fc}, data: {mode: "${'x'.repeat(20 * 1024 * 1024)}"}}\n`,
+  functionConfig20m: () =>
+    `${RL}${baseItems()}\nfunctionConfig: {apiVersion: v1, kind: ConfigMap, metadata: {name: fc}, data: {mode: "${'x'.repeat(20 * 1024 * 1024)}"}}\n`,
   /** A function config with 20,000 unknown keys. */
   functionConfig20kKeys: () =>
     `${RL}${baseItems()}\nfunctionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: fc}\n  data:\n${Array.from({ length: 20_000 }, (_, i) => `    k${i}: v\n`).join('')}`,
   /** A 40 MiB file for `render FILE` (over the 32 MiB default input limit). */
-  streamScalar40m: () => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: giant}\ndata: {x: "${'x'.repeat(40 * 1024 * 1024)}"}\n`,
+  streamScalar40m: () =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: giant}\ndata: {x: "${'x'.repeat(40 * 1024 * 1024)}"}\n`,
   /** A large file for `render FILE` (run with a lower RENDER_CLUSTERCLASS_MAX_INPUT_BYTES). */
-  streamScalar20m: () => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: giant}\ndata: {x: "${'x'.repeat(40 * 1024 * 1024)}"}\n`,
+  streamScalar20m: () =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: giant}\ndata: {x: "${'x'.repeat(40 * 1024 * 1024)}"}\n`,
 };

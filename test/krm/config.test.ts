@@ -4,12 +4,27 @@ import { DEFAULT_CONFIG, parseFunctionConfig } from '../../src/krm/config.js';
 describe('function config', () => {
   it('defaults when absent or an empty ConfigMap (kpt synthesises function-input)', () => {
     expect(parseFunctionConfig(undefined)).toEqual({ ok: true, config: DEFAULT_CONFIG });
-    expect(parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data: {} })).toEqual({ ok: true, config: DEFAULT_CONFIG });
+    expect(
+      parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data: {} }),
+    ).toEqual({ ok: true, config: DEFAULT_CONFIG });
   });
   it('reads the ConfigMap form from strings and the typed form from values', () => {
-    const cm = parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', data: { mode: 'preview', keepClassInputs: 'false', contractVersions: 'a.io/v1/X=v1beta2', shard: '1/4' } });
-    expect(cm.ok && cm.config).toMatchObject({ mode: 'preview', keepClassInputs: false, contractVersions: { 'a.io/v1/X': 'v1beta2' }, shard: { index: 1, count: 4 } });
-    const typed = parseFunctionConfig({ apiVersion: 'fn.render-clusterclass.dev/v1alpha1', kind: 'RenderClusterClass', spec: { mode: 'validate', skipExternalPatches: true } });
+    const cm = parseFunctionConfig({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      data: { mode: 'preview', keepClassInputs: 'false', contractVersions: 'a.io/v1/X=v1beta2', shard: '1/4' },
+    });
+    expect(cm.ok && cm.config).toMatchObject({
+      mode: 'preview',
+      keepClassInputs: false,
+      contractVersions: { 'a.io/v1/X': 'v1beta2' },
+      shard: { index: 1, count: 4 },
+    });
+    const typed = parseFunctionConfig({
+      apiVersion: 'fn.render-clusterclass.dev/v1alpha1',
+      kind: 'RenderClusterClass',
+      spec: { mode: 'validate', skipExternalPatches: true },
+    });
     expect(typed.ok && typed.config).toMatchObject({ mode: 'validate', skipExternalPatches: true });
   });
   it.each([

@@ -41,7 +41,15 @@ function collected(input: string): string {
   if (!read.ok) throw new Error(read.message);
   const cfg = parseFunctionConfig(read.input.functionConfig);
   if (!cfg.ok) throw new Error(cfg.message);
-  return writeResourceList(read.input.doc!, runPipeline(read.input.items, cfg.config, read.input.results, read.input.earlier ? { earlier: read.input.earlier } : {}));
+  return writeResourceList(
+    read.input.doc!,
+    runPipeline(
+      read.input.items,
+      cfg.config,
+      read.input.results,
+      read.input.earlier ? { earlier: read.input.earlier } : {},
+    ),
+  );
 }
 
 /** A fleet ResourceList with its Clusters in reverse order (so the output order is not the input order). */
@@ -64,14 +72,24 @@ function nextInput(output: string, edit: (items: YAML.YAMLSeq) => void): string 
 const clusterItem = (items: YAML.YAMLSeq, name: string) =>
   items.items.find((n) => {
     const m = n as YAML.YAMLMap;
-    return m.get('kind') === 'Cluster' && m.getIn(['metadata', 'name']) === name && m.getIn(['spec', 'topology']) !== undefined;
+    return (
+      m.get('kind') === 'Cluster' &&
+      m.getIn(['metadata', 'name']) === name &&
+      m.getIn(['spec', 'topology']) !== undefined
+    );
   }) as YAML.YAMLMap;
 
 const ownedBy = (items: unknown[], key: string) =>
-  items.filter((i) => (i as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.['render-clusterclass.dev/cluster'] === key);
+  items.filter(
+    (i) =>
+      (i as { metadata?: { annotations?: Record<string, string> } }).metadata?.annotations?.[
+        'render-clusterclass.dev/cluster'
+      ] === key,
+  );
 
 /** A ResourceList text in the format of the run: as it is, or as JSON (issue #13: JSON in gives the same answer). */
-const inFormat = (text: string, format: string): string => (format === 'json' ? JSON.stringify(YAML.parse(text, { version: '1.1' })) : text);
+const inFormat = (text: string, format: string): string =>
+  format === 'json' ? JSON.stringify(YAML.parse(text, { version: '1.1' })) : text;
 
 describe.each(['yaml', 'json'])('streamed KRM function output (%s in)', (format) => {
   const first = inFormat(reversedFleet(5), format);
@@ -82,7 +100,10 @@ describe.each(['yaml', 'json'])('streamed KRM function output (%s in)', (format)
     expect(run1.pieces).toBeGreaterThan(1);
     expect(run1.out).toBe(collected(first));
 
-    const second = inFormat(nextInput(run1.out, (items) => clusterItem(items, clusterName(2)).setIn(['metadata', 'labels', 'edited'], 'yes')), format);
+    const second = inFormat(
+      nextInput(run1.out, (items) => clusterItem(items, clusterName(2)).setIn(['metadata', 'labels', 'edited'], 'yes')),
+      format,
+    );
     const run2 = await streamed(second);
     expect(run2.code).toBe(0);
     expect(run2.out).toBe(collected(second));
@@ -102,7 +123,11 @@ describe.each(['yaml', 'json'])('streamed KRM function output (%s in)', (format)
     const run2 = await streamed(input);
     expect(run2.code).toBe(1);
     expect(run2.out).toBe(collected(input));
-    const list = YAML.parse(run2.out, { version: '1.1' }) as { kind: string; items: unknown[]; results: { severity: string; message: string }[] };
+    const list = YAML.parse(run2.out, { version: '1.1' }) as {
+      kind: string;
+      items: unknown[];
+      results: { severity: string; message: string }[];
+    };
     expect(list.kind).toBe('ResourceList');
     expect(list.results.some((r) => r.severity === 'error' && r.message.includes('no-such-class'))).toBe(true);
     const before = YAML.parse(run1.out, { version: '1.1' }) as { items: unknown[] };

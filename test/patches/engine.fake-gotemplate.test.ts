@@ -31,7 +31,8 @@ vi.mock('../../src/gotemplate/index.js', () => {
     },
     executeTemplate: (t: { source: string }, data: Json) => {
       calls.exec.push(data);
-      if (t.source.includes('{{ fail }}')) return { ok: false, error: 'template: tpl:1:3: executing "tpl" at <fail>: boom', phase: 'exec' };
+      if (t.source.includes('{{ fail }}'))
+        return { ok: false, error: 'template: tpl:1:3: executing "tpl" at <fail>: boom', phase: 'exec' };
       const warnings: string[] = [];
       const output = t.source
         .replace(/\{\{ warn \}\}/g, () => {
@@ -60,7 +61,8 @@ vi.mock('../../src/gotemplate/index.js', () => {
 });
 
 const { applyPatches } = await import('../../src/patches/index.js');
-const { classRef, compileClass, ctx, infraDef, infraItem, innerSpec, mdInfraDef, mdItems, request, runPatches } = await import('./fixtures.js');
+const { classRef, compileClass, ctx, infraDef, infraItem, innerSpec, mdInfraDef, mdItems, request, runPatches } =
+  await import('./fixtures.js');
 
 const ON = [{ op: 'add', path: '/spec/template/spec/on', value: true }];
 
@@ -79,7 +81,10 @@ describe('enabledIf (fake engine)', () => {
     // One evaluation per matching item (only the infra templates match); the data is the merged map.
     expect(calls.exec).toHaveLength(2);
     expect(calls.exec[0]).toEqual({
-      builtin: { cluster: { name: 'c1', namespace: 'default' }, machineDeployment: { class: 'a', topologyName: 'md-0', name: 'c1-md-0', version: 'v1.31.0' } },
+      builtin: {
+        cluster: { name: 'c1', namespace: 'default' },
+        machineDeployment: { class: 'a', topologyName: 'md-0', name: 'c1-md-0', version: 'v1.31.0' },
+      },
       flag: true,
     });
   });
@@ -101,14 +106,19 @@ describe('enabledIf (fake engine)', () => {
   ];
   for (const [enabledIf, globals, expected] of cases) {
     it(`${JSON.stringify(enabledIf)} with ${JSON.stringify(globals)} → ${expected ? 'enabled' : 'disabled'}`, () => {
-      const out = runPatches([{ name: 'p', enabledIf, definitions: [infraDef(ON)] }], request([infraItem()], globals), ['v']);
+      const out = runPatches([{ name: 'p', enabledIf, definitions: [infraDef(ON)] }], request([infraItem()], globals), [
+        'v',
+      ]);
       expect(out.results).toEqual([]);
       expect(innerSpec(out.templates[0]!)).toEqual(expected ? { on: true } : {});
     });
   }
 
   it('collects enabledIf errors from every matching item and skips their definitions', () => {
-    const out = runPatches([{ name: 'p', enabledIf: 'x{{ fail }}', definitions: [mdInfraDef(ON)] }], request([...mdItems('md-0', 'a'), ...mdItems('md-1', 'b')]));
+    const out = runPatches(
+      [{ name: 'p', enabledIf: 'x{{ fail }}', definitions: [mdInfraDef(ON)] }],
+      request([...mdItems('md-0', 'a'), ...mdItems('md-1', 'b')]),
+    );
     expect(out.failed).toBe(true);
     expect(out.results).toHaveLength(2);
     expect(out.results[0]).toEqual({
@@ -124,7 +134,11 @@ describe('enabledIf (fake engine)', () => {
 
 describe('valueFrom.template (fake engine)', () => {
   const run = (template: string, globals: Record<string, Json> = {}) =>
-    runPatches([{ name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template } }])] }], request([infraItem()], globals), ['v']);
+    runPatches(
+      [{ name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template } }])] }],
+      request([infraItem()], globals),
+      ['v'],
+    );
 
   it('uses the parsed output as the value; empty output becomes null', () => {
     expect(innerSpec(run('{{ .v }}', { v: 'x' }).templates[0]!)).toEqual({ v: 'x' });
@@ -135,8 +149,11 @@ describe('valueFrom.template (fake engine)', () => {
 
   it('wraps parse, execution and output errors like CAPI', () => {
     const msg = (t: string) => run(t).results[0]!.message;
-    const prefix = 'Cluster default/c1: patch "p" (definitions[0].jsonPatches[0]) failed on DevClusterTemplate "quick-start-cluster" at /spec/template/spec/v: ';
-    expect(msg('{{ bad')).toBe(`${prefix}failed to calculate value for template: failed to parse template: "{{ bad": template: tpl:1: unclosed action`);
+    const prefix =
+      'Cluster default/c1: patch "p" (definitions[0].jsonPatches[0]) failed on DevClusterTemplate "quick-start-cluster" at /spec/template/spec/v: ';
+    expect(msg('{{ bad')).toBe(
+      `${prefix}failed to calculate value for template: failed to parse template: "{{ bad": template: tpl:1: unclosed action`,
+    );
     expect(msg('{{ fail }}')).toBe(
       `${prefix}failed to calculate value for template: failed to render template: "{{ fail }}": template: tpl:1:3: executing "tpl" at <fail>: boom`,
     );
@@ -147,7 +164,14 @@ describe('valueFrom.template (fake engine)', () => {
 
   it('surfaces engine warnings once per message', () => {
     const out = runPatches(
-      [{ name: 'p', definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template: '{{ warn }}1' } }])] }],
+      [
+        {
+          name: 'p',
+          definitions: [
+            mdInfraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template: '{{ warn }}1' } }]),
+          ],
+        },
+      ],
       request([...mdItems('md-0', 'a'), ...mdItems('md-1', 'b')]),
     );
     expect(out.failed).toBe(false);
@@ -163,7 +187,11 @@ describe('valueFrom.template (fake engine)', () => {
 
   it('parses templates once per ClusterClass, not per Cluster', () => {
     const { patches } = compileClass([
-      { name: 'p', enabledIf: 'true', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template: '{{ .v }}' } }])] },
+      {
+        name: 'p',
+        enabledIf: 'true',
+        definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { template: '{{ .v }}' } }])],
+      },
     ]);
     expect(calls.parse).toBe(2);
     for (let i = 0; i < 5; i++) applyPatches(patches, request([infraItem()], { v: i }), ctx(['v']));

@@ -74,7 +74,9 @@ describe('order and accumulation', () => {
   });
 
   it('keeps the value of a literal independent from the ClusterClass', () => {
-    const cls: ClusterClassPatch[] = [{ name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/o', value: { a: 1 } }])] }];
+    const cls: ClusterClassPatch[] = [
+      { name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/o', value: { a: 1 } }])] },
+    ];
     const out = run(cls);
     ((innerSpec(out.templates[0]!) as JsonObject)['o'] as JsonObject)['a'] = 2;
     expect((cls[0]!.definitions![0]!.jsonPatches[0]!.value as JsonObject)['a']).toBe(1);
@@ -88,7 +90,11 @@ describe('variables', () => {
       { builtin: { machineDeployment: { class: 'w' } }, a: 'item', alsoHidden: 2 },
       new Set(['a', 'b']),
     );
-    expect(merged).toEqual({ builtin: { cluster: { name: 'c1' }, machineDeployment: { class: 'w' } }, a: 'item', b: 'global' });
+    expect(merged).toEqual({
+      builtin: { cluster: { name: 'c1' }, machineDeployment: { class: 'w' } },
+      a: 'item',
+      b: 'global',
+    });
   });
 
   it('never lets a variable name reach a prototype', () => {
@@ -99,10 +105,13 @@ describe('variables', () => {
   });
 
   it('reads variables, overrides and builtins per item; hides non-inline variables', () => {
-    const req = request([...mdItems('md-0', 'default-worker', { region: 'override' }), ...mdItems('md-1', 'default-worker')], {
-      region: 'global',
-      secret: 'external-only',
-    });
+    const req = request(
+      [...mdItems('md-0', 'default-worker', { region: 'override' }), ...mdItems('md-1', 'default-worker')],
+      {
+        region: 'global',
+        secret: 'external-only',
+      },
+    );
     const out = run(
       [
         {
@@ -111,7 +120,11 @@ describe('variables', () => {
             mdInfraDef([
               { op: 'add', path: '/spec/template/spec/region', valueFrom: { variable: 'region' } },
               { op: 'add', path: '/spec/template/spec/cluster', valueFrom: { variable: 'builtin.cluster.name' } },
-              { op: 'add', path: '/spec/template/spec/md', valueFrom: { variable: 'builtin.machineDeployment.topologyName' } },
+              {
+                op: 'add',
+                path: '/spec/template/spec/md',
+                valueFrom: { variable: 'builtin.machineDeployment.topologyName' },
+              },
             ]),
           ],
         },
@@ -124,7 +137,12 @@ describe('variables', () => {
     expect(innerSpec(out.templates[3]!)).toEqual({ region: 'global', cluster: 'c1', md: 'md-1' });
 
     const hidden = run(
-      [{ name: 'p', definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/s', valueFrom: { variable: 'secret' } }])] }],
+      [
+        {
+          name: 'p',
+          definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/s', valueFrom: { variable: 'secret' } }])],
+        },
+      ],
       req,
       ['region'],
     );
@@ -137,7 +155,15 @@ describe('variables', () => {
       [
         {
           name: 'p',
-          definitions: [cpDef([{ op: 'add', path: '/spec/template/spec/v', valueFrom: { variable: 'builtin.machineDeployment.version' } }])],
+          definitions: [
+            cpDef([
+              {
+                op: 'add',
+                path: '/spec/template/spec/v',
+                valueFrom: { variable: 'builtin.machineDeployment.version' },
+              },
+            ]),
+          ],
         },
       ],
       request([cpItem()]),
@@ -150,9 +176,18 @@ describe('variables', () => {
 
 describe('value errors', () => {
   const cases: [PatchDefinition['jsonPatches'][number], string][] = [
-    [{ op: 'add', path: '/spec/x' }, 'failed to calculate value: neither .value nor .valueFrom are set; set value or valueFrom'],
-    [{ op: 'add', path: '/spec/x', value: null }, 'failed to calculate value: neither .value nor .valueFrom are set; set value or valueFrom'],
-    [{ op: 'replace', path: '/spec/x', value: 1, valueFrom: { variable: 'v' } }, 'failed to calculate value: both .value and .valueFrom are set; set only one of value and valueFrom'],
+    [
+      { op: 'add', path: '/spec/x' },
+      'failed to calculate value: neither .value nor .valueFrom are set; set value or valueFrom',
+    ],
+    [
+      { op: 'add', path: '/spec/x', value: null },
+      'failed to calculate value: neither .value nor .valueFrom are set; set value or valueFrom',
+    ],
+    [
+      { op: 'replace', path: '/spec/x', value: 1, valueFrom: { variable: 'v' } },
+      'failed to calculate value: both .value and .valueFrom are set; set only one of value and valueFrom',
+    ],
     [
       { op: 'add', path: '/spec/x', valueFrom: {} },
       'failed to calculate value: .valueFrom is set, but neither .valueFrom.variable nor .valueFrom.template are set; set valueFrom.variable or valueFrom.template',
@@ -164,7 +199,9 @@ describe('value errors', () => {
   ];
   for (const [op, text] of cases) {
     it(`${JSON.stringify(op)} → ${text}`, () => {
-      const out = run([{ name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/ok', value: 1 }, op])] }]);
+      const out = run([
+        { name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/ok', value: 1 }, op])] },
+      ]);
       expect(out.failed).toBe(true);
       expect(out.results).toEqual([
         {
@@ -184,7 +221,12 @@ describe('value errors', () => {
     const out = run([
       {
         name: 'p',
-        definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/x', value: 1 }, { op: 'remove', path: '/spec/template/spec/x', value: 1, valueFrom: {} }])],
+        definitions: [
+          infraDef([
+            { op: 'add', path: '/spec/template/spec/x', value: 1 },
+            { op: 'remove', path: '/spec/template/spec/x', value: 1, valueFrom: {} },
+          ]),
+        ],
       },
     ]);
     expect(out.results).toEqual([]);
@@ -194,7 +236,12 @@ describe('value errors', () => {
 
 describe('failure aggregation', () => {
   it('reports the exact message for a JSON patch application failure', () => {
-    const out = run([{ name: 'lbImageRepository', definitions: [infraDef([{ op: 'replace', path: '/spec/template/spec/x', value: 1 }])] }]);
+    const out = run([
+      {
+        name: 'lbImageRepository',
+        definitions: [infraDef([{ op: 'replace', path: '/spec/template/spec/x', value: 1 }])],
+      },
+    ]);
     expect(out.results).toEqual([
       {
         severity: 'error',
@@ -215,10 +262,16 @@ describe('failure aggregation', () => {
           name: 'first',
           definitions: [
             mdInfraDef([{ op: 'add', path: '/spec/template/spec/x', valueFrom: { variable: 'nope' } }]),
-            mdInfraDef([{ op: 'add', path: '/spec/template/spec/y', valueFrom: { variable: 'nope2' } }, { op: 'add', path: '/spec/z' }]),
+            mdInfraDef([
+              { op: 'add', path: '/spec/template/spec/y', valueFrom: { variable: 'nope2' } },
+              { op: 'add', path: '/spec/z' },
+            ]),
           ],
         },
-        { name: 'second', definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/x', valueFrom: { variable: 'nope' } }])] },
+        {
+          name: 'second',
+          definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/x', valueFrom: { variable: 'nope' } }])],
+        },
       ],
       req,
     );
@@ -230,7 +283,9 @@ describe('failure aggregation', () => {
       'spec.patches[0].definitions[0].jsonPatches[0]',
       'spec.patches[0].definitions[1].jsonPatches[0]',
     ]);
-    expect(out.results[2]!.message).toContain('failed on DevMachineTemplate "b-infra" (MachineDeployment topology "md-1")');
+    expect(out.results[2]!.message).toContain(
+      'failed on DevMachineTemplate "b-infra" (MachineDeployment topology "md-1")',
+    );
   });
 
   it('stops at the first application failure and keeps earlier patches applied', () => {
@@ -251,7 +306,12 @@ describe('failure aggregation', () => {
   });
 
   it('reports prototype-pollution attempts as patch errors', () => {
-    const out = run([{ name: 'evil', definitions: [infraDef([{ op: 'add', path: '/spec/template/__proto__/polluted', value: true }])] }]);
+    const out = run([
+      {
+        name: 'evil',
+        definitions: [infraDef([{ op: 'add', path: '/spec/template/__proto__/polluted', value: true }])],
+      },
+    ]);
     expect(out.failed).toBe(true);
     expect(out.results[0]!.message).toContain('path segment "__proto__" is not allowed');
     expect(({} as any).polluted).toBeUndefined();
@@ -260,18 +320,32 @@ describe('failure aggregation', () => {
 
 describe('selection', () => {
   it('patches only matching items, including the CP machine template', () => {
-    const req = request([infraItem(), cpItem(), cpMachineItem(), ...mdItems('md-0', 'default-worker'), ...mdItems('md-1', 'gpu-worker')]);
+    const req = request([
+      infraItem(),
+      cpItem(),
+      cpMachineItem(),
+      ...mdItems('md-0', 'default-worker'),
+      ...mdItems('md-1', 'gpu-worker'),
+    ]);
     const out = run(
       [
         {
           name: 'p',
           definitions: [
             {
-              selector: { apiVersion: INFRA_API, kind: 'DevMachineTemplate', matchResources: { controlPlane: true, machineDeploymentClass: { names: ['default-*'] } } },
+              selector: {
+                apiVersion: INFRA_API,
+                kind: 'DevMachineTemplate',
+                matchResources: { controlPlane: true, machineDeploymentClass: { names: ['default-*'] } },
+              },
               jsonPatches: [{ op: 'add', path: '/spec/template/spec/hit', value: true }],
             },
             {
-              selector: { apiVersion: BOOT_API, kind: 'KubeadmConfigTemplate', matchResources: { machineDeploymentClass: { names: ['*-worker'] } } },
+              selector: {
+                apiVersion: BOOT_API,
+                kind: 'KubeadmConfigTemplate',
+                matchResources: { machineDeploymentClass: { names: ['*-worker'] } },
+              },
               jsonPatches: [{ op: 'add', path: '/spec/template/spec/boot', value: true }],
             },
           ],
@@ -280,13 +354,24 @@ describe('selection', () => {
       req,
     );
     expect(out.results).toEqual([]);
-    expect(out.templates.map((t) => innerSpec(t))).toEqual([{}, {}, { hit: true }, { boot: true }, { hit: true }, { boot: true }, {}]);
+    expect(out.templates.map((t) => innerSpec(t))).toEqual([
+      {},
+      {},
+      { hit: true },
+      { boot: true },
+      { hit: true },
+      { boot: true },
+      {},
+    ]);
   });
 });
 
 describe('external patches', () => {
   const external: ClusterClassPatch = { name: 'ext', external: { generatePatchesExtension: 'gen.my-ext' } };
-  const inline: ClusterClassPatch = { name: 'in', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/x', value: 1 }])] };
+  const inline: ClusterClassPatch = {
+    name: 'in',
+    definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/x', value: 1 }])],
+  };
 
   it('fails the Cluster unless skipExternalPatches is set', () => {
     const out = run([inline, external]);
@@ -309,7 +394,10 @@ describe('external patches', () => {
     expect(out.failed).toBe(false);
     expect(out.results).toEqual([]);
     expect(out.compileResults).toHaveLength(1);
-    expect(out.compileResults[0]).toMatchObject({ severity: 'warning', field: { path: 'spec.patches[0].external.generatePatchesExtension' } });
+    expect(out.compileResults[0]).toMatchObject({
+      severity: 'warning',
+      field: { path: 'spec.patches[0].external.generatePatchesExtension' },
+    });
     expect(innerSpec(out.templates[0]!)).toEqual({ x: 1 });
   });
 
@@ -326,7 +414,9 @@ describe('external patches', () => {
 
   it('errors for a patch with neither definitions nor a generate extension', () => {
     const out = run([{ name: 'empty', definitions: [] }]);
-    expect(out.results[0]!.message).toBe('Cluster default/c1: patch "empty" cannot be applied: failed to create patch generator for patch "empty"');
+    expect(out.results[0]!.message).toBe(
+      'Cluster default/c1: patch "empty" cannot be applied: failed to create patch generator for patch "empty"',
+    );
   });
 });
 
@@ -334,7 +424,13 @@ describe.skipIf(!engineAvailable)('with the real Go template engine', () => {
   it('evaluates enabledIf per item with item overrides and builtins', () => {
     const req = request([...mdItems('md-0', 'a', { flag: true }), ...mdItems('md-1', 'b')], { flag: false });
     const out = run(
-      [{ name: 'p', enabledIf: '{{ .flag }}', definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/on', value: true }])] }],
+      [
+        {
+          name: 'p',
+          enabledIf: '{{ .flag }}',
+          definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/on', value: true }])],
+        },
+      ],
       req,
       ['flag'],
     );
@@ -358,7 +454,21 @@ describe.skipIf(!engineAvailable)('with the real Go template engine', () => {
 
   it('enables only on exactly true after YAML parsing', () => {
     const enabled = (enabledIf: string, globals = {}) =>
-      Object.keys(innerSpec(run([{ name: 'p', enabledIf, definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/on', value: 1 }])] }], request([infraItem()], globals), ['v']).templates[0]!) as object).length === 1;
+      Object.keys(
+        innerSpec(
+          run(
+            [
+              {
+                name: 'p',
+                enabledIf,
+                definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/on', value: 1 }])],
+              },
+            ],
+            request([infraItem()], globals),
+            ['v'],
+          ).templates[0]!,
+        ) as object,
+      ).length === 1;
     expect(enabled('true')).toBe(true);
     expect(enabled('  True\n')).toBe(true);
     expect(enabled('{{ .v }}', { v: 'yes' })).toBe(true);
@@ -375,7 +485,11 @@ describe.skipIf(!engineAvailable)('with the real Go template engine', () => {
           name: 'p',
           definitions: [
             cpDef([
-              { op: 'add', path: '/spec/template/spec/name', valueFrom: { template: '{{ .builtin.cluster.name }}-{{ .builtin.controlPlane.version }}' } },
+              {
+                op: 'add',
+                path: '/spec/template/spec/name',
+                valueFrom: { template: '{{ .builtin.cluster.name }}-{{ .builtin.controlPlane.version }}' },
+              },
               { op: 'add', path: '/spec/template/spec/obj', valueFrom: { template: 'a: 1\nb: [x, y]' } },
               { op: 'add', path: '/spec/template/spec/empty', valueFrom: { template: '{{ if false }}x{{ end }}' } },
               { op: 'add', path: '/spec/template/spec/big', valueFrom: { template: '"{{ .n }}"' } },
@@ -388,7 +502,13 @@ describe.skipIf(!engineAvailable)('with the real Go template engine', () => {
       ['n'],
     );
     expect(out.results.filter((r) => r.severity === 'error')).toEqual([]);
-    expect(innerSpec(out.templates[0]!)).toEqual({ name: 'c1-v1.31.0', obj: { a: 1, b: ['x', true] /* YAML 1.1: bare y is a boolean */ }, empty: null, big: '1e+06', missing: '<no value>' });
+    expect(innerSpec(out.templates[0]!)).toEqual({
+      name: 'c1-v1.31.0',
+      obj: { a: 1, b: ['x', true] /* YAML 1.1: bare y is a boolean */ },
+      empty: null,
+      big: '1e+06',
+      missing: '<no value>',
+    });
   });
 
   it('reads non-identifier variable names with index, and numbers as float64', () => {
@@ -414,20 +534,42 @@ describe.skipIf(!engineAvailable)('with the real Go template engine', () => {
 
   it('does not fail on broken templates that are never evaluated (like CAPI)', () => {
     const out = run([
-      { name: 'p', enabledIf: '{{ if }}', definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/x', value: 1 }])] },
-      { name: 'q', definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/x', valueFrom: { template: '{{ end }}' } }])] },
+      {
+        name: 'p',
+        enabledIf: '{{ if }}',
+        definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/x', value: 1 }])],
+      },
+      {
+        name: 'q',
+        definitions: [mdInfraDef([{ op: 'add', path: '/spec/template/spec/x', valueFrom: { template: '{{ end }}' } }])],
+      },
     ]);
     expect(out.results).toEqual([]);
   });
 
   it('reports template errors with CAPI wrapping', () => {
     const out = run([
-      { name: 'p', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/x', valueFrom: { template: '{{ fail "boom" }}' } }])] },
+      {
+        name: 'p',
+        definitions: [
+          infraDef([{ op: 'add', path: '/spec/template/spec/x', valueFrom: { template: '{{ fail "boom" }}' } }]),
+        ],
+      },
     ]);
-    expect(out.results[0]!.message).toContain('failed to calculate value for template: failed to render template: "{{ fail \\"boom\\" }}": ');
+    expect(out.results[0]!.message).toContain(
+      'failed to calculate value for template: failed to render template: "{{ fail \\"boom\\" }}": ',
+    );
     expect(out.results[0]!.message).toContain('boom');
-    const bad = run([{ name: 'p', enabledIf: '{{ if }}', definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/x', value: 1 }])] }]);
+    const bad = run([
+      {
+        name: 'p',
+        enabledIf: '{{ if }}',
+        definitions: [infraDef([{ op: 'add', path: '/spec/template/spec/x', value: 1 }])],
+      },
+    ]);
     expect(bad.results[0]!.field?.path).toBe('spec.patches[0].enabledIf');
-    expect(bad.results[0]!.message).toContain('failed to calculate value for enabledIf: failed to parse template: "{{ if }}": ');
+    expect(bad.results[0]!.message).toContain(
+      'failed to calculate value for enabledIf: failed to parse template: "{{ if }}": ',
+    );
   });
 });

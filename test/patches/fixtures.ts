@@ -2,7 +2,14 @@
  * Small hand-written ClusterClass / request builders for the patch engine tests. Test files that
  * mock the template engine (vi.mock) import this module after registering the mock.
  */
-import type { ClusterClass, ClusterClassPatch, Json, JsonObject, ObjectRef, PatchDefinition } from '../../src/core/model.js';
+import type {
+  ClusterClass,
+  ClusterClassPatch,
+  Json,
+  JsonObject,
+  ObjectRef,
+  PatchDefinition,
+} from '../../src/core/model.js';
 import { applyPatches, compilePatches, type PatchRequest, type PatchRequestItem } from '../../src/patches/index.js';
 
 export const INFRA_API = 'infrastructure.cluster.x-k8s.io/v1beta1';
@@ -15,7 +22,12 @@ export const classRef: ObjectRef = {
   name: 'quick-start',
   namespace: 'default',
 };
-const clusterRef: ObjectRef = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', namespace: 'default' };
+const clusterRef: ObjectRef = {
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Cluster',
+  name: 'c1',
+  namespace: 'default',
+};
 
 function makeClass(patches: ClusterClassPatch[]): ClusterClass {
   const ref = (apiVersion: string, kind: string, name: string) => ({ apiVersion, kind, name, fieldPath: 'x' });
@@ -45,7 +57,12 @@ export function infraItem(spec: JsonObject = {}): PatchRequestItem {
   return {
     role: 'InfrastructureCluster',
     template: tpl(INFRA_API, 'DevClusterTemplate', 'quick-start-cluster', spec),
-    holder: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', fieldPath: 'spec.infrastructureRef' },
+    holder: {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Cluster',
+      name: 'c1',
+      fieldPath: 'spec.infrastructureRef',
+    },
     variables: {},
   };
 }
@@ -68,7 +85,12 @@ export function cpMachineItem(fieldPath = 'spec.machineTemplate.spec.infrastruct
   };
 }
 
-export function mdItems(topologyName: string, cls: string, variables: Record<string, Json> = {}, withClassName = true): PatchRequestItem[] {
+export function mdItems(
+  topologyName: string,
+  cls: string,
+  variables: Record<string, Json> = {},
+  withClassName = true,
+): PatchRequestItem[] {
   const builtin = { machineDeployment: { class: cls, topologyName, name: `c1-${topologyName}`, version: 'v1.31.0' } };
   const base = {
     ...(withClassName ? { className: cls } : {}),
@@ -80,13 +102,23 @@ export function mdItems(topologyName: string, cls: string, variables: Record<str
       ...base,
       role: 'MachineDeploymentBootstrapTemplate',
       template: tpl(BOOT_API, 'KubeadmConfigTemplate', `${cls}-bootstrap`),
-      holder: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineDeployment', name: `c1-${topologyName}`, fieldPath: 'spec.template.spec.bootstrap.configRef' },
+      holder: {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineDeployment',
+        name: `c1-${topologyName}`,
+        fieldPath: 'spec.template.spec.bootstrap.configRef',
+      },
     },
     {
       ...base,
       role: 'MachineDeploymentInfrastructureTemplate',
       template: tpl(INFRA_API, 'DevMachineTemplate', `${cls}-infra`),
-      holder: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineDeployment', name: `c1-${topologyName}`, fieldPath: 'spec.template.spec.infrastructureRef' },
+      holder: {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachineDeployment',
+        name: `c1-${topologyName}`,
+        fieldPath: 'spec.template.spec.infrastructureRef',
+      },
     },
   ];
 }
@@ -99,13 +131,23 @@ export function mpItems(topologyName: string, cls: string): PatchRequestItem[] {
       ...base,
       role: 'MachinePoolBootstrapTemplate',
       template: tpl(BOOT_API, 'KubeadmConfigTemplate', `${cls}-mp-bootstrap`),
-      holder: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachinePool', name: `c1-${topologyName}`, fieldPath: 'spec.template.spec.bootstrap.configRef' },
+      holder: {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachinePool',
+        name: `c1-${topologyName}`,
+        fieldPath: 'spec.template.spec.bootstrap.configRef',
+      },
     },
     {
       ...base,
       role: 'MachinePoolInfrastructureTemplate',
       template: tpl(INFRA_API, 'DevMachinePoolTemplate', `${cls}-mp-infra`),
-      holder: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachinePool', name: `c1-${topologyName}`, fieldPath: 'spec.template.spec.infrastructureRef' },
+      holder: {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'MachinePool',
+        name: `c1-${topologyName}`,
+        fieldPath: 'spec.template.spec.infrastructureRef',
+      },
     },
   ];
 }
@@ -129,7 +171,11 @@ export const infraDef = (jsonPatches: JsonPatches): PatchDefinition => ({
 
 /** A definition for the infrastructure templates of the MachineDeployment classes `names`. */
 export const mdInfraDef = (jsonPatches: JsonPatches, names = ['*']): PatchDefinition => ({
-  selector: { apiVersion: INFRA_API, kind: 'DevMachineTemplate', matchResources: { machineDeploymentClass: { names } } },
+  selector: {
+    apiVersion: INFRA_API,
+    kind: 'DevMachineTemplate',
+    matchResources: { machineDeploymentClass: { names } },
+  },
   jsonPatches,
 });
 
@@ -144,7 +190,12 @@ export const compileClass = (patches: ClusterClassPatch[], skipExternalPatches =
   compilePatches(makeClass(patches), classRef, { skipExternalPatches });
 
 /** Compiles `patches` and applies them to `req` with `names` as the inline variables; compile results included. */
-export function runPatches(patches: ClusterClassPatch[], req = request([infraItem()]), names: string[] = [], skipExternalPatches = false) {
+export function runPatches(
+  patches: ClusterClassPatch[],
+  req = request([infraItem()]),
+  names: string[] = [],
+  skipExternalPatches = false,
+) {
   const { patches: compiled, results: compileResults } = compileClass(patches, skipExternalPatches);
   return { ...applyPatches(compiled, req, ctx(names)), compileResults };
 }

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Json } from '../../src/core/model.js';
-import { applyJsonPatch, decodeJsonPatch, decodePointerSegment, type JsonPatchEffect, type JsonPatchOp } from '../../src/patches/jsonpatch.js';
+import {
+  applyJsonPatch,
+  decodeJsonPatch,
+  decodePointerSegment,
+  type JsonPatchEffect,
+  type JsonPatchOp,
+} from '../../src/patches/jsonpatch.js';
 
 const doc = (): Json => ({
   apiVersion: 'v1',
@@ -164,7 +170,9 @@ describe('unsupported operations', () => {
     expect(err(doc(), [{ op: 'move', path: '/spec/a' }])).toBe(
       `invalid operation {"op":"move","path":"/spec/a"}: failed to decode 'from': operation, missing from field: missing value`,
     );
-    expect(err(doc(), [{ op: 'frob', path: '/spec/a' }])).toBe(`invalid operation {"op":"frob","path":"/spec/a"}: unsupported operation`);
+    expect(err(doc(), [{ op: 'frob', path: '/spec/a' }])).toBe(
+      `invalid operation {"op":"frob","path":"/spec/a"}: unsupported operation`,
+    );
   });
 });
 
@@ -184,15 +192,29 @@ describe('move, copy and test (external patches)', () => {
     expect(ok(doc(), [{ op: 'test', path: '/spec/obj', value: { k: 'v' } }])).toEqual(doc());
     expect(ok(doc(), [{ op: 'test', path: '/spec/nope', value: null }])).toEqual(doc());
     expect(err(doc(), [{ op: 'test', path: '/spec/a', value: 2 }])).toBe('testing value /spec/a failed: test failed');
-    expect(err(doc(), [{ op: 'test', path: '/nope/x', value: 2 }])).toBe('test operation does not apply: is missing path: /nope/x: missing value');
+    expect(err(doc(), [{ op: 'test', path: '/nope/x', value: 2 }])).toBe(
+      'test operation does not apply: is missing path: /nope/x: missing value',
+    );
   });
   it('reports evanphx texts for missing sources and destinations', () => {
-    expect(err(doc(), [{ op: 'move', from: '', path: '/spec/b' }])).toBe('unable to move entire document to another path: invalid state detected');
-    expect(err(doc(), [{ op: 'move', from: '/nope/a', path: '/spec/b' }])).toBe('move operation does not apply: doc is missing from path: /nope/a: missing value');
-    expect(err(doc(), [{ op: 'move', from: '/spec/zz', path: '/spec/b' }])).toBe("error in move for path: 'zz': unable to get nonexistent key: zz: missing value");
-    expect(err(doc(), [{ op: 'move', from: '/spec/a', path: '/nope/b' }])).toBe('move operation does not apply: doc is missing destination path: /nope/b: missing value');
-    expect(err(doc(), [{ op: 'copy', from: '/nope/a', path: '/spec/b' }])).toBe('copy operation does not apply: doc is missing from path: "/nope/a": missing value');
-    expect(err(doc(), [{ op: 'copy', from: '/spec/list/5', path: '/spec/b' }])).toBe("error in copy for from: '/spec/list/5': Unable to access invalid index: 5: invalid index referenced");
+    expect(err(doc(), [{ op: 'move', from: '', path: '/spec/b' }])).toBe(
+      'unable to move entire document to another path: invalid state detected',
+    );
+    expect(err(doc(), [{ op: 'move', from: '/nope/a', path: '/spec/b' }])).toBe(
+      'move operation does not apply: doc is missing from path: /nope/a: missing value',
+    );
+    expect(err(doc(), [{ op: 'move', from: '/spec/zz', path: '/spec/b' }])).toBe(
+      "error in move for path: 'zz': unable to get nonexistent key: zz: missing value",
+    );
+    expect(err(doc(), [{ op: 'move', from: '/spec/a', path: '/nope/b' }])).toBe(
+      'move operation does not apply: doc is missing destination path: /nope/b: missing value',
+    );
+    expect(err(doc(), [{ op: 'copy', from: '/nope/a', path: '/spec/b' }])).toBe(
+      'copy operation does not apply: doc is missing from path: "/nope/a": missing value',
+    );
+    expect(err(doc(), [{ op: 'copy', from: '/spec/list/5', path: '/spec/b' }])).toBe(
+      "error in copy for from: '/spec/list/5': Unable to access invalid index: 5: invalid index referenced",
+    );
   });
 });
 
@@ -234,7 +256,9 @@ describe('prototype pollution', () => {
         expect(err(doc(), [{ op, path: `/spec/${seg}`, value: { polluted: 1 } }])).toContain(`"${seg}" is not allowed`);
       }
       // "~0" decodes to "~", so this is a different (harmless) own key.
-      expect(Object.keys((ok(doc(), [{ op: 'add', path: '/spec/__proto~0__', value: 1 }]) as any).spec)).toContain('__proto~__');
+      expect(Object.keys((ok(doc(), [{ op: 'add', path: '/spec/__proto~0__', value: 1 }]) as any).spec)).toContain(
+        '__proto~__',
+      );
     });
   }
   it('never changes Object.prototype for arbitrary patches (property)', () => {
@@ -295,33 +319,53 @@ describe('evanphx edge cases', () => {
     expect(err({ foo: ['bar'] }, [{ op: 'remove', path: '/foo/-2' }])).toBe(
       "error in remove for path: '/foo/-2': Unable to access invalid index: -2: invalid index referenced",
     );
-    expect(err({ foo: [] }, [{ op: 'remove', path: '/foo/-' }])).toBe(`error in remove for path: '/foo/-': strconv.Atoi: parsing "-": invalid syntax`);
+    expect(err({ foo: [] }, [{ op: 'remove', path: '/foo/-' }])).toBe(
+      `error in remove for path: '/foo/-': strconv.Atoi: parsing "-": invalid syntax`,
+    );
   });
 
   it('array replace and walking through arrays: -len is the first element, -(len+1) is missing (partialArray.get)', () => {
     expect(ok(list3(), [{ op: 'replace', path: '/foo/-3', value: 'first' }])).toEqual({ foo: ['first', 'qux', 'baz'] });
     expect(ok(list3(), [{ op: 'replace', path: '/foo/0', value: 'first' }])).toEqual({ foo: ['first', 'qux', 'baz'] });
-    expect(err(list3(), [{ op: 'replace', path: '/foo/-4', value: 'x' }])).toBe('replace operation does not apply: doc is missing key: /foo/-4: missing value');
+    expect(err(list3(), [{ op: 'replace', path: '/foo/-4', value: 'x' }])).toBe(
+      'replace operation does not apply: doc is missing key: /foo/-4: missing value',
+    );
     const nested = { spec: { l: [{ a: 1 }, { a: 2 }] } };
-    expect(ok(nested, [{ op: 'add', path: '/spec/l/-2/b', value: 3 }])).toEqual({ spec: { l: [{ a: 1, b: 3 }, { a: 2 }] } });
-    expect(err(nested, [{ op: 'add', path: '/spec/l/-3/b', value: 3 }])).toBe('add operation does not apply: doc is missing path: "/spec/l/-3/b": missing value');
-    expect(err(nested, [{ op: 'add', path: '/spec/l/x/b', value: 3 }])).toBe('add operation does not apply: doc is missing path: "/spec/l/x/b": missing value');
+    expect(ok(nested, [{ op: 'add', path: '/spec/l/-2/b', value: 3 }])).toEqual({
+      spec: { l: [{ a: 1, b: 3 }, { a: 2 }] },
+    });
+    expect(err(nested, [{ op: 'add', path: '/spec/l/-3/b', value: 3 }])).toBe(
+      'add operation does not apply: doc is missing path: "/spec/l/-3/b": missing value',
+    );
+    expect(err(nested, [{ op: 'add', path: '/spec/l/x/b', value: 3 }])).toBe(
+      'add operation does not apply: doc is missing path: "/spec/l/x/b": missing value',
+    );
   });
 
   it('an empty segment on the way is missing even when the object has a "" key (a nested doc has no self)', () => {
     const d = { spec: { '': { x: 1 } } };
-    expect(err(d, [{ op: 'add', path: '/spec//y', value: 1 }])).toBe('add operation does not apply: doc is missing path: "/spec//y": missing value');
-    expect(err(d, [{ op: 'remove', path: '/spec//x' }])).toBe('remove operation does not apply: doc is missing path: "/spec//x": missing value');
+    expect(err(d, [{ op: 'add', path: '/spec//y', value: 1 }])).toBe(
+      'add operation does not apply: doc is missing path: "/spec//y": missing value',
+    );
+    expect(err(d, [{ op: 'remove', path: '/spec//x' }])).toBe(
+      'remove operation does not apply: doc is missing path: "/spec//x": missing value',
+    );
   });
 
   it('path "": add and replace swap in the whole document; remove looks for key "" (findObject returns doc, "")', () => {
     expect(ok(doc(), [{ op: 'add', path: '', value: { kind: 'New' } }])).toEqual({ kind: 'New' });
     expect(ok(doc(), [{ op: 'replace', path: '', value: { kind: 'New' } }])).toEqual({ kind: 'New' });
-    expect(err(doc(), [{ op: 'remove', path: '' }])).toBe("error in remove for path: '': unable to remove nonexistent key: : missing value");
+    expect(err(doc(), [{ op: 'remove', path: '' }])).toBe(
+      "error in remove for path: '': unable to remove nonexistent key: : missing value",
+    );
     expect(ok({ '': 1, a: 2 }, [{ op: 'remove', path: '' }])).toEqual({ a: 2 });
     // A root that is not an object cannot be turned back into a Kubernetes object (own wording).
-    expect(err(doc(), [{ op: 'add', path: '', value: [1] }])).toBe('add operation does not apply: the document root must be replaced by an object');
-    expect(err(doc(), [{ op: 'replace', path: '', value: 'x' }])).toBe('replace operation does not apply: the document root must be replaced by an object');
+    expect(err(doc(), [{ op: 'add', path: '', value: [1] }])).toBe(
+      'add operation does not apply: the document root must be replaced by an object',
+    );
+    expect(err(doc(), [{ op: 'replace', path: '', value: 'x' }])).toBe(
+      'replace operation does not apply: the document root must be replaced by an object',
+    );
   });
 
   it('a one-segment path names a key of the root', () => {
@@ -336,8 +380,12 @@ describe('evanphx edge cases', () => {
   });
 
   it('a document that is not a container has every path missing', () => {
-    expect(err(null, [{ op: 'add', path: '/spec/x', value: 1 }])).toBe('add operation does not apply: doc is missing path: "/spec/x": missing value');
-    expect(err('text', [{ op: 'remove', path: '/x' }])).toBe('remove operation does not apply: doc is missing path: "/x": missing value');
+    expect(err(null, [{ op: 'add', path: '/spec/x', value: 1 }])).toBe(
+      'add operation does not apply: doc is missing path: "/spec/x": missing value',
+    );
+    expect(err('text', [{ op: 'remove', path: '/x' }])).toBe(
+      'remove operation does not apply: doc is missing path: "/x": missing value',
+    );
   });
 
   it('copy and move without "from" fail like DecodePatch (validateOperation)', () => {
@@ -351,51 +399,73 @@ describe('evanphx edge cases', () => {
 describe('move, copy and test at their boundaries (evanphx v5.9.11)', () => {
   it('a segment that could pollute a prototype is refused in "from" too', () => {
     for (const op of ['move', 'copy']) {
-      expect(err(doc(), [{ op, from: '/spec/__proto__/x', path: '/spec/b' }])).toBe(`${op} operation rejected: path segment "__proto__" is not allowed`);
+      expect(err(doc(), [{ op, from: '/spec/__proto__/x', path: '/spec/b' }])).toBe(
+        `${op} operation rejected: path segment "__proto__" is not allowed`,
+      );
     }
   });
 
   it('copy reads list items by partialArray.get: a valid index copies, a non-number fails with strconv.Atoi', () => {
     expect((ok(doc(), [{ op: 'copy', from: '/spec/list/1', path: '/spec/c' }]) as any).spec.c).toBe('y');
     expect((ok(doc(), [{ op: 'copy', from: '/spec/list/-2', path: '/spec/c' }]) as any).spec.c).toBe('x');
-    expect(err(doc(), [{ op: 'copy', from: '/spec/list/x', path: '/spec/c' }])).toBe(`error in copy for from: '/spec/list/x': strconv.Atoi: parsing "x": invalid syntax`);
-    expect(err(doc(), [{ op: 'copy', from: '/spec/zz', path: '/spec/c' }])).toBe("error in copy for from: '/spec/zz': unable to get nonexistent key: zz: missing value");
+    expect(err(doc(), [{ op: 'copy', from: '/spec/list/x', path: '/spec/c' }])).toBe(
+      `error in copy for from: '/spec/list/x': strconv.Atoi: parsing "x": invalid syntax`,
+    );
+    expect(err(doc(), [{ op: 'copy', from: '/spec/zz', path: '/spec/c' }])).toBe(
+      "error in copy for from: '/spec/zz': unable to get nonexistent key: zz: missing value",
+    );
   });
 
   it('a failing add of copy and move is wrapped as each wraps con.add errors', () => {
     // copy: fmt.Errorf("error while adding value during copy: %w", err), err from partialArray.add.
-    expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/spec/list/3' }])).toBe('error while adding value during copy: Unable to access invalid index: 3: invalid index referenced');
+    expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/spec/list/3' }])).toBe(
+      'error while adding value during copy: Unable to access invalid index: 3: invalid index referenced',
+    );
     expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/spec/list/z' }])).toBe(
       `error while adding value during copy: value was not a proper array index: 'z': strconv.Atoi: parsing "z": invalid syntax`,
     );
-    expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/nope/b' }])).toBe('copy operation does not apply: doc is missing destination path: /nope/b: missing value');
+    expect(err(doc(), [{ op: 'copy', from: '/spec/a', path: '/nope/b' }])).toBe(
+      'copy operation does not apply: doc is missing destination path: /nope/b: missing value',
+    );
     // move: fmt.Errorf("error in move for path: '%s': %w", path, err).
-    expect(err(doc(), [{ op: 'move', from: '/spec/a', path: '/spec/list/3' }])).toBe("error in move for path: '/spec/list/3': Unable to access invalid index: 3: invalid index referenced");
+    expect(err(doc(), [{ op: 'move', from: '/spec/a', path: '/spec/list/3' }])).toBe(
+      "error in move for path: '/spec/list/3': Unable to access invalid index: 3: invalid index referenced",
+    );
   });
 
   it('a missing key on the way is missing, whatever other keys the object has (findObject)', () => {
     const d: Json = { spec: { undefined: { x: 1 } } };
-    expect(err(d, [{ op: 'add', path: '/spec/missing/x', value: 2 }])).toBe('add operation does not apply: doc is missing path: "/spec/missing/x": missing value');
+    expect(err(d, [{ op: 'add', path: '/spec/missing/x', value: 2 }])).toBe(
+      'add operation does not apply: doc is missing path: "/spec/missing/x": missing value',
+    );
   });
 
   it('move within a list removes first, then adds at the index of the shorter list', () => {
     const d: Json = { spec: { l: ['a', 'b', 'c'] } };
     expect(ok(d, [{ op: 'move', from: '/spec/l/0', path: '/spec/l/2' }])).toEqual({ spec: { l: ['b', 'c', 'a'] } });
-    expect(err(d, [{ op: 'move', from: '/spec/l/0', path: '/spec/l/3' }])).toBe("error in move for path: '/spec/l/3': Unable to access invalid index: 3: invalid index referenced");
+    expect(err(d, [{ op: 'move', from: '/spec/l/0', path: '/spec/l/3' }])).toBe(
+      "error in move for path: '/spec/l/3': Unable to access invalid index: 3: invalid index referenced",
+    );
   });
 
   it('test without a value is a test for null; "" compares the whole document', () => {
     expect(ok(doc(), [{ op: 'test', path: '/spec/nul' }])).toEqual(doc());
     expect(ok(doc(), [{ op: 'test', path: '/spec/missing' }])).toEqual(doc());
     expect(err(doc(), [{ op: 'test', path: '/spec/a' }])).toBe('testing value /spec/a failed: test failed');
-    expect(err(doc(), [{ op: 'test', path: '/spec/nul', value: 1 }])).toBe('testing value /spec/nul failed: test failed');
+    expect(err(doc(), [{ op: 'test', path: '/spec/nul', value: 1 }])).toBe(
+      'testing value /spec/nul failed: test failed',
+    );
     expect(ok(doc(), [{ op: 'test', path: '', value: doc() }])).toEqual(doc());
     expect(err(doc(), [{ op: 'test', path: '', value: { spec: {} } }])).toBe('testing value  failed: test failed');
   });
 
   it('test reports a list index error unless it is ErrMissing (errors.Unwrap(err) != ErrMissing)', () => {
-    expect(err(doc(), [{ op: 'test', path: '/spec/list/5', value: 'x' }])).toBe("error in test for path: '/spec/list/5': Unable to access invalid index: 5: invalid index referenced");
-    expect(err(doc(), [{ op: 'test', path: '/spec/list/x', value: 'x' }])).toBe(`error in test for path: '/spec/list/x': strconv.Atoi: parsing "x": invalid syntax`);
+    expect(err(doc(), [{ op: 'test', path: '/spec/list/5', value: 'x' }])).toBe(
+      "error in test for path: '/spec/list/5': Unable to access invalid index: 5: invalid index referenced",
+    );
+    expect(err(doc(), [{ op: 'test', path: '/spec/list/x', value: 'x' }])).toBe(
+      `error in test for path: '/spec/list/x': strconv.Atoi: parsing "x": invalid syntax`,
+    );
     expect(ok(doc(), [{ op: 'test', path: '/spec/list/-1', value: 'y' }])).toEqual(doc());
   });
 });
@@ -414,10 +484,18 @@ describe('the observer: every change, where it lands', () => {
   };
 
   it('list indexes resolved (-, negative) with the length before the change; object keys without a length', () => {
-    expect(observed(doc(), [{ op: 'add', path: '/spec/list/-', value: 'z' }]).effects).toEqual([[0, { op: 'add', path: ['spec', 'list', 2], listLength: 2 }]]);
-    expect(observed(doc(), [{ op: 'add', path: '/spec/list/-1', value: 'z' }]).effects).toEqual([[0, { op: 'add', path: ['spec', 'list', 2], listLength: 2 }]]);
-    expect(observed(doc(), [{ op: 'remove', path: '/spec/list/-1' }]).effects).toEqual([[0, { op: 'remove', path: ['spec', 'list', 1], listLength: 2 }]]);
-    expect(observed(doc(), [{ op: 'replace', path: '/spec/obj/k', value: 'w' }]).effects).toEqual([[0, { op: 'replace', path: ['spec', 'obj', 'k'] }]]);
+    expect(observed(doc(), [{ op: 'add', path: '/spec/list/-', value: 'z' }]).effects).toEqual([
+      [0, { op: 'add', path: ['spec', 'list', 2], listLength: 2 }],
+    ]);
+    expect(observed(doc(), [{ op: 'add', path: '/spec/list/-1', value: 'z' }]).effects).toEqual([
+      [0, { op: 'add', path: ['spec', 'list', 2], listLength: 2 }],
+    ]);
+    expect(observed(doc(), [{ op: 'remove', path: '/spec/list/-1' }]).effects).toEqual([
+      [0, { op: 'remove', path: ['spec', 'list', 1], listLength: 2 }],
+    ]);
+    expect(observed(doc(), [{ op: 'replace', path: '/spec/obj/k', value: 'w' }]).effects).toEqual([
+      [0, { op: 'replace', path: ['spec', 'obj', 'k'] }],
+    ]);
   });
 
   it('move is a remove then an add, copy an add, test nothing; each with its operation index', () => {
@@ -434,7 +512,9 @@ describe('the observer: every change, where it lands', () => {
   });
 
   it('"" replaces the whole document (path []); a failing operation reports nothing', () => {
-    expect(observed(doc(), [{ op: 'replace', path: '', value: { spec: {} } }]).effects).toEqual([[0, { op: 'replace', path: [] }]]);
+    expect(observed(doc(), [{ op: 'replace', path: '', value: { spec: {} } }]).effects).toEqual([
+      [0, { op: 'replace', path: [] }],
+    ]);
     expect(observed(doc(), [{ op: 'add', path: '', value: 'scalar' }])).toEqual({ ok: false, effects: [] });
     expect(observed(doc(), [{ op: 'remove', path: '/spec/zz' }])).toEqual({ ok: false, effects: [] });
   });
@@ -469,24 +549,56 @@ describe('decodeJsonPatch (DecodePatch)', () => {
   });
 
   it('add and replace need a value field, null included; remove and test do not', () => {
-    expect(fails('[{"op":"add","path":"/a"}]')).toBe(`invalid operation {"op":"add","path":"/a"}: failed to decode 'value': operation, missing value field: missing value`);
-    expect(fails('[{"op":"replace"}]')).toBe(`invalid operation {"op":"replace"}: failed to decode 'value': operation, missing value field: missing value`);
-    expect(decodeJsonPatch('[{"op":"add","path":"/a","value":null}]')).toEqual({ ok: true, ops: [{ op: 'add', path: '/a', value: null }] });
-    expect(decodeJsonPatch('[{"op":"remove","path":"/a"},{"op":"test","path":"/b"}]')).toEqual({ ok: true, ops: [{ op: 'remove', path: '/a' }, { op: 'test', path: '/b' }] });
+    expect(fails('[{"op":"add","path":"/a"}]')).toBe(
+      `invalid operation {"op":"add","path":"/a"}: failed to decode 'value': operation, missing value field: missing value`,
+    );
+    expect(fails('[{"op":"replace"}]')).toBe(
+      `invalid operation {"op":"replace"}: failed to decode 'value': operation, missing value field: missing value`,
+    );
+    expect(decodeJsonPatch('[{"op":"add","path":"/a","value":null}]')).toEqual({
+      ok: true,
+      ops: [{ op: 'add', path: '/a', value: null }],
+    });
+    expect(decodeJsonPatch('[{"op":"remove","path":"/a"},{"op":"test","path":"/b"}]')).toEqual({
+      ok: true,
+      ops: [
+        { op: 'remove', path: '/a' },
+        { op: 'test', path: '/b' },
+      ],
+    });
   });
 
   it('from: a string for move and copy (missing when null), ignored by the other operations', () => {
-    expect(fails('[{"op":"move","path":"/a"}]')).toBe(`invalid operation {"op":"move","path":"/a"}: failed to decode 'from': operation, missing from field: missing value`);
-    expect(fails('[{"from":3,"op":"move","path":"/a"}]')).toBe(`invalid operation {"from":3,"op":"move","path":"/a"}: failed to decode 'from': json: cannot unmarshal number into Go value of type string`);
-    expect(fails('[{"from":null,"op":"copy","path":"/a"}]')).toBe(`invalid operation {"from":null,"op":"copy","path":"/a"}: failed to decode 'from': operation, missing from field: missing value`);
-    expect(decodeJsonPatch('[{"op":"remove","path":"/a","from":1}]')).toEqual({ ok: true, ops: [{ op: 'remove', path: '/a' }] });
+    expect(fails('[{"op":"move","path":"/a"}]')).toBe(
+      `invalid operation {"op":"move","path":"/a"}: failed to decode 'from': operation, missing from field: missing value`,
+    );
+    expect(fails('[{"from":3,"op":"move","path":"/a"}]')).toBe(
+      `invalid operation {"from":3,"op":"move","path":"/a"}: failed to decode 'from': json: cannot unmarshal number into Go value of type string`,
+    );
+    expect(fails('[{"from":null,"op":"copy","path":"/a"}]')).toBe(
+      `invalid operation {"from":null,"op":"copy","path":"/a"}: failed to decode 'from': operation, missing from field: missing value`,
+    );
+    expect(decodeJsonPatch('[{"op":"remove","path":"/a","from":1}]')).toEqual({
+      ok: true,
+      ops: [{ op: 'remove', path: '/a' }],
+    });
   });
 
   it('path: required (missing when null) and a string', () => {
-    expect(fails('[{"op":"remove"}]')).toBe(`invalid operation {"op":"remove"}: failed to decode 'path': operation missing path field: missing value`);
-    expect(fails('[{"op":"remove","path":null}]')).toBe(`invalid operation {"op":"remove","path":null}: failed to decode 'path': operation missing path field: missing value`);
-    expect(fails('[{"op":"remove","path":1}]')).toBe(`invalid operation {"op":"remove","path":1}: failed to decode 'path': json: cannot unmarshal number into Go value of type string`);
-    expect(fails('[{"op":"remove","path":{}}]')).toBe(`invalid operation {"op":"remove","path":{}}: failed to decode 'path': json: cannot unmarshal object into Go value of type string`);
-    expect(fails('[{"op":"remove","path":true}]')).toBe(`invalid operation {"op":"remove","path":true}: failed to decode 'path': json: cannot unmarshal bool into Go value of type string`);
+    expect(fails('[{"op":"remove"}]')).toBe(
+      `invalid operation {"op":"remove"}: failed to decode 'path': operation missing path field: missing value`,
+    );
+    expect(fails('[{"op":"remove","path":null}]')).toBe(
+      `invalid operation {"op":"remove","path":null}: failed to decode 'path': operation missing path field: missing value`,
+    );
+    expect(fails('[{"op":"remove","path":1}]')).toBe(
+      `invalid operation {"op":"remove","path":1}: failed to decode 'path': json: cannot unmarshal number into Go value of type string`,
+    );
+    expect(fails('[{"op":"remove","path":{}}]')).toBe(
+      `invalid operation {"op":"remove","path":{}}: failed to decode 'path': json: cannot unmarshal object into Go value of type string`,
+    );
+    expect(fails('[{"op":"remove","path":true}]')).toBe(
+      `invalid operation {"op":"remove","path":true}: failed to decode 'path': json: cannot unmarshal bool into Go value of type string`,
+    );
   });
 });

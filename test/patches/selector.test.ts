@@ -16,7 +16,12 @@ describe('selector matching', () => {
   it('requires exact apiVersion and kind', () => {
     const item = infraItem();
     expect(matchesSelector(item, sel(INFRA_API, 'DevClusterTemplate', { infrastructureCluster: true }))).toBe(true);
-    expect(matchesSelector(item, sel('infrastructure.cluster.x-k8s.io/v1beta2', 'DevClusterTemplate', { infrastructureCluster: true }))).toBe(false);
+    expect(
+      matchesSelector(
+        item,
+        sel('infrastructure.cluster.x-k8s.io/v1beta2', 'DevClusterTemplate', { infrastructureCluster: true }),
+      ),
+    ).toBe(false);
     expect(matchesSelector(item, sel(INFRA_API, 'DevMachineTemplate', { infrastructureCluster: true }))).toBe(false);
   });
 
@@ -53,36 +58,56 @@ describe('selector matching', () => {
     expect(matchesSelector(infra!, s([]))).toBe(false);
     // Bootstrap template of the same MD: kind differs.
     expect(matchesSelector(boot!, s(['*']))).toBe(false);
-    expect(matchesSelector(boot!, sel(BOOT_API, 'KubeadmConfigTemplate', { machineDeploymentClass: { names: ['*'] } }))).toBe(true);
+    expect(
+      matchesSelector(boot!, sel(BOOT_API, 'KubeadmConfigTemplate', { machineDeploymentClass: { names: ['*'] } })),
+    ).toBe(true);
   });
 
   it('falls back to builtin.machineDeployment.class when className is not given', () => {
     const [, infra] = mdItems('md-0', 'default-worker', {}, false);
     expect(infra!.className).toBeUndefined();
-    expect(matchesSelector(infra!, sel(INFRA_API, 'DevMachineTemplate', { machineDeploymentClass: { names: ['default-worker'] } }))).toBe(true);
+    expect(
+      matchesSelector(
+        infra!,
+        sel(INFRA_API, 'DevMachineTemplate', { machineDeploymentClass: { names: ['default-worker'] } }),
+      ),
+    ).toBe(true);
     const noBuiltin = { ...infra!, variables: {} };
-    expect(matchesSelector(noBuiltin, sel(INFRA_API, 'DevMachineTemplate', { machineDeploymentClass: { names: ['*'] } }))).toBe(false);
+    expect(
+      matchesSelector(noBuiltin, sel(INFRA_API, 'DevMachineTemplate', { machineDeploymentClass: { names: ['*'] } })),
+    ).toBe(false);
   });
 
   it('machineDeploymentClass requires a MachineDeployment holder with an MD field path', () => {
     const [, infra] = mdItems('md-0', 'default-worker');
     const s = sel(INFRA_API, 'DevMachineTemplate', { machineDeploymentClass: { names: ['*'] } });
     expect(matchesSelector({ ...infra!, holder: { ...infra!.holder, kind: 'MachinePool' } }, s)).toBe(false);
-    expect(matchesSelector({ ...infra!, holder: { ...infra!.holder, fieldPath: 'spec.infrastructureRef' } }, s)).toBe(false);
+    expect(matchesSelector({ ...infra!, holder: { ...infra!.holder, fieldPath: 'spec.infrastructureRef' } }, s)).toBe(
+      false,
+    );
   });
 
   it('machinePoolClass matches MachinePool items only', () => {
     const [mpBoot, mpInfra] = mpItems('mp-0', 'default-pool');
     const s = sel(INFRA_API, 'DevMachinePoolTemplate', { machinePoolClass: { names: ['default-*'] } });
     expect(matchesSelector(mpInfra!, s)).toBe(true);
-    expect(matchesSelector(mpInfra!, sel(INFRA_API, 'DevMachinePoolTemplate', { machineDeploymentClass: { names: ['*'] } }))).toBe(false);
-    expect(matchesSelector(mpBoot!, sel(BOOT_API, 'KubeadmConfigTemplate', { machinePoolClass: { names: ['*-pool'] } }))).toBe(true);
+    expect(
+      matchesSelector(mpInfra!, sel(INFRA_API, 'DevMachinePoolTemplate', { machineDeploymentClass: { names: ['*'] } })),
+    ).toBe(false);
+    expect(
+      matchesSelector(mpBoot!, sel(BOOT_API, 'KubeadmConfigTemplate', { machinePoolClass: { names: ['*-pool'] } })),
+    ).toBe(true);
     const [mdBoot] = mdItems('md-0', 'default-pool');
-    expect(matchesSelector(mdBoot!, sel(BOOT_API, 'KubeadmConfigTemplate', { machinePoolClass: { names: ['*'] } }))).toBe(false);
+    expect(
+      matchesSelector(mdBoot!, sel(BOOT_API, 'KubeadmConfigTemplate', { machinePoolClass: { names: ['*'] } })),
+    ).toBe(false);
   });
 
   it('one selector can combine controlPlane and machineDeploymentClass', () => {
-    const s = sel(INFRA_API, 'DevMachineTemplate', { controlPlane: true, machineDeploymentClass: { names: ['default-worker'] } });
+    const s = sel(INFRA_API, 'DevMachineTemplate', {
+      controlPlane: true,
+      machineDeploymentClass: { names: ['default-worker'] },
+    });
     expect(matchesSelector(cpMachineItem(), s)).toBe(true);
     expect(matchesSelector(mdItems('md-0', 'default-worker')[1]!, s)).toBe(true);
     expect(matchesSelector(mdItems('md-1', 'other')[1]!, s)).toBe(false);
@@ -156,14 +181,27 @@ describe('builtin class fallback (GetVariableValue "builtin.<machineDeployment|m
     // TestMatchesSelector "Match MP BootstrapTemplate": builtin {"machinePool":{"class":"classA"}}.
     expect(matchesSelector(mpInfra({ builtin: { machinePool: { class: 'classA' } } }), mpSel(['classA']))).toBe(true);
     expect(matchesSelector(mpInfra({ builtin: { machinePool: { class: 'classA' } } }), mpSel(['classB']))).toBe(false);
-    expect(matchesSelector(mpInfra({ builtin: { machineDeployment: { class: 'classA' } } }), mpSel(['classA']))).toBe(false);
-    expect(matchesSelector(mdInfra({ builtin: { machineDeployment: { class: 'class-A' } } }), mdSel(['class-*']))).toBe(true);
+    expect(matchesSelector(mpInfra({ builtin: { machineDeployment: { class: 'classA' } } }), mpSel(['classA']))).toBe(
+      false,
+    );
+    expect(matchesSelector(mdInfra({ builtin: { machineDeployment: { class: 'class-A' } } }), mdSel(['class-*']))).toBe(
+      true,
+    );
     expect(matchesSelector(mdInfra({ builtin: { machinePool: { class: 'class-A' } } }), mdSel(['*']))).toBe(false);
   });
 
   it('when the variable cannot be read nothing matches, not even "*"', () => {
     // `if err == nil { ... }`: a missing variable or segment is a notFoundError.
-    for (const variables of [{}, { builtin: null }, { builtin: [] }, { builtin: 'x' }, { builtin: {} }, { builtin: { machinePool: null } }, { builtin: { machinePool: ['class'] } }, { builtin: { machinePool: {} } }] as Record<string, Json>[]) {
+    for (const variables of [
+      {},
+      { builtin: null },
+      { builtin: [] },
+      { builtin: 'x' },
+      { builtin: {} },
+      { builtin: { machinePool: null } },
+      { builtin: { machinePool: ['class'] } },
+      { builtin: { machinePool: {} } },
+    ] as Record<string, Json>[]) {
       expect(matchesSelector(mpInfra(variables), mpSel(['*'])), JSON.stringify(variables)).toBe(false);
     }
     expect(matchesSelector(mdInfra({ builtin: { machineDeployment: null } }), mdSel(['*']))).toBe(false);
@@ -189,9 +227,19 @@ describe('holders (matchesSelector field paths)', () => {
     const s = sel(CP_API, 'KubeadmControlPlaneTemplate', { controlPlane: true });
     const item = cpItem();
     expect(matchesSelector({ ...item, holder: { ...item.holder, kind: 'MachineDeployment' } }, s)).toBe(false);
-    expect(matchesSelector({ ...item, holder: { ...item.holder, fieldPath: 'spec.infrastructureRef' } }, s)).toBe(false);
+    expect(matchesSelector({ ...item, holder: { ...item.holder, fieldPath: 'spec.infrastructureRef' } }, s)).toBe(
+      false,
+    );
     // "Note: this field path is only used in this context": the holder kind is not checked.
-    expect(matchesSelector({ ...item, holder: { ...item.holder, kind: 'AnyControlPlane', fieldPath: 'spec.machineTemplate.infrastructureRef' } }, s)).toBe(true);
+    expect(
+      matchesSelector(
+        {
+          ...item,
+          holder: { ...item.holder, kind: 'AnyControlPlane', fieldPath: 'spec.machineTemplate.infrastructureRef' },
+        },
+        s,
+      ),
+    ).toBe(true);
   });
 
   it('machinePoolClass needs a MachinePool holder at the bootstrap or infrastructure ref', () => {
@@ -199,7 +247,11 @@ describe('holders (matchesSelector field paths)', () => {
     const s = sel(INFRA_API, 'DevMachinePoolTemplate', { machinePoolClass: { names: ['*'] } });
     expect(matchesSelector(infra!, s)).toBe(true);
     expect(matchesSelector({ ...infra!, holder: { ...infra!.holder, kind: 'MachineDeployment' } }, s)).toBe(false);
-    expect(matchesSelector({ ...infra!, holder: { ...infra!.holder, fieldPath: 'spec.infrastructureRef' } }, s)).toBe(false);
-    expect(matchesSelector(boot!, sel(BOOT_API, 'KubeadmConfigTemplate', { machinePoolClass: { names: ['*'] } }))).toBe(true);
+    expect(matchesSelector({ ...infra!, holder: { ...infra!.holder, fieldPath: 'spec.infrastructureRef' } }, s)).toBe(
+      false,
+    );
+    expect(matchesSelector(boot!, sel(BOOT_API, 'KubeadmConfigTemplate', { machinePoolClass: { names: ['*'] } }))).toBe(
+      true,
+    );
   });
 });

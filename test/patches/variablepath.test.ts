@@ -85,7 +85,9 @@ describe('valueFrom.variable lookups', () => {
   });
   it('does not resolve inherited properties', () => {
     expect(error('constructor')).toBe('variable "constructor" does not exist');
-    expect(error('obj.__proto__')).toBe('variable "obj.__proto__" does not exist: failed to lookup segment "__proto__"');
+    expect(error('obj.__proto__')).toBe(
+      'variable "obj.__proto__" does not exist: failed to lookup segment "__proto__"',
+    );
     expect(error('obj.toString')).toContain('failed to lookup segment "toString"');
   });
 });

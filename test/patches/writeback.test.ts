@@ -16,7 +16,12 @@ const fixedAnnotations = {
 const desiredObject = (kind: string, spec: JsonObject): JsonObject => ({
   apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
   kind,
-  metadata: { name: 'c1-abcde', namespace: 'default', labels: { ...fixedLabels, user: 'u' }, annotations: { ...fixedAnnotations } },
+  metadata: {
+    name: 'c1-abcde',
+    namespace: 'default',
+    labels: { ...fixedLabels, user: 'u' },
+    annotations: { ...fixedAnnotations },
+  },
   spec,
 });
 
@@ -37,31 +42,32 @@ const patchedObjectTemplate = (spec: JsonObject): JsonObject => ({
   },
 });
 
-describe.each<PatchTargetRole>(['InfrastructureCluster', 'MachinePoolBootstrapTemplate', 'MachinePoolInfrastructureTemplate'])(
-  'object roles: %s',
-  (role) => {
-    it('copies spec.template.spec and template metadata, restoring the fixed labels/annotations', () => {
-      const desired = desiredObject('DevCluster', { old: true });
-      const out = updateDesiredObject(role, desired, patchedObjectTemplate({ new: true }), 'v1beta2');
-      expect(out).toEqual({
-        ...desired,
-        metadata: {
-          name: 'c1-abcde',
-          namespace: 'default',
-          labels: { ...fixedLabels, patched: 'yes' },
-          annotations: { ...fixedAnnotations, note: 'n' },
-        },
-        spec: { new: true },
-      });
+describe.each<PatchTargetRole>([
+  'InfrastructureCluster',
+  'MachinePoolBootstrapTemplate',
+  'MachinePoolInfrastructureTemplate',
+])('object roles: %s', (role) => {
+  it('copies spec.template.spec and template metadata, restoring the fixed labels/annotations', () => {
+    const desired = desiredObject('DevCluster', { old: true });
+    const out = updateDesiredObject(role, desired, patchedObjectTemplate({ new: true }), 'v1beta2');
+    expect(out).toEqual({
+      ...desired,
+      metadata: {
+        name: 'c1-abcde',
+        namespace: 'default',
+        labels: { ...fixedLabels, patched: 'yes' },
+        annotations: { ...fixedAnnotations, note: 'n' },
+      },
+      spec: { new: true },
     });
+  });
 
-    it('skips fields absent from the patched template', () => {
-      const desired = desiredObject('DevCluster', { old: true });
-      const patched: JsonObject = { apiVersion: 'x/v1', kind: 'DevClusterTemplate', metadata: { name: 't' }, spec: {} };
-      expect(updateDesiredObject(role, desired, patched, 'v1beta2')).toEqual(desired);
-    });
-  },
-);
+  it('skips fields absent from the patched template', () => {
+    const desired = desiredObject('DevCluster', { old: true });
+    const patched: JsonObject = { apiVersion: 'x/v1', kind: 'DevClusterTemplate', metadata: { name: 't' }, spec: {} };
+    expect(updateDesiredObject(role, desired, patched, 'v1beta2')).toEqual(desired);
+  });
+});
 
 describe('ControlPlane', () => {
   const desiredCp = (): JsonObject => ({
@@ -76,7 +82,11 @@ describe('ControlPlane', () => {
       machineTemplate: {
         metadata: { labels: { a: 'b' } },
         spec: {
-          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: 'c1-cp-xyz' },
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'DevMachineTemplate',
+            name: 'c1-cp-xyz',
+          },
           readinessGates: [{ conditionType: 'Ready' }],
           taints: [{ key: 'k', effect: 'NoSchedule' }],
           deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20, nodeDeletionTimeoutSeconds: 30 },
@@ -93,7 +103,13 @@ describe('ControlPlane', () => {
       kubeadmConfigSpec: { new: true },
       machineTemplate: {
         metadata: { labels: { x: 'y' } },
-        spec: { infrastructureRef: { name: 'hacked' }, readinessGates: [], taints: [], deletion: { nodeDrainTimeoutSeconds: 1 }, extra: 'kept' },
+        spec: {
+          infrastructureRef: { name: 'hacked' },
+          readinessGates: [],
+          taints: [],
+          deletion: { nodeDrainTimeoutSeconds: 1 },
+          extra: 'kept',
+        },
       },
     });
     const out = updateDesiredObject('ControlPlane', desiredCp(), patched, 'v1beta2');
@@ -118,7 +134,12 @@ describe('ControlPlane', () => {
       spec: {
         version: 'v1.31.0',
         machineTemplate: {
-          infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DevMachineTemplate', name: 'c1-cp-xyz', namespace: 'default' },
+          infrastructureRef: {
+            apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+            kind: 'DevMachineTemplate',
+            name: 'c1-cp-xyz',
+            namespace: 'default',
+          },
           readinessGates: [{ conditionType: 'Ready' }],
           taints: [{ key: 'k', effect: 'NoSchedule' }],
           nodeDrainTimeout: '1m30s',
@@ -128,7 +149,14 @@ describe('ControlPlane', () => {
       },
     };
     const patched = patchedObjectTemplate({
-      machineTemplate: { infrastructureRef: { name: 'x' }, readinessGates: [], taints: [], nodeDrainTimeout: '1s', nodeVolumeDetachTimeout: '1s', nodeDeletionTimeout: '1s' },
+      machineTemplate: {
+        infrastructureRef: { name: 'x' },
+        readinessGates: [],
+        taints: [],
+        nodeDrainTimeout: '1s',
+        nodeVolumeDetachTimeout: '1s',
+        nodeDeletionTimeout: '1s',
+      },
     });
     for (const contract of ['v1beta1', 'v1beta2'] as const) {
       const out = updateDesiredObject('ControlPlane', desired, patched, contract);
@@ -145,46 +173,53 @@ describe('ControlPlane', () => {
   });
 });
 
-describe.each<PatchTargetRole>(['ControlPlaneMachineTemplate', 'MachineDeploymentBootstrapTemplate', 'MachineDeploymentInfrastructureTemplate'])(
-  'template roles: %s',
-  (role) => {
-    const desiredTemplate = (): JsonObject => ({
+describe.each<PatchTargetRole>([
+  'ControlPlaneMachineTemplate',
+  'MachineDeploymentBootstrapTemplate',
+  'MachineDeploymentInfrastructureTemplate',
+])('template roles: %s', (role) => {
+  const desiredTemplate = (): JsonObject => ({
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+    kind: 'DevMachineTemplate',
+    metadata: {
+      name: 'c1-md-0-abcde',
+      namespace: 'default',
+      labels: { ...fixedLabels, 'topology.cluster.x-k8s.io/deployment-name': 'md-0' },
+      annotations: { ...fixedAnnotations },
+      ownerReferences: [{ kind: 'Cluster', name: 'c1' }],
+    },
+    spec: { template: { metadata: { labels: { t: '1' } }, spec: { old: true } }, other: 'kept' },
+  });
+
+  it('copies metadata and spec.template.{spec,metadata}, restoring fixed labels', () => {
+    const patched: JsonObject = {
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
       kind: 'DevMachineTemplate',
       metadata: {
-        name: 'c1-md-0-abcde',
-        namespace: 'default',
-        labels: { ...fixedLabels, 'topology.cluster.x-k8s.io/deployment-name': 'md-0' },
-        annotations: { ...fixedAnnotations },
-        ownerReferences: [{ kind: 'Cluster', name: 'c1' }],
+        name: 'tpl',
+        labels: { 'topology.cluster.x-k8s.io/deployment-name': 'hacked', p: 'x' },
+        annotations: { a: 'b' },
       },
-      spec: { template: { metadata: { labels: { t: '1' } }, spec: { old: true } }, other: 'kept' },
+      spec: {
+        template: { metadata: { labels: { t: '2' }, annotations: { n: 'm' }, name: 'lost' }, spec: { new: true } },
+        other: 'lost',
+      },
+    };
+    const out = updateDesiredObject(role, desiredTemplate(), patched, 'v1beta2');
+    expect(out).toEqual({
+      ...desiredTemplate(),
+      metadata: {
+        ...(desiredTemplate()['metadata'] as JsonObject),
+        labels: { ...fixedLabels, 'topology.cluster.x-k8s.io/deployment-name': 'md-0', p: 'x' },
+        annotations: { a: 'b', ...fixedAnnotations },
+      },
+      spec: {
+        template: { metadata: { labels: { t: '2' }, annotations: { n: 'm' } }, spec: { new: true } },
+        other: 'kept',
+      },
     });
-
-    it('copies metadata and spec.template.{spec,metadata}, restoring fixed labels', () => {
-      const patched: JsonObject = {
-        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
-        kind: 'DevMachineTemplate',
-        metadata: {
-          name: 'tpl',
-          labels: { 'topology.cluster.x-k8s.io/deployment-name': 'hacked', p: 'x' },
-          annotations: { a: 'b' },
-        },
-        spec: { template: { metadata: { labels: { t: '2' }, annotations: { n: 'm' }, name: 'lost' }, spec: { new: true } }, other: 'lost' },
-      };
-      const out = updateDesiredObject(role, desiredTemplate(), patched, 'v1beta2');
-      expect(out).toEqual({
-        ...desiredTemplate(),
-        metadata: {
-          ...(desiredTemplate()['metadata'] as JsonObject),
-          labels: { ...fixedLabels, 'topology.cluster.x-k8s.io/deployment-name': 'md-0', p: 'x' },
-          annotations: { a: 'b', ...fixedAnnotations },
-        },
-        spec: { template: { metadata: { labels: { t: '2' }, annotations: { n: 'm' } }, spec: { new: true } }, other: 'kept' },
-      });
-    });
-  },
-);
+  });
+});
 
 describe('write-back robustness', () => {
   it('never aliases its inputs', () => {
@@ -193,7 +228,7 @@ describe('write-back robustness', () => {
     const out = updateDesiredObject('InfrastructureCluster', desired, patched, 'v1beta2');
     (out['spec'] as any).new.deep = 2;
     (out['metadata'] as any).labels.x = 'y';
-    expect(((patched['spec'] as any).template.spec.new.deep)).toBe(1);
+    expect((patched['spec'] as any).template.spec.new.deep).toBe(1);
     expect((desired['metadata'] as any).labels.x).toBeUndefined();
   });
 
@@ -204,7 +239,12 @@ describe('write-back robustness', () => {
       metadata: { name: 'c1-cp' },
       spec: { machineTemplate: { metadata: { labels: { a: 'b' } } } },
     };
-    const r = writeBackPatchedTemplate('ControlPlane', desired, patchedObjectTemplate({ machineTemplate: 'oops' }), 'v1beta2');
+    const r = writeBackPatchedTemplate(
+      'ControlPlane',
+      desired,
+      patchedObjectTemplate({ machineTemplate: 'oops' }),
+      'v1beta2',
+    );
     expect(r.errors).toEqual([
       'failed to apply patch to KubeadmControlPlane: failed to set field "spec.machineTemplate.metadata": value cannot be set because .spec.machineTemplate is not a map[string]interface{}',
     ]);

@@ -29,10 +29,18 @@ async function fn(input: string): Promise<{ code: number; out: string; err: stri
 function asKptWouldSend(output: string, config: Record<string, string> = { mode: 'expand' }): string {
   const list = YAML.parse(output, { version: '1.1' }) as { items: unknown[] };
   const functionConfig = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data: config };
-  return YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: list.items, functionConfig }, { lineWidth: 0, indentSeq: false, singleQuote: true, version: '1.1' });
+  return YAML.stringify(
+    { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: list.items, functionConfig },
+    { lineWidth: 0, indentSeq: false, singleQuote: true, version: '1.1' },
+  );
 }
 
-const itemsOf = (out: string) => (YAML.parse(out, { version: '1.1' }) as { items: { kind: string; metadata: { name: string; annotations?: Record<string, string> } }[] }).items;
+const itemsOf = (out: string) =>
+  (
+    YAML.parse(out, { version: '1.1' }) as {
+      items: { kind: string; metadata: { name: string; annotations?: Record<string, string> } }[];
+    }
+  ).items;
 const resultsOf = (out: string) => (YAML.parse(out, { version: '1.1' }) as { results?: unknown[] }).results ?? [];
 
 /** How many earlier objects a render of `input` parses. */
@@ -53,7 +61,12 @@ describe('cutting earlier outputs from the ResourceList text', () => {
     const cut = cutEarlierOutputs(again)!;
     const all = itemsOf(first.out);
     const owned = all.filter((i) => i.metadata.annotations?.['render-clusterclass.dev/cluster']);
-    expect(cut.outputs.map((o) => [o.owner, o.digest])).toEqual(owned.map((i) => [i.metadata.annotations!['render-clusterclass.dev/cluster'], i.metadata.annotations!['render-clusterclass.dev/digest']]));
+    expect(cut.outputs.map((o) => [o.owner, o.digest])).toEqual(
+      owned.map((i) => [
+        i.metadata.annotations!['render-clusterclass.dev/cluster'],
+        i.metadata.annotations!['render-clusterclass.dev/digest'],
+      ]),
+    );
     // The rest is the inputs; each entry parses back to the object it was.
     expect(itemsOf(cut.rest).map((i) => i.kind)).toEqual(all.filter((i) => !owned.includes(i)).map((i) => i.kind));
     const read = readResourceList(again);
@@ -78,7 +91,15 @@ items:
   metadata: {name: flow, annotations: {render-clusterclass.dev/cluster: fleet/c00000}}
 `;
     expect(cutEarlierOutputs(lookalike)).toBeUndefined();
-    expect(cutEarlierOutputs(JSON.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [{ metadata: { annotations: { 'render-clusterclass.dev/cluster': 'a/b' } } }] }))).toBeUndefined();
+    expect(
+      cutEarlierOutputs(
+        JSON.stringify({
+          apiVersion: 'config.kubernetes.io/v1',
+          kind: 'ResourceList',
+          items: [{ metadata: { annotations: { 'render-clusterclass.dev/cluster': 'a/b' } } }],
+        }),
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -98,9 +119,13 @@ ${annotations}    data:
 `;
 
   it('are dropped from the entry written back: kpt numbers them afresh each run and would sync each object with its input', () => {
-    const cut = cutEarlierOutputs(list("        config.kubernetes.io/path: 'rendered/fleet/c1.yaml'\n        config.k8s.io/id: '7'\n        internal.config.kubernetes.io/id: '7'\n        internal.config.kubernetes.io/annotations-migration-resource-id: '6'\n"))!;
+    const cut = cutEarlierOutputs(
+      list(
+        "        config.kubernetes.io/path: 'rendered/fleet/c1.yaml'\n        config.k8s.io/id: '7'\n        internal.config.kubernetes.io/id: '7'\n        internal.config.kubernetes.io/annotations-migration-resource-id: '6'\n",
+      ),
+    )!;
     expect(cut.outputs.map((o) => o.entry)).toEqual([
-      "  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: out\n      annotations:\n        render-clusterclass.dev/cluster: fleet/c1\n        config.kubernetes.io/path: 'rendered/fleet/c1.yaml'\n    data:\n      a: \"1\"\n",
+      '  - apiVersion: v1\n    kind: ConfigMap\n    metadata:\n      name: out\n      annotations:\n        render-clusterclass.dev/cluster: fleet/c1\n        config.kubernetes.io/path: \'rendered/fleet/c1.yaml\'\n    data:\n      a: "1"\n',
     ]);
   });
 
@@ -129,7 +154,9 @@ describe('re-rendering with earlier outputs', () => {
   it('after a version bump, uses the earlier render as the current state (control plane first), as the slow path does', async () => {
     const first = await fn(fleetResourceList(3));
     const doc = YAML.parseDocument(asKptWouldSend(first.out), { version: '1.1' });
-    const sources = (doc.get('items') as YAML.YAMLSeq<YAML.YAMLMap>).items.filter((i) => i.get('kind') === 'Cluster' && i.getIn(['spec', 'topology']));
+    const sources = (doc.get('items') as YAML.YAMLSeq<YAML.YAMLMap>).items.filter(
+      (i) => i.get('kind') === 'Cluster' && i.getIn(['spec', 'topology']),
+    );
     const older = sources.filter((c) => String(c.getIn(['spec', 'topology', 'version'])).startsWith('v1.33.'));
     expect(older.length).toBeGreaterThan(0);
     for (const c of older) c.setIn(['spec', 'topology', 'version'], 'v1.34.2');
@@ -140,25 +167,38 @@ describe('re-rendering with earlier outputs', () => {
     expect(resultsOf(fast.out)).toEqual(resultsOf(slow.out));
     // The control plane moved; the MachineDeployments wait where the earlier render had them.
     const name = String(older[0]!.getIn(['metadata', 'name']));
-    const ofCluster = itemsOf(fast.out).filter((i) => i.metadata.annotations?.['render-clusterclass.dev/cluster'] === `fleet/${name}`) as unknown as { kind: string; spec: { version?: string; template?: { spec: { version?: string } } } }[];
+    const ofCluster = itemsOf(fast.out).filter(
+      (i) => i.metadata.annotations?.['render-clusterclass.dev/cluster'] === `fleet/${name}`,
+    ) as unknown as { kind: string; spec: { version?: string; template?: { spec: { version?: string } } } }[];
     expect(ofCluster.find((i) => i.kind === 'KubeadmControlPlane')!.spec.version).toBe('v1.34.2');
-    expect(new Set(ofCluster.filter((i) => i.kind === 'MachineDeployment').map((i) => i.spec.template!.spec.version))).toEqual(new Set(['v1.33.5']));
+    expect(
+      new Set(ofCluster.filter((i) => i.kind === 'MachineDeployment').map((i) => i.spec.template!.spec.version)),
+    ).toEqual(new Set(['v1.33.5']));
   });
 
   it('keeps a failing Cluster’s earlier outputs as they were and prunes a deleted Cluster’s', async () => {
     const first = await fn(fleetResourceList(3));
     const doc = YAML.parseDocument(asKptWouldSend(first.out), { version: '1.1' });
     const items = doc.get('items') as YAML.YAMLSeq<YAML.YAMLMap>;
-    const source = (name: string) => items.items.find((i) => i.get('kind') === 'Cluster' && i.getIn(['metadata', 'name']) === name && i.getIn(['spec', 'topology']))!;
+    const source = (name: string) =>
+      items.items.find(
+        (i) => i.get('kind') === 'Cluster' && i.getIn(['metadata', 'name']) === name && i.getIn(['spec', 'topology']),
+      )!;
     source('c00000').setIn(['spec', 'topology', 'classRef', 'name'], 'no-such-class');
     items.items.splice(items.items.indexOf(source('c00001')), 1);
     const out = await fn(doc.toString({ lineWidth: 0, indentSeq: false }));
     expect(out.code).toBe(1);
-    const owners = itemsOf(out.out).map((i) => i.metadata.annotations?.['render-clusterclass.dev/cluster']).filter(Boolean);
-    const firstOwners = itemsOf(first.out).map((i) => i.metadata.annotations?.['render-clusterclass.dev/cluster']).filter(Boolean);
+    const owners = itemsOf(out.out)
+      .map((i) => i.metadata.annotations?.['render-clusterclass.dev/cluster'])
+      .filter(Boolean);
+    const firstOwners = itemsOf(first.out)
+      .map((i) => i.metadata.annotations?.['render-clusterclass.dev/cluster'])
+      .filter(Boolean);
     expect(owners.filter((o) => o === 'fleet/c00000')).toEqual(firstOwners.filter((o) => o === 'fleet/c00000'));
     expect(owners).not.toContain('fleet/c00001');
-    expect(owners.filter((o) => o === 'fleet/c00002').length).toBe(firstOwners.filter((o) => o === 'fleet/c00002').length);
+    expect(owners.filter((o) => o === 'fleet/c00002').length).toBe(
+      firstOwners.filter((o) => o === 'fleet/c00002').length,
+    );
   });
 
   it('does not count earlier outputs against the input-size limit', async () => {

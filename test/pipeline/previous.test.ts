@@ -15,11 +15,21 @@ const cluster = (version: string) => ({
   apiVersion: 'cluster.x-k8s.io/v1beta2',
   kind: 'Cluster',
   metadata: { name: 'c1', namespace: 'fleet' },
-  spec: { topology: { classRef: { name: 'fleet' }, version, workers: { machineDeployments: [{ class: 'general', name: 'md-0' }] } } },
+  spec: {
+    topology: {
+      classRef: { name: 'fleet' },
+      version,
+      workers: { machineDeployments: [{ class: 'general', name: 'md-0' }] },
+    },
+  },
 });
 const mark = (o: Record<string, unknown>) => {
   const copy = structuredClone(o) as { metadata: { annotations?: Record<string, string> } };
-  copy.metadata.annotations = { ...copy.metadata.annotations, 'render-clusterclass.dev/previous': 'true', 'config.kubernetes.io/local-config': 'true' };
+  copy.metadata.annotations = {
+    ...copy.metadata.annotations,
+    'render-clusterclass.dev/previous': 'true',
+    'config.kubernetes.io/local-config': 'true',
+  };
   return copy;
 };
 
@@ -37,8 +47,15 @@ describe.each(['yaml', 'json'])('previous state in the package (%s in)', (format
     expect(await runFunction(io)).toBe(1);
     const out = YAML.parse(io.out);
     const downgrade = out.results.find((r: { message: string }) => r.message.includes('version cannot be decreased'));
-    expect(downgrade).toMatchObject({ severity: 'error', resourceRef: { kind: 'Cluster', name: 'c1' }, field: { path: 'spec.topology.version' } });
-    const kept = out.items.filter((i: { metadata: { annotations?: Record<string, string> } }) => i.metadata.annotations?.['render-clusterclass.dev/previous'] === 'true');
+    expect(downgrade).toMatchObject({
+      severity: 'error',
+      resourceRef: { kind: 'Cluster', name: 'c1' },
+      field: { path: 'spec.topology.version' },
+    });
+    const kept = out.items.filter(
+      (i: { metadata: { annotations?: Record<string, string> } }) =>
+        i.metadata.annotations?.['render-clusterclass.dev/previous'] === 'true',
+    );
     expect(kept).toHaveLength(1);
   });
 

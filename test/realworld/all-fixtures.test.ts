@@ -27,7 +27,11 @@ import { FIXTURE_DIR, FIXTURE_GATES, errorsFor, readFixtureItems, renderFixture 
 
 const present = existsSync(FIXTURE_DIR);
 if (!present) console.warn(`SKIPPED: ${FIXTURE_DIR} is not available; the real-world acceptance tests did not run`);
-const files = present ? readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.yaml')).sort() : [];
+const files = present
+  ? readdirSync(FIXTURE_DIR)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()
+  : [];
 
 const SELFHOSTED =
   'Cluster default/capa-ci-selfhosted: patch "limitAZ" (definitions[0].jsonPatches[0]) failed on AWSClusterTemplate "ci-default" at /spec/template/spec/network/vpc/availabilityZoneUsageLimit: replace operation does not apply: doc is missing path: /spec/template/spec/network/vpc/availabilityZoneUsageLimit: missing value (live, the AWSClusterTemplate is patched as stored: CAPA\'s defaulting webhook writes network.vpc, network.cni, bastion, controlPlaneLoadBalancer, identityRef and controlPlaneEndpoint into spec.template.spec, and its CRD defaults network.vpc.availabilityZoneUsageLimit to 3; templates are read as stored only when their CRD is given: pass the AWSClusterTemplate CRD (--crds DIR, or as an input item), or add the field to the template, e.g. `network: {vpc: {availabilityZoneUsageLimit: 3}}`)';
@@ -39,7 +43,8 @@ const EXPECTED_ERRORS: Record<string, { plain: Record<string, string>; skip: Rec
   'capa-ci-default.yaml': { plain: { 'capa-ci-selfhosted': SELFHOSTED }, skip: { 'capa-ci-selfhosted': SELFHOSTED } },
   'capi-docker-quick-start-runtimesdk.yaml': {
     plain: {
-      'rt-1': 'Cluster default/rt-1: patch "test-patch" uses the external patch extension "generate-patches.k8s-upgrade-with-runtimesdk", which needs its ExtensionConfig (--extensions) or recorded answers (--replay-extensions); set skipExternalPatches to render without it',
+      'rt-1':
+        'Cluster default/rt-1: patch "test-patch" uses the external patch extension "generate-patches.k8s-upgrade-with-runtimesdk", which needs its ExtensionConfig (--extensions) or recorded answers (--replay-extensions); set skipExternalPatches to render without it',
     },
     skip: {},
   },
@@ -74,7 +79,10 @@ describe.skipIf(!present)('real-world fixtures: acceptance (issues #4, #12)', ()
             expect(errs[0]!.message, name).toBe(expected[name]);
             expect(r.clusters.has(`default/${name}`), name).toBe(false);
           } else {
-            expect(errs.map((e) => e.message), name).toEqual([]);
+            expect(
+              errs.map((e) => e.message),
+              name,
+            ).toEqual([]);
             expect(r.clusters.has(`default/${name}`), name).toBe(true);
           }
         }
@@ -98,7 +106,8 @@ describe.skipIf(!present)('real-world fixtures: acceptance (issues #4, #12)', ()
       for (const name of Object.keys(failing)) expect(io.err).toContain(`default/${name}`);
     } else {
       const docs = YAML.parseAllDocuments(io.out).map((d) => d.toJS());
-      for (const d of docs) for (const k of Object.keys(d?.metadata?.annotations ?? {})) expect(k).not.toContain('config.kubernetes.io/');
+      for (const d of docs)
+        for (const k of Object.keys(d?.metadata?.annotations ?? {})) expect(k).not.toContain('config.kubernetes.io/');
       for (const name of clustersIn(file)) {
         const own = docs.filter((d) => d?.metadata?.labels?.['cluster.x-k8s.io/cluster-name'] === name);
         expect(own.length, name).toBeGreaterThanOrEqual(3);
@@ -110,9 +119,18 @@ describe.skipIf(!present)('real-world fixtures: acceptance (issues #4, #12)', ()
     // and in preview mode marks the generated objects local-config while the topology Cluster stays the source.
     const pio = fakeIO();
     await runRender([join(FIXTURE_DIR, file), '--format', 'resourcelist', '--set', 'mode=preview', ...gateFlags], pio);
-    const items = (YAML.parse(pio.out) as { items: { kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: { topology?: unknown } }[] }).items;
+    const items = (
+      YAML.parse(pio.out) as {
+        items: {
+          kind: string;
+          metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+          spec?: { topology?: unknown };
+        }[];
+      }
+    ).items;
     const generated = items.filter((d) => d.metadata.annotations?.['render-clusterclass.dev/cluster'] !== undefined);
-    for (const d of generated) expect(d.metadata.annotations!['config.kubernetes.io/local-config'], `${d.kind} ${d.metadata.name}`).toBe('true');
+    for (const d of generated)
+      expect(d.metadata.annotations!['config.kubernetes.io/local-config'], `${d.kind} ${d.metadata.name}`).toBe('true');
     expect(generated.filter((d) => d.kind === 'Cluster')).toEqual([]);
     for (const name of clustersIn(file)) {
       expect(items.find((d) => d.kind === 'Cluster' && d.metadata.name === name)?.spec?.topology, name).toBeDefined();

@@ -12,7 +12,10 @@ const FILE = 'byoh-quickstart-v1beta1.yaml';
 
 describe.skipIf(fixtureMissing(FILE))('real-world: byoh-quickstart-v1beta1', () => {
   const variable = (cluster: string, name: string) =>
-    (readFixtureItems(FILE).find((i) => i.value.kind === 'Cluster' && (i.value.metadata as Obj).name === cluster)!.value as Obj).spec.topology.variables.find((v: Obj) => v.name === name).value;
+    (
+      readFixtureItems(FILE).find((i) => i.value.kind === 'Cluster' && (i.value.metadata as Obj).name === cluster)!
+        .value as Obj
+    ).spec.topology.variables.find((v: Obj) => v.name === name).value;
 
   for (const [variant, render] of rendersOf(FILE)) {
     describe(variant, () => {
@@ -35,7 +38,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: byoh-quickstart-v1beta1', () 
 
       it('byoh-defaults: bundleLookupBaseRegistry comes from the class default', () => {
         const infra = clusterOf(render(), 'byoh-defaults').infraCluster;
-        expect(infra.spec.bundleLookupBaseRegistry).toBe('https://projects.registry.vmware.com/cluster_api_provider_bringyourownhost');
+        expect(infra.spec.bundleLookupBaseRegistry).toBe(
+          'https://projects.registry.vmware.com/cluster_api_provider_bringyourownhost',
+        );
         expect(infra.spec.controlPlaneEndpoint).toEqual({ host: '172.18.0.101', port: 6443 });
       });
     });

@@ -9,7 +9,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
-import { clusterOf, errorsFor, fixedLabels, fixtureMissing, nameRe, renderFixture, type FixtureRender } from './helpers.js';
+import {
+  clusterOf,
+  errorsFor,
+  fixedLabels,
+  fixtureMissing,
+  nameRe,
+  renderFixture,
+  type FixtureRender,
+} from './helpers.js';
 
 const FILE = 'capa-ci-default.yaml';
 const SSH = 'cluster-api-provider-aws-sigs-k8s-io';
@@ -17,8 +25,18 @@ const IMAGE = 'gcr.io/k8s-staging-cluster-api/capa-manager:v2.9.0-e2e';
 const KUBEADM_CONFIG_SPEC = {
   verbosity: 5,
   clusterConfiguration: { controllerManager: { extraArgs: [{ name: 'cloud-provider', value: 'external' }] } },
-  initConfiguration: { nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: [{ name: 'cloud-provider', value: 'external' }] } },
-  joinConfiguration: { nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: [{ name: 'cloud-provider', value: 'external' }] } },
+  initConfiguration: {
+    nodeRegistration: {
+      name: '{{ ds.meta_data.local_hostname }}',
+      kubeletExtraArgs: [{ name: 'cloud-provider', value: 'external' }],
+    },
+  },
+  joinConfiguration: {
+    nodeRegistration: {
+      name: '{{ ds.meta_data.local_hostname }}',
+      kubeletExtraArgs: [{ name: 'cloud-provider', value: 'external' }],
+    },
+  },
 };
 
 /** The stored AWSClusterTemplate as the live controller reads it: AWS webhook default availabilityZoneUsageLimit: 3. */
@@ -38,7 +56,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-ci-default', () => {
     const msg = errors[0]!.message;
     expect(msg).toContain('"limitAZ"');
     expect(msg).toContain('AWSClusterTemplate');
-    expect(msg).toContain('replace operation does not apply: doc is missing path: /spec/template/spec/network/vpc/availabilityZoneUsageLimit');
+    expect(msg).toContain(
+      'replace operation does not apply: doc is missing path: /spec/template/spec/network/vpc/availabilityZoneUsageLimit',
+    );
     expect(msg).toContain('pass the AWSClusterTemplate CRD (--crds DIR, or as an input item)');
     // Fault isolation: the other Cluster of the same class renders; the failing one emits nothing (§2.1: nothing partial).
     expect([...render().clusters.keys()]).toEqual(['default/capa-ci-1']);
@@ -98,16 +118,28 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-ci-default', () => {
       const { controlPlane: kcp, cpMachineTemplate, md } = c();
       expect(kcp.apiVersion).toBe('controlplane.cluster.x-k8s.io/v1beta2');
       expect(kcp.spec.kubeadmConfigSpec).toEqual(KUBEADM_CONFIG_SPEC);
-      expect(kcp.spec.machineTemplate.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachineTemplate', name: cpMachineTemplate.metadata.name });
+      expect(kcp.spec.machineTemplate.spec.infrastructureRef).toEqual({
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'AWSMachineTemplate',
+        name: cpMachineTemplate.metadata.name,
+      });
       expect(kcp.spec.replicas).toBe(3);
       expect(kcp.spec.version).toBe('v1.34.2');
-      expect(md['md-0']!.bootstrap.spec.template.spec).toEqual({ verbosity: 5, joinConfiguration: KUBEADM_CONFIG_SPEC.joinConfiguration });
+      expect(md['md-0']!.bootstrap.spec.template.spec).toEqual({
+        verbosity: 5,
+        joinConfiguration: KUBEADM_CONFIG_SPEC.joinConfiguration,
+      });
       expect(md['md-0']!.md.spec.replicas).toBe(2);
       expect(c().mhcs).toEqual([]);
     });
 
     it('classic Cluster keeps its three user labels', () => {
-      expect(c().cluster.metadata.labels).toEqual({ ccm: 'external', cni: 'capa-ci-1-crs-0', csi: 'external', ...fixedLabels('capa-ci-1') });
+      expect(c().cluster.metadata.labels).toEqual({
+        ccm: 'external',
+        cni: 'capa-ci-1-crs-0',
+        csi: 'external',
+        ...fixedLabels('capa-ci-1'),
+      });
     });
   });
 
@@ -124,7 +156,12 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-ci-default', () => {
     let withCrds: FixtureRender;
     const rendered = () => (withCrds ??= renderFixture(FILE, { crds: loadFixtureCrds() }));
     const awsClusterSpec = (azLimit: number) => ({
-      controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'TCP', scheme: 'internet-facing', crossZoneLoadBalancing: false },
+      controlPlaneLoadBalancer: {
+        loadBalancerType: 'nlb',
+        healthCheckProtocol: 'TCP',
+        scheme: 'internet-facing',
+        crossZoneLoadBalancing: false,
+      },
       identityRef: { kind: 'AWSClusterControllerIdentity', name: 'default' },
       network: {
         cni: {
@@ -133,7 +170,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-ci-default', () => {
             { description: 'IP-in-IP (calico)', protocol: '4', fromPort: -1, toPort: 65535 },
           ],
         },
-        vpc: { availabilityZoneSelection: 'Ordered', availabilityZoneUsageLimit: azLimit, subnetSchema: 'PreferPrivate' },
+        vpc: {
+          availabilityZoneSelection: 'Ordered',
+          availabilityZoneUsageLimit: azLimit,
+          subnetSchema: 'PreferPrivate',
+        },
       },
       bastion: { allowedCIDRBlocks: ['0.0.0.0/0', '::/0'], enabled: false },
       region: 'us-east-2',
@@ -145,7 +186,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-ci-default', () => {
       expect(out.errors).toEqual([]);
       expect([...out.clusters.keys()]).toEqual(['default/capa-ci-1', 'default/capa-ci-selfhosted']);
       expect(clusterOf(out, 'capa-ci-selfhosted').infraCluster.spec).toEqual(awsClusterSpec(1));
-      expect(clusterOf(out, 'capa-ci-selfhosted').controlPlane.spec.kubeadmConfigSpec.preKubeadmCommands).toHaveLength(3);
+      expect(clusterOf(out, 'capa-ci-selfhosted').controlPlane.spec.kubeadmConfigSpec.preKubeadmCommands).toHaveLength(
+        3,
+      );
     });
 
     it('capa-ci-1 (limitAZ disabled) keeps the stored default 3: its AWSCluster carries what the live one does', () => {

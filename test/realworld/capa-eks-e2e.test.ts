@@ -17,7 +17,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-eks-e2e', () => {
         expect([...render().clusters.keys()].sort()).toEqual(['default/capa-eks-1', 'default/capa-eks-2']);
       });
 
-      it('capa-eks-2: the control plane takes the topology version (v1.33.4), not the template\'s v1.34.8; no replicas, no machine template', () => {
+      it("capa-eks-2: the control plane takes the topology version (v1.33.4), not the template's v1.34.8; no replicas, no machine template", () => {
         const { controlPlane: cp, cpMachineTemplate, cpHealthCheck } = clusterOf(render(), 'capa-eks-2');
         expect(cp.kind).toBe('AWSManagedControlPlane');
         expect(cp.spec.version).toBe('v1.33.4');

@@ -9,14 +9,29 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { describe, expect, it } from 'vitest';
-import { CLONED_GK, CLONED_NAME, MD_NAME, clusterOf, expectNoErrors, fixedLabels, fixtureMissing, nameRe, renderFixture, type FixtureRender } from './helpers.js';
+import {
+  CLONED_GK,
+  CLONED_NAME,
+  MD_NAME,
+  clusterOf,
+  expectNoErrors,
+  fixedLabels,
+  fixtureMissing,
+  nameRe,
+  renderFixture,
+  type FixtureRender,
+} from './helpers.js';
 
 const FILE = 'capa-simple-clusterclass-v1beta1.yaml';
 
 const KUBEADM_CONFIG_SPEC = {
   clusterConfiguration: { controllerManager: { extraArgs: { 'cloud-provider': 'aws' } } },
-  initConfiguration: { nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: { 'cloud-provider': 'aws' } } },
-  joinConfiguration: { nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: { 'cloud-provider': 'aws' } } },
+  initConfiguration: {
+    nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: { 'cloud-provider': 'aws' } },
+  },
+  joinConfiguration: {
+    nodeRegistration: { name: '{{ ds.meta_data.local_hostname }}', kubeletExtraArgs: { 'cloud-provider': 'aws' } },
+  },
 };
 
 describe.skipIf(fixtureMissing(FILE))('real-world: capa-simple-clusterclass-v1beta1', () => {
@@ -48,7 +63,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-simple-clusterclass-v1be
       expect(infra.apiVersion).toBe('infrastructure.cluster.x-k8s.io/v1beta2');
       expect(infra.kind).toBe('AWSCluster');
       expect(infra.metadata.name).toMatch(nameRe('capa-simple-1-'));
-      expect(infra.metadata.annotations).toEqual({ [CLONED_NAME]: 'quick-start', [CLONED_GK]: 'AWSClusterTemplate.infrastructure.cluster.x-k8s.io' });
+      expect(infra.metadata.annotations).toEqual({
+        [CLONED_NAME]: 'quick-start',
+        [CLONED_GK]: 'AWSClusterTemplate.infrastructure.cluster.x-k8s.io',
+      });
       expect(infra.spec).toEqual({
         controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS' },
         region: 'us-west-2',
@@ -93,8 +111,18 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-simple-clusterclass-v1be
       const { cluster, infraCluster, controlPlane } = c();
       expect(cluster.apiVersion).toBe('cluster.x-k8s.io/v1beta1');
       expect(cluster.metadata.labels).toEqual({ cni: 'capa-simple-1-crs-0', ...fixedLabels('capa-simple-1') });
-      expect(cluster.spec.infrastructureRef).toEqual({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'AWSCluster', name: infraCluster.metadata.name, namespace: 'default' });
-      expect(cluster.spec.controlPlaneRef).toEqual({ apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1', kind: 'KubeadmControlPlane', name: controlPlane.metadata.name, namespace: 'default' });
+      expect(cluster.spec.infrastructureRef).toEqual({
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'AWSCluster',
+        name: infraCluster.metadata.name,
+        namespace: 'default',
+      });
+      expect(cluster.spec.controlPlaneRef).toEqual({
+        apiVersion: 'controlplane.cluster.x-k8s.io/v1beta1',
+        kind: 'KubeadmControlPlane',
+        name: controlPlane.metadata.name,
+        namespace: 'default',
+      });
     });
 
     it('MachineDeployment md-0 (v1beta1 output): replicas, version, v1beta1 refs to the clones', () => {
@@ -103,8 +131,18 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-simple-clusterclass-v1be
       expect(md.metadata.name).toMatch(nameRe('capa-simple-1-md-0-'));
       expect(md.spec.replicas).toBe(2);
       expect(md.spec.template.spec.version).toBe('v1.33.4');
-      expect(md.spec.template.spec.bootstrap.configRef).toEqual({ apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1', kind: 'KubeadmConfigTemplate', name: bootstrap.metadata.name, namespace: 'default' });
-      expect(md.spec.template.spec.infrastructureRef).toEqual({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'AWSMachineTemplate', name: infra.metadata.name, namespace: 'default' });
+      expect(md.spec.template.spec.bootstrap.configRef).toEqual({
+        apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta1',
+        kind: 'KubeadmConfigTemplate',
+        name: bootstrap.metadata.name,
+        namespace: 'default',
+      });
+      expect(md.spec.template.spec.infrastructureRef).toEqual({
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'AWSMachineTemplate',
+        name: infra.metadata.name,
+        namespace: 'default',
+      });
       expect(bootstrap.spec.template.spec).toEqual({ joinConfiguration: KUBEADM_CONFIG_SPEC.joinConfiguration });
     });
   });
@@ -140,12 +178,21 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-simple-clusterclass-v1be
       // RENDERER BUG (see report): the contract is looked up with the *template* kind
       // (KubeadmControlPlaneTemplate) instead of the control plane object's kind (§1.2, CRD labels of
       // the control plane CRD), so a contractVersions entry keyed by `.../KubeadmControlPlane` is ignored.
-      const out = renderFixture(FILE, { settings: { contractVersions: { 'controlplane.cluster.x-k8s.io/v1beta1/KubeadmControlPlane': 'v1beta2' } } });
+      const out = renderFixture(FILE, {
+        settings: { contractVersions: { 'controlplane.cluster.x-k8s.io/v1beta1/KubeadmControlPlane': 'v1beta2' } },
+      });
       expectNoErrors(out);
       const c = clusterOf(out, 'capa-simple-2');
-      expect(c.controlPlane.spec.machineTemplate.spec?.deletion).toEqual({ nodeDrainTimeoutSeconds: 300, nodeVolumeDetachTimeoutSeconds: 150 });
+      expect(c.controlPlane.spec.machineTemplate.spec?.deletion).toEqual({
+        nodeDrainTimeoutSeconds: 300,
+        nodeVolumeDetachTimeoutSeconds: 150,
+      });
       expect(c.controlPlane.spec.machineTemplate.nodeDrainTimeout).toBeUndefined();
-      expect(c.controlPlane.spec.machineTemplate.spec?.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachineTemplate', name: c.cpMachineTemplate.metadata.name });
+      expect(c.controlPlane.spec.machineTemplate.spec?.infrastructureRef).toEqual({
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'AWSMachineTemplate',
+        name: c.cpMachineTemplate.metadata.name,
+      });
     });
 
     it('CAPA managed control plane (class changed in memory): AWSManagedControlPlane v1beta2 follows contract v1beta1 (§1.2), timeouts as Go durations', () => {
@@ -156,9 +203,16 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-simple-clusterclass-v1be
       const out = renderFixture(FILE, {
         mutate: (docs: Doc[]) => {
           const cc = docs.find((d) => d.kind === 'ClusterClass')!;
-          cc.spec.controlPlane = { ref: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'AWSManagedControlPlaneTemplate', name: 'quick-start-control-plane' } };
+          cc.spec.controlPlane = {
+            ref: {
+              apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+              kind: 'AWSManagedControlPlaneTemplate',
+              name: 'quick-start-control-plane',
+            },
+          };
           cc.spec.patches = cc.spec.patches.filter((p: { name: string }) => p.name !== 'controlPlaneMachineType');
-          delete cc.spec.patches.find((p: { name: string }) => p.name === 'sshKeyName').definitions[1].selector.matchResources.controlPlane;
+          delete cc.spec.patches.find((p: { name: string }) => p.name === 'sshKeyName').definitions[1].selector
+            .matchResources.controlPlane;
           const t = docs.find((d) => d.kind === 'KubeadmControlPlaneTemplate')!;
           t.apiVersion = 'controlplane.cluster.x-k8s.io/v1beta2';
           t.kind = 'AWSManagedControlPlaneTemplate';
@@ -177,27 +231,47 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capa-simple-clusterclass-v1be
       const { md, mhc, bootstrap, infra } = c.md['md-0']!;
       expect(md.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
       expect(md.spec.deletion).toEqual({ order: 'Oldest' });
-      expect(md.spec.rollout).toEqual({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } });
+      expect(md.spec.rollout).toEqual({
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      });
       expect(md.spec.template.spec.failureDomain).toBe('us-west-2a');
       expect(md.spec.template.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 600 });
-      expect(md.spec.template.spec.bootstrap.configRef).toEqual({ apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: bootstrap.metadata.name });
-      expect(md.spec.template.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'AWSMachineTemplate', name: infra.metadata.name });
+      expect(md.spec.template.spec.bootstrap.configRef).toEqual({
+        apiGroup: 'bootstrap.cluster.x-k8s.io',
+        kind: 'KubeadmConfigTemplate',
+        name: bootstrap.metadata.name,
+      });
+      expect(md.spec.template.spec.infrastructureRef).toEqual({
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'AWSMachineTemplate',
+        name: infra.metadata.name,
+      });
       expect(mhc.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
       expect(mhc.metadata.name).toBe(md.metadata.name);
       expect(mhc.spec.selector).toEqual({ matchLabels: { 'topology.cluster.x-k8s.io/owned': '', [MD_NAME]: 'md-0' } });
-      expect(mhc.spec.checks).toEqual({ nodeStartupTimeoutSeconds: 900, unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 300 }] });
+      expect(mhc.spec.checks).toEqual({
+        nodeStartupTimeoutSeconds: 900,
+        unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 300 }],
+      });
       expect(mhc.spec.remediation).toEqual({ triggerIf: { unhealthyLessThanOrEqualTo: '40%' } });
       // The control plane has no health check (neither class nor topology).
       expect(c.mhcs).toHaveLength(1);
       // v1beta2 Cluster refs.
       expect(c.cluster.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
-      expect(c.cluster.spec.controlPlaneRef).toEqual({ apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: c.controlPlane.metadata.name });
+      expect(c.cluster.spec.controlPlaneRef).toEqual({
+        apiGroup: 'controlplane.cluster.x-k8s.io',
+        kind: 'KubeadmControlPlane',
+        name: c.controlPlane.metadata.name,
+      });
     });
 
     it('v1beta1 output (auto): the same values in v1beta1 shape (strategy.rollingUpdate.deletePolicy, durations, maxUnhealthy)', () => {
       const { md, mhc } = clusterOf(renderAuto(), 'capa-simple-2').md['md-0']!;
       expect(md.apiVersion).toBe('cluster.x-k8s.io/v1beta1');
-      expect(md.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0, deletePolicy: 'Oldest' } });
+      expect(md.spec.strategy).toEqual({
+        type: 'RollingUpdate',
+        rollingUpdate: { maxSurge: 1, maxUnavailable: 0, deletePolicy: 'Oldest' },
+      });
       expect(md.spec.template.spec.nodeDrainTimeout).toBe('10m0s');
       expect(md.spec.template.spec.failureDomain).toBe('us-west-2a');
       expect(mhc.apiVersion).toBe('cluster.x-k8s.io/v1beta1');

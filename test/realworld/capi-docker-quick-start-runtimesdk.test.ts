@@ -6,7 +6,16 @@
  * `.machinePool.topologyName`; clone names keep their fixed prefixes.
  */
 import { describe, expect, it } from 'vitest';
-import { CLONED_NAME, clusterOf, errorsFor, fixedLabels, fixtureMissing, nameRe, renderFixture, RANDOM5 } from './helpers.js';
+import {
+  CLONED_NAME,
+  clusterOf,
+  errorsFor,
+  fixedLabels,
+  fixtureMissing,
+  nameRe,
+  renderFixture,
+  RANDOM5,
+} from './helpers.js';
 
 const FILE = 'capi-docker-quick-start-runtimesdk.yaml';
 
@@ -26,9 +35,15 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start-runti
     const r = renderFixture(FILE, { settings: { skipExternalPatches: true } });
     expect(r.errors).toEqual([]);
     // The skipped extension is reported (clear warning), not silently dropped.
-    expect(r.results.some((x) => x.severity === 'warning' && x.message.includes('generate-patches.k8s-upgrade-with-runtimesdk'))).toBe(true);
+    expect(
+      r.results.some(
+        (x) => x.severity === 'warning' && x.message.includes('generate-patches.k8s-upgrade-with-runtimesdk'),
+      ),
+    ).toBe(true);
     // So is variable discovery, which only a live extension can answer (§5.2, §7.7).
-    expect(r.results.find((x) => x.field?.path === 'spec.patches[0].external.discoverVariablesExtension')).toMatchObject({ severity: 'warning' });
+    expect(
+      r.results.find((x) => x.field?.path === 'spec.patches[0].external.discoverVariablesExtension'),
+    ).toMatchObject({ severity: 'warning' });
     const c = clusterOf(r, 'rt-1');
     // {{ .cluster.name }}-infra-{{ .random }}
     expect(c.infraCluster.kind).toBe('DevCluster');
@@ -68,7 +83,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start-runti
     expect(c.cpMachineTemplate.spec.template.spec.backend.docker.customImage).toBeUndefined();
     // The worker KubeadmConfigTemplate has no spec at all: the clone has none either (§2.3 copies verbatim).
     expect(c.md['md-0']!.bootstrap.spec).toBeUndefined();
-    expect(c.md['md-0']!.bootstrap.metadata.annotations[CLONED_NAME]).toBe('quick-start-default-worker-bootstraptemplate');
+    expect(c.md['md-0']!.bootstrap.metadata.annotations[CLONED_NAME]).toBe(
+      'quick-start-default-worker-bootstraptemplate',
+    );
     expect(c.md['md-0']!.md.spec.replicas).toBe(1);
     // No health checks anywhere in the class.
     expect(c.mhcs).toEqual([]);

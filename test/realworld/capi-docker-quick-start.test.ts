@@ -57,7 +57,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
 
   it('renders all three Clusters with no error result', () => {
     expectNoErrors(render());
-    expect([...render().clusters.keys()].sort()).toEqual(['default/qs-custom', 'default/qs-dev-1', 'default/qs-minimal']);
+    expect([...render().clusters.keys()].sort()).toEqual([
+      'default/qs-custom',
+      'default/qs-dev-1',
+      'default/qs-minimal',
+    ]);
   });
 
   describe('qs-dev-1 (upstream e2e Cluster)', () => {
@@ -92,7 +96,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         [CLONED_GK]: 'DevClusterTemplate.infrastructure.cluster.x-k8s.io',
       });
       expect(infra.metadata.ownerReferences).toBeUndefined();
-      expect(infra.spec).toEqual({ backend: { docker: { failureDomains: FAILURE_DOMAINS, loadBalancer: { imageRepository: 'kindest' } } } });
+      expect(infra.spec).toEqual({
+        backend: { docker: { failureDomains: FAILURE_DOMAINS, loadBalancer: { imageRepository: 'kindest' } } },
+      });
     });
 
     it('CP DevMachineTemplate clone: own template metadata + fixed labels, owner → Cluster, customImage from builtin.controlPlane.version', () => {
@@ -111,10 +117,17 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       // §2.11: the owner reference needs the Cluster uid, unknown offline (README: emitted only with metadata.uid).
       expect(t.metadata.ownerReferences).toBeUndefined();
       expect(t.spec.template.metadata).toEqual({
-        labels: { 'InfraMachineTemplate.controlPlane.template.label': 'InfraMachineTemplate.controlPlane.template.labelValue' },
-        annotations: { 'InfraMachineTemplate.controlPlane.template.annotation': 'InfraMachineTemplate.controlPlane.template.annotationValue' },
+        labels: {
+          'InfraMachineTemplate.controlPlane.template.label': 'InfraMachineTemplate.controlPlane.template.labelValue',
+        },
+        annotations: {
+          'InfraMachineTemplate.controlPlane.template.annotation':
+            'InfraMachineTemplate.controlPlane.template.annotationValue',
+        },
       });
-      expect(t.spec.template.spec).toEqual({ backend: { docker: { extraMounts: DOCKER_SOCK, preLoadImages: [], customImage: 'kindest/node:v1.34.2' } } });
+      expect(t.spec.template.spec).toEqual({
+        backend: { docker: { extraMounts: DOCKER_SOCK, preLoadImages: [], customImage: 'kindest/node:v1.34.2' } },
+      });
     });
 
     it('KubeadmControlPlane: metadata precedence template < class < topology, machineTemplate metadata, refs, deletion, version', () => {
@@ -133,7 +146,8 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         'ControlPlaneTemplate.template.annotation': 'ControlPlaneTemplate.template.annotationValue',
         'ClusterClass.controlPlane.annotation': 'ClusterClass.controlPlane.annotationValue',
         'Cluster.topology.controlPlane.annotation': 'Cluster.topology.controlPlane.annotationValue',
-        'Cluster.topology.controlPlane.annotation.node.cluster.x-k8s.io': 'Cluster.topology.controlPlane.nodeAnnotationValue',
+        'Cluster.topology.controlPlane.annotation.node.cluster.x-k8s.io':
+          'Cluster.topology.controlPlane.nodeAnnotationValue',
         [CLONED_NAME]: 'quick-start-control-plane',
         [CLONED_GK]: 'KubeadmControlPlaneTemplate.controlplane.cluster.x-k8s.io',
       });
@@ -151,7 +165,8 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
           'ControlPlaneTemplate.machineTemplate.annotation': 'ControlPlaneTemplate.machineTemplate.annotationValue',
           'ClusterClass.controlPlane.annotation': 'ClusterClass.controlPlane.annotationValue',
           'Cluster.topology.controlPlane.annotation': 'Cluster.topology.controlPlane.annotationValue',
-          'Cluster.topology.controlPlane.annotation.node.cluster.x-k8s.io': 'Cluster.topology.controlPlane.nodeAnnotationValue',
+          'Cluster.topology.controlPlane.annotation.node.cluster.x-k8s.io':
+            'Cluster.topology.controlPlane.nodeAnnotationValue',
         },
       });
       // Contract v1beta2 reference shape, pointing at the actual clone.
@@ -161,7 +176,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         name: cpMachineTemplate.metadata.name,
       });
       // template nodeDrainTimeoutSeconds: 1 kept; topology adds deletion + volume-detach (0 is a value).
-      expect(kcp.spec.machineTemplate.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 1, nodeDeletionTimeoutSeconds: 0, nodeVolumeDetachTimeoutSeconds: 300 });
+      expect(kcp.spec.machineTemplate.spec.deletion).toEqual({
+        nodeDrainTimeoutSeconds: 1,
+        nodeDeletionTimeoutSeconds: 0,
+        nodeVolumeDetachTimeoutSeconds: 300,
+      });
       expect(kcp.spec.replicas).toBe(3);
       expect(kcp.spec.version).toBe('v1.34.2');
       expect(kcp.spec.rollout).toEqual({ before: { certificatesExpiryDays: 21 } });
@@ -201,14 +220,16 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       const labels = {
         'ClusterClass.machineDeployment.label': 'ClusterClass.machineDeployment.labelValue',
         'Cluster.topology.machineDeployment.label': 'Cluster.topology.machineDeployment.labelValue',
-        'Cluster.topology.machineDeployment.label.node.cluster.x-k8s.io': 'Cluster.topology.machineDeployment.nodeLabelValue',
+        'Cluster.topology.machineDeployment.label.node.cluster.x-k8s.io':
+          'Cluster.topology.machineDeployment.nodeLabelValue',
         ...fixedLabels('qs-dev-1'),
         [MD_NAME]: 'md-0',
       };
       const annotations = {
         'ClusterClass.machineDeployment.annotation': 'ClusterClass.machineDeployment.annotationValue',
         'Cluster.topology.machineDeployment.annotation': 'Cluster.topology.machineDeployment.annotationValue',
-        'Cluster.topology.md.annotation.node.cluster.x-k8s.io': 'Cluster.topology.machineDeployment.nodeAnnotationValue',
+        'Cluster.topology.md.annotation.node.cluster.x-k8s.io':
+          'Cluster.topology.machineDeployment.nodeAnnotationValue',
       };
       expect(d.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
       expect(d.metadata.name).toMatch(nameRe('qs-dev-1-md-0-'));
@@ -219,15 +240,25 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       expect(d.spec.selector).toEqual({ matchLabels: { ...fixedLabels('qs-dev-1'), [MD_NAME]: 'md-0' } });
       expect(d.spec.clusterName).toBe('qs-dev-1');
       expect(d.spec.replicas).toBe(2);
-      expect(d.spec.rollout).toEqual({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '20%', maxUnavailable: 0 } } });
+      expect(d.spec.rollout).toEqual({
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '20%', maxUnavailable: 0 } },
+      });
       const ts = d.spec.template.spec;
       expect(ts.clusterName).toBe('qs-dev-1');
       expect(ts.version).toBe('v1.34.2');
       expect(ts.failureDomain).toBe('fd4');
       expect(ts.minReadySeconds).toBe(5);
       expect(ts.deletion).toEqual({ nodeDeletionTimeoutSeconds: 0, nodeVolumeDetachTimeoutSeconds: 300 });
-      expect(ts.bootstrap.configRef).toEqual({ apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: bootstrap.metadata.name });
-      expect(ts.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: infra.metadata.name });
+      expect(ts.bootstrap.configRef).toEqual({
+        apiGroup: 'bootstrap.cluster.x-k8s.io',
+        kind: 'KubeadmConfigTemplate',
+        name: bootstrap.metadata.name,
+      });
+      expect(ts.infrastructureRef).toEqual({
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'DevMachineTemplate',
+        name: infra.metadata.name,
+      });
       expect(mhc).toBeUndefined();
     });
 
@@ -241,7 +272,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         [MD_NAME]: 'md-0',
       });
       expect(bootstrap.metadata.annotations[CLONED_NAME]).toBe('quick-start-md-default-worker-bootstraptemplate');
-      expect(bootstrap.spec.template.spec).toEqual({ joinConfiguration: { nodeRegistration: { kubeletExtraArgs: [EVICTION] } } });
+      expect(bootstrap.spec.template.spec).toEqual({
+        joinConfiguration: { nodeRegistration: { kubeletExtraArgs: [EVICTION] } },
+      });
       expect(infra.kind).toBe('DevMachineTemplate');
       expect(infra.metadata.name).toMatch(nameRe('qs-dev-1-md-0-'));
       expect(infra.metadata.labels).toEqual({
@@ -249,7 +282,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         ...fixedLabels('qs-dev-1'),
         [MD_NAME]: 'md-0',
       });
-      expect(infra.spec.template.spec.backend.docker).toEqual({ extraMounts: DOCKER_SOCK, preLoadImages: [], customImage: 'kindest/node:v1.34.2' });
+      expect(infra.spec.template.spec.backend.docker).toEqual({
+        extraMounts: DOCKER_SOCK,
+        preLoadImages: [],
+        customImage: 'kindest/node:v1.34.2',
+      });
     });
 
     it('MachinePool mp-0: objects (not templates) for bootstrap/infra, pool-name label, failureDomains, customImage from builtin.machinePool.version', () => {
@@ -267,16 +304,20 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       expect(infra.kind).toBe('DevMachinePool');
       expect(infra.metadata.name).toMatch(nameRe('qs-dev-1-mp-0-'));
       expect(infra.metadata.labels).toEqual({
-        'InfraMachinePoolTemplate.machinePool.template.label': 'InfraMachinePoolTemplate.machinePool.template.labelValue',
+        'InfraMachinePoolTemplate.machinePool.template.label':
+          'InfraMachinePoolTemplate.machinePool.template.labelValue',
         ...fixedLabels('qs-dev-1'),
         [MP_NAME]: 'mp-0',
       });
       expect(infra.metadata.annotations).toEqual({
-        'InfraMachinePoolTemplate.machinePool.template.annotation': 'InfraMachinePoolTemplate.machinePool.template.annotationValue',
+        'InfraMachinePoolTemplate.machinePool.template.annotation':
+          'InfraMachinePoolTemplate.machinePool.template.annotationValue',
         [CLONED_NAME]: 'quick-start-default-worker-machinepooltemplate',
         [CLONED_GK]: 'DevMachinePoolTemplate.infrastructure.cluster.x-k8s.io',
       });
-      expect(infra.spec).toEqual({ backend: { docker: { extraMounts: DOCKER_SOCK, preLoadImages: [], customImage: 'kindest/node:v1.34.2' } } });
+      expect(infra.spec).toEqual({
+        backend: { docker: { extraMounts: DOCKER_SOCK, preLoadImages: [], customImage: 'kindest/node:v1.34.2' } },
+      });
 
       const labels = {
         'ClusterClass.machinePool.label': 'ClusterClass.machinePool.labelValue',
@@ -302,16 +343,32 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       expect(ts.version).toBe('v1.34.2');
       expect(ts.minReadySeconds).toBe(5);
       expect(ts.deletion).toEqual({ nodeDeletionTimeoutSeconds: 0, nodeVolumeDetachTimeoutSeconds: 300 });
-      expect(ts.bootstrap.configRef).toEqual({ apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: bootstrap.metadata.name });
-      expect(ts.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachinePool', name: infra.metadata.name });
+      expect(ts.bootstrap.configRef).toEqual({
+        apiGroup: 'bootstrap.cluster.x-k8s.io',
+        kind: 'KubeadmConfig',
+        name: bootstrap.metadata.name,
+      });
+      expect(ts.infrastructureRef).toEqual({
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'DevMachinePool',
+        name: infra.metadata.name,
+      });
     });
 
     it('classic Cluster (expand mode): user labels + fixed labels, refs to InfraCluster and KCP, no topology', () => {
       const { cluster, infraCluster, controlPlane } = c();
       expect(cluster.metadata.labels).toEqual({ cni: 'qs-dev-1-crs-0', ...fixedLabels('qs-dev-1') });
       expect(cluster.spec.topology).toBeUndefined();
-      expect(cluster.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevCluster', name: infraCluster.metadata.name });
-      expect(cluster.spec.controlPlaneRef).toEqual({ apiGroup: 'controlplane.cluster.x-k8s.io', kind: 'KubeadmControlPlane', name: controlPlane.metadata.name });
+      expect(cluster.spec.infrastructureRef).toEqual({
+        apiGroup: 'infrastructure.cluster.x-k8s.io',
+        kind: 'DevCluster',
+        name: infraCluster.metadata.name,
+      });
+      expect(cluster.spec.controlPlaneRef).toEqual({
+        apiGroup: 'controlplane.cluster.x-k8s.io',
+        kind: 'KubeadmControlPlane',
+        name: controlPlane.metadata.name,
+      });
     });
   });
 
@@ -357,14 +414,19 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       const kcp = c().controlPlane;
       expect(kcp.spec.replicas).toBe(1);
       expect(kcp.spec.version).toBe('v1.33.5');
-      expect(kcp.spec.machineTemplate.spec.readinessGates).toEqual([{ conditionType: 'example.com/ControlPlaneReady' }]);
+      expect(kcp.spec.machineTemplate.spec.readinessGates).toEqual([
+        { conditionType: 'example.com/ControlPlaneReady' },
+      ]);
       expect(kcp.spec.machineTemplate.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 120 });
     });
 
     it('KCP patches: etcd/dns tags, stray-quote maxSurge string `1"`, empty taints, cloud-provider and log levels appended in patch order', () => {
       const spec = c().controlPlane.spec;
       // kubeadmControlPlaneMaxSurge template `maxSurge: {{ . }}"` → YAML plain scalar `1"` (a string).
-      expect(spec.rollout).toEqual({ before: { certificatesExpiryDays: 21 }, strategy: { rollingUpdate: { maxSurge: '1"' } } });
+      expect(spec.rollout).toEqual({
+        before: { certificatesExpiryDays: 21 },
+        strategy: { rollingUpdate: { maxSurge: '1"' } },
+      });
       const kcs = spec.kubeadmConfigSpec;
       expect(kcs.clusterConfiguration.etcd).toEqual({ local: { imageTag: '3.5.21-0' } });
       expect(kcs.clusterConfiguration.dns).toEqual({ imageTag: 'v1.12.1' });
@@ -374,7 +436,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       expect(kcs.clusterConfiguration.scheduler).toEqual({ extraArgs: [{ name: 'v', value: '3' }] });
       // controlPlaneExternalCloudProvider (patch 9) before controlPlaneKubeletLogLevel (patch 14, CP override "6" wins over "4").
       for (const cfg of ['initConfiguration', 'joinConfiguration']) {
-        expect(kcs[cfg].nodeRegistration).toEqual({ kubeletExtraArgs: [EVICTION, CLOUD_PROVIDER, { name: 'v', value: '6' }], taints: [] });
+        expect(kcs[cfg].nodeRegistration).toEqual({
+          kubeletExtraArgs: [EVICTION, CLOUD_PROVIDER, { name: 'v', value: '6' }],
+          taints: [],
+        });
       }
       expect(kcs.initConfiguration.localAPIEndpoint).toBeUndefined();
     });
@@ -387,12 +452,20 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         expect(t.spec.template.spec.backend.docker.customImage).toBe('kindest/node:v1.33.5');
       }
       const mpInfra = cl.mp['mp-autoscaled']!.infra;
-      expect(mpInfra.spec.backend.docker).toEqual({ extraMounts: DOCKER_SOCK, preLoadImages: ['registry.k8s.io/pause:3.10'], customImage: 'kindest/node:v1.33.5' });
+      expect(mpInfra.spec.backend.docker).toEqual({
+        extraMounts: DOCKER_SOCK,
+        preLoadImages: ['registry.k8s.io/pause:3.10'],
+        customImage: 'kindest/node:v1.33.5',
+      });
     });
 
     it('worker bootstrap: `*-worker` wildcard matches default-worker; per-MD kubeletLogLevel override', () => {
       const cl = c();
-      const args = (o: { spec: { template?: { spec: unknown }; joinConfiguration?: unknown } }) => (o.spec.template ? (o.spec.template.spec as { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: unknown } } }) : (o.spec as { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: unknown } } })).joinConfiguration.nodeRegistration.kubeletExtraArgs;
+      const args = (o: { spec: { template?: { spec: unknown }; joinConfiguration?: unknown } }) =>
+        (o.spec.template
+          ? (o.spec.template.spec as { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: unknown } } })
+          : (o.spec as { joinConfiguration: { nodeRegistration: { kubeletExtraArgs: unknown } } })
+        ).joinConfiguration.nodeRegistration.kubeletExtraArgs;
       expect(args(cl.md['md-small']!.bootstrap)).toEqual([EVICTION, CLOUD_PROVIDER, { name: 'v', value: '2' }]);
       expect(args(cl.md['md-large']!.bootstrap)).toEqual([EVICTION, CLOUD_PROVIDER, { name: 'v', value: '4' }]);
       expect(args(cl.mp['mp-autoscaled']!.bootstrap)).toEqual([EVICTION, CLOUD_PROVIDER, { name: 'v', value: '4' }]);
@@ -411,10 +484,18 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
     it('md-small: no MachineHealthCheck, class metadata only, no class/topology scalar fields', () => {
       const { md: d, mhc } = c().md['md-small']!;
       expect(mhc).toBeUndefined();
-      expect(c().mhcs.map((m: { metadata: { name: string } }) => m.metadata.name)).toEqual([c().controlPlane.metadata.name]);
+      expect(c().mhcs.map((m: { metadata: { name: string } }) => m.metadata.name)).toEqual([
+        c().controlPlane.metadata.name,
+      ]);
       expect(d.spec.replicas).toBe(1);
-      expect(d.metadata.labels).toEqual({ 'ClusterClass.machineDeployment.label': 'ClusterClass.machineDeployment.labelValue', ...fixedLabels('qs-custom'), [MD_NAME]: 'md-small' });
-      expect(d.metadata.annotations).toEqual({ 'ClusterClass.machineDeployment.annotation': 'ClusterClass.machineDeployment.annotationValue' });
+      expect(d.metadata.labels).toEqual({
+        'ClusterClass.machineDeployment.label': 'ClusterClass.machineDeployment.labelValue',
+        ...fixedLabels('qs-custom'),
+        [MD_NAME]: 'md-small',
+      });
+      expect(d.metadata.annotations).toEqual({
+        'ClusterClass.machineDeployment.annotation': 'ClusterClass.machineDeployment.annotationValue',
+      });
       expect(d.spec.rollout).toBeUndefined();
       expect(d.spec.deletion).toBeUndefined();
       expect(d.spec.template.spec.failureDomain).toBeUndefined();
@@ -424,14 +505,24 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
 
     it('md-large: defer-upgrade stripped from both annotation maps, deletion order, drain timeout, rollout, taints, failureDomain', () => {
       const { md: d } = c().md['md-large']!;
-      const annotations = { 'ClusterClass.machineDeployment.annotation': 'ClusterClass.machineDeployment.annotationValue', 'example.com/note': 'large-pool' };
+      const annotations = {
+        'ClusterClass.machineDeployment.annotation': 'ClusterClass.machineDeployment.annotationValue',
+        'example.com/note': 'large-pool',
+      };
       expect(d.metadata.annotations).toEqual(annotations);
       expect(d.spec.template.metadata.annotations).toEqual(annotations);
       expect(d.metadata.annotations['topology.cluster.x-k8s.io/defer-upgrade']).toBeUndefined();
-      expect(d.metadata.labels).toEqual({ 'ClusterClass.machineDeployment.label': 'ClusterClass.machineDeployment.labelValue', pool: 'large', ...fixedLabels('qs-custom'), [MD_NAME]: 'md-large' });
+      expect(d.metadata.labels).toEqual({
+        'ClusterClass.machineDeployment.label': 'ClusterClass.machineDeployment.labelValue',
+        pool: 'large',
+        ...fixedLabels('qs-custom'),
+        [MD_NAME]: 'md-large',
+      });
       expect(d.spec.replicas).toBe(3);
       expect(d.spec.deletion).toEqual({ order: 'Oldest' });
-      expect(d.spec.rollout).toEqual({ strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } } });
+      expect(d.spec.rollout).toEqual({
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+      });
       const ts = d.spec.template.spec;
       expect(ts.failureDomain).toBe('fd5');
       expect(ts.minReadySeconds).toBe(30);
@@ -445,7 +536,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       expect(mp.metadata.name).toMatch(nameRe('qs-custom-mp-autoscaled-'));
       expect(mp.spec.replicas).toBeUndefined();
       expect(mp.spec.failureDomains).toBeUndefined();
-      expect(mp.metadata.labels).toEqual({ 'ClusterClass.machinePool.label': 'ClusterClass.machinePool.labelValue', ...fixedLabels('qs-custom'), [MP_NAME]: 'mp-autoscaled' });
+      expect(mp.metadata.labels).toEqual({
+        'ClusterClass.machinePool.label': 'ClusterClass.machinePool.labelValue',
+        ...fixedLabels('qs-custom'),
+        [MP_NAME]: 'mp-autoscaled',
+      });
     });
 
     it('classic Cluster keeps the user labels/annotations', () => {
@@ -480,7 +575,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       expect('replicas' in cl.controlPlane.spec).toBe(false);
       expect(Object.keys(cl.md)).toEqual([]);
       expect(Object.keys(cl.mp)).toEqual([]);
-      expect(cl.all.filter((o: { kind: string }) => o.kind === 'MachineDeployment' || o.kind === 'MachinePool')).toEqual([]);
+      expect(
+        cl.all.filter((o: { kind: string }) => o.kind === 'MachineDeployment' || o.kind === 'MachinePool'),
+      ).toEqual([]);
       expect(cl.cpMachineTemplate.spec.template.spec.backend.docker.customImage).toBe('kindest/node:v1.34.2');
       expect(cl.cpHealthCheck.spec.checks).toEqual(CLASS_CP_CHECKS);
       expect(cl.controlPlane.metadata.labels).toEqual({
@@ -489,7 +586,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         ...fixedLabels('qs-minimal'),
       });
       expect(cl.controlPlane.spec.machineTemplate.spec.deletion).toEqual({ nodeDrainTimeoutSeconds: 1 });
-      expect(cl.controlPlane.spec.kubeadmConfigSpec.initConfiguration.nodeRegistration).toEqual({ kubeletExtraArgs: [EVICTION] });
+      expect(cl.controlPlane.spec.kubeadmConfigSpec.initConfiguration.nodeRegistration).toEqual({
+        kubeletExtraArgs: [EVICTION],
+      });
       expect(cl.controlPlane.spec.kubeadmConfigSpec.clusterConfiguration.apiServer.extraArgs).toEqual([PSS_ARG]);
       expect(cl.infraCluster.spec.backend.docker.loadBalancer).toEqual({ imageRepository: 'kindest' });
     });
@@ -502,7 +601,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
     it('upstream e2e value kubeadmControlPlaneMaxSurge "0" gives the string `0"`; ipv6Primary adds localAPIEndpoint', () => {
       const out = renderFixture(FILE, {
         mutate: (docs: Doc[]) => {
-          cluster(docs, 'qs-dev-1').spec.topology.variables.push({ name: 'kubeadmControlPlaneMaxSurge', value: '0' }, { name: 'ipv6Primary', value: true });
+          cluster(docs, 'qs-dev-1').spec.topology.variables.push(
+            { name: 'kubeadmControlPlaneMaxSurge', value: '0' },
+            { name: 'ipv6Primary', value: true },
+          );
         },
       });
       expectNoErrors(out);
@@ -521,28 +623,53 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       });
       expectNoErrors(out);
       const c = clusterOf(out, 'qs-minimal');
-      expect(c.controlPlane.spec.kubeadmConfigSpec.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([EVICTION, { name: 'v', value: '5' }]);
-      expect(c.md['md-0']!.bootstrap.spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([EVICTION]);
+      expect(c.controlPlane.spec.kubeadmConfigSpec.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([
+        EVICTION,
+        { name: 'v', value: '5' },
+      ]);
+      expect(c.md['md-0']!.bootstrap.spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs).toEqual([
+        EVICTION,
+      ]);
       // MD without replicas: spec.replicas omitted (§2.9).
       expect('replicas' in c.md['md-0']!.md.spec).toBe(false);
     });
 
     it('write-back rules (§7.1, §7.6): metadata synced into the request, preserved CP fields, writes outside spec.template discarded', () => {
-      const KCPT = { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', matchResources: { controlPlane: true } };
-      const DMT = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', matchResources: { controlPlane: true } };
+      const KCPT = {
+        apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+        kind: 'KubeadmControlPlaneTemplate',
+        matchResources: { controlPlane: true },
+      };
+      const DMT = {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'DevMachineTemplate',
+        matchResources: { controlPlane: true },
+      };
       // Inline patches may only write under /spec (ClusterClass webhook, §7.5): a patch of the
       // template's own /metadata makes the class invalid. (Writing the template's own metadata
       // back, which only external patches can do, is covered by test/patches/writeback.test.ts.)
       let probeIndex = -1;
       const outsideSpec = renderFixture(FILE, {
         mutate: (docs: Doc[]) => {
-          probeIndex = docs.find((d) => d.kind === 'ClusterClass')!.spec.patches.push({
-            name: 'probeMetadata',
-            definitions: [{ selector: DMT, jsonPatches: [{ op: 'add', path: '/metadata/labels/example.com~1clone', value: 'patched' }] }],
-          }) - 1;
+          probeIndex =
+            docs
+              .find((d) => d.kind === 'ClusterClass')!
+              .spec.patches.push({
+                name: 'probeMetadata',
+                definitions: [
+                  {
+                    selector: DMT,
+                    jsonPatches: [{ op: 'add', path: '/metadata/labels/example.com~1clone', value: 'patched' }],
+                  },
+                ],
+              }) - 1;
         },
       });
-      expect(outsideSpec.errors.filter((e) => e.resourceRef?.kind === 'ClusterClass').map((e) => [e.field?.path, e.message.split('; ')[0]])).toEqual([
+      expect(
+        outsideSpec.errors
+          .filter((e) => e.resourceRef?.kind === 'ClusterClass')
+          .map((e) => [e.field?.path, e.message.split('; ')[0]]),
+      ).toEqual([
         [
           `spec.patches[${probeIndex}].definitions[0].jsonPatches[0].path`,
           'Invalid value: "{\\n  \\"op\\": \\"add\\",\\n  \\"path\\": \\"/metadata/labels/example.com~1clone\\",\\n  \\"value\\": \\"patched\\"\\n}": jsonPatch path must start with "/spec"',
@@ -551,21 +678,28 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       expect(outsideSpec.clusters.size).toBe(0);
       const out = renderFixture(FILE, {
         mutate: (docs: Doc[]) => {
-          docs.find((d) => d.kind === 'ClusterClass')!.spec.patches.push({
-            name: 'probeWriteBack',
-            definitions: [
-              {
-                selector: KCPT,
-                jsonPatches: [
-                  { op: 'add', path: '/spec/template/spec/replicas', value: 5 },
-                  { op: 'add', path: '/spec/template/spec/version', value: 'v9.9.9' },
-                  { op: 'add', path: '/spec/template/metadata/labels/example.com~1patched', value: 'yes' },
-                  { op: 'add', path: '/spec/outsideTemplate', value: 'dropped' },
-                ],
-              },
-              { selector: DMT, jsonPatches: [{ op: 'add', path: '/spec/template/metadata/labels/example.com~1clone', value: 'patched' }] },
-            ],
-          });
+          docs
+            .find((d) => d.kind === 'ClusterClass')!
+            .spec.patches.push({
+              name: 'probeWriteBack',
+              definitions: [
+                {
+                  selector: KCPT,
+                  jsonPatches: [
+                    { op: 'add', path: '/spec/template/spec/replicas', value: 5 },
+                    { op: 'add', path: '/spec/template/spec/version', value: 'v9.9.9' },
+                    { op: 'add', path: '/spec/template/metadata/labels/example.com~1patched', value: 'yes' },
+                    { op: 'add', path: '/spec/outsideTemplate', value: 'dropped' },
+                  ],
+                },
+                {
+                  selector: DMT,
+                  jsonPatches: [
+                    { op: 'add', path: '/spec/template/metadata/labels/example.com~1clone', value: 'patched' },
+                  ],
+                },
+              ],
+            });
         },
       });
       expectNoErrors(out);
@@ -593,10 +727,30 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
           cc.spec.patches.push({
             name: 'probeBuiltins',
             definitions: [
-              probe('DevClusterTemplate', 'infrastructure.cluster.x-k8s.io/v1beta2', { infrastructureCluster: true }, 'builtin.cluster'),
-              probe('KubeadmControlPlaneTemplate', 'controlplane.cluster.x-k8s.io/v1beta2', { controlPlane: true }, 'builtin.controlPlane'),
-              probe('KubeadmConfigTemplate', 'bootstrap.cluster.x-k8s.io/v1beta2', { machineDeploymentClass: { names: ['default-worker'] } }, 'builtin.machineDeployment'),
-              probe('KubeadmConfigTemplate', 'bootstrap.cluster.x-k8s.io/v1beta2', { machinePoolClass: { names: ['default-worker'] } }, 'builtin.machinePool'),
+              probe(
+                'DevClusterTemplate',
+                'infrastructure.cluster.x-k8s.io/v1beta2',
+                { infrastructureCluster: true },
+                'builtin.cluster',
+              ),
+              probe(
+                'KubeadmControlPlaneTemplate',
+                'controlplane.cluster.x-k8s.io/v1beta2',
+                { controlPlane: true },
+                'builtin.controlPlane',
+              ),
+              probe(
+                'KubeadmConfigTemplate',
+                'bootstrap.cluster.x-k8s.io/v1beta2',
+                { machineDeploymentClass: { names: ['default-worker'] } },
+                'builtin.machineDeployment',
+              ),
+              probe(
+                'KubeadmConfigTemplate',
+                'bootstrap.cluster.x-k8s.io/v1beta2',
+                { machinePoolClass: { names: ['default-worker'] } },
+                'builtin.machinePool',
+              ),
             ],
           });
         },
@@ -607,7 +761,12 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         name: 'qs-dev-1',
         namespace: 'default',
         metadata: { labels: { cni: 'qs-dev-1-crs-0', ...fixedLabels('qs-dev-1') } },
-        topology: { version: 'v1.34.2', classRef: { name: 'quick-start', namespace: 'default' }, class: 'quick-start', classNamespace: 'default' },
+        topology: {
+          version: 'v1.34.2',
+          classRef: { name: 'quick-start', namespace: 'default' },
+          class: 'quick-start',
+          classNamespace: 'default',
+        },
         network: { serviceDomain: 'cluster.local', services: ['10.128.0.0/12'], pods: ['192.168.0.0/16'] },
       });
       const kcp = c.controlPlane;
@@ -619,7 +778,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         replicas: 3,
         machineTemplate: { infrastructureRef: { name: c.cpMachineTemplate.metadata.name } },
       });
-      expect(kcp.spec.probe.metadata.labels['ControlPlaneTemplate.template.label']).toBe('ControlPlaneTemplate.template.labelValue');
+      expect(kcp.spec.probe.metadata.labels['ControlPlaneTemplate.template.label']).toBe(
+        'ControlPlaneTemplate.template.labelValue',
+      );
       expect(kcp.spec.probe.metadata.annotations[CLONED_NAME]).toBe('quick-start-control-plane');
       const md = c.md['md-0']!;
       expect(md.bootstrap.spec.template.spec.probe).toEqual({
@@ -645,7 +806,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       });
       // qs-custom: Cluster annotations appear in builtin.cluster.metadata; no replicas for mp-autoscaled.
       const custom = clusterOf(out, 'qs-custom');
-      expect(custom.infraCluster.spec.probe.metadata).toEqual({ labels: { env: 'test', ...fixedLabels('qs-custom') }, annotations: { 'example.com/owner': 'team-a' } });
+      expect(custom.infraCluster.spec.probe.metadata).toEqual({
+        labels: { env: 'test', ...fixedLabels('qs-custom') },
+        annotations: { 'example.com/owner': 'team-a' },
+      });
       expect('replicas' in custom.mp['mp-autoscaled']!.bootstrap.spec.probe).toBe(false);
       // qs-minimal: no clusterNetwork → no builtin.cluster.network; no CP replicas → no builtin.controlPlane.replicas.
       const minimal = clusterOf(out, 'qs-minimal');
@@ -665,9 +829,17 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
     expectNoErrors(withUid);
     const cl = clusterOf(withUid, 'qs-dev-1');
     const owner = [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'qs-dev-1', uid }];
-    const owned = [cl.cpMachineTemplate, cl.cpHealthCheck, cl.md['md-0']!.bootstrap, cl.md['md-0']!.infra, cl.mp['mp-0']!.bootstrap, cl.mp['mp-0']!.infra];
+    const owned = [
+      cl.cpMachineTemplate,
+      cl.cpHealthCheck,
+      cl.md['md-0']!.bootstrap,
+      cl.md['md-0']!.infra,
+      cl.mp['mp-0']!.bootstrap,
+      cl.mp['mp-0']!.infra,
+    ];
     for (const o of owned) expect(o.metadata.ownerReferences, `${o.kind} ${o.metadata.name}`).toEqual(owner);
-    for (const o of [cl.infraCluster, cl.controlPlane, cl.md['md-0']!.md, cl.mp['mp-0']!.mp]) expect(o.metadata.ownerReferences, `${o.kind}`).toBeUndefined();
+    for (const o of [cl.infraCluster, cl.controlPlane, cl.md['md-0']!.md, cl.mp['mp-0']!.mp])
+      expect(o.metadata.ownerReferences, `${o.kind}`).toBeUndefined();
   });
 
   it('CLI: `render FILE --format manifests` prints every applyable object (3 classic Clusters + generated objects)', async () => {
@@ -676,11 +848,21 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
     const { parseAllDocuments } = await import('yaml');
     const { FIXTURE_DIR } = await import('./helpers.js');
     const io = fakeIO();
-    const code = await runRender([`${FIXTURE_DIR}/${FILE}`, '--format', 'manifests', '--feature-gates', 'MachineTaintPropagation=true'], io);
+    const code = await runRender(
+      [`${FIXTURE_DIR}/${FILE}`, '--format', 'manifests', '--feature-gates', 'MachineTaintPropagation=true'],
+      io,
+    );
     expect(code).toBe(0);
     const docs = parseAllDocuments(io.out).map((d) => d.toJS());
-    const kinds = (cluster: string) => docs.filter((d) => d.metadata?.labels?.[CLUSTER_NAME] === cluster).map((d) => d.kind);
-    expect(kinds('qs-minimal')).toEqual(['Cluster', 'DevCluster', 'DevMachineTemplate', 'KubeadmControlPlane', 'MachineHealthCheck']);
+    const kinds = (cluster: string) =>
+      docs.filter((d) => d.metadata?.labels?.[CLUSTER_NAME] === cluster).map((d) => d.kind);
+    expect(kinds('qs-minimal')).toEqual([
+      'Cluster',
+      'DevCluster',
+      'DevMachineTemplate',
+      'KubeadmControlPlane',
+      'MachineHealthCheck',
+    ]);
     expect(kinds('qs-custom').filter((k) => k === 'MachineHealthCheck')).toHaveLength(1);
     expect(kinds('qs-dev-1')).toContain('MachinePool');
   });

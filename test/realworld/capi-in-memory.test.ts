@@ -28,14 +28,19 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-in-memory', () => {
         expect(kcp.spec.version).toBe('v1.34.2');
         expect(kcp.spec.replicas).toBe(3);
         // Contract v1beta2: machineTemplate.spec.infrastructureRef (apiGroup, kind, name).
-        expect(kcp.spec.machineTemplate.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: cpMachineTemplate.metadata.name });
+        expect(kcp.spec.machineTemplate.spec.infrastructureRef).toEqual({
+          apiGroup: 'infrastructure.cluster.x-k8s.io',
+          kind: 'DevMachineTemplate',
+          name: cpMachineTemplate.metadata.name,
+        });
         expect(kcp.spec.machineTemplate.metadata.labels).toMatchObject({
           'Cluster.topology.controlPlane.label': 'Cluster.topology.controlPlane.labelValue',
           'Cluster.topology.controlPlane.label.node.cluster.x-k8s.io': 'Cluster.topology.controlPlane.nodeLabelValue',
         });
         expect(kcp.spec.machineTemplate.metadata.annotations).toMatchObject({
           'Cluster.topology.controlPlane.annotation': 'Cluster.topology.controlPlane.annotationValue',
-          'Cluster.topology.controlPlane.annotation.node.cluster.x-k8s.io': 'Cluster.topology.controlPlane.nodeAnnotationValue',
+          'Cluster.topology.controlPlane.annotation.node.cluster.x-k8s.io':
+            'Cluster.topology.controlPlane.nodeAnnotationValue',
         });
       });
 
@@ -57,7 +62,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-in-memory', () => {
         const c = clusterOf(render(), 'in-memory-bare');
         expect(c.mhcs).toHaveLength(2);
         expect(c.mhcs.map((m) => m.spec.selector.matchLabels[MD_NAME]).sort()).toEqual(['md-a', 'md-b']);
-        expect(c.md['md-b']!.mhc.spec.checks).toEqual({ nodeStartupTimeoutSeconds: 600, unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 120 }] });
+        expect(c.md['md-b']!.mhc.spec.checks).toEqual({
+          nodeStartupTimeoutSeconds: 600,
+          unhealthyNodeConditions: [{ type: 'Ready', status: 'False', timeoutSeconds: 120 }],
+        });
         expect(c.md['md-a']!.mhc.spec.checks.unhealthyNodeConditions).toEqual(CLASS_CHECKS);
         expect(c.md['md-b']!.md.spec.replicas).toBe(0);
       });

@@ -30,7 +30,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capibm-powervs-clusterclass',
         const c = clusterOf(render(), 'ibm-powervs-1');
         expect(c.infraCluster.apiVersion).toBe('infrastructure.cluster.x-k8s.io/v1beta3');
         expect(c.infraCluster.kind).toBe('IBMPowerVSCluster');
-        expect(c.controlPlane.spec.machineTemplate.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'IBMPowerVSMachineTemplate', name: c.cpMachineTemplate.metadata.name });
+        expect(c.controlPlane.spec.machineTemplate.spec.infrastructureRef).toEqual({
+          apiGroup: 'infrastructure.cluster.x-k8s.io',
+          kind: 'IBMPowerVSMachineTemplate',
+          name: c.cpMachineTemplate.metadata.name,
+        });
         expect(c.controlPlane.spec.replicas).toBe(3);
       });
     });

@@ -5,7 +5,18 @@
  * `semver` + `printf` (§7.4); `replace` of a nested field. Clusters capo-1 and capo-bastion.
  */
 import { describe, expect, it } from 'vitest';
-import { CLONED_GK, CLONED_NAME, clusterOf, errorsFor, expectNoErrors, fixedLabels, fixtureMissing, nameRe, renderFixture, type FixtureRender } from './helpers.js';
+import {
+  CLONED_GK,
+  CLONED_NAME,
+  clusterOf,
+  errorsFor,
+  expectNoErrors,
+  fixedLabels,
+  fixtureMissing,
+  nameRe,
+  renderFixture,
+  type FixtureRender,
+} from './helpers.js';
 
 const FILE = 'capo-dev-test.yaml';
 
@@ -45,13 +56,19 @@ function expectAdditionalConfig(text: string, version: string, minor: string): v
   expect(text).toContain(`    - path: /opt/extensions/kubernetes/kubernetes-${version}-x86-64.raw\n`);
   expect(text).toContain(`          url: https://extensions.flatcar.org/extensions/kubernetes-${version}-x86-64.raw\n`);
   // Comments inside a literal block are content.
-  expect(text).toContain("    - name: update-engine.service\n      # Set this to 'false' if you want to enable Flatcar auto-update\n      mask: true\n");
+  expect(text).toContain(
+    "    - name: update-engine.service\n      # Set this to 'false' if you want to enable Flatcar auto-update\n      mask: true\n",
+  );
   expect(text.endsWith('            EnvironmentFile=/run/metadata/flatcar\n')).toBe(true);
   expect(text).not.toContain('{{');
   expect(text).not.toContain('<no value>');
 }
 
-type Doc = { kind: string; metadata: { name: string }; spec: { topology: { variables: { name: string; value: unknown }[] } } };
+type Doc = {
+  kind: string;
+  metadata: { name: string };
+  spec: { topology: { variables: { name: string; value: unknown }[] } };
+};
 const setVars = (cluster: string, values: Record<string, unknown>) => (docs: Doc[]) => {
   const vars = docs.find((d) => d.kind === 'Cluster' && d.metadata.name === cluster)!.spec.topology.variables;
   for (const [name, value] of Object.entries(values)) {
@@ -83,7 +100,14 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capo-dev-test', () => {
         { name: 'allowedCIDRs', value: [] },
         {
           name: 'bastion',
-          value: { enabled: false, spec: { flavor: { filter: { name: 'm1.small' } }, image: { imageRef: { name: 'ubuntu-24.04' } }, sshKeyName: '' } },
+          value: {
+            enabled: false,
+            spec: {
+              flavor: { filter: { name: 'm1.small' } },
+              image: { imageRef: { name: 'ubuntu-24.04' } },
+              sshKeyName: '',
+            },
+          },
         },
       ]);
     });
@@ -92,7 +116,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capo-dev-test', () => {
       const infra = c().infraCluster;
       expect(infra.kind).toBe('OpenStackCluster');
       expect(infra.metadata.name).toMatch(nameRe('capo-1-'));
-      expect(infra.metadata.labels).toEqual({ 'capo.e2e.test/template-metadata': 'propagated', ...fixedLabels('capo-1') });
+      expect(infra.metadata.labels).toEqual({
+        'capo.e2e.test/template-metadata': 'propagated',
+        ...fixedLabels('capo-1'),
+      });
       expect(infra.metadata.annotations).toEqual({
         'capo.e2e.test/template-metadata': 'propagated',
         [CLONED_NAME]: 'dev-test-openstackcluster',
@@ -107,14 +134,28 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capo-dev-test', () => {
 
     it('OpenStackMachineTemplates: imageRef patch (replace nested field) on; imageName patch (remove) off', () => {
       const { cpMachineTemplate, md } = c();
-      expect(cpMachineTemplate.spec.template.spec).toEqual({ flavor: { filter: { name: 'm1.medium' } }, image: { imageRef: { name: 'node-image' } }, sshKeyName: '' });
-      expect(md['md-0']!.infra.spec.template.spec).toEqual({ flavor: { filter: { name: 'm1.small' } }, image: { imageRef: { name: 'node-image' } }, sshKeyName: '' });
+      expect(cpMachineTemplate.spec.template.spec).toEqual({
+        flavor: { filter: { name: 'm1.medium' } },
+        image: { imageRef: { name: 'node-image' } },
+        sshKeyName: '',
+      });
+      expect(md['md-0']!.infra.spec.template.spec).toEqual({
+        flavor: { filter: { name: 'm1.small' } },
+        image: { imageRef: { name: 'node-image' } },
+        sshKeyName: '',
+      });
     });
 
     it('KCP: ignitionSysext (`{{ .injectIgnitionSysext }}`) replaces the whole kubeadmConfigSpec; semver/printf give v1.34', () => {
       const kcp = c().controlPlane;
       const kcs = kcp.spec.kubeadmConfigSpec;
-      expect(Object.keys(kcs).sort()).toEqual(['format', 'ignition', 'initConfiguration', 'joinConfiguration', 'preKubeadmCommands']);
+      expect(Object.keys(kcs).sort()).toEqual([
+        'format',
+        'ignition',
+        'initConfiguration',
+        'joinConfiguration',
+        'preKubeadmCommands',
+      ]);
       expect(kcs.preKubeadmCommands).toEqual(IGNITION_PRE);
       expect(kcs.initConfiguration).toEqual({ nodeRegistration: IGNITION_NODE_REGISTRATION });
       expect(kcs.joinConfiguration).toEqual({ nodeRegistration: IGNITION_NODE_REGISTRATION });
@@ -144,7 +185,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capo-dev-test', () => {
       const infra = c().infraCluster;
       expect(infra.spec.bastion).toEqual({
         enabled: true,
-        spec: { flavor: { filter: { name: 'm1.small' } }, image: { imageRef: { name: 'bastion-image' } }, sshKeyName: '' },
+        spec: {
+          flavor: { filter: { name: 'm1.small' } },
+          image: { imageRef: { name: 'bastion-image' } },
+          sshKeyName: '',
+        },
       });
       expect(infra.spec.identityRef).toEqual({ name: 'capo-bastion-cloud-config', cloudName: 'capo-e2e' });
       expect(infra.spec.apiServer).toEqual({ managedLoadBalancer: { enabled: true } });
@@ -159,14 +204,18 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capo-dev-test', () => {
       });
       expect(kcp.spec.version).toBe('v1.33.5');
       expect(kcp.spec.replicas).toBe(1);
-      expect(md['md-0']!.bootstrap.spec.template.spec).toEqual({ joinConfiguration: { nodeRegistration: TEMPLATE_NODE_REGISTRATION } });
+      expect(md['md-0']!.bootstrap.spec.template.spec).toEqual({
+        joinConfiguration: { nodeRegistration: TEMPLATE_NODE_REGISTRATION },
+      });
       expect(md['md-0']!.md.spec.template.spec.version).toBe('v1.33.5');
     });
   });
 
   describe('variants (variables changed in memory)', () => {
     it('imageName set, imageRef "" and addImageVersion: the `remove` op drops imageRef, filter gets the version suffix', () => {
-      const out = renderFixture(FILE, { mutate: setVars('capo-1', { imageName: 'ubuntu-2404', imageRef: '', addImageVersion: true }) as never });
+      const out = renderFixture(FILE, {
+        mutate: setVars('capo-1', { imageName: 'ubuntu-2404', imageRef: '', addImageVersion: true }) as never,
+      });
       expectNoErrors(out);
       const c = clusterOf(out, 'capo-1');
       expect(c.cpMachineTemplate.spec.template.spec.image).toEqual({ filter: { name: 'ubuntu-2404-v1.34.2' } });
@@ -182,20 +231,31 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capo-dev-test', () => {
     });
 
     it('allowedCIDRs non-empty: `{{ gt (len .allowedCIDRs) 0 }}` enables the patch', () => {
-      const out = renderFixture(FILE, { mutate: setVars('capo-1', { allowedCIDRs: ['10.0.0.0/8', '192.168.0.0/16'] }) as never });
+      const out = renderFixture(FILE, {
+        mutate: setVars('capo-1', { allowedCIDRs: ['10.0.0.0/8', '192.168.0.0/16'] }) as never,
+      });
       expectNoErrors(out);
-      expect(clusterOf(out, 'capo-1').infraCluster.spec.apiServer).toEqual({ managedLoadBalancer: { enabled: true, allowedCIDRs: ['10.0.0.0/8', '192.168.0.0/16'] } });
+      expect(clusterOf(out, 'capo-1').infraCluster.spec.apiServer).toEqual({
+        managedLoadBalancer: { enabled: true, allowedCIDRs: ['10.0.0.0/8', '192.168.0.0/16'] },
+      });
     });
 
     it('bastion set without `enabled`: the nested default false applies, so the patch stays disabled', () => {
-      const out = renderFixture(FILE, { mutate: setVars('capo-bastion', { bastion: { availabilityZone: 'az1' } }) as never });
+      const out = renderFixture(FILE, {
+        mutate: setVars('capo-bastion', { bastion: { availabilityZone: 'az1' } }) as never,
+      });
       expectNoErrors(out);
-      expect(out.variables.get('default/capo-bastion')!.find((v) => v.name === 'bastion')!.value).toEqual({ availabilityZone: 'az1', enabled: false });
+      expect(out.variables.get('default/capo-bastion')!.find((v) => v.name === 'bastion')!.value).toEqual({
+        availabilityZone: 'az1',
+        enabled: false,
+      });
       expect(clusterOf(out, 'capo-bastion').infraCluster.spec.bastion).toBeUndefined();
     });
 
     it('format: ipv4 is enforced on bastion.floatingIP (only that Cluster fails)', () => {
-      const out = renderFixture(FILE, { mutate: setVars('capo-bastion', { bastion: { enabled: true, floatingIP: '300.1.2.3' } }) as never });
+      const out = renderFixture(FILE, {
+        mutate: setVars('capo-bastion', { bastion: { enabled: true, floatingIP: '300.1.2.3' } }) as never,
+      });
       const errors = errorsFor(out, 'capo-bastion');
       expect(errors.length).toBeGreaterThan(0);
       expect(errors.map((e) => e.message).join('\n')).toMatch(/floatingIP/);

@@ -7,14 +7,30 @@
  * `deletion.nodeDeletionTimeoutSeconds: 0` (§2.5 step 8, §2.9).
  */
 import { describe, expect, it } from 'vitest';
-import { CLONED_GK, CLONED_NAME, MD_NAME, clusterOf, expectNoErrors, fixedLabels, fixtureMissing, nameRe, readFixtureItems, renderFixture, type FixtureRender } from './helpers.js';
+import {
+  CLONED_GK,
+  CLONED_NAME,
+  MD_NAME,
+  clusterOf,
+  expectNoErrors,
+  fixedLabels,
+  fixtureMissing,
+  nameRe,
+  readFixtureItems,
+  renderFixture,
+  type FixtureRender,
+} from './helpers.js';
 
 const FILE = 'capv-clusterclass.yaml';
 const SSH = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeKeyForFixturesOnly capv@example.com';
 const THUMBPRINT = 'AA:BB:CC:DD:EE:FF:00:11:22:33:44:55:66:77:88:99:AA:BB:CC:DD';
 const USERS = [{ name: 'capv', sshAuthorizedKeys: [SSH], sudo: 'ALL=(ALL) NOPASSWD:ALL' }];
 
-type Doc = { kind: string; metadata: { name: string }; spec: { topology: { variables: { name: string; value: unknown }[] } } };
+type Doc = {
+  kind: string;
+  metadata: { name: string };
+  spec: { topology: { variables: { name: string; value: unknown }[] } };
+};
 const setVar = (name: string, value: unknown) => (docs: Doc[]) => {
   const vars = docs.find((d) => d.kind === 'Cluster')!.spec.topology.variables;
   const v = vars.find((x) => x.name === name);
@@ -39,9 +55,19 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capv-clusterclass', () => {
   it('renders capv-1 with no error result; variables as given (integer port stays an integer)', () => {
     expectNoErrors(render());
     const vars = render().variables.get('default/capv-1')!;
-    expect(vars.map((v) => v.name)).toEqual(['sshKey', 'kubeVipPodManifest', 'controlPlaneIpAddr', 'controlPlanePort', 'infraServer', 'credsSecretName']);
+    expect(vars.map((v) => v.name)).toEqual([
+      'sshKey',
+      'kubeVipPodManifest',
+      'controlPlaneIpAddr',
+      'controlPlanePort',
+      'infraServer',
+      'credsSecretName',
+    ]);
     expect(vars.find((v) => v.name === 'controlPlanePort')!.value).toBe(6443);
-    expect(vars.find((v) => v.name === 'infraServer')!.value).toEqual({ thumbprint: THUMBPRINT, url: 'vcenter.example.com' });
+    expect(vars.find((v) => v.name === 'infraServer')!.value).toEqual({
+      thumbprint: THUMBPRINT,
+      url: 'vcenter.example.com',
+    });
   });
 
   it('VSphereCluster: spec built entirely by patches on a template without spec; integer port; nested variable paths', () => {
@@ -50,7 +76,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capv-clusterclass', () => {
     expect(infra.kind).toBe('VSphereCluster');
     expect(infra.metadata.name).toMatch(nameRe('capv-1-'));
     expect(infra.metadata.labels).toEqual(fixedLabels('capv-1'));
-    expect(infra.metadata.annotations).toEqual({ [CLONED_NAME]: 'vsphere-quick-start', [CLONED_GK]: 'VSphereClusterTemplate.infrastructure.cluster.x-k8s.io' });
+    expect(infra.metadata.annotations).toEqual({
+      [CLONED_NAME]: 'vsphere-quick-start',
+      [CLONED_GK]: 'VSphereClusterTemplate.infrastructure.cluster.x-k8s.io',
+    });
     expect(infra.spec).toEqual({
       controlPlaneEndpoint: { host: '10.0.0.100', port: 6443 },
       identityRef: { kind: 'Secret', name: 'capv-1' },
@@ -67,8 +96,18 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capv-clusterclass', () => {
       '/etc/pre-kubeadm-commands/50-kube-vip-prepare.sh',
     ]);
     // regexReplaceAll rewrites the address line with the same IP, printf "%q" quotes it; YAML unquotes it again.
-    expect(files[0]).toEqual({ owner: 'root:root', path: '/etc/kubernetes/manifests/kube-vip.yaml', content: manifestInput(), permissions: '0644' });
-    expect(files[1]).toEqual({ content: '127.0.0.1 localhost kubernetes', owner: 'root:root', path: '/etc/kube-vip.hosts', permissions: '0644' });
+    expect(files[0]).toEqual({
+      owner: 'root:root',
+      path: '/etc/kubernetes/manifests/kube-vip.yaml',
+      content: manifestInput(),
+      permissions: '0644',
+    });
+    expect(files[1]).toEqual({
+      content: '127.0.0.1 localhost kubernetes',
+      owner: 'root:root',
+      path: '/etc/kube-vip.hosts',
+      permissions: '0644',
+    });
     expect(files[2].owner).toBe('root:root');
     expect(files[2].permissions).toBe('0700');
     expect(files[2].content.startsWith('#!/bin/bash\n\n# Copyright 2020 The Kubernetes Authors.\n')).toBe(true);
@@ -80,12 +119,20 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capv-clusterclass', () => {
     const kcp = c().controlPlane;
     expect(kcp.spec.kubeadmConfigSpec.users).toEqual(USERS);
     expect(kcp.spec.kubeadmConfigSpec.preKubeadmCommands).toHaveLength(5);
-    expect(kcp.spec.kubeadmConfigSpec.preKubeadmCommands[1]).toBe('echo "::1         ipv6-localhost ipv6-loopback localhost6 localhost6.localdomain6" >/etc/hosts');
+    expect(kcp.spec.kubeadmConfigSpec.preKubeadmCommands[1]).toBe(
+      'echo "::1         ipv6-localhost ipv6-loopback localhost6 localhost6.localdomain6" >/etc/hosts',
+    );
     expect(kcp.spec.machineTemplate.spec.deletion).toEqual({ nodeDeletionTimeoutSeconds: 0 });
-    expect(kcp.spec.machineTemplate.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'VSphereMachineTemplate', name: c().cpMachineTemplate.metadata.name });
+    expect(kcp.spec.machineTemplate.spec.infrastructureRef).toEqual({
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      kind: 'VSphereMachineTemplate',
+      name: c().cpMachineTemplate.metadata.name,
+    });
     expect(kcp.spec.replicas).toBe(3);
     expect(kcp.spec.version).toBe('v1.34.2');
-    expect(kcp.spec.kubeadmConfigSpec.clusterConfiguration).toEqual({ controllerManager: { extraArgs: [{ name: 'cloud-provider', value: 'external' }] } });
+    expect(kcp.spec.kubeadmConfigSpec.clusterConfiguration).toEqual({
+      controllerManager: { extraArgs: [{ name: 'cloud-provider', value: 'external' }] },
+    });
   });
 
   it('worker: bootstrap files [] and users added; MD gets the class nodeDeletionTimeoutSeconds 0; machine templates untouched', () => {
@@ -121,7 +168,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capv-clusterclass', () => {
     const out = renderFixture(FILE, { mutate: setVar('controlPlaneIpAddr', '10.0.0.200') as never });
     expectNoErrors(out);
     const cl = clusterOf(out, 'capv-1');
-    const expected = manifestInput().replace('- name: address\n      value: 10.0.0.100', '- name: address\n      value: 10.0.0.200');
+    const expected = manifestInput().replace(
+      '- name: address\n      value: 10.0.0.100',
+      '- name: address\n      value: 10.0.0.200',
+    );
     expect(expected).not.toBe(manifestInput());
     expect(cl.controlPlane.spec.kubeadmConfigSpec.files[0].content).toBe(expected);
     expect(cl.infraCluster.spec.controlPlaneEndpoint).toEqual({ host: '10.0.0.200', port: 6443 });

@@ -48,12 +48,24 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capv-supervisor-e2e', () => {
         expect(c.infraCluster.spec.controlPlaneEndpoint).toEqual({ host: '10.0.0.111', port: 8443 });
         const script = (files: Obj[]) => files.find((f) => f.path === PRE_KUBEADM);
         expect(script(c.controlPlane.spec.kubeadmConfigSpec.files).content).toContain('KUBERNETES_VERSION=v1.33.0');
-        expect(script(c.md['md-0']!.bootstrap.spec.template.spec.files).content).toContain('KUBERNETES_VERSION=v1.33.0');
-        expect(Object.values(c.md).map((m) => m.md.metadata.name).sort()).toEqual(['capv-sup-custom-a-much-longer-machine-deployment-name', 'capv-sup-custom-md-0']);
+        expect(script(c.md['md-0']!.bootstrap.spec.template.spec.files).content).toContain(
+          'KUBERNETES_VERSION=v1.33.0',
+        );
+        expect(
+          Object.values(c.md)
+            .map((m) => m.md.metadata.name)
+            .sort(),
+        ).toEqual(['capv-sup-custom-a-much-longer-machine-deployment-name', 'capv-sup-custom-md-0']);
         // The SSH patch is off (sshKey "": enabledIf renders nothing), so the template's user stays;
         // with the patch on, its key would be the empty sshKey.
         expect(c.controlPlane.spec.kubeadmConfigSpec.users).toEqual([
-          { name: 'capv', sshAuthorizedKeys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeFakeFakeFakeFakeFakeFakeFakeFakeFakeFake capv@example.com'], sudo: 'ALL=(ALL) NOPASSWD:ALL' },
+          {
+            name: 'capv',
+            sshAuthorizedKeys: [
+              'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIFakeFakeFakeFakeFakeFakeFakeFakeFakeFakeFake capv@example.com',
+            ],
+            sudo: 'ALL=(ALL) NOPASSWD:ALL',
+          },
         ]);
       });
     });

@@ -19,7 +19,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-aks-aso-clusterclass-v1b
         expect([...render().clusters.keys()].sort()).toEqual(['default/capz-aso', 'default/capz-aso-2']);
       });
 
-      it('capz-aso-2: the control plane takes the topology version v1.32.6, not the patch\'s v1.33.2; no replicas, no machine template', () => {
+      it("capz-aso-2: the control plane takes the topology version v1.32.6, not the patch's v1.33.2; no replicas, no machine template", () => {
         const { controlPlane: cp, cpMachineTemplate } = clusterOf(render(), 'capz-aso-2');
         expect(cp.kind).toBe('AzureASOManagedControlPlane');
         expect(cp.spec.version).toBe('v1.32.6');
@@ -29,7 +29,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-aks-aso-clusterclass-v1b
         expect(resourcesOf(cp).map((r) => [r.kind, r.metadata.name])).toEqual([['ManagedCluster', 'capz-aso-2']]);
       });
 
-      it('capz-aso-2: the AzureASOManagedCluster\'s ResourceGroup is named after the Cluster', () => {
+      it("capz-aso-2: the AzureASOManagedCluster's ResourceGroup is named after the Cluster", () => {
         const infra = clusterOf(render(), 'capz-aso-2').infraCluster;
         expect(infra.kind).toBe('AzureASOManagedCluster');
         expect(resourcesOf(infra).map((r) => [r.kind, r.metadata.name])).toEqual([['ResourceGroup', 'capz-aso-2']]);
@@ -40,7 +40,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-aks-aso-clusterclass-v1b
         expect(Object.keys(mp).sort()).toEqual(['sys', 'user-a', 'user-b']);
         for (const name of ['user-a', 'user-b']) {
           expect(mp[name]!.infra.kind).toBe('AzureASOManagedMachinePool');
-          expect(resourcesOf(mp[name]!.infra).map((r) => [r.kind, r.metadata.name])).toEqual([['ManagedClustersAgentPool', 'capz-aso-2-pool1']]);
+          expect(resourcesOf(mp[name]!.infra).map((r) => [r.kind, r.metadata.name])).toEqual([
+            ['ManagedClustersAgentPool', 'capz-aso-2-pool1'],
+          ]);
         }
         expect(resourcesOf(mp.sys!.infra).map((r) => r.metadata.name)).toEqual(['capz-aso-2-pool0']);
         expect(mp['user-b']!.mp.spec.replicas).toBeUndefined();

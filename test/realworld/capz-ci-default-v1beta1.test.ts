@@ -10,13 +10,27 @@
  * `variable "logLevel" does not exist` (§7.4, value.go). That Cluster must fail; capz-ci must not.
  */
 import { describe, expect, it } from 'vitest';
-import { MD_NAME, clusterOf, errorsFor, fixedLabels, fixtureMissing, nameRe, renderFixture, type FixtureRender } from './helpers.js';
+import {
+  MD_NAME,
+  clusterOf,
+  errorsFor,
+  fixedLabels,
+  fixtureMissing,
+  nameRe,
+  renderFixture,
+  type FixtureRender,
+} from './helpers.js';
 
 const FILE = 'capz-ci-default-v1beta1.yaml';
-const SSH_B64 = 'c3NoLWVkMjU1MTkgQUFBQUMzTnphQzFsWkRJMU5URTVBQUFBSUZha2VLZXlGb3JGaXh0dXJlc09ubHkgY2FwekBleGFtcGxlLmNvbQ==';
+const SSH_B64 =
+  'c3NoLWVkMjU1MTkgQUFBQUMzTnphQzFsWkRJMU5URTVBQUFBSUZha2VLZXlGb3JGaXh0dXJlc09ubHkgY2FwekBleGFtcGxlLmNvbQ==';
 
-const withWinLogLevel = (docs: { kind: string; metadata: { name: string }; spec: { topology: { variables: unknown[] } } }[]) => {
-  docs.find((d) => d.kind === 'Cluster' && d.metadata.name === 'capz-ci-win')!.spec.topology.variables.push({ name: 'logLevel', value: '2' });
+const withWinLogLevel = (
+  docs: { kind: string; metadata: { name: string }; spec: { topology: { variables: unknown[] } } }[],
+) => {
+  docs
+    .find((d) => d.kind === 'Cluster' && d.metadata.name === 'capz-ci-win')!
+    .spec.topology.variables.push({ name: 'logLevel', value: '2' });
 };
 
 describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () => {
@@ -70,7 +84,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () 
         creationTimestamp: '2026-08-19T22:21:07Z',
         jobName: 'pull-cluster-api-provider-azure-e2e',
       });
-      expect(infra.spec.identityRef).toEqual({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AzureClusterIdentity', name: 'cluster-identity-ci' });
+      expect(infra.spec.identityRef).toEqual({
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+        kind: 'AzureClusterIdentity',
+        name: 'cluster-identity-ci',
+      });
       expect(infra.spec.location).toBe('westeurope');
       expect(infra.spec.subscriptionID).toBe('00000000-1111-2222-3333-444444444444');
       expect(infra.spec.networkSpec.subnets).toHaveLength(2);
@@ -87,7 +105,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () 
       });
       expect(kcp.spec.kubeadmConfigSpec.files).toEqual([
         {
-          contentFrom: { secret: { key: 'control-plane-azure.json', name: `${cpMachineTemplate.metadata.name}-azure-json` } },
+          contentFrom: {
+            secret: { key: 'control-plane-azure.json', name: `${cpMachineTemplate.metadata.name}-azure-json` },
+          },
           owner: 'root:root',
           path: '/etc/kubernetes/azure.json',
           permissions: '0644',
@@ -97,7 +117,12 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () 
 
     it('KCP: controllerManager extraArgs get cluster-name (builtin.cluster.name) and v=4; k8sFeatureGates "" disables its patch', () => {
       const cc = c().controlPlane.spec.kubeadmConfigSpec.clusterConfiguration;
-      expect(cc.controllerManager.extraArgs).toEqual({ 'allocate-node-cidrs': 'false', 'cloud-provider': 'external', 'cluster-name': 'capz-ci', v: '4' });
+      expect(cc.controllerManager.extraArgs).toEqual({
+        'allocate-node-cidrs': 'false',
+        'cloud-provider': 'external',
+        'cluster-name': 'capz-ci',
+        v: '4',
+      });
       expect(cc.apiServer).toEqual({ extraArgs: {}, timeoutForControlPlane: '20m' });
       expect(c().controlPlane.spec.replicas).toBe(1);
       expect(c().controlPlane.spec.version).toBe('v1.33.4');
@@ -107,8 +132,14 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () 
       const { cpMachineTemplate, md } = c();
       expect(cpMachineTemplate.spec.template.spec.vmSize).toBe('Standard_D2s_v3');
       expect(cpMachineTemplate.spec.template.spec.sshPublicKey).toBe('');
-      expect(cpMachineTemplate.spec.template.spec.dataDisks).toEqual([{ diskSizeGB: 256, lun: 0, nameSuffix: 'etcddisk' }]);
-      expect(md['md-0']!.infra.spec.template.spec).toEqual({ osDisk: { diskSizeGB: 128, osType: 'Linux' }, sshPublicKey: SSH_B64, vmSize: 'Standard_D4s_v3' });
+      expect(cpMachineTemplate.spec.template.spec.dataDisks).toEqual([
+        { diskSizeGB: 256, lun: 0, nameSuffix: 'etcddisk' },
+      ]);
+      expect(md['md-0']!.infra.spec.template.spec).toEqual({
+        osDisk: { diskSizeGB: 128, osType: 'Linux' },
+        sshPublicKey: SSH_B64,
+        vmSize: 'Standard_D4s_v3',
+      });
     });
 
     it('md-0 bootstrap: azure.json secret named from builtin.machineDeployment.infrastructureRef.name = the real infra clone name', () => {
@@ -135,18 +166,29 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () 
       expect(mhc.spec.nodeStartupTimeout).toBe('10m0s');
       expect(mhc.spec.selector).toEqual({ matchLabels: { 'topology.cluster.x-k8s.io/owned': '', [MD_NAME]: 'md-0' } });
       const hubMhc = clusterOf(renderHub(), 'capz-ci').md['md-0']!.mhc;
-      expect(hubMhc.spec.checks).toEqual({ nodeStartupTimeoutSeconds: 600, unhealthyNodeConditions: [{ type: 'E2ENodeUnhealthy', status: 'True', timeoutSeconds: 30 }] });
+      expect(hubMhc.spec.checks).toEqual({
+        nodeStartupTimeoutSeconds: 600,
+        unhealthyNodeConditions: [{ type: 'E2ENodeUnhealthy', status: 'True', timeoutSeconds: 30 }],
+      });
       expect(hubMhc.spec.remediation).toEqual({ triggerIf: { unhealthyLessThanOrEqualTo: '100%' } });
       expect(c().cpHealthCheck).toBeUndefined();
     });
 
     it('classic Cluster keeps the four user labels', () => {
-      expect(c().cluster.metadata.labels).toEqual({ 'cloud-provider': 'azure', cni: 'calico', 'containerd-logger': 'enabled', 'csi-proxy': 'enabled', ...fixedLabels('capz-ci') });
+      expect(c().cluster.metadata.labels).toEqual({
+        'cloud-provider': 'azure',
+        cni: 'calico',
+        'containerd-logger': 'enabled',
+        'csi-proxy': 'enabled',
+        ...fixedLabels('capz-ci'),
+      });
     });
 
     it('names are deterministic across renders', () => {
       const again = clusterOf(renderFixture(FILE), 'capz-ci');
-      expect(again.all.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual(c().all.map((o: { metadata: { name: string } }) => o.metadata.name));
+      expect(again.all.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual(
+        c().all.map((o: { metadata: { name: string } }) => o.metadata.name),
+      );
     });
   });
 
@@ -158,7 +200,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () 
     it('renders; variables: controlPlaneMachineType and workerMachineType defaulted', () => {
       expect(winRender().errors).toEqual([]);
       expect(win().controlPlane.spec.kubeadmConfigSpec.clusterConfiguration.controllerManager.extraArgs.v).toBe('2');
-      expect(winRender().variables.get('default/capz-ci-win')!.map((v) => v.name)).toEqual([
+      expect(
+        winRender()
+          .variables.get('default/capz-ci-win')!
+          .map((v) => v.name),
+      ).toEqual([
         'subscriptionID',
         'clusterIdentityRef',
         'location',
@@ -172,7 +218,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () 
     });
 
     it('k8sFeatureGates set → apiServer.extraArgs replaced by the template map', () => {
-      expect(win().controlPlane.spec.kubeadmConfigSpec.clusterConfiguration.apiServer.extraArgs).toEqual({ 'feature-gates': 'InPlacePodVerticalScaling=true' });
+      expect(win().controlPlane.spec.kubeadmConfigSpec.clusterConfiguration.apiServer.extraArgs).toEqual({
+        'feature-gates': 'InPlacePodVerticalScaling=true',
+      });
       expect(win().controlPlane.spec.replicas).toBe(3);
     });
 
@@ -189,10 +237,12 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capz-ci-default-v1beta1', () 
         {
           path: 'C:/defender-exclude-calico.ps1',
           permissions: '0744',
-          content: 'Add-MpPreference -ExclusionProcess C:/opt/cni/bin/calico.exe\nAdd-MpPreference -ExclusionProcess C:/opt/cni/bin/calico-ipam.exe',
+          content:
+            'Add-MpPreference -ExclusionProcess C:/opt/cni/bin/calico.exe\nAdd-MpPreference -ExclusionProcess C:/opt/cni/bin/calico-ipam.exe',
         },
         {
-          content: '# /tmp is assumed created and required for upstream e2e tests to pass\nNew-Item -ItemType Directory -Force -Path C:\\tmp\\\n',
+          content:
+            '# /tmp is assumed created and required for upstream e2e tests to pass\nNew-Item -ItemType Directory -Force -Path C:\\tmp\\\n',
           path: 'C:/create-temp-folder.ps1',
           permissions: '0744',
         },

@@ -20,7 +20,11 @@ import { FIXTURE_DIR, errorsFor, readFixtureItems, renderFixture, type FixtureRe
 const fixturesPresent = existsSync(FIXTURE_DIR);
 if (!fixturesPresent) console.warn(`SKIPPED: ${FIXTURE_DIR} is not available; the CRD acceptance tests did not run`);
 const present = fixturesPresent && !fixtureCrdsMissing();
-const files = present ? readdirSync(FIXTURE_DIR).filter((f) => f.endsWith('.yaml')).sort() : [];
+const files = present
+  ? readdirSync(FIXTURE_DIR)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()
+  : [];
 const SETTINGS = { skipExternalPatches: true };
 
 interface Exception {
@@ -41,7 +45,8 @@ const EXCEPTIONS: readonly Exception[] = [
     rule: 'crd-schema',
     kind: 'Cluster',
     path: 'spec.topology.workers.machineDeployments[1].taints[0].propagation',
-    message: 'Required value (set it to one of: "Always", "OnInitialization"): the API server would reject this Cluster as written',
+    message:
+      'Required value (set it to one of: "Always", "OnInitialization"): the API server would reject this Cluster as written',
     why: 'fixture defect: the input Cluster sets a taint without `propagation`, which the v1beta2 Cluster CRD requires; the API server rejects the Cluster itself',
   },
   {
@@ -74,7 +79,11 @@ const EXCEPTIONS: readonly Exception[] = [
 ];
 
 const matches = (r: FixtureRender, e: Result, x: Exception): boolean =>
-  (e.tags?.rule ?? '') === x.rule && e.resourceRef?.kind === x.kind && e.field?.path === x.path && e.message.includes(x.message) && errorsFor(r, x.cluster).includes(e);
+  (e.tags?.rule ?? '') === x.rule &&
+  e.resourceRef?.kind === x.kind &&
+  e.field?.path === x.path &&
+  e.message.includes(x.message) &&
+  errorsFor(r, x.cluster).includes(e);
 
 const clustersIn = (file: string): string[] =>
   readFixtureItems(file)
@@ -93,7 +102,10 @@ const docNamed = (docs: Obj[], kind: string, name: string): Obj => {
  * In-memory fixes, as the error messages suggest them. `alternative` fixes the same defect another
  * way (not combined with the first); `crds: false` renders without the CRDs.
  */
-const FIXES: Record<string, { file: string; cluster: string; mutate: (docs: Obj[]) => void; crds?: false; alternative?: true }> = {
+const FIXES: Record<
+  string,
+  { file: string; cluster: string; mutate: (docs: Obj[]) => void; crds?: false; alternative?: true }
+> = {
   'qs-custom: set the taint propagation': {
     file: 'capi-docker-quick-start.yaml',
     cluster: 'qs-custom',
@@ -107,7 +119,9 @@ const FIXES: Record<string, { file: string; cluster: string; mutate: (docs: Obj[
     file: 'capv-clusterclass.yaml',
     cluster: 'capv-1',
     mutate: (docs) => {
-      const patch = docs.find((d) => d.kind === 'ClusterClass').spec.patches.find((p: Obj) => p.name === 'createEmptyArrays');
+      const patch = docs
+        .find((d) => d.kind === 'ClusterClass')
+        .spec.patches.find((p: Obj) => p.name === 'createEmptyArrays');
       const before = patch.definitions.length;
       patch.definitions = patch.definitions.filter((d: Obj) => d.selector.kind !== 'KubeadmConfigTemplate');
       expect(patch.definitions.length).toBe(before - 1);
@@ -117,7 +131,9 @@ const FIXES: Record<string, { file: string; cluster: string; mutate: (docs: Obj[
     file: 'capv-clusterclass.yaml',
     cluster: 'capv-1',
     mutate: (docs) => {
-      const patch = docs.find((d) => d.kind === 'ClusterClass').spec.patches.find((p: Obj) => p.name === 'createEmptyArrays');
+      const patch = docs
+        .find((d) => d.kind === 'ClusterClass')
+        .spec.patches.find((p: Obj) => p.name === 'createEmptyArrays');
       const worker = patch.definitions.find((d: Obj) => d.selector.kind === 'KubeadmConfigTemplate');
       worker.jsonPatches[0].value = [{ path: '/etc/motd', content: 'hello' }];
     },
@@ -134,7 +150,9 @@ const FIXES: Record<string, { file: string; cluster: string; mutate: (docs: Obj[
     file: 'capa-ci-default.yaml',
     cluster: 'capa-ci-selfhosted',
     mutate: (docs) => {
-      docNamed(docs, 'AWSClusterTemplate', 'ci-default').spec.template.spec.network = { vpc: { availabilityZoneUsageLimit: 3 } };
+      docNamed(docs, 'AWSClusterTemplate', 'ci-default').spec.template.spec.network = {
+        vpc: { availabilityZoneUsageLimit: 3 },
+      };
     },
     crds: false,
     alternative: true,
@@ -165,8 +183,16 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
     const r = asIs(file);
     const expected = EXCEPTIONS.filter((x) => x.file === file);
     const unexpected = r.errors.filter((e) => !expected.some((x) => matches(r, e, x)));
-    expect(unexpected.map((e) => `${e.tags?.rule ?? ''} ${e.resourceRef?.kind}/${e.resourceRef?.name} ${e.field?.path}: ${e.message}`)).toEqual([]);
-    for (const x of expected) expect(r.errors.filter((e) => matches(r, e, x)), `${x.kind} ${x.path}`).toHaveLength(1);
+    expect(
+      unexpected.map(
+        (e) => `${e.tags?.rule ?? ''} ${e.resourceRef?.kind}/${e.resourceRef?.name} ${e.field?.path}: ${e.message}`,
+      ),
+    ).toEqual([]);
+    for (const x of expected)
+      expect(
+        r.errors.filter((e) => matches(r, e, x)),
+        `${x.kind} ${x.path}`,
+      ).toHaveLength(1);
     // Clusters without an exception rendered; those whose exception is a CRD finding rendered too
     // (the API server would reject an object, the controller still computes it).
     for (const name of clustersIn(file)) {
@@ -181,11 +207,17 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
     const md = qs.errors.find((e) => e.resourceRef?.kind === 'MachineDeployment')!;
     expect(md.message).toContain('comes from Cluster spec.topology.workers.machineDeployments[1].taints[0]');
     const capv = asIs('capv-clusterclass.yaml');
-    expect(capv.errors[0]!.message).toContain('remove the field where it is set to `[]`, e.g. a patch adding `value: []`, or add at least one item');
-    expect(capv.errors[0]!.message).toContain('spec.template.spec.files comes from patch "createEmptyArrays" (spec.patches[0].definitions[1].jsonPatches[0]: add /spec/template/spec/files)');
+    expect(capv.errors[0]!.message).toContain(
+      'remove the field where it is set to `[]`, e.g. a patch adding `value: []`, or add at least one item',
+    );
+    expect(capv.errors[0]!.message).toContain(
+      'spec.template.spec.files comes from patch "createEmptyArrays" (spec.patches[0].definitions[1].jsonPatches[0]: add /spec/template/spec/files)',
+    );
     // Without CRDs, capa-ci-selfhosted's limitAZ patch misses a path the template has only as stored.
     const capa = renderFixture('capa-ci-default.yaml', { settings: SETTINGS });
-    expect(capa.errors[0]!.message).toContain('pass the AWSClusterTemplate CRD (--crds DIR, or as an input item), or add the field to the template, e.g. `network: {vpc: {availabilityZoneUsageLimit: 3}}`');
+    expect(capa.errors[0]!.message).toContain(
+      'pass the AWSClusterTemplate CRD (--crds DIR, or as an input item), or add the field to the template, e.g. `network: {vpc: {availabilityZoneUsageLimit: 3}}`',
+    );
   });
 
   it('capa-ci-selfhosted: the AWSClusterTemplate is read as stored (CAPA webhook + CRD defaults), so limitAZ replaces the stored 3', () => {
@@ -201,7 +233,11 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
 
   it.each(Object.keys(FIXES))('fixed in memory, %s: no error results, and the Cluster renders', (name) => {
     const fix = FIXES[name]!;
-    const r = renderFixture(fix.file, { ...(fix.crds === false ? {} : { crds }), settings: SETTINGS, mutate: fix.mutate });
+    const r = renderFixture(fix.file, {
+      ...(fix.crds === false ? {} : { crds }),
+      settings: SETTINGS,
+      mutate: fix.mutate,
+    });
     expect(r.errors.map((e) => e.message)).toEqual([]);
     expect(r.results.filter((x) => x.tags?.rule?.startsWith('crd-'))).toEqual([]);
     expect(r.clusters.has(`default/${fix.cluster}`)).toBe(true);
@@ -211,16 +247,23 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
    * The fixture CRD README ("Gaps and things deliberately left out"): the Docker* kinds of
    * rke2-docker-in-place and k3s-docker-v1beta1 have no CRD at the pinned cluster-api commit.
    */
-  const NO_CRD_IN_FIXTURES = (o: Obj) => String(o.apiVersion).startsWith('infrastructure.cluster.x-k8s.io/') && String(o.kind).startsWith('Docker');
+  const NO_CRD_IN_FIXTURES = (o: Obj) =>
+    String(o.apiVersion).startsWith('infrastructure.cluster.x-k8s.io/') && String(o.kind).startsWith('Docker');
 
   it('every rendered and every input object has a served CRD version with a schema, so none is skipped by validation', () => {
     const fixesByFile = new Map<string, ((docs: Obj[]) => void)[]>();
-    for (const f of Object.values(FIXES)) if (!f.alternative) fixesByFile.set(f.file, [...(fixesByFile.get(f.file) ?? []), f.mutate]);
+    for (const f of Object.values(FIXES))
+      if (!f.alternative) fixesByFile.set(f.file, [...(fixesByFile.get(f.file) ?? []), f.mutate]);
     let rendered = 0;
     for (const file of files) {
       const fixes = fixesByFile.get(file);
-      const r = fixes ? renderFixture(file, { crds, settings: SETTINGS, mutate: (docs) => fixes.forEach((m) => m(docs)) }) : asIs(file);
-      expect(r.errors.map((e) => e.message), file).toEqual([]);
+      const r = fixes
+        ? renderFixture(file, { crds, settings: SETTINGS, mutate: (docs) => fixes.forEach((m) => m(docs)) })
+        : asIs(file);
+      expect(
+        r.errors.map((e) => e.message),
+        file,
+      ).toEqual([]);
       const objects = [...r.clusters.values()].flatMap((c) => c.all);
       const inputs = readFixtureItems(file).map((i) => i.value as Obj);
       for (const o of [...objects, ...inputs]) {
@@ -242,7 +285,8 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
       settings: SETTINGS,
       mutate: (docs) => {
         FIXES['qs-custom: set the taint propagation']!.mutate(docs);
-        docNamed(docs, 'DevMachineTemplate', TEMPLATE).spec.template.spec.backend.docker.extraMounts[0].containerPath = 42;
+        docNamed(docs, 'DevMachineTemplate', TEMPLATE).spec.template.spec.backend.docker.extraMounts[0].containerPath =
+          42;
       },
     });
     const input = r.errors.filter((e) => e.resourceRef?.name === TEMPLATE);
@@ -252,7 +296,12 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
         message:
           `Invalid value: "integer": ${PATH} in body must be of type string: "integer": ` +
           'the API server would reject this DevMachineTemplate as written (infrastructure.cluster.x-k8s.io/v1beta2 CRD schema); fix it in the input',
-        resourceRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', namespace: 'default', name: TEMPLATE },
+        resourceRef: {
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+          kind: 'DevMachineTemplate',
+          namespace: 'default',
+          name: TEMPLATE,
+        },
         field: { path: PATH },
         file: { path: 'capi-docker-quick-start.yaml', index: expect.any(Number) },
         tags: { rule: 'crd-schema' },
@@ -270,7 +319,12 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
     for (const { key, name } of clones) {
       const e = rendered.find((x) => x.resourceRef?.name === name)!;
       expect(e, name).toBeDefined();
-      expect(e.resourceRef).toEqual({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', namespace: 'default', name });
+      expect(e.resourceRef).toEqual({
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'DevMachineTemplate',
+        namespace: 'default',
+        name,
+      });
       expect(e.field).toEqual({ path: PATH });
       expect(e.tags).toEqual({ rule: 'crd-schema', cluster: key });
       expect(e.message).toContain(`Invalid value: "integer": ${PATH} in body must be of type string`);

@@ -28,7 +28,8 @@ export const FIXTURE_DIR = join(import.meta.dirname, '..', '..', '..', 'shared',
 /** True (and a visible warning) when the fixture file is not there: use with describe.skipIf. */
 export function fixtureMissing(file: string): boolean {
   const missing = !existsSync(join(FIXTURE_DIR, file));
-  if (missing) console.warn(`SKIPPED: real-world fixture ${join(FIXTURE_DIR, file)} is not available; its tests did not run`);
+  if (missing)
+    console.warn(`SKIPPED: real-world fixture ${join(FIXTURE_DIR, file)} is not available; its tests did not run`);
   return missing;
 }
 
@@ -37,7 +38,8 @@ export type Obj = any;
 
 export const RANDOM5 = '[bcdfghjklmnpqrstvwxz2456789]{5}';
 /** `^<prefix><5 chars of the controller's random alphabet>$` (§3.1). */
-export const nameRe = (prefix: string): RegExp => new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${RANDOM5}$`);
+export const nameRe = (prefix: string): RegExp =>
+  new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${RANDOM5}$`);
 
 export const CLUSTER_NAME = 'cluster.x-k8s.io/cluster-name';
 export const OWNED = 'topology.cluster.x-k8s.io/owned';
@@ -47,7 +49,10 @@ export const CLONED_NAME = 'cluster.x-k8s.io/cloned-from-name';
 export const CLONED_GK = 'cluster.x-k8s.io/cloned-from-groupkind';
 
 /** Annotations the tool itself adds to generated objects (file path/index, owner, local-config). */
-const isToolAnnotation = (k: string) => k.includes('config.kubernetes.io/') || k.startsWith('render-clusterclass.dev/') || k === 'config.k8s.io/owning-inventory';
+const isToolAnnotation = (k: string) =>
+  k.includes('config.kubernetes.io/') ||
+  k.startsWith('render-clusterclass.dev/') ||
+  k === 'config.k8s.io/owning-inventory';
 
 function stripTool(o: Obj): Obj {
   const a = o?.metadata?.annotations;
@@ -95,7 +100,13 @@ export function readFixtureItems(file: string, mutate?: (docs: Obj[]) => void): 
     // Identity is computed at read time: refresh it in case a mutation renamed or re-kinded a document.
     for (const item of read.items) {
       const v = item.value as Obj;
-      if (!item.ref || typeof v.apiVersion !== 'string' || typeof v.kind !== 'string' || typeof v.metadata?.name !== 'string') continue;
+      if (
+        !item.ref ||
+        typeof v.apiVersion !== 'string' ||
+        typeof v.kind !== 'string' ||
+        typeof v.metadata?.name !== 'string'
+      )
+        continue;
       item.ref = { ...item.ref, apiVersion: v.apiVersion, kind: v.kind, name: v.metadata.name };
     }
   }
@@ -110,7 +121,14 @@ function group(objects: Obj[]): ClusterObjects {
   const mhcs = rest.filter((o) => isKind(o, 'MachineHealthCheck'));
   const mds = rest.filter((o) => isKind(o, 'MachineDeployment'));
   const mps = rest.filter((o) => isKind(o, 'MachinePool'));
-  const labelled = (key: string, value: string) => rest.filter((o) => o.metadata?.labels?.[key] === value && !isKind(o, 'MachineDeployment') && !isKind(o, 'MachinePool') && !isKind(o, 'MachineHealthCheck'));
+  const labelled = (key: string, value: string) =>
+    rest.filter(
+      (o) =>
+        o.metadata?.labels?.[key] === value &&
+        !isKind(o, 'MachineDeployment') &&
+        !isKind(o, 'MachinePool') &&
+        !isKind(o, 'MachineHealthCheck'),
+    );
   const md: ClusterObjects['md'] = {};
   for (const d of mds) {
     const name = d.metadata.labels[MD_NAME];
@@ -124,7 +142,14 @@ function group(objects: Obj[]): ClusterObjects {
     mp[name] = { bootstrap, infra, mp: p };
   }
   // §2.1 order: InfraCluster, [CP machine template], ControlPlane, [CP MHC], workers.
-  const head = rest.filter((o) => !o.metadata?.labels?.[MD_NAME] && !o.metadata?.labels?.[MP_NAME] && !isKind(o, 'MachineHealthCheck') && !isKind(o, 'MachineDeployment') && !isKind(o, 'MachinePool'));
+  const head = rest.filter(
+    (o) =>
+      !o.metadata?.labels?.[MD_NAME] &&
+      !o.metadata?.labels?.[MP_NAME] &&
+      !isKind(o, 'MachineHealthCheck') &&
+      !isKind(o, 'MachineDeployment') &&
+      !isKind(o, 'MachinePool'),
+  );
   const infraCluster = head[0];
   const controlPlane = head[head.length - 1];
   const cpMachineTemplate = head.length === 3 ? head[1] : undefined;
@@ -133,11 +158,17 @@ function group(objects: Obj[]): ClusterObjects {
 }
 
 /** Feature gates a fixture needs: the quick-start's `qs-custom` sets topology taints (the fixture says they need MachineTaintPropagation). */
-export const FIXTURE_GATES: Record<string, Record<string, boolean>> = { 'capi-docker-quick-start.yaml': { MachineTaintPropagation: true } };
+export const FIXTURE_GATES: Record<string, Record<string, boolean>> = {
+  'capi-docker-quick-start.yaml': { MachineTaintPropagation: true },
+};
 
 /** Renders every Cluster of a fixture file (pipeline entry point) and computes the defaulted variables. */
 export function renderFixture(file: string, options: RenderOptions = {}): FixtureRender {
-  const cfg = applySettings(DEFAULT_CONFIG, { ...(FIXTURE_GATES[file] ? { featureGates: FIXTURE_GATES[file] } : {}), ...options.settings }, false);
+  const cfg = applySettings(
+    DEFAULT_CONFIG,
+    { ...(FIXTURE_GATES[file] ? { featureGates: FIXTURE_GATES[file] } : {}), ...options.settings },
+    false,
+  );
   if (!cfg.ok) throw new Error(cfg.message);
   const items = readFixtureItems(file, options.mutate);
   const out = runPipeline(items, cfg.config, [], options.crds ? { crds: options.crds } : {});
@@ -165,16 +196,26 @@ function defaultedVariables(items: InputItem[]): Map<string, ClusterVariable[]> 
     const classRef = { ...classItem.ref!, namespace: classItem.ref!.namespace ?? ns };
     const cc = normalizeClusterClass(classItem.value, classRef).value;
     if (!cc) continue;
-    const bp = buildBlueprint(cc, classRef, templates, { capi: capiProfileOf(DEFAULT_CONFIG), skipExternalPatches: true, contractOf: contractLookup({}) }).blueprint;
+    const bp = buildBlueprint(cc, classRef, templates, {
+      capi: capiProfileOf(DEFAULT_CONFIG),
+      skipExternalPatches: true,
+      contractOf: contractLookup({}),
+    }).blueprint;
     if (!bp) continue;
-    out.set(`${ref.namespace}/${ref.name}`, defaultAndValidateClusterVariables(bp.variables, cluster, ref).variables.cluster);
+    out.set(
+      `${ref.namespace}/${ref.name}`,
+      defaultAndValidateClusterVariables(bp.variables, cluster, ref).variables.cluster,
+    );
   }
   return out;
 }
 
 export function clusterOf(r: FixtureRender, name: string): ClusterObjects {
   const c = r.clusters.get(`default/${name}`);
-  if (!c) throw new Error(`Cluster default/${name} was not rendered; results:\n${r.results.map((x) => `${x.severity}: ${x.message}`).join('\n')}`);
+  if (!c)
+    throw new Error(
+      `Cluster default/${name} was not rendered; results:\n${r.results.map((x) => `${x.severity}: ${x.message}`).join('\n')}`,
+    );
   return c;
 }
 
@@ -205,7 +246,13 @@ let crdCache: JsonObject[] | undefined;
 export function rendersOf(file: string, settings: Record<string, unknown> = {}): [string, () => FixtureRender][] {
   let plain: FixtureRender | undefined;
   let withCrds: FixtureRender | undefined;
-  const variants: [string, () => FixtureRender][] = [['without CRDs', () => (plain ??= renderFixture(file, { settings }))]];
-  if (!fixtureCrdsMissing()) variants.push(['with CRDs', () => (withCrds ??= renderFixture(file, { settings, crds: (crdCache ??= loadFixtureCrds()) }))]);
+  const variants: [string, () => FixtureRender][] = [
+    ['without CRDs', () => (plain ??= renderFixture(file, { settings }))],
+  ];
+  if (!fixtureCrdsMissing())
+    variants.push([
+      'with CRDs',
+      () => (withCrds ??= renderFixture(file, { settings, crds: (crdCache ??= loadFixtureCrds()) })),
+    ]);
   return variants;
 }

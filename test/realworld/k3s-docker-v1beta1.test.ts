@@ -20,7 +20,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: k3s-docker-v1beta1', () => {
         expect([...render().clusters.keys()].sort()).toEqual(['default/k3s-mp', 'default/k3s-topo']);
       });
 
-      it('k3s-topo: DockerMachineTemplate clones get kindest/node:v1.33.0, without the template\'s trailing newline', () => {
+      it("k3s-topo: DockerMachineTemplate clones get kindest/node:v1.33.0, without the template's trailing newline", () => {
         const c = clusterOf(render(), 'k3s-topo');
         expect(c.cpMachineTemplate.spec.template.spec.customImage).toBe('kindest/node:v1.33.0');
         expect(c.md['k3s-topo-md-0']!.infra.spec.template.spec.customImage).toBe('kindest/node:v1.33.0');
@@ -29,7 +29,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: k3s-docker-v1beta1', () => {
       it('k3s-topo: the KThreesControlPlane (contract v1beta1) gets spec.machineTemplate.infrastructureRef, not .spec.infrastructureRef', () => {
         const { controlPlane: cp, cpMachineTemplate } = clusterOf(render(), 'k3s-topo');
         expect(cp.kind).toBe('KThreesControlPlane');
-        expect(cp.spec.machineTemplate.infrastructureRef).toMatchObject({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DockerMachineTemplate', name: cpMachineTemplate.metadata.name });
+        expect(cp.spec.machineTemplate.infrastructureRef).toMatchObject({
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+          kind: 'DockerMachineTemplate',
+          name: cpMachineTemplate.metadata.name,
+        });
         expect(cp.spec.machineTemplate.spec).toBeUndefined();
         expect(cp.spec.version).toBe('v1.31.8+k3s1');
       });

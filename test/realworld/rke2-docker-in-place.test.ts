@@ -23,7 +23,11 @@ describe.skipIf(fixtureMissing(FILE))('real-world: rke2-docker-in-place', () => 
         const { controlPlane: cp, cpMachineTemplate } = clusterOf(render(), 'rke2-ip-1');
         expect(cp.kind).toBe('RKE2ControlPlane');
         expect(cp.spec.version).toBe('v1.34.2+rke2r1');
-        expect(cp.spec.machineTemplate.spec.infrastructureRef).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DockerMachineTemplate', name: cpMachineTemplate.metadata.name });
+        expect(cp.spec.machineTemplate.spec.infrastructureRef).toEqual({
+          apiGroup: 'infrastructure.cluster.x-k8s.io',
+          kind: 'DockerMachineTemplate',
+          name: cpMachineTemplate.metadata.name,
+        });
         expect(cp.spec.machineTemplate.infrastructureRef).toBeUndefined();
         expect(cp.spec.replicas).toBe(3);
       });
@@ -39,8 +43,13 @@ describe.skipIf(fixtureMissing(FILE))('real-world: rke2-docker-in-place', () => 
       it('rke2-ip-files: the worker gets only /etc/worker-only.conf (its override), the control plane only /tmp/rke2-in-place-test', () => {
         const c = clusterOf(render(), 'rke2-ip-files');
         expect(c.controlPlane.spec.files.map((f: { path: string }) => f.path)).toEqual(['/tmp/rke2-in-place-test']);
-        expect(c.md['md-0']!.bootstrap.spec.template.spec.files.map((f: { path: string }) => f.path)).toEqual(['/etc/worker-only.conf']);
-        expect(c.controlPlane.spec.preRKE2Commands).toEqual(['echo "pre rke2" > /tmp/pre-rke2', 'sysctl -w net.ipv4.ip_forward=1']);
+        expect(c.md['md-0']!.bootstrap.spec.template.spec.files.map((f: { path: string }) => f.path)).toEqual([
+          '/etc/worker-only.conf',
+        ]);
+        expect(c.controlPlane.spec.preRKE2Commands).toEqual([
+          'echo "pre rke2" > /tmp/pre-rke2',
+          'sysctl -w net.ipv4.ip_forward=1',
+        ]);
         expect(c.cpMachineTemplate.spec.template.spec.customImage).toBe('kindest/node:v1.33.1');
         expect(c.md['md-0']!.infra.spec.template.spec.customImage).toBe('kindest/node:v1.33.4');
       });

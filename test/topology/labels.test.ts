@@ -56,8 +56,16 @@ describe('keys', () => {
 describe('mergeMaps (util.MergeMap)', () => {
   it('keeps the value of the first map that has a key', () => {
     // desired_state.go: util.MergeMap(topology metadata, class metadata) — the Cluster wins.
-    expect(mergeMaps({ a: 'topology', b: 'topology' }, { a: 'class', c: 'class' })).toEqual({ a: 'topology', b: 'topology', c: 'class' });
-    expect(mergeMaps(undefined, { a: '1' }, { a: '2', b: '2' }, { b: '3', c: '3' })).toEqual({ a: '1', b: '2', c: '3' });
+    expect(mergeMaps({ a: 'topology', b: 'topology' }, { a: 'class', c: 'class' })).toEqual({
+      a: 'topology',
+      b: 'topology',
+      c: 'class',
+    });
+    expect(mergeMaps(undefined, { a: '1' }, { a: '2', b: '2' }, { b: '3', c: '3' })).toEqual({
+      a: '1',
+      b: '2',
+      c: '3',
+    });
   });
 
   it('is nil when the result is empty ("avoiding triggering infinite reconcile")', () => {
@@ -84,7 +92,9 @@ describe('group and kind', () => {
   });
 
   it('groupKind: GroupKind.String(), "<Kind>.<group>" or the Kind alone for the core group', () => {
-    expect(groupKind('infrastructure.cluster.x-k8s.io/v1beta2', 'DevClusterTemplate')).toBe('DevClusterTemplate.infrastructure.cluster.x-k8s.io');
+    expect(groupKind('infrastructure.cluster.x-k8s.io/v1beta2', 'DevClusterTemplate')).toBe(
+      'DevClusterTemplate.infrastructure.cluster.x-k8s.io',
+    );
     expect(groupKind('v1', 'ConfigMap')).toBe('ConfigMap');
   });
 

@@ -31,7 +31,12 @@ const error = (input: NameTemplateInput): string => {
   if (out.ok) throw new Error(`expected an error, got ${out.name}`);
   return out.error;
 };
-const cp = (template?: string, clusterName = 'c1'): NameTemplateInput => ({ role: 'control-plane', namespace: 'ns', clusterName, ...(template !== undefined ? { template } : {}) });
+const cp = (template?: string, clusterName = 'c1'): NameTemplateInput => ({
+  role: 'control-plane',
+  namespace: 'ns',
+  clusterName,
+  ...(template !== undefined ? { template } : {}),
+});
 const md = (template?: string, clusterName = 'c1'): NameTemplateInput => ({
   role: 'machine-deployment',
   namespace: 'ns',
@@ -89,7 +94,14 @@ describe('default naming templates (desired_state.go defaults)', () => {
 
   it('different Clusters, namespaces, topologies and roles get different random parts', () => {
     const random = (input: NameTemplateInput) => name(input).slice(-5);
-    const all = [cp(), { ...cp(), namespace: 'other' }, cp(undefined, 'c2'), { ...cp(), role: 'infrastructure-cluster' as const }, md(), { ...md(), topologyName: 'md-1' }];
+    const all = [
+      cp(),
+      { ...cp(), namespace: 'other' },
+      cp(undefined, 'c2'),
+      { ...cp(), role: 'infrastructure-cluster' as const },
+      md(),
+      { ...md(), topologyName: 'md-1' },
+    ];
     expect(new Set(all.map(random)).size).toBe(all.length);
   });
 });
@@ -120,7 +132,9 @@ describe('custom naming templates (templateGenerator.GenerateName)', () => {
     );
     // A MachineDeployment template has no .machinePool (and the control plane neither).
     expect(error(md('{{ .machinePool.topologyName }}'))).toContain('map has no entry for key "machinePool"');
-    expect(error(cp('{{ .machineDeployment.topologyName }}'))).toContain('map has no entry for key "machineDeployment"');
+    expect(error(cp('{{ .machineDeployment.topologyName }}'))).toContain(
+      'map has no entry for key "machineDeployment"',
+    );
   });
 
   it('a template that does not parse is an error, wrapped as `parsing template %q`', () => {
@@ -153,7 +167,7 @@ describe('length limits (maxNameLength 63, maxGeneratedNameLength 58)', () => {
     expect(name(md(undefined, 'c'.repeat(70)))).toMatch(new RegExp(`^c{58}${RANDOM}$`));
   });
 
-  it('the suffix of a cut name is not the untruncated name\'s random part (a second draw, as CAPI calls utilrand again)', () => {
+  it("the suffix of a cut name is not the untruncated name's random part (a second draw, as CAPI calls utilrand again)", () => {
     const cut = name(cp('{{ .cluster.name }}-{{ .random }}', 'c'.repeat(70)));
     const random = name(cp('{{ .random }}', 'c'.repeat(70)));
     expect(cut.slice(58)).not.toBe(random);
@@ -214,7 +228,9 @@ describe('rotating template names (reconcileReferencedTemplate rotates on spec c
     const base = contentSuffix(template({ template: { spec: { image: 'a' } } }));
     expect(base).toMatch(new RegExp(`^${RANDOM}$`));
     expect(contentSuffix(template({ template: { spec: { image: 'b' } } }))).not.toBe(base);
-    expect(contentSuffix(template({ template: { spec: { image: 'a' } } }, { metadata: { name: 'y', labels: { l: 'v' } } }))).toBe(base);
+    expect(
+      contentSuffix(template({ template: { spec: { image: 'a' } } }, { metadata: { name: 'y', labels: { l: 'v' } } })),
+    ).toBe(base);
   });
 
   it('a template of another kind or apiVersion is another object, with another suffix', () => {

@@ -10,30 +10,54 @@ import { describe, expect, it } from 'vitest';
 import type { Cluster, JsonObject } from '../../src/core/model.js';
 import type { Path } from '../../src/core/path.js';
 import { OriginRecorder } from '../../src/provenance/recorder.js';
-import { buildMetadata, clusterOwnerReferences, identityOf, objectRef, templateToObject, templateToTemplate } from '../../src/topology/objects.js';
+import {
+  buildMetadata,
+  clusterOwnerReferences,
+  identityOf,
+  objectRef,
+  templateToObject,
+  templateToTemplate,
+} from '../../src/topology/objects.js';
 import { fixed as fixedSource, sourceLayer } from '../../src/topology/origins.js';
 
 const cluster = { name: 'c1', namespace: 'ns' };
 const withUid = { ...cluster, uid: 'u-1' };
 const OWNER = [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', uid: 'u-1' }];
-const CLONED = { 'cluster.x-k8s.io/cloned-from-name': 'infra', 'cluster.x-k8s.io/cloned-from-groupkind': 'DevClusterTemplate.infrastructure.cluster.x-k8s.io' };
+const CLONED = {
+  'cluster.x-k8s.io/cloned-from-name': 'infra',
+  'cluster.x-k8s.io/cloned-from-groupkind': 'DevClusterTemplate.infrastructure.cluster.x-k8s.io',
+};
 const OWNED = { 'cluster.x-k8s.io/cluster-name': 'c1', 'topology.cluster.x-k8s.io/owned': '' };
 
 const clusterTemplate = (template: JsonObject | undefined, extra: JsonObject = {}): JsonObject => ({
   apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
   kind: 'DevClusterTemplate',
-  metadata: { name: 'infra', namespace: 'ns', labels: { own: 'template-object' }, annotations: { own: 'template-object' } },
+  metadata: {
+    name: 'infra',
+    namespace: 'ns',
+    labels: { own: 'template-object' },
+    annotations: { own: 'template-object' },
+  },
   ...(template ? { spec: { template } } : {}),
   ...extra,
 });
 const machineTemplate = (extra: JsonObject = {}): JsonObject => ({
   apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
   kind: 'DevMachineTemplate',
-  metadata: { name: 'machine', namespace: 'ns', labels: { tl: 'a', 'cluster.x-k8s.io/cluster-name': 'other' }, annotations: { ta: 'b', 'cluster.x-k8s.io/cloned-from-name': 'stale' } },
+  metadata: {
+    name: 'machine',
+    namespace: 'ns',
+    labels: { tl: 'a', 'cluster.x-k8s.io/cluster-name': 'other' },
+    annotations: { ta: 'b', 'cluster.x-k8s.io/cloned-from-name': 'stale' },
+  },
   spec: { template: { metadata: { labels: { inner: 'kept' } }, spec: { image: 'x' } } },
   ...extra,
 });
-const TEMPLATE_ID = (kind: string, name: string) => ({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind, name });
+const TEMPLATE_ID = (kind: string, name: string) => ({
+  apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+  kind,
+  name,
+});
 
 const fixed = (detail: string) => ({ kind: 'fixed', detail });
 // The origins of the values the controller always sets (README, explain).
@@ -61,25 +85,50 @@ describe('identityOf, clusterOwnerReferences (ownerrefs.OwnerReferenceTo) and ob
   });
 
   it('v1beta2 holders reference by ContractVersionedObjectReference {apiGroup, kind, name}; v1beta1 by ObjectReference with apiVersion and namespace', () => {
-    expect(objectRef('v1beta2', 'infrastructure.cluster.x-k8s.io/v1beta2', 'DevCluster', 'n', 'ns')).toEqual({ apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevCluster', name: 'n' });
-    expect(objectRef('v1beta1', 'infrastructure.cluster.x-k8s.io/v1beta2', 'DevCluster', 'n', 'ns')).toEqual({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevCluster', name: 'n', namespace: 'ns' });
+    expect(objectRef('v1beta2', 'infrastructure.cluster.x-k8s.io/v1beta2', 'DevCluster', 'n', 'ns')).toEqual({
+      apiGroup: 'infrastructure.cluster.x-k8s.io',
+      kind: 'DevCluster',
+      name: 'n',
+    });
+    expect(objectRef('v1beta1', 'infrastructure.cluster.x-k8s.io/v1beta2', 'DevCluster', 'n', 'ns')).toEqual({
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'DevCluster',
+      name: 'n',
+      namespace: 'ns',
+    });
   });
 
   it('buildMetadata: empty labels, annotations and owner references are omitted (ObjectMeta json omitempty)', () => {
     expect(buildMetadata('n', 'ns', {}, {}, [])).toStrictEqual({ name: 'n', namespace: 'ns' });
-    expect(buildMetadata('n', 'ns', { b: '2', a: '1' }, { z: '' }, OWNER)).toEqual({ name: 'n', namespace: 'ns', labels: { a: '1', b: '2' }, annotations: { z: '' }, ownerReferences: OWNER });
+    expect(buildMetadata('n', 'ns', { b: '2', a: '1' }, { z: '' }, OWNER)).toEqual({
+      name: 'n',
+      namespace: 'ns',
+      labels: { a: '1', b: '2' },
+      annotations: { z: '' },
+      ownerReferences: OWNER,
+    });
   });
 });
 
 describe('templateToObject (GenerateTemplate): an object from spec.template of the template', () => {
   const inner = {
-    metadata: { name: 'ignored', labels: { tl: 'template', over: 'template', 'topology.cluster.x-k8s.io/owned': 'x' }, annotations: { ta: 'template', over: 'template' } },
+    metadata: {
+      name: 'ignored',
+      labels: { tl: 'template', over: 'template', 'topology.cluster.x-k8s.io/owned': 'x' },
+      annotations: { ta: 'template', over: 'template' },
+    },
     spec: { backend: { docker: {} } },
     extra: [1],
   };
 
   it('labels: spec.template.metadata.labels, then the caller labels, then cluster-name and owned forced; annotations: the template, the caller, then cloned-from forced', () => {
-    const obj = templateToObject({ template: clusterTemplate(inner), name: 'c1-abc', cluster, labels: { over: 'caller', cl: 'caller' }, annotations: { over: 'caller', 'cluster.x-k8s.io/cloned-from-name': 'caller' } });
+    const obj = templateToObject({
+      template: clusterTemplate(inner),
+      name: 'c1-abc',
+      cluster,
+      labels: { over: 'caller', cl: 'caller' },
+      annotations: { over: 'caller', 'cluster.x-k8s.io/cloned-from-name': 'caller' },
+    });
     expect(obj).toEqual({
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
       kind: 'DevCluster',
@@ -98,7 +147,9 @@ describe('templateToObject (GenerateTemplate): an object from spec.template of t
   });
 
   it('a template without spec.template yields an empty object: apiVersion, kind without the Template suffix, metadata', () => {
-    expect(templateToObject({ template: clusterTemplate(undefined), name: 'c1-abc', cluster, ownerReferences: OWNER })).toEqual({
+    expect(
+      templateToObject({ template: clusterTemplate(undefined), name: 'c1-abc', cluster, ownerReferences: OWNER }),
+    ).toEqual({
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
       kind: 'DevCluster',
       metadata: { name: 'c1-abc', namespace: 'ns', labels: OWNED, annotations: CLONED, ownerReferences: OWNER },
@@ -106,32 +157,64 @@ describe('templateToObject (GenerateTemplate): an object from spec.template of t
   });
 
   it('apiVersion and kind of spec.template win when set; an empty or non-string one is derived from the template (GetAPIVersion/GetKind == "")', () => {
-    const given = templateToObject({ template: clusterTemplate({ apiVersion: 'other.io/v1', kind: 'Other', spec: {} }), name: 'n', cluster });
+    const given = templateToObject({
+      template: clusterTemplate({ apiVersion: 'other.io/v1', kind: 'Other', spec: {} }),
+      name: 'n',
+      cluster,
+    });
     expect([given.apiVersion, given.kind, given.spec]).toEqual(['other.io/v1', 'Other', {}]);
     for (const bad of ['', 5, null]) {
-      const derived = templateToObject({ template: clusterTemplate({ apiVersion: bad, kind: bad }), name: 'n', cluster });
+      const derived = templateToObject({
+        template: clusterTemplate({ apiVersion: bad, kind: bad }),
+        name: 'n',
+        cluster,
+      });
       expect([derived.apiVersion, derived.kind]).toEqual(['infrastructure.cluster.x-k8s.io/v1beta2', 'DevCluster']);
     }
   });
 
   it('the status of spec.template is not desired state and is not rendered (the API server ignores status on create)', () => {
-    expect(templateToObject({ template: clusterTemplate({ spec: {}, status: { ready: true } }), name: 'n', cluster }).status).toBeUndefined();
+    expect(
+      templateToObject({ template: clusterTemplate({ spec: {}, status: { ready: true } }), name: 'n', cluster }).status,
+    ).toBeUndefined();
   });
 
   it('cloned-from-groupkind is the bare Kind for a core-group template; a template without name or kind gives empty values', () => {
-    const core = templateToObject({ template: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'p' } }, name: 'n', cluster });
+    const core = templateToObject({
+      template: { apiVersion: 'v1', kind: 'PodTemplate', metadata: { name: 'p' } },
+      name: 'n',
+      cluster,
+    });
     expect(core.kind).toBe('Pod');
-    expect((core.metadata as JsonObject).annotations).toEqual({ 'cluster.x-k8s.io/cloned-from-groupkind': 'PodTemplate', 'cluster.x-k8s.io/cloned-from-name': 'p' });
+    expect((core.metadata as JsonObject).annotations).toEqual({
+      'cluster.x-k8s.io/cloned-from-groupkind': 'PodTemplate',
+      'cluster.x-k8s.io/cloned-from-name': 'p',
+    });
     const bare = templateToObject({ template: {}, name: 'n', cluster });
     expect(bare.kind).toBe('');
-    expect((bare.metadata as JsonObject).annotations).toEqual({ 'cluster.x-k8s.io/cloned-from-groupkind': '', 'cluster.x-k8s.io/cloned-from-name': '' });
+    expect((bare.metadata as JsonObject).annotations).toEqual({
+      'cluster.x-k8s.io/cloned-from-groupkind': '',
+      'cluster.x-k8s.io/cloned-from-name': '',
+    });
   });
 
   it('explain: each field from the template path it was copied from; namespace, kind, forced labels and annotations, owner reference as fixed values', () => {
     const rec = new OriginRecorder();
     const template = clusterTemplate(inner);
     const callerLayer = sourceLayer(rec, { cl: 'caller' }, (k) => fixedSource(`caller ${k}`));
-    const obj = templateToObject({ template, name: 'n', cluster, labels: { cl: 'caller' }, annotations: { ca: 'caller' }, ownerReferences: OWNER, labelLayers: [callerLayer], annotationLayers: [sourceLayer(rec, ['ca'], () => fixedSource('caller annotation'))] }, rec);
+    const obj = templateToObject(
+      {
+        template,
+        name: 'n',
+        cluster,
+        labels: { cl: 'caller' },
+        annotations: { ca: 'caller' },
+        ownerReferences: OWNER,
+        labelLayers: [callerLayer],
+        annotationLayers: [sourceLayer(rec, ['ca'], () => fixedSource('caller annotation'))],
+      },
+      rec,
+    );
     const from = (path: string) => ({ kind: 'template', template: TEMPLATE_ID('DevClusterTemplate', 'infra'), path });
     expectOrigins(rec, obj, [
       [['spec', 'backend', 'docker'], from('spec.template.spec.backend.docker')],
@@ -146,7 +229,10 @@ describe('templateToObject (GenerateTemplate): an object from spec.template of t
       [['metadata', 'labels', 'cluster.x-k8s.io/cluster-name'], CLUSTER_NAME_ORIGIN],
       [['metadata', 'annotations', 'ta'], from('spec.template.metadata.annotations.ta')],
       [['metadata', 'annotations', 'ca'], fixed('caller annotation')],
-      [['metadata', 'annotations', 'cluster.x-k8s.io/cloned-from-name'], fixed('name of the ClusterClass template it was cloned from (DevClusterTemplate infra)')],
+      [
+        ['metadata', 'annotations', 'cluster.x-k8s.io/cloned-from-name'],
+        fixed('name of the ClusterClass template it was cloned from (DevClusterTemplate infra)'),
+      ],
     ]);
   });
 
@@ -162,8 +248,13 @@ describe('templateToObject (GenerateTemplate): an object from spec.template of t
 });
 
 describe('templateToTemplate: a clone of the whole template', () => {
-  it('the template\'s own labels and annotations kept, cluster-name and owned forced, the caller labels added, cloned-from forced; the owner reference to the Cluster', () => {
-    const clone = templateToTemplate({ template: machineTemplate({ status: { x: 1 }, extra: 'kept' }), name: 'c1-xyz', cluster: withUid, labels: { 'topology.cluster.x-k8s.io/deployment-name': 'md-0' } });
+  it("the template's own labels and annotations kept, cluster-name and owned forced, the caller labels added, cloned-from forced; the owner reference to the Cluster", () => {
+    const clone = templateToTemplate({
+      template: machineTemplate({ status: { x: 1 }, extra: 'kept' }),
+      name: 'c1-xyz',
+      cluster: withUid,
+      labels: { 'topology.cluster.x-k8s.io/deployment-name': 'md-0' },
+    });
     expect(clone).toEqual({
       apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
       kind: 'DevMachineTemplate',
@@ -171,7 +262,11 @@ describe('templateToTemplate: a clone of the whole template', () => {
         name: 'c1-xyz',
         namespace: 'ns',
         labels: { tl: 'a', ...OWNED, 'topology.cluster.x-k8s.io/deployment-name': 'md-0' },
-        annotations: { ta: 'b', 'cluster.x-k8s.io/cloned-from-name': 'machine', 'cluster.x-k8s.io/cloned-from-groupkind': 'DevMachineTemplate.infrastructure.cluster.x-k8s.io' },
+        annotations: {
+          ta: 'b',
+          'cluster.x-k8s.io/cloned-from-name': 'machine',
+          'cluster.x-k8s.io/cloned-from-groupkind': 'DevMachineTemplate.infrastructure.cluster.x-k8s.io',
+        },
         ownerReferences: OWNER,
       },
       spec: { template: { metadata: { labels: { inner: 'kept' } }, spec: { image: 'x' } } },
@@ -185,14 +280,20 @@ describe('templateToTemplate: a clone of the whole template', () => {
       name: 'n',
       namespace: 'ns',
       labels: OWNED,
-      annotations: { 'cluster.x-k8s.io/cloned-from-name': '', 'cluster.x-k8s.io/cloned-from-groupkind': 'DevMachineTemplate.infrastructure.cluster.x-k8s.io' },
+      annotations: {
+        'cluster.x-k8s.io/cloned-from-name': '',
+        'cluster.x-k8s.io/cloned-from-groupkind': 'DevMachineTemplate.infrastructure.cluster.x-k8s.io',
+      },
     });
   });
 
-  it('explain: every top-level field from the template, the template\'s labels and annotations from its metadata, the forced ones fixed', () => {
+  it("explain: every top-level field from the template, the template's labels and annotations from its metadata, the forced ones fixed", () => {
     const rec = new OriginRecorder();
     const template = machineTemplate({ status: { x: 1 } });
-    const clone = templateToTemplate({ template, name: 'n', cluster: withUid, labels: { 'topology.cluster.x-k8s.io/deployment-name': 'md-0' } }, rec);
+    const clone = templateToTemplate(
+      { template, name: 'n', cluster: withUid, labels: { 'topology.cluster.x-k8s.io/deployment-name': 'md-0' } },
+      rec,
+    );
     const from = (path: string) => ({ kind: 'template', template: TEMPLATE_ID('DevMachineTemplate', 'machine'), path });
     expectOrigins(rec, clone, [
       [['apiVersion'], from('apiVersion')],
@@ -205,9 +306,15 @@ describe('templateToTemplate: a clone of the whole template', () => {
       [['metadata', 'labels', 'tl'], from('metadata.labels.tl')],
       [['metadata', 'labels', 'cluster.x-k8s.io/cluster-name'], CLUSTER_NAME_ORIGIN],
       [['metadata', 'labels', 'topology.cluster.x-k8s.io/owned'], OWNED_ORIGIN],
-      [['metadata', 'labels', 'topology.cluster.x-k8s.io/deployment-name'], fixed('label with the MachineDeployment topology name')],
+      [
+        ['metadata', 'labels', 'topology.cluster.x-k8s.io/deployment-name'],
+        fixed('label with the MachineDeployment topology name'),
+      ],
       [['metadata', 'annotations', 'ta'], from('metadata.annotations.ta')],
-      [['metadata', 'annotations', 'cluster.x-k8s.io/cloned-from-groupkind'], fixed('group/kind of the ClusterClass template it was cloned from (DevMachineTemplate)')],
+      [
+        ['metadata', 'annotations', 'cluster.x-k8s.io/cloned-from-groupkind'],
+        fixed('group/kind of the ClusterClass template it was cloned from (DevMachineTemplate)'),
+      ],
     ]);
   });
 });

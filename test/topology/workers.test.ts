@@ -38,10 +38,20 @@ function inputs(opts: Options) {
     kind: 'ClusterClass',
     metadata: { name: 'cc', namespace: 'ns' },
     spec: {
-      controlPlane: { templateRef: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'cp' } },
+      controlPlane: {
+        templateRef: {
+          apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+          kind: 'KubeadmControlPlaneTemplate',
+          name: 'cp',
+        },
+      },
       workers: {
-        machineDeployments: [{ class: 'md', bootstrap: { templateRef: BOOT }, infrastructure: { templateRef: MACHINE }, ...opts.mdClass }],
-        machinePools: [{ class: 'pool', bootstrap: { templateRef: BOOT }, infrastructure: { templateRef: POOL }, ...opts.poolClass }],
+        machineDeployments: [
+          { class: 'md', bootstrap: { templateRef: BOOT }, infrastructure: { templateRef: MACHINE }, ...opts.mdClass },
+        ],
+        machinePools: [
+          { class: 'pool', bootstrap: { templateRef: BOOT }, infrastructure: { templateRef: POOL }, ...opts.poolClass },
+        ],
       },
     },
   };
@@ -67,7 +77,9 @@ function inputs(opts: Options) {
 const KRM_ANNOTATION = /^((internal\.)?config\.kubernetes\.io|render-clusterclass\.dev)\//;
 const withoutKrm = (o: JsonObject): JsonObject => {
   const meta = o.metadata as JsonObject;
-  const annotations = Object.fromEntries(Object.entries((meta.annotations as JsonObject | undefined) ?? {}).filter(([k]) => !KRM_ANNOTATION.test(k)));
+  const annotations = Object.fromEntries(
+    Object.entries((meta.annotations as JsonObject | undefined) ?? {}).filter(([k]) => !KRM_ANNOTATION.test(k)),
+  );
   const { annotations: _, ...rest } = meta;
   return { ...o, metadata: Object.keys(annotations).length > 0 ? { ...rest, annotations } : rest };
 };
@@ -94,9 +106,17 @@ const OWNER = [{ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 
 
 const classMetadata = {
   labels: { shared: 'class', cl: 'class' },
-  annotations: { ca: 'class', shared: 'class', 'topology.cluster.x-k8s.io/hold-upgrade-sequence': '', 'topology.cluster.x-k8s.io/defer-upgrade': '' },
+  annotations: {
+    ca: 'class',
+    shared: 'class',
+    'topology.cluster.x-k8s.io/hold-upgrade-sequence': '',
+    'topology.cluster.x-k8s.io/defer-upgrade': '',
+  },
 };
-const topologyMetadata = { labels: { shared: 'topology' }, annotations: { shared: 'topology', 'topology.cluster.x-k8s.io/defer-upgrade': '' } };
+const topologyMetadata = {
+  labels: { shared: 'topology' },
+  annotations: { shared: 'topology', 'topology.cluster.x-k8s.io/defer-upgrade': '' },
+};
 const strategy = (maxSurge: number) => ({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge } });
 const mdClass = {
   metadata: classMetadata,
@@ -123,7 +143,12 @@ describe('computeMachineDeployment: every field topology over class', () => {
   it('v1beta2: the topology values where it sets them, the class values elsewhere, metadata merged and fixed labels on top', () => {
     const [md] = ofKind(render({ mdClass, mds: [mdTopology] }), 'MachineDeployment');
     const annotations = { ca: 'class', shared: 'topology' };
-    expect(md.metadata).toEqual({ name: md.metadata.name, namespace: 'ns', labels: { cl: 'class', shared: 'topology', ...MD_LABELS }, annotations });
+    expect(md.metadata).toEqual({
+      name: md.metadata.name,
+      namespace: 'ns',
+      labels: { cl: 'class', shared: 'topology', ...MD_LABELS },
+      annotations,
+    });
     expect(md.metadata.name).toMatch(/^c1-md-0-[a-z0-9]{5}$/);
     expect(md.spec).toEqual({
       clusterName: 'c1',
@@ -137,8 +162,18 @@ describe('computeMachineDeployment: every field topology over class', () => {
         spec: {
           clusterName: 'c1',
           version: 'v1.31.0',
-          bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: md.spec.template.spec.bootstrap.configRef.name } },
-          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: md.spec.template.spec.infrastructureRef.name },
+          bootstrap: {
+            configRef: {
+              apiGroup: 'bootstrap.cluster.x-k8s.io',
+              kind: 'KubeadmConfigTemplate',
+              name: md.spec.template.spec.bootstrap.configRef.name,
+            },
+          },
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'DevMachineTemplate',
+            name: md.spec.template.spec.infrastructureRef.name,
+          },
           failureDomain: 'fd-topology',
           readinessGates: [{ conditionType: 'ClassGate' }],
           taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
@@ -155,12 +190,20 @@ describe('computeMachineDeployment: every field topology over class', () => {
     expect(md.spec.remediation).toEqual({ maxInFlight: 2 });
     expect(md.spec.deletion).toEqual({ order: 'Oldest' });
     expect(md.spec.replicas).toBeUndefined();
-    expect(md.spec.template.spec).toMatchObject({ failureDomain: 'fd-class', minReadySeconds: 5, taints: [{ key: 'class-taint', effect: 'NoSchedule' }], deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 } });
+    expect(md.spec.template.spec).toMatchObject({
+      failureDomain: 'fd-class',
+      minReadySeconds: 5,
+      taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+      deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 },
+    });
     expect(md.metadata.annotations).toEqual({ ca: 'class', shared: 'class' });
   });
 
   it('a rollout.after alone replaces the class rollout as a whole (MachineDeploymentTopologyRolloutSpec not zero); nothing set when neither sets anything', () => {
-    const [after] = ofKind(render({ mdClass, mds: [{ rollout: { after: '2030-01-01T00:00:00Z' } }] }), 'MachineDeployment');
+    const [after] = ofKind(
+      render({ mdClass, mds: [{ rollout: { after: '2030-01-01T00:00:00Z' } }] }),
+      'MachineDeployment',
+    );
     expect(after.spec.rollout).toEqual({ after: '2030-01-01T00:00:00Z' });
     const [bare] = ofKind(render({ mds: [{}] }), 'MachineDeployment');
     expect(Object.keys(bare.spec)).toEqual(['clusterName', 'selector', 'template']);
@@ -175,7 +218,10 @@ describe('computeMachineDeployment: every field topology over class', () => {
   });
 
   it('an empty topology failureDomain or deletion order is unset (!= ""): the class value is used', () => {
-    const [md] = ofKind(render({ mdClass, mds: [{ failureDomain: '', deletion: { order: '' } }] }), 'MachineDeployment');
+    const [md] = ofKind(
+      render({ mdClass, mds: [{ failureDomain: '', deletion: { order: '' } }] }),
+      'MachineDeployment',
+    );
     expect(md.spec.template.spec.failureDomain).toBe('fd-class');
     expect(md.spec.deletion).toEqual({ order: 'Oldest' });
   });
@@ -189,14 +235,30 @@ describe('computeMachineDeployment: every field topology over class', () => {
       replicas: 3,
       rolloutAfter: '2030-01-01T00:00:00Z',
       minReadySeconds: 9,
-      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 2, deletePolicy: 'Newest' }, remediation: { maxInFlight: '50%' } },
+      strategy: {
+        type: 'RollingUpdate',
+        rollingUpdate: { maxUnavailable: 0, maxSurge: 2, deletePolicy: 'Newest' },
+        remediation: { maxInFlight: '50%' },
+      },
       selector: { matchLabels: MD_LABELS },
     });
     expect(template.spec).toEqual({
       clusterName: 'c1',
       version: 'v1.31.0',
-      bootstrap: { configRef: { apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfigTemplate', name: template.spec.bootstrap.configRef.name, namespace: 'ns' } },
-      infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', name: template.spec.infrastructureRef.name, namespace: 'ns' },
+      bootstrap: {
+        configRef: {
+          apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+          kind: 'KubeadmConfigTemplate',
+          name: template.spec.bootstrap.configRef.name,
+          namespace: 'ns',
+        },
+      },
+      infrastructureRef: {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'DevMachineTemplate',
+        name: template.spec.infrastructureRef.name,
+        namespace: 'ns',
+      },
       failureDomain: 'fd-topology',
       readinessGates: [{ conditionType: 'ClassGate' }],
       taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
@@ -209,7 +271,9 @@ describe('computeMachineDeployment: every field topology over class', () => {
   it('v1beta1: a deletion order or maxInFlight alone makes a strategy of its own; none when nothing sets one', () => {
     const mds = (md: object) => ofKind(render({ mds: [md] }, 'v1beta1'), 'MachineDeployment')[0].spec;
     expect(mds({ deletion: { order: 'Random' } }).strategy).toEqual({ rollingUpdate: { deletePolicy: 'Random' } });
-    expect(mds({ healthCheck: { remediation: { maxInFlight: 1 } } }).strategy).toEqual({ remediation: { maxInFlight: 1 } });
+    expect(mds({ healthCheck: { remediation: { maxInFlight: 1 } } }).strategy).toEqual({
+      remediation: { maxInFlight: 1 },
+    });
     expect(mds({}).strategy).toBeUndefined();
   });
 
@@ -238,9 +302,13 @@ describe('the MachineDeployment health check (IsMachineDeploymentMachineHealthCh
     const objects = render({ mdClass: { healthCheck: checks }, mds: [{}] });
     const [mhc] = ofKind(objects, 'MachineHealthCheck');
     expect(mhc.metadata.name).toBe(ofKind(objects, 'MachineDeployment')[0].metadata.name);
-    expect(mhc.spec.selector).toEqual({ matchLabels: { 'topology.cluster.x-k8s.io/deployment-name': 'md-0', 'topology.cluster.x-k8s.io/owned': '' } });
+    expect(mhc.spec.selector).toEqual({
+      matchLabels: { 'topology.cluster.x-k8s.io/deployment-name': 'md-0', 'topology.cluster.x-k8s.io/owned': '' },
+    });
     expect(mhc.spec.checks).toEqual({ nodeStartupTimeoutSeconds: 300 });
-    expect(mhcs({ mds: [{ healthCheck: { checks: { nodeStartupTimeoutSeconds: 120 } } }] })[0].spec.checks).toEqual({ nodeStartupTimeoutSeconds: 120 });
+    expect(mhcs({ mds: [{ healthCheck: { checks: { nodeStartupTimeoutSeconds: 120 } } }] })[0].spec.checks).toEqual({
+      nodeStartupTimeoutSeconds: 120,
+    });
   });
 
   it('none when neither defines one, or when the topology sets enabled: false', () => {
@@ -251,10 +319,27 @@ describe('the MachineDeployment health check (IsMachineDeploymentMachineHealthCh
 });
 
 describe('computeMachinePool', () => {
-  const poolClass = { metadata: classMetadata, failureDomains: ['a', 'b'], deletion: { nodeDrainTimeoutSeconds: 10 }, minReadySeconds: 5, taints: [{ key: 'class-taint', effect: 'NoSchedule' }] };
+  const poolClass = {
+    metadata: classMetadata,
+    failureDomains: ['a', 'b'],
+    deletion: { nodeDrainTimeoutSeconds: 10 },
+    minReadySeconds: 5,
+    taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+  };
 
   it('v1beta2: the pool, its bootstrap and infrastructure objects (templateToObject, pool-name label, Cluster owner reference)', () => {
-    const objects = render({ uid: 'u-1', poolClass, pools: [{ metadata: topologyMetadata, replicas: 2, failureDomains: ['c'], deletion: { nodeDeletionTimeoutSeconds: 30 } }] });
+    const objects = render({
+      uid: 'u-1',
+      poolClass,
+      pools: [
+        {
+          metadata: topologyMetadata,
+          replicas: 2,
+          failureDomains: ['c'],
+          deletion: { nodeDeletionTimeoutSeconds: 30 },
+        },
+      ],
+    });
     const [mp] = ofKind(objects, 'MachinePool');
     const [boot] = ofKind(objects, 'KubeadmConfig');
     const [infra] = ofKind(objects, 'DevMachinePool');
@@ -263,18 +348,32 @@ describe('computeMachinePool', () => {
       expect(o.metadata.ownerReferences).toEqual(OWNER);
     }
     expect(mp.apiVersion).toBe('cluster.x-k8s.io/v1beta2');
-    expect(mp.metadata).toEqual({ name: mp.metadata.name, namespace: 'ns', labels: { cl: 'class', shared: 'topology', ...POOL_LABELS }, annotations: { ca: 'class', shared: 'topology' } });
+    expect(mp.metadata).toEqual({
+      name: mp.metadata.name,
+      namespace: 'ns',
+      labels: { cl: 'class', shared: 'topology', ...POOL_LABELS },
+      annotations: { ca: 'class', shared: 'topology' },
+    });
     expect(mp.spec).toEqual({
       clusterName: 'c1',
       replicas: 2,
       failureDomains: ['c'],
       template: {
-        metadata: { labels: { cl: 'class', shared: 'topology', ...POOL_LABELS }, annotations: { ca: 'class', shared: 'topology' } },
+        metadata: {
+          labels: { cl: 'class', shared: 'topology', ...POOL_LABELS },
+          annotations: { ca: 'class', shared: 'topology' },
+        },
         spec: {
           clusterName: 'c1',
           version: 'v1.31.0',
-          bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: boot.metadata.name } },
-          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachinePool', name: infra.metadata.name },
+          bootstrap: {
+            configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfig', name: boot.metadata.name },
+          },
+          infrastructureRef: {
+            apiGroup: 'infrastructure.cluster.x-k8s.io',
+            kind: 'DevMachinePool',
+            name: infra.metadata.name,
+          },
           taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
           minReadySeconds: 5,
           deletion: { nodeDrainTimeoutSeconds: 10, nodeDeletionTimeoutSeconds: 30 },
@@ -290,27 +389,48 @@ describe('computeMachinePool', () => {
     expect(mp.spec.failureDomains).toEqual(['a', 'b']);
     expect(mp.spec.template.spec.minReadySeconds).toBeUndefined();
     expect(mp.spec.template.spec.nodeDrainTimeout).toBe('10s');
-    expect(mp.spec.template.spec.bootstrap.configRef).toEqual({ apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2', kind: 'KubeadmConfig', name: mp.spec.template.spec.bootstrap.configRef.name, namespace: 'ns' });
+    expect(mp.spec.template.spec.bootstrap.configRef).toEqual({
+      apiVersion: 'bootstrap.cluster.x-k8s.io/v1beta2',
+      kind: 'KubeadmConfig',
+      name: mp.spec.template.spec.bootstrap.configRef.name,
+      namespace: 'ns',
+    });
   });
 });
 
 describe('explain: the origins of the workers', () => {
-  const topology = (path: string, note?: string) => ({ kind: 'topology', path: `spec.topology.workers.machineDeployments[0].${path}`, ...(note ? { note } : {}) });
-  const cls = (path: string, note?: string) => ({ kind: 'clusterClass', path: `spec.workers.machineDeployments[0].${path}`, ...(note ? { note } : {}) });
+  const topology = (path: string, note?: string) => ({
+    kind: 'topology',
+    path: `spec.topology.workers.machineDeployments[0].${path}`,
+    ...(note ? { note } : {}),
+  });
+  const cls = (path: string, note?: string) => ({
+    kind: 'clusterClass',
+    path: `spec.workers.machineDeployments[0].${path}`,
+    ...(note ? { note } : {}),
+  });
   const fixed = (detail: string) => ({ kind: 'fixed', detail });
 
   it('a MachineDeployment: each field from the topology or the class that set it, the computed ones described', () => {
     const md = objectOf(explained({ mdClass, mds: [mdTopology] }), 'MachineDeployment md-0');
     expectOrigins(md, {
-      'apiVersion': fixed('CAPI core API version (v1beta2)'),
-      'kind': fixed('MachineDeployment'),
-      'metadata.name': { kind: 'builtin', detail: 'name of the MachineDeployment, from the default naming template "{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' },
+      apiVersion: fixed('CAPI core API version (v1beta2)'),
+      kind: fixed('MachineDeployment'),
+      'metadata.name': {
+        kind: 'builtin',
+        detail:
+          'name of the MachineDeployment, from the default naming template "{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)',
+      },
       'metadata.labels.cl': cls('metadata.labels.cl'),
       'metadata.labels.shared': topology('metadata.labels.shared'),
-      "metadata.labels['topology.cluster.x-k8s.io/deployment-name']": fixed('label with the MachineDeployment topology name'),
+      "metadata.labels['topology.cluster.x-k8s.io/deployment-name']": fixed(
+        'label with the MachineDeployment topology name',
+      ),
       'spec.template.metadata.annotations.ca': cls('metadata.annotations.ca'),
       'spec.template.metadata.annotations.shared': topology('metadata.annotations.shared'),
-      "spec.selector.matchLabels['topology.cluster.x-k8s.io/owned']": fixed('selector of the MachineDeployment: the three fixed labels'),
+      "spec.selector.matchLabels['topology.cluster.x-k8s.io/owned']": fixed(
+        'selector of the MachineDeployment: the three fixed labels',
+      ),
       'spec.replicas': topology('replicas'),
       'spec.rollout.after': topology('rollout.after'),
       'spec.rollout.strategy.rollingUpdate.maxSurge': topology('rollout.strategy.rollingUpdate.maxSurge'),
@@ -326,16 +446,27 @@ describe('explain: the origins of the workers', () => {
     });
     const ref = sourceOf(md, 'spec.template.spec.bootstrap.configRef.name') as { kind: string; detail: string };
     expect(ref.kind).toBe('builtin');
-    expect(ref.detail).toMatch(/^reference to the generated bootstrap template clone \(KubeadmConfigTemplate\) "c1-md-0-[a-z0-9]+"$/);
+    expect(ref.detail).toMatch(
+      /^reference to the generated bootstrap template clone \(KubeadmConfigTemplate\) "c1-md-0-[a-z0-9]+"$/,
+    );
     const infra = sourceOf(md, 'spec.template.spec.infrastructureRef.kind') as { detail: string };
-    expect(infra.detail).toMatch(/^reference to the generated infrastructure machine template clone \(DevMachineTemplate\) "c1-md-0-[a-z0-9]+"$/);
+    expect(infra.detail).toMatch(
+      /^reference to the generated infrastructure machine template clone \(DevMachineTemplate\) "c1-md-0-[a-z0-9]+"$/,
+    );
   });
 
   it('a MachineDeployment from the class: class strategy, maxInFlight and deletion order; a naming template of the class', () => {
-    const md = objectOf(explained({ mdClass: { ...mdClass, naming: { template: '{{ .machineDeployment.topologyName }}-x' } }, mds: [{}] }), 'MachineDeployment md-0');
+    const md = objectOf(
+      explained({
+        mdClass: { ...mdClass, naming: { template: '{{ .machineDeployment.topologyName }}-x' } },
+        mds: [{}],
+      }),
+      'MachineDeployment md-0',
+    );
     expect(sourceOf(md, 'metadata.name')).toEqual({
       kind: 'builtin',
-      detail: 'name of the MachineDeployment, from the naming template "{{ .machineDeployment.topologyName }}-x" (ClusterClass spec.workers.machineDeployments[0].naming.template; {{ .random }} is a stable hash)',
+      detail:
+        'name of the MachineDeployment, from the naming template "{{ .machineDeployment.topologyName }}-x" (ClusterClass spec.workers.machineDeployments[0].naming.template; {{ .random }} is a stable hash)',
     });
     expectOrigins(md, {
       'spec.rollout.strategy.type': cls('rollout.strategy.type'),
@@ -354,10 +485,19 @@ describe('explain: the origins of the workers', () => {
       'spec.strategy.type': topology('rollout.strategy.type'),
       'spec.strategy.rollingUpdate.deletePolicy': topology('deletion.order'),
       'spec.strategy.remediation.maxInFlight': topology('healthCheck.remediation.maxInFlight'),
-      'spec.template.spec.nodeDrainTimeout': topology('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'),
-      'spec.template.spec.nodeVolumeDetachTimeout': cls('deletion.nodeVolumeDetachTimeoutSeconds', 'seconds converted to a duration'),
+      'spec.template.spec.nodeDrainTimeout': topology(
+        'deletion.nodeDrainTimeoutSeconds',
+        'seconds converted to a duration',
+      ),
+      'spec.template.spec.nodeVolumeDetachTimeout': cls(
+        'deletion.nodeVolumeDetachTimeoutSeconds',
+        'seconds converted to a duration',
+      ),
     });
-    const orderOnly = objectOf(explained({ mds: [{ deletion: { order: 'Random' } }] }, 'v1beta1'), 'MachineDeployment md-0');
+    const orderOnly = objectOf(
+      explained({ mds: [{ deletion: { order: 'Random' } }] }, 'v1beta1'),
+      'MachineDeployment md-0',
+    );
     expect(sourceOf(orderOnly, 'spec.strategy.rollingUpdate.deletePolicy')).toEqual(topology('deletion.order'));
   });
 
@@ -365,49 +505,110 @@ describe('explain: the origins of the workers', () => {
     const objects = explained({ mds: [{}], pools: [{}] });
     expect(sourceOf(objectOf(objects, 'MachineDeploymentBootstrapTemplate md-0'), 'metadata.name')).toEqual({
       kind: 'builtin',
-      detail: 'name of the bootstrap template clone: "c1-md-0-" + a hash of its patched content (changes, i.e. rotates, when the template content changes)',
+      detail:
+        'name of the bootstrap template clone: "c1-md-0-" + a hash of its patched content (changes, i.e. rotates, when the template content changes)',
     });
     expect(sourceOf(objectOf(objects, 'MachineDeploymentInfrastructureTemplate md-0'), 'metadata.name')).toEqual({
       kind: 'builtin',
-      detail: 'name of the infrastructure machine template clone: "c1-md-0-" + a hash of its patched content (changes, i.e. rotates, when the template content changes)',
+      detail:
+        'name of the infrastructure machine template clone: "c1-md-0-" + a hash of its patched content (changes, i.e. rotates, when the template content changes)',
     });
-    expect(sourceOf(objectOf(objects, 'MachinePoolBootstrap mp-0'), 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the MachinePool bootstrap config: "c1-mp-0-" + a stable hash' });
-    expect(sourceOf(objectOf(objects, 'MachinePoolInfrastructure mp-0'), 'metadata.name')).toEqual({ kind: 'builtin', detail: 'name of the infrastructure machine pool: "c1-mp-0-" + a stable hash' });
+    expect(sourceOf(objectOf(objects, 'MachinePoolBootstrap mp-0'), 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'name of the MachinePool bootstrap config: "c1-mp-0-" + a stable hash',
+    });
+    expect(sourceOf(objectOf(objects, 'MachinePoolInfrastructure mp-0'), 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'name of the infrastructure machine pool: "c1-mp-0-" + a stable hash',
+    });
     // The name is recorded beside the origins templateToTemplate/templateToObject recorded, not over them.
-    expect(sourceOf(objectOf(objects, 'MachineDeploymentBootstrapTemplate md-0'), "metadata.labels['cluster.x-k8s.io/cluster-name']")).toEqual(fixed('label with the Cluster name, set on every generated object'));
-    expect(sourceOf(objectOf(objects, 'MachineDeploymentInfrastructureTemplate md-0'), 'spec.template.spec.backend.docker')).toEqual({ kind: 'template', template: MACHINE, path: 'spec.template.spec.backend.docker' });
+    expect(
+      sourceOf(
+        objectOf(objects, 'MachineDeploymentBootstrapTemplate md-0'),
+        "metadata.labels['cluster.x-k8s.io/cluster-name']",
+      ),
+    ).toEqual(fixed('label with the Cluster name, set on every generated object'));
+    expect(
+      sourceOf(objectOf(objects, 'MachineDeploymentInfrastructureTemplate md-0'), 'spec.template.spec.backend.docker'),
+    ).toEqual({ kind: 'template', template: MACHINE, path: 'spec.template.spec.backend.docker' });
     for (const role of ['MachinePoolBootstrap mp-0', 'MachinePoolInfrastructure mp-0']) {
-      expect(sourceOf(objectOf(objects, role), "metadata.labels['topology.cluster.x-k8s.io/pool-name']")).toEqual(fixed('label with the MachinePool topology name'));
+      expect(sourceOf(objectOf(objects, role), "metadata.labels['topology.cluster.x-k8s.io/pool-name']")).toEqual(
+        fixed('label with the MachinePool topology name'),
+      );
     }
   });
 
   it('a MachinePool: replicas, failure domains, timeouts, references and name', () => {
-    const pool = (path: string, note?: string) => ({ kind: 'topology', path: `spec.topology.workers.machinePools[0].${path}`, ...(note ? { note } : {}) });
+    const pool = (path: string, note?: string) => ({
+      kind: 'topology',
+      path: `spec.topology.workers.machinePools[0].${path}`,
+      ...(note ? { note } : {}),
+    });
     const poolCls = (path: string) => ({ kind: 'clusterClass', path: `spec.workers.machinePools[0].${path}` });
-    const mp = objectOf(explained({ poolClass: { failureDomains: ['a'], minReadySeconds: 5 }, pools: [{ replicas: 2, deletion: { nodeDrainTimeoutSeconds: 4 } }] }, 'v1beta1'), 'MachinePool mp-0');
+    const mp = objectOf(
+      explained(
+        {
+          poolClass: { failureDomains: ['a'], minReadySeconds: 5 },
+          pools: [{ replicas: 2, deletion: { nodeDrainTimeoutSeconds: 4 } }],
+        },
+        'v1beta1',
+      ),
+      'MachinePool mp-0',
+    );
     expectOrigins(mp, {
-      'kind': fixed('MachinePool'),
-      'metadata.name': { kind: 'builtin', detail: 'name of the MachinePool, from the default naming template "{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)' },
+      kind: fixed('MachinePool'),
+      'metadata.name': {
+        kind: 'builtin',
+        detail:
+          'name of the MachinePool, from the default naming template "{{ .cluster.name }}-{{ .machinePool.topologyName }}-{{ .random }}" ({{ .random }} is a stable hash)',
+      },
       'spec.replicas': pool('replicas'),
       'spec.failureDomains[0]': poolCls('failureDomains[0]'),
       'spec.minReadySeconds': poolCls('minReadySeconds'),
-      'spec.template.spec.nodeDrainTimeout': pool('deletion.nodeDrainTimeoutSeconds', 'seconds converted to a duration'),
+      'spec.template.spec.nodeDrainTimeout': pool(
+        'deletion.nodeDrainTimeoutSeconds',
+        'seconds converted to a duration',
+      ),
     });
-    expect((sourceOf(mp, 'spec.template.spec.infrastructureRef.name') as { detail: string }).detail).toMatch(/^reference to the generated infrastructure machine pool \(DevMachinePool\) "c1-mp-0-[a-z0-9]+"$/);
-    expect((sourceOf(mp, 'spec.template.spec.bootstrap.configRef.name') as { detail: string }).detail).toMatch(/^reference to the generated bootstrap config \(KubeadmConfig\) "c1-mp-0-[a-z0-9]+"$/);
-    const named = objectOf(explained({ poolClass: { failureDomains: ['a'], naming: { template: 'pool-{{ .machinePool.topologyName }}' } }, pools: [{ failureDomains: ['b'] }] }), 'MachinePool mp-0');
+    expect((sourceOf(mp, 'spec.template.spec.infrastructureRef.name') as { detail: string }).detail).toMatch(
+      /^reference to the generated infrastructure machine pool \(DevMachinePool\) "c1-mp-0-[a-z0-9]+"$/,
+    );
+    expect((sourceOf(mp, 'spec.template.spec.bootstrap.configRef.name') as { detail: string }).detail).toMatch(
+      /^reference to the generated bootstrap config \(KubeadmConfig\) "c1-mp-0-[a-z0-9]+"$/,
+    );
+    const named = objectOf(
+      explained({
+        poolClass: { failureDomains: ['a'], naming: { template: 'pool-{{ .machinePool.topologyName }}' } },
+        pools: [{ failureDomains: ['b'] }],
+      }),
+      'MachinePool mp-0',
+    );
     expect(sourceOf(named, 'metadata.name')).toEqual({
       kind: 'builtin',
-      detail: 'name of the MachinePool, from the naming template "pool-{{ .machinePool.topologyName }}" (ClusterClass spec.workers.machinePools[0].naming.template; {{ .random }} is a stable hash)',
+      detail:
+        'name of the MachinePool, from the naming template "pool-{{ .machinePool.topologyName }}" (ClusterClass spec.workers.machinePools[0].naming.template; {{ .random }} is a stable hash)',
     });
     expect(sourceOf(named, 'spec.failureDomains[0]')).toEqual(pool('failureDomains[0]'));
   });
 
   it('the MachineDeployment health check: named as the MachineDeployment it checks, selecting its Machines', () => {
-    const mhc = objectOf(explained({ mdClass: { healthCheck: { checks: { nodeStartupTimeoutSeconds: 300 } } }, mds: [{}] }), 'MachineDeploymentHealthCheck md-0');
-    expect(sourceOf(mhc, 'metadata.name')).toEqual({ kind: 'builtin', detail: 'same name as the MachineDeployment md-0 it checks' });
-    expect(sourceOf(mhc, 'spec.checks.nodeStartupTimeoutSeconds')).toEqual(cls('healthCheck.checks.nodeStartupTimeoutSeconds'));
-    const fromTopology = objectOf(explained({ mds: [{ healthCheck: { checks: { nodeStartupTimeoutSeconds: 120 } } }] }), 'MachineDeploymentHealthCheck md-0');
-    expect(sourceOf(fromTopology, 'spec.checks.nodeStartupTimeoutSeconds')).toEqual(topology('healthCheck.checks.nodeStartupTimeoutSeconds'));
+    const mhc = objectOf(
+      explained({ mdClass: { healthCheck: { checks: { nodeStartupTimeoutSeconds: 300 } } }, mds: [{}] }),
+      'MachineDeploymentHealthCheck md-0',
+    );
+    expect(sourceOf(mhc, 'metadata.name')).toEqual({
+      kind: 'builtin',
+      detail: 'same name as the MachineDeployment md-0 it checks',
+    });
+    expect(sourceOf(mhc, 'spec.checks.nodeStartupTimeoutSeconds')).toEqual(
+      cls('healthCheck.checks.nodeStartupTimeoutSeconds'),
+    );
+    const fromTopology = objectOf(
+      explained({ mds: [{ healthCheck: { checks: { nodeStartupTimeoutSeconds: 120 } } }] }),
+      'MachineDeploymentHealthCheck md-0',
+    );
+    expect(sourceOf(fromTopology, 'spec.checks.nodeStartupTimeoutSeconds')).toEqual(
+      topology('healthCheck.checks.nodeStartupTimeoutSeconds'),
+    );
   });
 });

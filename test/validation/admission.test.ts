@@ -30,7 +30,10 @@ const kcp = (version: 'v1beta1' | 'v1beta2', spec: JsonObject = {}): JsonObject 
   spec,
 });
 
-const amcp = (spec: JsonObject = {}, labels: Record<string, string> = { 'cluster.x-k8s.io/cluster-name': 'aks-1' }): JsonObject => ({
+const amcp = (
+  spec: JsonObject = {},
+  labels: Record<string, string> = { 'cluster.x-k8s.io/cluster-name': 'aks-1' },
+): JsonObject => ({
   apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
   kind: 'AzureManagedControlPlane',
   metadata: { name: 'aks-1-xyz12', namespace: 'default', labels },
@@ -65,11 +68,23 @@ describe('KubeadmControlPlane (CAPI KCP webhook Default())', () => {
   });
 
   it('v1beta2: keeps set replicas, version and maxSurge; the strategy type is always RollingUpdate', () => {
-    const out = admit(kcp('v1beta2', { replicas: 3, version: 'v1.33.5', rollout: { after: '2030-01-01T00:00:00Z', strategy: { type: 'Other', rollingUpdate: { maxSurge: 0 } } } }));
+    const out = admit(
+      kcp('v1beta2', {
+        replicas: 3,
+        version: 'v1.33.5',
+        rollout: { after: '2030-01-01T00:00:00Z', strategy: { type: 'Other', rollingUpdate: { maxSurge: 0 } } },
+      }),
+    );
     expect(out.spec.replicas).toBe(3);
     expect(out.spec.version).toBe('v1.33.5');
-    expect(out.spec.rollout).toEqual({ after: '2030-01-01T00:00:00Z', strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } } });
-    expect(admit(kcp('v1beta2', { rollout: { strategy: { rollingUpdate: { maxSurge: '25%' } } } })).spec.rollout.strategy.rollingUpdate.maxSurge).toBe('25%');
+    expect(out.spec.rollout).toEqual({
+      after: '2030-01-01T00:00:00Z',
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0 } },
+    });
+    expect(
+      admit(kcp('v1beta2', { rollout: { strategy: { rollingUpdate: { maxSurge: '25%' } } } })).spec.rollout.strategy
+        .rollingUpdate.maxSurge,
+    ).toBe('25%');
   });
 
   it('v1beta2: an absent version becomes "v" (Go: !HasPrefix("", "v") → "v" + "")', () => {
@@ -78,7 +93,11 @@ describe('KubeadmControlPlane (CAPI KCP webhook Default())', () => {
 
   it('v1beta1: the same defaults on the v1beta1 paths spec.rolloutStrategy.type / rollingUpdate.maxSurge', () => {
     const out = admit(kcp('v1beta1', { version: '1.30.1' }));
-    expect(out.spec).toEqual({ version: 'v1.30.1', replicas: 1, rolloutStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } });
+    expect(out.spec).toEqual({
+      version: 'v1.30.1',
+      replicas: 1,
+      rolloutStrategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } },
+    });
     expect(out.spec.rollout).toBeUndefined();
     const kept = admit(kcp('v1beta1', { version: 'v1.30.1', rolloutStrategy: { rollingUpdate: { maxSurge: 2 } } }));
     expect(kept.spec.rolloutStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 2 } });
@@ -89,7 +108,9 @@ describe('KubeadmControlPlane (CAPI KCP webhook Default())', () => {
   });
 
   it('names its source', () => {
-    expect(admissionWebhookSource(kcp('v1beta2'))).toContain('controlplane/kubeadm/webhooks/admission/kubeadmcontrolplane.go');
+    expect(admissionWebhookSource(kcp('v1beta2'))).toContain(
+      'controlplane/kubeadm/webhooks/admission/kubeadmcontrolplane.go',
+    );
     expect(admissionWebhookSource(kcp('v1beta1'))).toContain('kubeadmcontrolplane.go');
   });
 });
@@ -103,7 +124,12 @@ describe('AzureManagedControlPlane (CAPZ webhook Default())', () => {
       sku: { tier: 'Free' },
       resourceGroupName: 'aks-1',
       nodeResourceGroupName: 'MC_aks-1_aks-1-xyz12_eastus',
-      virtualNetwork: { name: 'aks-1-xyz12', cidrBlock: '10.0.0.0/8', resourceGroup: 'aks-1', subnet: { name: 'aks-1-xyz12', cidrBlock: '10.240.0.0/16' } },
+      virtualNetwork: {
+        name: 'aks-1-xyz12',
+        cidrBlock: '10.0.0.0/8',
+        resourceGroup: 'aks-1',
+        subnet: { name: 'aks-1-xyz12', cidrBlock: '10.240.0.0/16' },
+      },
       oidcIssuerProfile: {},
       dnsPrefix: 'aks-1-xyz12',
     });
@@ -125,7 +151,12 @@ describe('AzureManagedControlPlane (CAPZ webhook Default())', () => {
     expect(out.spec.sku).toEqual({ tier: 'Standard' });
     expect(out.spec.dnsPrefix).toBe(''); // a set (non-nil) pointer stays
     expect(out.spec.oidcIssuerProfile).toEqual({ enabled: true });
-    expect(out.spec.virtualNetwork).toEqual({ name: 'vnet', cidrBlock: '10.1.0.0/16', resourceGroup: 'rg', subnet: { name: 's', cidrBlock: '10.1.0.0/24' } });
+    expect(out.spec.virtualNetwork).toEqual({
+      name: 'vnet',
+      cidrBlock: '10.1.0.0/16',
+      resourceGroup: 'rg',
+      subnet: { name: 's', cidrBlock: '10.1.0.0/24' },
+    });
     expect(admit(amcp({ resourceGroupName: 'rg' })).spec.nodeResourceGroupName).toBe('MC_rg_aks-1-xyz12_eastus');
   });
 
@@ -141,13 +172,21 @@ describe('AzureManagedControlPlane (CAPZ webhook Default())', () => {
         version: '1.33.2',
         sku: { tier: 'Paid' },
         fleetsMember: { group: 'g' },
-        extensions: [{ name: 'e1', plan: { product: 'p1' } }, { name: 'e2', plan: { name: 'mine', product: 'p2' } }, { name: 'e3' }],
+        extensions: [
+          { name: 'e1', plan: { product: 'p1' } },
+          { name: 'e2', plan: { name: 'mine', product: 'p2' } },
+          { name: 'e3' },
+        ],
       }),
     );
     expect(out.spec.version).toBe('v1.33.2');
     expect(out.spec.sku).toEqual({ tier: 'Standard' });
     expect(out.spec.fleetsMember).toEqual({ group: 'g', name: 'aks-1' });
-    expect(out.spec.extensions).toEqual([{ name: 'e1', plan: { product: 'p1', name: 'aks-1-xyz12-p1' } }, { name: 'e2', plan: { name: 'mine', product: 'p2' } }, { name: 'e3' }]);
+    expect(out.spec.extensions).toEqual([
+      { name: 'e1', plan: { product: 'p1', name: 'aks-1-xyz12-p1' } },
+      { name: 'e2', plan: { name: 'mine', product: 'p2' } },
+      { name: 'e3' },
+    ]);
   });
 
   it('does not generate an SSH key (random): sshPublicKey "" stays ""', () => {
@@ -172,7 +211,11 @@ describe('AzureManagedControlPlaneTemplate (CAPZ template webhook Default())', (
       networkPlugin: 'azure',
       loadBalancerSKU: 'Standard',
       enablePreviewFeatures: false,
-      virtualNetwork: { name: '', cidrBlock: '10.0.0.0/8', subnet: { name: 'capz-aks-control-plane', cidrBlock: '10.240.0.0/16' } },
+      virtualNetwork: {
+        name: '',
+        cidrBlock: '10.0.0.0/8',
+        subnet: { name: 'capz-aks-control-plane', cidrBlock: '10.240.0.0/16' },
+      },
       sku: { tier: 'Free' },
       resourceGroupName: '',
     });
@@ -184,7 +227,12 @@ describe('other objects', () => {
     for (const o of [
       { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'MachineDeployment', metadata: { name: 'md' }, spec: {} },
       { apiVersion: 'example.com/v1', kind: 'KubeadmControlPlane', metadata: { name: 'x' }, spec: {} },
-      { apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha4', kind: 'KubeadmControlPlane', metadata: { name: 'x' }, spec: {} },
+      {
+        apiVersion: 'controlplane.cluster.x-k8s.io/v1alpha4',
+        kind: 'KubeadmControlPlane',
+        metadata: { name: 'x' },
+        spec: {},
+      },
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } },
       { kind: 'NoApiVersion' },
     ] as JsonObject[]) {
@@ -198,7 +246,11 @@ describe('other objects', () => {
 describe('admittedObject: CRD defaults, webhook, CRD defaults again', () => {
   // A synthetic KCP CRD: `replicas` has a CRD default (applied before the webhook, which then keeps
   // it), and `rollout.strategy.extra` has one below a parent only the webhook creates.
-  const obj = (properties: JsonObject, extra: JsonObject = {}): JsonObject => ({ type: 'object', properties, ...extra });
+  const obj = (properties: JsonObject, extra: JsonObject = {}): JsonObject => ({
+    type: 'object',
+    properties,
+    ...extra,
+  });
   const strategy = obj(
     {
       type: { type: 'string', enum: ['RollingUpdate'] },
@@ -207,7 +259,9 @@ describe('admittedObject: CRD defaults, webhook, CRD defaults again', () => {
     },
     { required: ['type'] },
   );
-  const schema = obj({ spec: obj({ replicas: { type: 'integer', default: 5 }, version: { type: 'string' }, rollout: obj({ strategy }) }) });
+  const schema = obj({
+    spec: obj({ replicas: { type: 'integer', default: 5 }, version: { type: 'string' }, rollout: obj({ strategy }) }),
+  });
   const version = { name: 'v1beta2', served: true, storage: true, schema: { openAPIV3Schema: schema } };
   const crd: JsonObject = {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -220,13 +274,22 @@ describe('admittedObject: CRD defaults, webhook, CRD defaults again', () => {
   it('applies the API server order', () => {
     const input = kcp('v1beta2', { version: 'v1.33.0' });
     const out = admittedObject(crds, input) as Obj;
-    expect(out.spec).toEqual({ version: 'v1.33.0', replicas: 5, rollout: { strategy: { type: 'RollingUpdate', extra: 'x', rollingUpdate: { maxSurge: 1 } } } });
+    expect(out.spec).toEqual({
+      version: 'v1.33.0',
+      replicas: 5,
+      rollout: { strategy: { type: 'RollingUpdate', extra: 'x', rollingUpdate: { maxSurge: 1 } } },
+    });
     expect(input.spec).toEqual({ version: 'v1.33.0' });
   });
 
   it('validateOnCreate does not report what the webhook sets; validateAgainstCrd alone does', () => {
     const o = kcp('v1beta2', { version: 'v1.33.0', rollout: { strategy: {} } });
-    const ref: ObjectRef = { apiVersion: String(o.apiVersion), kind: 'KubeadmControlPlane', name: 'c1-abcde', namespace: 'default' };
+    const ref: ObjectRef = {
+      apiVersion: String(o.apiVersion),
+      kind: 'KubeadmControlPlane',
+      name: 'c1-abcde',
+      namespace: 'default',
+    };
     expect(validateAgainstCrd(crds, o, ref).map((r) => r.field?.path)).toEqual(['spec.rollout.strategy.type']);
     expect(validateOnCreate(crds, o, ref)).toEqual([]);
   });
@@ -234,7 +297,12 @@ describe('admittedObject: CRD defaults, webhook, CRD defaults again', () => {
   it('inputCrdValidator validates each object once', () => {
     const check = inputCrdValidator(crds);
     const o = kcp('v1beta2', { version: 7 });
-    const ref: ObjectRef = { apiVersion: String(o.apiVersion), kind: 'KubeadmControlPlane', name: 'c1-abcde', namespace: 'default' };
+    const ref: ObjectRef = {
+      apiVersion: String(o.apiVersion),
+      kind: 'KubeadmControlPlane',
+      name: 'c1-abcde',
+      namespace: 'default',
+    };
     const first = check(o, ref);
     expect(first.map((r) => [r.field?.path, r.tags?.rule])).toEqual([['spec.version', 'crd-schema']]);
     expect(first[0]!.message).toContain('would reject this KubeadmControlPlane as written');
@@ -246,38 +314,68 @@ describe('admittedObject: CRD defaults, webhook, CRD defaults again', () => {
 
 describe.skipIf(fixtureCrdsMissing())('with the real CRDs (../shared/fixtures/crds)', () => {
   const { crds } = loadCrds(loadFixtureCrds());
-  const ref = (o: JsonObject): ObjectRef => ({ apiVersion: String(o.apiVersion), kind: String(o.kind), name: String((o.metadata as JsonObject).name), namespace: 'default' });
-  const errors = (rs: Result[]) => rs.filter((r) => r.severity === 'error').map((r) => `${r.field?.path}: ${r.message.split(': the API server')[0]}`);
+  const ref = (o: JsonObject): ObjectRef => ({
+    apiVersion: String(o.apiVersion),
+    kind: String(o.kind),
+    name: String((o.metadata as JsonObject).name),
+    namespace: 'default',
+  });
+  const errors = (rs: Result[]) =>
+    rs.filter((r) => r.severity === 'error').map((r) => `${r.field?.path}: ${r.message.split(': the API server')[0]}`);
 
   it('a KCP with a rollout strategy but no type: rejected without the webhook, accepted with it (v1beta2 and v1beta1)', () => {
     // As qs-custom's KubeadmControlPlane: the template sets rollout.strategy.rollingUpdate only.
     const v2 = kcp('v1beta2', {
       version: 'v1.33.5',
-      machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: 'cp' } } },
+      machineTemplate: {
+        spec: {
+          infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: 'cp' },
+        },
+      },
       kubeadmConfigSpec: { format: 'cloud-config' },
       rollout: { strategy: { rollingUpdate: { maxSurge: 1 } } },
     });
-    expect(errors(validateAgainstCrd(crds, v2, ref(v2)))).toContain('spec.rollout.strategy.type: Required value (set it to one of: "RollingUpdate")');
+    expect(errors(validateAgainstCrd(crds, v2, ref(v2)))).toContain(
+      'spec.rollout.strategy.type: Required value (set it to one of: "RollingUpdate")',
+    );
     expect(errors(validateOnCreate(crds, v2, ref(v2)))).toEqual([]);
     const v1 = kcp('v1beta1', {
       version: 'v1.33.5',
-      machineTemplate: { infrastructureRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'DockerMachineTemplate', name: 'cp' } },
+      machineTemplate: {
+        infrastructureRef: {
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+          kind: 'DockerMachineTemplate',
+          name: 'cp',
+        },
+      },
       kubeadmConfigSpec: { format: 'cloud-config' },
       rolloutStrategy: { rollingUpdate: {} },
     });
     expect(errors(validateOnCreate(crds, v1, ref(v1)))).toEqual([]);
-    expect((admittedObject(crds, v1) as Obj).spec.rolloutStrategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } });
+    expect((admittedObject(crds, v1) as Obj).spec.rolloutStrategy).toEqual({
+      type: 'RollingUpdate',
+      rollingUpdate: { maxSurge: 1 },
+    });
   });
 
   it('an AzureManagedControlPlane without resourceGroupName is accepted (the cluster-name label supplies it)', () => {
-    const o = amcp({ identityRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AzureClusterIdentity', name: 'id' }, subscriptionID: 'sub' });
+    const o = amcp({
+      identityRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AzureClusterIdentity', name: 'id' },
+      subscriptionID: 'sub',
+    });
     expect(errors(validateAgainstCrd(crds, o, ref(o)))).toContain('spec.resourceGroupName: Required value');
     expect(errors(validateOnCreate(crds, o, ref(o)))).toEqual([]);
   });
 
   it('the CAPZ AKS control-plane template without resourceGroupName is accepted (Go round trip writes "")', () => {
-    const o = amcpt({ identityRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AzureClusterIdentity', name: 'id' }, location: 'eastus', version: 'v1.33.2' });
-    expect(errors(validateAgainstCrd(crds, o, ref(o)))).toContain('spec.template.spec.resourceGroupName: Required value');
+    const o = amcpt({
+      identityRef: { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AzureClusterIdentity', name: 'id' },
+      location: 'eastus',
+      version: 'v1.33.2',
+    });
+    expect(errors(validateAgainstCrd(crds, o, ref(o)))).toContain(
+      'spec.template.spec.resourceGroupName: Required value',
+    );
     expect(errors(validateOnCreate(crds, o, ref(o), 'input'))).toEqual([]);
   });
 });
@@ -290,16 +388,43 @@ const azureCluster = (networkSpec: JsonObject): JsonObject => ({
   metadata: { name: 'c1-abcde', namespace: 'default' },
   spec: { location: 'westeurope', controlPlaneEnabled: true, networkSpec },
 });
-const rule = { name: 'allow_ssh', description: 'ssh', protocol: 'Tcp', priority: 2200, sourcePorts: '*', destinationPorts: '22', source: '*', destination: '*', action: 'Allow' };
+const rule = {
+  name: 'allow_ssh',
+  description: 'ssh',
+  protocol: 'Tcp',
+  priority: 2200,
+  sourcePorts: '*',
+  destinationPorts: '22',
+  source: '*',
+  destination: '*',
+  action: 'Allow',
+};
 
 describe('AzureCluster (CAPZ webhook Default())', () => {
-  it('names the vnet, each subnet\'s NSG, route table and NAT gateway, the API server LB, from the object name', () => {
-    const out = admit(azureCluster({ subnets: [{ name: 'cp', role: 'control-plane', securityGroup: { securityRules: [rule] } }, { name: 'nodes', role: 'node', natGateway: {} }] }));
+  it("names the vnet, each subnet's NSG, route table and NAT gateway, the API server LB, from the object name", () => {
+    const out = admit(
+      azureCluster({
+        subnets: [
+          { name: 'cp', role: 'control-plane', securityGroup: { securityRules: [rule] } },
+          { name: 'nodes', role: 'node', natGateway: {} },
+        ],
+      }),
+    );
     expect(out.spec.resourceGroup).toBe('c1-abcde');
     expect(out.spec.azureEnvironment).toBe('AzurePublicCloud');
-    expect(out.spec.networkSpec.vnet).toEqual({ resourceGroup: 'c1-abcde', name: 'c1-abcde-vnet', cidrBlocks: ['10.0.0.0/8'] });
+    expect(out.spec.networkSpec.vnet).toEqual({
+      resourceGroup: 'c1-abcde',
+      name: 'c1-abcde-vnet',
+      cidrBlocks: ['10.0.0.0/8'],
+    });
     expect(out.spec.networkSpec.subnets).toEqual([
-      { name: 'cp', role: 'control-plane', cidrBlocks: ['10.0.0.0/16'], securityGroup: { name: 'c1-abcde-controlplane-nsg', securityRules: [{ ...rule, direction: 'Inbound' }] }, routeTable: { name: 'c1-abcde-node-routetable' } },
+      {
+        name: 'cp',
+        role: 'control-plane',
+        cidrBlocks: ['10.0.0.0/16'],
+        securityGroup: { name: 'c1-abcde-controlplane-nsg', securityRules: [{ ...rule, direction: 'Inbound' }] },
+        routeTable: { name: 'c1-abcde-node-routetable' },
+      },
       {
         name: 'nodes',
         role: 'node',
@@ -328,10 +453,27 @@ describe('AzureCluster (CAPZ webhook Default())', () => {
   });
 
   it('template: security rules get their required direction; missing subnets are added with the round trip\'s name ""', () => {
-    const t = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AzureClusterTemplate', metadata: { name: 't', namespace: 'default' }, spec: { template: { spec: { location: 'westeurope', networkSpec: { subnets: [{ name: 'cp', role: 'control-plane', securityGroup: { securityRules: [rule] } }] } } } } };
+    const t = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+      kind: 'AzureClusterTemplate',
+      metadata: { name: 't', namespace: 'default' },
+      spec: {
+        template: {
+          spec: {
+            location: 'westeurope',
+            networkSpec: { subnets: [{ name: 'cp', role: 'control-plane', securityGroup: { securityRules: [rule] } }] },
+          },
+        },
+      },
+    };
     const out = admit(t);
     expect(out.spec.template.spec.networkSpec.subnets).toEqual([
-      { name: 'cp', role: 'control-plane', cidrBlocks: ['10.0.0.0/16'], securityGroup: { securityRules: [{ ...rule, direction: 'Inbound' }] } },
+      {
+        name: 'cp',
+        role: 'control-plane',
+        cidrBlocks: ['10.0.0.0/16'],
+        securityGroup: { securityRules: [{ ...rule, direction: 'Inbound' }] },
+      },
       { name: '', role: 'node', cidrBlocks: ['10.1.0.0/16'] },
     ]);
   });
@@ -340,32 +482,61 @@ describe('AzureCluster (CAPZ webhook Default())', () => {
 // CAPI test/infrastructure/docker/webhooks/admission/devcluster.go `defaultDevClusterSpec`, devmachine.go `defaultDevMachineSpec`.
 describe('DevCluster(Template), DevMachineTemplate (CAPD webhook Default())', () => {
   it('the docker backend when none is set; port 6443; failure domains not for the control plane', () => {
-    const dc = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', metadata: { name: 't', namespace: 'default' }, spec: { template: { spec: {} } } };
+    const dc = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'DevClusterTemplate',
+      metadata: { name: 't', namespace: 'default' },
+      spec: { template: { spec: {} } },
+    };
     expect(admit(dc).spec.template.spec).toEqual({ backend: { docker: {} }, controlPlaneEndpoint: { port: 6443 } });
-    const withFds = { ...dc, spec: { template: { spec: { backend: { docker: { failureDomains: [{ name: 'fd1' }] } } } } } };
-    expect(admit(withFds).spec.template.spec.backend.docker.failureDomains).toEqual([{ name: 'fd1', controlPlane: false }]);
+    const withFds = {
+      ...dc,
+      spec: { template: { spec: { backend: { docker: { failureDomains: [{ name: 'fd1' }] } } } } },
+    };
+    expect(admit(withFds).spec.template.spec.backend.docker.failureDomains).toEqual([
+      { name: 'fd1', controlPlane: false },
+    ]);
     const inMemory = { ...dc, spec: { template: { spec: { backend: { inMemory: {} } } } } };
     expect(admit(inMemory).spec.template.spec).toEqual({ backend: { inMemory: {} } });
-    const dmt = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevMachineTemplate', metadata: { name: 'm', namespace: 'default' }, spec: { template: { spec: {} } } };
+    const dmt = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'DevMachineTemplate',
+      metadata: { name: 'm', namespace: 'default' },
+      spec: { template: { spec: {} } },
+    };
     expect(admit(dmt).spec.template.spec).toEqual({ backend: { docker: {} } });
   });
 });
 
 describe.skipIf(fixtureCrdsMissing())('provider webhooks that decide validity, with the real CRDs', () => {
   const { crds } = loadCrds(loadFixtureCrds());
-  const ref = (o: JsonObject): ObjectRef => ({ apiVersion: String(o.apiVersion), kind: String(o.kind), name: String((o.metadata as JsonObject).name), namespace: 'default' });
-  const errors = (rs: Result[]) => rs.filter((r) => r.severity === 'error').map((r) => `${r.field?.path}: ${r.message.split(': the API server')[0]}`);
+  const ref = (o: JsonObject): ObjectRef => ({
+    apiVersion: String(o.apiVersion),
+    kind: String(o.kind),
+    name: String((o.metadata as JsonObject).name),
+    namespace: 'default',
+  });
+  const errors = (rs: Result[]) =>
+    rs.filter((r) => r.severity === 'error').map((r) => `${r.field?.path}: ${r.message.split(': the API server')[0]}`);
 
   it('an AzureCluster whose subnet has a securityGroup without name: rejected by the CRD alone, accepted after the webhook', () => {
     const o = azureCluster({ subnets: [{ name: 'nodes', role: 'node', securityGroup: { securityRules: [rule] } }] });
     expect(errors(validateAgainstCrd(crds, o, ref(o)))).toEqual(
-      expect.arrayContaining(['spec.networkSpec.subnets[0].securityGroup.name: Required value', 'spec.networkSpec.subnets[0].securityGroup.securityRules[0].direction: Required value (set it to one of: "Inbound", "Outbound")']),
+      expect.arrayContaining([
+        'spec.networkSpec.subnets[0].securityGroup.name: Required value',
+        'spec.networkSpec.subnets[0].securityGroup.securityRules[0].direction: Required value (set it to one of: "Inbound", "Outbound")',
+      ]),
     );
     expect(errors(validateOnCreate(crds, o, ref(o)))).toEqual([]);
   });
 
   it('a DevClusterTemplate without backend: rejected by the CRD alone, accepted after the webhook', () => {
-    const o = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', metadata: { name: 't', namespace: 'default' }, spec: { template: { spec: {} } } };
+    const o = {
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'DevClusterTemplate',
+      metadata: { name: 't', namespace: 'default' },
+      spec: { template: { spec: {} } },
+    };
     expect(errors(validateAgainstCrd(crds, o, ref(o)))).toEqual(['spec.template.spec.backend: Required value']);
     expect(errors(validateOnCreate(crds, o, ref(o), 'input'))).toEqual([]);
   });
@@ -404,11 +575,18 @@ describe('AWSCluster(Template) (CAPA webhook Default() and its Go round trip)', 
   it('an empty template: identity, classic internet-facing LB, Calico rules, open bastion, and the non-pointer structs (network.vpc, bastion, controlPlaneEndpoint, template.metadata)', () => {
     const out = admit(awsClusterTemplate({}));
     expect(out.spec.template).toEqual({ metadata: {}, spec: EMPTY_AWS_CLUSTER_SPEC });
-    expect(admissionWebhookSource(awsClusterTemplate({}))).toBe('kubernetes-sigs/cluster-api-provider-aws webhooks/awsclustertemplate_webhook.go (SetObjectDefaults_AWSClusterTemplate)');
+    expect(admissionWebhookSource(awsClusterTemplate({}))).toBe(
+      'kubernetes-sigs/cluster-api-provider-aws webhooks/awsclustertemplate_webhook.go (SetObjectDefaults_AWSClusterTemplate)',
+    );
   });
 
   it('AWSCluster: the same defaults on spec (the same SetDefaults_* functions)', () => {
-    const out = admit({ apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'AWSCluster', metadata: { name: 'c1-abcde', namespace: 'default' }, spec: {} });
+    const out = admit({
+      apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+      kind: 'AWSCluster',
+      metadata: { name: 'c1-abcde', namespace: 'default' },
+      spec: {},
+    });
     expect(out.spec).toEqual(EMPTY_AWS_CLUSTER_SPEC);
     expect(out.status).toBeUndefined();
   });
@@ -422,16 +600,28 @@ describe('AWSCluster(Template) (CAPA webhook Default() and its Go round trip)', 
         identityRef: { kind: 'AWSClusterRoleIdentity', name: 'role' },
       }),
     ).spec.template.spec;
-    expect(out.controlPlaneLoadBalancer).toEqual({ loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS', crossZoneLoadBalancing: false });
+    expect(out.controlPlaneLoadBalancer).toEqual({
+      loadBalancerType: 'nlb',
+      healthCheckProtocol: 'HTTPS',
+      crossZoneLoadBalancing: false,
+    });
     expect(out.network).toEqual({ cni: {}, vpc: { availabilityZoneUsageLimit: 1 } });
     expect(out.bastion).toEqual({ enabled: true, disableIngressRules: true });
     expect(out.identityRef).toEqual({ kind: 'AWSClusterRoleIdentity', name: 'role' });
-    expect(admit(awsClusterTemplate({ bastion: { allowedCIDRBlocks: [] } })).spec.template.spec.bastion).toEqual({ allowedCIDRBlocks: ['0.0.0.0/0', '::/0'], enabled: false });
+    expect(admit(awsClusterTemplate({ bastion: { allowedCIDRBlocks: [] } })).spec.template.spec.bastion).toEqual({
+      allowedCIDRBlocks: ['0.0.0.0/0', '::/0'],
+      enabled: false,
+    });
   });
 
   it('a secondary LB is an internal NLB unless said otherwise', () => {
     const out = admit(awsClusterTemplate({ secondaryControlPlaneLoadBalancer: { name: 'second' } })).spec.template.spec;
-    expect(out.secondaryControlPlaneLoadBalancer).toEqual({ name: 'second', loadBalancerType: 'nlb', scheme: 'internal', crossZoneLoadBalancing: false });
+    expect(out.secondaryControlPlaneLoadBalancer).toEqual({
+      name: 'second',
+      loadBalancerType: 'nlb',
+      scheme: 'internal',
+      crossZoneLoadBalancing: false,
+    });
   });
 
   it('the round trip writes the fields without omitempty of list items and pointers that are present', () => {
@@ -448,11 +638,17 @@ describe('AWSCluster(Template) (CAPA webhook Default() and its Go round trip)', 
         controlPlaneEndpoint: { host: 'api.example.com' },
       }),
     ).spec.template.spec;
-    expect(out.network.subnets).toEqual([{ availabilityZone: 'us-east-1a', cidrBlock: '10.0.0.0/24', id: '', isPublic: false }]);
-    expect(out.network.additionalControlPlaneIngressRules).toEqual([{ cidrBlocks: ['10.0.0.0/8'], description: '', protocol: '', fromPort: 0, toPort: 0 }]);
+    expect(out.network.subnets).toEqual([
+      { availabilityZone: 'us-east-1a', cidrBlock: '10.0.0.0/24', id: '', isPublic: false },
+    ]);
+    expect(out.network.additionalControlPlaneIngressRules).toEqual([
+      { cidrBlocks: ['10.0.0.0/8'], description: '', protocol: '', fromPort: 0, toPort: 0 },
+    ]);
     expect(out.network.vpc).toEqual({ secondaryCidrBlocks: [{ ipv4CidrBlock: '' }] });
     expect(out.controlPlaneLoadBalancer.additionalListeners).toEqual([{ protocol: 'TCP', port: 0 }]);
-    expect(out.controlPlaneLoadBalancer.ingressRules).toEqual([{ description: 'x', protocol: '', fromPort: 0, toPort: 0 }]);
+    expect(out.controlPlaneLoadBalancer.ingressRules).toEqual([
+      { description: 'x', protocol: '', fromPort: 0, toPort: 0 },
+    ]);
     expect(out.identityRef).toEqual({ name: 'only-name', kind: '' });
     expect(out.s3Bucket).toEqual({ controlPlaneIAMInstanceProfile: 'p', name: '' });
     expect(out.controlPlaneEndpoint).toEqual({ host: 'api.example.com', port: 0 });
@@ -466,16 +662,28 @@ describe('AWSCluster(Template) (CAPA webhook Default() and its Go round trip)', 
 describe.skipIf(fixtureCrdsMissing())('storedTemplate: the template the topology controller reads', () => {
   const { crds } = loadCrds(loadFixtureCrds());
   // The capa-ci-default AWSClusterTemplate as written.
-  const written = awsClusterTemplate({ controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS' } });
+  const written = awsClusterTemplate({
+    controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS' },
+  });
 
   it('with its CRD: CRD defaults, the webhook, CRD defaults again (network.vpc exists only after the webhook, its defaults only after the second pass)', () => {
     const defaults: [string, string][] = [];
     const stored = storedTemplate(crds, written, (path, detail) => defaults.push([path.join('.'), detail])) as Obj;
-    expect(stored.spec.template.spec.network.vpc).toEqual({ availabilityZoneUsageLimit: 3, availabilityZoneSelection: 'Ordered', subnetSchema: 'PreferPrivate' });
+    expect(stored.spec.template.spec.network.vpc).toEqual({
+      availabilityZoneUsageLimit: 3,
+      availabilityZoneSelection: 'Ordered',
+      subnetSchema: 'PreferPrivate',
+    });
     // scheme: CRD default `internet-facing` (first pass, the webhook keeps it).
-    expect(stored.spec.template.spec.controlPlaneLoadBalancer).toEqual({ loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS', scheme: 'internet-facing', crossZoneLoadBalancing: false });
+    expect(stored.spec.template.spec.controlPlaneLoadBalancer).toEqual({
+      loadBalancerType: 'nlb',
+      healthCheckProtocol: 'HTTPS',
+      scheme: 'internet-facing',
+      crossZoneLoadBalancing: false,
+    });
     const crd = 'default in the schema of CRD awsclustertemplates.infrastructure.cluster.x-k8s.io (v1beta2)';
-    const webhook = 'defaulting webhook kubernetes-sigs/cluster-api-provider-aws webhooks/awsclustertemplate_webhook.go (SetObjectDefaults_AWSClusterTemplate)';
+    const webhook =
+      'defaulting webhook kubernetes-sigs/cluster-api-provider-aws webhooks/awsclustertemplate_webhook.go (SetObjectDefaults_AWSClusterTemplate)';
     expect(defaults).toEqual(
       expect.arrayContaining([
         ['spec.template.spec.controlPlaneLoadBalancer.scheme', crd],
@@ -484,7 +692,9 @@ describe.skipIf(fixtureCrdsMissing())('storedTemplate: the template the topology
         ['spec.template.spec.network.vpc.availabilityZoneUsageLimit', crd],
       ]),
     );
-    expect(written.spec).toEqual({ template: { spec: { controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS' } } } });
+    expect(written.spec).toEqual({
+      template: { spec: { controlPlaneLoadBalancer: { loadBalancerType: 'nlb', healthCheckProtocol: 'HTTPS' } } },
+    });
   });
 
   it('without its CRD: as written (no webhook either)', () => {
@@ -496,27 +706,40 @@ describe('withStoredTemplateHint', () => {
   const failure = (kind: string, path: string): Result => ({
     severity: 'error',
     message: `Cluster default/c1: patch "limitAZ" (definitions[0].jsonPatches[0]) failed on ${kind} "ci-default" at ${path}: replace operation does not apply: doc is missing path: ${path}: missing value`,
-    resourceRef: { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', name: 'ci-default', namespace: 'default' },
+    resourceRef: {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'ClusterClass',
+      name: 'ci-default',
+      namespace: 'default',
+    },
     field: { path: 'spec.patches[6].definitions[0].jsonPatches[0]' },
   });
   const none = loadCrds([]).crds;
 
   it('without the AWSClusterTemplate CRD: explains that live templates are patched as stored, and says to pass the CRD', () => {
-    for (const path of ['/spec/template/spec/network/vpc/availabilityZoneUsageLimit', '/spec/template/spec/bastion/instanceType']) {
+    for (const path of [
+      '/spec/template/spec/network/vpc/availabilityZoneUsageLimit',
+      '/spec/template/spec/bastion/instanceType',
+    ]) {
       const r = failure('AWSClusterTemplate', path);
       const out = withStoredTemplateHint(r, none);
       expect(out.message.startsWith(r.message)).toBe(true);
-      expect(out.message).toContain("live, the AWSClusterTemplate is patched as stored: CAPA's defaulting webhook writes network.vpc");
+      expect(out.message).toContain(
+        "live, the AWSClusterTemplate is patched as stored: CAPA's defaulting webhook writes network.vpc",
+      );
       expect(out.message).toContain('its CRD defaults network.vpc.availabilityZoneUsageLimit to 3');
       expect(out.message).toContain('pass the AWSClusterTemplate CRD (--crds DIR, or as an input item)');
       expect(out).toMatchObject({ severity: 'error', field: r.field, resourceRef: r.resourceRef });
     }
   });
 
-  it.skipIf(fixtureCrdsMissing())('with the CRD given, the template was read as stored: a missing path is a real failure, no hint', () => {
-    const r = failure('AWSClusterTemplate', '/spec/template/spec/network/vpc/availabilityZoneUsageLimit');
-    expect(withStoredTemplateHint(r, loadCrds(loadFixtureCrds()).crds)).toBe(r);
-  });
+  it.skipIf(fixtureCrdsMissing())(
+    'with the CRD given, the template was read as stored: a missing path is a real failure, no hint',
+    () => {
+      const r = failure('AWSClusterTemplate', '/spec/template/spec/network/vpc/availabilityZoneUsageLimit');
+      expect(withStoredTemplateHint(r, loadCrds(loadFixtureCrds()).crds)).toBe(r);
+    },
+  );
 
   it('leaves other kinds, other paths and other results alone', () => {
     for (const r of [

@@ -34,9 +34,15 @@ describe('a ClusterClass variable without `required` (ClusterClassVariable.Requi
     expect(listed.code).toBe(1);
     const list = YAML.parse(listed.stdout);
     expect(list.results.filter((x: Obj) => x.severity === 'error')).toContainEqual(
-      expect.objectContaining({ message: expect.stringMatching(/^Required value: the API server would reject this ClusterClass/), resourceRef: expect.objectContaining({ kind: 'ClusterClass', name: 'fleet' }), field: { path: 'spec.variables[0].required' } }),
+      expect.objectContaining({
+        message: expect.stringMatching(/^Required value: the API server would reject this ClusterClass/),
+        resourceRef: expect.objectContaining({ kind: 'ClusterClass', name: 'fleet' }),
+        field: { path: 'spec.variables[0].required' },
+      }),
     );
-    expect(list.items.filter((o: Obj) => o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] !== undefined)).toEqual([]);
+    expect(list.items.filter((o: Obj) => o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] !== undefined)).toEqual(
+      [],
+    );
     expect(render(input, '-o', out).code).toBe(1);
     expect(readFileSync(join(out, 'fleet', 'c1.yaml'), 'utf8')).toBe(earlier);
   });
@@ -62,7 +68,10 @@ describe('the Cluster in classic form gets the namespace it is stored in', () =>
     const objects = YAML.parseAllDocuments(r.stdout).map((d) => d.toJS());
     const rendered = objects.filter((o) => o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] === 'c1');
     const cluster = rendered.find((o) => o.kind === 'Cluster');
-    return { cluster: cluster.metadata.namespace, others: [...new Set(rendered.filter((o) => o !== cluster).map((o) => o.metadata.namespace))] };
+    return {
+      cluster: cluster.metadata.namespace,
+      others: [...new Set(rendered.filter((o) => o !== cluster).map((o) => o.metadata.namespace))],
+    };
   };
   const withoutNamespace = (c: Obj) => {
     delete c.metadata.namespace;
@@ -71,10 +80,15 @@ describe('the Cluster in classic form gets the namespace it is stored in', () =>
 
   it('`default` when the input has none', () => {
     const docs = fleetDocs().map(withoutNamespace);
-    expect(classicNamespace([...docs, withoutNamespace(fleetCluster('c1'))])).toEqual({ cluster: 'default', others: ['default'] });
+    expect(classicNamespace([...docs, withoutNamespace(fleetCluster('c1'))])).toEqual({
+      cluster: 'default',
+      others: ['default'],
+    });
   });
 
   it("the request's namespace (defaultNamespace)", () => {
-    expect(classicNamespace([...fleetDocs(), withoutNamespace(fleetCluster('c1'))], '--set', 'defaultNamespace=fleet')).toEqual({ cluster: 'fleet', others: ['fleet'] });
+    expect(
+      classicNamespace([...fleetDocs(), withoutNamespace(fleetCluster('c1'))], '--set', 'defaultNamespace=fleet'),
+    ).toEqual({ cluster: 'fleet', others: ['fleet'] });
   });
 });

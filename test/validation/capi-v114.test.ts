@@ -35,8 +35,11 @@ describe('CEL rule fieldPath: escaped names (apiextensions ValidFieldPath)', () 
     },
   });
 
-  it('accepts `[\'b.c\']` and `[\'c\\a\']`; a failing rule reports at the unescaped field', () => {
-    for (const [fieldPath, suffix] of [["['b.c']", 'b.c'], ["['c\\a']", 'c\u0007']] as const) {
+  it("accepts `['b.c']` and `['c\\a']`; a failing rule reports at the unescaped field", () => {
+    for (const [fieldPath, suffix] of [
+      ["['b.c']", 'b.c'],
+      ["['c\\a']", 'c\u0007'],
+    ] as const) {
       const docs = withVariable(net(fieldPath));
       classOf(docs).spec.variables.at(-1).schema.openAPIV3Schema.properties.cidr = { type: 'string' };
       const cluster = fleetCluster('c1', (t) => (t.variables = [{ name: 'net', value: { cidr: 'x' } }]));
@@ -80,20 +83,36 @@ describe('structural schema: the int-or-string exception', () => {
           type: 'object',
           properties: {
             api: intOrString({ anyOf: [{ type: 'integer' }, { type: 'string' }] }),
-            extra: { type: 'array', items: intOrString({ allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { pattern: '^[0-9a-z%]+$' }] }) },
+            extra: {
+              type: 'array',
+              items: intOrString({
+                allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { pattern: '^[0-9a-z%]+$' }],
+              }),
+            },
           },
         },
       },
     });
-    const r = runScenario([...docs, fleetCluster('c1', (t) => (t.variables = [{ name: 'ports', value: { api: 6443, extra: ['80%', 443] } }]))]);
+    const r = runScenario([
+      ...docs,
+      fleetCluster('c1', (t) => (t.variables = [{ name: 'ports', value: { api: 6443, extra: ['80%', 443] } }])),
+    ]);
     expect(r.errors.map(brief)).toEqual([]);
     expect(r.rendered).toEqual(['fleet/c1']);
   });
 
   it('anything else inside anyOf is still "must be empty to be structural" (error on the ClusterClass)', () => {
-    const docs = withVariable({ name: 'port', required: false, schema: { openAPIV3Schema: intOrString({ anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }] }) } });
+    const docs = withVariable({
+      name: 'port',
+      required: false,
+      schema: { openAPIV3Schema: intOrString({ anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string' }] }) },
+    });
     const base = 'spec.variables[port].schema.openAPIV3Schema.anyOf';
-    expect(errorsOf([...docs, fleetCluster('c1')]).filter((e) => e.ref === 'ClusterClass fleet/fleet').map((e) => [e.severity, e.path])).toEqual([
+    expect(
+      errorsOf([...docs, fleetCluster('c1')])
+        .filter((e) => e.ref === 'ClusterClass fleet/fleet')
+        .map((e) => [e.severity, e.path]),
+    ).toEqual([
       ['error', `${base}[0].type`],
       ['error', `${base}[1].type`],
     ]);
@@ -103,17 +122,30 @@ describe('structural schema: the int-or-string exception', () => {
 /** The fleet class in v1beta1 shape, with `machineHealthCheck: {}` on the control plane and the worker class. */
 function v1beta1Class(): Obj[] {
   const [, ...templates] = fleetDocs();
-  const ref = (kind: string, name: string, group = 'infrastructure.cluster.x-k8s.io') => ({ ref: { apiVersion: `${group}/v1beta2`, kind, name } });
+  const ref = (kind: string, name: string, group = 'infrastructure.cluster.x-k8s.io') => ({
+    ref: { apiVersion: `${group}/v1beta2`, kind, name },
+  });
   const cc = {
     apiVersion: 'cluster.x-k8s.io/v1beta1',
     kind: 'ClusterClass',
     metadata: { name: 'fleet', namespace: 'fleet' },
     spec: {
       infrastructure: ref('DevClusterTemplate', 'fleet-cluster'),
-      controlPlane: { ...ref('KubeadmControlPlaneTemplate', 'fleet-cp', 'controlplane.cluster.x-k8s.io'), machineInfrastructure: ref('DevMachineTemplate', 'fleet-machine'), machineHealthCheck: {} },
+      controlPlane: {
+        ...ref('KubeadmControlPlaneTemplate', 'fleet-cp', 'controlplane.cluster.x-k8s.io'),
+        machineInfrastructure: ref('DevMachineTemplate', 'fleet-machine'),
+        machineHealthCheck: {},
+      },
       workers: {
         machineDeployments: [
-          { class: 'general', machineHealthCheck: {}, template: { bootstrap: ref('KubeadmConfigTemplate', 'fleet-bootstrap', 'bootstrap.cluster.x-k8s.io'), infrastructure: ref('DevMachineTemplate', 'fleet-machine') } },
+          {
+            class: 'general',
+            machineHealthCheck: {},
+            template: {
+              bootstrap: ref('KubeadmConfigTemplate', 'fleet-bootstrap', 'bootstrap.cluster.x-k8s.io'),
+              infrastructure: ref('DevMachineTemplate', 'fleet-machine'),
+            },
+          },
         ],
       },
     },
@@ -141,15 +173,37 @@ describe('an empty v1beta1 machineHealthCheck is not a definition', () => {
         },
       },
     };
-    const detail = 'cannot be set to true as healthCheck definition is not available in the Cluster topology or the ClusterClass; add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true';
+    const detail =
+      'cannot be set to true as healthCheck definition is not available in the Cluster topology or the ClusterClass; add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true';
     expect(errorsOf([...v1beta1Class(), cluster])).toEqual([
-      { severity: 'error', ref: 'Cluster fleet/c1', path: 'spec.topology.controlPlane.healthCheck.enable', message: `Forbidden: ${detail}` },
-      { severity: 'error', ref: 'Cluster fleet/c1', path: 'spec.topology.workers.machineDeployments[md-0].healthCheck.enable', message: `Forbidden: ${detail}` },
+      {
+        severity: 'error',
+        ref: 'Cluster fleet/c1',
+        path: 'spec.topology.controlPlane.healthCheck.enable',
+        message: `Forbidden: ${detail}`,
+      },
+      {
+        severity: 'error',
+        ref: 'Cluster fleet/c1',
+        path: 'spec.topology.workers.machineDeployments[md-0].healthCheck.enable',
+        message: `Forbidden: ${detail}`,
+      },
     ]);
   });
 
   it('without enable, the Cluster renders and gets no MachineHealthCheck', () => {
-    const cluster = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Cluster', metadata: { name: 'c1', namespace: 'fleet' }, spec: { topology: { class: 'fleet', version: 'v1.33.0', workers: { machineDeployments: [{ class: 'general', name: 'md-0' }] } } } };
+    const cluster = {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'Cluster',
+      metadata: { name: 'c1', namespace: 'fleet' },
+      spec: {
+        topology: {
+          class: 'fleet',
+          version: 'v1.33.0',
+          workers: { machineDeployments: [{ class: 'general', name: 'md-0' }] },
+        },
+      },
+    };
     const r = runScenario([...v1beta1Class(), cluster]);
     expect(r.errors).toEqual([]);
     expect(r.generated[0]!.objects.filter((o: Obj) => o.kind === 'MachineHealthCheck')).toEqual([]);
@@ -174,23 +228,46 @@ describe('MachineDeployment/MachinePool topology names: the Cluster CRD rule, wi
 
   it('v1beta2: not DNS-1123, or longer than 63 characters: an error, the Cluster is not rendered', () => {
     const pattern = "'^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'";
-    const tail = ': the API server would reject this Cluster as written (cluster.x-k8s.io/v1beta2 CRD schema); fix it in the input';
+    const tail =
+      ': the API server would reject this Cluster as written (cluster.x-k8s.io/v1beta2 CRD schema); fix it in the input';
     const bad = runScenario([...fleetDocs(), named('MD_0')]);
-    expect(bad.errors.map(brief)).toEqual([{ severity: 'error', ref: 'Cluster fleet/c1', path, message: `Invalid value: "MD_0": ${path} in body should match ${pattern}${tail}` }]);
+    expect(bad.errors.map(brief)).toEqual([
+      {
+        severity: 'error',
+        ref: 'Cluster fleet/c1',
+        path,
+        message: `Invalid value: "MD_0": ${path} in body should match ${pattern}${tail}`,
+      },
+    ]);
     expect(bad.rendered).toEqual([]);
-    expect(runScenario([...fleetDocs(), named(long)]).errors.map(brief)).toEqual([{ severity: 'error', ref: 'Cluster fleet/c1', path, message: `Too long: may not be more than 63 bytes${tail}` }]);
+    expect(runScenario([...fleetDocs(), named(long)]).errors.map(brief)).toEqual([
+      { severity: 'error', ref: 'Cluster fleet/c1', path, message: `Too long: may not be more than 63 bytes${tail}` },
+    ]);
   });
 
   it('v1beta1: the CRD checks only the length, but the API server refuses the MachineDeployment named after it', () => {
-    const subdomain = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+    const subdomain =
+      "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
     const bad = runScenario([...fleetDocs(), named('MD_0', 'cluster.x-k8s.io/v1beta1')]);
     expect(bad.errors.map(brief)).toEqual([
-      { severity: 'error', ref: 'Cluster fleet/c1', path: 'spec.topology.workers.machineDeployments[MD_0].name', message: expect.stringContaining(`failed to generate name for MachineDeployment: metadata.name: Invalid value: "c1-MD_0-`) },
+      {
+        severity: 'error',
+        ref: 'Cluster fleet/c1',
+        path: 'spec.topology.workers.machineDeployments[MD_0].name',
+        message: expect.stringContaining(
+          `failed to generate name for MachineDeployment: metadata.name: Invalid value: "c1-MD_0-`,
+        ),
+      },
     ]);
     expect(bad.errors[0]!.message).toContain(subdomain);
     expect(bad.rendered).toEqual([]);
     expect(runScenario([...fleetDocs(), named('md.0', 'cluster.x-k8s.io/v1beta1')]).errors).toEqual([]);
-    expect(runScenario([...fleetDocs(), named(long, 'cluster.x-k8s.io/v1beta1')]).errors.map((e) => [e.severity, e.field?.path])).toEqual([['error', path]]);
+    expect(
+      runScenario([...fleetDocs(), named(long, 'cluster.x-k8s.io/v1beta1')]).errors.map((e) => [
+        e.severity,
+        e.field?.path,
+      ]),
+    ).toEqual([['error', path]]);
   });
 
   it.skipIf(fixtureCrdsMissing())('with the real Cluster CRD the same message comes from CRD validation, once', () => {
@@ -215,10 +292,12 @@ describe('Go templates: js and urlParse as Go does them', () => {
   };
   const withText = (text: string) => fleetCluster('c1', (t) => (t.variables = [{ name: 'text', value: text }]));
 
-  it('js keeps U+FDFF (Unicode 14, printable for CAPI v1.14\'s Go 1.26) and escapes U+00A0 (goldens in test/golden/gotemplate/fidelity.jsonl)', () => {
+  it("js keeps U+FDFF (Unicode 14, printable for CAPI v1.14's Go 1.26) and escapes U+00A0 (goldens in test/golden/gotemplate/fidelity.jsonl)", () => {
     const r = runScenario([...withTemplate('img-{{ js .text }}'), withText('a\ufdffb\u00a0c')]);
     expect(r.errors).toEqual([]);
-    const worker = r.generated[0]!.objects.find((o: Obj) => o.kind === 'DevMachineTemplate' && o.metadata.labels['topology.cluster.x-k8s.io/deployment-name']) as Obj;
+    const worker = r.generated[0]!.objects.find(
+      (o: Obj) => o.kind === 'DevMachineTemplate' && o.metadata.labels['topology.cluster.x-k8s.io/deployment-name'],
+    ) as Obj;
     expect(worker.spec.template.spec.customImage).toBe('img-a\ufdffb\\u00A0c');
   });
 
@@ -227,7 +306,9 @@ describe('Go templates: js and urlParse as Go does them', () => {
     expect(r.errors.map((e) => [e.severity, brief(e).ref, e.field?.path, e.tags?.cluster])).toEqual([
       ['error', 'ClusterClass fleet/fleet', 'spec.patches[1].definitions[0].jsonPatches[0]', 'fleet/c1'],
     ]);
-    expect(r.errors[0]!.message).toContain('error calling urlParse: unable to parse url: parse "http://[::1": missing \']\' in host');
+    expect(r.errors[0]!.message).toContain(
+      'error calling urlParse: unable to parse url: parse "http://[::1": missing \']\' in host',
+    );
     expect(r.rendered).toEqual([]);
   });
 });
@@ -241,41 +322,99 @@ describe('classes exported from a live cluster: status.variables', () => {
   const exported = (extra: JsonObject[] = []) => {
     const docs = fleetDocs();
     const cc = classOf(docs);
-    cc.spec.patches.push({ name: 'ext', external: { generatePatchesExtension: 'gen.ext', discoverVariablesExtension: 'discover.ext' } });
+    cc.spec.patches.push({
+      name: 'ext',
+      external: { generatePatchesExtension: 'gen.ext', discoverVariablesExtension: 'discover.ext' },
+    });
     cc.status = {
       variables: [
-        { name: 'imageRepository', definitionsConflict: false, definitions: [{ from: 'inline', required: true, schema: { openAPIV3Schema: { type: 'string', default: 'registry.example.com' } } }] },
-        { name: 'region', definitionsConflict: false, definitions: [{ from: 'discover.ext', required: false, schema: { openAPIV3Schema: { type: 'string', enum: ['eu', 'us'], default: 'eu' } } }] },
+        {
+          name: 'imageRepository',
+          definitionsConflict: false,
+          definitions: [
+            {
+              from: 'inline',
+              required: true,
+              schema: { openAPIV3Schema: { type: 'string', default: 'registry.example.com' } },
+            },
+          ],
+        },
+        {
+          name: 'region',
+          definitionsConflict: false,
+          definitions: [
+            {
+              from: 'discover.ext',
+              required: false,
+              schema: { openAPIV3Schema: { type: 'string', enum: ['eu', 'us'], default: 'eu' } },
+            },
+          ],
+        },
         ...extra,
       ],
     };
     return docs;
   };
-  const render = (docs: Obj[], variables: JsonObject[]) => runScenario([...docs, fleetCluster('c1', (t) => (t.variables = variables))], { skipExternalPatches: true });
+  const render = (docs: Obj[], variables: JsonObject[]) =>
+    runScenario([...docs, fleetCluster('c1', (t) => (t.variables = variables))], { skipExternalPatches: true });
 
   it('a variable discovered by a Runtime Extension is defined, validated and defaulted', () => {
     expect(render(exported(), [{ name: 'region', value: 'us' }]).errors).toEqual([]);
-    expect(render(exported(), [{ name: 'region', value: 'mars' }]).errors.map((e) => [e.severity, brief(e).ref, e.field?.path])).toEqual([
-      ['error', 'Cluster fleet/c1', 'spec.topology.variables[region].value'],
-    ]);
+    expect(
+      render(exported(), [{ name: 'region', value: 'mars' }]).errors.map((e) => [
+        e.severity,
+        brief(e).ref,
+        e.field?.path,
+      ]),
+    ).toEqual([['error', 'Cluster fleet/c1', 'spec.topology.variables[region].value']]);
     const docs = exported();
-    const cc = normalizeClusterClass(classOf(docs), { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', name: 'fleet', namespace: 'fleet' }).value!;
-    const cluster = normalizeCluster(fleetCluster('c1'), { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', namespace: 'fleet' }).value!;
-    const compiled = compileClassVariables(cc, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', name: 'fleet', namespace: 'fleet' }).variables;
-    expect(defaultAndValidateClusterVariables(compiled, cluster, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', namespace: 'fleet' }).variables.cluster).toEqual([
+    const cc = normalizeClusterClass(classOf(docs), {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'ClusterClass',
+      name: 'fleet',
+      namespace: 'fleet',
+    }).value!;
+    const cluster = normalizeCluster(fleetCluster('c1'), {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'Cluster',
+      name: 'c1',
+      namespace: 'fleet',
+    }).value!;
+    const compiled = compileClassVariables(cc, {
+      apiVersion: 'cluster.x-k8s.io/v1beta2',
+      kind: 'ClusterClass',
+      name: 'fleet',
+      namespace: 'fleet',
+    }).variables;
+    expect(
+      defaultAndValidateClusterVariables(compiled, cluster, {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'Cluster',
+        name: 'c1',
+        namespace: 'fleet',
+      }).variables.cluster,
+    ).toEqual([
       { name: 'imageRepository', value: 'registry.example.com' },
       { name: 'region', value: 'eu' },
     ]);
   });
 
   it('conflicting definitions fail every Cluster of the class, as newDefinitionsIndex does', () => {
-    const conflict = { name: 'zone', definitionsConflict: true, definitions: [{ from: 'inline', required: false, schema: { openAPIV3Schema: { type: 'string' } } }, { from: 'discover.ext', required: false, schema: { openAPIV3Schema: { type: 'integer' } } }] };
+    const conflict = {
+      name: 'zone',
+      definitionsConflict: true,
+      definitions: [
+        { from: 'inline', required: false, schema: { openAPIV3Schema: { type: 'string' } } },
+        { from: 'discover.ext', required: false, schema: { openAPIV3Schema: { type: 'integer' } } },
+      ],
+    };
     expect(render(exported([conflict]), []).errors.map(brief)).toEqual([
       {
         severity: 'error',
         ref: 'Cluster fleet/c1',
         path: 'spec.topology.variables',
-        message: 'Invalid value: "[Name: imageRepository,Name: region,Name: zone]": variable definitions in the ClusterClass not valid: variable "zone" has conflicting definitions',
+        message:
+          'Invalid value: "[Name: imageRepository,Name: region,Name: zone]": variable definitions in the ClusterClass not valid: variable "zone" has conflicting definitions',
       },
     ]);
   });
@@ -317,13 +456,15 @@ describe('strict field validation without CRDs (kubectl apply --validate=strict,
         severity: 'error',
         ref: 'Cluster fleet/c1',
         path: 'spec.topolgy',
-        message: 'Cluster in version "v1beta2" cannot be handled as a Cluster: strict decoding error: unknown field "spec.topolgy"; did you mean "topology"?',
+        message:
+          'Cluster in version "v1beta2" cannot be handled as a Cluster: strict decoding error: unknown field "spec.topolgy"; did you mean "topology"?',
       },
       {
         severity: 'info',
         ref: 'Cluster fleet/c1',
         path: 'spec.topology',
-        message: 'Cluster fleet/c1 has no spec.topology: passed through unrendered (only Clusters with a managed topology are rendered)',
+        message:
+          'Cluster fleet/c1 has no spec.topology: passed through unrendered (only Clusters with a managed topology are rendered)',
       },
     ]);
   });
@@ -340,15 +481,30 @@ describe('strict field validation without CRDs (kubectl apply --validate=strict,
         message:
           'ClusterClass in version "v1beta2" cannot be handled as a ClusterClass: strict decoding error: unknown field "spec.controlPlane.machineHealthCheck"; "machineHealthCheck" is a cluster.x-k8s.io/v1beta1 ClusterClass field: use the v1beta2 field, or apiVersion cluster.x-k8s.io/v1beta1',
       },
-      { severity: 'error', ref: 'Cluster fleet/c1', path: 'spec.topology', message: 'ClusterClass "fleet/fleet" is invalid (see its results); Cluster not rendered' },
+      {
+        severity: 'error',
+        ref: 'Cluster fleet/c1',
+        path: 'spec.topology',
+        message: 'ClusterClass "fleet/fleet" is invalid (see its results); Cluster not rendered',
+      },
     ]);
   });
 
   it('v1beta1 shapes are checked against the v1beta1 fields (a v1beta2 field there is unknown)', () => {
-    const cluster = { apiVersion: 'cluster.x-k8s.io/v1beta1', kind: 'Cluster', metadata: { name: 'c1', namespace: 'fleet' }, spec: { topology: { class: 'fleet', classRef: { name: 'fleet' }, version: 'v1.33.0' } } };
-    expect(runScenario([...v1beta1Class(), cluster]).errors.map((e) => [e.severity, brief(e).ref, e.field?.path, e.tags?.rule])).toEqual([
-      ['error', 'Cluster fleet/c1', 'spec.topology.classRef', 'strict-decoding'],
-    ]);
+    const cluster = {
+      apiVersion: 'cluster.x-k8s.io/v1beta1',
+      kind: 'Cluster',
+      metadata: { name: 'c1', namespace: 'fleet' },
+      spec: { topology: { class: 'fleet', classRef: { name: 'fleet' }, version: 'v1.33.0' } },
+    };
+    expect(
+      runScenario([...v1beta1Class(), cluster]).errors.map((e) => [
+        e.severity,
+        brief(e).ref,
+        e.field?.path,
+        e.tags?.rule,
+      ]),
+    ).toEqual([['error', 'Cluster fleet/c1', 'spec.topology.classRef', 'strict-decoding']]);
   });
 });
 
@@ -360,14 +516,17 @@ describe('duplicate identities (kustomize: "may not add resource with an already
     const b = fleetCluster('c1', (t) => (t.version = 'v1.34.0'));
     const other = fleetCluster('c2');
     const docs = [...fleetDocs(), a, b, other];
-    const files = docs.map((_, i) => (i === docs.length - 3 ? 'clusters/c1.yaml' : i === docs.length - 2 ? 'clusters/c1-copy.yaml' : 'fleet.yaml'));
+    const files = docs.map((_, i) =>
+      i === docs.length - 3 ? 'clusters/c1.yaml' : i === docs.length - 2 ? 'clusters/c1-copy.yaml' : 'fleet.yaml',
+    );
     const r = runScenario(docs, {}, {}, files);
     expect(r.errors.map(brief)).toEqual([
       {
         severity: 'error',
         ref: 'Cluster fleet/c1',
         path: 'metadata.name',
-        message: 'may not add resource with an already registered id: Cluster.v1beta2.cluster.x-k8s.io/c1.fleet: defined in clusters/c1.yaml and clusters/c1-copy.yaml; none of them is rendered: rename or remove all but one',
+        message:
+          'may not add resource with an already registered id: Cluster.v1beta2.cluster.x-k8s.io/c1.fleet: defined in clusters/c1.yaml and clusters/c1-copy.yaml; none of them is rendered: rename or remove all but one',
       },
     ]);
     expect(r.rendered).toEqual(['fleet/c2']);

@@ -11,21 +11,35 @@ import { compareClusterClasses, compareClusters, rolloutReport } from '../../src
 import { CLASS_REF, clusterRef, makeClass, makeCluster, mdClasses, topology, workers } from './helpers.js';
 import { UNSAFE_VERSION_CHECK_ANNOTATION } from '../../src/core/labels.js';
 
-const brief = (rs: Result[]) => rs.map((r) => ({ severity: r.severity, path: r.field?.path, message: r.message, clusters: r.tags?.clusters, rule: r.tags?.rule }));
+const brief = (rs: Result[]) =>
+  rs.map((r) => ({
+    severity: r.severity,
+    path: r.field?.path,
+    message: r.message,
+    clusters: r.tags?.clusters,
+    rule: r.tags?.rule,
+  }));
 
 describe('compareClusterClasses', () => {
   const c1 = makeCluster('c1');
   const c2 = makeCluster('c2', (spec) => {
     topology(spec).version = 'v1.31.0';
     (workers(topology(spec)).machineDeployments as JsonObject[]).push({ class: 'default-worker', name: 'md-1' });
-    topology(spec).variables = [{ name: 'imageRepository', value: 'a-very-long-repository-name-that-is-fine-for-64-but-not-for-ten' }];
+    topology(spec).variables = [
+      { name: 'imageRepository', value: 'a-very-long-repository-name-that-is-fine-for-64-but-not-for-ten' },
+    ];
   });
 
   it('accepts an unchanged class and free changes (names, versions, bootstrap kinds, metadata)', () => {
     const next = makeClass((spec) => {
       ((spec.infrastructure as JsonObject).templateRef as JsonObject).name = 'other';
-      ((spec.infrastructure as JsonObject).templateRef as JsonObject).apiVersion = 'infrastructure.cluster.x-k8s.io/v1beta3';
-      (mdClasses(spec)[0]!.bootstrap as JsonObject).templateRef = { apiVersion: 'bootstrap.example.com/v1', kind: 'OtherConfigTemplate', name: 'x' };
+      ((spec.infrastructure as JsonObject).templateRef as JsonObject).apiVersion =
+        'infrastructure.cluster.x-k8s.io/v1beta3';
+      (mdClasses(spec)[0]!.bootstrap as JsonObject).templateRef = {
+        apiVersion: 'bootstrap.example.com/v1',
+        kind: 'OtherConfigTemplate',
+        name: 'x',
+      };
     });
     expect(compareClusterClasses(makeClass(), makeClass(), CLASS_REF, [c1, c2])).toEqual([]);
     expect(compareClusterClasses(makeClass(), next, CLASS_REF, [c1, c2])).toEqual([]);
@@ -35,7 +49,11 @@ describe('compareClusterClasses', () => {
     const next = makeClass((spec) => {
       ((spec.infrastructure as JsonObject).templateRef as JsonObject).apiVersion = 'infrastructure.example.com/v1beta2';
       ((spec.controlPlane as JsonObject).templateRef as JsonObject).kind = 'OtherControlPlaneTemplate';
-      (mdClasses(spec)[0]!.infrastructure as JsonObject).templateRef = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'AWSMachineTemplate', name: 'x' };
+      (mdClasses(spec)[0]!.infrastructure as JsonObject).templateRef = {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+        kind: 'AWSMachineTemplate',
+        name: 'x',
+      };
     });
     expect(brief(compareClusterClasses(makeClass(), next, CLASS_REF, [c1, c2]))).toEqual([
       {
@@ -52,7 +70,9 @@ describe('compareClusterClasses', () => {
         rule: 'class-compatibility',
         path: 'spec.controlPlane.templateRef.kind',
         clusters: 'c1,c2',
-        message: expect.stringMatching(/^Forbidden: kind cannot be changed from "KubeadmControlPlaneTemplate" to "OtherControlPlaneTemplate" to prevent incompatible changes in the Clusters; /),
+        message: expect.stringMatching(
+          /^Forbidden: kind cannot be changed from "KubeadmControlPlaneTemplate" to "OtherControlPlaneTemplate" to prevent incompatible changes in the Clusters; /,
+        ),
       },
       {
         severity: 'error',
@@ -66,9 +86,23 @@ describe('compareClusterClasses', () => {
 
   it('forbids adding or removing controlPlane.machineInfrastructure', () => {
     const without = makeClass((spec) => delete (spec.controlPlane as JsonObject).machineInfrastructure);
-    expect(brief(compareClusterClasses(makeClass(), without, CLASS_REF, [])).map((r) => [r.path, r.message.split(';')[0], r.clusters])).toEqual([
-      ['spec.controlPlane.machineInfrastructure.templateRef.apiVersion', 'Forbidden: group of apiVersion cannot be changed from "infrastructure.cluster.x-k8s.io" to "" to prevent incompatible changes in the Clusters', undefined],
-      ['spec.controlPlane.machineInfrastructure.templateRef.kind', 'Forbidden: kind cannot be changed from "DevMachineTemplate" to "" to prevent incompatible changes in the Clusters', undefined],
+    expect(
+      brief(compareClusterClasses(makeClass(), without, CLASS_REF, [])).map((r) => [
+        r.path,
+        r.message.split(';')[0],
+        r.clusters,
+      ]),
+    ).toEqual([
+      [
+        'spec.controlPlane.machineInfrastructure.templateRef.apiVersion',
+        'Forbidden: group of apiVersion cannot be changed from "infrastructure.cluster.x-k8s.io" to "" to prevent incompatible changes in the Clusters',
+        undefined,
+      ],
+      [
+        'spec.controlPlane.machineInfrastructure.templateRef.kind',
+        'Forbidden: kind cannot be changed from "DevMachineTemplate" to "" to prevent incompatible changes in the Clusters',
+        undefined,
+      ],
     ]);
     expect(compareClusterClasses(without, makeClass(), CLASS_REF, []).map((r) => r.message.split(';')[0])).toEqual([
       'Forbidden: group of apiVersion cannot be changed from "" to "infrastructure.cluster.x-k8s.io" to prevent incompatible changes in the Clusters',
@@ -93,18 +127,34 @@ describe('compareClusterClasses', () => {
         message:
           'Forbidden: MachineDeploymentClass "default-worker" cannot be deleted because it is used by Cluster "c1"; keep the class until no Cluster uses it (move Cluster "c1"\'s machineDeployments of class "default-worker" to another class first)',
       },
-      expect.objectContaining({ path: 'spec.workers.machineDeployments', clusters: 'c2', message: expect.stringContaining('MachineDeploymentClass "default-worker" cannot be deleted because it is used by Cluster "c2"') }),
+      expect.objectContaining({
+        path: 'spec.workers.machineDeployments',
+        clusters: 'c2',
+        message: expect.stringContaining(
+          'MachineDeploymentClass "default-worker" cannot be deleted because it is used by Cluster "c2"',
+        ),
+      }),
       expect.objectContaining({ path: 'spec.workers.machineDeployments', clusters: 'c3' }),
-      expect.objectContaining({ path: 'spec.workers.machinePools', clusters: 'c3', message: expect.stringContaining('MachinePoolClass "default-pool" cannot be deleted because it is used by Cluster "c3"') }),
+      expect.objectContaining({
+        path: 'spec.workers.machinePools',
+        clusters: 'c3',
+        message: expect.stringContaining(
+          'MachinePoolClass "default-pool" cannot be deleted because it is used by Cluster "c3"',
+        ),
+      }),
     ]);
   });
 
   it('forbids removing a variable still set by a Cluster (also as an override)', () => {
     const next = makeClass((spec) => {
-      spec.variables = (spec.variables as JsonObject[]).filter((v) => v.name !== 'replicasHint' && v.name !== 'imageRepository');
+      spec.variables = (spec.variables as JsonObject[]).filter(
+        (v) => v.name !== 'replicasHint' && v.name !== 'imageRepository',
+      );
     });
     const c4 = makeCluster('c4', (spec) => {
-      (workers(topology(spec)).machineDeployments as JsonObject[])[0]!.variables = { overrides: [{ name: 'replicasHint', value: 2 }] };
+      (workers(topology(spec)).machineDeployments as JsonObject[])[0]!.variables = {
+        overrides: [{ name: 'replicasHint', value: 2 }],
+      };
     });
     expect(brief(compareClusterClasses(makeClass(), next, CLASS_REF, [c1, c2, c4]))).toEqual([
       {
@@ -112,16 +162,25 @@ describe('compareClusterClasses', () => {
         rule: 'variable-removed',
         path: 'spec.variables',
         clusters: 'c2',
-        message: 'Forbidden: variable imageRepository can not be removed. It is used in Clusters [c2]; keep the variable until those Clusters stop setting "imageRepository"',
+        message:
+          'Forbidden: variable imageRepository can not be removed. It is used in Clusters [c2]; keep the variable until those Clusters stop setting "imageRepository"',
       },
-      expect.objectContaining({ rule: 'variable-removed', clusters: 'c4', message: expect.stringContaining('variable replicasHint can not be removed. It is used in Clusters [c4]') }),
+      expect.objectContaining({
+        rule: 'variable-removed',
+        clusters: 'c4',
+        message: expect.stringContaining('variable replicasHint can not be removed. It is used in Clusters [c4]'),
+      }),
     ]);
   });
 
   it('forbids schema changes that invalidate values in use, and newly required variables without default', () => {
     const next = makeClass((spec) => {
       const vars = spec.variables as JsonObject[];
-      vars[0] = { name: 'imageRepository', required: false, schema: { openAPIV3Schema: { type: 'string', maxLength: 10 } } };
+      vars[0] = {
+        name: 'imageRepository',
+        required: false,
+        schema: { openAPIV3Schema: { type: 'string', maxLength: 10 } },
+      };
       vars.push({ name: 'region', required: true, schema: { openAPIV3Schema: { type: 'string' } } });
       vars.push({ name: 'zone', required: true, schema: { openAPIV3Schema: { type: 'string', default: 'a' } } });
     });
@@ -140,7 +199,8 @@ describe('compareClusterClasses', () => {
         rule: 'variable-required',
         path: 'spec.variables[2]',
         clusters: 'c1,c2',
-        message: 'Forbidden: variable region is required but is not defined in Clusters [c1 c2]; give the variable a default, or set it in those Clusters first',
+        message:
+          'Forbidden: variable region is required but is not defined in Clusters [c1 c2]; give the variable a default, or set it in those Clusters first',
       },
     ]);
   });
@@ -153,7 +213,8 @@ describe('compareClusterClasses', () => {
         rule: 'kubernetes-versions',
         path: 'spec.kubernetesVersions',
         clusters: 'c2',
-        message: 'Forbidden: Kubernetes Version v1.31.0 is used by Cluster "c2" but not set in ClusterClass; add v1.31.0 to spec.kubernetesVersions, or move Cluster "c2" to a listed version first',
+        message:
+          'Forbidden: Kubernetes Version v1.31.0 is used by Cluster "c2" but not set in ClusterClass; add v1.31.0 to spec.kubernetesVersions, or move Cluster "c2" to a listed version first',
       },
     ]);
   });
@@ -171,14 +232,17 @@ describe('compareClusterClasses', () => {
         rule: 'health-check-removed',
         path: 'spec.workers.machineDeployments[default-worker].healthCheck',
         clusters: 'c5',
-        message: 'Forbidden: healthCheck cannot be deleted because it is used by Cluster(s) "c5"; keep it, or give those Clusters their own healthCheck definition first',
+        message:
+          'Forbidden: healthCheck cannot be deleted because it is used by Cluster(s) "c5"; keep it, or give those Clusters their own healthCheck definition first',
       },
     ]);
   });
 
   it('forbids class autoscaler annotations when a Cluster sets replicas', () => {
     const next = makeClass((spec) => {
-      mdClasses(spec)[0]!.metadata = { annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1' } };
+      mdClasses(spec)[0]!.metadata = {
+        annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1' },
+      };
     });
     const fixed = makeCluster('c6', (spec) => {
       (workers(topology(spec)).machineDeployments as JsonObject[])[0]!.replicas = 2;
@@ -217,14 +281,17 @@ describe('compareClusters', () => {
         rule: 'version-update',
         path: 'spec.topology.version',
         clusters: undefined,
-        message: 'Invalid value: "v1.32.5": version cannot be decreased from "1.33.0" to "1.32.5"; Kubernetes cannot be downgraded: restore version v1.33.0 (or later)',
+        message:
+          'Invalid value: "v1.32.5": version cannot be decreased from "1.33.0" to "1.32.5"; Kubernetes cannot be downgraded: restore version v1.33.0 (or later)',
       },
     ]);
     expect(compareClusters(at('v1.33.0'), at('v1.33.0-rc.1'), ref, { old: cc, new: cc })).toEqual([]);
   });
 
   it('forbids more than one minor up when the class has no kubernetesVersions', () => {
-    expect(brief(compareClusters(at('v1.32.0'), at('v1.34.0'), ref, { old: cc, new: cc })).map((r) => r.message)).toEqual([
+    expect(
+      brief(compareClusters(at('v1.32.0'), at('v1.34.0'), ref, { old: cc, new: cc })).map((r) => r.message),
+    ).toEqual([
       'Invalid value: "v1.34.0": version cannot be increased from "1.32.0" to "1.34.0"; upgrade one minor version at a time (to v1.33.x first), or list the versions in the ClusterClass spec.kubernetesVersions',
     ]);
     const listed = makeClass((spec) => (spec.kubernetesVersions = ['v1.32.0', 'v1.33.0', 'v1.34.0']));
@@ -234,21 +301,28 @@ describe('compareClusters', () => {
   });
 
   it('skips the version checks with a warning when the unsafe annotation is set', () => {
-    const out = compareClusters(at('v1.33.0'), at('v1.30.0', { [UNSAFE_VERSION_CHECK_ANNOTATION]: '' }), ref, { old: cc, new: cc });
+    const out = compareClusters(at('v1.33.0'), at('v1.30.0', { [UNSAFE_VERSION_CHECK_ANNOTATION]: '' }), ref, {
+      old: cc,
+      new: cc,
+    });
     expect(brief(out)).toEqual([
       {
         severity: 'warning',
         rule: 'version-update',
         path: 'spec.topology.version',
         clusters: undefined,
-        message: 'Skipping version validation for Cluster because annotation "unsafe.topology.cluster.x-k8s.io/disable-update-version-check" is set.',
+        message:
+          'Skipping version validation for Cluster because annotation "unsafe.topology.cluster.x-k8s.io/disable-update-version-check" is set.',
       },
     ]);
   });
 
   it('requires a class change to a compatible class', () => {
     const moved = makeCluster('c1', (spec) => ((topology(spec).classRef as JsonObject).name = 'other'));
-    const other = makeClass((spec) => (((spec.infrastructure as JsonObject).templateRef as JsonObject).kind = 'AWSClusterTemplate'), { ...CLASS_REF, name: 'other' });
+    const other = makeClass(
+      (spec) => (((spec.infrastructure as JsonObject).templateRef as JsonObject).kind = 'AWSClusterTemplate'),
+      { ...CLASS_REF, name: 'other' },
+    );
     expect(brief(compareClusters(makeCluster('c1'), moved, ref, { old: cc, new: other }))).toEqual([
       {
         severity: 'error',
@@ -261,7 +335,12 @@ describe('compareClusters', () => {
           'keep class "default/quick-start", or move to a class whose templates have the same API groups and kinds',
       },
     ]);
-    expect(compareClusters(makeCluster('c1'), moved, ref, { old: cc, new: makeClass(undefined, { ...CLASS_REF, name: 'other' }) })).toEqual([]);
+    expect(
+      compareClusters(makeCluster('c1'), moved, ref, {
+        old: cc,
+        new: makeClass(undefined, { ...CLASS_REF, name: 'other' }),
+      }),
+    ).toEqual([]);
     expect(brief(compareClusters(makeCluster('c1'), moved, ref, { new: other }))).toEqual([
       {
         severity: 'warning',
@@ -292,7 +371,11 @@ const kcp = (infra: string, version: string, files: string[] = []): JsonObject =
   metadata: meta('c1-abcde'),
   spec: {
     version,
-    machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: infra } } },
+    machineTemplate: {
+      spec: {
+        infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: infra },
+      },
+    },
     kubeadmConfigSpec: { files: files.map((f) => ({ path: f })) },
   },
 });
@@ -319,11 +402,19 @@ const bootstrap = (name: string, cmd: string): JsonObject => ({
 });
 
 describe('rolloutReport', () => {
-  const previous = [machineTemplate('c1-aaaaa', 'img:1'), kcp('c1-aaaaa', 'v1.32.0'), machineTemplate('c1-md-0-bbbbb', 'img:1'), bootstrap('c1-md-0-ccccc', 'a'), md('c1-md-0-bbbbb', 'c1-md-0-ccccc', 'v1.32.0')];
+  const previous = [
+    machineTemplate('c1-aaaaa', 'img:1'),
+    kcp('c1-aaaaa', 'v1.32.0'),
+    machineTemplate('c1-md-0-bbbbb', 'img:1'),
+    bootstrap('c1-md-0-ccccc', 'a'),
+    md('c1-md-0-bbbbb', 'c1-md-0-ccccc', 'v1.32.0'),
+  ];
 
   it('reports nothing when only non-rolling fields change', () => {
     expect(rolloutReport(previous, previous)).toEqual([]);
-    const scaled = previous.map((o) => (o.kind === 'MachineDeployment' ? md('c1-md-0-bbbbb', 'c1-md-0-ccccc', 'v1.32.0', 5) : o));
+    const scaled = previous.map((o) =>
+      o.kind === 'MachineDeployment' ? md('c1-md-0-bbbbb', 'c1-md-0-ccccc', 'v1.32.0', 5) : o,
+    );
     expect(rolloutReport(previous, scaled)).toEqual([]);
   });
 
@@ -342,9 +433,25 @@ describe('rolloutReport', () => {
         kind: 'KubeadmControlPlane',
         name: 'c1-abcde',
         reasons: [
-          { cause: 'infrastructureTemplate', template: 'machine infrastructure template DevMachineTemplate "c1-aaaaa" → "c1-ddddd"', fields: ['spec.template.spec.customImage'], from: 'c1-aaaaa', to: 'c1-ddddd' },
-          { cause: 'version', template: 'version v1.32.0 → v1.33.0', fields: ['spec.version'], from: 'v1.32.0', to: 'v1.33.0' },
-          { cause: 'kubeadmConfigSpec', template: 'KubeadmControlPlane spec.kubeadmConfigSpec changed', fields: ['spec.kubeadmConfigSpec.files[0]'] },
+          {
+            cause: 'infrastructureTemplate',
+            template: 'machine infrastructure template DevMachineTemplate "c1-aaaaa" → "c1-ddddd"',
+            fields: ['spec.template.spec.customImage'],
+            from: 'c1-aaaaa',
+            to: 'c1-ddddd',
+          },
+          {
+            cause: 'version',
+            template: 'version v1.32.0 → v1.33.0',
+            fields: ['spec.version'],
+            from: 'v1.32.0',
+            to: 'v1.33.0',
+          },
+          {
+            cause: 'kubeadmConfigSpec',
+            template: 'KubeadmControlPlane spec.kubeadmConfigSpec changed',
+            fields: ['spec.kubeadmConfigSpec.files[0]'],
+          },
         ],
       },
       {
@@ -353,15 +460,26 @@ describe('rolloutReport', () => {
         kind: 'MachineDeployment',
         name: 'c1-md-0-xyz12',
         reasons: [
-          { cause: 'bootstrapTemplate', template: 'bootstrap template KubeadmConfigTemplate "c1-md-0-ccccc" → "c1-md-0-eeeee"', fields: ['spec.template.spec.preKubeadmCommands[0]'], from: 'c1-md-0-ccccc', to: 'c1-md-0-eeeee' },
+          {
+            cause: 'bootstrapTemplate',
+            template: 'bootstrap template KubeadmConfigTemplate "c1-md-0-ccccc" → "c1-md-0-eeeee"',
+            fields: ['spec.template.spec.preKubeadmCommands[0]'],
+            from: 'c1-md-0-ccccc',
+            to: 'c1-md-0-eeeee',
+          },
         ],
       },
     ]);
   });
 
   it('reports MachineDeployment version changes and ignores new or removed objects', () => {
-    const current = [...previous.filter((o) => o.kind !== 'MachineDeployment'), md('c1-md-0-bbbbb', 'c1-md-0-ccccc', 'v1.33.0')];
-    expect(rolloutReport(previous, current).map((r) => [r.kind, r.reasons.map((x) => x.template)])).toEqual([['MachineDeployment', ['version v1.32.0 → v1.33.0']]]);
+    const current = [
+      ...previous.filter((o) => o.kind !== 'MachineDeployment'),
+      md('c1-md-0-bbbbb', 'c1-md-0-ccccc', 'v1.33.0'),
+    ];
+    expect(rolloutReport(previous, current).map((r) => [r.kind, r.reasons.map((x) => x.template)])).toEqual([
+      ['MachineDeployment', ['version v1.32.0 → v1.33.0']],
+    ]);
     expect(rolloutReport([], current)).toEqual([]);
     expect(rolloutReport(previous, [])).toEqual([]);
   });

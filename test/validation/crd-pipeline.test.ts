@@ -65,7 +65,22 @@ const objectCrd = {
   spec: {
     ...crd.spec,
     names: { kind: 'WidgetCluster', plural: 'widgetclusters' },
-    versions: [{ ...crd.spec.versions[0]!, schema: { openAPIV3Schema: { type: 'object', properties: { apiVersion: { type: 'string' }, kind: { type: 'string' }, metadata: { type: 'object' }, spec: widgetSpec } } } }],
+    versions: [
+      {
+        ...crd.spec.versions[0]!,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              apiVersion: { type: 'string' },
+              kind: { type: 'string' },
+              metadata: { type: 'object' },
+              spec: widgetSpec,
+            },
+          },
+        },
+      },
+    ],
   },
 } as unknown as JsonObject;
 
@@ -116,7 +131,12 @@ ${cluster('w1')}`;
 function renderText(text: string, withCrd: boolean) {
   const read = readYamlStream(text, 'in.yaml');
   if (!read.ok) throw new Error(read.message);
-  return runPipeline(read.items, { ...DEFAULT_CONFIG, mode: 'preview' }, read.results, withCrd ? { crds: [crd as unknown as JsonObject, objectCrd] } : {});
+  return runPipeline(
+    read.items,
+    { ...DEFAULT_CONFIG, mode: 'preview' },
+    read.results,
+    withCrd ? { crds: [crd as unknown as JsonObject, objectCrd] } : {},
+  );
 }
 
 const render = (size: string, withCrd: boolean) => renderText(inputs(size), withCrd);
@@ -124,7 +144,9 @@ const render = (size: string, withCrd: boolean) => renderText(inputs(size), with
 describe('CRDs in the pipeline', () => {
   it('without the CRD, a patch replacing a defaulted-only field fails (the documented divergence)', () => {
     const out = render('small', false);
-    expect(out.results.filter((r) => r.severity === 'error').map((r) => r.message)).toEqual([expect.stringContaining('replace operation does not apply')]);
+    expect(out.results.filter((r) => r.severity === 'error').map((r) => r.message)).toEqual([
+      expect.stringContaining('replace operation does not apply'),
+    ]);
   });
 
   it('with the CRD, the template is defaulted first and the patch applies', () => {
@@ -140,13 +162,18 @@ describe('CRDs in the pipeline', () => {
     expect(error.resourceRef).toMatchObject({ kind: 'WidgetCluster', namespace: 'ns' });
     expect(error.field?.path).toBe('spec.size');
     expect(error.message).toContain('Unsupported value: "medium"');
-    expect(error.message).toContain('(spec.size comes from patch "fewerZones" (spec.patches[0].definitions[0].jsonPatches[1]: add /spec/template/spec/size); literal value)');
+    expect(error.message).toContain(
+      '(spec.size comes from patch "fewerZones" (spec.patches[0].definitions[0].jsonPatches[1]: add /spec/template/spec/size); literal value)',
+    );
     expect(error.tags).toMatchObject({ rule: 'crd-schema', cluster: 'ns/w1' });
   });
 
   it('validates the input objects a render uses once each, at their own resourceRef and file', () => {
     const text =
-      inputs('small').replace('kind: WidgetClusterTemplate\nmetadata: {name: widget, namespace: ns}\nspec:\n  template: {}', 'kind: WidgetClusterTemplate\nmetadata: {name: widget, namespace: ns}\nspec:\n  template: {spec: {zones: 0}}') +
+      inputs('small').replace(
+        'kind: WidgetClusterTemplate\nmetadata: {name: widget, namespace: ns}\nspec:\n  template: {}',
+        'kind: WidgetClusterTemplate\nmetadata: {name: widget, namespace: ns}\nspec:\n  template: {spec: {zones: 0}}',
+      ) +
       `---
 ${cluster('w2')}---
 apiVersion: infrastructure.example.com/v1beta2
@@ -161,8 +188,15 @@ spec:
     expect(errors).toEqual([
       {
         severity: 'error',
-        message: expect.stringContaining('Invalid value: 0: spec.template.spec.zones in body should be greater than or equal to 1: the API server would reject this WidgetClusterTemplate as written'),
-        resourceRef: { apiVersion: 'infrastructure.example.com/v1beta2', kind: 'WidgetClusterTemplate', namespace: 'ns', name: 'widget' },
+        message: expect.stringContaining(
+          'Invalid value: 0: spec.template.spec.zones in body should be greater than or equal to 1: the API server would reject this WidgetClusterTemplate as written',
+        ),
+        resourceRef: {
+          apiVersion: 'infrastructure.example.com/v1beta2',
+          kind: 'WidgetClusterTemplate',
+          namespace: 'ns',
+          name: 'widget',
+        },
         field: { path: 'spec.template.spec.zones' },
         file: { path: 'in.yaml', index: 1 },
         tags: { rule: 'crd-schema' },

@@ -14,7 +14,12 @@ import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js'
 
 const available = !fixtureCrdsMissing();
 
-const ref = (o: JsonObject): ObjectRef => ({ apiVersion: String(o.apiVersion), kind: String(o.kind), name: String((o.metadata as JsonObject).name), namespace: 'default' });
+const ref = (o: JsonObject): ObjectRef => ({
+  apiVersion: String(o.apiVersion),
+  kind: String(o.kind),
+  name: String((o.metadata as JsonObject).name),
+  namespace: 'default',
+});
 
 describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
   let crds: CrdIndex;
@@ -75,7 +80,10 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
     });
 
     it('drops non-nullable nulls and leaves unknown kinds untouched', () => {
-      const out = applyCrdDefaults(crds, template({ region: null, network: { vpc: { availabilityZoneUsageLimit: null } } }));
+      const out = applyCrdDefaults(
+        crds,
+        template({ region: null, network: { vpc: { availabilityZoneUsageLimit: null } } }),
+      );
       expect('region' in inner(out)).toBe(false);
       expect(((inner(out).network as JsonObject).vpc as JsonObject).availabilityZoneUsageLimit).toBe(3);
       const other = { apiVersion: 'example.com/v1', kind: 'Thing', metadata: { name: 'x' }, spec: { a: null } };
@@ -92,7 +100,11 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
     });
 
     it('accepts a valid object', () => {
-      const o = devMachineTemplate({ backend: { docker: { extraMounts: [{ containerPath: '/var/run/docker.sock', hostPath: '/var/run/docker.sock' }] } } });
+      const o = devMachineTemplate({
+        backend: {
+          docker: { extraMounts: [{ containerPath: '/var/run/docker.sock', hostPath: '/var/run/docker.sock' }] },
+        },
+      });
       expect(validateAgainstCrd(crds, o, ref(o))).toEqual([]);
     });
 
@@ -121,7 +133,10 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
       ]);
       expect(results[1]!.message).toContain('unknown field "spec.template.spec.customImag"');
       expect(results[1]!.message).toContain('remove it or fix its name/indentation');
-      expect(pruneUnknownFields(crds, o).pruned).toEqual(['spec.template.spec.backend.docker.extraMount', 'spec.template.spec.customImag']);
+      expect(pruneUnknownFields(crds, o).pruned).toEqual([
+        'spec.template.spec.backend.docker.extraMount',
+        'spec.template.spec.customImag',
+      ]);
     });
 
     /** A rendered MachineDeployment of Cluster c1 with a bootstrap configRef and `machine` added to its machine spec. */
@@ -132,7 +147,16 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
       spec: {
         clusterName: 'c1',
         selector: { matchLabels: { a: 'b' } },
-        template: { metadata: { labels: { a: 'b' } }, spec: { clusterName: 'c1', bootstrap: { configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'x' } }, ...machine } },
+        template: {
+          metadata: { labels: { a: 'b' } },
+          spec: {
+            clusterName: 'c1',
+            bootstrap: {
+              configRef: { apiGroup: 'bootstrap.cluster.x-k8s.io', kind: 'KubeadmConfigTemplate', name: 'x' },
+            },
+            ...machine,
+          },
+        },
         ...spec,
       },
     });
@@ -177,8 +201,15 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
         'Invalid value: "integer": spec.template.spec.backend.docker.extraMounts[0].containerPath in body must be of type string: "integer": ' +
           'the API server would reject this DevMachineTemplate as written (infrastructure.cluster.x-k8s.io/v1beta2 CRD schema); fix it in the input',
       );
-      const unserved = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AWSClusterTemplate', metadata: { name: 'x' }, spec: {} };
-      expect(validateAgainstCrd(crds, unserved, ref(unserved), 'input')[0]!.message).toMatch(/use apiVersion infrastructure\.cluster\.x-k8s\.io\/v1beta2$/);
+      const unserved = {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+        kind: 'AWSClusterTemplate',
+        metadata: { name: 'x' },
+        spec: {},
+      };
+      expect(validateAgainstCrd(crds, unserved, ref(unserved), 'input')[0]!.message).toMatch(
+        /use apiVersion infrastructure\.cluster\.x-k8s\.io\/v1beta2$/,
+      );
     });
 
     it('evaluates the CRD x-kubernetes-validations rules (CEL) of a well-typed object', () => {
@@ -186,11 +217,30 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
         apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
         kind: 'KubeadmControlPlane',
         metadata: { name: 'c1-abcde', namespace: 'default' },
-        spec: { version: 'v1.34.0', replicas: 1, machineTemplate: { spec: { infrastructureRef: { apiGroup: 'infrastructure.cluster.x-k8s.io', kind: 'DevMachineTemplate', name: 'c1-cp' } } }, kubeadmConfigSpec: { clusterConfiguration: { apiServer: { extraArgs } } } },
+        spec: {
+          version: 'v1.34.0',
+          replicas: 1,
+          machineTemplate: {
+            spec: {
+              infrastructureRef: {
+                apiGroup: 'infrastructure.cluster.x-k8s.io',
+                kind: 'DevMachineTemplate',
+                name: 'c1-cp',
+              },
+            },
+          },
+          kubeadmConfigSpec: { clusterConfiguration: { apiServer: { extraArgs } } },
+        },
       });
-      const ok = kcp([{ name: 'v', value: '2' }, { name: 'cloud-provider', value: 'external' }]);
+      const ok = kcp([
+        { name: 'v', value: '2' },
+        { name: 'cloud-provider', value: 'external' },
+      ]);
       expect(validateAgainstCrd(crds, ok, ref(ok)).filter((r) => r.severity !== 'info')).toEqual([]);
-      const dup = kcp([{ name: 'v', value: '2' }, { name: 'v', value: '4' }]);
+      const dup = kcp([
+        { name: 'v', value: '2' },
+        { name: 'v', value: '4' },
+      ]);
       const results = validateAgainstCrd(crds, dup, ref(dup));
       expect(results).toHaveLength(1);
       expect(results[0]).toMatchObject({
@@ -199,11 +249,18 @@ describe.skipIf(!available)('CRDs from ../shared/fixtures/crds', () => {
         field: { path: 'spec.kubeadmConfigSpec.clusterConfiguration.apiServer.extraArgs' },
         tags: { rule: 'crd-cel' },
       });
-      expect(results[0]!.message).toBe('Invalid value: "array": extraArgs name must be unique: the API server would reject this KubeadmControlPlane (controlplane.cluster.x-k8s.io/v1beta2 CRD schema); fix the value in the template or the patch/variable that produces it');
+      expect(results[0]!.message).toBe(
+        'Invalid value: "array": extraArgs name must be unique: the API server would reject this KubeadmControlPlane (controlplane.cluster.x-k8s.io/v1beta2 CRD schema); fix the value in the template or the patch/variable that produces it',
+      );
     });
 
     it('rejects an unserved version and skips kinds without a CRD', () => {
-      const o = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1', kind: 'AWSClusterTemplate', metadata: { name: 'x' }, spec: {} };
+      const o = {
+        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta1',
+        kind: 'AWSClusterTemplate',
+        metadata: { name: 'x' },
+        spec: {},
+      };
       const results = validateAgainstCrd(crds, o, ref(o));
       expect(results).toEqual([
         {
@@ -225,7 +282,10 @@ describe('loadCrds without fixtures', () => {
   const crd = (name: string, extra: JsonObject = {}): JsonObject => ({
     apiVersion: 'apiextensions.k8s.io/v1',
     kind: 'CustomResourceDefinition',
-    metadata: { name, labels: { 'cluster.x-k8s.io/v1beta1': 'v1alpha1_v1beta1', 'cluster.x-k8s.io/v1beta2': 'v1beta1' } },
+    metadata: {
+      name,
+      labels: { 'cluster.x-k8s.io/v1beta1': 'v1alpha1_v1beta1', 'cluster.x-k8s.io/v1beta2': 'v1beta1' },
+    },
     spec: {
       group: 'example.com',
       names: { kind: 'Widget' },
@@ -244,7 +304,10 @@ describe('loadCrds without fixtures', () => {
                     size: { type: 'integer', default: 1, minimum: 1 },
                     extra: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
                     labels: { type: 'object', additionalProperties: { type: 'string' } },
-                    items: { type: 'array', items: { type: 'object', properties: { n: { type: 'string', default: 'x' } } } },
+                    items: {
+                      type: 'array',
+                      items: { type: 'object', properties: { n: { type: 'string', default: 'x' } } },
+                    },
                     maybe: { type: 'string', nullable: true },
                   },
                 },
@@ -262,7 +325,12 @@ describe('loadCrds without fixtures', () => {
       crd('widgets.example.com'),
       crd('widgets2.example.com'),
       { apiVersion: 'apiextensions.k8s.io/v1beta1', kind: 'CustomResourceDefinition', metadata: { name: 'old' } },
-      { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'broken' }, spec: {} },
+      {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'broken' },
+        spec: {},
+      },
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ignored' } },
     ]);
     expect(crds.versions.size).toBe(1);
@@ -275,7 +343,10 @@ describe('loadCrds without fixtures', () => {
 
   it('takes the newest contract listing a version', () => {
     const { crds } = loadCrds([crd('widgets.example.com')]);
-    expect(contractVersionsFromCrds(crds)).toEqual({ 'example.com/v1alpha1/Widget': 'v1beta1', 'example.com/v1beta1/Widget': 'v1beta2' });
+    expect(contractVersionsFromCrds(crds)).toEqual({
+      'example.com/v1alpha1/Widget': 'v1beta1',
+      'example.com/v1beta1/Widget': 'v1beta2',
+    });
   });
 
   it('defaults through properties, additionalProperties and items, keeping preserved and nullable fields', () => {
@@ -286,14 +357,32 @@ describe('loadCrds without fixtures', () => {
       metadata: { name: 'w' },
       spec: { extra: { anything: { goes: null } }, items: [{}, { n: 'y' }], maybe: null, labels: { a: 'b' } },
     });
-    expect(out.spec).toEqual({ size: 1, extra: { anything: { goes: null } }, items: [{ n: 'x' }, { n: 'y' }], maybe: null, labels: { a: 'b' } });
-    expect(applyCrdDefaults(crds, { apiVersion: 'example.com/v1beta1', kind: 'Widget', metadata: { name: 'w' } }).spec).toBeUndefined();
+    expect(out.spec).toEqual({
+      size: 1,
+      extra: { anything: { goes: null } },
+      items: [{ n: 'x' }, { n: 'y' }],
+      maybe: null,
+      labels: { a: 'b' },
+    });
+    expect(
+      applyCrdDefaults(crds, { apiVersion: 'example.com/v1beta1', kind: 'Widget', metadata: { name: 'w' } }).spec,
+    ).toBeUndefined();
   });
 
   it('validates bounds and keeps preserve-unknown-fields subtrees', () => {
     const { crds } = loadCrds([crd('widgets.example.com')]);
-    const o = { apiVersion: 'example.com/v1beta1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns' }, spec: { size: 0, extra: { free: 1 }, labels: { a: 1 } } };
-    const results = validateAgainstCrd(crds, o, { apiVersion: 'example.com/v1beta1', kind: 'Widget', name: 'w', namespace: 'ns' });
+    const o = {
+      apiVersion: 'example.com/v1beta1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'ns' },
+      spec: { size: 0, extra: { free: 1 }, labels: { a: 1 } },
+    };
+    const results = validateAgainstCrd(crds, o, {
+      apiVersion: 'example.com/v1beta1',
+      kind: 'Widget',
+      name: 'w',
+      namespace: 'ns',
+    });
     expect(results.map((r) => [r.field?.path, r.message.split(': the API')[0]])).toEqual([
       ['spec.size', 'Invalid value: 0: spec.size in body should be greater than or equal to 1'],
       ['spec.labels.a', 'Invalid value: "integer": spec.labels.a in body must be of type string: "integer"'],
@@ -303,7 +392,13 @@ describe('loadCrds without fixtures', () => {
 
 describe('withValueOrigins', () => {
   const objRef = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'w', namespace: 'ns' };
-  const err = (path: string, rule = 'crd-schema', severity: Result['severity'] = 'error'): Result => ({ severity, message: `bad ${path}`, resourceRef: objRef, field: { path }, tags: { rule } });
+  const err = (path: string, rule = 'crd-schema', severity: Result['severity'] = 'error'): Result => ({
+    severity,
+    message: `bad ${path}`,
+    resourceRef: objRef,
+    field: { path },
+    tags: { rule },
+  });
   const fields = [
     { path: 'spec.files', origin: 'patch "createEmptyArrays"' },
     { path: 'spec.taints[0].key', origin: 'Cluster spec.topology.workers.machineDeployments[1].taints[0].key' },
@@ -311,7 +406,10 @@ describe('withValueOrigins', () => {
   ];
 
   it('appends where the value (or the object lacking a field) came from', () => {
-    const out = withValueOrigins([err('spec.files'), err('spec.taints[0]'), err('spec.taints[0].propagation'), err('spec.other.deep')], () => fields);
+    const out = withValueOrigins(
+      [err('spec.files'), err('spec.taints[0]'), err('spec.taints[0].propagation'), err('spec.other.deep')],
+      () => fields,
+    );
     expect(out.map((r) => r.message)).toEqual([
       'bad spec.files (spec.files comes from patch "createEmptyArrays")',
       'bad spec.taints[0] (spec.taints[0] comes from Cluster spec.topology.workers.machineDeployments[1].taints[0].key)',
@@ -326,7 +424,11 @@ describe('withValueOrigins', () => {
       asked++;
       return fields;
     };
-    const untouched = [err('spec.files', 'crd-pruned', 'warning'), err('spec.files', 'crd-version'), { severity: 'error', message: 'no path', tags: { rule: 'crd-schema' } } as Result];
+    const untouched = [
+      err('spec.files', 'crd-pruned', 'warning'),
+      err('spec.files', 'crd-version'),
+      { severity: 'error', message: 'no path', tags: { rule: 'crd-schema' } } as Result,
+    ];
     expect(withValueOrigins(untouched, originsOf)).toEqual(untouched);
     expect(asked).toBe(0);
     expect(withValueOrigins([err('spec.files')], () => undefined)[0]!.message).toBe('bad spec.files');

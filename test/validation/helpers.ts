@@ -2,8 +2,18 @@
 import type { Cluster, ClusterClass, JsonObject, ObjectRef } from '../../src/core/model.js';
 import { normalizeCluster, normalizeClusterClass } from '../../src/api/normalize.js';
 
-export const CLASS_REF: ObjectRef = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', name: 'quick-start', namespace: 'default' };
-export const clusterRef = (name: string): ObjectRef => ({ apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name, namespace: 'default' });
+export const CLASS_REF: ObjectRef = {
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'ClusterClass',
+  name: 'quick-start',
+  namespace: 'default',
+};
+export const clusterRef = (name: string): ObjectRef => ({
+  apiVersion: 'cluster.x-k8s.io/v1beta2',
+  kind: 'Cluster',
+  name,
+  namespace: 'default',
+});
 
 const tref = (apiVersion: string, kind: string, name: string) => ({ templateRef: { apiVersion, kind, name } });
 
@@ -13,7 +23,11 @@ export function classDoc(mutate: (spec: JsonObject) => void = () => {}): JsonObj
     infrastructure: tref('infrastructure.cluster.x-k8s.io/v1beta2', 'DevClusterTemplate', 'qs-cluster'),
     controlPlane: {
       ...tref('controlplane.cluster.x-k8s.io/v1beta2', 'KubeadmControlPlaneTemplate', 'qs-control-plane'),
-      machineInfrastructure: tref('infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate', 'qs-control-plane-machine'),
+      machineInfrastructure: tref(
+        'infrastructure.cluster.x-k8s.io/v1beta2',
+        'DevMachineTemplate',
+        'qs-control-plane-machine',
+      ),
     },
     workers: {
       machineDeployments: [
@@ -37,7 +51,12 @@ export function classDoc(mutate: (spec: JsonObject) => void = () => {}): JsonObj
     ],
   };
   mutate(spec);
-  return { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'ClusterClass', metadata: { name: 'quick-start', namespace: 'default' }, spec };
+  return {
+    apiVersion: 'cluster.x-k8s.io/v1beta2',
+    kind: 'ClusterClass',
+    metadata: { name: 'quick-start', namespace: 'default' },
+    spec,
+  };
 }
 
 export function makeClass(mutate?: (spec: JsonObject) => void, ref: ObjectRef = CLASS_REF): ClusterClass {
@@ -69,5 +88,5 @@ export function makeCluster(name: string, mutate?: (spec: JsonObject, meta: Json
 }
 
 export const topology = (spec: JsonObject) => spec.topology as JsonObject;
-export const workers = (spec: JsonObject) => (spec.workers as JsonObject);
+export const workers = (spec: JsonObject) => spec.workers as JsonObject;
 export const mdClasses = (spec: JsonObject) => workers(spec).machineDeployments as JsonObject[];

@@ -13,7 +13,8 @@ import { binPath, repoRoot, run } from '../helpers/tools.js';
 import { fleetCluster, fleetDocs } from '../helpers/scenario.js';
 
 const CLASS = readFileSync(join(repoRoot, 'test', 'golden', 'plan', 'clusterclass.yaml'), 'utf8');
-const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const SUBDOMAIN =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 /** A directory with the fleet class and one file per Cluster name. */
 function fleet(names: readonly string[], classText = CLASS): string {
@@ -40,9 +41,15 @@ describe('Cluster names as the API server and the Cluster webhook accept them', 
     const list = YAML.parse(r.stdout);
     const errors = list.results.filter((x: any) => x.severity === 'error');
     expect(errors).toEqual([
-      expect.objectContaining({ message: expect.stringContaining(`Invalid value: ${JSON.stringify(name)}: ${message}`), resourceRef: expect.objectContaining({ kind: 'Cluster', name }), field: { path: 'metadata.name' } }),
+      expect.objectContaining({
+        message: expect.stringContaining(`Invalid value: ${JSON.stringify(name)}: ${message}`),
+        resourceRef: expect.objectContaining({ kind: 'Cluster', name }),
+        field: { path: 'metadata.name' },
+      }),
     ]);
-    const owners = new Set(list.items.map((o: any) => o.metadata.labels?.['cluster.x-k8s.io/cluster-name']).filter(Boolean));
+    const owners = new Set(
+      list.items.map((o: any) => o.metadata.labels?.['cluster.x-k8s.io/cluster-name']).filter(Boolean),
+    );
     expect([...owners]).toEqual(['ok']);
   });
 
@@ -52,7 +59,10 @@ describe('Cluster names as the API server and the Cluster webhook accept them', 
   });
 
   it('Foo and foo are never both written (one file on a case-insensitive file system), whatever the order', () => {
-    for (const names of [['Foo', 'foo'], ['foo', 'Foo']]) {
+    for (const names of [
+      ['Foo', 'foo'],
+      ['foo', 'Foo'],
+    ]) {
       const dir = fleet(names);
       const out = join(dir, '..', `${dir.split('/').pop()}-out`);
       const r = render(dir, '-o', out);
@@ -64,12 +74,20 @@ describe('Cluster names as the API server and the Cluster webhook accept them', 
 
   it('the KRM function: no object is generated for Foo, and its error names metadata.name', () => {
     const items = [...fleetDocs(), fleetCluster('Foo'), fleetCluster('foo')];
-    const r = run(binPath, [], { input: YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items }) });
+    const r = run(binPath, [], {
+      input: YAML.stringify({ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items }),
+    });
     expect(r.code).toBe(1);
     const list = YAML.parse(r.stdout);
-    const paths = new Set(list.items.map((o: any) => o.metadata.annotations?.['internal.config.kubernetes.io/path']).filter((p: string | undefined) => p?.startsWith('rendered/')));
+    const paths = new Set(
+      list.items
+        .map((o: any) => o.metadata.annotations?.['internal.config.kubernetes.io/path'])
+        .filter((p: string | undefined) => p?.startsWith('rendered/')),
+    );
     expect([...paths]).toEqual(['rendered/fleet/foo.yaml']);
-    expect(list.results.filter((x: any) => x.severity === 'error').map((x: any) => [x.resourceRef.name, x.field.path])).toEqual([['Foo', 'metadata.name']]);
+    expect(
+      list.results.filter((x: any) => x.severity === 'error').map((x: any) => [x.resourceRef.name, x.field.path]),
+    ).toEqual([['Foo', 'metadata.name']]);
   });
 
   it('a naming template that makes a name the API server refuses for one Cluster fails that Cluster only', () => {
@@ -82,11 +100,15 @@ describe('Cluster names as the API server and the Cluster webhook accept them', 
     const list = YAML.parse(r.stdout);
     expect(list.results.filter((x: any) => x.severity === 'error')).toEqual([
       expect.objectContaining({
-        message: expect.stringContaining(`failed to generate name for ControlPlane: metadata.name: Invalid value: "Odd-cp": ${SUBDOMAIN}`),
+        message: expect.stringContaining(
+          `failed to generate name for ControlPlane: metadata.name: Invalid value: "Odd-cp": ${SUBDOMAIN}`,
+        ),
         resourceRef: expect.objectContaining({ kind: 'ClusterClass', name: 'fleet' }),
         field: { path: 'spec.controlPlane.naming.template' },
       }),
     ]);
-    expect(list.items.filter((o: any) => o.kind === 'KubeadmControlPlane').map((o: any) => o.metadata.name)).toEqual(['even-one-cp']);
+    expect(list.items.filter((o: any) => o.kind === 'KubeadmControlPlane').map((o: any) => o.metadata.name)).toEqual([
+      'even-one-cp',
+    ]);
   });
 });

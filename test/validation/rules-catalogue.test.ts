@@ -95,7 +95,17 @@ import { validateClusterTopology } from '../../src/webhooks/cluster.js';
 import { validateClusterClassPatches } from '../../src/webhooks/patches.js';
 import { updateResults } from '../../src/pipeline/update.js';
 import { buildBlueprint } from '../../src/blueprint/blueprint.js';
-import { CLASS_REF, classDoc, clusterDoc, clusterRef, makeClass, makeCluster, mdClasses, topology, workers } from './helpers.js';
+import {
+  CLASS_REF,
+  classDoc,
+  clusterDoc,
+  clusterRef,
+  makeClass,
+  makeCluster,
+  mdClasses,
+  topology,
+  workers,
+} from './helpers.js';
 import { FIX } from '../../src/core/fixes.js';
 
 const CONFIG: RenderConfig = { ...DEFAULT_CONFIG, mode: 'preview' };
@@ -128,7 +138,10 @@ type ClusterEdit = (spec: JsonObject, meta: JsonObject) => void;
 
 /** Results of one pipeline run over the test class (edited), its templates and Clusters. */
 function render(opts: { cls?: SpecEdit; clusters?: JsonObject[]; templates?: JsonObject[] } = {}): Result[] {
-  return runPipeline(items([classDoc(opts.cls), ...(opts.templates ?? TEMPLATES), ...(opts.clusters ?? [clusterDoc('c1')])]), CONFIG).results;
+  return runPipeline(
+    items([classDoc(opts.cls), ...(opts.templates ?? TEMPLATES), ...(opts.clusters ?? [clusterDoc('c1')])]),
+    CONFIG,
+  ).results;
 }
 const renderCluster = (edit: ClusterEdit, cls?: SpecEdit) => render({ cls, clusters: [clusterDoc('c1', edit)] });
 
@@ -153,7 +166,10 @@ const C1 = { kind: 'Cluster', name: 'c1' } as const;
 function expectRule(results: readonly Result[], e: Expected): Result {
   const atPath = results.filter((r) => r.field?.path === e.path);
   const hits = atPath.filter((r) => r.message.startsWith(e.capi));
-  expect(hits, `no single result at ${e.path} starting with ${JSON.stringify(e.capi)}; at that path: ${JSON.stringify(atPath.map((r) => r.message))}; all: ${JSON.stringify(results.map((r) => [r.field?.path, r.message]))}`).toHaveLength(1);
+  expect(
+    hits,
+    `no single result at ${e.path} starting with ${JSON.stringify(e.capi)}; at that path: ${JSON.stringify(atPath.map((r) => r.message))}; all: ${JSON.stringify(results.map((r) => [r.field?.path, r.message]))}`,
+  ).toHaveLength(1);
   const r = hits[0]!;
   expect(r.severity).toBe(e.severity ?? 'error');
   expect(r.resourceRef?.kind).toBe(e.kind);
@@ -171,12 +187,26 @@ const md0 = 'spec.workers.machineDeployments[default-worker]';
 
 describe('ClusterClass create rules (§8.1)', () => {
   it('cc-1 template kind must end in Template', () => {
-    const rs = render({ cls: (spec) => (((spec.infrastructure as JsonObject).templateRef as JsonObject).kind = 'DevCluster') });
-    expectRule(rs, { ...CC, path: 'spec.infrastructure.templateRef.kind', capi: 'Invalid value: "DevCluster": template kind must be of form "<name>Template"', fix: 'reference the template kind (it ends in "Template", e.g. DevMachineTemplate), not the kind of the object it creates' });
+    const rs = render({
+      cls: (spec) => (((spec.infrastructure as JsonObject).templateRef as JsonObject).kind = 'DevCluster'),
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.infrastructure.templateRef.kind',
+      capi: 'Invalid value: "DevCluster": template kind must be of form "<name>Template"',
+      fix: 'reference the template kind (it ends in "Template", e.g. DevMachineTemplate), not the kind of the object it creates',
+    });
   });
 
   it('cc-2 template apiVersion must be a Kubernetes apiVersion', () => {
-    const rs = render({ cls: (spec) => ((mdClasses(spec)[0]!.bootstrap as JsonObject).templateRef = { apiVersion: 'a/b/c', kind: 'KubeadmConfigTemplate', name: 'qs-worker-bootstrap' }) });
+    const rs = render({
+      cls: (spec) =>
+        ((mdClasses(spec)[0]!.bootstrap as JsonObject).templateRef = {
+          apiVersion: 'a/b/c',
+          kind: 'KubeadmConfigTemplate',
+          name: 'qs-worker-bootstrap',
+        }),
+    });
     expectRule(rs, {
       ...CC,
       path: 'spec.workers.machineDeployments[0].bootstrap.templateRef.apiVersion',
@@ -187,9 +217,11 @@ describe('ClusterClass create rules (§8.1)', () => {
 
   it('cc-3 template name is required (reported while reading the class; own text, not ours to change)', () => {
     const rs = render({ cls: (spec) => delete ((spec.controlPlane as JsonObject).templateRef as JsonObject).name });
-    expect(rs.filter((r) => r.field?.path === 'spec.controlPlane.templateRef.name').map((r) => [r.severity, r.resourceRef?.kind, r.resourceRef?.name, r.message])).toEqual([
-      ['error', 'ClusterClass', 'quick-start', 'Required value'],
-    ]);
+    expect(
+      rs
+        .filter((r) => r.field?.path === 'spec.controlPlane.templateRef.name')
+        .map((r) => [r.severity, r.resourceRef?.kind, r.resourceRef?.name, r.message]),
+    ).toEqual([['error', 'ClusterClass', 'quick-start', 'Required value']]);
   });
 
   // CAPI v1.14 drops the namespace of a v1beta1 reference on conversion (api/core/v1beta1/conversion.go
@@ -200,11 +232,24 @@ describe('ClusterClass create rules (§8.1)', () => {
       apiVersion: 'cluster.x-k8s.io/v1beta1',
       kind: 'ClusterClass',
       metadata: { name: 'quick-start', namespace: 'default' },
-      spec: { controlPlane: { ref: { apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2', kind: 'KubeadmControlPlaneTemplate', name: 'qs-control-plane', namespace: 'other' } } },
+      spec: {
+        controlPlane: {
+          ref: {
+            apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+            kind: 'KubeadmControlPlaneTemplate',
+            name: 'qs-control-plane',
+            namespace: 'other',
+          },
+        },
+      },
     };
     const cluster = clusterDoc('c1', (spec) => delete topology(spec).workers);
     const out = runPipeline(items([doc, ...TEMPLATES, cluster]), CONFIG);
-    expect(out.results.filter((r) => r.field?.path === 'spec.controlPlane.ref.namespace').map((r) => [r.severity, r.resourceRef?.kind, r.message])).toEqual([
+    expect(
+      out.results
+        .filter((r) => r.field?.path === 'spec.controlPlane.ref.namespace')
+        .map((r) => [r.severity, r.resourceRef?.kind, r.message]),
+    ).toEqual([
       [
         'warning',
         'ClusterClass',
@@ -217,7 +262,11 @@ describe('ClusterClass create rules (§8.1)', () => {
   it('cc-5 every referenced template is in the input (offline rule)', () => {
     const rs = render({ templates: TEMPLATES.filter((t) => (t.metadata as JsonObject).name !== 'qs-pool-machine') });
     const r = rs.find((x) => x.tags?.rule === 'template-missing');
-    expect(r).toMatchObject({ severity: 'error', resourceRef: { kind: 'ClusterClass', name: 'quick-start' }, field: { path: 'spec.workers.machinePools[0].infrastructure.templateRef' } });
+    expect(r).toMatchObject({
+      severity: 'error',
+      resourceRef: { kind: 'ClusterClass', name: 'quick-start' },
+      field: { path: 'spec.workers.machinePools[0].infrastructure.templateRef' },
+    });
     expect(r?.message).toBe(
       'DevMachinePoolTemplate "qs-pool-machine" (infrastructure.cluster.x-k8s.io/v1beta2) referenced by ClusterClass "quick-start" not found in namespace "default": add the template to the input',
     );
@@ -234,7 +283,10 @@ describe('ClusterClass create rules (§8.1)', () => {
   });
 
   it('cc-7 MachinePool classes are unique', () => {
-    const rs = render({ cls: (spec) => (workers(spec).machinePools as JsonObject[]).push({ ...(workers(spec).machinePools as JsonObject[])[0]! }) });
+    const rs = render({
+      cls: (spec) =>
+        (workers(spec).machinePools as JsonObject[]).push({ ...(workers(spec).machinePools as JsonObject[])[0]! }),
+    });
     expectRule(rs, {
       ...CC,
       path: 'spec.workers.machinePools[1].class',
@@ -244,7 +296,10 @@ describe('ClusterClass create rules (§8.1)', () => {
   });
 
   it('cc-8 rollout maxSurge/maxUnavailable are an int or a percentage', () => {
-    const rs = render({ cls: (spec) => (mdClasses(spec)[0]!.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '1' } } }) });
+    const rs = render({
+      cls: (spec) =>
+        (mdClasses(spec)[0]!.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '1' } } }),
+    });
     expectRule(rs, {
       ...CC,
       path: `${md0}.rollout.strategy.rollingUpdate.maxSurge`,
@@ -254,8 +309,18 @@ describe('ClusterClass create rules (§8.1)', () => {
   });
 
   it('cc-9 rollout maxSurge and maxUnavailable are not both 0', () => {
-    const rs = render({ cls: (spec) => (mdClasses(spec)[0]!.rollout = { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } }) });
-    expectRule(rs, { ...CC, path: `${md0}.rollout.strategy.rollingUpdate`, capi: 'Invalid value: "0": maxUnavailable and maxSurge cannot both be 0', fix: 'set maxSurge or maxUnavailable above 0' });
+    const rs = render({
+      cls: (spec) =>
+        (mdClasses(spec)[0]!.rollout = {
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } },
+        }),
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${md0}.rollout.strategy.rollingUpdate`,
+      capi: 'Invalid value: "0": maxUnavailable and maxSurge cannot both be 0',
+      fix: 'set maxSurge or maxUnavailable above 0',
+    });
   });
 
   it('cc-10 a control plane health check needs machineInfrastructure', () => {
@@ -275,12 +340,24 @@ describe('ClusterClass create rules (§8.1)', () => {
   });
 
   it('cc-11 nodeStartupTimeoutSeconds is 0 or at least 30 (class paths use the class name)', () => {
-    const rs = render({ cls: (spec) => (mdClasses(spec)[0]!.healthCheck = { checks: { nodeStartupTimeoutSeconds: 10 } }) });
-    expectRule(rs, { ...CC, path: `${md0}.healthCheck.checks.nodeStartupTimeoutSeconds`, capi: 'Invalid value: 10: must be at least 30s', fix: 'set it to 0 (no startup timeout) or to at least 30' });
+    const rs = render({
+      cls: (spec) => (mdClasses(spec)[0]!.healthCheck = { checks: { nodeStartupTimeoutSeconds: 10 } }),
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${md0}.healthCheck.checks.nodeStartupTimeoutSeconds`,
+      capi: 'Invalid value: 10: must be at least 30s',
+      fix: 'set it to 0 (no startup timeout) or to at least 30',
+    });
   });
 
   it('cc-12 triggerIf.unhealthyLessThanOrEqualTo is an int or a percentage', () => {
-    const rs = render({ cls: (spec) => ((spec.controlPlane as JsonObject).healthCheck = { remediation: { triggerIf: { unhealthyLessThanOrEqualTo: 'most' } } }) });
+    const rs = render({
+      cls: (spec) =>
+        ((spec.controlPlane as JsonObject).healthCheck = {
+          remediation: { triggerIf: { unhealthyLessThanOrEqualTo: 'most' } },
+        }),
+    });
     expectRule(rs, {
       ...CC,
       path: 'spec.controlPlane.healthCheck.remediation.triggerIf.unhealthyLessThanOrEqualTo',
@@ -300,12 +377,23 @@ describe('ClusterClass create rules (§8.1)', () => {
   });
 
   it('cc-14 naming templates parse (§3.4)', () => {
-    const rs = render({ cls: (spec) => ((spec.infrastructure as JsonObject).naming = { template: '{{ .cluster.name ' }) });
-    expectRule(rs, { ...CC, path: 'spec.infrastructure.naming.template', capi: 'Invalid value: "{{ .cluster.name ": invalid InfraCluster name template: ', fix: 'fix the Go template (e.g. "{{ .cluster.name }}-{{ .random }}")', open: true });
+    const rs = render({
+      cls: (spec) => ((spec.infrastructure as JsonObject).naming = { template: '{{ .cluster.name ' }),
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.infrastructure.naming.template',
+      capi: 'Invalid value: "{{ .cluster.name ": invalid InfraCluster name template: ',
+      fix: 'fix the Go template (e.g. "{{ .cluster.name }}-{{ .random }}")',
+      open: true,
+    });
   });
 
   it('cc-15 naming templates generate DNS-1123 names (§3.4)', () => {
-    const rs = render({ cls: (spec) => (mdClasses(spec)[0]!.naming = { template: '{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-X' }) });
+    const rs = render({
+      cls: (spec) =>
+        (mdClasses(spec)[0]!.naming = { template: '{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-X' }),
+    });
     expectRule(rs, {
       ...CC,
       path: `${md0}.naming.template`,
@@ -316,7 +404,10 @@ describe('ClusterClass create rules (§8.1)', () => {
   });
 
   it('cc-16 taints need the MachineTaintPropagation feature gate (off by default)', () => {
-    const rs = render({ cls: (spec) => ((spec.controlPlane as JsonObject).taints = [{ key: 'example.com/dedicated', effect: 'NoSchedule' }]) });
+    const rs = render({
+      cls: (spec) =>
+        ((spec.controlPlane as JsonObject).taints = [{ key: 'example.com/dedicated', effect: 'NoSchedule' }]),
+    });
     expectRule(rs, {
       ...CC,
       path: 'spec.controlPlane.taints',
@@ -337,16 +428,37 @@ describe('ClusterClass create rules (§8.1)', () => {
         ]),
     });
     const p = 'spec.workers.machinePools[default-pool].taints';
-    expectRule(rs, { ...CC, path: `${p}[0].key`, capi: 'Invalid value: "node.cluster.x-k8s.io/uninitialized": taint key is not allowed', fix: 'remove the taint: Cluster API manages this key' });
+    expectRule(rs, {
+      ...CC,
+      path: `${p}[0].key`,
+      capi: 'Invalid value: "node.cluster.x-k8s.io/uninitialized": taint key is not allowed',
+      fix: 'remove the taint: Cluster API manages this key',
+    });
     expectRule(rs, {
       ...CC,
       path: `${p}[1].key`,
       capi: 'Invalid value: "node.kubernetes.io/not-ready": taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service',
       fix: 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
     });
-    expectRule(rs, { ...CC, path: `${p}[2].key`, capi: 'Invalid value: "node.cloudprovider.kubernetes.io/x": taint key must not have the prefix node.cloudprovider.kubernetes.io/', fix: 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)' });
-    expectRule(rs, { ...CC, path: `${p}[3].key`, capi: 'Invalid value: "node-role.kubernetes.io/master": taint is deprecated since 1.24 and should not be used anymore', fix: 'use node-role.kubernetes.io/control-plane instead' });
-    expectRule(rs, { ...CC, path: `${p}[4].key`, capi: 'Invalid value: "bad key": name part must consist of alphanumeric characters', fix: 'use a valid label key as taint key ([prefix/]name)', open: true });
+    expectRule(rs, {
+      ...CC,
+      path: `${p}[2].key`,
+      capi: 'Invalid value: "node.cloudprovider.kubernetes.io/x": taint key must not have the prefix node.cloudprovider.kubernetes.io/',
+      fix: 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${p}[3].key`,
+      capi: 'Invalid value: "node-role.kubernetes.io/master": taint is deprecated since 1.24 and should not be used anymore',
+      fix: 'use node-role.kubernetes.io/control-plane instead',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${p}[4].key`,
+      capi: 'Invalid value: "bad key": name part must consist of alphanumeric characters',
+      fix: 'use a valid label key as taint key ([prefix/]name)',
+      open: true,
+    });
   });
 
   it('cc-18 class metadata is valid labels and annotations', () => {
@@ -356,15 +468,42 @@ describe('ClusterClass create rules (§8.1)', () => {
         mdClasses(spec)[0]!.metadata = { annotations: { '-nope': 'x' } };
       },
     });
-    expectRule(rs, { ...CC, path: 'spec.controlPlane.metadata.labels[app]', capi: 'Invalid value: "not valid!": a valid label must be an empty string', fix: 'fix or remove this label', open: true });
-    expectRule(rs, { ...CC, path: `${md0}.template.metadata.annotations`, capi: 'Invalid value: "-nope": name part must consist of alphanumeric characters', fix: 'fix or remove this annotation', open: true });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.controlPlane.metadata.labels[app]',
+      capi: 'Invalid value: "not valid!": a valid label must be an empty string',
+      fix: 'fix or remove this label',
+      open: true,
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${md0}.template.metadata.annotations`,
+      capi: 'Invalid value: "-nope": name part must consist of alphanumeric characters',
+      fix: 'fix or remove this annotation',
+      open: true,
+    });
   });
 
   it('cc-19 kubernetesVersions: semantic versions, increasing, no minor skipped', () => {
     const rs = render({ cls: (spec) => (spec.kubernetesVersions = ['v1.32.0', 'v1.32.0', 'nope', 'v1.34.0']) });
-    expectRule(rs, { ...CC, path: 'spec.kubernetesVersion[1]', capi: 'Invalid value: "v1.32.0": version must be greater than v1.32.0', fix: 'list each version once, in increasing order' });
-    expectRule(rs, { ...CC, path: 'spec.kubernetesVersion[2]', capi: 'Invalid value: "nope": version must be a valid semantic version', fix: 'write versions as v<major>.<minor>.<patch>, e.g. v1.32.0' });
-    expectRule(rs, { ...CC, path: 'spec.kubernetesVersion[3]', capi: 'Invalid value: "v1.34.0": expecting a version with minor 32 or 33, found version 1.34.0', fix: 'add a version for every minor in between' });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.kubernetesVersion[1]',
+      capi: 'Invalid value: "v1.32.0": version must be greater than v1.32.0',
+      fix: 'list each version once, in increasing order',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.kubernetesVersion[2]',
+      capi: 'Invalid value: "nope": version must be a valid semantic version',
+      fix: 'write versions as v<major>.<minor>.<patch>, e.g. v1.32.0',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.kubernetesVersion[3]',
+      capi: 'Invalid value: "v1.34.0": expecting a version with minor 32 or 33, found version 1.34.0',
+      fix: 'add a version for every minor in between',
+    });
   });
 });
 
@@ -378,37 +517,104 @@ describe('ClusterClass variable definitions (§5.3)', () => {
       { name: 'builtin', required: false, schema: { openAPIV3Schema: { type: 'string' } } },
       { name: 'a.b', required: false, schema: { openAPIV3Schema: { type: 'string' } } },
     );
-    expectRule(rs, { ...CC, path: 'spec.variables[a].name', capi: 'Invalid value: "a": variable name must be unique. Variable with name "a" is defined more than once', fix: 'remove the duplicate or rename one of them' });
-    expectRule(rs, { ...CC, path: 'spec.variables[builtin].name', capi: 'Invalid value: "builtin": "builtin" is a reserved variable name', fix: 'choose another name: "builtin" holds the variables Cluster API provides' });
-    expectRule(rs, { ...CC, path: 'spec.variables[a.b].name', capi: 'Invalid value: "a.b": variable name cannot contain "."', fix: 'use a name without "." (nest values in an object schema instead)' });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[a].name',
+      capi: 'Invalid value: "a": variable name must be unique. Variable with name "a" is defined more than once',
+      fix: 'remove the duplicate or rename one of them',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[builtin].name',
+      capi: 'Invalid value: "builtin": "builtin" is a reserved variable name',
+      fix: 'choose another name: "builtin" holds the variables Cluster API provides',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[a.b].name',
+      capi: 'Invalid value: "a.b": variable name cannot contain "."',
+      fix: 'use a name without "." (nest values in an object schema instead)',
+    });
   });
 
   it('var-2 the schema is structural', () => {
     const rs = withVariables(
-      { name: 'untyped', required: false, schema: { openAPIV3Schema: { type: 'object', properties: { x: { description: 'no type' } } } } },
+      {
+        name: 'untyped',
+        required: false,
+        schema: { openAPIV3Schema: { type: 'object', properties: { x: { description: 'no type' } } } },
+      },
       { name: 'nested', required: false, schema: { openAPIV3Schema: { type: 'string', allOf: [{ type: 'string' }] } } },
     );
-    expectRule(rs, { ...CC, path: 'spec.variables[untyped].schema.openAPIV3Schema.properties[x].type', capi: 'Required value: must not be empty for specified object fields', fix: 'set type, or set x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields to true' });
-    expectRule(rs, { ...CC, path: 'spec.variables[nested].schema.openAPIV3Schema.allOf[0].type', capi: 'Forbidden: must be empty to be structural', fix: 'only value validations (e.g. minimum, pattern, enum) may appear inside allOf, anyOf, oneOf and not: move this field to the schema node itself' });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[untyped].schema.openAPIV3Schema.properties[x].type',
+      capi: 'Required value: must not be empty for specified object fields',
+      fix: 'set type, or set x-kubernetes-int-or-string or x-kubernetes-preserve-unknown-fields to true',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[nested].schema.openAPIV3Schema.allOf[0].type',
+      capi: 'Forbidden: must be empty to be structural',
+      fix: 'only value validations (e.g. minimum, pattern, enum) may appear inside allOf, anyOf, oneOf and not: move this field to the schema node itself',
+    });
   });
 
   it('var-3 defaults, examples and enum values satisfy the schema', () => {
     const rs = withVariables(
       { name: 'd', required: false, schema: { openAPIV3Schema: { type: 'integer', default: 'x' } } },
-      { name: 'u', required: false, schema: { openAPIV3Schema: { type: 'object', properties: { a: { type: 'string' } }, default: { b: 'z' } } } },
-      { name: 'e', required: false, schema: { openAPIV3Schema: { type: 'string', maxLength: 2, example: 'long', enum: ['ok', 'long'] } } },
+      {
+        name: 'u',
+        required: false,
+        schema: { openAPIV3Schema: { type: 'object', properties: { a: { type: 'string' } }, default: { b: 'z' } } },
+      },
+      {
+        name: 'e',
+        required: false,
+        schema: { openAPIV3Schema: { type: 'string', maxLength: 2, example: 'long', enum: ['ok', 'long'] } },
+      },
     );
-    expectRule(rs, { ...CC, path: 'spec.variables[d].schema.openAPIV3Schema.default', capi: 'Invalid value: "string": must be of type integer: "string"', fix: 'change the default so it satisfies the schema' });
-    expectRule(rs, { ...CC, path: 'spec.variables[u].schema.openAPIV3Schema.default', capi: 'Invalid value: {"b":"z"}: must not have unknown fields', fix: 'remove the fields the schema does not declare from the default, or declare them' });
-    expectRule(rs, { ...CC, path: 'spec.variables[e].schema.openAPIV3Schema.example', capi: 'Too long: may not be more than 2 bytes', fix: 'change the example so it satisfies the schema' });
-    expectRule(rs, { ...CC, path: 'spec.variables[e].schema.openAPIV3Schema.enum[1]', capi: 'Too long: may not be more than 2 bytes', fix: 'change or remove this enum value so it satisfies the schema' });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[d].schema.openAPIV3Schema.default',
+      capi: 'Invalid value: "string": must be of type integer: "string"',
+      fix: 'change the default so it satisfies the schema',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[u].schema.openAPIV3Schema.default',
+      capi: 'Invalid value: {"b":"z"}: must not have unknown fields',
+      fix: 'remove the fields the schema does not declare from the default, or declare them',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[e].schema.openAPIV3Schema.example',
+      capi: 'Too long: may not be more than 2 bytes',
+      fix: 'change the example so it satisfies the schema',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[e].schema.openAPIV3Schema.enum[1]',
+      capi: 'Too long: may not be more than 2 bytes',
+      fix: 'change or remove this enum value so it satisfies the schema',
+    });
   });
 
   it('var-4 type values, patterns, properties xor additionalProperties', () => {
     const rs = withVariables(
       { name: 't', required: false, schema: { openAPIV3Schema: { type: 'null' } } },
       { name: 'p', required: false, schema: { openAPIV3Schema: { type: 'string', pattern: '(?=x)' } } },
-      { name: 'o', required: false, schema: { openAPIV3Schema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string' } } } },
+      {
+        name: 'o',
+        required: false,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: { a: { type: 'string' } },
+            additionalProperties: { type: 'string' },
+          },
+        },
+      },
     );
     expectRule(rs, {
       ...CC,
@@ -416,8 +622,19 @@ describe('ClusterClass variable definitions (§5.3)', () => {
       capi: 'Unsupported value: "null": supported values: "array", "boolean", "integer", "number", "object", "string"',
       fix: 'use one of the supported types',
     });
-    expectRule(rs, { ...CC, path: 'spec.variables[p].schema.openAPIV3Schema.pattern', capi: 'Invalid value: "(?=x)": must be a valid regular expression, but isn\'t: ', fix: 'write the pattern in RE2 syntax (no lookaround, no backreferences)', open: true });
-    expectRule(rs, { ...CC, path: 'spec.variables[o].schema.openAPIV3Schema', capi: 'Forbidden: additionalProperties and properties are mutually exclusive', fix: 'keep either properties or additionalProperties' });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[p].schema.openAPIV3Schema.pattern',
+      capi: 'Invalid value: "(?=x)": must be a valid regular expression, but isn\'t: ',
+      fix: 'write the pattern in RE2 syntax (no lookaround, no backreferences)',
+      open: true,
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.variables[o].schema.openAPIV3Schema',
+      capi: 'Forbidden: additionalProperties and properties are mutually exclusive',
+      fix: 'keep either properties or additionalProperties',
+    });
   });
 
   it('var-5 CEL rules: rule set, message, reason, fieldPath, compiles, no oldSelf in items', () => {
@@ -429,24 +646,58 @@ describe('ClusterClass variable definitions (§5.3)', () => {
           openAPIV3Schema: {
             type: 'object',
             properties: { a: { type: 'string' } },
-            'x-kubernetes-validations': [{ rule: ' ' }, { rule: 'true', message: ' ' }, { rule: 'true', reason: 'Nope' }, { rule: 'true', fieldPath: '.b' }, { rule: 'self +' }],
+            'x-kubernetes-validations': [
+              { rule: ' ' },
+              { rule: 'true', message: ' ' },
+              { rule: 'true', reason: 'Nope' },
+              { rule: 'true', fieldPath: '.b' },
+              { rule: 'self +' },
+            ],
           },
         },
       },
-      { name: 'l', required: false, schema: { openAPIV3Schema: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } } },
+      {
+        name: 'l',
+        required: false,
+        schema: {
+          openAPIV3Schema: {
+            type: 'array',
+            items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] },
+          },
+        },
+      },
     );
     const p = 'spec.variables[c].schema.openAPIV3Schema.x-kubernetes-validations';
-    expectRule(rs, { ...CC, path: `${p}[0].rule`, capi: 'Required value: rule is not specified', fix: 'set rule to a CEL expression' });
-    expectRule(rs, { ...CC, path: `${p}[1].message`, capi: 'Invalid value: " ": message must be non-empty if specified', fix: 'remove message or give it text on one line of at most 2048 characters' });
+    expectRule(rs, {
+      ...CC,
+      path: `${p}[0].rule`,
+      capi: 'Required value: rule is not specified',
+      fix: 'set rule to a CEL expression',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${p}[1].message`,
+      capi: 'Invalid value: " ": message must be non-empty if specified',
+      fix: 'remove message or give it text on one line of at most 2048 characters',
+    });
     expectRule(rs, {
       ...CC,
       path: `${p}[2].reason`,
       capi: 'Unsupported value: "Nope": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"',
       fix: 'use one of the supported reasons, or omit reason',
     });
-    expectRule(rs, { ...CC, path: `${p}[3].fieldPath`, capi: 'Invalid value: ".b": fieldPath must be a valid path: does not refer to a valid field', fix: 'point fieldPath at a field of this schema (e.g. ".name"), or omit it' });
+    expectRule(rs, {
+      ...CC,
+      path: `${p}[3].fieldPath`,
+      capi: 'Invalid value: ".b": fieldPath must be a valid path: does not refer to a valid field',
+      fix: 'point fieldPath at a field of this schema (e.g. ".name"), or omit it',
+    });
     // Compile errors are reported once the rule list itself is well-formed.
-    const compiled = withVariables({ name: 'c', required: false, schema: { openAPIV3Schema: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self +' }] } } });
+    const compiled = withVariables({
+      name: 'c',
+      required: false,
+      schema: { openAPIV3Schema: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self +' }] } },
+    });
     expectRule(compiled, {
       ...CC,
       path: 'spec.variables[c].schema.openAPIV3Schema.x-kubernetes-validations[0].rule',
@@ -464,9 +715,14 @@ describe('ClusterClass variable definitions (§5.3)', () => {
 });
 
 describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
-  const INFRA = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'DevClusterTemplate', matchResources: { infrastructureCluster: true } };
+  const INFRA = {
+    apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+    kind: 'DevClusterTemplate',
+    matchResources: { infrastructureCluster: true },
+  };
   /** One patch "p" with one definition (selector `INFRA` unless given) holding `ops`. */
-  const withOps = (ops: JsonObject[], selector: JsonObject = INFRA) => render({ cls: (spec) => (spec.patches = [{ name: 'p', definitions: [{ selector, jsonPatches: ops }] }]) });
+  const withOps = (ops: JsonObject[], selector: JsonObject = INFRA) =>
+    render({ cls: (spec) => (spec.patches = [{ name: 'p', definitions: [{ selector, jsonPatches: ops }] }]) });
   const withPatches = (...patches: JsonObject[]) => render({ cls: (spec) => (spec.patches = patches) });
   const op = (k: number) => `spec.patches[0].definitions[0].jsonPatches[${k}]`;
   /** CAPI's `prettyPrint` (json.MarshalIndent) of a value, as field errors print a string: `%q`. */
@@ -484,7 +740,12 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
 
   it('patch-2 path starts with "/spec"', () => {
     const rs = withOps([{ op: 'add', path: '/metadata/labels/a', value: 'b' }]);
-    expectRule(rs, { ...CC, path: `${op(0)}.path`, capi: `Invalid value: ${pretty({ op: 'add', path: '/metadata/labels/a', value: 'b' })}: jsonPatch path must start with "/spec"`, fix: `patch the template's spec: start the path with "/spec/" (e.g. /spec/template/spec/...)` });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(0)}.path`,
+      capi: `Invalid value: ${pretty({ op: 'add', path: '/metadata/labels/a', value: 'b' })}: jsonPatch path must start with "/spec"`,
+      fix: `patch the template's spec: start the path with "/spec/" (e.g. /spec/template/spec/...)`,
+    });
   });
 
   it('patch-3 array indices: add only "0" or "-", replace/remove none (Go strconv.Atoi segments)', () => {
@@ -495,9 +756,24 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       { op: 'add', path: '/spec/template/spec/list/-', value: 1 },
       { op: 'add', path: '/spec/template/spec/list/0', value: 1 },
     ]);
-    expectRule(rs, { ...CC, path: `${op(0)}.path`, capi: 'Invalid value: "/spec/template/spec/list/+1": arrays can only be accessed using "0" (prepend) or "-" (append)', fix: 'use "0" to prepend or "-" to append; to change other elements, replace the whole array' });
-    expectRule(rs, { ...CC, path: `${op(1)}.path`, capi: 'Invalid value: "/spec/template/spec/list/007": elements in arrays can not be accessed in a replace operation', fix: 'address the whole array (its parent field) instead of one element' });
-    expectRule(rs, { ...CC, path: `${op(2)}.path`, capi: 'Invalid value: "/spec/template/spec/list/-1": elements in arrays can not be accessed in a remove operation', fix: 'address the whole array (its parent field) instead of one element' });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(0)}.path`,
+      capi: 'Invalid value: "/spec/template/spec/list/+1": arrays can only be accessed using "0" (prepend) or "-" (append)',
+      fix: 'use "0" to prepend or "-" to append; to change other elements, replace the whole array',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(1)}.path`,
+      capi: 'Invalid value: "/spec/template/spec/list/007": elements in arrays can not be accessed in a replace operation',
+      fix: 'address the whole array (its parent field) instead of one element',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(2)}.path`,
+      capi: 'Invalid value: "/spec/template/spec/list/-1": elements in arrays can not be accessed in a remove operation',
+      fix: 'address the whole array (its parent field) instead of one element',
+    });
     expect(rs.filter((r) => r.field?.path === `${op(3)}.path` || r.field?.path === `${op(4)}.path`)).toEqual([]);
   });
 
@@ -510,14 +786,24 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       { op: 'add', path: '/spec/template/spec/e', value: 'not JSON: see below' },
       { op: 'remove', path: '/spec/template/spec/f', value: 1, valueFrom: {} },
     ]);
-    expectRule(rs, { ...CC, path: op(0), capi: `Invalid value: ${pretty({ op: 'add', path: '/spec/template/spec/a' })}: jsonPatch must define one of value or valueFrom`, fix: 'set value or valueFrom' });
+    expectRule(rs, {
+      ...CC,
+      path: op(0),
+      capi: `Invalid value: ${pretty({ op: 'add', path: '/spec/template/spec/a' })}: jsonPatch must define one of value or valueFrom`,
+      fix: 'set value or valueFrom',
+    });
     expectRule(rs, {
       ...CC,
       path: op(1),
       capi: `Invalid value: ${pretty({ op: 'add', path: '/spec/template/spec/b', value: 1, valueFrom: { variable: 'imageRepository' } })}: jsonPatch can not define both value and valueFrom`,
       fix: 'set only one of value and valueFrom',
     });
-    expectRule(rs, { ...CC, path: `${op(2)}.valueFrom`, capi: 'Invalid value: "{}": valueFrom must set either template or variable', fix: 'set valueFrom.variable or valueFrom.template' });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(2)}.valueFrom`,
+      capi: 'Invalid value: "{}": valueFrom must set either template or variable',
+      fix: 'set valueFrom.variable or valueFrom.template',
+    });
     expectRule(rs, {
       ...CC,
       path: `${op(3)}.valueFrom`,
@@ -527,11 +813,29 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
     // A value JSON cannot hold (YAML `.inf`) never reaches the webhook: Kubernetes refuses the YAML
     // while converting it to JSON ("json: unsupported value: +Inf"), and so does the reader; the
     // webhook rule (validateJSONPatchValues) is called directly, as cl-9 calls its rule.
-    const infinite = (spec: JsonObject) => (spec.patches = [{ name: 'p', definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: '/spec/template/spec/e', value: { size: Infinity } }] }] }]);
+    const infinite = (spec: JsonObject) =>
+      (spec.patches = [
+        {
+          name: 'p',
+          definitions: [
+            { selector: INFRA, jsonPatches: [{ op: 'add', path: '/spec/template/spec/e', value: { size: Infinity } }] },
+          ],
+        },
+      ]);
     const read = readYamlStream(YAML.stringify(classDoc(infinite)), 'input.yaml');
-    expect(read.ok && read.results).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringContaining('Kubernetes cannot read this object: json: unsupported value: +Inf') })]);
+    expect(read.ok && read.results).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        message: expect.stringContaining('Kubernetes cannot read this object: json: unsupported value: +Inf'),
+      }),
+    ]);
     const cc = makeClass(infinite);
-    expectRule(validateClusterClassPatches(cc, CLASS_REF), { ...CC, path: 'spec.patches[0].definitions[0].jsonPatches[0].value', capi: 'Invalid value: "{\\"size\\":Infinity}": jsonPatch Value is invalid JSON', fix: 'use a value that can be written as JSON' });
+    expectRule(validateClusterClassPatches(cc, CLASS_REF), {
+      ...CC,
+      path: 'spec.patches[0].definitions[0].jsonPatches[0].value',
+      capi: 'Invalid value: "{\\"size\\":Infinity}": jsonPatch Value is invalid JSON',
+      fix: 'use a value that can be written as JSON',
+    });
     // remove ignores value fields; the class is rejected as a whole, so no Cluster reports these again at render time.
     expect(rs.filter((r) => r.field?.path?.startsWith(op(5)))).toEqual([]);
     expect(rs.filter((r) => r.tags?.cluster !== undefined)).toEqual([]);
@@ -544,9 +848,18 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       { op: 'add', path: '/spec/template/spec/b', valueFrom: { variable: 'builtin.machineDeployment.bootstrap' } },
       { op: 'add', path: '/spec/template/spec/c', valueFrom: { variable: 'builtin' } },
       { op: 'add', path: '/spec/template/spec/d', valueFrom: { variable: 'imageRepository.x[2]' } },
-      { op: 'add', path: '/spec/template/spec/e', valueFrom: { variable: 'builtin.controlPlane.machineTemplate.infrastructureRef.name' } },
+      {
+        op: 'add',
+        path: '/spec/template/spec/e',
+        valueFrom: { variable: 'builtin.controlPlane.machineTemplate.infrastructureRef.name' },
+      },
     ]);
-    expectRule(rs, { ...CC, path: `${op(0)}.valueFrom.variable`, capi: 'Invalid value: "missing.field[0]": variable with name missing.field[0] cannot be found', fix: 'define variable "missing" in spec.variables or fix the name (variables discovered by a Runtime Extension do not count here)' });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(0)}.valueFrom.variable`,
+      capi: 'Invalid value: "missing.field[0]": variable with name missing.field[0] cannot be found',
+      fix: 'define variable "missing" in spec.variables or fix the name (variables discovered by a Runtime Extension do not count here)',
+    });
     expectRule(rs, {
       ...CC,
       path: `${op(1)}.valueFrom.variable`,
@@ -554,7 +867,12 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       fix: 'use one of builtin.machineDeployment.class, builtin.machineDeployment.name, builtin.machineDeployment.replicas, builtin.machineDeployment.topologyName, builtin.machineDeployment.version, builtin.machineDeployment.metadata.labels, builtin.machineDeployment.metadata.annotations, builtin.machineDeployment.bootstrap.configRef.name, builtin.machineDeployment.infrastructureRef.name (valueFrom.template can read any other builtin field)',
     });
     // Quirk: the bare "builtin" does not start with "builtin." and is no variable of the class.
-    expectRule(rs, { ...CC, path: `${op(2)}.valueFrom.variable`, capi: 'Invalid value: "builtin": variable with name builtin cannot be found', fix: 'define variable "builtin" in spec.variables or fix the name (variables discovered by a Runtime Extension do not count here)' });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(2)}.valueFrom.variable`,
+      capi: 'Invalid value: "builtin": variable with name builtin cannot be found',
+      fix: 'define variable "builtin" in spec.variables or fix the name (variables discovered by a Runtime Extension do not count here)',
+    });
     expect(rs.filter((r) => r.field?.path?.startsWith(op(3)) || r.field?.path?.startsWith(op(4)))).toEqual([]);
   });
 
@@ -572,8 +890,18 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
         },
       ],
     });
-    expectRule(rs, { ...CC, path: 'spec.patches[0].enabledIf', capi: 'Invalid value: "{{ if .x }}": template can not be parsed: template: enabledIf:1: unexpected EOF', fix: 'fix the Go template (text/template with sprig functions)' });
-    expectRule(rs, { ...CC, path: `${op(0)}.valueFrom.template`, capi: 'Invalid value: "{{ now }}": template can not be parsed: template: valueFrom.template:1: function "now" not defined', fix: 'fix the Go template (text/template with sprig functions)' });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.patches[0].enabledIf',
+      capi: 'Invalid value: "{{ if .x }}": template can not be parsed: template: enabledIf:1: unexpected EOF',
+      fix: 'fix the Go template (text/template with sprig functions)',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: `${op(0)}.valueFrom.template`,
+      capi: 'Invalid value: "{{ now }}": template can not be parsed: template: valueFrom.template:1: function "now" not defined',
+      fix: 'fix the Go template (text/template with sprig functions)',
+    });
     expect(rs.filter((r) => r.field?.path?.startsWith(op(1)))).toEqual([]);
   });
 
@@ -586,10 +914,30 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       { name: 'both', definitions: defs, external: { generatePatchesExtension: 'gen' } },
       { name: 'ext', external: { discoverVariablesExtension: 'disc', settings: { b: '2', a: '1' } } },
     );
-    expectRule(rs, { ...CC, path: 'spec.patches[0].name', capi: 'Required value: patch name must be defined', fix: 'give the patch a name' });
-    expectRule(rs, { ...CC, path: 'spec.patches[1].name', capi: 'Required value: "inline" can not be used as the name of a patch', fix: 'choose another name: "inline" is reserved' });
-    expectRule(rs, { ...CC, path: 'spec.patches[2].name', capi: 'Invalid value: "inline": patch names must be unique. Patch with name "inline" is defined more than once', fix: 'remove the duplicate or rename one of them' });
-    expectRule(rs, { ...CC, path: 'spec.patches[2]', capi: 'Required value: one of definitions or external must be defined', fix: 'add definitions (inline JSON patches) or external (a Runtime Extension)' });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.patches[0].name',
+      capi: 'Required value: patch name must be defined',
+      fix: 'give the patch a name',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.patches[1].name',
+      capi: 'Required value: "inline" can not be used as the name of a patch',
+      fix: 'choose another name: "inline" is reserved',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.patches[2].name',
+      capi: 'Invalid value: "inline": patch names must be unique. Patch with name "inline" is defined more than once',
+      fix: 'remove the duplicate or rename one of them',
+    });
+    expectRule(rs, {
+      ...CC,
+      path: 'spec.patches[2]',
+      capi: 'Required value: one of definitions or external must be defined',
+      fix: 'add definitions (inline JSON patches) or external (a Runtime Extension)',
+    });
     expectRule(rs, {
       ...CC,
       path: 'spec.patches[3]',
@@ -605,7 +953,11 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
   });
 
   it('patch-8 selectors: one enabled, matching the class templates; class-name patterns valid and matching a class', () => {
-    const sel = (apiVersion: string, kind: string, matchResources: JsonObject) => ({ apiVersion, kind, matchResources });
+    const sel = (apiVersion: string, kind: string, matchResources: JsonObject) => ({
+      apiVersion,
+      kind,
+      matchResources,
+    });
     const KCT = ['bootstrap.cluster.x-k8s.io/v1beta2', 'KubeadmConfigTemplate'] as const;
     const rs = render({
       cls: (spec) =>
@@ -615,9 +967,15 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
             definitions: [
               sel(...KCT, { infrastructureCluster: false }),
               sel(...KCT, { infrastructureCluster: true, controlPlane: true }),
-              sel(...KCT, { machineDeploymentClass: { names: ['a*b', 'not-checked'] }, machinePoolClass: { names: ['*default-pool', '**', 'x'] } }),
+              sel(...KCT, {
+                machineDeploymentClass: { names: ['a*b', 'not-checked'] },
+                machinePoolClass: { names: ['*default-pool', '**', 'x'] },
+              }),
               sel(...KCT, { machineDeploymentClass: { names: ['*-worker', 'other*', '-bad*'] } }),
-              sel('infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate', { controlPlane: true, machineDeploymentClass: { names: ['*'] } }),
+              sel('infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachineTemplate', {
+                controlPlane: true,
+                machineDeploymentClass: { names: ['*'] },
+              }),
             ].map((selector) => ({ selector, jsonPatches: [{ op: 'add', path: '/spec/template/spec/a', value: 1 }] })),
           },
         ]),
@@ -642,9 +1000,19 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       fix: 'set the selector apiVersion and kind to those of spec.controlPlane.templateRef or spec.controlPlane.machineInfrastructure.templateRef (controlplane.cluster.x-k8s.io/v1beta2 KubeadmControlPlaneTemplate or infrastructure.cluster.x-k8s.io/v1beta2 DevMachineTemplate), or disable this match',
     });
     // The first malformed name ends the list's checks ("not-checked" is not reported).
-    expectRule(rs, { ...CC, path: `${d(2)}.matchResources.machineDeploymentClass.names[0]`, capi: 'Invalid value: "a*b": "*" rune can only appear at the beginning, or ending of the selector', fix: 'put the "*" at the beginning or the end of the name' });
+    expectRule(rs, {
+      ...CC,
+      path: `${d(2)}.matchResources.machineDeploymentClass.names[0]`,
+      capi: 'Invalid value: "a*b": "*" rune can only appear at the beginning, or ending of the selector',
+      fix: 'put the "*" at the beginning or the end of the name',
+    });
     expect(rs.filter((r) => r.field?.path === `${d(2)}.matchResources.machineDeploymentClass.names[1]`)).toEqual([]);
-    expectRule(rs, { ...CC, path: `${d(2)}.matchResources.machinePoolClass.names[1]`, capi: 'Invalid value: "**": selector can at most contain a single "*" rune', fix: 'use at most one "*"' });
+    expectRule(rs, {
+      ...CC,
+      path: `${d(2)}.matchResources.machinePoolClass.names[1]`,
+      capi: 'Invalid value: "**": selector can at most contain a single "*" rune',
+      fix: 'use at most one "*"',
+    });
     expect(rs.filter((r) => r.field?.path === `${d(2)}.matchResources.machinePoolClass.names[0]`)).toEqual([]);
     expectRule(rs, {
       ...CC,
@@ -652,8 +1020,18 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       capi: 'Invalid value: "other*": selector is enabled but matches neither the bootstrap ref nor the infrastructure ref of a MachineDeployment class',
       fix: `name one of the MachineDeployment classes whose bootstrap or infrastructure template has the selector's apiVersion and kind ("default-worker")`,
     });
-    expectRule(rs, { ...CC, path: `${d(3)}.matchResources.machineDeploymentClass.names[2]`, capi: 'Invalid value: "-bad*": selector does not comply with the Kubernetes naming standards', fix: `use a class name pattern of alphanumerics, '-', '_' and '.' with an optional leading or trailing "*"` });
-    expect(rs.filter((r) => r.field?.path?.startsWith(d(4)) || r.field?.path === `${d(3)}.matchResources.machineDeploymentClass.names[0]`)).toEqual([]);
+    expectRule(rs, {
+      ...CC,
+      path: `${d(3)}.matchResources.machineDeploymentClass.names[2]`,
+      capi: 'Invalid value: "-bad*": selector does not comply with the Kubernetes naming standards',
+      fix: `use a class name pattern of alphanumerics, '-', '_' and '.' with an optional leading or trailing "*"`,
+    });
+    expect(
+      rs.filter(
+        (r) =>
+          r.field?.path?.startsWith(d(4)) || r.field?.path === `${d(3)}.matchResources.machineDeploymentClass.names[0]`,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -663,25 +1041,44 @@ describe('Cluster create rules (§8.2)', () => {
   it('cl-1 the Cluster name is a valid label value', () => {
     const name = `c${'x'.repeat(63)}`;
     const rs = render({ clusters: [clusterDoc(name)] });
-    expectRule(rs, { ...C1, name, path: 'metadata.name', capi: `Invalid value: "${name}": must be a valid label value must be no more than 63 characters`, fix: 'rename the Cluster' });
+    expectRule(rs, {
+      ...C1,
+      name,
+      path: 'metadata.name',
+      capi: `Invalid value: "${name}": must be a valid label value must be no more than 63 characters`,
+      fix: 'rename the Cluster',
+    });
   });
 
   it('cl-2 the class is set (reported while reading the Cluster; own text, not ours to change)', () => {
     const rs = renderCluster((spec) => ((topology(spec).classRef as JsonObject).name = ''));
-    expect(rs.filter((r) => r.field?.path === 'spec.topology.classRef.name').map((r) => [r.severity, r.resourceRef?.kind, r.resourceRef?.name, r.message])).toEqual([
-      ['error', 'Cluster', 'c1', 'Required value: must not be empty'],
-    ]);
+    expect(
+      rs
+        .filter((r) => r.field?.path === 'spec.topology.classRef.name')
+        .map((r) => [r.severity, r.resourceRef?.kind, r.resourceRef?.name, r.message]),
+    ).toEqual([['error', 'Cluster', 'c1', 'Required value: must not be empty']]);
   });
 
   it('cl-3 the class is in the input (offline rule; own text in pipeline/run.ts)', () => {
     const rs = renderCluster((spec) => ((topology(spec).classRef as JsonObject).name = 'missing'));
-    expect(rs.filter((r) => r.field?.path === 'spec.topology.classRef.name').map((r) => [r.severity, r.resourceRef?.kind, r.message])).toEqual([
-      ['error', 'Cluster', 'ClusterClass "default/missing" not found: add it (and its templates) to the input, or fix the class reference'],
+    expect(
+      rs
+        .filter((r) => r.field?.path === 'spec.topology.classRef.name')
+        .map((r) => [r.severity, r.resourceRef?.kind, r.message]),
+    ).toEqual([
+      [
+        'error',
+        'Cluster',
+        'ClusterClass "default/missing" not found: add it (and its templates) to the input, or fix the class reference',
+      ],
     ]);
   });
 
   it('cl-4 the version is defaulted with a "v" prefix', () => {
-    const out = runPipeline(items([classDoc(), ...TEMPLATES, clusterDoc('c1', (spec) => (topology(spec).version = '1.32.0'))]), CONFIG);
+    const out = runPipeline(
+      items([classDoc(), ...TEMPLATES, clusterDoc('c1', (spec) => (topology(spec).version = '1.32.0'))]),
+      CONFIG,
+    );
     expect(out.results.filter((r) => r.severity === 'error')).toEqual([]);
     const cp = out.generated[0]!.objects.find((o) => o.kind === 'KubeadmControlPlane');
     expect((cp?.spec as JsonObject).version).toBe('v1.32.0');
@@ -689,12 +1086,25 @@ describe('Cluster create rules (§8.2)', () => {
 
   it('cl-5 the version is a semantic version (checked after defaulting, as the webhooks run in that order)', () => {
     const rs = renderCluster((spec) => (topology(spec).version = '1.32'));
-    expectRule(rs, { ...C1, path: 'spec.topology.version', capi: 'Invalid value: "v1.32": version must be a valid semantic version', fix: 'use a version such as v1.32.0' });
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.topology.version',
+      capi: 'Invalid value: "v1.32": version must be a valid semantic version',
+      fix: 'use a version such as v1.32.0',
+    });
   });
 
   it('cl-6 the version is one of the class kubernetesVersions when it lists any', () => {
-    const rs = renderCluster(() => {}, (spec) => (spec.kubernetesVersions = ['v1.31.0', 'v1.31.5']));
-    expectRule(rs, { ...C1, path: 'spec.topology.version', capi: 'Invalid value: "v1.32.0": version must match one of the versions defined in the ClusterClass', fix: 'use one of the versions in the ClusterClass spec.kubernetesVersions, or add this version there' });
+    const rs = renderCluster(
+      () => {},
+      (spec) => (spec.kubernetesVersions = ['v1.31.0', 'v1.31.5']),
+    );
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.topology.version',
+      capi: 'Invalid value: "v1.32.0": version must match one of the versions defined in the ClusterClass',
+      fix: 'use one of the versions in the ClusterClass spec.kubernetesVersions, or add this version there',
+    });
   });
 
   it('cl-7 MachineDeployment and MachinePool classes exist in the ClusterClass', () => {
@@ -714,13 +1124,21 @@ describe('Cluster create rules (§8.2)', () => {
       capi: 'Invalid value: "spot": MachinePoolClass with name "spot" does not exist in ClusterClass "quick-start"',
       fix: 'use one of the classes the ClusterClass defines ("default-pool") or add this class to it',
     });
-    expect('use one of the classes the ClusterClass defines ("default-worker") or add this class to it').toBe('use one of the classes the ClusterClass defines ("default-worker") or add this class to it');
+    expect('use one of the classes the ClusterClass defines ("default-worker") or add this class to it').toBe(
+      'use one of the classes the ClusterClass defines ("default-worker") or add this class to it',
+    );
   });
 
   it('cl-8 MachineDeployment and MachinePool names are unique', () => {
     const rs = renderCluster((spec) => {
-      workers(topology(spec)).machineDeployments = [{ class: 'default-worker', name: 'md-0' }, { class: 'default-worker', name: 'md-0' }];
-      workers(topology(spec)).machinePools = [{ class: 'default-pool', name: 'mp-0' }, { class: 'default-pool', name: 'mp-0' }];
+      workers(topology(spec)).machineDeployments = [
+        { class: 'default-worker', name: 'md-0' },
+        { class: 'default-worker', name: 'md-0' },
+      ];
+      workers(topology(spec)).machinePools = [
+        { class: 'default-pool', name: 'mp-0' },
+        { class: 'default-pool', name: 'mp-0' },
+      ];
     });
     expectRule(rs, {
       ...C1,
@@ -737,18 +1155,37 @@ describe('Cluster create rules (§8.2)', () => {
   });
 
   it('cl-9 MachineDeployment names are set (the reader rejects an empty name first, so the rule is called directly)', () => {
-    const piped = renderCluster((spec) => (workers(topology(spec)).machineDeployments = [{ class: 'default-worker', name: '' }]));
-    expect(piped.filter((r) => r.field?.path === 'spec.topology.workers.machineDeployments[0].name').map((r) => [r.severity, r.resourceRef?.kind, r.message])).toEqual([
-      ['error', 'Cluster', 'Required value: must not be empty'],
-    ]);
-    const bp = buildBlueprint(makeClass(), CLASS_REF, { get: (apiVersion, kind, _ns, name) => TEMPLATES.find((t) => t.apiVersion === apiVersion && t.kind === kind && (t.metadata as JsonObject).name === name) }, {
-      capi: capiProfileOf(DEFAULT_CONFIG),
-      skipExternalPatches: false,
-      contractOf: () => 'v1beta2',
-    }).blueprint!;
+    const piped = renderCluster(
+      (spec) => (workers(topology(spec)).machineDeployments = [{ class: 'default-worker', name: '' }]),
+    );
+    expect(
+      piped
+        .filter((r) => r.field?.path === 'spec.topology.workers.machineDeployments[0].name')
+        .map((r) => [r.severity, r.resourceRef?.kind, r.message]),
+    ).toEqual([['error', 'Cluster', 'Required value: must not be empty']]);
+    const bp = buildBlueprint(
+      makeClass(),
+      CLASS_REF,
+      {
+        get: (apiVersion, kind, _ns, name) =>
+          TEMPLATES.find(
+            (t) => t.apiVersion === apiVersion && t.kind === kind && (t.metadata as JsonObject).name === name,
+          ),
+      },
+      {
+        capi: capiProfileOf(DEFAULT_CONFIG),
+        skipExternalPatches: false,
+        contractOf: () => 'v1beta2',
+      },
+    ).blueprint!;
     const cluster = makeCluster('c1');
     cluster.topology.workers.machineDeployments[0]!.name = '';
-    expectRule(validateClusterTopology(bp, cluster, clusterRef('c1')).results, { ...C1, path: 'spec.topology.workers.machineDeployments[0].name', capi: 'Required value: name must not be empty', fix: 'give it a name' });
+    expectRule(validateClusterTopology(bp, cluster, clusterRef('c1')).results, {
+      ...C1,
+      path: 'spec.topology.workers.machineDeployments[0].name',
+      capi: 'Required value: name must not be empty',
+      fix: 'give it a name',
+    });
   });
 
   it('cl-10 a control plane health check in the topology needs class machineInfrastructure', () => {
@@ -769,53 +1206,126 @@ describe('Cluster create rules (§8.2)', () => {
       topology(spec).controlPlane = { healthCheck: { enabled: true } };
       (workers(topology(spec)).machineDeployments as JsonObject[])[0]!.healthCheck = { enabled: true };
     });
-    const capi = 'Forbidden: cannot be set to true as healthCheck definition is not available in the Cluster topology or the ClusterClass';
-    expectRule(rs, { ...C1, path: 'spec.topology.controlPlane.healthCheck.enable', capi, fix: 'add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true' });
-    expectRule(rs, { ...C1, path: 'spec.topology.workers.machineDeployments[md-0].healthCheck.enable', capi, fix: 'add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true' });
+    const capi =
+      'Forbidden: cannot be set to true as healthCheck definition is not available in the Cluster topology or the ClusterClass';
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.topology.controlPlane.healthCheck.enable',
+      capi,
+      fix: 'add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true',
+    });
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.topology.workers.machineDeployments[md-0].healthCheck.enable',
+      capi,
+      fix: 'add checks or remediation to this healthCheck, define a healthCheck in the ClusterClass, or remove enabled: true',
+    });
   });
 
   it('cl-12 topology health-check values', () => {
     const rs = renderCluster((spec) => {
       topology(spec).controlPlane = { healthCheck: { checks: { nodeStartupTimeoutSeconds: 5 } } };
-      (workers(topology(spec)).machineDeployments as JsonObject[])[0]!.healthCheck = { remediation: { maxInFlight: 'all', triggerIf: { unhealthyLessThanOrEqualTo: '5' } } };
+      (workers(topology(spec)).machineDeployments as JsonObject[])[0]!.healthCheck = {
+        remediation: { maxInFlight: 'all', triggerIf: { unhealthyLessThanOrEqualTo: '5' } },
+      };
     });
-    expectRule(rs, { ...C1, path: 'spec.topology.controlPlane.healthCheck.checks.nodeStartupTimeoutSeconds', capi: 'Invalid value: 5: must be at least 30s', fix: 'set it to 0 (no startup timeout) or to at least 30' });
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.topology.controlPlane.healthCheck.checks.nodeStartupTimeoutSeconds',
+      capi: 'Invalid value: 5: must be at least 30s',
+      fix: 'set it to 0 (no startup timeout) or to at least 30',
+    });
     const md = 'spec.topology.workers.machineDeployments[md-0].healthCheck.remediation';
-    expectRule(rs, { ...C1, path: `${md}.maxInFlight`, capi: 'Invalid value: "all": must be either an int or a percentage: ', fix: 'use an integer such as 1 or a percentage such as "25%"', open: true });
-    expectRule(rs, { ...C1, path: `${md}.triggerIf.unhealthyLessThanOrEqualTo`, capi: 'Invalid value: "5": must be either an int or a percentage: ', fix: 'use an integer such as 1 or a percentage such as "25%"', open: true });
+    expectRule(rs, {
+      ...C1,
+      path: `${md}.maxInFlight`,
+      capi: 'Invalid value: "all": must be either an int or a percentage: ',
+      fix: 'use an integer such as 1 or a percentage such as "25%"',
+      open: true,
+    });
+    expectRule(rs, {
+      ...C1,
+      path: `${md}.triggerIf.unhealthyLessThanOrEqualTo`,
+      capi: 'Invalid value: "5": must be either an int or a percentage: ',
+      fix: 'use an integer such as 1 or a percentage such as "25%"',
+      open: true,
+    });
   });
 
   it('cl-13 clusterNetwork CIDR blocks parse', () => {
     const rs = renderCluster((spec) => (spec.clusterNetwork = { pods: { cidrBlocks: ['10.0.0.0/33'] } }));
-    expectRule(rs, { ...C1, path: 'spec.clusterNetwork.pods.cidrBlocks[0]', capi: 'Invalid value: "10.0.0.0/33": invalid CIDR address: 10.0.0.0/33', fix: 'use CIDR notation such as 10.0.0.0/16 or fd00::/108' });
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.clusterNetwork.pods.cidrBlocks[0]',
+      capi: 'Invalid value: "10.0.0.0/33": invalid CIDR address: 10.0.0.0/33',
+      fix: 'use CIDR notation such as 10.0.0.0/16 or fd00::/108',
+    });
   });
 
   it('cl-14 topology metadata is valid labels and annotations', () => {
-    const rs = renderCluster((spec) => ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.metadata = { labels: { 'a/b/c': 'x' } }));
-    expectRule(rs, { ...C1, path: 'spec.topology.workers.machineDeployments[md-0].metadata.labels', capi: 'Invalid value: "a/b/c": a valid label key must consist of', fix: 'fix or remove this label', open: true });
+    const rs = renderCluster(
+      (spec) =>
+        ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.metadata = { labels: { 'a/b/c': 'x' } }),
+    );
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.topology.workers.machineDeployments[md-0].metadata.labels',
+      capi: 'Invalid value: "a/b/c": a valid label key must consist of',
+      fix: 'fix or remove this label',
+      open: true,
+    });
   });
 
   it('cl-15 topology rollout strategies', () => {
-    const rs = renderCluster((spec) => ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.rollout = { strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } }));
-    expectRule(rs, { ...C1, path: 'spec.topology.workers.machineDeployments[md-0].rollout.strategy.rollingUpdate', capi: 'Invalid value: "0": maxUnavailable and maxSurge cannot both be 0', fix: 'set maxSurge or maxUnavailable above 0' });
+    const rs = renderCluster(
+      (spec) =>
+        ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.rollout = {
+          strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } },
+        }),
+    );
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.topology.workers.machineDeployments[md-0].rollout.strategy.rollingUpdate',
+      capi: 'Invalid value: "0": maxUnavailable and maxSurge cannot both be 0',
+      fix: 'set maxSurge or maxUnavailable above 0',
+    });
   });
 
   it('cl-16 topology taints', () => {
-    const rs = renderCluster((spec) => (topology(spec).controlPlane = { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }));
+    const rs = renderCluster(
+      (spec) =>
+        (topology(spec).controlPlane = { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }),
+    );
     expectRule(rs, {
       ...C1,
       path: 'spec.topology.controlPlane.taints[0].key',
       capi: 'Invalid value: "node.kubernetes.io/unreachable": taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service',
       fix: 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)',
     });
-    expectRule(rs, { ...C1, path: 'spec.topology.controlPlane.taints', capi: 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled', fix: 'enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints' });
+    expectRule(rs, {
+      ...C1,
+      path: 'spec.topology.controlPlane.taints',
+      capi: 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled',
+      fix: 'enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints',
+    });
   });
 
   it('cl-17 the upgrade-concurrency annotation is a whole number of at least 1', () => {
     const path = 'metadata.annotations[topology.cluster.x-k8s.io/upgrade-concurrency]';
-    const withValue = (v: string) => renderCluster((_spec, meta) => (meta.annotations = { 'topology.cluster.x-k8s.io/upgrade-concurrency': v }));
-    expectRule(withValue('two'), { ...C1, path, capi: 'Invalid value: "two": could not parse the value of the annotation: strconv.Atoi: parsing "two": invalid syntax', fix: 'set the annotation to a whole number of at least 1, e.g. "1"' });
-    expectRule(withValue('0'), { ...C1, path, capi: 'Invalid value: "0": value cannot be less than 1', fix: 'set the annotation to a whole number of at least 1, e.g. "1"' });
+    const withValue = (v: string) =>
+      renderCluster((_spec, meta) => (meta.annotations = { 'topology.cluster.x-k8s.io/upgrade-concurrency': v }));
+    expectRule(withValue('two'), {
+      ...C1,
+      path,
+      capi: 'Invalid value: "two": could not parse the value of the annotation: strconv.Atoi: parsing "two": invalid syntax',
+      fix: 'set the annotation to a whole number of at least 1, e.g. "1"',
+    });
+    expectRule(withValue('0'), {
+      ...C1,
+      path,
+      capi: 'Invalid value: "0": value cannot be less than 1',
+      fix: 'set the annotation to a whole number of at least 1, e.g. "1"',
+    });
   });
 
   it('cl-18 replicas are not set together with autoscaler annotations (topology or class)', () => {
@@ -827,7 +1337,10 @@ describe('Cluster create rules (§8.2)', () => {
           replicas: 2,
           metadata: { annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1' } },
         }),
-      (spec) => (mdClasses(spec)[0]!.metadata = { annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '5' } }),
+      (spec) =>
+        (mdClasses(spec)[0]!.metadata = {
+          annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '5' },
+        }),
     );
     const path = 'spec.topology.workers.machineDeployments[md-0].replicas';
     expectRule(rs, {
@@ -849,13 +1362,27 @@ describe('Cluster create rules (§8.2)', () => {
       renderCluster(edit, cls)
         .filter((r) => r.resourceRef?.kind === 'Cluster' && r.severity === 'error')
         .map((r) => [r.resourceRef?.name, r.field?.path, r.message]);
-    expect(errors((spec) => (topology(spec).variables = [{ name: 'unknown', value: 1 }]))).toEqual([['c1', 'spec.topology.variables[unknown]', 'Invalid value: "1": variable is not defined; define it in ClusterClass "quick-start" spec.variables, or remove it from the Cluster']]);
-    expect(errors(() => {}, (spec) => (spec.variables as JsonObject[]).push({ name: 'region', required: true, schema: { openAPIV3Schema: { type: 'string' } } }))).toEqual([
-      ['c1', 'spec.topology.variables', 'Required value: required variable "region" must be set'],
+    expect(errors((spec) => (topology(spec).variables = [{ name: 'unknown', value: 1 }]))).toEqual([
+      [
+        'c1',
+        'spec.topology.variables[unknown]',
+        'Invalid value: "1": variable is not defined; define it in ClusterClass "quick-start" spec.variables, or remove it from the Cluster',
+      ],
     ]);
-    expect(errors((spec) => (topology(spec).variables = [{ name: 'imageRepository', value: 'x'.repeat(70) }]))).toEqual([
-      ['c1', 'spec.topology.variables[imageRepository].value', 'Too long: may not be more than 64 bytes'],
-    ]);
+    expect(
+      errors(
+        () => {},
+        (spec) =>
+          (spec.variables as JsonObject[]).push({
+            name: 'region',
+            required: true,
+            schema: { openAPIV3Schema: { type: 'string' } },
+          }),
+      ),
+    ).toEqual([['c1', 'spec.topology.variables', 'Required value: required variable "region" must be set']]);
+    expect(errors((spec) => (topology(spec).variables = [{ name: 'imageRepository', value: 'x'.repeat(70) }]))).toEqual(
+      [['c1', 'spec.topology.variables[imageRepository].value', 'Too long: may not be more than 64 bytes']],
+    );
   });
 });
 
@@ -863,10 +1390,14 @@ describe('Cluster create rules (§8.2)', () => {
 
 describe('update rules against the previous state', () => {
   const previousClass = classDoc();
-  const named = (doc: JsonObject, name: string, namespace = 'default') => ({ ...doc, metadata: { ...(doc.metadata as JsonObject), name, namespace } });
+  const named = (doc: JsonObject, name: string, namespace = 'default') => ({
+    ...doc,
+    metadata: { ...(doc.metadata as JsonObject), name, namespace },
+  });
   const update = (before: JsonObject[], after: JsonObject[]) => updateResults(items(before), items(after), CONFIG);
   /** The class changed by `edit`, with Clusters `clusters` using it before and after. */
-  const classUpdate = (edit: SpecEdit, clusters: JsonObject[], before: SpecEdit = () => {}) => update([classDoc(before), ...clusters], [classDoc(edit), ...clusters]);
+  const classUpdate = (edit: SpecEdit, clusters: JsonObject[], before: SpecEdit = () => {}) =>
+    update([classDoc(before), ...clusters], [classDoc(edit), ...clusters]);
   const c1 = clusterDoc('c1');
   const c2 = clusterDoc('c2', (spec) => {
     workers(topology(spec)).machinePools = [{ class: 'default-pool', name: 'mp-0' }];
@@ -874,10 +1405,17 @@ describe('update rules against the previous state', () => {
   });
 
   it('up-1 infrastructure, control plane and worker infrastructure templates keep their API group and kind', () => {
-    const rs = classUpdate((spec) => {
-      ((spec.infrastructure as JsonObject).templateRef as JsonObject).apiVersion = 'infrastructure.example.com/v1';
-      ((workers(spec).machinePools as JsonObject[])[0]!.infrastructure as JsonObject).templateRef = { apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2', kind: 'AWSMachinePoolTemplate', name: 'x' };
-    }, [c1, c2]);
+    const rs = classUpdate(
+      (spec) => {
+        ((spec.infrastructure as JsonObject).templateRef as JsonObject).apiVersion = 'infrastructure.example.com/v1';
+        ((workers(spec).machinePools as JsonObject[])[0]!.infrastructure as JsonObject).templateRef = {
+          apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
+          kind: 'AWSMachinePoolTemplate',
+          name: 'x',
+        };
+      },
+      [c1, c2],
+    );
     expectRule(rs, {
       ...CC,
       path: 'spec.infrastructure.templateRef.apiVersion',
@@ -906,10 +1444,13 @@ describe('update rules against the previous state', () => {
   });
 
   it('up-3 MachineDeployment and MachinePool classes in use are not removed', () => {
-    const rs = classUpdate((spec) => {
-      mdClasses(spec)[0]!.class = 'renamed';
-      workers(spec).machinePools = [];
-    }, [c1, c2]);
+    const rs = classUpdate(
+      (spec) => {
+        mdClasses(spec)[0]!.class = 'renamed';
+        workers(spec).machinePools = [];
+      },
+      [c1, c2],
+    );
     for (const cluster of ['c1', 'c2']) {
       expectRule(rs, {
         ...CC,
@@ -929,8 +1470,15 @@ describe('update rules against the previous state', () => {
   });
 
   it('up-4 a class health check Clusters rely on is not removed', () => {
-    const relies = clusterDoc('c3', (spec) => ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.healthCheck = { enabled: true }));
-    const rs = classUpdate(() => {}, [c1, relies], (spec) => (mdClasses(spec)[0]!.healthCheck = { checks: { nodeStartupTimeoutSeconds: 600 } }));
+    const relies = clusterDoc(
+      'c3',
+      (spec) => ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.healthCheck = { enabled: true }),
+    );
+    const rs = classUpdate(
+      () => {},
+      [c1, relies],
+      (spec) => (mdClasses(spec)[0]!.healthCheck = { checks: { nodeStartupTimeoutSeconds: 600 } }),
+    );
     expectRule(rs, {
       ...CC,
       path: `${md0}.healthCheck`,
@@ -941,7 +1489,10 @@ describe('update rules against the previous state', () => {
   });
 
   it('up-5 a variable in use is not removed', () => {
-    const rs = classUpdate((spec) => (spec.variables = (spec.variables as JsonObject[]).filter((v) => v.name !== 'imageRepository')), [c1, c2]);
+    const rs = classUpdate(
+      (spec) => (spec.variables = (spec.variables as JsonObject[]).filter((v) => v.name !== 'imageRepository')),
+      [c1, c2],
+    );
     expectRule(rs, {
       ...CC,
       path: 'spec.variables',
@@ -952,7 +1503,15 @@ describe('update rules against the previous state', () => {
   });
 
   it('up-6 a schema change keeps the values in use valid', () => {
-    const rs = classUpdate((spec) => ((spec.variables as JsonObject[])[0] = { name: 'imageRepository', required: false, schema: { openAPIV3Schema: { type: 'string', maxLength: 10 } } }), [c1, c2]);
+    const rs = classUpdate(
+      (spec) =>
+        ((spec.variables as JsonObject[])[0] = {
+          name: 'imageRepository',
+          required: false,
+          schema: { openAPIV3Schema: { type: 'string', maxLength: 10 } },
+        }),
+      [c1, c2],
+    );
     expectRule(rs, {
       ...CC,
       path: 'spec.variables[0]',
@@ -963,7 +1522,15 @@ describe('update rules against the previous state', () => {
   });
 
   it('up-7 a newly required variable without default is set by every Cluster', () => {
-    const rs = classUpdate((spec) => (spec.variables as JsonObject[]).push({ name: 'region', required: true, schema: { openAPIV3Schema: { type: 'string' } } }), [c1, c2]);
+    const rs = classUpdate(
+      (spec) =>
+        (spec.variables as JsonObject[]).push({
+          name: 'region',
+          required: true,
+          schema: { openAPIV3Schema: { type: 'string' } },
+        }),
+      [c1, c2],
+    );
     expectRule(rs, {
       ...CC,
       path: 'spec.variables[2]',
@@ -985,8 +1552,17 @@ describe('update rules against the previous state', () => {
   });
 
   it('up-9 class autoscaler annotations are not added while a Cluster sets replicas', () => {
-    const fixed = clusterDoc('c4', (spec) => ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.replicas = 3));
-    const rs = classUpdate((spec) => (mdClasses(spec)[0]!.metadata = { annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1' } }), [c1, fixed]);
+    const fixed = clusterDoc(
+      'c4',
+      (spec) => ((workers(topology(spec)).machineDeployments as JsonObject[])[0]!.replicas = 3),
+    );
+    const rs = classUpdate(
+      (spec) =>
+        (mdClasses(spec)[0]!.metadata = {
+          annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1' },
+        }),
+      [c1, fixed],
+    );
     expectRule(rs, {
       ...CC,
       path: 'spec.topology.workers.machineDeployments[md-0].replicas',
@@ -998,7 +1574,9 @@ describe('update rules against the previous state', () => {
 
   it('up-10 a Cluster changes class only to a compatible one', () => {
     const other = named(
-      classDoc((spec) => (((spec.controlPlane as JsonObject).templateRef as JsonObject).kind = 'OtherControlPlaneTemplate')),
+      classDoc(
+        (spec) => (((spec.controlPlane as JsonObject).templateRef as JsonObject).kind = 'OtherControlPlaneTemplate'),
+      ),
       'other',
     );
     const moved = clusterDoc('c1', (spec) => ((topology(spec).classRef as JsonObject).name = 'other'));
@@ -1015,7 +1593,11 @@ describe('update rules against the previous state', () => {
   });
 
   it('up-11 a class in another namespace (classRef.namespace) is a class change too', () => {
-    const elsewhere = named(classDoc((spec) => (((spec.infrastructure as JsonObject).templateRef as JsonObject).kind = 'AWSClusterTemplate')), 'quick-start', 'shared');
+    const elsewhere = named(
+      classDoc((spec) => (((spec.infrastructure as JsonObject).templateRef as JsonObject).kind = 'AWSClusterTemplate')),
+      'quick-start',
+      'shared',
+    );
     const moved = clusterDoc('c1', (spec) => ((topology(spec).classRef as JsonObject).namespace = 'shared'));
     const rs = update([previousClass, elsewhere, c1], [previousClass, elsewhere, moved]);
     expectRule(rs, {
@@ -1069,11 +1651,16 @@ describe('update rules against the previous state', () => {
     const unsafe = { 'unsafe.topology.cluster.x-k8s.io/disable-update-version-check': '' };
     const rs = update([previousClass, versioned('v1.33.0')], [previousClass, versioned('v1.30.0', unsafe)]);
     expect(rs.map((r) => [r.severity, r.resourceRef?.kind, r.resourceRef?.name, r.field?.path, r.message])).toEqual([
-      ['warning', 'Cluster', 'c1', 'spec.topology.version', 'Skipping version validation for Cluster because annotation "unsafe.topology.cluster.x-k8s.io/disable-update-version-check" is set.'],
+      [
+        'warning',
+        'Cluster',
+        'c1',
+        'spec.topology.version',
+        'Skipping version validation for Cluster because annotation "unsafe.topology.cluster.x-k8s.io/disable-update-version-check" is set.',
+      ],
     ]);
   });
 });
-
 
 describe('fix hints', () => {
   it('are short imperative phrases that follow CAPI text after "; "', () => {

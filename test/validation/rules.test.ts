@@ -9,7 +9,19 @@
 import { describe, expect, it } from 'vitest';
 import type { HealthCheck, Json, Taint } from '../../src/core/model.js';
 import { CAPI_VERSIONS, capiProfile, type CapiVersion, type FeatureGates } from '../../src/core/capi-release.js';
-import { cidrErrors, hasAutoscalerAnnotations, healthCheckErrors, intOrPercentErrors, kubernetesVersionsErrors, metadataErrors, rolloutStrategyErrors, taintErrors, topologyTaintResults, topologyVersionValid, upgradeConcurrencyErrors } from '../../src/webhooks/rules.js';
+import {
+  cidrErrors,
+  hasAutoscalerAnnotations,
+  healthCheckErrors,
+  intOrPercentErrors,
+  kubernetesVersionsErrors,
+  metadataErrors,
+  rolloutStrategyErrors,
+  taintErrors,
+  topologyTaintResults,
+  topologyVersionValid,
+  upgradeConcurrencyErrors,
+} from '../../src/webhooks/rules.js';
 import { errorString, invalid, type FieldError } from '../../src/core/fielderror.js';
 import { child, fixed, keyed, toResults } from '../../src/core/fixes.js';
 
@@ -18,10 +30,23 @@ const INT_OR_PERCENT = 'use an integer such as 1 or a percentage such as "25%"';
 
 describe('rollout strategy (validateRolloutStrategy)', () => {
   const rollout = (maxSurge: Json | undefined, maxUnavailable: Json | undefined) =>
-    texts(rolloutStrategyErrors({ type: 'RollingUpdate', rollingUpdate: { ...(maxSurge !== undefined ? { maxSurge } : {}), ...(maxUnavailable !== undefined ? { maxUnavailable } : {}) } }, 'md.rollout.strategy'));
+    texts(
+      rolloutStrategyErrors(
+        {
+          type: 'RollingUpdate',
+          rollingUpdate: {
+            ...(maxSurge !== undefined ? { maxSurge } : {}),
+            ...(maxUnavailable !== undefined ? { maxUnavailable } : {}),
+          },
+        },
+        'md.rollout.strategy',
+      ),
+    );
 
   it('maxSurge and maxUnavailable cannot both be the integer 0', () => {
-    expect(rollout(0, 0)).toEqual(['md.rollout.strategy.rollingUpdate: Invalid value: "0": maxUnavailable and maxSurge cannot both be 0; set maxSurge or maxUnavailable above 0']);
+    expect(rollout(0, 0)).toEqual([
+      'md.rollout.strategy.rollingUpdate: Invalid value: "0": maxUnavailable and maxSurge cannot both be 0; set maxSurge or maxUnavailable above 0',
+    ]);
   });
 
   it('either one above 0 is valid, and so are percentages of 0 (only Type == intstr.Int counts)', () => {
@@ -53,27 +78,42 @@ describe('rollout strategy (validateRolloutStrategy)', () => {
 
 describe('health checks (MachineHealthCheck webhook rules)', () => {
   const both = { maxInFlight: true, startupTimeout: true };
-  const startup = (nodeStartupTimeoutSeconds: number) => texts(healthCheckErrors({ checks: { nodeStartupTimeoutSeconds } } as HealthCheck, 'hc', both));
+  const startup = (nodeStartupTimeoutSeconds: number) =>
+    texts(healthCheckErrors({ checks: { nodeStartupTimeoutSeconds } } as HealthCheck, 'hc', both));
 
   it('nodeStartupTimeoutSeconds is 0 (disabled) or at least 30', () => {
     expect(startup(0)).toEqual([]);
     expect(startup(30)).toEqual([]);
     expect(startup(31)).toEqual([]);
-    expect(startup(29)).toEqual(['hc.checks.nodeStartupTimeoutSeconds: Invalid value: 29: must be at least 30s; set it to 0 (no startup timeout) or to at least 30']);
+    expect(startup(29)).toEqual([
+      'hc.checks.nodeStartupTimeoutSeconds: Invalid value: 29: must be at least 30s; set it to 0 (no startup timeout) or to at least 30',
+    ]);
     expect(startup(1)).toHaveLength(1);
     expect(startup(-1)).toHaveLength(1);
   });
 
   it('the startup timeout is only checked where asked', () => {
-    expect(healthCheckErrors({ checks: { nodeStartupTimeoutSeconds: 10 } } as HealthCheck, 'hc', { maxInFlight: true, startupTimeout: false })).toEqual([]);
+    expect(
+      healthCheckErrors({ checks: { nodeStartupTimeoutSeconds: 10 } } as HealthCheck, 'hc', {
+        maxInFlight: true,
+        startupTimeout: false,
+      }),
+    ).toEqual([]);
   });
 
   it('unhealthyLessThanOrEqualTo always, maxInFlight only for MachineDeployments', () => {
-    const hc = { remediation: { triggerIf: { unhealthyLessThanOrEqualTo: 'x' }, maxInFlight: 'y' } } as unknown as HealthCheck;
+    const hc = {
+      remediation: { triggerIf: { unhealthyLessThanOrEqualTo: 'x' }, maxInFlight: 'y' },
+    } as unknown as HealthCheck;
     const bad = (path: string, v: string) =>
       `${path}: Invalid value: "${v}": must be either an int or a percentage: invalid value for IntOrString: invalid type: string is not a percentage; ${INT_OR_PERCENT}`;
-    expect(texts(healthCheckErrors(hc, 'hc', both))).toEqual([bad('hc.remediation.triggerIf.unhealthyLessThanOrEqualTo', 'x'), bad('hc.remediation.maxInFlight', 'y')]);
-    expect(texts(healthCheckErrors(hc, 'hc', { maxInFlight: false, startupTimeout: true }))).toEqual([bad('hc.remediation.triggerIf.unhealthyLessThanOrEqualTo', 'x')]);
+    expect(texts(healthCheckErrors(hc, 'hc', both))).toEqual([
+      bad('hc.remediation.triggerIf.unhealthyLessThanOrEqualTo', 'x'),
+      bad('hc.remediation.maxInFlight', 'y'),
+    ]);
+    expect(texts(healthCheckErrors(hc, 'hc', { maxInFlight: false, startupTimeout: true }))).toEqual([
+      bad('hc.remediation.triggerIf.unhealthyLessThanOrEqualTo', 'x'),
+    ]);
     expect(healthCheckErrors(undefined, 'hc', both)).toEqual([]);
     expect(intOrPercentErrors(3, 'p')).toEqual([]);
     expect(intOrPercentErrors('30%', 'p')).toEqual([]);
@@ -81,7 +121,8 @@ describe('health checks (MachineHealthCheck webhook rules)', () => {
 });
 
 describe('upgrade-concurrency annotation (Cluster webhook)', () => {
-  const annotation = (v: string) => texts(upgradeConcurrencyErrors({ 'topology.cluster.x-k8s.io/upgrade-concurrency': v }));
+  const annotation = (v: string) =>
+    texts(upgradeConcurrencyErrors({ 'topology.cluster.x-k8s.io/upgrade-concurrency': v }));
   const path = 'metadata.annotations[topology.cluster.x-k8s.io/upgrade-concurrency]';
   const fix = 'set the annotation to a whole number of at least 1, e.g. "1"';
 
@@ -91,8 +132,12 @@ describe('upgrade-concurrency annotation (Cluster webhook)', () => {
     expect(annotation('10')).toEqual([]);
     expect(annotation('0')).toEqual([`${path}: Invalid value: "0": value cannot be less than 1; ${fix}`]);
     expect(annotation('-1')).toEqual([`${path}: Invalid value: "-1": value cannot be less than 1; ${fix}`]);
-    expect(annotation('1.5')).toEqual([`${path}: Invalid value: "1.5": could not parse the value of the annotation: strconv.Atoi: parsing "1.5": invalid syntax; ${fix}`]);
-    expect(annotation('')).toEqual([`${path}: Invalid value: "": could not parse the value of the annotation: strconv.Atoi: parsing "": invalid syntax; ${fix}`]);
+    expect(annotation('1.5')).toEqual([
+      `${path}: Invalid value: "1.5": could not parse the value of the annotation: strconv.Atoi: parsing "1.5": invalid syntax; ${fix}`,
+    ]);
+    expect(annotation('')).toEqual([
+      `${path}: Invalid value: "": could not parse the value of the annotation: strconv.Atoi: parsing "": invalid syntax; ${fix}`,
+    ]);
   });
 
   it('no annotation, nothing to check', () => {
@@ -106,8 +151,12 @@ describe('taints (ValidateMachineTaints)', () => {
   const prefixFix = 'remove the taint or use a key under your own prefix (e.g. example.com/dedicated)';
 
   it('reserved keys, reserved prefixes and the deprecated master taint', () => {
-    expect(taint('node.cluster.x-k8s.io/uninitialized')).toEqual(['spec.taints[0].key: Invalid value: "node.cluster.x-k8s.io/uninitialized": taint key is not allowed; remove the taint: Cluster API manages this key']);
-    expect(taint('node.cluster.x-k8s.io/outdated-revision')).toEqual(['spec.taints[0].key: Invalid value: "node.cluster.x-k8s.io/outdated-revision": taint key is not allowed; remove the taint: Cluster API manages this key']);
+    expect(taint('node.cluster.x-k8s.io/uninitialized')).toEqual([
+      'spec.taints[0].key: Invalid value: "node.cluster.x-k8s.io/uninitialized": taint key is not allowed; remove the taint: Cluster API manages this key',
+    ]);
+    expect(taint('node.cluster.x-k8s.io/outdated-revision')).toEqual([
+      'spec.taints[0].key: Invalid value: "node.cluster.x-k8s.io/outdated-revision": taint key is not allowed; remove the taint: Cluster API manages this key',
+    ]);
     expect(taint('node.kubernetes.io/unreachable')).toEqual([
       `spec.taints[0].key: Invalid value: "node.kubernetes.io/unreachable": taint key must not have the prefix node.kubernetes.io/, except for node.kubernetes.io/out-of-service; ${prefixFix}`,
     ]);
@@ -120,44 +169,88 @@ describe('taints (ValidateMachineTaints)', () => {
   });
 
   it('their valid neighbours pass', () => {
-    for (const key of ['node.kubernetes.io/out-of-service', 'node-role.kubernetes.io/control-plane', 'node.cluster.x-k8s.io/other', 'example.com/node.kubernetes.io', 'dedicated']) {
+    for (const key of [
+      'node.kubernetes.io/out-of-service',
+      'node-role.kubernetes.io/control-plane',
+      'node.cluster.x-k8s.io/other',
+      'example.com/node.kubernetes.io',
+      'dedicated',
+    ]) {
       expect(taint(key), key).toEqual([]);
     }
   });
 
   it('keys are label keys (content.IsLabelKey), each taint at its own index', () => {
-    expect(texts(taintErrors([{ key: 'ok', effect: 'NoSchedule' }, { key: '-bad', effect: 'NoSchedule' }], 'p'))).toEqual([
-      'p[1].key: Invalid value: "-bad": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'); use a valid label key as taint key ([prefix/]name)',
+    expect(
+      texts(
+        taintErrors(
+          [
+            { key: 'ok', effect: 'NoSchedule' },
+            { key: '-bad', effect: 'NoSchedule' },
+          ],
+          'p',
+        ),
+      ),
+    ).toEqual([
+      "p[1].key: Invalid value: \"-bad\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'); use a valid label key as taint key ([prefix/]name)",
     ]);
     expect(taintErrors(undefined, 'p')).toEqual([]);
     // Taints are read as written: one without a key is checked as the key "" (IsQualifiedName).
     expect(texts(taintErrors([{ effect: 'NoSchedule' } as unknown as Taint], 'p'))).toEqual([
       'p[0].key: Invalid value: "": name part must be non-empty; use a valid label key as taint key ([prefix/]name)',
-      'p[0].key: Invalid value: "": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\'); use a valid label key as taint key ([prefix/]name)',
+      "p[0].key: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]'); use a valid label key as taint key ([prefix/]name)",
     ]);
   });
 
   describe('per CAPI release (topologyTaintResults)', () => {
-    const lists = [{ taints: [{ key: 'a', effect: 'NoSchedule' as const }], path: 'spec.topology.workers.machineDeployments[md-0].taints', indexPath: 'spec.topology.workers.machineDeployments[0].taints' }];
+    const lists = [
+      {
+        taints: [{ key: 'a', effect: 'NoSchedule' as const }],
+        path: 'spec.topology.workers.machineDeployments[md-0].taints',
+        indexPath: 'spec.topology.workers.machineDeployments[0].taints',
+      },
+    ];
     const ref = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', namespace: 'default', name: 'c1' };
-    const of = (version: CapiVersion, gates: Partial<FeatureGates> = {}) => topologyTaintResults(lists, ref, capiProfile(version, gates)).map((r) => [r.severity, r.field?.path, r.message]);
+    const of = (version: CapiVersion, gates: Partial<FeatureGates> = {}) =>
+      topologyTaintResults(lists, ref, capiProfile(version, gates)).map((r) => [r.severity, r.field?.path, r.message]);
 
     it('v1.12 (api/core/v1beta2 cluster_types.go at v1.12.10 has no taints): an unknown field, as strict field validation refuses it', () => {
       expect(of('1.12')).toEqual([
-        ['error', 'spec.topology.workers.machineDeployments[0].taints', 'Cluster in version "v1beta2" cannot be handled as a Cluster: strict decoding error: unknown field "spec.topology.workers.machineDeployments[0].taints"; taints were added in CAPI v1.13 (--capi-version 1.12)'],
+        [
+          'error',
+          'spec.topology.workers.machineDeployments[0].taints',
+          'Cluster in version "v1beta2" cannot be handled as a Cluster: strict decoding error: unknown field "spec.topology.workers.machineDeployments[0].taints"; taints were added in CAPI v1.13 (--capi-version 1.12)',
+        ],
       ]);
       expect(of('1.12', { MachineTaintPropagation: true })).toHaveLength(1);
     });
 
-    it.each(['1.13', '1.14', '1.15'] as const)('v%s (internal/util/taints/validation.go ValidateMachineTaints): Forbidden unless MachineTaintPropagation is on', (version) => {
-      expect(of(version)).toEqual([
-        ['error', 'spec.topology.workers.machineDeployments[md-0].taints', 'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled; enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints'],
-      ]);
-      expect(of(version, { MachineTaintPropagation: true })).toEqual([]);
-    });
+    it.each(['1.13', '1.14', '1.15'] as const)(
+      'v%s (internal/util/taints/validation.go ValidateMachineTaints): Forbidden unless MachineTaintPropagation is on',
+      (version) => {
+        expect(of(version)).toEqual([
+          [
+            'error',
+            'spec.topology.workers.machineDeployments[md-0].taints',
+            'Forbidden: taints are not allowed to be set when the feature gate MachineTaintPropagation is disabled; enable MachineTaintPropagation on the management cluster (and render with --feature-gates MachineTaintPropagation=true), or remove the taints',
+          ],
+        ]);
+        expect(of(version, { MachineTaintPropagation: true })).toEqual([]);
+      },
+    );
 
     it('no taints, no result, in every release', () => {
-      for (const version of CAPI_VERSIONS) expect(topologyTaintResults([{ taints: [], path: 'p', indexPath: 'p' }, { taints: undefined, path: 'q', indexPath: 'q' }], ref, capiProfile(version))).toEqual([]);
+      for (const version of CAPI_VERSIONS)
+        expect(
+          topologyTaintResults(
+            [
+              { taints: [], path: 'p', indexPath: 'p' },
+              { taints: undefined, path: 'q', indexPath: 'q' },
+            ],
+            ref,
+            capiProfile(version),
+          ),
+        ).toEqual([]);
     });
   });
 });
@@ -200,9 +293,11 @@ describe('kubernetesVersions (validateKubernetesVersions)', () => {
 
 describe('small helpers', () => {
   it('CIDR blocks are checked one by one at their index', () => {
-    expect(texts(cidrErrors(['10.0.0.0/16', '10.0.0.0', 'fd00::/108'], 'spec.clusterNetwork.pods.cidrBlocks'))).toEqual([
-      'spec.clusterNetwork.pods.cidrBlocks[1]: Invalid value: "10.0.0.0": invalid CIDR address: 10.0.0.0; use CIDR notation such as 10.0.0.0/16 or fd00::/108',
-    ]);
+    expect(texts(cidrErrors(['10.0.0.0/16', '10.0.0.0', 'fd00::/108'], 'spec.clusterNetwork.pods.cidrBlocks'))).toEqual(
+      [
+        'spec.clusterNetwork.pods.cidrBlocks[1]: Invalid value: "10.0.0.0": invalid CIDR address: 10.0.0.0; use CIDR notation such as 10.0.0.0/16 or fd00::/108',
+      ],
+    );
     expect(cidrErrors(undefined, 'p')).toEqual([]);
   });
 
@@ -225,17 +320,27 @@ describe('small helpers', () => {
     expect(fixed(invalid('p', 'v', ''), 'fix it').detail).toBe('fix it');
   });
 
-  it('toResults: one result per error, with the rule tag and the caller\'s tags', () => {
+  it("toResults: one result per error, with the rule tag and the caller's tags", () => {
     const ref = { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', name: 'c1', namespace: 'ns' };
     expect(toResults([invalid('spec.x', 1, 'bad')], ref, 'r1', 'warning', { cluster: 'ns/c1' })).toEqual([
-      { severity: 'warning', message: 'Invalid value: 1: bad', resourceRef: ref, field: { path: 'spec.x' }, tags: { cluster: 'ns/c1', rule: 'r1' } },
+      {
+        severity: 'warning',
+        message: 'Invalid value: 1: bad',
+        resourceRef: ref,
+        field: { path: 'spec.x' },
+        tags: { cluster: 'ns/c1', rule: 'r1' },
+      },
     ]);
     expect(toResults([invalid('spec.x', 1, 'bad')], ref, 'r1')[0]!.severity).toBe('error');
   });
 
   it('autoscaler annotations: either the min-size or the max-size annotation', () => {
-    expect(hasAutoscalerAnnotations({ annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1' } })).toBe(true);
-    expect(hasAutoscalerAnnotations({ annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '3' } })).toBe(true);
+    expect(
+      hasAutoscalerAnnotations({ annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-min-size': '1' } }),
+    ).toBe(true);
+    expect(
+      hasAutoscalerAnnotations({ annotations: { 'cluster.x-k8s.io/cluster-api-autoscaler-node-group-max-size': '3' } }),
+    ).toBe(true);
     expect(hasAutoscalerAnnotations({ annotations: { other: '1' } })).toBe(false);
     expect(hasAutoscalerAnnotations({})).toBe(false);
     expect(hasAutoscalerAnnotations(undefined)).toBe(false);

@@ -63,7 +63,9 @@ describe('Cluster webhook: semver.Parse accepts build metadata', () => {
 describe('ClusterClass webhook: kubernetesVersions ordered with build tags', () => {
   // A class is checked when a Cluster uses it; the Cluster uses the first listed version.
   const classErrors = (versions: string[]) =>
-    runScenario([...withVersions(versions), clusterAt(versions[0]!)]).errors.filter((e) => e.resourceRef?.kind === 'ClusterClass').map((e) => [e.field?.path, e.message]);
+    runScenario([...withVersions(versions), clusterAt(versions[0]!)])
+      .errors.filter((e) => e.resourceRef?.kind === 'ClusterClass')
+      .map((e) => [e.field?.path, e.message]);
 
   it('accepts RKE2 and K3s lists, and another build of the same version (Compare = 2)', () => {
     expect(classErrors(['v1.35.3+rke2r1', 'v1.36.0+rke2r1', 'v1.36.0+rke2r2', 'v1.37.1+rke2r1'])).toEqual([]);
@@ -73,17 +75,27 @@ describe('ClusterClass webhook: kubernetesVersions ordered with build tags', () 
 
   it('rejects a numerically lower or shorter build of the same version (Compare = -1)', () => {
     expect(classErrors(['v1.36.0+10', 'v1.36.0+2'])).toEqual([
-      ['spec.kubernetesVersion[1]', 'Invalid value: "v1.36.0+2": version must be greater than v1.36.0+10; list each version once, in increasing order'],
+      [
+        'spec.kubernetesVersion[1]',
+        'Invalid value: "v1.36.0+2": version must be greater than v1.36.0+10; list each version once, in increasing order',
+      ],
     ]);
     expect(classErrors(['v1.36.0+rke2r1', 'v1.36.0'])).toEqual([
-      ['spec.kubernetesVersion[1]', 'Invalid value: "v1.36.0": version must be greater than v1.36.0+rke2r1; list each version once, in increasing order'],
+      [
+        'spec.kubernetesVersion[1]',
+        'Invalid value: "v1.36.0": version must be greater than v1.36.0+rke2r1; list each version once, in increasing order',
+      ],
     ]);
   });
 });
 
 describe('Update rule: build metadata does not count, the one-minor ceiling does', () => {
   const update = (from: string, to: string, docs = fleetDocs()) =>
-    runScenario([...docs, clusterAt(to)], {}, { previousInputs: itemsOf([...fleetDocs(), clusterAt(from)]) }).errors.filter((e) => e.tags?.rule === 'version-update');
+    runScenario(
+      [...docs, clusterAt(to)],
+      {},
+      { previousInputs: itemsOf([...fleetDocs(), clusterAt(from)]) },
+    ).errors.filter((e) => e.tags?.rule === 'version-update');
 
   it('accepts a build-only change in either direction and a one-minor upgrade', () => {
     expect(update('v1.36.0+rke2r2', 'v1.36.0+rke2r1')).toEqual([]);

@@ -41,7 +41,10 @@ describe('properties (`for k, prop := range s.Properties`)', () => {
   });
 
   it('a default is inserted before the recursion, so its own nested defaults apply', () => {
-    const nested = schema({ type: 'object', properties: { o: { type: 'object', default: { m: 1 }, properties: { n: { type: 'integer', default: 3 } } } } });
+    const nested = schema({
+      type: 'object',
+      properties: { o: { type: 'object', default: { m: 1 }, properties: { n: { type: 'integer', default: 3 } } } },
+    });
     expect(applyStructuralDefaults({}, nested)).toEqual({ o: { m: 1, n: 3 } });
   });
 
@@ -55,7 +58,10 @@ describe('properties (`for k, prop := range s.Properties`)', () => {
 
 describe('additionalProperties and items', () => {
   it('a null additionalProperties value takes its default; others are recursed into; no key is created', () => {
-    const s = schema({ type: 'object', additionalProperties: { type: 'object', default: { x: 1 }, properties: { y: { type: 'integer', default: 2 } } } });
+    const s = schema({
+      type: 'object',
+      additionalProperties: { type: 'object', default: { x: 1 }, properties: { y: { type: 'integer', default: 2 } } },
+    });
     expect(applyStructuralDefaults({}, s)).toEqual({});
     expect(applyStructuralDefaults({ k: null, j: {} }, s)).toEqual({ k: { x: 1, y: 2 }, j: { y: 2 } });
   });
@@ -68,7 +74,10 @@ describe('additionalProperties and items', () => {
   it('a null item takes the items default; object items are recursed into', () => {
     const strings = schema({ type: 'array', items: { type: 'string', default: 'd' } });
     expect(applyStructuralDefaults(['a', null], strings)).toEqual(['a', 'd']);
-    const objects = schema({ type: 'array', items: { type: 'object', properties: { n: { type: 'integer', default: 3 } } } });
+    const objects = schema({
+      type: 'array',
+      items: { type: 'object', properties: { n: { type: 'integer', default: 3 } } },
+    });
     expect(applyStructuralDefaults([{}, { n: 1 }, null], objects)).toEqual([{ n: 3 }, { n: 1 }, null]);
   });
 
@@ -79,7 +88,13 @@ describe('additionalProperties and items', () => {
   });
 
   it('never changes its input', () => {
-    const s = schema({ type: 'object', properties: { o: { type: 'object', properties: { n: { type: 'integer', default: 3 } } }, l: { type: 'array', items: { type: 'string', default: 'd' } } } });
+    const s = schema({
+      type: 'object',
+      properties: {
+        o: { type: 'object', properties: { n: { type: 'integer', default: 3 } } },
+        l: { type: 'array', items: { type: 'string', default: 'd' } },
+      },
+    });
     const input: Json = { o: {}, l: [null] };
     const before = structuredClone(input);
     expect(applyStructuralDefaults(input, s)).toEqual({ o: { n: 3 }, l: ['d'] });
@@ -97,7 +112,9 @@ describe('defaultVariableValue (the variable wrapped as a property of an object)
 
   it('without a top-level default a null value stays null', () => {
     expect(defaultVariableValue(null, schema({ type: 'string' }))).toBeNull();
-    expect(defaultVariableValue(undefined, schema({ type: 'object', properties: { a: { type: 'string', default: 'x' } } }))).toBeNull();
+    expect(
+      defaultVariableValue(undefined, schema({ type: 'object', properties: { a: { type: 'string', default: 'x' } } })),
+    ).toBeNull();
   });
 });
 
@@ -110,23 +127,41 @@ describe('the observer (provenance of CRD defaults): told of exactly the default
       a: { type: 'string', default: 'x' },
       o: { type: 'object', default: {}, properties: { n: { type: 'integer', default: 3 } } },
       l: { type: 'array', items: { type: 'object', default: {}, properties: { p: { type: 'string', default: 'q' } } } },
-      m: { type: 'object', additionalProperties: { type: 'object', default: {}, properties: { y: { type: 'integer', default: 2 } } } },
+      m: {
+        type: 'object',
+        additionalProperties: { type: 'object', default: {}, properties: { y: { type: 'integer', default: 2 } } },
+      },
     },
   });
   const input: Json = { a: null, l: [null, {}, { p: 'kept' }], m: { k: null, j: { y: 5 } } };
-  const defaulted = { a: 'x', o: { n: 3 }, l: [{ p: 'q' }, { p: 'q' }, { p: 'kept' }], m: { k: { y: 2 }, j: { y: 5 } } };
+  const defaulted = {
+    a: 'x',
+    o: { n: 3 },
+    l: [{ p: 'q' }, { p: 'q' }, { p: 'kept' }],
+    m: { k: { y: 2 }, j: { y: 5 } },
+  };
   const sorted = (paths: (string | number)[][]) => paths.map((p) => JSON.stringify(p)).sort();
 
   it('each default by its path: properties, items, additionalProperties, and defaults inside inserted defaults', () => {
     const paths: (string | number)[][] = [];
     expect(applyStructuralDefaults(input, s, (p) => paths.push(p))).toEqual(defaulted);
-    expect(sorted(paths)).toEqual(sorted([['a'], ['o'], ['o', 'n'], ['l', 0], ['l', 0, 'p'], ['l', 1, 'p'], ['m', 'k'], ['m', 'k', 'y']]));
+    expect(sorted(paths)).toEqual(
+      sorted([['a'], ['o'], ['o', 'n'], ['l', 0], ['l', 0, 'p'], ['l', 1, 'p'], ['m', 'k'], ['m', 'k', 'y']]),
+    );
   });
 
   it('paths are below `at`, the path of the value given', () => {
     const paths: (string | number)[][] = [];
     applyStructuralDefaults({ l: [null] }, s, (p) => paths.push(p), ['spec', 'template']);
-    expect(sorted(paths)).toEqual(sorted([['spec', 'template', 'a'], ['spec', 'template', 'o'], ['spec', 'template', 'o', 'n'], ['spec', 'template', 'l', 0], ['spec', 'template', 'l', 0, 'p']]));
+    expect(sorted(paths)).toEqual(
+      sorted([
+        ['spec', 'template', 'a'],
+        ['spec', 'template', 'o'],
+        ['spec', 'template', 'o', 'n'],
+        ['spec', 'template', 'l', 0],
+        ['spec', 'template', 'l', 0, 'p'],
+      ]),
+    );
   });
 
   it('a value that needs no default reports nothing, and the result is the same with or without an observer', () => {

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { compileClassVariables, defaultAndValidateClusterVariables, statusVariables } from '../../src/variables/index.js';
-import { classFromDoc, classRef, clusterFromDoc, clusterRef, fixtureFiles, fixturesAvailable, loadDocs } from './helpers.js';
+import {
+  compileClassVariables,
+  defaultAndValidateClusterVariables,
+  statusVariables,
+} from '../../src/variables/index.js';
+import {
+  classFromDoc,
+  classRef,
+  clusterFromDoc,
+  clusterRef,
+  fixtureFiles,
+  fixturesAvailable,
+  loadDocs,
+} from './helpers.js';
 
 const skipMessage = 'real-world fixtures (../shared/fixtures/real-world) not found: skipping';
 if (!fixturesAvailable) console.warn(skipMessage);
@@ -28,7 +40,9 @@ describe.skipIf(!fixturesAvailable)('real-world ClusterClasses (variables)', () 
   it('qs-minimal gets the defaulted variables appended in alphabetical order', () => {
     const docs = loadDocs('capi-docker-quick-start.yaml');
     const cc = classFromDoc(docs.find((d) => d.kind === 'ClusterClass')!);
-    const cluster = clusterFromDoc(docs.find((d) => d.kind === 'Cluster' && (d.metadata as { name: string }).name === 'qs-minimal')!);
+    const cluster = clusterFromDoc(
+      docs.find((d) => d.kind === 'Cluster' && (d.metadata as { name: string }).name === 'qs-minimal')!,
+    );
     const { variables } = compileClassVariables(cc, classRef(cc.name));
     const out = defaultAndValidateClusterVariables(variables, cluster, clusterRef(cluster.name));
     expect(out.results).toEqual([]);
@@ -36,8 +50,14 @@ describe.skipIf(!fixturesAvailable)('real-world ClusterClasses (variables)', () 
     const appended = out.variables.cluster.slice(userNames.length);
     expect(out.variables.cluster.slice(0, userNames.length).map((v) => v.name)).toEqual(userNames);
     const expected: Record<string, unknown> = {
-      lbImageRepository: 'kindest', etcdImageTag: '', coreDNSImageTag: '', kubeadmControlPlaneMaxSurge: '',
-      preLoadImages: [], controlPlaneTaint: true, externalCloudProvider: false, ipv6Primary: false,
+      lbImageRepository: 'kindest',
+      etcdImageTag: '',
+      coreDNSImageTag: '',
+      kubeadmControlPlaneMaxSurge: '',
+      preLoadImages: [],
+      controlPlaneTaint: true,
+      externalCloudProvider: false,
+      ipv6Primary: false,
     };
     for (const [name, value] of Object.entries(expected)) {
       if (userNames.includes(name)) continue;

@@ -15,10 +15,35 @@ describe('primitives', () => {
   });
 
   it('checks the Kubernetes format set', () => {
-    const ok: [string, string][] = [['ipv6', '::1'], ['ipv6', '2001:db8::ffff:1.2.3.4'], ['cidr', '10.0.0.0/8'], ['mac', '00:1a:2b:3c:4d:5e'], ['uuid', '123e4567-e89b-12d3-a456-426614174000'],
-      ['hostname', 'example.com'], ['date', '2024-02-29'], ['datetime', '2026-08-19T22:21:07Z'], ['date-time', '2026-08-19T22:21:07.5+02:00'], ['duration', '1h30m'], ['byte', 'aGVsbG8='],
-      ['quantity', '500m'], ['isbn10', '0306406152'], ['email', 'a@b.c'], ['uri', 'https://x/y'], ['hexcolor', '#fff'], ['rgbcolor', 'rgb(1, 2, 255)']];
-    const bad: [string, string][] = [['ipv4', '01.2.3.4'], ['ipv6', '1::2::3'], ['cidr', '10.0.0.0/33'], ['date', '2023-02-29'], ['uuid', 'xyz'], ['quantity', '1.2.3'], ['byte', 'abc'], ['uri', 'no scheme']];
+    const ok: [string, string][] = [
+      ['ipv6', '::1'],
+      ['ipv6', '2001:db8::ffff:1.2.3.4'],
+      ['cidr', '10.0.0.0/8'],
+      ['mac', '00:1a:2b:3c:4d:5e'],
+      ['uuid', '123e4567-e89b-12d3-a456-426614174000'],
+      ['hostname', 'example.com'],
+      ['date', '2024-02-29'],
+      ['datetime', '2026-08-19T22:21:07Z'],
+      ['date-time', '2026-08-19T22:21:07.5+02:00'],
+      ['duration', '1h30m'],
+      ['byte', 'aGVsbG8='],
+      ['quantity', '500m'],
+      ['isbn10', '0306406152'],
+      ['email', 'a@b.c'],
+      ['uri', 'https://x/y'],
+      ['hexcolor', '#fff'],
+      ['rgbcolor', 'rgb(1, 2, 255)'],
+    ];
+    const bad: [string, string][] = [
+      ['ipv4', '01.2.3.4'],
+      ['ipv6', '1::2::3'],
+      ['cidr', '10.0.0.0/33'],
+      ['date', '2023-02-29'],
+      ['uuid', 'xyz'],
+      ['quantity', '1.2.3'],
+      ['byte', 'abc'],
+      ['uri', 'no scheme'],
+    ];
     for (const [f, v] of ok) expect(formatChecker(f)?.(v), `${f} ${v}`).toBe(true);
     for (const [f, v] of bad) expect(formatChecker(f)?.(v), `${f} ${v}`).toBe(false);
     expect(formatChecker('k8s-short-name')).toBeUndefined();
@@ -37,7 +62,10 @@ describe('RE2 patterns in ajv', () => {
     const { newAjv } = await import('../../src/variables/openapi.js');
     const validate = newAjv().compile({
       type: 'object',
-      properties: { lower: { type: 'string', pattern: '^[a-z]+$' }, kind: { type: 'string', pattern: '^[A-Z][a-zA-Z]*$' } },
+      properties: {
+        lower: { type: 'string', pattern: '^[a-z]+$' },
+        kind: { type: 'string', pattern: '^[A-Z][a-zA-Z]*$' },
+      },
     });
     expect(validate({ lower: 'abc', kind: 'KubeadmConfigTemplate' })).toBe(true);
     expect(validate({ lower: 'abc', kind: 'lowercase' })).toBe(false);

@@ -31,7 +31,12 @@ describe('a Proxmox-style ClusterClass: enum [e1000, virtio, rtl8139, vmxnet3] a
   const output = runPipeline(input.items, { ...DEFAULT_CONFIG, skipExternalPatches: true }, input.results);
   const objects = output.generated.flatMap((g) => g.objects) as any[];
   const find = (cluster: string, kind: string, from: string) =>
-    objects.find((o) => o.metadata.labels['cluster.x-k8s.io/cluster-name'] === cluster && o.kind === kind && o.metadata.annotations?.['cluster.x-k8s.io/cloned-from-name'] === from);
+    objects.find(
+      (o) =>
+        o.metadata.labels['cluster.x-k8s.io/cluster-name'] === cluster &&
+        o.kind === kind &&
+        o.metadata.annotations?.['cluster.x-k8s.io/cloned-from-name'] === from,
+    );
 
   it('reads the enum, the default and the example as the strings Kubernetes reads (e1000 was NaN, 1:20 was 80)', () => {
     const cc = input.items.find((i) => i.value.kind === 'ClusterClass')!.value as any;
@@ -47,9 +52,15 @@ describe('a Proxmox-style ClusterClass: enum [e1000, virtio, rtl8139, vmxnet3] a
   });
 
   it('carries e1000 and 1:20 into the rendered objects as strings: from templates, variable values, defaults and template output', () => {
-    expect(find('pve-1', 'ProxmoxMachineTemplate', 'cp-machine').spec.template.spec.network.default.model).toBe('e1000');
-    expect(find('pve-1', 'ProxmoxMachineTemplate', 'worker-machine').spec.template.spec.network.default.model).toBe('e1000');
-    expect(find('pve-2', 'ProxmoxMachineTemplate', 'worker-machine').spec.template.spec.network.default.model).toBe('vmxnet3');
+    expect(find('pve-1', 'ProxmoxMachineTemplate', 'cp-machine').spec.template.spec.network.default.model).toBe(
+      'e1000',
+    );
+    expect(find('pve-1', 'ProxmoxMachineTemplate', 'worker-machine').spec.template.spec.network.default.model).toBe(
+      'e1000',
+    );
+    expect(find('pve-2', 'ProxmoxMachineTemplate', 'worker-machine').spec.template.spec.network.default.model).toBe(
+      'vmxnet3',
+    );
     for (const cluster of ['pve-1', 'pve-2']) {
       const infra = find(cluster, 'ProxmoxCluster', 'cluster');
       expect(infra.spec.schedule).toBe('1:20');
@@ -69,9 +80,26 @@ describe('a Proxmox-style ClusterClass: enum [e1000, virtio, rtl8139, vmxnet3] a
 describe('issue 12 examples', () => {
   it('reads the oracle README table as Kubernetes does', () => {
     const cases: [string, unknown][] = [
-      ['e1000', 'e1000'], ['1:20', '1:20'], ['12:30:00', '12:30:00'], ['yes', true], ['on', true], ['y', true], ['0x1F', 31],
-      ['1_000', 1000], ['0o12', 10], ['012', 10], ['0b101', 5], ['1e3', 1000], ['1E3', 1000], ['.5', 0.5], ['+1', 1], ['1.', 1],
-      ['2026-01-01', '2026-01-01'], ['~', null], ['Null', null], ['1e400', '1e400'],
+      ['e1000', 'e1000'],
+      ['1:20', '1:20'],
+      ['12:30:00', '12:30:00'],
+      ['yes', true],
+      ['on', true],
+      ['y', true],
+      ['0x1F', 31],
+      ['1_000', 1000],
+      ['0o12', 10],
+      ['012', 10],
+      ['0b101', 5],
+      ['1e3', 1000],
+      ['1E3', 1000],
+      ['.5', 0.5],
+      ['+1', 1],
+      ['1.', 1],
+      ['2026-01-01', '2026-01-01'],
+      ['~', null],
+      ['Null', null],
+      ['1e400', '1e400'],
     ];
     for (const [scalar, value] of cases) expect([scalar, read(`v: ${scalar}\n`).v]).toEqual([scalar, value]);
     expect(read('yes: a\n3.14159265358979: b\n.inf: c\n')).toEqual({ true: 'a', '3.1415927': 'b', '.inf': 'c' });
@@ -100,7 +128,26 @@ describe('issue 12 examples', () => {
   });
 
   it('quotes every string Kubernetes would read back as something else, and reads it back as the same string', () => {
-    for (const s of ['yes', 'on', 'y', '0x1F', '012', '1_000', '1e3', '~', 'null', 'Yes', 'OFF', 'n', '0o12', '.5', '+1', '1.', '.inf', '<<']) {
+    for (const s of [
+      'yes',
+      'on',
+      'y',
+      '0x1F',
+      '012',
+      '1_000',
+      '1e3',
+      '~',
+      'null',
+      'Yes',
+      'OFF',
+      'n',
+      '0o12',
+      '.5',
+      '+1',
+      '1.',
+      '.inf',
+      '<<',
+    ]) {
       const text = emitYaml({ v: s, [s]: 'key', list: [s] });
       expect(text).toContain(`v: "${s}"\n`);
       expect(read(text)).toEqual({ v: s, [s]: 'key', list: [s] });
@@ -109,7 +156,8 @@ describe('issue 12 examples', () => {
   });
 
   it('keeps the text of the scalars of pass-through items (0x1F stays 0x1F; e1000 was written as .nan)', async () => {
-    const item = '  - apiVersion: example.com/v1\n    kind: Thing\n    metadata:\n      name: t\n    data:\n      a: 0x1F\n      b: 1_000\n      c: e1000\n      d: 1:20\n      e: Yes\n      f: ~\n      g: 0o12\n      h: 1.50\n';
+    const item =
+      '  - apiVersion: example.com/v1\n    kind: Thing\n    metadata:\n      name: t\n    data:\n      a: 0x1F\n      b: 1_000\n      c: e1000\n      d: 1:20\n      e: Yes\n      f: ~\n      g: 0o12\n      h: 1.50\n';
     const io = fakeIO(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${item}`);
     expect(await runFunction(io)).toBe(0);
     expect(io.out).toBe(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${item}`);
@@ -120,7 +168,12 @@ describe('issue 12 examples', () => {
     if (!r.ok) throw new Error(r.message);
     expect((r.items[0]!.value as JsonObject).v).toBe(9007199254740992);
     expect(r.results).toEqual([
-      expect.objectContaining({ severity: 'warning', message: expect.stringMatching(/^f\.yaml document 0: the integer 9007199254740993 at line 4, column 4 is beyond ±2\^53/) }),
+      expect.objectContaining({
+        severity: 'warning',
+        message: expect.stringMatching(
+          /^f\.yaml document 0: the integer 9007199254740993 at line 4, column 4 is beyond ±2\^53/,
+        ),
+      }),
     ]);
     // Exactly representable integers keep all their digits when written: 2^63 is not 9223372036854776000.
     expect(emitYaml({ v: 2 ** 63 })).toBe('v: 9223372036854775808\n');

@@ -15,7 +15,10 @@ import { product } from './product.js';
 
 const oraclePath = process.env.K8S_YAML_ORACLE ?? join(repoRoot, '.cache', 'k8s-yaml-oracle');
 const missing = !existsSync(oraclePath);
-if (missing) console.warn(`SKIPPED: k8s-yaml-oracle is not built at ${oraclePath}; the live YAML differential campaign did not run`);
+if (missing)
+  console.warn(
+    `SKIPPED: k8s-yaml-oracle is not built at ${oraclePath}; the live YAML differential campaign did not run`,
+  );
 const seed = Number(process.env.YAML_ORACLE_SEED ?? LIVE_CAMPAIGN.seed);
 const count = Number(process.env.YAML_ORACLE_SCALARS ?? LIVE_CAMPAIGN.scalars);
 
@@ -23,7 +26,9 @@ describe.skipIf(missing)('YAML as Kubernetes reads and writes it: k8s-yaml-oracl
   it(`agrees on the hand list and ${count} random scalars (seed ${seed}), reading and writing`, async () => {
     const scalars = [...HAND_LIST, ...randomScalars(seed, count)];
     const { counts, disagreements } = await runCampaign({ scalars, product, oracle: binaryOracle(oraclePath) });
-    console.log(`k8s-yaml-oracle campaign, seed ${seed}: ${JSON.stringify(counts)}; ${disagreements.length} disagreements`);
+    console.log(
+      `k8s-yaml-oracle campaign, seed ${seed}: ${JSON.stringify(counts)}; ${disagreements.length} disagreements`,
+    );
     expect(disagreements.slice(0, 20)).toEqual([]);
     expect(counts.scalars).toBe(HAND_LIST.length + count);
   }, 600_000);

@@ -62,7 +62,12 @@ export type Step = Cited &
     | { kind: 'drop'; at: string; severity: 'warning' | 'info'; message: string }
     | Omit<ReferenceStep, 'capi'>
     /** A rule that does not fit the shapes above; `paths` lists the v1beta1 → v1beta2 moves it makes. */
-    | { kind: 'custom'; name: string; apply: (tree: Tree, ctx: ConversionContext) => void; paths?: { from: string; to: string }[] }
+    | {
+        kind: 'custom';
+        name: string;
+        apply: (tree: Tree, ctx: ConversionContext) => void;
+        paths?: { from: string; to: string }[];
+      }
   );
 
 const ANY = Symbol('any item');
@@ -152,12 +157,17 @@ function lenientExpand(tree: Tree, pattern: string): Segment[][] {
   }
 }
 
-const SECONDS_SUGGESTION = 'v1beta2 takes whole seconds here: set the *Seconds field with a number (or a template that computes one)';
+const SECONDS_SUGGESTION =
+  'v1beta2 takes whole seconds here: set the *Seconds field with a number (or a template that computes one)';
 
 /** A scalar the rules interpret (a duration): text from a template action cannot be. */
 export function scalar(tree: Tree, path: Path): Json | undefined {
   const v = readOrExplain(tree, path, `${pathText(path)} becomes whole seconds in v1beta2`, SECONDS_SUGGESTION);
-  if (typeof v === 'string' && tree.opaqueText(v)) throw new NotMechanical(`${pathText(path)} becomes whole seconds in v1beta2, but its value comes from a template expression`, SECONDS_SUGGESTION);
+  if (typeof v === 'string' && tree.opaqueText(v))
+    throw new NotMechanical(
+      `${pathText(path)} becomes whole seconds in v1beta2, but its value comes from a template expression`,
+      SECONDS_SUGGESTION,
+    );
   return v;
 }
 
@@ -207,28 +217,43 @@ const ARGS_SUGGESTION =
 function args(tree: Tree, ctx: ConversionContext, at: Segment[]): void {
   const map = readOrExplain(tree, at, `${pathText(at)} becomes a list of {name, value} in v1beta2`, ARGS_SUGGESTION);
   if (map === undefined) return;
-  if (typeof map === 'string' && tree.opaqueText(map)) throw new NotMechanical(`${pathText(at)} comes whole from a template expression`, ARGS_SUGGESTION);
+  if (typeof map === 'string' && tree.opaqueText(map))
+    throw new NotMechanical(`${pathText(at)} comes whole from a template expression`, ARGS_SUGGESTION);
   if (map === null || (isObject(map) && Object.keys(map).length === 0)) {
     tree.remove(at);
     return;
   }
   if (!isObject(map)) {
-    ctx.report({ severity: 'error', path: pathText(at), message: `Invalid value: ${JSON.stringify(map)}: must be a map of strings` });
+    ctx.report({
+      severity: 'error',
+      path: pathText(at),
+      message: `Invalid value: ${JSON.stringify(map)}: must be a map of strings`,
+    });
     return;
   }
   const keys = Object.keys(map);
   const dynamic = keys.find((k) => tree.opaqueText(k));
   if (dynamic !== undefined) {
-    throw new NotMechanical(`the argument name ${JSON.stringify(dynamic)} comes from a template expression, so its place in the sorted list is not known`, ARGS_SUGGESTION);
+    throw new NotMechanical(
+      `the argument name ${JSON.stringify(dynamic)} comes from a template expression, so its place in the sorted list is not known`,
+      ARGS_SUGGESTION,
+    );
   }
   // A value from a patch variable or template is moved as it is; anything else must be a string (map[string]string).
   const bad = keys.find((k) => typeof map[k] !== 'string' && !((map[k] as unknown) instanceof Opaque));
   if (bad !== undefined) {
-    ctx.report({ severity: 'error', path: pathText([...at, bad]), message: `Invalid value: ${JSON.stringify(map[bad])}: must be of type string` });
+    ctx.report({
+      severity: 'error',
+      path: pathText([...at, bad]),
+      message: `Invalid value: ${JSON.stringify(map[bad])}: must be of type string`,
+    });
     return;
   }
   // ConvertToArgs sorts by name (then value; names of a map are unique).
-  tree.mapToArgs(at, [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  tree.mapToArgs(
+    at,
+    [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }
 
 /** ConvertToSeconds (api/core/v1beta2/conversion.go): a Go duration → whole seconds, truncated, capped at int32. */
@@ -240,7 +265,11 @@ function seconds(tree: Tree, ctx: ConversionContext, from: Segment[], to: Segmen
   }
   const secs = typeof v === 'string' ? durationToSeconds(v) : undefined;
   if (secs === undefined) {
-    ctx.report({ severity: 'error', path: pathText(from), message: `Invalid value: ${JSON.stringify(v)}: must be a duration such as 2m30s` });
+    ctx.report({
+      severity: 'error',
+      path: pathText(from),
+      message: `Invalid value: ${JSON.stringify(v)}: must be a duration such as 2m30s`,
+    });
     return;
   }
   tree.move(from, to);
@@ -280,7 +309,11 @@ function applyStep(tree: Tree, ctx: ConversionContext, step: Step): void {
         skipUnknown(() => {
           if (tree.get(from) === undefined) return;
           if (tree.get(to) !== undefined) {
-            ctx.report({ severity: 'error', path: pathText(from), message: `cannot convert: both ${pathText(from)} and its v1beta2 form ${pathText(to)} are set` });
+            ctx.report({
+              severity: 'error',
+              path: pathText(from),
+              message: `cannot convert: both ${pathText(from)} and its v1beta2 form ${pathText(to)} are set`,
+            });
             return;
           }
           tree.move(from, to);
@@ -288,7 +321,8 @@ function applyStep(tree: Tree, ctx: ConversionContext, step: Step): void {
       }
       return;
     case 'seconds':
-      for (const { from, to } of pairs(tree, step.from, step.to)) skipUnknown(() => seconds(tree, ctx, from, to, step.zeroWhenAbsent === true));
+      for (const { from, to } of pairs(tree, step.from, step.to))
+        skipUnknown(() => seconds(tree, ctx, from, to, step.zeroWhenAbsent === true));
       return;
     case 'args':
       for (const at of expand(tree, parsePattern(step.at)).map((f) => f.path)) skipUnknown(() => args(tree, ctx, at));
@@ -346,7 +380,8 @@ function keysOf(step: Step): { needed: string | undefined; added: string[] } {
 }
 
 /** The last key of a pattern. */
-const lastKey = (pattern: string): string | undefined => [...parsePattern(pattern)].reverse().find((s): s is string => typeof s === 'string');
+const lastKey = (pattern: string): string | undefined =>
+  [...parsePattern(pattern)].reverse().find((s): s is string => typeof s === 'string');
 
 /** A key a step cannot do anything without (undefined: the step always runs). */
 function neededKey(step: Step): string | undefined {
@@ -395,7 +430,9 @@ function movesOf(step: Step): { from: string; to: string }[] {
  * values and fields v1beta2 does not have, which mean the same to CAPI either way.
  */
 export function strictPatterns(steps: readonly Step[]): PatternSegment[][] {
-  return steps.flatMap((s) => (s.kind === 'args' ? [parsePattern(s.at)] : movesOf(s).flatMap((m) => [parsePattern(m.from), parsePattern(m.to)])));
+  return steps.flatMap((s) =>
+    s.kind === 'args' ? [parsePattern(s.at)] : movesOf(s).flatMap((m) => [parsePattern(m.from), parsePattern(m.to)]),
+  );
 }
 
 /** The path patterns of the fields v1beta2 no longer has. */
@@ -439,7 +476,10 @@ export function inputPath(steps: readonly Step[], path: string): string {
 }
 
 /** `inputPath` as segments, whether any move was undone, and whether a `seconds` step converted the value (a Go duration in the input). */
-export function inputField(steps: readonly Step[], path: string): { path: string; segments: Segment[]; moved: boolean; seconds: boolean } {
+export function inputField(
+  steps: readonly Step[],
+  path: string,
+): { path: string; segments: Segment[]; moved: boolean; seconds: boolean } {
   let segs = parsePath(path);
   let moved = false;
   let seconds = false;
@@ -456,4 +496,3 @@ export function inputField(steps: readonly Step[], path: string): { path: string
   }
   return { path: pathText(segs), segments: segs, moved, seconds };
 }
-

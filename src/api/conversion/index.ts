@@ -8,11 +8,28 @@ import { asObject, asString, cloneJson, isObject, valueAt } from '../../core/jso
 import { CONVERSION_DATA } from '../../core/labels.js';
 import { inputField, inputPath, parsePath, runSteps, type ConversionResult, type Step } from './engine.js';
 import { CLUSTER_CLASS_STEPS, CLUSTER_STEPS } from './core.js';
-import { KUBEADM_CONFIG_STEPS, KUBEADM_CONFIG_TEMPLATE_STEPS, KUBEADM_CONTROL_PLANE_STEPS, KUBEADM_CONTROL_PLANE_TEMPLATE_STEPS } from './kubeadm.js';
+import {
+  KUBEADM_CONFIG_STEPS,
+  KUBEADM_CONFIG_TEMPLATE_STEPS,
+  KUBEADM_CONTROL_PLANE_STEPS,
+  KUBEADM_CONTROL_PLANE_TEMPLATE_STEPS,
+} from './kubeadm.js';
 import { JsonTree, type Tree } from './tree.js';
 
 export { type ConversionResult } from './engine.js';
-export { NotMechanical, Opaque, Unknown, JsonTree, anchorKey, lastOf, parentOf, pathText, type Path, type Segment, type Tree } from './tree.js';
+export {
+  NotMechanical,
+  Opaque,
+  Unknown,
+  JsonTree,
+  anchorKey,
+  lastOf,
+  parentOf,
+  pathText,
+  type Path,
+  type Segment,
+  type Tree,
+} from './tree.js';
 
 export interface Conversion {
   /** The apiVersion the object gets. */
@@ -23,10 +40,22 @@ export interface Conversion {
 const CONVERSIONS: Record<string, Conversion> = {
   'cluster.x-k8s.io/v1beta1/ClusterClass': { to: 'cluster.x-k8s.io/v1beta2', steps: CLUSTER_CLASS_STEPS },
   'cluster.x-k8s.io/v1beta1/Cluster': { to: 'cluster.x-k8s.io/v1beta2', steps: CLUSTER_STEPS },
-  'bootstrap.cluster.x-k8s.io/v1beta1/KubeadmConfigTemplate': { to: 'bootstrap.cluster.x-k8s.io/v1beta2', steps: KUBEADM_CONFIG_TEMPLATE_STEPS },
-  'bootstrap.cluster.x-k8s.io/v1beta1/KubeadmConfig': { to: 'bootstrap.cluster.x-k8s.io/v1beta2', steps: KUBEADM_CONFIG_STEPS },
-  'controlplane.cluster.x-k8s.io/v1beta1/KubeadmControlPlaneTemplate': { to: 'controlplane.cluster.x-k8s.io/v1beta2', steps: KUBEADM_CONTROL_PLANE_TEMPLATE_STEPS },
-  'controlplane.cluster.x-k8s.io/v1beta1/KubeadmControlPlane': { to: 'controlplane.cluster.x-k8s.io/v1beta2', steps: KUBEADM_CONTROL_PLANE_STEPS },
+  'bootstrap.cluster.x-k8s.io/v1beta1/KubeadmConfigTemplate': {
+    to: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    steps: KUBEADM_CONFIG_TEMPLATE_STEPS,
+  },
+  'bootstrap.cluster.x-k8s.io/v1beta1/KubeadmConfig': {
+    to: 'bootstrap.cluster.x-k8s.io/v1beta2',
+    steps: KUBEADM_CONFIG_STEPS,
+  },
+  'controlplane.cluster.x-k8s.io/v1beta1/KubeadmControlPlaneTemplate': {
+    to: 'controlplane.cluster.x-k8s.io/v1beta2',
+    steps: KUBEADM_CONTROL_PLANE_TEMPLATE_STEPS,
+  },
+  'controlplane.cluster.x-k8s.io/v1beta1/KubeadmControlPlane': {
+    to: 'controlplane.cluster.x-k8s.io/v1beta2',
+    steps: KUBEADM_CONTROL_PLANE_STEPS,
+  },
 };
 
 /** The conversion of an apiVersion/kind, if it is one we convert. */
@@ -51,11 +80,20 @@ function restoredFrom(annotations: JsonObject | undefined): JsonObject | undefin
  * apiVersion; the conversion-data annotation is used for the round-trip restores and removed,
  * as UnmarshalData does.
  */
-export function convertTree(tree: Tree, value: JsonObject, conversion: Conversion, report: (r: ConversionResult) => void): void {
+export function convertTree(
+  tree: Tree,
+  value: JsonObject,
+  conversion: Conversion,
+  report: (r: ConversionResult) => void,
+): void {
   const meta = asObject(value.metadata);
   const annotations = asObject(meta?.annotations);
   const restored = restoredFrom(annotations);
-  runSteps(tree, conversion.steps, { namespace: asString(meta?.namespace) ?? 'default', ...(restored ? { restored } : {}), report });
+  runSteps(tree, conversion.steps, {
+    namespace: asString(meta?.namespace) ?? 'default',
+    ...(restored ? { restored } : {}),
+    report,
+  });
   if (annotations && Object.prototype.hasOwnProperty.call(annotations, CONVERSION_DATA)) {
     tree.remove(['metadata', 'annotations', CONVERSION_DATA]);
     const left = tree.get(['metadata', 'annotations']);
@@ -91,6 +129,7 @@ export function inputFieldOf(input: JsonObject, path: string): { path: string; s
   const conversion = conversionFor(asString(input.apiVersion), asString(input.kind));
   if (!conversion) return { path, seconds: false };
   const field = inputField(conversion.steps, path);
-  if (!field.moved || (valueAt(input, field.segments) === undefined && valueAt(input, parsePath(path)) !== undefined)) return { path, seconds: false };
+  if (!field.moved || (valueAt(input, field.segments) === undefined && valueAt(input, parsePath(path)) !== undefined))
+    return { path, seconds: false };
   return { path: field.path, seconds: field.seconds };
 }

@@ -47,9 +47,16 @@ function kubeadmTimeouts(p: string): Step {
     apply(tree, ctx) {
       const init = duration(tree, forControlPlane);
       const join = duration(tree, discovery);
-      for (const [d, path] of [[init, forControlPlane], [join, discovery]] as const) {
+      for (const [d, path] of [
+        [init, forControlPlane],
+        [join, discovery],
+      ] as const) {
         if (d.text !== undefined && d.secs === undefined) {
-          ctx.report({ severity: 'error', path: pathText(path), message: `Invalid value: ${JSON.stringify(d.text)}: must be a duration such as 2m30s` });
+          ctx.report({
+            severity: 'error',
+            path: pathText(path),
+            message: `Invalid value: ${JSON.stringify(d.text)}: must be a duration such as 2m30s`,
+          });
           return;
         }
       }
@@ -99,19 +106,57 @@ function kubeadmConfigSpecSteps(p: string): Step[] {
   const init = `${p}.initConfiguration`;
   const join = `${p}.joinConfiguration`;
   return [
-    { kind: 'args', at: `${cc}.apiServer.extraArgs`, capi: `bootstrap Convert_v1beta1_APIServer_To_v1beta2_APIServer; ${ARGS}` },
-    { kind: 'args', at: `${cc}.controllerManager.extraArgs`, capi: `bootstrap Convert_v1beta1_ControlPlaneComponent_To_v1beta2_ControllerManager; ${ARGS}` },
-    { kind: 'args', at: `${cc}.scheduler.extraArgs`, capi: `bootstrap Convert_v1beta1_ControlPlaneComponent_To_v1beta2_Scheduler; ${ARGS}` },
-    { kind: 'args', at: `${cc}.etcd.local.extraArgs`, capi: `bootstrap Convert_v1beta1_LocalEtcd_To_v1beta2_LocalEtcd; ${ARGS}` },
-    { kind: 'args', at: `${init}.nodeRegistration.kubeletExtraArgs`, capi: `bootstrap Convert_v1beta1_NodeRegistrationOptions_To_v1beta2_NodeRegistrationOptions; ${ARGS}` },
-    { kind: 'args', at: `${join}.nodeRegistration.kubeletExtraArgs`, capi: `bootstrap Convert_v1beta1_NodeRegistrationOptions_To_v1beta2_NodeRegistrationOptions; ${ARGS}` },
-    ...['networking', 'kubernetesVersion', 'clusterName', 'apiVersion', 'kind'].map((f) => drop(`${cc}.${f}`, 'bootstrap generated autoConvert_v1beta1_ClusterConfiguration_To_v1beta2_ClusterConfiguration')),
-    ...['apiVersion', 'kind'].map((f) => drop(`${init}.${f}`, 'bootstrap generated autoConvert_v1beta1_InitConfiguration_To_v1beta2_InitConfiguration')),
-    ...['apiVersion', 'kind'].map((f) => drop(`${join}.${f}`, 'bootstrap generated autoConvert_v1beta1_JoinConfiguration_To_v1beta2_JoinConfiguration')),
+    {
+      kind: 'args',
+      at: `${cc}.apiServer.extraArgs`,
+      capi: `bootstrap Convert_v1beta1_APIServer_To_v1beta2_APIServer; ${ARGS}`,
+    },
+    {
+      kind: 'args',
+      at: `${cc}.controllerManager.extraArgs`,
+      capi: `bootstrap Convert_v1beta1_ControlPlaneComponent_To_v1beta2_ControllerManager; ${ARGS}`,
+    },
+    {
+      kind: 'args',
+      at: `${cc}.scheduler.extraArgs`,
+      capi: `bootstrap Convert_v1beta1_ControlPlaneComponent_To_v1beta2_Scheduler; ${ARGS}`,
+    },
+    {
+      kind: 'args',
+      at: `${cc}.etcd.local.extraArgs`,
+      capi: `bootstrap Convert_v1beta1_LocalEtcd_To_v1beta2_LocalEtcd; ${ARGS}`,
+    },
+    {
+      kind: 'args',
+      at: `${init}.nodeRegistration.kubeletExtraArgs`,
+      capi: `bootstrap Convert_v1beta1_NodeRegistrationOptions_To_v1beta2_NodeRegistrationOptions; ${ARGS}`,
+    },
+    {
+      kind: 'args',
+      at: `${join}.nodeRegistration.kubeletExtraArgs`,
+      capi: `bootstrap Convert_v1beta1_NodeRegistrationOptions_To_v1beta2_NodeRegistrationOptions; ${ARGS}`,
+    },
+    ...['networking', 'kubernetesVersion', 'clusterName', 'apiVersion', 'kind'].map((f) =>
+      drop(
+        `${cc}.${f}`,
+        'bootstrap generated autoConvert_v1beta1_ClusterConfiguration_To_v1beta2_ClusterConfiguration',
+      ),
+    ),
+    ...['apiVersion', 'kind'].map((f) =>
+      drop(`${init}.${f}`, 'bootstrap generated autoConvert_v1beta1_InitConfiguration_To_v1beta2_InitConfiguration'),
+    ),
+    ...['apiVersion', 'kind'].map((f) =>
+      drop(`${join}.${f}`, 'bootstrap generated autoConvert_v1beta1_JoinConfiguration_To_v1beta2_JoinConfiguration'),
+    ),
     drop(`${p}.useExperimentalRetryJoin`, 'bootstrap Convert_v1beta1_KubeadmConfigSpec_To_v1beta2_KubeadmConfigSpec'),
     restoreTimeouts(p),
     kubeadmTimeouts(p),
-    { kind: 'seconds', from: `${init}.bootstrapTokens[].ttl`, to: `${init}.bootstrapTokens[].ttlSeconds`, capi: 'bootstrap Convert_v1beta1_BootstrapToken_To_v1beta2_BootstrapToken' },
+    {
+      kind: 'seconds',
+      from: `${init}.bootstrapTokens[].ttl`,
+      to: `${init}.bootstrapTokens[].ttlSeconds`,
+      capi: 'bootstrap Convert_v1beta1_BootstrapToken_To_v1beta2_BootstrapToken',
+    },
     ...[
       `${join}.discovery.bootstrapToken.unsafeSkipCAVerification`,
       `${join}.discovery.file.kubeConfig.cluster.insecureSkipTLSVerify`,
@@ -127,7 +172,12 @@ function kubeadmConfigSpecSteps(p: string): Step[] {
       `${p}.diskSetup.partitions[].tableType`,
       `${p}.diskSetup.filesystems[].partition`,
       `${p}.diskSetup.filesystems[].replaceFS`,
-    ].map((at): Step => ({ kind: 'omitZero', at, zero: '', capi: 'bootstrap generated (Convert_Pointer_string_To_string)' })),
+    ].map((at): Step => ({
+      kind: 'omitZero',
+      at,
+      zero: '',
+      capi: 'bootstrap generated (Convert_Pointer_string_To_string)',
+    })),
     // Pointers to these structs became values that are omitted when empty (omitzero; an empty one
     // would also fail their MinProperties=1): what the steps above emptied goes.
     ...[
@@ -142,11 +192,16 @@ function kubeadmConfigSpecSteps(p: string): Step[] {
       `${join}.nodeRegistration`,
       `${join}.discovery`,
       join,
-    ].map((at): Step => ({ kind: 'prune', at, capi: 'api/bootstrap/kubeadm/v1beta2/kubeadm_types.go (omitzero structs, MinProperties=1)' })),
+    ].map((at): Step => ({
+      kind: 'prune',
+      at,
+      capi: 'api/bootstrap/kubeadm/v1beta2/kubeadm_types.go (omitzero structs, MinProperties=1)',
+    })),
   ];
 }
 
-const CP_TEMPLATE = 'controlplane Convert_v1beta1_KubeadmControlPlaneTemplateResourceSpec_To_v1beta2_KubeadmControlPlaneTemplateResourceSpec';
+const CP_TEMPLATE =
+  'controlplane Convert_v1beta1_KubeadmControlPlaneTemplateResourceSpec_To_v1beta2_KubeadmControlPlaneTemplateResourceSpec';
 const CP_SPEC = 'controlplane Convert_v1beta1_KubeadmControlPlaneSpec_To_v1beta2_KubeadmControlPlaneSpec';
 
 /** remediationStrategy, rolloutBefore/After/Strategy and machineNamingStrategy of a KCP or KCP template spec at `q`. */
@@ -154,10 +209,31 @@ function controlPlaneSpec(q: string, capi: string, template: boolean): Step[] {
   const strategy = `${q}.rolloutStrategy`;
   return [
     { kind: 'rename', from: `${q}.remediationStrategy`, to: `${q}.remediation`, capi },
-    { kind: 'seconds', from: `${q}.remediation.minHealthyPeriod`, to: `${q}.remediation.minHealthyPeriodSeconds`, capi: `controlplane Convert_v1beta1_RemediationStrategy_To_v1beta2_KubeadmControlPlaneRemediationSpec` },
-    { kind: 'seconds', from: `${q}.remediation.retryPeriod`, to: `${q}.remediation.retryPeriodSeconds`, capi: `controlplane Convert_v1beta1_RemediationStrategy_To_v1beta2_KubeadmControlPlaneRemediationSpec` },
-    { kind: 'omitZero', at: `${q}.remediation.retryPeriodSeconds`, zero: 0, restore: true, capi: 'controlplane webhook (Convert_Duration_To_Pointer_int32 of RetryPeriod)' },
-    { kind: 'rename', from: `${q}.rolloutBefore.certificatesExpiryDays`, to: `${q}.rollout.before.certificatesExpiryDays`, capi },
+    {
+      kind: 'seconds',
+      from: `${q}.remediation.minHealthyPeriod`,
+      to: `${q}.remediation.minHealthyPeriodSeconds`,
+      capi: `controlplane Convert_v1beta1_RemediationStrategy_To_v1beta2_KubeadmControlPlaneRemediationSpec`,
+    },
+    {
+      kind: 'seconds',
+      from: `${q}.remediation.retryPeriod`,
+      to: `${q}.remediation.retryPeriodSeconds`,
+      capi: `controlplane Convert_v1beta1_RemediationStrategy_To_v1beta2_KubeadmControlPlaneRemediationSpec`,
+    },
+    {
+      kind: 'omitZero',
+      at: `${q}.remediation.retryPeriodSeconds`,
+      zero: 0,
+      restore: true,
+      capi: 'controlplane webhook (Convert_Duration_To_Pointer_int32 of RetryPeriod)',
+    },
+    {
+      kind: 'rename',
+      from: `${q}.rolloutBefore.certificatesExpiryDays`,
+      to: `${q}.rollout.before.certificatesExpiryDays`,
+      capi,
+    },
     { kind: 'prune', at: `${q}.rolloutBefore`, capi },
     { kind: 'rename', from: `${q}.rolloutAfter`, to: `${q}.rollout.after`, capi },
     ...(template
@@ -170,13 +246,19 @@ function controlPlaneSpec(q: string, capi: string, template: boolean): Step[] {
               // "If Type is empty in v1beta1, set it to RollingUpdateStrategyType."
               const at = parsePath(strategy);
               const s = tree.get(at);
-              if (s !== undefined && s !== null && (tree.get([...at, 'type']) ?? '') === '') tree.set([...at, 'type'], 'RollingUpdate');
+              if (s !== undefined && s !== null && (tree.get([...at, 'type']) ?? '') === '')
+                tree.set([...at, 'type'], 'RollingUpdate');
             },
           } as Step,
         ]
       : []),
     { kind: 'rename', from: `${strategy}.type`, to: `${q}.rollout.strategy.type`, capi },
-    { kind: 'rename', from: `${strategy}.rollingUpdate.maxSurge`, to: `${q}.rollout.strategy.rollingUpdate.maxSurge`, capi },
+    {
+      kind: 'rename',
+      from: `${strategy}.rollingUpdate.maxSurge`,
+      to: `${q}.rollout.strategy.rollingUpdate.maxSurge`,
+      capi,
+    },
     { kind: 'prune', at: `${strategy}.rollingUpdate`, capi },
     { kind: 'prune', at: strategy, capi },
     { kind: 'rename', from: `${q}.machineNamingStrategy`, to: `${q}.machineNaming`, capi },
@@ -188,15 +270,26 @@ function controlPlaneSpec(q: string, capi: string, template: boolean): Step[] {
 export const KUBEADM_CONFIG_STEPS: readonly Step[] = kubeadmConfigSpecSteps('spec');
 export const KUBEADM_CONFIG_TEMPLATE_STEPS: readonly Step[] = kubeadmConfigSpecSteps('spec.template.spec');
 
-const CP_TEMPLATE_MACHINE = 'controlplane Convert_v1beta1_KubeadmControlPlaneTemplateMachineTemplate_To_v1beta2_KubeadmControlPlaneTemplateMachineTemplate';
+const CP_TEMPLATE_MACHINE =
+  'controlplane Convert_v1beta1_KubeadmControlPlaneTemplateMachineTemplate_To_v1beta2_KubeadmControlPlaneTemplateMachineTemplate';
 export const KUBEADM_CONTROL_PLANE_TEMPLATE_STEPS: readonly Step[] = [
   ...kubeadmConfigSpecSteps('spec.template.spec.kubeadmConfigSpec'),
-  ...deletionTimeouts('spec.template.spec.machineTemplate', 'spec.template.spec.machineTemplate.spec.deletion', CP_TEMPLATE_MACHINE),
-  { kind: 'rename', from: 'spec.template.spec.machineTemplate.taints', to: 'spec.template.spec.machineTemplate.spec.taints', capi: CP_TEMPLATE_MACHINE },
+  ...deletionTimeouts(
+    'spec.template.spec.machineTemplate',
+    'spec.template.spec.machineTemplate.spec.deletion',
+    CP_TEMPLATE_MACHINE,
+  ),
+  {
+    kind: 'rename',
+    from: 'spec.template.spec.machineTemplate.taints',
+    to: 'spec.template.spec.machineTemplate.spec.taints',
+    capi: CP_TEMPLATE_MACHINE,
+  },
   ...controlPlaneSpec('spec.template.spec', CP_TEMPLATE, true),
 ];
 
-const CP_MACHINE = 'controlplane Convert_v1beta1_KubeadmControlPlaneMachineTemplate_To_v1beta2_KubeadmControlPlaneMachineTemplate';
+const CP_MACHINE =
+  'controlplane Convert_v1beta1_KubeadmControlPlaneMachineTemplate_To_v1beta2_KubeadmControlPlaneMachineTemplate';
 export const KUBEADM_CONTROL_PLANE_STEPS: readonly Step[] = [
   ...kubeadmConfigSpecSteps('spec.kubeadmConfigSpec'),
   {
@@ -206,7 +299,12 @@ export const KUBEADM_CONTROL_PLANE_STEPS: readonly Step[] = [
     group: true,
     capi: 'controlplane webhook ConvertKubeadmControlPlaneV1Beta1ToHub (convertToContractVersionedObjectReference)',
   },
-  { kind: 'rename', from: 'spec.machineTemplate.readinessGates', to: 'spec.machineTemplate.spec.readinessGates', capi: CP_MACHINE },
+  {
+    kind: 'rename',
+    from: 'spec.machineTemplate.readinessGates',
+    to: 'spec.machineTemplate.spec.readinessGates',
+    capi: CP_MACHINE,
+  },
   ...deletionTimeouts('spec.machineTemplate', 'spec.machineTemplate.spec.deletion', CP_MACHINE),
   { kind: 'rename', from: 'spec.machineTemplate.taints', to: 'spec.machineTemplate.spec.taints', capi: CP_MACHINE },
   ...controlPlaneSpec('spec', CP_SPEC, false),

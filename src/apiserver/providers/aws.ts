@@ -75,8 +75,10 @@ const AWS_CLUSTER_SPEC: GoStruct = {
 function awsClusterSpecDefaults(spec: JsonObject): void {
   // SetDefaults_AWSClusterSpec: the controller identity; an internet-facing classic load balancer;
   // a secondary load balancer is an internal NLB unless said otherwise.
-  if (spec.identityRef === undefined || spec.identityRef === null) spec.identityRef = { kind: 'AWSClusterControllerIdentity', name: 'default' };
-  if (spec.controlPlaneLoadBalancer === undefined || spec.controlPlaneLoadBalancer === null) spec.controlPlaneLoadBalancer = { scheme: 'internet-facing' };
+  if (spec.identityRef === undefined || spec.identityRef === null)
+    spec.identityRef = { kind: 'AWSClusterControllerIdentity', name: 'default' };
+  if (spec.controlPlaneLoadBalancer === undefined || spec.controlPlaneLoadBalancer === null)
+    spec.controlPlaneLoadBalancer = { scheme: 'internet-facing' };
   const lb = spec.controlPlaneLoadBalancer;
   if (isJsonObject(lb) && unset(lb.loadBalancerType)) lb.loadBalancerType = 'classic';
   const secondary = spec.secondaryControlPlaneLoadBalancer;
@@ -97,7 +99,8 @@ function awsClusterSpecDefaults(spec: JsonObject): void {
   // SetDefaults_Bastion: open access when no CIDR blocks are set and ingress rules are not disabled.
   const bastion = child(spec, 'bastion');
   const blocks = bastion?.allowedCIDRBlocks;
-  if (bastion && (!Array.isArray(blocks) || blocks.length === 0) && bastion.disableIngressRules !== true) bastion.allowedCIDRBlocks = ['0.0.0.0/0', '::/0'];
+  if (bastion && (!Array.isArray(blocks) || blocks.length === 0) && bastion.disableIngressRules !== true)
+    bastion.allowedCIDRBlocks = ['0.0.0.0/0', '::/0'];
   goRoundTrip(spec, AWS_CLUSTER_SPEC);
 }
 

@@ -15,7 +15,8 @@ function defaultAksSku(spec: JsonObject): void {
 
 /** `NormalizeVersion`: a `v` prefix on a non-empty version. */
 function normalizeAksVersion(spec: JsonObject): void {
-  if (typeof spec.version === 'string' && spec.version !== '' && !spec.version.startsWith('v')) spec.version = `v${spec.version}`;
+  if (typeof spec.version === 'string' && spec.version !== '' && !spec.version.startsWith('v'))
+    spec.version = `v${spec.version}`;
 }
 
 /**
@@ -25,7 +26,8 @@ function normalizeAksVersion(spec: JsonObject): void {
  * absent (the CRD's `required` is then met; `version`'s minLength still applies).
  */
 function aksClassSpecRoundTrip(spec: JsonObject): void {
-  for (const k of ['resourceGroupName', 'location', 'version']) if (spec[k] === undefined || spec[k] === null) spec[k] = '';
+  for (const k of ['resourceGroupName', 'location', 'version'])
+    if (spec[k] === undefined || spec[k] === null) spec[k] = '';
 }
 
 /**
@@ -39,18 +41,20 @@ function azureManagedControlPlaneDefaults(obj: JsonObject): void {
   if (!spec) return;
   const name = nameOf(obj);
   const labels = isJsonObject(metaOf(obj).labels) ? (metaOf(obj).labels as JsonObject) : {};
-  const clusterName = typeof labels[CLUSTER_NAME_LABEL] === 'string' ? (labels[CLUSTER_NAME_LABEL]) : undefined;
+  const clusterName = typeof labels[CLUSTER_NAME_LABEL] === 'string' ? labels[CLUSTER_NAME_LABEL] : undefined;
   const overlay = spec.networkPluginMode === 'overlay';
 
   normalizeAksVersion(spec);
   defaultAksSku(spec);
   // DefaultFleetsMember: the Cluster name, when a fleetsMember is given without a name.
-  if (isJsonObject(spec.fleetsMember) && unset(spec.fleetsMember.name) && clusterName !== undefined) spec.fleetsMember.name = clusterName;
+  if (isJsonObject(spec.fleetsMember) && unset(spec.fleetsMember.name) && clusterName !== undefined)
+    spec.fleetsMember.name = clusterName;
   // SetDefaultAzureManagedControlPlaneResourceGroupName: the cluster-name label.
   if (unset(spec.resourceGroupName) && clusterName !== undefined) spec.resourceGroupName = clusterName;
   const resourceGroup = stringOr(spec.resourceGroupName, '');
   // SetDefaultAzureManagedControlPlaneNodeResourceGroupName: MC_<resourceGroup>_<name>_<location>.
-  if (unset(spec.nodeResourceGroupName)) spec.nodeResourceGroupName = `MC_${resourceGroup}_${name}_${stringOr(spec.location, '')}`;
+  if (unset(spec.nodeResourceGroupName))
+    spec.nodeResourceGroupName = `MC_${resourceGroup}_${name}_${stringOr(spec.location, '')}`;
   // SetDefaultAzureManagedControlPlaneVirtualNetwork and ...Subnet.
   const vnet = child(spec, 'virtualNetwork');
   if (vnet) {
@@ -70,7 +74,8 @@ function azureManagedControlPlaneDefaults(obj: JsonObject): void {
   // SetDefaultAzureManagedControlPlaneAKSExtensions: plan name `<name>-<product>`.
   if (Array.isArray(spec.extensions)) {
     for (const ext of spec.extensions) {
-      if (isJsonObject(ext) && isJsonObject(ext.plan) && unset(ext.plan.name)) ext.plan.name = `${name}-${stringOr(ext.plan.product, '')}`;
+      if (isJsonObject(ext) && isJsonObject(ext.plan) && unset(ext.plan.name))
+        ext.plan.name = `${name}-${stringOr(ext.plan.product, '')}`;
     }
   }
   aksClassSpecRoundTrip(spec);
@@ -88,7 +93,8 @@ function azureManagedControlPlaneTemplateDefaults(obj: JsonObject): void {
   if (!spec) return;
   if (spec.networkPlugin === undefined || spec.networkPlugin === null) spec.networkPlugin = 'azure';
   if (spec.loadBalancerSKU === undefined || spec.loadBalancerSKU === null) spec.loadBalancerSKU = 'Standard';
-  if (spec.enablePreviewFeatures === undefined || spec.enablePreviewFeatures === null) spec.enablePreviewFeatures = false;
+  if (spec.enablePreviewFeatures === undefined || spec.enablePreviewFeatures === null)
+    spec.enablePreviewFeatures = false;
   normalizeAksVersion(spec);
   const vnet = child(spec, 'virtualNetwork');
   if (vnet) {
@@ -108,10 +114,11 @@ function azureManagedControlPlaneTemplateDefaults(obj: JsonObject): void {
 // ---------------------------------------------------------------- CAPZ AzureCluster(Template)
 
 const AZURE = 'kubernetes-sigs/cluster-api-provider-azure internal/api/v1beta1';
-const isIPv6Subnet = (s: JsonObject) => Array.isArray(s.cidrBlocks) && s.cidrBlocks.some((c) => typeof c === 'string' && c.includes(':'));
+const isIPv6Subnet = (s: JsonObject) =>
+  Array.isArray(s.cidrBlocks) && s.cidrBlocks.some((c) => typeof c === 'string' && c.includes(':'));
 const subnetsOf = (net: JsonObject): JsonObject[] => {
   if (!Array.isArray(net.subnets)) net.subnets = [];
-  return (net.subnets).filter(isJsonObject);
+  return net.subnets.filter(isJsonObject);
 };
 const withRole = (subnets: JsonObject[], role: string) => subnets.find((s) => s.role === role);
 /** `SubnetClassSpecSetDefaults`: a CIDR when none is given. */
@@ -120,14 +127,20 @@ const defaultCidr = (o: JsonObject, cidr: string) => {
 };
 /** `SecurityGroupClassSetDefaults`: security rules are Inbound unless said otherwise (the CRDs require `direction`). */
 function securityRuleDefaults(sg: JsonObject | undefined): void {
-  for (const rule of Array.isArray(sg?.securityRules) ? sg.securityRules : []) if (isJsonObject(rule) && unset(rule.direction)) rule.direction = 'Inbound';
+  for (const rule of Array.isArray(sg?.securityRules) ? sg.securityRules : [])
+    if (isJsonObject(rule) && unset(rule.direction)) rule.direction = 'Inbound';
 }
 const named = (o: JsonObject | undefined, name: string) => {
   if (o && unset(o.name)) o.name = name;
 };
 
 /** `setDefaultSubnetSpec{Cluster,ControlPlane,Node}Subnet`: names of the subnet, its NSG, route table and NAT gateway. */
-function azureSubnetDefaults(s: JsonObject, cluster: string, role: 'cluster' | 'control-plane' | 'node', index = 0): void {
+function azureSubnetDefaults(
+  s: JsonObject,
+  cluster: string,
+  role: 'cluster' | 'control-plane' | 'node',
+  index = 0,
+): void {
   const base = role === 'cluster' ? '' : role === 'control-plane' ? 'controlplane-' : 'node-';
   named(s, role === 'node' ? `${cluster}-node-subnet-${index}` : `${cluster}-${base}subnet`);
   defaultCidr(s, role === 'node' ? `10.${index}.0.0/16` : role === 'control-plane' ? '10.0.0.0/16' : '10.0.0.0/16');
@@ -226,7 +239,8 @@ function azureClusterDefaults(obj: JsonObject): void {
     const routeTable = child(cp, 'routeTable');
     if (routeTable && isJsonObject(rt) && typeof rt.name === 'string' && rt.name !== '') routeTable.name = rt.name;
   }
-  for (const peering of Array.isArray(vnet?.peerings) ? vnet.peerings : []) if (isJsonObject(peering) && unset(peering.resourceGroup)) peering.resourceGroup = stringOr(spec.resourceGroup, '');
+  for (const peering of Array.isArray(vnet?.peerings) ? vnet.peerings : [])
+    if (isJsonObject(peering) && unset(peering.resourceGroup)) peering.resourceGroup = stringOr(spec.resourceGroup, '');
 
   if (!cpEnabled) delete net.apiServerLB;
   const apiServerLB = cpEnabled ? child(net, 'apiServerLB') : undefined;
@@ -244,7 +258,10 @@ function azureClusterDefaults(obj: JsonObject): void {
   }
   const apiServerInternal = isJsonObject(net.apiServerLB) && net.apiServerLB.type === 'Internal';
   const needsNodeOutbound = subnetsOf(net).some((s) => (s.role === 'node' || s.role === 'cluster') && isIPv6Subnet(s));
-  const nodeOutboundLB = isJsonObject(net.nodeOutboundLB) || (cpEnabled && !apiServerInternal && needsNodeOutbound) ? child(net, 'nodeOutboundLB') : undefined;
+  const nodeOutboundLB =
+    isJsonObject(net.nodeOutboundLB) || (cpEnabled && !apiServerInternal && needsNodeOutbound)
+      ? child(net, 'nodeOutboundLB')
+      : undefined;
   if (nodeOutboundLB) {
     const lb = nodeOutboundLB;
     lbClassDefaults(lb, true);
@@ -293,14 +310,19 @@ function azureClusterTemplateDefaults(obj: JsonObject): void {
   if (clusterSubnet) template(clusterSubnet, '10.0.0.0/16');
   const cp = withRole(subnets, 'control-plane');
   if (cp) template(cp, '10.0.0.0/16');
-  else if (!clusterSubnet) (net.subnets as Json[]).push({ name: '', role: 'control-plane', cidrBlocks: ['10.0.0.0/16'] });
+  else if (!clusterSubnet)
+    (net.subnets as Json[]).push({ name: '', role: 'control-plane', cidrBlocks: ['10.0.0.0/16'] });
   let nodes = 0;
   for (const s of subnets) if (s.role === 'node') template(s, `10.${++nodes}.0.0/16`);
-  if (nodes === 0 && !clusterSubnet) (net.subnets as Json[]).push({ name: '', role: 'node', cidrBlocks: ['10.1.0.0/16'] });
+  if (nodes === 0 && !clusterSubnet)
+    (net.subnets as Json[]).push({ name: '', role: 'node', cidrBlocks: ['10.1.0.0/16'] });
   const apiServerLB = child(net, 'apiServerLB');
   if (apiServerLB) lbClassDefaults(apiServerLB, false);
   const needsNodeOutbound = subnetsOf(net).some((s) => (s.role === 'node' || s.role === 'cluster') && isIPv6Subnet(s));
-  const nodeOutboundLB = isJsonObject(net.nodeOutboundLB) || (apiServerLB?.type !== 'Internal' && needsNodeOutbound) ? child(net, 'nodeOutboundLB') : undefined;
+  const nodeOutboundLB =
+    isJsonObject(net.nodeOutboundLB) || (apiServerLB?.type !== 'Internal' && needsNodeOutbound)
+      ? child(net, 'nodeOutboundLB')
+      : undefined;
   if (nodeOutboundLB) lbClassDefaults(nodeOutboundLB, true);
   if (isJsonObject(net.controlPlaneOutboundLB)) lbClassDefaults(net.controlPlaneOutboundLB, true);
 }

@@ -11,7 +11,11 @@ import { child, childAt, type AdmissionWebhook } from './webhook.js';
 function devClusterSpecDefaults(spec: JsonObject | undefined): void {
   const backend = spec && child(spec, 'backend');
   if (!spec || !backend) return;
-  if ((backend.inMemory === undefined || backend.inMemory === null) && (backend.docker === undefined || backend.docker === null)) backend.docker = {};
+  if (
+    (backend.inMemory === undefined || backend.inMemory === null) &&
+    (backend.docker === undefined || backend.docker === null)
+  )
+    backend.docker = {};
   if (!isJsonObject(backend.docker)) return;
   const endpoint = child(spec, 'controlPlaneEndpoint');
   if (endpoint && (endpoint.port === undefined || endpoint.port === null || endpoint.port === 0)) endpoint.port = 6443;
@@ -23,10 +27,17 @@ function devClusterSpecDefaults(spec: JsonObject | undefined): void {
 /** `devmachine.go` `defaultDevMachineSpec`: the docker backend when none is set (the CRD requires `backend`). */
 function devMachineSpecDefaults(spec: JsonObject | undefined): void {
   const backend = spec && child(spec, 'backend');
-  if (backend && (backend.inMemory === undefined || backend.inMemory === null) && (backend.docker === undefined || backend.docker === null)) backend.docker = {};
+  if (
+    backend &&
+    (backend.inMemory === undefined || backend.inMemory === null) &&
+    (backend.docker === undefined || backend.docker === null)
+  )
+    backend.docker = {};
 }
 
-export const DOCKER_WEBHOOKS: readonly AdmissionWebhook[] = (['DevCluster', 'DevClusterTemplate', 'DevMachineTemplate'] as const).map((kind) => ({
+export const DOCKER_WEBHOOKS: readonly AdmissionWebhook[] = (
+  ['DevCluster', 'DevClusterTemplate', 'DevMachineTemplate'] as const
+).map((kind) => ({
   group: 'infrastructure.cluster.x-k8s.io',
   kind,
   versions: ['v1beta2'],

@@ -14,12 +14,14 @@ function kubeadmControlPlaneDefaults(obj: JsonObject, version: string): void {
   if (!spec) return;
   if (spec.replicas === undefined || spec.replicas === null) spec.replicas = 1;
   const v = spec.version;
-  if (v === undefined || v === null || (typeof v === 'string' && !v.startsWith('v'))) spec.version = `v${stringOr(v, '')}`;
+  if (v === undefined || v === null || (typeof v === 'string' && !v.startsWith('v')))
+    spec.version = `v${stringOr(v, '')}`;
   const strategy = version === 'v1beta1' ? childAt(spec, 'rolloutStrategy') : childAt(spec, 'rollout', 'strategy');
   if (!strategy) return;
   strategy.type = 'RollingUpdate';
   const rollingUpdate = child(strategy, 'rollingUpdate');
-  if (rollingUpdate && (rollingUpdate.maxSurge === undefined || rollingUpdate.maxSurge === null)) rollingUpdate.maxSurge = 1;
+  if (rollingUpdate && (rollingUpdate.maxSurge === undefined || rollingUpdate.maxSurge === null))
+    rollingUpdate.maxSurge = 1;
 }
 
 export const KUBEADM_WEBHOOKS: readonly AdmissionWebhook[] = [

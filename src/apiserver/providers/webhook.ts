@@ -40,5 +40,6 @@ export function childAt(o: JsonObject | undefined, ...keys: string[]): JsonObjec
 }
 
 export const metaOf = (obj: JsonObject): JsonObject => (isJsonObject(obj.metadata) ? obj.metadata : {});
-export const nameOf = (obj: JsonObject): string => (typeof metaOf(obj).name === 'string' ? (metaOf(obj).name as string) : '');
+export const nameOf = (obj: JsonObject): string =>
+  typeof metaOf(obj).name === 'string' ? (metaOf(obj).name as string) : '';
 export const stringOr = (v: Json | undefined, fallback: string): string => (typeof v === 'string' ? v : fallback);

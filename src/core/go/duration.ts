@@ -5,8 +5,8 @@
 const UNIT_NS: Record<string, number> = {
   ns: 1,
   us: 1e3,
-  'µs': 1e3,
-  'μs': 1e3,
+  µs: 1e3,
+  μs: 1e3,
   ms: 1e6,
   s: 1e9,
   m: 60e9,

@@ -86,8 +86,14 @@ function isEmail(s: string): boolean {
   if (at <= 0 || at === s.length - 1) return false;
   const local = s.slice(0, at);
   const domain = s.slice(at + 1);
-  return /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/.test(local) && !local.startsWith('.') && !local.endsWith('.') &&
-    /^[A-Za-z0-9.-]+$/.test(domain) && !domain.startsWith('.') && !domain.endsWith('.');
+  return (
+    /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+$/.test(local) &&
+    !local.startsWith('.') &&
+    !local.endsWith('.') &&
+    /^[A-Za-z0-9.-]+$/.test(domain) &&
+    !domain.startsWith('.') &&
+    !domain.endsWith('.')
+  );
 }
 
 const hostnameRE = re2(
@@ -143,17 +149,49 @@ function isDate(s: string): boolean {
 }
 
 function isDateTime(s: string): boolean {
-  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})?$/.exec(s);
+  const m =
+    /^([0-9]{4})-([0-9]{2})-([0-9]{2})[Tt ]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})?$/.exec(
+      s,
+    );
   if (!m) return false;
   if (!isValidDate(Number(m[1]), Number(m[2]), Number(m[3]))) return false;
   return Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6]) < 61;
 }
 
 const DURATION_UNITS = new Set([
-  'ns', 'us', 'µs', 'ms', 's', 'm', 'h', 'd', 'w',
-  'sec', 'secs', 'second', 'seconds', 'min', 'mins', 'minute', 'minutes', 'hr', 'hrs', 'hour', 'hours',
-  'day', 'days', 'wk', 'wks', 'week', 'weeks', 'nanosecond', 'nanoseconds', 'microsecond', 'microseconds',
-  'millisecond', 'milliseconds',
+  'ns',
+  'us',
+  'µs',
+  'ms',
+  's',
+  'm',
+  'h',
+  'd',
+  'w',
+  'sec',
+  'secs',
+  'second',
+  'seconds',
+  'min',
+  'mins',
+  'minute',
+  'minutes',
+  'hr',
+  'hrs',
+  'hour',
+  'hours',
+  'day',
+  'days',
+  'wk',
+  'wks',
+  'week',
+  'weeks',
+  'nanosecond',
+  'nanoseconds',
+  'microsecond',
+  'microseconds',
+  'millisecond',
+  'milliseconds',
 ]);
 function isDuration(s: string): boolean {
   // Go time.ParseDuration syntax, or strfmt's "<n> <unit>" sequences.
@@ -170,7 +208,8 @@ export function isQuantity(s: string): boolean {
   const digits = (m[2] ?? '') + (m[3] ?? '').slice(1);
   if (digits.length === 0) return false;
   const suffix = m[4] ?? '';
-  if (['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E'].includes(suffix)) return true;
+  if (['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E'].includes(suffix))
+    return true;
   return /^[eE][+-]?[0-9]+$/.test(suffix);
 }
 

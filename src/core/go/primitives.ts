@@ -24,7 +24,8 @@ export function atoiError(s: string): string | undefined {
  */
 export function intOrPercentError(v: Json | undefined): string | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v === 'number') return Number.isInteger(v) ? undefined : 'invalid value for IntOrString: invalid type: neither int nor percentage';
+  if (typeof v === 'number')
+    return Number.isInteger(v) ? undefined : 'invalid value for IntOrString: invalid type: neither int nor percentage';
   if (typeof v !== 'string') return 'invalid value for IntOrString: invalid type: neither int nor percentage';
   if (!v.endsWith('%')) return 'invalid value for IntOrString: invalid type: string is not a percentage';
   const err = atoiError(v.slice(0, -1));

@@ -24,8 +24,7 @@ function listOp<T>(name: string, v: GoValue, f: (l: GoValue[]) => T, verb: strin
 }
 
 function must(name: string, verb: string, f: (l: GoValue[], args: GoValue[]) => GoValue): GoFunc[] {
-  const mk = (n: string): GoFunc =>
-    fn(n, ['any'], ([l, ...rest]) => listOp(n, l, (arr) => f(arr, rest), verb));
+  const mk = (n: string): GoFunc => fn(n, ['any'], ([l, ...rest]) => listOp(n, l, (arr) => f(arr, rest), verb));
   return [mk(name), mk(mustName(name))];
 }
 
@@ -36,7 +35,11 @@ function nilSlice(): GoValue {
 
 function deepCopy(v: GoValue, visit = nodeBudget('copying')): GoValue {
   visit();
-  if (Array.isArray(v)) return makeSlice(v.map((x) => deepCopy(x, visit)), sliceElemType(v));
+  if (Array.isArray(v))
+    return makeSlice(
+      v.map((x) => deepCopy(x, visit)),
+      sliceElemType(v),
+    );
   if (isMap(v)) {
     const out = makeMap();
     for (const k of Object.keys(v)) out[k] = deepCopy(v[k], visit);
@@ -75,9 +78,7 @@ export function collectionFuncs(): GoFunc[] {
     fn('list', [], list, 'any'),
     fn('tuple', [], list, 'any'),
     ...['append', 'push', 'mustAppend', 'mustPush'].map((n) =>
-      fn(n, ['any', 'any'], ([l, v]) =>
-        listOp(n, l, (a) => makeSlice([...a, v]), 'push on type'),
-      ),
+      fn(n, ['any', 'any'], ([l, v]) => listOp(n, l, (a) => makeSlice([...a, v]), 'push on type')),
     ),
     ...['prepend', 'mustPrepend'].map((n) =>
       fn(n, ['any', 'any'], ([l, v]) => listOp(n, l, (a) => makeSlice([v, ...a]), 'prepend on type')),
@@ -175,12 +176,20 @@ export function collectionFuncs(): GoFunc[] {
       'any',
     ),
     // dicts
-    fn('dict', [], (v, ctx) => {
-      const d = makeMap();
-      const keys = strvals(v.filter((_, i) => i % 2 === 0), ctx);
-      keys.forEach((key, j) => (d[key] = 2 * j + 1 >= v.length ? '' : v[2 * j + 1]));
-      return d;
-    }, 'any'),
+    fn(
+      'dict',
+      [],
+      (v, ctx) => {
+        const d = makeMap();
+        const keys = strvals(
+          v.filter((_, i) => i % 2 === 0),
+          ctx,
+        );
+        keys.forEach((key, j) => (d[key] = 2 * j + 1 >= v.length ? '' : v[2 * j + 1]));
+        return d;
+      },
+      'any',
+    ),
     fn('get', ['map', 'string'], ([d, k]) => {
       const m = d as GoMap | null;
       return m && hasKey(m, k as string) ? m[k as string] : '';
@@ -195,67 +204,106 @@ export function collectionFuncs(): GoFunc[] {
       return d;
     }),
     fn('hasKey', ['map', 'string'], ([d, k]) => d !== null && hasKey(d as GoMap, k as string)),
-    fn('pluck', ['string'], ([k, ...ds]) => {
-      const out: GoValue[] = [];
-      for (const d of ds) if (d !== null && hasKey(d as GoMap, k as string)) out.push((d as GoMap)[k as string]);
-      return makeSlice(out);
-    }, 'map'),
-    fn('keys', [], (ds) => {
-      const out: string[] = [];
-      for (const d of ds) if (d !== null) out.push(...sortedKeys(d as GoMap));
-      return makeSlice(out, 'string');
-    }, 'map'),
-    fn('pick', ['map'], ([d, ...ks]) => {
-      const res = makeMap();
-      for (const k of ks) if (d !== null && hasKey(d as GoMap, k as string)) res[k as string] = (d as GoMap)[k as string];
-      return res;
-    }, 'string'),
-    fn('omit', ['map'], ([d, ...ks]) => {
-      const res = makeMap();
-      if (d !== null) for (const k of Object.keys(d as GoMap)) if (!ks.includes(k)) res[k] = (d as GoMap)[k];
-      return res;
-    }, 'string'),
+    fn(
+      'pluck',
+      ['string'],
+      ([k, ...ds]) => {
+        const out: GoValue[] = [];
+        for (const d of ds) if (d !== null && hasKey(d as GoMap, k as string)) out.push((d as GoMap)[k as string]);
+        return makeSlice(out);
+      },
+      'map',
+    ),
+    fn(
+      'keys',
+      [],
+      (ds) => {
+        const out: string[] = [];
+        for (const d of ds) if (d !== null) out.push(...sortedKeys(d as GoMap));
+        return makeSlice(out, 'string');
+      },
+      'map',
+    ),
+    fn(
+      'pick',
+      ['map'],
+      ([d, ...ks]) => {
+        const res = makeMap();
+        for (const k of ks)
+          if (d !== null && hasKey(d as GoMap, k as string)) res[k as string] = (d as GoMap)[k as string];
+        return res;
+      },
+      'string',
+    ),
+    fn(
+      'omit',
+      ['map'],
+      ([d, ...ks]) => {
+        const res = makeMap();
+        if (d !== null) for (const k of Object.keys(d as GoMap)) if (!ks.includes(k)) res[k] = (d as GoMap)[k];
+        return res;
+      },
+      'string',
+    ),
     ...[
       ['merge', false, false],
       ['mustMerge', false, true],
       ['mergeOverwrite', true, false],
       ['mustMergeOverwrite', true, true],
     ].map(([n, ow]) =>
-      fn(n as string, ['map'], ([dst, ...srcs]) => {
-        let d = dst as GoMap | null;
-        for (const s of srcs) {
-          if (s === null) continue;
-          if (d === null) d = makeMap();
-          mergeInto(d, s as GoMap, ow as boolean);
-        }
-        return d ?? makeMap();
-      }, 'map'),
+      fn(
+        n as string,
+        ['map'],
+        ([dst, ...srcs]) => {
+          let d = dst as GoMap | null;
+          for (const s of srcs) {
+            if (s === null) continue;
+            if (d === null) d = makeMap();
+            mergeInto(d, s as GoMap, ow as boolean);
+          }
+          return d ?? makeMap();
+        },
+        'map',
+      ),
     ),
     fn('values', ['map'], ([d]) => {
       const out: GoValue[] = [];
       if (d !== null) for (const k of sortedKeys(d as GoMap)) out.push((d as GoMap)[k]);
       return makeSlice(out);
     }),
-    fn('deepCopy', ['any'], ([v]) => (v === null || v === undefined ? fail('reflect: call of reflect.Value.Type on zero Value') : deepCopy(v))),
-    fn('mustDeepCopy', ['any'], ([v]) => (v === null || v === undefined ? fail('reflect: call of reflect.Value.Type on zero Value') : deepCopy(v))),
-    fn('dig', [], (ps) => {
-      if (ps.length < 3) fail('dig needs at least three arguments');
-      let dict = ps[ps.length - 1];
-      const def = ps[ps.length - 2];
-      if (!isMap(dict)) fail(`interface conversion: interface {} is ${dict === null ? 'nil' : 'not'} map[string]interface {}`);
-      const ks = ps.slice(0, -2).map((k) => {
-        if (typeof k !== 'string') fail('interface conversion: interface {} is not string');
-        return k;
-      });
-      for (const [i, k] of ks.entries()) {
-        const m: GoMap = dict;
-        if (!hasKey(m, k)) return def;
-        const step = m[k];
-        if (i === ks.length - 1) return step;
-        if (!isMap(step)) fail(`interface conversion: interface {} is ${step === null ? 'nil' : typeName(step)}, not map[string]interface {}`);
-        dict = step;
-      }
-      return def;
-    }, 'any'),
+    fn('deepCopy', ['any'], ([v]) =>
+      v === null || v === undefined ? fail('reflect: call of reflect.Value.Type on zero Value') : deepCopy(v),
+    ),
+    fn('mustDeepCopy', ['any'], ([v]) =>
+      v === null || v === undefined ? fail('reflect: call of reflect.Value.Type on zero Value') : deepCopy(v),
+    ),
+    fn(
+      'dig',
+      [],
+      (ps) => {
+        if (ps.length < 3) fail('dig needs at least three arguments');
+        let dict = ps[ps.length - 1];
+        const def = ps[ps.length - 2];
+        if (!isMap(dict))
+          fail(`interface conversion: interface {} is ${dict === null ? 'nil' : 'not'} map[string]interface {}`);
+        const ks = ps.slice(0, -2).map((k) => {
+          if (typeof k !== 'string') fail('interface conversion: interface {} is not string');
+          return k;
+        });
+        for (const [i, k] of ks.entries()) {
+          const m: GoMap = dict;
+          if (!hasKey(m, k)) return def;
+          const step = m[k];
+          if (i === ks.length - 1) return step;
+          if (!isMap(step))
+            fail(
+              `interface conversion: interface {} is ${step === null ? 'nil' : typeName(step)}, not map[string]interface {}`,
+            );
+          dict = step;
+        }
+        return def;
+      },
+      'any',
+    ),
   ];
 }

@@ -2,7 +2,20 @@
 import { type GoFunc, GoInt, GoObject, at } from '../values.js';
 import { fail, fn } from './util.js';
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 /** time.Time as seconds since the Unix epoch plus nanoseconds and a fixed zone offset. */
@@ -33,7 +46,7 @@ class GoTime extends GoObject {
     const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
     const mo = mp < 10 ? mp + 3 : mp - 9;
     const y = yoe + era * 400 + (mo <= 2 ? 1 : 0);
-    const wd = (((days % 7) + 11) % 7);
+    const wd = ((days % 7) + 11) % 7;
     return { y, mo, d, h: Math.floor(rem / 3600), mi: Math.floor((rem % 3600) / 60), s: rem % 60, wd };
   }
   override stringer(): string {
@@ -91,19 +104,58 @@ function daysFromCivil(y: number, m: number, d: number): number {
 }
 
 const STD_CHUNKS = [
-  'January', 'Jan', 'Monday', 'Mon', '2006', '-07:00:00', '-0700', '-07:00', '-07', 'Z07:00:00', 'Z0700', 'Z07:00', 'Z07',
-  '002', '01', '02', '03', '04', '05', '06', '15', '_2', '1', '2', '3', '4', '5', 'MST', 'PM', 'pm',
+  'January',
+  'Jan',
+  'Monday',
+  'Mon',
+  '2006',
+  '-07:00:00',
+  '-0700',
+  '-07:00',
+  '-07',
+  'Z07:00:00',
+  'Z0700',
+  'Z07:00',
+  'Z07',
+  '002',
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '15',
+  '_2',
+  '1',
+  '2',
+  '3',
+  '4',
+  '5',
+  'MST',
+  'PM',
+  'pm',
 ];
 
 /** time.Parse with a Go layout (common layout elements; zone names other than UTC are not resolved). */
 function parseTime(layout: string, value: string): GoTime {
-  let y = 1, mo = 1, d = 1, h = 0, mi = 0, s = 0, ns = 0, pm: boolean | undefined, off: number | undefined;
+  let y = 1,
+    mo = 1,
+    d = 1,
+    h = 0,
+    mi = 0,
+    s = 0,
+    ns = 0,
+    pm: boolean | undefined,
+    off: number | undefined;
   let zone = 'UTC';
   let li = 0;
   let vi = 0;
   // time.ParseError names the layout element that failed: the std chunk, or the literal text before the next one.
   let elem = '';
-  const bad: () => never = () => fail(`parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(value.slice(vi))} as ${JSON.stringify(elem)}`);
+  const bad: () => never = () =>
+    fail(
+      `parsing time ${JSON.stringify(value)} as ${JSON.stringify(layout)}: cannot parse ${JSON.stringify(value.slice(vi))} as ${JSON.stringify(elem)}`,
+    );
   const num = (min: number, max: number): number => {
     const m = new RegExp(`^\\d{${min},${max}}`).exec(value.slice(vi));
     if (!m) bad();
@@ -152,25 +204,61 @@ function parseTime(layout: string, value: string): GoTime {
     li += chunk.length;
     elem = chunk;
     switch (chunk) {
-      case '2006': y = num(4, 4); break;
-      case '06': y = num(2, 2); y += y >= 69 ? 1900 : 2000; break;
-      case '01': mo = num(2, 2); break;
-      case '1': mo = num(1, 2); break;
-      case '02': d = num(2, 2); break;
-      case '2': d = num(1, 2); break;
-      case '_2': if (value[vi] === ' ') vi++; d = num(1, 2); break;
-      case '002': num(3, 3); break;
-      case '15': h = num(1, 2); break;
-      case '03': h = num(2, 2); break;
-      case '3': h = num(1, 2); break;
-      case '04': mi = num(2, 2); break;
-      case '4': mi = num(1, 2); break;
-      case '05': s = num(2, 2); break;
-      case '5': s = num(1, 2); break;
+      case '2006':
+        y = num(4, 4);
+        break;
+      case '06':
+        y = num(2, 2);
+        y += y >= 69 ? 1900 : 2000;
+        break;
+      case '01':
+        mo = num(2, 2);
+        break;
+      case '1':
+        mo = num(1, 2);
+        break;
+      case '02':
+        d = num(2, 2);
+        break;
+      case '2':
+        d = num(1, 2);
+        break;
+      case '_2':
+        if (value[vi] === ' ') vi++;
+        d = num(1, 2);
+        break;
+      case '002':
+        num(3, 3);
+        break;
+      case '15':
+        h = num(1, 2);
+        break;
+      case '03':
+        h = num(2, 2);
+        break;
+      case '3':
+        h = num(1, 2);
+        break;
+      case '04':
+        mi = num(2, 2);
+        break;
+      case '4':
+        mi = num(1, 2);
+        break;
+      case '05':
+        s = num(2, 2);
+        break;
+      case '5':
+        s = num(1, 2);
+        break;
       case 'January':
-      case 'Jan': mo = lookupName(MONTHS, chunk === 'January') + 1; break;
+      case 'Jan':
+        mo = lookupName(MONTHS, chunk === 'January') + 1;
+        break;
       case 'Monday':
-      case 'Mon': lookupName(DAYS, chunk === 'Monday'); break;
+      case 'Mon':
+        lookupName(DAYS, chunk === 'Monday');
+        break;
       case 'PM':
       case 'pm': {
         const t = value.slice(vi, vi + 2).toUpperCase();
@@ -198,12 +286,14 @@ function parseTime(layout: string, value: string): GoTime {
         if (!m) bad();
         const [text, sign, hours = '', minutes = '0', seconds = '0'] = m;
         vi += text.length;
-        off = (sign === '-' ? -1 : 1) * (parseInt(hours, 10) * 3600 + parseInt(minutes, 10) * 60 + parseInt(seconds, 10));
+        off =
+          (sign === '-' ? -1 : 1) * (parseInt(hours, 10) * 3600 + parseInt(minutes, 10) * 60 + parseInt(seconds, 10));
         zone = '';
       }
     }
   }
-  if (vi !== value.length) fail(`parsing time ${JSON.stringify(value)}: extra text: ${JSON.stringify(value.slice(vi))}`);
+  if (vi !== value.length)
+    fail(`parsing time ${JSON.stringify(value)}: extra text: ${JSON.stringify(value.slice(vi))}`);
   if (pm !== undefined) {
     if (h > 12) bad();
     if (pm && h < 12) h += 12;
@@ -266,13 +356,14 @@ function parseDuration(s: string): bigint {
   }
   if (s === '0') return 0n;
   if (s === '') fail(`time: invalid duration ${JSON.stringify(orig)}`);
-  const units: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+  const units: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
   let total = 0;
   const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
   while (s !== '') {
     const [text = '', whole = '', fraction = '', unitName = ''] = re.exec(s) ?? [];
     if (whole === '' && fraction === '') fail(`time: invalid duration ${JSON.stringify(orig)}`);
-    const unit = units[unitName] ?? fail(`time: unknown unit ${JSON.stringify(unitName)} in duration ${JSON.stringify(orig)}`);
+    const unit =
+      units[unitName] ?? fail(`time: unknown unit ${JSON.stringify(unitName)} in duration ${JSON.stringify(orig)}`);
     total += parseFloat(`${whole || '0'}.${fraction || '0'}`) * unit;
     s = s.slice(text.length);
   }
@@ -310,7 +401,9 @@ export function dateFuncs(): GoFunc[] {
         }
       } else if (v instanceof GoInt && v.kind === 'int64') d = v.v;
       else if (v instanceof GoTime) {
-        ctx.warn('durationRound of a time depends on the current time; this renderer uses a fixed "now" (2024-01-01T00:00:00Z)');
+        ctx.warn(
+          'durationRound of a time depends on the current time; this renderer uses a fixed "now" (2024-01-01T00:00:00Z)',
+        );
         d = (FIXED_NOW - v.sec) * 1000000000n;
       }
       let u = d < 0n ? -d : d;

@@ -157,7 +157,8 @@ function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null): st
   let bytes = 0;
   const text = (s: string): string => {
     bytes += s.length;
-    if (bytes > MAX_VALUE_TEXT) throw new ValueTooLarge(`encoding a value of more than ${MAX_VALUE_TEXT} bytes as JSON`);
+    if (bytes > MAX_VALUE_TEXT)
+      throw new ValueTooLarge(`encoding a value of more than ${MAX_VALUE_TEXT} bytes as JSON`);
     return s;
   };
   const marshal = (v: GoValue, depth: number): string => {
@@ -175,7 +176,8 @@ function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null): st
     if (v instanceof SemverVersion) return text(jsonString(v.toString(), escapeHTML));
     if (v instanceof GoObject) {
       const s = v.stringer();
-      if (v.typeName === 'time.Time' && s !== undefined) return text(jsonString((v as unknown as { rfc3339(): string }).rfc3339(), escapeHTML));
+      if (v.typeName === 'time.Time' && s !== undefined)
+        return text(jsonString((v as unknown as { rfc3339(): string }).rfc3339(), escapeHTML));
       const obj = makeMap();
       for (const [k, fv] of v.fields()) obj[k] = fv;
       return marshal(obj, depth);
@@ -190,14 +192,20 @@ function marshalJson(v: GoValue, escapeHTML: boolean, indent: string | null): st
     const keys = sortedKeys(m);
     if (keys.length === 0) return text('{}');
     const sep = indent === null ? ':' : ': ';
-    return '{' + keys.map((k) => text(nl + jsonString(k, escapeHTML) + sep) + marshal(m[k], depth + 1)).join(',') + text(end) + '}';
+    return (
+      '{' +
+      keys.map((k) => text(nl + jsonString(k, escapeHTML) + sep) + marshal(m[k], depth + 1)).join(',') +
+      text(end) +
+      '}'
+    );
   };
   return marshal(v, 0);
 }
 
 function fromJsonValue(v: unknown): GoValue {
   if (Array.isArray(v)) return makeSlice(v.map(fromJsonValue));
-  if (typeof v === 'number' && !Number.isFinite(v)) throw new JsonError('json: cannot unmarshal number into Go value of type float64');
+  if (typeof v === 'number' && !Number.isFinite(v))
+    throw new JsonError('json: cannot unmarshal number into Go value of type float64');
   if (v !== null && typeof v === 'object') {
     const m = makeMap();
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) m[k] = fromJsonValue(x);
@@ -220,10 +228,27 @@ function parseJson(s: string): GoValue {
 const PASSWORD_TEMPLATES: Record<string, string[]> = {
   maximum: ['anoxxxxxxxxxxxxxxxxx', 'axxxxxxxxxxxxxxxxxno'],
   long: [
-    'CvcvnoCvcvCvcv', 'CvcvCvcvnoCvcv', 'CvcvCvcvCvcvno', 'CvccnoCvcvCvcv', 'CvccCvcvnoCvcv', 'CvccCvcvCvcvno',
-    'CvcvnoCvccCvcv', 'CvcvCvccnoCvcv', 'CvcvCvccCvcvno', 'CvcvnoCvcvCvcc', 'CvcvCvcvnoCvcc', 'CvcvCvcvCvccno',
-    'CvccnoCvccCvcv', 'CvccCvccnoCvcv', 'CvccCvccCvcvno', 'CvcvnoCvccCvcc', 'CvcvCvccnoCvcc', 'CvcvCvccCvccno',
-    'CvccnoCvcvCvcc', 'CvccCvcvnoCvcc', 'CvccCvcvCvccno',
+    'CvcvnoCvcvCvcv',
+    'CvcvCvcvnoCvcv',
+    'CvcvCvcvCvcvno',
+    'CvccnoCvcvCvcv',
+    'CvccCvcvnoCvcv',
+    'CvccCvcvCvcvno',
+    'CvcvnoCvccCvcv',
+    'CvcvCvccnoCvcv',
+    'CvcvCvccCvcvno',
+    'CvcvnoCvcvCvcc',
+    'CvcvCvcvnoCvcc',
+    'CvcvCvcvCvccno',
+    'CvccnoCvccCvcv',
+    'CvccCvccnoCvcv',
+    'CvccCvccCvcvno',
+    'CvcvnoCvccCvcc',
+    'CvcvCvccnoCvcc',
+    'CvcvCvccCvccno',
+    'CvccnoCvcvCvcc',
+    'CvccCvcvnoCvcc',
+    'CvccCvcvCvccno',
   ],
   medium: ['CvcnoCvc', 'CvcCvcno'],
   short: ['Cvcn'],
@@ -284,7 +309,10 @@ function adler32(buf: Buffer): number {
   return ((b << 16) | a) >>> 0;
 }
 
-const hash = (alg: string) => (s: GoValue) => createHash(alg).update(Buffer.from(s as string, 'utf8')).digest('hex');
+const hash = (alg: string) => (s: GoValue) =>
+  createHash(alg)
+    .update(Buffer.from(s as string, 'utf8'))
+    .digest('hex');
 
 function unsupported(name: string, why: string): GoFunc {
   return fn(name, [], () => fail(`${name} is not supported by this renderer (${why})`), 'any');
@@ -337,7 +365,10 @@ export function encodingFuncs(): GoFunc[] {
       const crypt = goBase64Decode(c as string);
       if (typeof crypt === 'string') fail(crypt);
       // base64's DecodeString allocates DecodedLen(len(c)) bytes: that is the capacity Go reports.
-      if (crypt.length < 16) fail(`runtime error: slice bounds out of range [:16] with capacity ${Math.floor((c as string).length / 4) * 3}`);
+      if (crypt.length < 16)
+        fail(
+          `runtime error: slice bounds out of range [:16] with capacity ${Math.floor((c as string).length / 4) * 3}`,
+        );
       const body = crypt.subarray(16);
       if (body.length % 16 !== 0) fail('crypto/cipher: input not full blocks');
       const d = createDecipheriv('aes-256-cbc', aesKey(p as string), crypt.subarray(0, 16));
@@ -354,7 +385,10 @@ export function encodingFuncs(): GoFunc[] {
       const content = Buffer.from(t as string, 'utf8');
       const padding = 16 - (content.length % 16);
       const padded = Buffer.concat([content, Buffer.alloc(padding, padding)]);
-      const iv = createHash('sha256').update(`${p as string}\u0000${t as string}`).digest().subarray(0, 16);
+      const iv = createHash('sha256')
+        .update(`${p as string}\u0000${t as string}`)
+        .digest()
+        .subarray(0, 16);
       const c = createCipheriv('aes-256-cbc', aesKey(p as string), iv);
       c.setAutoPadding(false);
       return Buffer.concat([iv, c.update(padded), c.final()]).toString('base64');

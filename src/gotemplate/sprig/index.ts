@@ -26,4 +26,11 @@ export function sprigFuncs(): GoFunc[] {
 }
 
 /** Functions that mutate their map arguments in place (data must be copied before evaluation). */
-export const MUTATING_FUNCS: ReadonlySet<string> = new Set(['set', 'unset', 'merge', 'mergeOverwrite', 'mustMerge', 'mustMergeOverwrite']);
+export const MUTATING_FUNCS: ReadonlySet<string> = new Set([
+  'set',
+  'unset',
+  'merge',
+  'mergeOverwrite',
+  'mustMerge',
+  'mustMergeOverwrite',
+]);

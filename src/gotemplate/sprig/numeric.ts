@@ -90,7 +90,11 @@ function untilStep(start: bigint, stop: bigint, step: bigint, charge: (n: number
   return v;
 }
 
-const intSlice = (v: bigint[]): GoValue => makeSlice(v.map((x) => goInt(x)), 'int');
+const intSlice = (v: bigint[]): GoValue =>
+  makeSlice(
+    v.map((x) => goInt(x)),
+    'int',
+  );
 
 function goMathRound(a: GoValue, p: GoInt, rOpt: GoValue[]): number {
   const roundOn = rOpt.length > 0 ? (rOpt[0] as number) : 0.5;
@@ -118,17 +122,38 @@ export function numericFuncs(): GoFunc[] {
       if (d === 0n) fail('runtime error: integer divide by zero');
       return i64(toInt64(a) % d);
     }),
-    fn('mul', ['any'], ([a, ...v]) => i64(v.reduce<bigint>((acc, b) => BigInt.asIntN(64, acc * toInt64(b)), toInt64(a))), 'any'),
-    ...['max', 'biggest'].map((n) =>
-      fn(n, ['any'], ([a, ...v]) => i64(v.reduce<bigint>((acc, b) => {
-        const x = toInt64(b);
-        return x > acc ? x : acc;
-      }, toInt64(a))), 'any'),
+    fn(
+      'mul',
+      ['any'],
+      ([a, ...v]) => i64(v.reduce<bigint>((acc, b) => BigInt.asIntN(64, acc * toInt64(b)), toInt64(a))),
+      'any',
     ),
-    fn('min', ['any'], ([a, ...v]) => i64(v.reduce<bigint>((acc, b) => {
-      const x = toInt64(b);
-      return x < acc ? x : acc;
-    }, toInt64(a))), 'any'),
+    ...['max', 'biggest'].map((n) =>
+      fn(
+        n,
+        ['any'],
+        ([a, ...v]) =>
+          i64(
+            v.reduce<bigint>((acc, b) => {
+              const x = toInt64(b);
+              return x > acc ? x : acc;
+            }, toInt64(a)),
+          ),
+        'any',
+      ),
+    ),
+    fn(
+      'min',
+      ['any'],
+      ([a, ...v]) =>
+        i64(
+          v.reduce<bigint>((acc, b) => {
+            const x = toInt64(b);
+            return x < acc ? x : acc;
+          }, toInt64(a)),
+        ),
+      'any',
+    ),
     fn('maxf', ['any'], ([a, ...v]) => v.reduce<number>((acc, b) => goMax(acc, toFloat64(b)), toFloat64(a)), 'any'),
     fn('minf', ['any'], ([a, ...v]) => v.reduce<number>((acc, b) => goMin(acc, toFloat64(b)), toFloat64(a)), 'any'),
     fn('ceil', ['any'], ([a]) => Math.ceil(toFloat64(a))),
@@ -145,41 +170,46 @@ export function numericFuncs(): GoFunc[] {
       if (v > 0x7fffffffffffffffn || v < -0x8000000000000000n) return goInt(0);
       return goInt(v);
     }),
-    fn('seq', [], (ps, ctx) => {
-      const p = ps.map((x) => (x as GoInt).v);
-      let r: bigint[];
-      const ch = (n: number): void => ctx.charge(n);
-      switch (p.length) {
-        case 0:
-          return '';
-        case 1: {
-          const start = 1n;
-          const [end = 0n] = p;
-          const inc = end < start ? -1n : 1n;
-          r = untilStep(start, end + inc, inc, ch);
-          break;
-        }
-        case 2: {
-          const [start = 0n, end = 0n] = p;
-          const step = end < start ? -1n : 1n;
-          r = untilStep(start, end + step, step, ch);
-          break;
-        }
-        case 3: {
-          const [start = 0n, step = 0n, end = 0n] = p;
-          let inc = 1n;
-          if (end < start) {
-            inc = -1n;
-            if (step > 0n) return '';
+    fn(
+      'seq',
+      [],
+      (ps, ctx) => {
+        const p = ps.map((x) => (x as GoInt).v);
+        let r: bigint[];
+        const ch = (n: number): void => ctx.charge(n);
+        switch (p.length) {
+          case 0:
+            return '';
+          case 1: {
+            const start = 1n;
+            const [end = 0n] = p;
+            const inc = end < start ? -1n : 1n;
+            r = untilStep(start, end + inc, inc, ch);
+            break;
           }
-          r = untilStep(start, end + inc, step, ch);
-          break;
+          case 2: {
+            const [start = 0n, end = 0n] = p;
+            const step = end < start ? -1n : 1n;
+            r = untilStep(start, end + step, step, ch);
+            break;
+          }
+          case 3: {
+            const [start = 0n, step = 0n, end = 0n] = p;
+            let inc = 1n;
+            if (end < start) {
+              inc = -1n;
+              if (step > 0n) return '';
+            }
+            r = untilStep(start, end + inc, step, ch);
+            break;
+          }
+          default:
+            return '';
         }
-        default:
-          return '';
-      }
-      return r.join(' ');
-    }, 'int'),
+        return r.join(' ');
+      },
+      'int',
+    ),
     fn('until', ['int'], ([c], ctx) => {
       const count = (c as GoInt).v;
       return intSlice(untilStep(0n, count, count < 0n ? -1n : 1n, (n) => ctx.charge(n)));

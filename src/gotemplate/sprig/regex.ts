@@ -129,17 +129,26 @@ const strs = (v: string[] | null): ReturnType<typeof makeSlice> => makeSlice(v ?
 
 export function regexFuncs(): GoFunc[] {
   const n = (v: unknown): number => Number((v as GoInt).v);
-  const pair = (name: string, impl: (re: RE2, args: string[], raw: unknown[]) => unknown): GoFunc[] => [
-    fn(name, [], () => 0),
-    fn(mustName(name), [], () => 0),
-  ].map((f, i) => ({ ...f, fn: (args) => {
-    const pattern = args[0] as string;
-    const re = i === 0 ? mustCompile(pattern) : compile(pattern);
-    if (typeof re === 'string') fail(`error parsing regexp: ${re.replace(/^error parsing regexp: /, '')}`);
-    return impl(re, args.map((a) => a as string), args) as never;
-  } }));
+  const pair = (name: string, impl: (re: RE2, args: string[], raw: unknown[]) => unknown): GoFunc[] =>
+    [fn(name, [], () => 0), fn(mustName(name), [], () => 0)].map((f, i) => ({
+      ...f,
+      fn: (args) => {
+        const pattern = args[0] as string;
+        const re = i === 0 ? mustCompile(pattern) : compile(pattern);
+        if (typeof re === 'string') fail(`error parsing regexp: ${re.replace(/^error parsing regexp: /, '')}`);
+        return impl(
+          re,
+          args.map((a) => a as string),
+          args,
+        ) as never;
+      },
+    }));
   const out: GoFunc[] = [];
-  const add = (name: string, params: GoFunc['params'], impl: (re: RE2, a: string[], raw: unknown[]) => unknown): void => {
+  const add = (
+    name: string,
+    params: GoFunc['params'],
+    impl: (re: RE2, a: string[], raw: unknown[]) => unknown,
+  ): void => {
     for (const f of pair(name, impl)) out.push({ ...f, params });
   };
   // The executor checked each call's arguments against `params`: the defaults never apply.

@@ -9,7 +9,8 @@ const U64_MAX = 0xffffffffffffffffn;
 
 function parseU64(s: string): bigint {
   const v = BigInt(s);
-  if (v > U64_MAX) fail(`Error parsing version segment: strconv.ParseUint: parsing ${JSON.stringify(s)}: value out of range`);
+  if (v > U64_MAX)
+    fail(`Error parsing version segment: strconv.ParseUint: parsing ${JSON.stringify(s)}: value out of range`);
   return v;
 }
 
@@ -125,7 +126,9 @@ export class SemverVersion extends GoObject {
         return fn(name, [], () => this.toString());
       case 'IncPatch':
         return fn(name, [], () =>
-          this.pre ? this.with({ pre: '', metadata: '' }) : this.with({ pre: '', metadata: '', patch: this.patch + 1n }),
+          this.pre
+            ? this.with({ pre: '', metadata: '' })
+            : this.with({ pre: '', metadata: '', patch: this.patch + 1n }),
         );
       case 'IncMinor':
         return fn(name, [], () => this.with({ pre: '', metadata: '', patch: 0n, minor: this.minor + 1n }));

@@ -1,6 +1,16 @@
 /** sprig string functions (strings.go, goutils, xstrings) with Go's byte/rune semantics. */
 import { byteLength, quote as goQuote, sprint } from '../fmt.js';
-import { type CallContext, type GoFunc, type GoValue, GoInt, at, makeMap, makeSlice, cmpStrings, runeAt } from '../values.js';
+import {
+  type CallContext,
+  type GoFunc,
+  type GoValue,
+  GoInt,
+  at,
+  makeMap,
+  makeSlice,
+  cmpStrings,
+  runeAt,
+} from '../values.js';
 import { byteSlice, bytesOf, fail, fn, isAscii, strval, strvals, toNum } from './util.js';
 
 const isSpaceRune = (cp: number): boolean =>
@@ -36,7 +46,18 @@ function runeLower(c: string): string {
 function runeTitle(c: string): string {
   // unicode.ToTitle: for most letters equal to ToUpper; the digraphs have dedicated title forms.
   const special: Record<string, string> = {
-    'Ǆ': 'ǅ', 'ǅ': 'ǅ', 'ǆ': 'ǅ', 'Ǉ': 'ǈ', 'ǈ': 'ǈ', 'ǉ': 'ǈ', 'Ǌ': 'ǋ', 'ǋ': 'ǋ', 'ǌ': 'ǋ', 'Ǳ': 'ǲ', 'ǲ': 'ǲ', 'ǳ': 'ǲ',
+    Ǆ: 'ǅ',
+    ǅ: 'ǅ',
+    ǆ: 'ǅ',
+    Ǉ: 'ǈ',
+    ǈ: 'ǈ',
+    ǉ: 'ǈ',
+    Ǌ: 'ǋ',
+    ǋ: 'ǋ',
+    ǌ: 'ǋ',
+    Ǳ: 'ǲ',
+    ǲ: 'ǲ',
+    ǳ: 'ǲ',
   };
   return special[c] ?? runeUpper(c);
 }
@@ -336,7 +357,7 @@ function toCamelCase(str: string): string {
   let out = '';
   let i = 0;
   let r0 = '';
-  for (; i < s.length; ) {
+  for (; i < s.length;) {
     r0 = at(s, i++);
     if (!isConnector(r0)) {
       r0 = runeUpper(r0);
@@ -397,7 +418,11 @@ function goSplit(s: string, sep: string, n: number): string[] {
 
 /** sprig's strslice. */
 function strslice(v: GoValue, ctx: CallContext): string[] {
-  if (Array.isArray(v)) return strvals(v.filter((x) => x !== null && x !== undefined), ctx);
+  if (Array.isArray(v))
+    return strvals(
+      v.filter((x) => x !== null && x !== undefined),
+      ctx,
+    );
   if (v === null || v === undefined) return [];
   return [strval(v)];
 }
@@ -481,24 +506,17 @@ export function stringFuncs(): GoFunc[] {
     fn('contains', ['string', 'string'], ([a, b]) => (b as string).includes(a as string)),
     fn('hasPrefix', ['string', 'string'], ([a, b]) => (b as string).startsWith(a as string)),
     fn('hasSuffix', ['string', 'string'], ([a, b]) => (b as string).endsWith(a as string)),
-    fn(
-      'quote',
-      [],
-      (args, ctx) => strvals(present(args), ctx).map(goQuote).join(' '),
-      'any',
-    ),
+    fn('quote', [], (args, ctx) => strvals(present(args), ctx).map(goQuote).join(' '), 'any'),
     fn(
       'squote',
       [],
-      (args, ctx) => strvals(present(args), ctx, (a) => sprint([a])).map((s) => `'${s}'`).join(' '),
+      (args, ctx) =>
+        strvals(present(args), ctx, (a) => sprint([a]))
+          .map((s) => `'${s}'`)
+          .join(' '),
       'any',
     ),
-    fn(
-      'cat',
-      [],
-      (args, ctx) => strvals(present(args), ctx, (a) => sprint([a])).join(' '),
-      'any',
-    ),
+    fn('cat', [], (args, ctx) => strvals(present(args), ctx, (a) => sprint([a])).join(' '), 'any'),
     fn('indent', ['int', 'string'], ([n, s], ctx) => indent(toNum(n as GoInt), s as string, ctx)),
     fn('nindent', ['int', 'string'], ([n, s], ctx) => '\n' + indent(toNum(n as GoInt), s as string, ctx)),
     fn('replace', ['string', 'string', 'string'], ([o, n, s], ctx) => {

@@ -40,21 +40,24 @@ function unescape(s: string, mode: Mode): string {
   const b = utf8.encode(s);
   const text = (from: number, to: number) => fromUtf8.decode(b.subarray(from, Math.min(to, b.length)));
   const out: number[] = [];
-  for (let i = 0; i < b.length; ) {
+  for (let i = 0; i < b.length;) {
     const c = at(b, i);
     if (c === 0x25) {
       const hi = b[i + 1];
       const lo = b[i + 2];
-      if (hi === undefined || lo === undefined || !isHex(hi) || !isHex(lo)) throw new UrlError(`invalid URL escape ${quote(text(i, i + 3))}`);
+      if (hi === undefined || lo === undefined || !isHex(hi) || !isHex(lo))
+        throw new UrlError(`invalid URL escape ${quote(text(i, i + 3))}`);
       const seq = text(i, i + 3);
       if (mode === 'host' && unhex(hi) < 8 && seq !== '%25') throw new UrlError(`invalid URL escape ${quote(seq)}`);
       const v = (unhex(hi) << 4) | unhex(lo);
-      if (mode === 'zone' && seq !== '%25' && v !== 0x20 && shouldEscape(v, 'host')) throw new UrlError(`invalid URL escape ${quote(seq)}`);
+      if (mode === 'zone' && seq !== '%25' && v !== 0x20 && shouldEscape(v, 'host'))
+        throw new UrlError(`invalid URL escape ${quote(seq)}`);
       out.push(v);
       i += 3;
       continue;
     }
-    if ((mode === 'host' || mode === 'zone') && c < 0x80 && shouldEscape(c, mode)) throw new UrlError(`invalid character ${quote(String.fromCharCode(c))} in host name`);
+    if ((mode === 'host' || mode === 'zone') && c < 0x80 && shouldEscape(c, mode))
+      throw new UrlError(`invalid character ${quote(String.fromCharCode(c))} in host name`);
     out.push(c);
     i++;
   }
@@ -64,7 +67,8 @@ function unescape(s: string, mode: Mode): string {
 /** `escape` (for `Userinfo.String`). */
 function escape(s: string, mode: Mode): string {
   let out = '';
-  for (const c of utf8.encode(s)) out += shouldEscape(c, mode) ? `%${c.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(c);
+  for (const c of utf8.encode(s))
+    out += shouldEscape(c, mode) ? `%${c.toString(16).toUpperCase().padStart(2, '0')}` : String.fromCharCode(c);
   return out;
 }
 
@@ -79,7 +83,10 @@ function parseHost(scheme: string, host: string): string {
     const colonPort = host.slice(i + 1);
     if (!validOptionalPort(colonPort)) throw new UrlError(`invalid port ${quote(colonPort)} after host`);
     const zone = host.slice(0, i).indexOf('%25');
-    if (zone >= 0) return unescape(host.slice(0, zone), 'host') + unescape(host.slice(zone, i), 'zone') + unescape(host.slice(i), 'host');
+    if (zone >= 0)
+      return (
+        unescape(host.slice(0, zone), 'host') + unescape(host.slice(zone, i), 'zone') + unescape(host.slice(i), 'host')
+      );
   } else if (host.includes(':')) {
     // Go 1.26 (GODEBUG urlstrictcolons=1, the default of a `go 1.26` main module such as CAPI
     // v1.14's): an http(s) host has at most one colon. Go 1.25 (CAPI v1.12, v1.13) took the last colon
@@ -148,7 +155,8 @@ function parse(raw: string): ParsedUrl {
   if (!rest.startsWith('/')) {
     if (url.scheme !== '') return { ...url, opaque: rest };
     const slash = rest.indexOf('/');
-    if ((slash < 0 ? rest : rest.slice(0, slash)).includes(':')) throw new UrlError('first path segment in URL cannot contain colon');
+    if ((slash < 0 ? rest : rest.slice(0, slash)).includes(':'))
+      throw new UrlError('first path segment in URL cannot contain colon');
   }
   if ((url.scheme !== '' || !rest.startsWith('///')) && rest.startsWith('//')) {
     let authority = rest.slice(2);

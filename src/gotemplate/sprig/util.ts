@@ -37,7 +37,11 @@ export function strval(v: GoValue): string {
  * strval of the values one call prints, failing once their total passes the output budget: each
  * can print up to MAX_VALUE_TEXT, and one call can take thousands of them.
  */
-export function strvals(values: readonly GoValue[], ctx: CallContext, print: (v: GoValue) => string = strval): string[] {
+export function strvals(
+  values: readonly GoValue[],
+  ctx: CallContext,
+  print: (v: GoValue) => string = strval,
+): string[] {
   let total = 0;
   return values.map((v) => {
     const s = print(v);
@@ -135,12 +139,7 @@ export function empty(v: GoValue): boolean {
   return false;
 }
 
-export function fn(
-  name: string,
-  params: GoType[],
-  impl: GoFunc['fn'],
-  variadic?: GoType,
-): GoFunc {
+export function fn(name: string, params: GoType[], impl: GoFunc['fn'], variadic?: GoType): GoFunc {
   return variadic === undefined ? { name, params, fn: impl } : { name, params, variadic, fn: impl };
 }
 
@@ -153,7 +152,11 @@ export function isAscii(s: string): boolean {
 }
 /** Go's runtime boundsError for s[a:b]: the high bound is checked first (runtime/error.go). */
 function boundsPanic(a: number, b: number, length: number): never {
-  return fail(b > length ? `runtime error: slice bounds out of range [:${b}] with length ${length}` : `runtime error: slice bounds out of range [${a}:${b}]`);
+  return fail(
+    b > length
+      ? `runtime error: slice bounds out of range [:${b}] with length ${length}`
+      : `runtime error: slice bounds out of range [${a}:${b}]`,
+  );
 }
 
 /** s[a:b] with Go's byte indexing and bounds panics. */

@@ -6,7 +6,17 @@
  * reported as "not evaluated" warnings, never silently passed. Names in neither set are compile
  * errors, as in the API server ("undeclared reference").
  */
-import { celEnv, celFunc, celMethod, CelScalar, listType, type CelEnv, type CelFunc, type CelList, type CelValue } from '@bufbuild/cel';
+import {
+  celEnv,
+  celFunc,
+  celMethod,
+  CelScalar,
+  listType,
+  type CelEnv,
+  type CelFunc,
+  type CelList,
+  type CelValue,
+} from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { RE2JS } from 're2js';
 import semver from 'semver';
@@ -28,7 +38,8 @@ function compareCel(a: CelValue, b: CelValue): number {
 }
 
 const celEquals = (a: CelValue, b: CelValue): boolean => {
-  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) return Number(a) === Number(b);
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint'))
+    return Number(a) === Number(b);
   return a === b;
 };
 
@@ -46,8 +57,8 @@ const listsLib: CelFunc[] = [
   celMethod('sum', LIST, [], DYN, function (this: CelList) {
     const a = toArray(this);
     if (a.length === 0) return 0n;
-    if (a.every((x) => typeof x === 'bigint')) return (a).reduce((s, x) => s + x, 0n);
-    if (a.every((x) => typeof x === 'number')) return (a).reduce((s, x) => s + x, 0);
+    if (a.every((x) => typeof x === 'bigint')) return a.reduce((s, x) => s + x, 0n);
+    if (a.every((x) => typeof x === 'number')) return a.reduce((s, x) => s + x, 0);
     throw new Error('no such overload');
   }),
   celMethod('min', LIST, [], DYN, function (this: CelList) {
@@ -141,47 +152,175 @@ const SUPPORTED_FUNCTIONS_LIST: readonly CelFunc[] = [...listsLib, ...regexLib, 
 /** Function and method names that resolve in this environment. */
 export const SUPPORTED_FUNCTIONS: ReadonlySet<string> = new Set([
   // CEL standard library as implemented by @bufbuild/cel
-  'size', 'contains', 'startsWith', 'endsWith', 'matches', 'int', 'uint', 'double', 'string', 'bytes',
-  'bool', 'duration', 'timestamp', 'dyn', 'type',
-  'getFullYear', 'getMonth', 'getDayOfYear', 'getDayOfMonth', 'getDate', 'getDayOfWeek', 'getHours',
-  'getMinutes', 'getSeconds', 'getMilliseconds',
+  'size',
+  'contains',
+  'startsWith',
+  'endsWith',
+  'matches',
+  'int',
+  'uint',
+  'double',
+  'string',
+  'bytes',
+  'bool',
+  'duration',
+  'timestamp',
+  'dyn',
+  'type',
+  'getFullYear',
+  'getMonth',
+  'getDayOfYear',
+  'getDayOfMonth',
+  'getDate',
+  'getDayOfWeek',
+  'getHours',
+  'getMinutes',
+  'getSeconds',
+  'getMilliseconds',
   // strings extension (@bufbuild/cel/ext)
-  'charAt', 'format', 'indexOf', 'join', 'lastIndexOf', 'lowerAscii', 'replace', 'split', 'substring',
-  'trim', 'upperAscii',
+  'charAt',
+  'format',
+  'indexOf',
+  'join',
+  'lastIndexOf',
+  'lowerAscii',
+  'replace',
+  'split',
+  'substring',
+  'trim',
+  'upperAscii',
   ...SUPPORTED_FUNCTIONS_LIST.map((f) => f.name),
 ]);
 
 /** Kubernetes CEL library functions not implemented here (rules using them are skipped with a warning). */
 export const KUBERNETES_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
-  'url', 'getScheme', 'getHost', 'getHostname', 'getPort', 'getEscapedPath', 'getQuery',
-  'quantity', 'sign', 'isGreaterThan', 'isLessThan', 'compareTo', 'add', 'sub', 'asInteger',
-  'asApproximateFloat', 'isInteger',
-  'ip', 'family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast',
-  'isGlobalUnicast', 'isCanonical', 'cidr', 'containsIP', 'containsCIDR', 'masked', 'prefixLength',
-  'semver', 'major', 'minor', 'patch',
-  'validate', 'named',
-  'quote', 'ceil', 'floor', 'round', 'trunc', 'abs', 'greatest', 'least', 'isInf', 'isNaN', 'isFinite',
-  'bitAnd', 'bitOr', 'bitXor', 'bitNot', 'bitShiftLeft', 'bitShiftRight', 'sqrt',
-  'encode', 'decode',
-  'of', 'none', 'ofNonZeroValue', 'hasValue', 'value', 'orValue', 'or', 'optMap', 'optFlatMap',
-  'equivalent', 'intersects',
-  'transformList', 'transformMap', 'transformMapEntry', 'sortBy', 'sort', 'distinct', 'flatten', 'range',
-  'first', 'last', 'slice', 'zip',
-  'getTimezone', 'typeOf',
-  'authorizer', 'path', 'group', 'resource', 'check', 'allowed', 'reason', 'errored', 'error',
-  'serviceAccount', 'subresource', 'namespace', 'name', 'fieldSelector', 'labelSelector',
+  'url',
+  'getScheme',
+  'getHost',
+  'getHostname',
+  'getPort',
+  'getEscapedPath',
+  'getQuery',
+  'quantity',
+  'sign',
+  'isGreaterThan',
+  'isLessThan',
+  'compareTo',
+  'add',
+  'sub',
+  'asInteger',
+  'asApproximateFloat',
+  'isInteger',
+  'ip',
+  'family',
+  'isUnspecified',
+  'isLoopback',
+  'isLinkLocalMulticast',
+  'isLinkLocalUnicast',
+  'isGlobalUnicast',
+  'isCanonical',
+  'cidr',
+  'containsIP',
+  'containsCIDR',
+  'masked',
+  'prefixLength',
+  'semver',
+  'major',
+  'minor',
+  'patch',
+  'validate',
+  'named',
+  'quote',
+  'ceil',
+  'floor',
+  'round',
+  'trunc',
+  'abs',
+  'greatest',
+  'least',
+  'isInf',
+  'isNaN',
+  'isFinite',
+  'bitAnd',
+  'bitOr',
+  'bitXor',
+  'bitNot',
+  'bitShiftLeft',
+  'bitShiftRight',
+  'sqrt',
+  'encode',
+  'decode',
+  'of',
+  'none',
+  'ofNonZeroValue',
+  'hasValue',
+  'value',
+  'orValue',
+  'or',
+  'optMap',
+  'optFlatMap',
+  'equivalent',
+  'intersects',
+  'transformList',
+  'transformMap',
+  'transformMapEntry',
+  'sortBy',
+  'sort',
+  'distinct',
+  'flatten',
+  'range',
+  'first',
+  'last',
+  'slice',
+  'zip',
+  'getTimezone',
+  'typeOf',
+  'authorizer',
+  'path',
+  'group',
+  'resource',
+  'check',
+  'allowed',
+  'reason',
+  'errored',
+  'error',
+  'serviceAccount',
+  'subresource',
+  'namespace',
+  'name',
+  'fieldSelector',
+  'labelSelector',
 ]);
 
 /** Receiver identifiers that name a Kubernetes/cel-go function namespace (`sets.contains(...)`). */
-export const KUBERNETES_NAMESPACES: ReadonlySet<string> = new Set(['sets', 'strings', 'math', 'base64', 'optional', 'format', 'lists']);
+export const KUBERNETES_NAMESPACES: ReadonlySet<string> = new Set([
+  'sets',
+  'strings',
+  'math',
+  'base64',
+  'optional',
+  'format',
+  'lists',
+]);
 
 /** Type identifiers usable in expressions (`type(x) == string`). */
 export const TYPE_IDENTIFIERS: ReadonlySet<string> = new Set([
-  'bool', 'bytes', 'double', 'duration', 'dyn', 'int', 'list', 'map', 'null_type', 'string', 'timestamp', 'type', 'uint',
+  'bool',
+  'bytes',
+  'double',
+  'duration',
+  'dyn',
+  'int',
+  'list',
+  'map',
+  'null_type',
+  'string',
+  'timestamp',
+  'type',
+  'uint',
 ]);
 
 /** One environment per compiled class (environments are immutable; building one is not free). */
 export function newCelEnv(): CelEnv {
   return celEnv({ funcs: [...strings, ...SUPPORTED_FUNCTIONS_LIST] });
 }
-

@@ -44,7 +44,10 @@ function analyse(expr: Expr): Analysis {
       case 'identExpr': {
         const n = k.value.name;
         if (scope.has(n) || n === 'self' || TYPE_IDENTIFIERS.has(n)) return;
-        if (n === 'oldSelf') { a.usesOldSelf = true; return; }
+        if (n === 'oldSelf') {
+          a.usesOldSelf = true;
+          return;
+        }
         a.undeclared.push({ name: n, id: e.id });
         return;
       }
@@ -115,7 +118,11 @@ function compileExpression(env: CelEnv, source: string): CompiledExpression {
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     // Optional field selection (`a.?b`, `l[?0]`) is valid Kubernetes CEL the parser here lacks.
-    if (/\.\?[A-Za-z_]|\[\?/.test(source)) return { usesOldSelf: /\boldSelf\b/.test(source), unsupported: 'optional field selection syntax is not supported' };
+    if (/\.\?[A-Za-z_]|\[\?/.test(source))
+      return {
+        usesOldSelf: /\boldSelf\b/.test(source),
+        unsupported: 'optional field selection syntax is not supported',
+      };
     return { usesOldSelf: false, compileError: `compilation failed: ERROR: ${msg}` };
   }
   const a = analyse(parsed.expr);
@@ -129,12 +136,18 @@ function compileExpression(env: CelEnv, source: string): CompiledExpression {
   }
   if (a.unsupported.length > 0) {
     const names = [...new Set(a.unsupported)];
-    return { usesOldSelf: a.usesOldSelf, unsupported: `unsupported CEL function${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}` };
+    return {
+      usesOldSelf: a.usesOldSelf,
+      unsupported: `unsupported CEL function${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}`,
+    };
   }
   try {
     return { usesOldSelf: a.usesOldSelf, program: plan(env, parsed) };
   } catch (e) {
-    return { usesOldSelf: a.usesOldSelf, compileError: `compilation failed: ERROR: ${e instanceof Error ? e.message : String(e)}` };
+    return {
+      usesOldSelf: a.usesOldSelf,
+      compileError: `compilation failed: ERROR: ${e instanceof Error ? e.message : String(e)}`,
+    };
   }
 }
 
@@ -165,7 +178,8 @@ export function evaluate(program: Program, activation: Record<string, CelInput>)
 }
 
 /** `ruleErrorString`: the trimmed message if any, else the trimmed rule. */
-export const ruleErrorString = (d: ValidationRuleDef): string => (d.message.length > 0 ? d.message.trim() : d.rule.trim());
+export const ruleErrorString = (d: ValidationRuleDef): string =>
+  d.message.length > 0 ? d.message.trim() : d.rule.trim();
 
 /** `ruleMessageOrDefault`. */
 export const ruleMessageOrDefault = (d: ValidationRuleDef): string =>

@@ -33,15 +33,24 @@ export function compileCelTree(env: CelEnv, node: SchemaNode): CelTree | undefin
       const sub = compileCelTree(env, p);
       if (sub) props.set(k, sub);
     }
-    if (props.size > 0) { t.properties = props; any = true; }
+    if (props.size > 0) {
+      t.properties = props;
+      any = true;
+    }
   }
   if (node.additionalProperties) {
     const sub = compileCelTree(env, node.additionalProperties);
-    if (sub) { t.additionalProperties = sub; any = true; }
+    if (sub) {
+      t.additionalProperties = sub;
+      any = true;
+    }
   }
   if (node.items) {
     const sub = compileCelTree(env, node.items);
-    if (sub) { t.items = sub; any = true; }
+    if (sub) {
+      t.items = sub;
+      any = true;
+    }
   }
   return any ? t : undefined;
 }
@@ -80,7 +89,17 @@ function fieldPathTokens(path: string): string[] {
   return tokens;
 }
 
-const FIELD_PATH_ESCAPES: Record<string, string> = { a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', "'": "'", '\\': '\\' };
+const FIELD_PATH_ESCAPES: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  "'": "'",
+  '\\': '\\',
+};
 
 /** `unescapeSingleQuote`: the escapes above; any other is an error (Go reports the last one; `\\.` never matches a newline). */
 function unescapeSingleQuote(s: string): { value: string } | { error: string } {
@@ -121,7 +140,8 @@ export function resolveRuleFieldPath(fieldPath: string, s: SchemaNode): { suffix
     if (tok === '[') {
       const quoted = walk.next().value;
       if (quoted === undefined) return { error: 'unexpected end of JSON path' };
-      if (quoted.length < 2 || quoted[0] !== "'" || quoted[quoted.length - 1] !== "'") return { error: `expected single quoted string but got ${quoted}` };
+      if (quoted.length < 2 || quoted[0] !== "'" || quoted[quoted.length - 1] !== "'")
+        return { error: `expected single quoted string but got ${quoted}` };
       const name = unescapeSingleQuote(quoted.slice(1, -1));
       if ('error' in name) return { error: `invalid string literal: ${name.error}` };
       err = append(name.value);
@@ -172,7 +192,14 @@ function evalMessage(r: CompiledRule, activation: Record<string, CelInput>): str
  */
 const RULE_COST_LIMIT = 1_000_000;
 
-function runRules(t: CelTree, value: Json, old: Json | undefined, path: string, badValue: BadValue, out: CelOutcome): void {
+function runRules(
+  t: CelTree,
+  value: Json,
+  old: Json | undefined,
+  path: string,
+  badValue: BadValue,
+  out: CelOutcome,
+): void {
   if (t.rules.length === 0) return;
   const budget = new CostBudget(RULE_COST_LIMIT);
   const self = toCel(value, t.node, budget);
@@ -187,7 +214,14 @@ function runRules(t: CelTree, value: Json, old: Json | undefined, path: string, 
       continue;
     }
     if (c.unsupported !== undefined || !c.program) {
-      out.warnings.push(fieldError('Invalid value', path, `x-kubernetes-validations rule ${JSON.stringify(r.def.rule)} not evaluated: ${c.unsupported ?? 'not compiled'}`, badValue));
+      out.warnings.push(
+        fieldError(
+          'Invalid value',
+          path,
+          `x-kubernetes-validations rule ${JSON.stringify(r.def.rule)} not evaluated: ${c.unsupported ?? 'not compiled'}`,
+          badValue,
+        ),
+      );
       continue;
     }
     const res = evaluate(c.program, activation);
@@ -213,7 +247,13 @@ function runRules(t: CelTree, value: Json, old: Json | undefined, path: string, 
  * Validates `value` (and `old`, for transition rules) against every rule in the tree.
  * `badValue` is what error messages show as the value (CAPI: the whole variable's raw JSON).
  */
-export function validateCel(t: CelTree, value: Json, old: Json | undefined, path: string, badValue: BadValue | ((v: Json) => BadValue)): CelOutcome {
+export function validateCel(
+  t: CelTree,
+  value: Json,
+  old: Json | undefined,
+  path: string,
+  badValue: BadValue | ((v: Json) => BadValue),
+): CelOutcome {
   const out: CelOutcome = { errors: [], warnings: [] };
   const bad = typeof badValue === 'function' ? badValue : () => badValue;
   const walk = (tree: CelTree, v: Json, o: Json | undefined, p: string): void => {
@@ -228,7 +268,8 @@ export function validateCel(t: CelTree, value: Json, old: Json | undefined, path
     for (const k of Object.keys(v)) {
       const sub = tree.properties?.get(k);
       if (sub) walk(sub, v[k] as Json, oldObj ? getOwn(oldObj, k) : undefined, child(p, k));
-      else if (tree.additionalProperties) walk(tree.additionalProperties, v[k] as Json, oldObj ? getOwn(oldObj, k) : undefined, key(p, k));
+      else if (tree.additionalProperties)
+        walk(tree.additionalProperties, v[k] as Json, oldObj ? getOwn(oldObj, k) : undefined, key(p, k));
     }
   };
   walk(t, value, old, path);

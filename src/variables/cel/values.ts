@@ -11,8 +11,27 @@ import { isObject } from '../../core/json.js';
 import type { SchemaNode } from '../schema.js';
 
 const CEL_RESERVED = new Set([
-  'true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if',
-  'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while',
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
 ]);
 
 /**
