@@ -637,6 +637,45 @@ function describeOp(patch: JsonObject, i: number, j: number, k: number, op: Json
   return `patch "${asString(patch.name) ?? i}" definition ${j} operation ${k} (${asString(op.op)} ${asString(op.path)})`;
 }
 
+/** One operation (by `i/j/k`) as written, described, and rewritten for each template it selects. */
+interface OpRewrites {
+  op: JsonObject;
+  where: string;
+  path: string;
+  rewrites: [Rewritten, ...Rewritten[]];
+}
+
+/**
+ * Keeps each operation's rewrite when every template it selects needs the same one (with a note
+ * saying how it changed), and blocks those templates when they need different ones.
+ */
+function settleRewrites(
+  perOp: Map<string, OpRewrites>,
+  out: ClassRewrite,
+  block: (key: string, f: Finding) => void,
+): void {
+  for (const [key, { op: originalOp, where, path, rewrites }] of perOp) {
+    const first = rewrites[0].ops;
+    if (rewrites.some((r) => !same(r.ops, first))) {
+      for (const r of rewrites) {
+        block(r.slot.key, {
+          severity: 'error',
+          path,
+          message: `${where} must be rewritten differently for each template it selects (${rewrites.map((x) => `${x.slot.label}: ${x.ops.map((o) => `${o.op} ${o.path}`).join(', ')}`).join('; ')}): split the definition per template`,
+        });
+      }
+      continue;
+    }
+    if (first.length === 1 && same(first[0], originalFor(originalOp))) continue;
+    out.ops.set(key, first);
+    out.notes.push({
+      severity: first.length === 0 ? 'warning' : 'info',
+      path,
+      message: `${where} ${howRewritten(originalFor(originalOp), first)}`,
+    });
+  }
+}
+
 /**
  * Plans the patch rewrites of one class (in v1beta2 shape) for the templates in `converting`
  * (keys); `templateOf` gives a template's v1beta1 document.
@@ -677,11 +716,7 @@ export function planClassPatches(
   );
 
   // Operations: replayed per converting template, in order.
-  /** Each operation (by `i/j/k`) as written, described, and rewritten for each template it selects. */
-  const perOp = new Map<
-    string,
-    { op: JsonObject; where: string; path: string; rewrites: [Rewritten, ...Rewritten[]] }
-  >();
+  const perOp = new Map<string, OpRewrites>();
   const notes = new Map<string, Finding>();
   for (const slot of slots.filter((s) => converting.has(s.key))) {
     const conversion = conversionOf(slot);
@@ -741,26 +776,7 @@ export function planClassPatches(
   }
 
   out.notes.push(...notes.values());
-  for (const [key, { op: originalOp, where, path, rewrites }] of perOp) {
-    const first = rewrites[0].ops;
-    if (rewrites.some((r) => !same(r.ops, first))) {
-      for (const r of rewrites) {
-        block(r.slot.key, {
-          severity: 'error',
-          path,
-          message: `${where} must be rewritten differently for each template it selects (${rewrites.map((x) => `${x.slot.label}: ${x.ops.map((o) => `${o.op} ${o.path}`).join(', ')}`).join('; ')}): split the definition per template`,
-        });
-      }
-      continue;
-    }
-    if (first.length === 1 && same(first[0], originalFor(originalOp))) continue;
-    out.ops.set(key, first);
-    out.notes.push({
-      severity: first.length === 0 ? 'warning' : 'info',
-      path,
-      message: `${where} ${howRewritten(originalFor(originalOp), first)}`,
-    });
-  }
+  settleRewrites(perOp, out, block);
   return out;
 }
 
