@@ -46,12 +46,21 @@ const systemPath = (process.env.PATH ?? '/usr/bin:/bin')
   .filter((p) => !p.includes('node_modules'))
   .join(':');
 
+/**
+ * The machine's global npmrc (its CA file, its registry). npm reads it from `<prefix>/etc/npmrc`,
+ * so a temporary prefix would hide it, and a dependency not yet in npm's cache could not be fetched.
+ */
+const globalConfig = run('npm', ['config', 'get', 'globalconfig'], {
+  env: { PATH: systemPath, HOME: process.env.HOME ?? '/tmp' },
+}).stdout.trim();
+
 /** An environment whose npm installs globally into `prefix`, with `prefix/bin` first on PATH, and nothing of this run's npm. */
 function npmEnv(prefix: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
     PATH: `${join(prefix, 'bin')}:${systemPath}`,
     HOME: process.env.HOME ?? '/tmp',
     NPM_CONFIG_PREFIX: prefix,
+    NPM_CONFIG_GLOBALCONFIG: globalConfig,
     NPM_CONFIG_UPDATE_NOTIFIER: 'false',
     ...extra,
   };
