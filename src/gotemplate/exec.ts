@@ -264,9 +264,17 @@ class State implements CallContext {
     const val = this.evalPipeline(dot, r.pipe);
     const mark = this.vars.length;
     const ndecl = r.pipe.decl.length;
+    const [first, second] = r.pipe.decl;
     const one = (index: GoValue, elem: GoValue): boolean => {
-      if (ndecl > 0) this.topVar(1).value = elem;
-      if (ndecl > 1) this.topVar(2).value = index;
+      // `range $i, $e = …` assigns the named variables; `range $i, $e := …` the ones it pushed
+      // (exec.go, walkRange oneIteration: setVar when IsAssign, else setTopVar).
+      if (r.pipe.isAssign) {
+        if (first) this.setVar(first.ident[0], second ? index : elem);
+        if (second) this.setVar(second.ident[0], elem);
+      } else {
+        if (ndecl > 0) this.topVar(1).value = elem;
+        if (ndecl > 1) this.topVar(2).value = index;
+      }
       try {
         this.walk(elem, r.list);
       } catch (e) {

@@ -257,5 +257,22 @@ export function cases() {
   out.push({ id: 'string-data', template: '{{ . }}|{{ len . }}', data: 'str' });
   out.push({ id: 'num-data', template: '{{ . }}', data: 7 });
   out.push({ id: 'string-data-field', template: '{{ .x }}', data: 'str' });
+  // `range … =` assigns the named variables each time round, not the ones on top of the stack.
+  out.push({
+    id: 'range-assign',
+    template: '{{ $x := 0 }}{{ $y := 5 }}{{ range $x = .ln }}{{ $x }}{{ end }}|{{ $x }}|{{ $y }}',
+    data: D,
+  });
+  out.push({
+    id: 'range-assign-two',
+    template:
+      '{{ $i := 0 }}{{ $e := 0 }}{{ $z := 9 }}{{ range $i, $e = .ls }}{{ $i }}={{ $e }};{{ end }}|{{ $i }}|{{ $e }}|{{ $z }}',
+    data: D,
+  });
+  out.push({
+    id: 'range-assign-map',
+    template: '{{ $k := "" }}{{ $v := 0 }}{{ range $k, $v = .m }}{{ $k }}{{ end }}|{{ $k }}={{ $v }}',
+    data: D,
+  });
   return out;
 }
