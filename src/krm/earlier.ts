@@ -144,9 +144,19 @@ function without(text: string, start: number, end: number, lines: readonly [numb
   return out + text.slice(at, end);
 }
 
-/** Cuts the earlier outputs out of a ResourceList's text, or undefined when the text is not in the expected shape. */
-export function cutEarlierOutputs(text: string): CutOutputs | undefined {
-  if (!text.includes(OWNER_ANNOTATION) || text.includes('\r') || /^(?:---|\.\.\.)\s*$/m.test(text)) return undefined;
+/** The entries of a ResourceList's `items:` list, as [start, end) offsets, when it is block-style YAML as kpt writes it. */
+export interface ListEntries {
+  /** Where the list's first entry starts, and where the list ends. */
+  start: number;
+  end: number;
+  /** The column of the entries' dashes (0 or 2). */
+  dash: number;
+  entries: [number, number][];
+}
+
+/** The `items:` entries of a ResourceList's text by a line scan, or undefined when the text is not in the expected shape. */
+export function listEntries(text: string): ListEntries | undefined {
+  if (text.includes('\r') || /^(?:---|\.\.\.)\s*$/m.test(text)) return undefined;
   const itemsLine = /^items:[ \t]*\n/m.exec(text);
   if (!itemsLine) return undefined;
   const start = itemsLine.index + itemsLine[0].length;
@@ -169,7 +179,15 @@ export function cutEarlierOutputs(text: string): CutOutputs | undefined {
   }
   if (starts.length === 0) return undefined;
   // Each entry runs to the next one, the last to the end of the block.
-  const entries = starts.map((from, i): [number, number] => [from, starts[i + 1] ?? end]);
+  return { start, end, dash, entries: starts.map((from, i): [number, number] => [from, starts[i + 1] ?? end]) };
+}
+
+/** Cuts the earlier outputs out of a ResourceList's text, or undefined when the text is not in the expected shape. */
+export function cutEarlierOutputs(text: string): CutOutputs | undefined {
+  if (!text.includes(OWNER_ANNOTATION)) return undefined;
+  const list = listEntries(text);
+  if (!list) return undefined;
+  const { start, end, dash, entries } = list;
   const rest: string[] = [text.slice(0, start)];
   const outputs: CutOutputs['outputs'] = [];
   for (const [from, to] of entries) {

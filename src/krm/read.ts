@@ -24,6 +24,7 @@ import {
   type ReadLimits,
 } from '../yaml/decode.js';
 import { cutEarlierOutputs, type CutEarlierOutput } from './earlier.js';
+import { oversizedObject } from './oversized.js';
 import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, PATH_ANNOTATION } from '../core/labels.js';
 import type { InputItem } from './item.js';
 
@@ -46,10 +47,11 @@ export type ReadOutcome = { ok: true; input: ResourceListInput } | { ok: false; 
 const API_VERSION_KEY = /(?:^|[\s{,])["']?apiVersion["']?[ \t]*:/gm;
 
 /**
- * The input is refused before parsing when larger than the limit, or when it plainly holds far
- * more objects than the item limit (parsing hundreds of thousands of items is the slow part).
+ * The input is refused before parsing when larger than the limit, when it plainly holds far
+ * more objects than the item limit (parsing hundreds of thousands of items is the slow part), or
+ * when one object in it is too large to be stored (oversized.ts).
  */
-function tooLarge(text: string, limits: ReadLimits): string | undefined {
+function tooLarge(text: string, limits: ReadLimits, shape: 'resource-list' | 'stream'): string | undefined {
   // UTF-16 length is a lower bound of the UTF-8 byte length and the bound the parser's work follows.
   if (text.length > limits.maxInputBytes) {
     return `input is too large (${Buffer.byteLength(text, 'utf8')} bytes; the limit is ${limits.maxInputBytes} bytes, RENDER_CLUSTERCLASS_MAX_INPUT_BYTES changes it)`;
@@ -59,7 +61,8 @@ function tooLarge(text: string, limits: ReadLimits): string | undefined {
     if (++objects > limits.maxItems * 3)
       return `input is too large (more than ${objects - 1} objects before parsing; the limit is ${limits.maxItems} items)`;
   }
-  return undefined;
+  const oversized = oversizedObject(text, shape);
+  return oversized && `input is too large: ${oversized}`;
 }
 
 /** Identity of a KRM object, or undefined when it is not one. */
@@ -226,7 +229,7 @@ function parseEntry(entry: string, limits: ReadLimits): JsonObject | undefined {
 }
 
 function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
-  const large = tooLarge(text, limits);
+  const large = tooLarge(text, limits, 'resource-list');
   if (large) return { ok: false, message: large };
   const lineCounter = new LineCounter();
   let doc: Document;
@@ -368,7 +371,7 @@ export function readYamlStream(
   limits: ReadLimits = DEFAULT_READ_LIMITS,
   options: { skipNonObjects?: boolean } = {},
 ): { ok: true; items: InputItem[]; results: Result[] } | { ok: false; message: string } {
-  const large = tooLarge(text, limits);
+  const large = tooLarge(text, limits, 'stream');
   if (large) return { ok: false, message: `${relPath}: ${large}` };
   const lineCounter = new LineCounter();
   let docs: Document[];

@@ -183,6 +183,29 @@ export const generators = {
     const template = '{{ $x := list "a" }}{{ range until 100 }}{{ $x = append $x $x }}{{ end }}{{ toJson $x }}';
     return `${RL}${baseItems()}\n${victimItems([], [{ name: 'double', definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: '/spec/template/spec/x', valueFrom: { template } }] }] }])}`;
   },
+  /** A patch whose value is a 1,000,000-element array (a few MiB of JSON). */
+  patchValueMillionArray: () =>
+    `${RL}${baseItems()}\n${victimItems([], [{ name: 'huge', definitions: [{ selector: INFRA, jsonPatches: [{ op: 'add', path: '/spec/template/spec/x', value: Array.from({ length: 1_000_000 }, (_, i) => i) }] }] }])}`,
+  /** A Cluster variable holding a 1,000,000-element array, which a patch copies into a template. */
+  variableMillionArray: () =>
+    `${RL}${baseItems()}\n${victimItems(
+      [{ name: 'arr', required: false, schema: { openAPIV3Schema: { type: 'array', items: { type: 'integer' } } } }],
+      [
+        {
+          name: 'copy',
+          definitions: [
+            {
+              selector: INFRA,
+              jsonPatches: [{ op: 'add', path: '/spec/template/spec/x', valueFrom: { variable: 'arr' } }],
+            },
+          ],
+        },
+      ],
+      [{ name: 'arr', value: Array.from({ length: 1_000_000 }, (_, i) => i) }],
+    )}`,
+  /** For `render FILE`: a Cluster, after a ConfigMap, whose variable is a 1,000,000-element array in block style. */
+  variableMillionArrayStream: () =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: small, namespace: hostile}\n---\napiVersion: cluster.x-k8s.io/v1beta2\nkind: Cluster\nmetadata: {name: victim, namespace: hostile}\nspec:\n  topology:\n    classRef: {name: base}\n    version: v1.33.1\n    variables:\n    - name: arr\n      value:\n${Array.from({ length: 1_000_000 }, (_, i) => `      - ${i}\n`).join('')}`,
   /** Billion laughs (9 levels of 9 aliases) in one item. */
   aliasBomb: () => {
     let item =

@@ -1186,6 +1186,28 @@ const huge = [
     { exit: [1], stderr: 'nested too deeply.*line \\d+, column \\d+' },
   ],
   ['resource', 'huge-100k-aliases-of-a-scalar', 'aliases100k', { exit: [0], rendered: SIBLINGS }],
+  // An object of more than 786,432 values can never be stored (etcd's 1.5 MiB at two bytes a value): refused before parsing (src/krm/oversized.ts).
+  [
+    'resource',
+    'huge-million-element-patch-value',
+    'patchValueMillionArray',
+    {
+      exit: [1],
+      stderr: 'items\\[7\\] \\(line \\d+\\) holds more than 786432 values.*etcdserver: request is too large',
+    },
+  ],
+  [
+    'resource',
+    'huge-million-element-variable',
+    'variableMillionArray',
+    { exit: [1], stderr: 'items\\[8\\] \\(line \\d+\\) holds more than 786432 values' },
+  ],
+  [
+    'resource',
+    'huge-stream-million-element-variable',
+    'variableMillionArrayStream',
+    { exit: [1], stderr: 'the document starting at line 4 holds more than 786432 values', kind: 'stream-huge' },
+  ],
   // RE2 patterns over large values, 10,000 patches, a 20 MiB or 20,000-key function config: test/krm/io-contract.test.ts and the budget of `npm run fuzz`.
   [
     'resource',
