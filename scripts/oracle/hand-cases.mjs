@@ -75,6 +75,16 @@ export const HAND_CASES = [
     // blang semver accepts build metadata; every version renders the Cluster at that version.
     objects: (ns) => [...v1beta2Class(ns), { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1', namespace: ns }, spec: { topology: { classRef: { name: 'class' }, version: 'v1.34.2+rke2r1', workers: { machineDeployments: [{ class: 'md', name: 'md-0', replicas: 1 }] } } } }],
   },
+  {
+    name: 'metadata-and-schema-errors',
+    // The API server validates a custom resource's metadata and its schema in one pass
+    // (apiextensions-apiserver pkg/registry/customresource/validator.go Validate) and lists every
+    // invalid field: an invalid name and label key next to a topology name the CRD's pattern refuses.
+    objects: (ns) => [
+      ...v1beta2Class(ns),
+      { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'C1', namespace: ns, labels: JSON.parse('{"__proto__": "x", "ok": "fine"}') }, spec: { topology: { classRef: { name: 'class' }, version: 'v1.34.2', workers: { machineDeployments: [{ class: 'md', name: 'md_0' }] } } } },
+    ],
+  },
 ];
 
 export const handCase = (name) => HAND_CASES.find((c) => c.name === name);

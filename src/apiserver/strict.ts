@@ -27,6 +27,8 @@ import { isJsonObject } from '../core/go/json.js';
 import { closest } from '../core/suggest.js';
 import { groupOf } from '../core/labels.js';
 import { pruneUnknownFields, type CrdIndex } from './crds.js';
+import { validateMetadata } from '../variables/labels.js';
+import { toResults } from '../core/fixes.js';
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
 const PROPOSAL_ERA =
@@ -126,8 +128,23 @@ function variableRequiredErrors(obj: JsonObject): FieldError[] {
 }
 
 /**
- * Strict-decoding and (without the CRD) built-in schema errors of a Cluster or ClusterClass input;
- * [] for other kinds. An object with such errors never reaches CAPI: it must not be rendered.
+ * The object's own labels and annotations, as the API server validates every custom resource's
+ * metadata (apiextensions-apiserver pkg/registry/customresource/validator.go `Validate` →
+ * apimachinery `ValidateObjectMetaAccessor`: `ValidateLabels`, `ValidateAnnotations`) in the same
+ * pass as its schema, listing every invalid field in one refusal. Values that are no strings are
+ * decoding errors the reader reports.
+ */
+function objectMetaErrors(obj: JsonObject): FieldError[] {
+  const meta = isJsonObject(obj.metadata) ? obj.metadata : undefined;
+  const strings = (m: Json | undefined) =>
+    isJsonObject(m) ? Object.fromEntries(Object.entries(m).filter(([, v]) => typeof v === 'string')) : undefined;
+  return validateMetadata({ labels: strings(meta?.labels), annotations: strings(meta?.annotations) }, 'metadata');
+}
+
+/**
+ * Strict-decoding errors, errors of the object's labels and annotations and (without the CRD)
+ * built-in schema errors of a Cluster or ClusterClass input; [] for other kinds. An object with
+ * such errors never reaches CAPI: it must not be rendered.
  */
 export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: CrdIndex): Result[] {
   const version = capiVersionOf(ref.apiVersion);
@@ -142,6 +159,7 @@ export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: C
       field: { path: p },
       tags: { rule: 'strict-decoding' },
     }));
+  results.push(...toResults(objectMetaErrors(obj), ref, 'metadata'));
   if (!crds.versions.get(`${group}/${version}/${ref.kind}`)?.schema) {
     for (const e of ref.kind === 'Cluster' ? topologyNameErrors(obj, version) : variableRequiredErrors(obj)) {
       results.push({

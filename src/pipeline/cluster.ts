@@ -99,14 +99,17 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
   const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds);
   results.push(...decoding);
   if (ctx.checkInput) results.push(...ctx.checkInput(item.value, ref));
-  if (hasErrors(decoding)) return undefined;
+  // A field the CRD does not declare fails the request as it is decoded. Everything else the API
+  // server checks in one pass (name, labels, annotations, schema) and refuses with every invalid
+  // field listed; only a Cluster it accepts reaches the webhook.
+  if (decoding.some((r) => r.tags?.rule === 'strict-decoding')) return undefined;
   const naming = clusterNameResults(ref);
-  results.push(...naming);
-  if (naming.length > 0) return undefined;
   const normalized = normalizeCluster(item.value, ref);
-  results.push(...normalized.results);
+  results.push(...naming.apiServer, ...normalized.results);
   const cluster = normalized.value;
-  if (!cluster) return undefined;
+  if (hasErrors(decoding) || naming.apiServer.length > 0 || !cluster) return undefined;
+  results.push(...naming.webhook);
+  if (naming.webhook.length > 0) return undefined;
   const classKey = classKeyOf(cluster);
   const entry = ctx.blueprints.get(classKey);
   if (!entry?.ok) {

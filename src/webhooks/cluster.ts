@@ -25,16 +25,17 @@ import { FIX, keyed, toResults, withFix } from '../core/fixes.js';
 
 /**
  * A Cluster's name as it is accepted on create, checked before anything is rendered or written
- * for it: the API server's rule first (`objectNameErrors`), then the Cluster webhook's
- * (core/webhooks/admission/cluster.go `validate`): the name is used as a label value, so at most
- * 63 characters. `Foo`, `foo_bar` and a 64-character name are refused; so `Foo` and `foo` never
- * both get a file (one file on a case-insensitive file system).
+ * for it: the API server's rule (`objectNameErrors`), then, once the API server accepts the
+ * Cluster, the Cluster webhook's (core/webhooks/admission/cluster.go `validate`): the name is used
+ * as a label value, so at most 63 characters. `Foo`, `foo_bar` and a 64-character name are
+ * refused; so `Foo` and `foo` never both get a file (one file on a case-insensitive file system).
  */
-export function clusterNameResults(ref: ObjectRef): Result[] {
+export function clusterNameResults(ref: ObjectRef): { apiServer: Result[]; webhook: Result[] } {
   const fix = (m: string) => invalid('metadata.name', ref.name, withFix(m, FIX.clusterName));
   const apiServer = objectNameErrors(ref.name).map(fix);
-  const webhook = labelValueErrors(ref.name).map((m) => fix(`must be a valid label value ${m}`));
-  return toResults(apiServer.length > 0 ? apiServer : webhook, ref, 'cluster-name');
+  const webhook =
+    apiServer.length > 0 ? [] : labelValueErrors(ref.name).map((m) => fix(`must be a valid label value ${m}`));
+  return { apiServer: toResults(apiServer, ref, 'cluster-name'), webhook: toResults(webhook, ref, 'cluster-name') };
 }
 
 /** The defaulted Cluster, if it can be rendered; a recorder learns which Cluster fields the webhook defaulted. */

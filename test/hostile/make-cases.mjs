@@ -852,7 +852,14 @@ withBase(
     'namespace: hostile}',
     'namespace: hostile, labels: {__proto__: x, constructor: y, prototype: z}, annotations: {__proto__: x}}',
   ),
-  { exit: [0, 1], failed: [] },
+  // Every invalid field at once, as the API server lists them: two keys Kubernetes refuses
+  // (a label or annotation name starts with an alphanumeric character) and a value of the wrong type (`y` is YAML 1.1's true).
+  {
+    exit: [1],
+    failed: ['hostile/victim'],
+    stderr:
+      'metadata.labels: Invalid value: "__proto__": name part must consist.*metadata.annotations: Invalid value: "__proto__".*metadata.labels.constructor: Invalid value: true: must be of type string',
+  },
 );
 withBase(
   I,

@@ -46,6 +46,16 @@ for (const { minor, capi, mode } of versions('hand-written case comparison')) {
       expect(refusal(answer('topology-taints'), 'Cluster')).toEqual(expected);
     });
 
+    it('lists every field the API server refuses in one pass: name, label key, schema', () => {
+      // apiextensions-apiserver pkg/registry/customresource/validator.go Validate: ObjectMeta and
+      // the OpenAPI schema, aggregated into one refusal.
+      expect(refusal(answer('metadata-and-schema-errors'), 'Cluster')).toEqual([
+        'apiserver FieldValueInvalid metadata.name',
+        'apiserver FieldValueInvalid metadata.labels',
+        'apiserver FieldValueInvalid spec.topology.workers.machineDeployments[0].name',
+      ]);
+    });
+
     it('renders a version with build metadata at that version', () => {
       const md = answer('version-with-build-metadata').clusters[0]?.objects?.find((o: { role: string }) => o.role === 'MachineDeployment');
       expect(md?.object?.spec?.template?.spec?.version).toBe('v1.34.2+rke2r1');
