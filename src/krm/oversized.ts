@@ -16,7 +16,7 @@ import { listEntries } from './earlier.js';
 const { SCALAR } = CST;
 
 /** etcd's default request limit (1.5 MiB) at two bytes per JSON value. */
-export const MAX_OBJECT_VALUES = 786_432;
+const MAX_OBJECT_VALUES = 786_432;
 
 /**
  * The values of `text`, counted up to `limit + 1`: scalars (keys included) and flow collections,
