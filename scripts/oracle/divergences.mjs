@@ -63,18 +63,6 @@ const DIVERGENCES = [
     match: (d) => onlyMissing(d, /^spec\.variables\[\d+\]\.required Required value/),
   },
   {
-    id: 'cluster-crd-schema',
-    // Other rules of CAPI's Cluster/ClusterClass CRDs the product checks only with the CRDs given
-    // (e.g. a taint's required propagation). The product may still refuse the object for a
-    // taint rule the API server's refusal kept CAPI's webhook from reaching (qs-custom from v1.13).
-    match: (d) =>
-      /^(Cluster|ClusterClass)$/.test(subjectKind(d)) &&
-      d.kind === 'verdict' &&
-      missing(d).length > 0 &&
-      missing(d).every((e) => e.origin === 'apiserver') &&
-      extra(d).every((f) => /\.taints$/.test(f)),
-  },
-  {
     id: 'cel-compilation',
     // CAPI compiles and type-checks the CEL rules of variable schemas; the product does not.
     match: (d) => onlyMissing(d, /compilation failed/),
@@ -160,13 +148,6 @@ const DIVERGENCES = [
     // so the comparison reads the class as refused and the Cluster as not judged (its own render
     // failure, e.g. a patch, is never reached); CAPI admits the class and fails only that Cluster.
     match: (d, c) => classBlamedForName(d) || (d.kind === 'render' && (d.product === 'no error' || d.product.notRendered?.length === 0) && (c.siblings ?? []).some((s) => namespaceOf(s) === namespaceOf(d) && classBlamedForName(s))),
-  },
-  {
-    id: 'duplicate-list-key-path',
-    // The API server reports a duplicate key of a list-type map at the item
-    // (spec.workers.machineDeployments[3], "Duplicate value: {"class":"md-a"}"); the product at
-    // the key field (...[3].class).
-    match: (d) => d.kind === 'verdict' && Array.isArray(d.oracle?.refused) && d.oracle.refused.some((f) => typeof f === 'string' && /\]$/.test(f) && productFields(d).some((p) => p.startsWith(`${f}.`))),
   },
   {
     id: 'variable-schema-paths',

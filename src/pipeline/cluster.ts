@@ -14,6 +14,7 @@ import type { Blueprint } from '../blueprint/blueprint.js';
 import { withValueOrigins, type FieldOriginsOf } from '../apiserver/crds.js';
 import { validateOnCreate, withStoredTemplateHint } from '../apiserver/admission.js';
 import { apiServerDecodingErrors } from '../apiserver/strict.js';
+import { capiProfileOf } from '../krm/config.js';
 import { clusterNameResults } from '../webhooks/cluster.js';
 import { explainObjects } from '../provenance/objects.js';
 import { describeSource } from '../provenance/format.js';
@@ -96,7 +97,7 @@ export function renderClusterItem(
 /** The Cluster as the API server decodes it and CAPI's webhook admits it, with its compiled class; undefined when refused. */
 function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Target | undefined {
   const { results } = ctx;
-  const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds);
+  const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds, capiProfileOf(ctx.config));
   results.push(...decoding);
   if (ctx.checkInput) results.push(...ctx.checkInput(item.value, ref));
   if (hasErrors(decoding)) return undefined;

@@ -5,7 +5,7 @@
  */
 import type { JsonObject, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
-import type { RenderConfig } from '../krm/config.js';
+import { capiProfileOf, type RenderConfig } from '../krm/config.js';
 import type { InputItem } from '../krm/item.js';
 import { asObject, cloneJson } from '../core/json.js';
 import { PREVIOUS_ANNOTATION } from '../core/labels.js';
@@ -192,7 +192,7 @@ function classicClusterResults(ctx: RunContext): void {
     const hadTopology =
       classified.generated.has(key) || previousRender?.has(key) === true || extras.earlierClusters?.has(key) === true;
     ctx.results.push(
-      ...apiServerDecodingErrors(item.value, ref, ctx.crds),
+      ...apiServerDecodingErrors(item.value, ref, ctx.crds, capiProfileOf(ctx.config)),
       hadTopology ? topologyRemoved(ref) : passedThrough(ref),
     );
   }

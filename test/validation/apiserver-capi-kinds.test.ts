@@ -92,3 +92,101 @@ describe('the Cluster in classic form gets the namespace it is stored in', () =>
     ).toEqual({ cluster: 'fleet', others: ['fleet'] });
   });
 });
+
+/** The error results of rendering `docs` (with `args`) as a ResourceList, and its exit code. */
+function errorsOf(docs: readonly Obj[], ...args: string[]) {
+  const dir = mkdtempSync(join(tmpdir(), 'rcc-crd-'));
+  writeFileSync(join(dir, 'in.yaml'), stream(docs));
+  const r = render(join(dir, 'in.yaml'), '--format', 'resourcelist', ...args);
+  const list = YAML.parse(r.stdout);
+  const errors = list.results.filter((x: Obj) => x.severity === 'error');
+  return {
+    code: r.code,
+    errors: errors.map((x: Obj) => ({ kind: x.resourceRef?.kind, path: x.field?.path, message: x.message })),
+    rendered: list.items.filter((o: Obj) => o.metadata.labels?.['cluster.x-k8s.io/cluster-name'] !== undefined),
+  };
+}
+
+describe('a repeated key of a list-type map (apiextensions structurallisttype.ValidateListSetsAndMaps)', () => {
+  it('a second MachineDeployment topology `md-0` is a Duplicate value at the item, and nothing else', () => {
+    const cluster = fleetCluster('c1', (t) => t.workers.machineDeployments.push({ class: 'gpu', name: 'md-0' }));
+    const r = errorsOf([...fleetDocs(), cluster]);
+    expect(r.code).toBe(1);
+    expect(r.errors).toEqual([
+      {
+        kind: 'Cluster',
+        path: 'spec.topology.workers.machineDeployments[1]',
+        message: expect.stringMatching(/^Duplicate value: \{"name":"md-0"\}: the API server would reject this Cluster/),
+      },
+    ]);
+    expect(r.rendered).toEqual([]);
+  });
+
+  it('a third appearance is not reported again; a second MachineDeployment class is, on the class', () => {
+    const docs = fleetDocs();
+    const cc = docs.find((d) => d.kind === 'ClusterClass');
+    cc.spec.workers.machineDeployments.push({ ...cc.spec.workers.machineDeployments[0] });
+    cc.spec.workers.machineDeployments.push({ ...cc.spec.workers.machineDeployments[0] });
+    const r = errorsOf([...docs, fleetCluster('c1')]);
+    expect(r.errors.filter((e: Obj) => e.kind === 'ClusterClass')).toEqual([
+      {
+        kind: 'ClusterClass',
+        path: 'spec.workers.machineDeployments[2]',
+        message: expect.stringMatching(/^Duplicate value: \{"class":"general"\}: /),
+      },
+    ]);
+  });
+
+  it('taints are keyed by key and effect (v1.13+); under 1.12 they are an unknown field', () => {
+    const taint = { key: 'a', effect: 'NoSchedule', propagation: 'Always' };
+    const cluster = fleetCluster(
+      'c1',
+      (t) => (t.workers.machineDeployments[0].taints = [taint, { ...taint, value: 'x' }]),
+    );
+    expect(errorsOf([...fleetDocs(), cluster]).errors).toEqual([
+      {
+        kind: 'Cluster',
+        path: 'spec.topology.workers.machineDeployments[0].taints[1]',
+        message: expect.stringMatching(/^Duplicate value: \{"effect":"NoSchedule","key":"a"\}: /),
+      },
+    ]);
+    expect(errorsOf([...fleetDocs(), cluster], '--capi-version', '1.12').errors.map((e: Obj) => e.path)).toEqual([
+      'spec.topology.workers.machineDeployments[0].taints',
+    ]);
+  });
+});
+
+describe("a topology or class taint's required fields and enums (MachineTaint, CAPI v1.13+)", () => {
+  // CAPI api/core/v1beta2 common_types.go `MachineTaint` (v1.13.6, v1.14.2): key, effect and
+  // propagation are +required, effect and propagation enums; the API server refuses the object
+  // before CAPI's webhook would refuse the taints for the MachineTaintPropagation gate.
+  it('a taint without propagation and with an unknown effect is refused for those alone', () => {
+    const cluster = fleetCluster(
+      'c1',
+      (t) => (t.workers.machineDeployments[0].taints = [{ key: 'a', effect: 'Never' }]),
+    );
+    const r = errorsOf([...fleetDocs(), cluster]);
+    expect(r.errors.map((e: Obj) => [e.path, e.message.replace(/: the API server.*/, '')])).toEqual([
+      ['spec.topology.workers.machineDeployments[0].taints[0].propagation', 'Required value'],
+      [
+        'spec.topology.workers.machineDeployments[0].taints[0].effect',
+        'Unsupported value: "Never": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      ],
+    ]);
+    expect(r.rendered).toEqual([]);
+  });
+
+  it('a class taint without key is refused on the class', () => {
+    const docs = fleetDocs();
+    docs.find((d) => d.kind === 'ClusterClass').spec.controlPlane.taints = [
+      { effect: 'NoSchedule', propagation: 'Always' },
+    ];
+    expect(errorsOf([...docs, fleetCluster('c1')]).errors.filter((e: Obj) => e.kind === 'ClusterClass')).toEqual([
+      {
+        kind: 'ClusterClass',
+        path: 'spec.controlPlane.taints[0].key',
+        message: expect.stringMatching(/^Required value: /),
+      },
+    ]);
+  });
+});
