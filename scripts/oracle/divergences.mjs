@@ -149,12 +149,6 @@ const DIVERGENCES = [
     // failure, e.g. a patch, is never reached); CAPI admits the class and fails only that Cluster.
     match: (d, c) => classBlamedForName(d) || (d.kind === 'render' && (d.product === 'no error' || d.product.notRendered?.length === 0) && (c.siblings ?? []).some((s) => namespaceOf(s) === namespaceOf(d) && classBlamedForName(s))),
   },
-  {
-    id: 'variable-schema-paths',
-    // The API server reports errors in spec.variables by index (spec.variables[4]); the product
-    // names the variable (spec.variables[name]) where CAPI's webhook does.
-    match: (d) => d.kind === 'verdict' && Array.isArray(d.oracle?.refused) && d.oracle.refused.some((f) => /^spec\.variables\[\d+\]/.test(f)) && productFields(d).some((f) => /^spec\.variables\[[^\d\]][^\]]*\]/.test(f)),
-  },
 ];
 
 /**

@@ -190,3 +190,23 @@ describe("a topology or class taint's required fields and enums (MachineTaint, C
     ]);
   });
 });
+
+describe('a variable schema keyword of the wrong type (JSONSchemaProps types it)', () => {
+  // CAPI api/core/v1beta2 clusterclass_types.go `JSONSchemaProps.Minimum` is an *int64: the API
+  // server's schema validation refuses `minimum: 0.5` at the variable's index before any webhook.
+  it('is reported by index, as the API server reports it, and the class renders nothing', () => {
+    const docs = fleetDocs();
+    docs
+      .find((d) => d.kind === 'ClusterClass')
+      .spec.variables.push({
+        name: 'fraction',
+        required: false,
+        schema: { openAPIV3Schema: { type: 'number', minimum: 0.5 } },
+      });
+    const r = errorsOf([...docs, fleetCluster('c1')]);
+    expect(r.errors.filter((e: Obj) => e.kind === 'ClusterClass').map((e: Obj) => e.path)).toEqual([
+      'spec.variables[1].schema.openAPIV3Schema.minimum',
+    ]);
+    expect(r.rendered).toEqual([]);
+  });
+});
