@@ -93,19 +93,6 @@ const DIVERGENCES = [
     match: (d) => d.kind === 'verdict' && productFields(d).length > 0 && missing(d).length === 0 && extra(d).every((f) => f.startsWith('spec.patches[')),
   },
   {
-    id: 'first-refusal-stage',
-    // CAPI's Cluster defaulting webhook (Default → DefaultAndValidateVariables) refuses invalid
-    // variable values before the validating webhook runs, so only those are reported; the product
-    // reports its other refusals (version, class, health check) and leaves the variables unchecked.
-    match: (d) =>
-      d.kind === 'verdict' &&
-      subjectKind(d) === 'Cluster' &&
-      oracleCauses(d).length > 0 &&
-      oracleCauses(d).every((e) => /variables/.test(e.field) && e.origin === 'webhook') &&
-      extra(d).length > 0 &&
-      extra(d).every((f) => !/variables/.test(f)),
-  },
-  {
     id: 'anyof-error-path',
     // A value matching no branch of an anyOf (int-or-string): CAPI (kube-openapi's validator)
     // reports `must validate at least one schema (anyOf)` at the parent, the product at the value.

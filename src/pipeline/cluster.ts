@@ -57,7 +57,11 @@ export function renderClusterItem(
   runs: ClusterRuns,
 ): ClusterOutput | undefined {
   const t = admitted(ctx, item, ref);
-  if (!t) return undefined;
+  // A Cluster refused before its webhooks run is still refused for its update (one that reaches them: renderCluster).
+  if (!t) {
+    ctx.results.push(...(ctx.clusterUpdates.get(clusterKey(ref.namespace, ref.name)) ?? []));
+    return undefined;
+  }
   const { key } = t;
   const earlier = ctx.classified.generated.get(key);
   const classDigest = ctx.classInputsOf(t.classKey, t.blueprint, t.inputs.clusterClass);
@@ -67,6 +71,7 @@ export function renderClusterItem(
       : undefined;
   const reused = inputs && reusableEntries(earlier, inputs);
   if (reused) {
+    ctx.results.push(...(ctx.clusterUpdates.get(key) ?? []));
     runs.rendered.add(key);
     if (ctx.mode.expands) runs.edits.set(item, { addAnnotations: { [LOCAL_CONFIG_ANNOTATION]: 'true' } });
     ctx.results.push(renderedResult(ref, key, reused.length));
@@ -176,6 +181,8 @@ function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | un
   // when CRDs may reject a value and extensions are called: the origins of such an error come from this render.
   const recorder = ctx.config.provenance || (ctx.haveCrds && ctx.extensions) ? ctx.newRecorder() : undefined;
   const outcome = renderCluster(t.blueprint, t.cluster, t.ref, recorder ? { ...options, recorder } : options);
+  // The update rules are the validating webhook's: not reached when the defaulting webhook refused.
+  if (outcome.ok || outcome.validated) out.push(...(ctx.clusterUpdates.get(t.key) ?? []));
   out.push(...outcome.results.map((r) => withStoredTemplateHint(r, ctx.crds)));
   if (!outcome.ok) return { results: out };
   const entries = renderedObjects(outcome.rendered);

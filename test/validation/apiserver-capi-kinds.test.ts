@@ -2,7 +2,7 @@
  * The API server's side of CAPI's own kinds, without their CRDs (the product knows its own kinds'
  * schema), through the real CLI. Found by the CAPI oracle (test/oracle/DIVERGENCES.md).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -208,5 +208,45 @@ describe('a variable schema keyword of the wrong type (JSONSchemaProps types it)
       'spec.variables[1].schema.openAPIV3Schema.minimum',
     ]);
     expect(r.rendered).toEqual([]);
+  });
+});
+
+describe('a Cluster whose variables the defaulting webhook refuses', () => {
+  // CAPI v1.14.2 core/webhooks/admission/cluster.go (v1.12.10, v1.13.6 internal/webhooks/cluster.go)
+  // `Cluster.Default` -> `DefaultAndValidateVariables`: mutating admission refuses the request
+  // before the validating webhook (its create and update rules) runs.
+  const badVariable = (t: Obj) => (t.variables = [{ name: 'imageRepository', value: 3 }]);
+
+  it('is refused for its variables only, not for its invalid topology label', () => {
+    const cluster = fleetCluster('c1', (t) => {
+      badVariable(t);
+      t.controlPlane = { metadata: { labels: { 'bad key!': 'x' } } };
+    });
+    expect(errorsOf([...fleetDocs(), cluster]).errors.map((e: Obj) => e.path)).toEqual([
+      'spec.topology.variables[imageRepository].value',
+    ]);
+  });
+
+  it('is refused for its variables only, not for a version downgrade from its previous state', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcc-default-'));
+    mkdirSync(join(dir, 'previous'));
+    writeFileSync(
+      join(dir, 'previous', 'in.yaml'),
+      stream([...fleetDocs(), fleetCluster('c1', (t) => (t.version = 'v1.34.0'))]),
+    );
+    const downgraded = (edit: (t: Obj) => void) =>
+      fleetCluster('c1', (t) => {
+        t.version = 'v1.33.0';
+        edit(t);
+      });
+    const errors = (cluster: Obj) => {
+      writeFileSync(join(dir, 'in.yaml'), stream([...fleetDocs(), cluster]));
+      const r = render(join(dir, 'in.yaml'), '--previous', join(dir, 'previous'), '--format', 'resourcelist');
+      return YAML.parse(r.stdout)
+        .results.filter((x: Obj) => x.severity === 'error')
+        .map((x: Obj) => x.field?.path);
+    };
+    expect(errors(downgraded(() => {}))).toContain('spec.topology.version');
+    expect(errors(downgraded(badVariable))).toEqual(['spec.topology.variables[imageRepository].value']);
   });
 });
