@@ -90,13 +90,14 @@ function stableNames(
       return '';
     }
     // A name the API server would refuse: made by a naming template for this Cluster alone
-    // (`{{ if eq .cluster.name "x" }}X{{ end }}`), or by the default naming from a v1beta1
-    // topology name (its CRD checks only the length).
+    // (`{{ if eq .cluster.name "x" }}X{{ end }}`), or from a v1beta1 topology name (its CRD checks
+    // only the length). CAPI admits the class (its webhook checks templates with sample names) and
+    // the Cluster; names.go `GenerateName` does not validate, so the topology controller's create
+    // of the object fails: this Cluster's render fails, at its topology name when it has one.
     const refused = objectNameErrors(out.name);
     if (refused.length > 0) {
       const error = `metadata.name: Invalid value: ${JSON.stringify(out.name)}: ${refused.join(', ')}`;
-      if (input.template === undefined && topologyPath) fail(what, `${topologyPath}.name`, error, clusterRef);
-      else fail(what, path, error);
+      fail(what, topologyPath ? `${topologyPath}.name` : 'metadata.name', error, clusterRef);
       return '';
     }
     return out.name;

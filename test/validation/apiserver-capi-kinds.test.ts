@@ -250,3 +250,55 @@ describe('a Cluster whose variables the defaulting webhook refuses', () => {
     expect(errors(downgraded(badVariable))).toEqual(['spec.topology.variables[imageRepository].value']);
   });
 });
+
+describe('a v1beta1 topology name that makes an invalid object name', () => {
+  // CAPI admits the Cluster (the v1beta1 CRD checks only the length) and the class; names.go
+  // `GenerateName` does not validate, so the topology controller's create of the MachineDeployment
+  // fails: that Cluster's render fails, at its topology name, and its earlier output stays.
+  const v1beta1Cluster = (name: string, mdName: string): Obj => ({
+    apiVersion: 'cluster.x-k8s.io/v1beta1',
+    kind: 'Cluster',
+    metadata: { name, namespace: 'fleet' },
+    spec: {
+      topology: {
+        class: 'fleet',
+        version: 'v1.33.0',
+        workers: { machineDeployments: [{ class: 'general', name: mdName }] },
+      },
+    },
+  });
+  const withNamingTemplate = (docs: Obj[]) => {
+    const md = docs.find((d) => d.kind === 'ClusterClass').spec.workers.machineDeployments[0];
+    md.naming = { template: '{{ .cluster.name }}-{{ .machineDeployment.topologyName }}-{{ .random }}' };
+    return docs;
+  };
+
+  it.each([
+    ['the default naming', fleetDocs],
+    ['a class naming template using the topology name', () => withNamingTemplate(fleetDocs())],
+  ])('with %s: the Cluster fails to render, not the class; its earlier output is kept', (_, docs) => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcc-names-'));
+    const input = join(dir, 'in.yaml');
+    const out = join(dir, 'out');
+    writeFileSync(input, stream([...docs(), v1beta1Cluster('c1', 'md-0'), v1beta1Cluster('c2', 'md-0')]));
+    expect(render(input, '-o', out).code).toBe(0);
+    const earlier = readFileSync(join(out, 'fleet', 'c1.yaml'), 'utf8');
+
+    writeFileSync(input, stream([...docs(), v1beta1Cluster('c1', 'Upper_Case'), v1beta1Cluster('c2', 'md-0')]));
+    const r = errorsOf([...docs(), v1beta1Cluster('c1', 'Upper_Case'), v1beta1Cluster('c2', 'md-0')]);
+    expect(r.errors).toEqual([
+      {
+        kind: 'Cluster',
+        path: 'spec.topology.workers.machineDeployments[Upper_Case].name',
+        message: expect.stringMatching(
+          /^failed to generate name for MachineDeployment: metadata.name: Invalid value: "c1-Upper_Case-/,
+        ),
+      },
+    ]);
+    expect(new Set(r.rendered.map((o: Obj) => o.metadata.labels['cluster.x-k8s.io/cluster-name']))).toEqual(
+      new Set(['c2']),
+    );
+    expect(render(input, '-o', out).code).toBe(1);
+    expect(readFileSync(join(out, 'fleet', 'c1.yaml'), 'utf8')).toBe(earlier);
+  });
+});
