@@ -4,8 +4,9 @@
 //
 // What is compared, per input (see README "The CAPI oracle"):
 // - verdicts: each input object (ClusterClass, template, Cluster) accepted or refused, and the
-//   field paths of the refusal; a Cluster the oracle admits but cannot render (a patch fails, its
-//   class was refused) must not be rendered by the product either, and must carry an error;
+//   field paths of the refusal; a Cluster the oracle admits but cannot render (a patch fails, the
+//   API server refuses the name of an object it computed, its class was refused) must not be
+//   rendered by the product either, and must carry an error;
 // - rendered objects, matched by role (the Cluster's infrastructure cluster, control plane, its
 //   machine template and health check, each MachineDeployment/MachinePool by topology name with
 //   its templates and health check), compared as canonical JSON modulo the product's bookkeeping
@@ -217,6 +218,17 @@ export function compareAnswers(answer, product) {
     return `${ns || 'default'}/${name}`;
   };
 
+  /**
+   * Why the topology controller cannot create a Cluster's objects, though CAPI computed them: the
+   * API server refuses an object's name (a v1beta1 topology name such as `Upper_Case`; names.go
+   * `GenerateName` does not validate), so the reconcile fails there, as a failing patch fails it.
+   */
+  const uncreatable = (render) => {
+    const refused = (render?.objects ?? []).filter((o) => o.role !== 'Cluster' && causes(o.apiServer?.errors).some((e) => e.field === 'metadata.name'));
+    return refused.length > 0 ? `the API server refuses the name of ${refused.map((o) => `${o.object.kind} ${o.object.metadata?.name}`).join(', ')}` : undefined;
+  };
+  const renderError = (render) => render?.error ?? uncreatable(render);
+
   // Verdicts on the inputs.
   for (const entry of answer.admission.filter((a) => !a.previous)) {
     counts.objects++;
@@ -231,8 +243,8 @@ export function compareAnswers(answer, product) {
     } else if (!entry.allowed) {
       if (productErrors.length === 0) diff('verdict', subject, { oracle: { refused: causes(entry.errors) }, product: 'accepted' });
       else if (canonicalJSON(oracleFields) !== canonicalJSON(productFields)) diff('verdict', subject, { oracle: { refused: oracleFields, errors: causes(entry.errors) }, product: { refused: productFields, errors: productErrors.map((r) => r.message) } });
-    } else if (render?.error) {
-      if (productErrors.length === 0 && !refusedClasses.has(classOf(entry))) diff('render', subject, { oracle: { notRendered: render.error }, product: 'no error' });
+    } else if (renderError(render)) {
+      if (productErrors.length === 0 && !refusedClasses.has(classOf(entry))) diff('render', subject, { oracle: { notRendered: renderError(render) }, product: 'no error' });
     } else if (productErrors.length > 0) {
       diff('verdict', subject, { oracle: 'accepted', product: { refused: productFields, errors: productErrors.map((r) => r.message) } });
     }
@@ -245,9 +257,9 @@ export function compareAnswers(answer, product) {
     const subject = `Cluster ${key}`;
     const mine = productRendered.get(key) ?? [];
     if (c.updated) continue;
-    if (c.error) {
+    if (renderError(c)) {
       const consequence = refusedClasses.has(classOf(c)) && !errors.has(`ClusterClass ${classOf(c)}`);
-      if (mine.length > 0 && !consequence) diff('render', subject, { oracle: { notRendered: c.error }, product: `rendered ${mine.length} objects` });
+      if (mine.length > 0 && !consequence) diff('render', subject, { oracle: { notRendered: renderError(c) }, product: `rendered ${mine.length} objects` });
       continue;
     }
     if (mine.length === 0) {

@@ -7,7 +7,6 @@
 const text = (v) => JSON.stringify(v ?? '');
 const refusedBy = (d, pattern) => pattern.test(text(d.oracle));
 const subjectKind = (d) => d.subject.split(' ')[0];
-const namespaceOf = (d) => d.subject.split(' ')[1]?.split('/')[0];
 
 /** The causes of the oracle's refusal in a verdict difference (type, field, message). */
 const oracleCauses = (d) => d.oracle?.errors ?? (Array.isArray(d.oracle?.refused) && typeof d.oracle.refused[0] === 'object' ? d.oracle.refused : []);
@@ -22,13 +21,6 @@ const extra = (d) => productFields(d).filter((f) => !oracleCauses(d).some((e) =>
  * cause's field and message) where the product does not: nothing else differs.
  */
 const onlyMissing = (d, pattern) => d.kind === 'verdict' && missing(d).length > 0 && missing(d).every((e) => pattern.test(`${e.field} ${e.message}`)) && extra(d).length === 0;
-
-/** The product's refusal of a MachineDeployment or MachinePool name the API server would refuse. */
-const NAME_REFUSED = /^failed to generate name for (MachineDeployment|MachinePool): metadata\.name: Invalid value/;
-const productErrors = (d) => d.product?.errors ?? d.product?.notRendered ?? [];
-const onlyNameRefusals = (d) => Array.isArray(productErrors(d)) && productErrors(d).length > 0 && productErrors(d).every((m) => NAME_REFUSED.test(m));
-/** The product's refusal of a ClusterClass for the name its naming template made for one Cluster. */
-const classBlamedForName = (d) => d.kind === 'verdict' && subjectKind(d) === 'ClusterClass' && d.oracle === 'accepted' && onlyNameRefusals(d) && productFields(d).every((f) => f.endsWith('.naming.template'));
 
 /** Kinds whose provider defaulting webhook the product emulates (README "Provider defaulting webhooks"). */
 const EMULATED = /^(AWSClusterTemplate|AWSCluster|AzureClusterTemplate|AzureCluster|AzureManagedControlPlaneTemplate|AzureManagedControlPlane|DevClusterTemplate|DevCluster|KubeadmControlPlane)$/;
@@ -63,18 +55,6 @@ const DIVERGENCES = [
     match: (d) => onlyMissing(d, /^spec\.variables\[\d+\]\.required Required value/),
   },
   {
-    id: 'cluster-crd-schema',
-    // Other rules of CAPI's Cluster/ClusterClass CRDs the product checks only with the CRDs given
-    // (e.g. a taint's required propagation). The product may still refuse the object for a
-    // taint rule the API server's refusal kept CAPI's webhook from reaching (qs-custom from v1.13).
-    match: (d) =>
-      /^(Cluster|ClusterClass)$/.test(subjectKind(d)) &&
-      d.kind === 'verdict' &&
-      missing(d).length > 0 &&
-      missing(d).every((e) => e.origin === 'apiserver') &&
-      extra(d).every((f) => /\.taints$/.test(f)),
-  },
-  {
     id: 'cel-compilation',
     // CAPI compiles and type-checks the CEL rules of variable schemas; the product does not.
     match: (d) => onlyMissing(d, /compilation failed/),
@@ -105,19 +85,6 @@ const DIVERGENCES = [
     match: (d) => d.kind === 'verdict' && productFields(d).length > 0 && missing(d).length === 0 && extra(d).every((f) => f.startsWith('spec.patches[')),
   },
   {
-    id: 'first-refusal-stage',
-    // CAPI's Cluster defaulting webhook (Default → DefaultAndValidateVariables) refuses invalid
-    // variable values before the validating webhook runs, so only those are reported; the product
-    // reports its other refusals (version, class, health check) and leaves the variables unchecked.
-    match: (d) =>
-      d.kind === 'verdict' &&
-      subjectKind(d) === 'Cluster' &&
-      oracleCauses(d).length > 0 &&
-      oracleCauses(d).every((e) => /variables/.test(e.field) && e.origin === 'webhook') &&
-      extra(d).length > 0 &&
-      extra(d).every((f) => !/variables/.test(f)),
-  },
-  {
     id: 'anyof-error-path',
     // A value matching no branch of an anyOf (int-or-string): CAPI (kube-openapi's validator)
     // reports `must validate at least one schema (anyOf)` at the parent, the product at the value.
@@ -144,35 +111,6 @@ const DIVERGENCES = [
     id: 'expand-cluster-namespace',
     // The Cluster written in classic form keeps a missing namespace; CAPI's is the stored one.
     match: (d) => d.kind === 'object' && d.subject.endsWith(' Cluster') && d.fields[0].path === 'metadata.namespace' && d.fields[0].product === undefined,
-  },
-  {
-    id: 'v1beta1-topology-names',
-    // The v1beta1 Cluster CRD does not restrict MachineDeployment topology names (v1beta2's
-    // does): CAPI admits `Upper_Case` and renders `cl0-Upper_Case-xxxxx` (names.go GenerateName
-    // does not validate), which the API server refuses when the topology controller applies it;
-    // the product refuses the Cluster at the topology name and renders nothing for it.
-    match: (d) => subjectKind(d) === 'Cluster' && ((d.kind === 'verdict' && d.oracle === 'accepted') || (d.kind === 'render' && /^rendered \d+ objects$/.test(d.oracle))) && onlyNameRefusals(d),
-  },
-  {
-    id: 'naming-error-on-class',
-    // The same name made by a ClusterClass naming template that uses the topology name: the
-    // product reports it on the ClusterClass (spec.workers.machineDeployments[i].naming.template),
-    // so the comparison reads the class as refused and the Cluster as not judged (its own render
-    // failure, e.g. a patch, is never reached); CAPI admits the class and fails only that Cluster.
-    match: (d, c) => classBlamedForName(d) || (d.kind === 'render' && (d.product === 'no error' || d.product.notRendered?.length === 0) && (c.siblings ?? []).some((s) => namespaceOf(s) === namespaceOf(d) && classBlamedForName(s))),
-  },
-  {
-    id: 'duplicate-list-key-path',
-    // The API server reports a duplicate key of a list-type map at the item
-    // (spec.workers.machineDeployments[3], "Duplicate value: {"class":"md-a"}"); the product at
-    // the key field (...[3].class).
-    match: (d) => d.kind === 'verdict' && Array.isArray(d.oracle?.refused) && d.oracle.refused.some((f) => typeof f === 'string' && /\]$/.test(f) && productFields(d).some((p) => p.startsWith(`${f}.`))),
-  },
-  {
-    id: 'variable-schema-paths',
-    // The API server reports errors in spec.variables by index (spec.variables[4]); the product
-    // names the variable (spec.variables[name]) where CAPI's webhook does.
-    match: (d) => d.kind === 'verdict' && Array.isArray(d.oracle?.refused) && d.oracle.refused.some((f) => /^spec\.variables\[\d+\]/.test(f)) && productFields(d).some((f) => /^spec\.variables\[[^\d\]][^\]]*\]/.test(f)),
   },
 ];
 

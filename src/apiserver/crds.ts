@@ -36,6 +36,7 @@ import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValida
 import { parseSchema, type ParseIssues, type SchemaNode } from '../variables/schema.js';
 import { compileCelTree, validateCel, type CelTree } from '../variables/cel/validate.js';
 import { newCelEnv } from '../variables/cel/library.js';
+import { listSetAndMapErrors } from './listtype.js';
 import type { CelEnv } from '@bufbuild/cel';
 
 interface CrdVersion {
@@ -433,7 +434,9 @@ export function validateAgainstCrd(
       ? `would reject this ${kind} as written (${gv} CRD schema); fix it in the input`
       : `would reject this ${kind} (${gv} CRD schema); fix the value in the template or the patch/variable that produces it`;
   const schemaErrs = schemaErrors(compiled.validator, stored, '', badValue);
-  for (const e of schemaErrs) {
+  // After the schema, the uniqueness of list sets and maps (apiextensions-apiserver
+  // pkg/registry/customresource/strategy.go `Validate`); it does not keep CEL rules from running.
+  for (const e of [...schemaErrs, ...(isJsonObject(stored) ? listSetAndMapErrors(entry.schema, stored) : [])]) {
     push('error', e.field, `${errorBody(e)}${fixHint(e, entry.schema)}: the API server ${fix}`, 'crd-schema');
   }
   // CEL rules see well-typed values only; on create there is no old object, so transition rules are

@@ -13,7 +13,9 @@
  * - When the kind's CRD is not given (with it, CRD validation reports the same), the rules of
  *   CAPI's own CRDs the product knows: the v1beta2 Cluster CRD's format of MachineDeployment/
  *   MachinePool topology names (at most 63 characters, a DNS-1123 subdomain; v1beta1: at most
- *   63), and the ClusterClass CRD's required `spec.variables[].required`.
+ *   63), the ClusterClass CRD's required `spec.variables[].required`, the required fields and
+ *   enums of topology and class taints (v1.13+), and the keys of their list-type maps
+ *   (listtype.ts).
  *
  * Proposal-era `labels`/`annotations` directly on a v1beta1 topology entry are left to the
  * normaliser, which reads them as metadata with a warning.
@@ -22,13 +24,15 @@ import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import { CAPI_SPEC_FIELDS, type Fields } from '../api/capi-fields.js';
 import { capiVersionOf } from '../api/normalize.js';
 import type { Result } from '../core/result.js';
-import { errorBody, fieldError, index, invalid, required, type FieldError } from '../core/fielderror.js';
+import { errorBody, fieldError, index, invalid, notSupported, required, type FieldError } from '../core/fielderror.js';
 import { isJsonObject } from '../core/go/json.js';
 import { closest } from '../core/suggest.js';
 import { groupOf } from '../core/labels.js';
+import { atLeast, type CapiProfile } from '../core/capi-release.js';
 import { pruneUnknownFields, type CrdIndex } from './crds.js';
 import { validateMetadata } from '../variables/labels.js';
 import { toResults } from '../core/fixes.js';
+import { listSetAndMapErrors } from './listtype.js';
 
 const TOP_LEVEL = new Set(['apiVersion', 'kind', 'metadata', 'spec', 'status']);
 const PROPOSAL_ERA =
@@ -127,6 +131,113 @@ function variableRequiredErrors(obj: JsonObject): FieldError[] {
   );
 }
 
+/** The items of the lists at `path` (`[]` steps into each item of a list), with their paths. */
+function itemsAt(value: Json | undefined, path: string, at = ''): { item: Json; path: string }[] {
+  const [step, ...rest] = path.split('.');
+  if (step === undefined || step === '') return value === undefined ? [] : [{ item: value, path: at }];
+  const name = step.replace(/\[\]$/, '');
+  const child = isJsonObject(value) ? value[name] : undefined;
+  const childPath = at === '' ? name : `${at}.${name}`;
+  if (!step.endsWith('[]')) return itemsAt(child, rest.join('.'), childPath);
+  return Array.isArray(child) ? child.flatMap((v, i) => itemsAt(v, rest.join('.'), index(childPath, i))) : [];
+}
+
+/** Where taints are, per kind: the control plane's and each worker's. */
+const TAINT_LISTS = {
+  Cluster: [
+    'spec.topology.controlPlane.taints[]',
+    'spec.topology.workers.machineDeployments[].taints[]',
+    'spec.topology.workers.machinePools[].taints[]',
+  ],
+  ClusterClass: [
+    'spec.controlPlane.taints[]',
+    'spec.workers.machineDeployments[].taints[]',
+    'spec.workers.machinePools[].taints[]',
+  ],
+} as const;
+
+const TAINT_ENUMS = {
+  effect: ['NoSchedule', 'PreferNoSchedule', 'NoExecute'],
+  propagation: ['Always', 'OnInitialization'],
+} as const;
+
+/**
+ * `MachineTaint` of CAPI api/core/v1beta1 and v1beta2 common_types.go (v1.13.6, v1.14.2; v1.12 has
+ * no taints): `key`, `effect` and `propagation` are `+required`, `effect` and `propagation` enums.
+ * The key and value formats are left to the webhook's `ValidateMachineTaints` (webhooks/rules.ts).
+ */
+function taintSchemaErrors(obj: JsonObject, kind: 'Cluster' | 'ClusterClass', capi: CapiProfile): FieldError[] {
+  if (!atLeast(capi, '1.13')) return [];
+  return TAINT_LISTS[kind].flatMap((list) =>
+    itemsAt(obj, list).flatMap(({ item, path }) => {
+      if (!isJsonObject(item)) return [];
+      const errors: FieldError[] = [];
+      for (const field of ['key', 'effect', 'propagation'] as const)
+        if (item[field] === undefined) errors.push(required(`${path}.${field}`, ''));
+      for (const [field, values] of Object.entries(TAINT_ENUMS)) {
+        const v = item[field];
+        if (typeof v === 'string' && !(values as readonly string[]).includes(v))
+          errors.push(notSupported(`${path}.${field}`, v, values));
+      }
+      return errors;
+    }),
+  );
+}
+
+const listMap = (...keys: string[]): JsonObject => ({
+  'x-kubernetes-list-type': 'map',
+  'x-kubernetes-list-map-keys': keys,
+});
+const object = (properties: JsonObject): JsonObject => ({ properties });
+const mapOf = (keys: string[], items: JsonObject): JsonObject => ({ ...listMap(...keys), items });
+
+/**
+ * The list-type maps of CAPI's Cluster and ClusterClass CRDs (`+listType=map`, `+listMapKey` in
+ * api/core/v1beta1 and v1beta2 cluster_types.go and clusterclass_types.go, the same in both API
+ * versions and in v1.12.10-v1.14.2, but taints, which v1.13 added), as an `openAPIV3Schema`.
+ */
+function capiListMaps(kind: 'Cluster' | 'ClusterClass', capi: CapiProfile): JsonObject {
+  const withTaints = (props: JsonObject): JsonObject =>
+    object(atLeast(capi, '1.13') ? { ...props, taints: listMap('key', 'effect') } : props);
+  const gates = listMap('conditionType');
+  const overrides = object({ overrides: listMap('name') });
+  if (kind === 'Cluster') {
+    return object({
+      spec: object({
+        availabilityGates: gates,
+        topology: object({
+          variables: listMap('name'),
+          controlPlane: withTaints({ readinessGates: gates, variables: overrides }),
+          workers: object({
+            machineDeployments: mapOf(['name'], withTaints({ readinessGates: gates, variables: overrides })),
+            machinePools: mapOf(['name'], withTaints({ variables: overrides })),
+          }),
+        }),
+      }),
+    });
+  }
+  return object({
+    spec: object({
+      availabilityGates: gates,
+      controlPlane: withTaints({ readinessGates: gates }),
+      workers: object({
+        machineDeployments: mapOf(['class'], withTaints({ readinessGates: gates })),
+        machinePools: mapOf(['class'], withTaints({})),
+      }),
+      variables: {
+        items: object({ schema: object({ openAPIV3Schema: object({ 'x-kubernetes-validations': listMap('rule') }) }) }),
+      },
+    }),
+  });
+}
+
+/** The rules of CAPI's own Cluster or ClusterClass CRD the product knows, at the chosen release. */
+const capiCrdErrors = (obj: JsonObject, kind: 'Cluster' | 'ClusterClass', version: string, capi: CapiProfile) => [
+  ...(kind === 'Cluster' ? topologyNameErrors(obj, version) : variableRequiredErrors(obj)),
+  ...taintSchemaErrors(obj, kind, capi),
+  ...listSetAndMapErrors(capiListMaps(kind, capi), obj),
+];
+
 /**
  * The object's own labels and annotations, as the API server validates every custom resource's
  * metadata (apiextensions-apiserver pkg/registry/customresource/validator.go `Validate` →
@@ -146,7 +257,7 @@ function objectMetaErrors(obj: JsonObject): FieldError[] {
  * built-in schema errors of a Cluster or ClusterClass input; [] for other kinds. An object with
  * such errors never reaches CAPI: it must not be rendered.
  */
-export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: CrdIndex): Result[] {
+export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: CrdIndex, capi: CapiProfile): Result[] {
   const version = capiVersionOf(ref.apiVersion);
   if (!version || (ref.kind !== 'Cluster' && ref.kind !== 'ClusterClass')) return [];
   const group = groupOf(ref.apiVersion);
@@ -161,7 +272,7 @@ export function apiServerDecodingErrors(obj: JsonObject, ref: ObjectRef, crds: C
     }));
   results.push(...toResults(objectMetaErrors(obj), ref, 'metadata'));
   if (!crds.versions.get(`${group}/${version}/${ref.kind}`)?.schema) {
-    for (const e of ref.kind === 'Cluster' ? topologyNameErrors(obj, version) : variableRequiredErrors(obj)) {
+    for (const e of capiCrdErrors(obj, ref.kind, version, capi)) {
       results.push({
         severity: 'error',
         message: `${errorBody(e)}: the API server would reject this ${ref.kind} as written (${ref.apiVersion} CRD schema); fix it in the input`,

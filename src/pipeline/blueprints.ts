@@ -52,7 +52,12 @@ export function blueprintCache(
   // Every class is decoded as the API server would, used or not: one it rejects is never compiled.
   const rejected = new Set<IdentifiedItem>();
   for (const item of classes) {
-    const decoding = apiServerDecodingErrors(item.value, namespacedRef(item, ns), inputs.crds);
+    const decoding = apiServerDecodingErrors(
+      item.value,
+      namespacedRef(item, ns),
+      inputs.crds,
+      capiProfileOf(inputs.config),
+    );
     results.push(...decoding);
     if (hasErrors(decoding)) rejected.add(item);
   }

@@ -14,6 +14,7 @@ import type { Blueprint } from '../blueprint/blueprint.js';
 import { withValueOrigins, type FieldOriginsOf } from '../apiserver/crds.js';
 import { validateOnCreate, withStoredTemplateHint } from '../apiserver/admission.js';
 import { apiServerDecodingErrors } from '../apiserver/strict.js';
+import { capiProfileOf } from '../krm/config.js';
 import { clusterNameResults } from '../webhooks/cluster.js';
 import { explainObjects } from '../provenance/objects.js';
 import { describeSource } from '../provenance/format.js';
@@ -56,7 +57,11 @@ export function renderClusterItem(
   runs: ClusterRuns,
 ): ClusterOutput | undefined {
   const t = admitted(ctx, item, ref);
-  if (!t) return undefined;
+  // A Cluster refused before its webhooks run is still refused for its update (one that reaches them: renderCluster).
+  if (!t) {
+    ctx.results.push(...(ctx.clusterUpdates.get(clusterKey(ref.namespace, ref.name)) ?? []));
+    return undefined;
+  }
   const { key } = t;
   const earlier = ctx.classified.generated.get(key);
   const classDigest = ctx.classInputsOf(t.classKey, t.blueprint, t.inputs.clusterClass);
@@ -66,6 +71,7 @@ export function renderClusterItem(
       : undefined;
   const reused = inputs && reusableEntries(earlier, inputs);
   if (reused) {
+    ctx.results.push(...(ctx.clusterUpdates.get(key) ?? []));
     runs.rendered.add(key);
     if (ctx.mode.expands) runs.edits.set(item, { addAnnotations: { [LOCAL_CONFIG_ANNOTATION]: 'true' } });
     ctx.results.push(renderedResult(ref, key, reused.length));
@@ -96,7 +102,7 @@ export function renderClusterItem(
 /** The Cluster as the API server decodes it and CAPI's webhook admits it, with its compiled class; undefined when refused. */
 function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Target | undefined {
   const { results } = ctx;
-  const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds);
+  const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds, capiProfileOf(ctx.config));
   results.push(...decoding);
   if (ctx.checkInput) results.push(...ctx.checkInput(item.value, ref));
   // A field the CRD does not declare fails the request as it is decoded. Everything else the API
@@ -178,6 +184,8 @@ function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | un
   // when CRDs may reject a value and extensions are called: the origins of such an error come from this render.
   const recorder = ctx.config.provenance || (ctx.haveCrds && ctx.extensions) ? ctx.newRecorder() : undefined;
   const outcome = renderCluster(t.blueprint, t.cluster, t.ref, recorder ? { ...options, recorder } : options);
+  // The update rules are the validating webhook's: not reached when the defaulting webhook refused.
+  if (outcome.ok || outcome.validated) out.push(...(ctx.clusterUpdates.get(t.key) ?? []));
   out.push(...outcome.results.map((r) => withStoredTemplateHint(r, ctx.crds)));
   if (!outcome.ok) return { results: out };
   const entries = renderedObjects(outcome.rendered);

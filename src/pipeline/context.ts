@@ -5,7 +5,7 @@
  */
 import type { JsonObject, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
-import type { RenderConfig } from '../krm/config.js';
+import { capiProfileOf, type RenderConfig } from '../krm/config.js';
 import type { InputItem } from '../krm/item.js';
 import { asObject, cloneJson } from '../core/json.js';
 import { PREVIOUS_ANNOTATION } from '../core/labels.js';
@@ -62,6 +62,8 @@ export interface RunContext {
   newRecorder: () => OriginRecorder;
   /** ClusterClasses given more than once (`namespace/name`): their Clusters are not rendered. */
   duplicateClasses: Set<string>;
+  /** The Cluster webhook's update refusals, by `namespace/name` (reported where the Cluster is judged). */
+  clusterUpdates: ReadonlyMap<string, readonly Result[]>;
   /** With reuse on: the digest of what a class's Clusters' renders read besides the Cluster. */
   classInputsOf: (key: string, blueprint: Blueprint, classDocument: JsonObject) => string | undefined;
   inThisShard: (namespace: string, name: string) => boolean;
@@ -90,14 +92,18 @@ export function runContext(
     ...(extras.previousInputs ?? []),
   ];
   let previousRender: Map<string, JsonObject[]> | undefined;
+  let clusterUpdates = new Map<string, Result[]>();
   if (previousInputs.length > 0) {
     const isPrevious = new Set<InputItem>(previous);
-    results.push(
-      ...updateResults(
-        previousInputs,
-        items.filter((i) => !isPrevious.has(i)),
-        config,
-      ),
+    const updates = updateResults(
+      previousInputs,
+      items.filter((i) => !isPrevious.has(i)),
+      config,
+    );
+    results.push(...updates.filter((r) => r.resourceRef?.kind !== 'Cluster'));
+    clusterUpdates = byCluster(
+      updates.filter((r) => r.resourceRef?.kind === 'Cluster'),
+      ns,
     );
     previousRender = renderPrevious(previousInputs);
   }
@@ -143,6 +149,7 @@ export function runContext(
     extensions,
     blueprints,
     newRecorder: () => new OriginRecorder(defaulted?.defaults),
+    clusterUpdates,
     duplicateClasses: new Set(
       duplicates
         .map(([first]) => namespacedRef(first, ns))
@@ -182,6 +189,16 @@ function classInputsCache(
   };
 }
 
+/** Results about Clusters by `namespace/name`. */
+function byCluster(results: readonly Result[], ns: string): Map<string, Result[]> {
+  const out = new Map<string, Result[]>();
+  for (const r of results) {
+    const key = clusterKey(r.resourceRef?.namespace ?? ns, r.resourceRef?.name ?? '');
+    out.set(key, [...(out.get(key) ?? []), r]);
+  }
+  return out;
+}
+
 /** Clusters without a topology: passed through, or refused when they had one (their output is kept). */
 function classicClusterResults(ctx: RunContext): void {
   const { classified, previousRender, extras } = ctx;
@@ -192,7 +209,7 @@ function classicClusterResults(ctx: RunContext): void {
     const hadTopology =
       classified.generated.has(key) || previousRender?.has(key) === true || extras.earlierClusters?.has(key) === true;
     ctx.results.push(
-      ...apiServerDecodingErrors(item.value, ref, ctx.crds),
+      ...apiServerDecodingErrors(item.value, ref, ctx.crds, capiProfileOf(ctx.config)),
       hadTopology ? topologyRemoved(ref) : passedThrough(ref),
     );
   }

@@ -31,8 +31,12 @@ export interface RenderedCluster {
   versions: TopologyVersions;
 }
 
+/**
+ * A render, or why there is none. `validated` is false when the Cluster defaulting webhook refused
+ * it: CAPI's validating webhook, with its update rules (pipeline/update.ts), never ran.
+ */
 export type ClusterOutcome =
-  { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[] };
+  { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[]; validated: boolean };
 
 /** Rotating clone prefixes (CAPI internal/topology/names/names.go): `<cluster>-` and `<cluster>-<md>-`. */
 function rotatingNames(
@@ -86,13 +90,14 @@ function stableNames(
       return '';
     }
     // A name the API server would refuse: made by a naming template for this Cluster alone
-    // (`{{ if eq .cluster.name "x" }}X{{ end }}`), or by the default naming from a v1beta1
-    // topology name (its CRD checks only the length).
+    // (`{{ if eq .cluster.name "x" }}X{{ end }}`), or from a v1beta1 topology name (its CRD checks
+    // only the length). CAPI admits the class (its webhook checks templates with sample names) and
+    // the Cluster; names.go `GenerateName` does not validate, so the topology controller's create
+    // of the object fails: this Cluster's render fails, at its topology name when it has one.
     const refused = objectNameErrors(out.name);
     if (refused.length > 0) {
       const error = `metadata.name: Invalid value: ${JSON.stringify(out.name)}: ${refused.join(', ')}`;
-      if (input.template === undefined && topologyPath) fail(what, `${topologyPath}.name`, error, clusterRef);
-      else fail(what, path, error);
+      fail(what, topologyPath ? `${topologyPath}.name` : 'metadata.name', error, clusterRef);
       return '';
     }
     return out.name;
@@ -202,21 +207,29 @@ export function renderCluster(
   options: RenderClusterOptions,
 ): ClusterOutcome {
   const rec = options.recorder;
+  // The Cluster defaulting webhook defaults and validates the variables (CAPI v1.14.2
+  // core/webhooks/admission/cluster.go, v1.12.10 and v1.13.6 internal/webhooks/cluster.go,
+  // `Cluster.Default` -> `DefaultAndValidateVariables`). Mutating admission runs before the
+  // validating webhook, so a refusal there is the only one reported.
+  const vars = defaultAndValidateClusterVariables(bp.variables, input, clusterRef, { origins: !!rec });
+  if (vars.results.some((r) => r.severity === 'error')) return { ok: false, results: vars.results, validated: false };
   const validation = validateClusterTopology(bp, input, clusterRef, rec);
-  const results: Result[] = [...validation.results, ...validateClusterDeep(input, clusterRef, bp.capi, bp.cc)];
-  if (!validation.cluster) return { ok: false, results };
+  const results: Result[] = [
+    ...vars.results,
+    ...validation.results,
+    ...validateClusterDeep(input, clusterRef, bp.capi, bp.cc),
+  ];
+  if (!validation.cluster) return { ok: false, results, validated: true };
   const cluster = validation.cluster;
-  const vars = defaultAndValidateClusterVariables(bp.variables, cluster, clusterRef, { origins: !!rec });
-  results.push(...vars.results);
   const stable = stableNames(bp, cluster, clusterRef);
   results.push(...stable.results);
-  if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results };
+  if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results, validated: true };
   const current = options.current ? currentStateOf(cluster, controlPlaneKind(bp), options.current) : undefined;
   const sequenced = current
     ? sequenceUpgrade(cluster, bp.cc, current, options.upgrade ?? 'control-plane-first', clusterRef)
     : undefined;
   results.push(...(sequenced?.results ?? []));
-  if (results.some((r) => r.severity === 'error')) return { ok: false, results };
+  if (results.some((r) => r.severity === 'error')) return { ok: false, results, validated: true };
   const versions = sequenced?.versions ?? targetVersions(cluster);
 
   const hasPatches = bp.cc.patches.length > 0;
@@ -231,7 +244,7 @@ export function renderCluster(
   if (hasPatches) {
     const patchResults = patchDesiredState(bp, cluster, clusterRef, passA, vars.variables, options.extensions, false);
     results.push(...patchResults);
-    if (patchResults.some((r) => r.severity === 'error')) return { ok: false, results };
+    if (patchResults.some((r) => r.severity === 'error')) return { ok: false, results, validated: true };
   }
   // Pass B: final names, so builtins and references carry them; what is recorded is this pass.
   const finalNames = withRotating(stable.names, rotatingNames(cluster, bp, rotatingSuffixes(passA)));
@@ -248,7 +261,7 @@ export function renderCluster(
       rec,
     );
     const errors = passBResults.filter((r) => r.severity === 'error');
-    if (errors.length > 0) return { ok: false, results: [...results, ...errors] };
+    if (errors.length > 0) return { ok: false, results: [...results, ...errors], validated: true };
     // Pass A's warnings are already in; ValidateTopology only runs in pass B.
     results.push(...passBResults.filter((r) => r.tags?.hook === 'ValidateTopology'));
   }

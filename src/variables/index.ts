@@ -99,6 +99,27 @@ export interface DefaultedVariables {
 
 const SCHEMA_PATH = 'schema.openAPIV3Schema';
 
+/**
+ * A schema keyword of the wrong type (a fractional `minimum`, a `type` that is not a string). In
+ * `spec.variables` the API server refuses it first: CAPI's `JSONSchemaProps` types the keyword
+ * (api/core/v1beta1 and v1beta2 clusterclass_types.go), so apiextensions' schema validation reports
+ * it by index, `spec.variables[4].schema.openAPIV3Schema.minimum`, and no webhook runs. A variable
+ * read from elsewhere (status, a discovering extension) fails CAPI's conversion of its definition.
+ */
+function undecodableSchemaError(e: FieldError, v: ClusterClassVariable, schemaPath: string): FieldError {
+  if (!v.fieldPath.startsWith('spec.variables[')) {
+    return {
+      ...e,
+      detail: `failed to convert schema definition for variable ${goQuote(v.name)}; ClusterClass should be checked: ${e.detail}`,
+    };
+  }
+  return {
+    ...e,
+    field: child(v.fieldPath, SCHEMA_PATH) + e.field.slice(schemaPath.length),
+    detail: `${e.detail}: the API server would reject this ClusterClass as written (CRD schema); fix it in the input`,
+  };
+}
+
 function compileVariable(
   ajv: Ajv,
   env: CelEnv,
@@ -129,12 +150,7 @@ function compileVariable(
 
   errors.push(...validateVariableMetadata(v, schema, base));
   if (issues.errors.length > 0) {
-    for (const e of issues.errors) {
-      errors.push({
-        ...e,
-        detail: `failed to convert schema definition for variable ${goQuote(v.name)}; ClusterClass should be checked: ${e.detail}`,
-      });
-    }
+    errors.push(...issues.errors.map((e) => undecodableSchemaError(e, v, schemaPath)));
     return compiled;
   }
   const structural = structuralErrors(schema, 'field');

@@ -34,4 +34,22 @@ describe('CAPI oracle comparison', () => {
   it('names the field that differs', () => {
     expect(compareAnswers(answer, render(4)).differences.map(signatureOf)).toEqual(['object Cluster ns/c1 InfrastructureCluster: spec.size']);
   });
+
+  it('reads an object whose name the API server refuses as a failed render: the product must fail the Cluster', () => {
+    // A v1beta1 topology name `Upper_Case`: CAPI admits the Cluster and computes the objects, and
+    // the topology controller's create of the MachineDeployment fails.
+    const nameRefused = { errors: [{ origin: 'apiserver', type: 'FieldValueInvalid', field: 'metadata.name', message: 'Invalid value: "c1-Upper_Case-abcde"' }] };
+    const refused: OracleAnswer = { ...answer, clusters: [{ ...answer.clusters[0]!, objects: [...answer.clusters[0]!.objects.slice(0, 1), { ...answer.clusters[0]!.objects[1]!, apiServer: nameRefused }] }] };
+    const failed: ProductRender = {
+      code: 1,
+      stderr: '',
+      results: [{ severity: 'error', message: 'failed to generate name for MachineDeployment', resourceRef: { kind: 'Cluster', namespace: 'ns', name: 'c1' }, field: { path: 'spec.topology.workers.machineDeployments[Upper_Case].name' } }],
+      items: render(3).items.slice(0, 1),
+    };
+    expect(compareAnswers(refused, failed).differences).toEqual([]);
+    expect(compareAnswers(refused, render(3)).differences.map(signatureOf)).toEqual([
+      'render Cluster ns/c1: oracle not rendered; product no error',
+      'render Cluster ns/c1: oracle not rendered; product rendered 2 objects',
+    ]);
+  });
 });

@@ -149,7 +149,7 @@ describe('the control plane MachineHealthCheck (CAPI ClusterBlueprint.IsControlP
 describe('the control plane (CAPI computeControlPlane): topology over class, at the paths of its contract', () => {
   const classControlPlane = {
     readinessGates: [{ conditionType: 'ClassGate' }],
-    taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+    taints: [{ key: 'class-taint', effect: 'NoSchedule', propagation: 'Always' }],
     deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 },
   };
   const topologyControlPlane = {
@@ -175,7 +175,7 @@ describe('the control plane (CAPI computeControlPlane): topology over class, at 
         name: cp.spec.machineTemplate.spec.infrastructureRef.name,
       },
       readinessGates: [{ conditionType: 'TopologyGate' }],
-      taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+      taints: [{ key: 'class-taint', effect: 'NoSchedule', propagation: 'Always' }],
       deletion: { nodeDrainTimeoutSeconds: 5, nodeVolumeDetachTimeoutSeconds: 20 },
     });
   });
@@ -183,7 +183,10 @@ describe('the control plane (CAPI computeControlPlane): topology over class, at 
   it('v1beta1 contract: spec.machineTemplate.{readinessGates,taints,<name>} with the timeouts as metav1.Duration', () => {
     const cp = controlPlane({
       classControlPlane,
-      topologyControlPlane: { ...topologyControlPlane, taints: [{ key: 'topology-taint', effect: 'NoExecute' }] },
+      topologyControlPlane: {
+        ...topologyControlPlane,
+        taints: [{ key: 'topology-taint', effect: 'NoExecute', propagation: 'Always' }],
+      },
       controlPlaneVersion: 'v1beta1',
     });
     const { metadata, ...machineTemplate } = cp.spec.machineTemplate;
@@ -199,7 +202,7 @@ describe('the control plane (CAPI computeControlPlane): topology over class, at 
         namespace: 'ns',
       },
       readinessGates: [{ conditionType: 'TopologyGate' }],
-      taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
+      taints: [{ key: 'topology-taint', effect: 'NoExecute', propagation: 'Always' }],
       nodeDrainTimeout: '5s',
       nodeVolumeDetachTimeout: '20s',
     });
@@ -435,7 +438,7 @@ describe('explain: the origins of what computeDesiredState computes itself', () 
   it('control plane fields: from the topology when it sets them, else from the class; timeouts in seconds noted when rendered as durations', () => {
     const classControlPlane = {
       readinessGates: [{ conditionType: 'A' }],
-      taints: [{ key: 'k', effect: 'NoSchedule' }],
+      taints: [{ key: 'k', effect: 'NoSchedule', propagation: 'Always' }],
       deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 },
     };
     const topologyControlPlane = {
@@ -516,7 +519,7 @@ describe('explain: the origins of what computeDesiredState computes itself', () 
             metadata: { labels: { cl: 'l' }, annotations: { ca: 'a' } },
           },
           topologyControlPlane: {
-            taints: [{ key: 'k', effect: 'NoSchedule' }],
+            taints: [{ key: 'k', effect: 'NoSchedule', propagation: 'Always' }],
             metadata: { annotations: { ta: 'x' } },
           },
         }),

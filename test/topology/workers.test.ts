@@ -124,7 +124,7 @@ const mdClass = {
   deletion: { order: 'Oldest', nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 },
   minReadySeconds: 5,
   readinessGates: [{ conditionType: 'ClassGate' }],
-  taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+  taints: [{ key: 'class-taint', effect: 'NoSchedule', propagation: 'Always' }],
   rollout: { strategy: strategy(1) },
   healthCheck: { checks: { nodeStartupTimeoutSeconds: 300 }, remediation: { maxInFlight: 2 } },
 };
@@ -134,7 +134,7 @@ const mdTopology = {
   failureDomain: 'fd-topology',
   deletion: { order: 'Newest', nodeDrainTimeoutSeconds: 7, nodeDeletionTimeoutSeconds: 30 },
   minReadySeconds: 9,
-  taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
+  taints: [{ key: 'topology-taint', effect: 'NoExecute', propagation: 'Always' }],
   rollout: { after: '2030-01-01T00:00:00Z', strategy: strategy(2) },
   healthCheck: { remediation: { maxInFlight: '50%' } },
 };
@@ -176,7 +176,7 @@ describe('computeMachineDeployment: every field topology over class', () => {
           },
           failureDomain: 'fd-topology',
           readinessGates: [{ conditionType: 'ClassGate' }],
-          taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
+          taints: [{ key: 'topology-taint', effect: 'NoExecute', propagation: 'Always' }],
           minReadySeconds: 9,
           deletion: { nodeDrainTimeoutSeconds: 7, nodeVolumeDetachTimeoutSeconds: 20, nodeDeletionTimeoutSeconds: 30 },
         },
@@ -193,7 +193,7 @@ describe('computeMachineDeployment: every field topology over class', () => {
     expect(md.spec.template.spec).toMatchObject({
       failureDomain: 'fd-class',
       minReadySeconds: 5,
-      taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+      taints: [{ key: 'class-taint', effect: 'NoSchedule', propagation: 'Always' }],
       deletion: { nodeDrainTimeoutSeconds: 10, nodeVolumeDetachTimeoutSeconds: 20 },
     });
     expect(md.metadata.annotations).toEqual({ ca: 'class', shared: 'class' });
@@ -261,7 +261,7 @@ describe('computeMachineDeployment: every field topology over class', () => {
       },
       failureDomain: 'fd-topology',
       readinessGates: [{ conditionType: 'ClassGate' }],
-      taints: [{ key: 'topology-taint', effect: 'NoExecute' }],
+      taints: [{ key: 'topology-taint', effect: 'NoExecute', propagation: 'Always' }],
       nodeDrainTimeout: '7s',
       nodeVolumeDetachTimeout: '20s',
       nodeDeletionTimeout: '30s',
@@ -324,7 +324,7 @@ describe('computeMachinePool', () => {
     failureDomains: ['a', 'b'],
     deletion: { nodeDrainTimeoutSeconds: 10 },
     minReadySeconds: 5,
-    taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+    taints: [{ key: 'class-taint', effect: 'NoSchedule', propagation: 'Always' }],
   };
 
   it('v1beta2: the pool, its bootstrap and infrastructure objects (templateToObject, pool-name label, Cluster owner reference)', () => {
@@ -374,7 +374,7 @@ describe('computeMachinePool', () => {
             kind: 'DevMachinePool',
             name: infra.metadata.name,
           },
-          taints: [{ key: 'class-taint', effect: 'NoSchedule' }],
+          taints: [{ key: 'class-taint', effect: 'NoSchedule', propagation: 'Always' }],
           minReadySeconds: 5,
           deletion: { nodeDrainTimeoutSeconds: 10, nodeDeletionTimeoutSeconds: 30 },
         },

@@ -78,14 +78,14 @@ describe('validateClusterClassDeep', () => {
   it('checks taints: reserved keys, key syntax, and refuses them while MachineTaintPropagation is off', () => {
     const cc = makeClass((spec) => {
       (spec.controlPlane as JsonObject).taints = [
-        { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
-        { key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute' },
+        { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule', propagation: 'Always' },
+        { key: 'node.kubernetes.io/out-of-service', effect: 'NoExecute', propagation: 'Always' },
       ];
       (workers(spec).machinePools as JsonObject[])[0]!.taints = [
-        { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' },
-        { key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' },
-        { key: 'node.cloudprovider.kubernetes.io/x', effect: 'NoSchedule' },
-        { key: 'bad key', effect: 'NoSchedule' },
+        { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule', propagation: 'Always' },
+        { key: 'node-role.kubernetes.io/master', effect: 'NoSchedule', propagation: 'Always' },
+        { key: 'node.cloudprovider.kubernetes.io/x', effect: 'NoSchedule', propagation: 'Always' },
+        { key: 'bad key', effect: 'NoSchedule', propagation: 'Always' },
       ];
     });
     const rs = brief(validateClusterClassDeep(cc, CLASS_REF, V1_14));
@@ -414,7 +414,7 @@ describe('validateClusterDeep', () => {
         name: 'md-0',
         metadata: { labels: { 'x.io/y': 'z z' } },
         rollout: { strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } } },
-        taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }],
+        taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', propagation: 'Always' }],
         healthCheck: { remediation: { maxInFlight: 'all' } },
       };
     });

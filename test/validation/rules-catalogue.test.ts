@@ -14,8 +14,8 @@
  * template name/kind/apiVersion set      | api/normalize.ts ¹              | Required value                                                        | cc-3
  * v1beta1 ref namespace dropped (warning) | api/normalize.ts ¹             | namespace "<ns>" is ignored: Cluster API v1.14 drops it ...           | cc-4
  * template present in the input (offline) | blueprint/blueprint.ts         | <Kind> "<name>" (<apiVersion>) referenced by ClusterClass ... not found | cc-5
- * unique MachineDeployment classes       | validation/clusterclass.ts      | MachineDeployment class must be unique. ...                           | cc-6
- * unique MachinePool classes             | validation/clusterclass.ts      | MachinePool class must be unique. ...                                 | cc-7
+ * unique MachineDeployment classes       | apiserver/listtype.ts ³         | Duplicate value: {"class":"x"} (the API server, before the webhook)   | cc-6
+ * unique MachinePool classes             | apiserver/listtype.ts ³         | Duplicate value: {"class":"x"}                                        | cc-7
  * rollout maxSurge/maxUnavailable        | validation/rules.ts             | must be either an int or a percentage: <err>                          | cc-8
  * rollout not both 0                     | validation/rules.ts             | maxUnavailable and maxSurge cannot both be 0                          | cc-9
  * CP healthCheck needs machineInfra      | validation/clusterclass.ts      | can be only set if spec.controlPlane.machineInfrastructure is set     | cc-10
@@ -50,7 +50,7 @@
  * version is semver                      | validation/cluster.ts           | version must be a valid semantic version                              | cl-5
  * version listed in kubernetesVersions   | validation/cluster.ts           | version must match one of the versions defined in the ClusterClass    | cl-6
  * MD/MP class exists in the class        | validation/cluster.ts           | <Kind>Class with name "x" does not exist in ClusterClass "cc"         | cl-7
- * MD/MP names unique                     | validation/cluster.ts           | name must be unique. <Kind> with name "x" is defined more than once   | cl-8
+ * MD/MP names unique                     | apiserver/listtype.ts ³         | Duplicate value: {"name":"x"} (the API server, before the webhook)    | cl-8
  * MD/MP names set                        | validation/cluster.ts (normalize reports it first) | name must not be empty                             | cl-9
  * CP healthCheck needs class machineInfra | validation/cluster.ts          | can be only set if spec.controlPlane.machineInfrastructure is set in ClusterClass | cl-10
  * healthCheck enabled needs a definition | validation/cluster.ts           | cannot be set to true as healthCheck definition is not available ...  | cl-11
@@ -83,6 +83,8 @@
  *   which is the reader's or the pipeline's own, not CAPI's, and (except cl-3) has no fix hint.
  * ² the patch engine checks the same at render time (`failed to calculate value: ...`, src/patches/compile.ts),
  *   but a class the webhook rejects renders no Cluster, so the pipeline reports it once, on the class.
+ * ³ the CRDs make these lists list-type maps, so the API server refuses a repeated key before CAPI's
+ *   webhook rule (internal/topology/check/compatibility.go `... must be unique`) is reached.
  */
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -276,9 +278,10 @@ describe('ClusterClass create rules (§8.1)', () => {
     const rs = render({ cls: (spec) => mdClasses(spec).push({ ...mdClasses(spec)[0]! }) });
     expectRule(rs, {
       ...CC,
-      path: 'spec.workers.machineDeployments[1].class',
-      capi: 'Invalid value: "default-worker": MachineDeployment class must be unique. MachineDeployment with class "default-worker" is defined more than once',
-      fix: 'remove the duplicate or rename one of them',
+      path: 'spec.workers.machineDeployments[1]',
+      capi: 'Duplicate value: {"class":"default-worker"}: the API server would reject this ClusterClass',
+      fix: 'fix it in the input',
+      open: true,
     });
   });
 
@@ -289,9 +292,10 @@ describe('ClusterClass create rules (§8.1)', () => {
     });
     expectRule(rs, {
       ...CC,
-      path: 'spec.workers.machinePools[1].class',
-      capi: 'Invalid value: "default-pool": MachinePool class must be unique. MachinePool with class "default-pool" is defined more than once',
-      fix: 'remove the duplicate or rename one of them',
+      path: 'spec.workers.machinePools[1]',
+      capi: 'Duplicate value: {"class":"default-pool"}: the API server would reject this ClusterClass',
+      fix: 'fix it in the input',
+      open: true,
     });
   });
 
@@ -406,7 +410,9 @@ describe('ClusterClass create rules (§8.1)', () => {
   it('cc-16 taints need the MachineTaintPropagation feature gate (off by default)', () => {
     const rs = render({
       cls: (spec) =>
-        ((spec.controlPlane as JsonObject).taints = [{ key: 'example.com/dedicated', effect: 'NoSchedule' }]),
+        ((spec.controlPlane as JsonObject).taints = [
+          { key: 'example.com/dedicated', effect: 'NoSchedule', propagation: 'Always' },
+        ]),
     });
     expectRule(rs, {
       ...CC,
@@ -420,11 +426,11 @@ describe('ClusterClass create rules (§8.1)', () => {
     const rs = render({
       cls: (spec) =>
         ((workers(spec).machinePools as JsonObject[])[0]!.taints = [
-          { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule' },
-          { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' },
-          { key: 'node.cloudprovider.kubernetes.io/x', effect: 'NoSchedule' },
-          { key: 'node-role.kubernetes.io/master', effect: 'NoSchedule' },
-          { key: 'bad key', effect: 'NoSchedule' },
+          { key: 'node.cluster.x-k8s.io/uninitialized', effect: 'NoSchedule', propagation: 'Always' },
+          { key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule', propagation: 'Always' },
+          { key: 'node.cloudprovider.kubernetes.io/x', effect: 'NoSchedule', propagation: 'Always' },
+          { key: 'node-role.kubernetes.io/master', effect: 'NoSchedule', propagation: 'Always' },
+          { key: 'bad key', effect: 'NoSchedule', propagation: 'Always' },
         ]),
     });
     const p = 'spec.workers.machinePools[default-pool].taints';
@@ -648,8 +654,8 @@ describe('ClusterClass variable definitions (§5.3)', () => {
             properties: { a: { type: 'string' } },
             'x-kubernetes-validations': [
               { rule: ' ' },
-              { rule: 'true', message: ' ' },
-              { rule: 'true', reason: 'Nope' },
+              { rule: '1 == 1', message: ' ' },
+              { rule: '2 == 2', reason: 'Nope' },
               { rule: 'true', fieldPath: '.b' },
               { rule: 'self +' },
             ],
@@ -1142,15 +1148,17 @@ describe('Cluster create rules (§8.2)', () => {
     });
     expectRule(rs, {
       ...C1,
-      path: 'spec.topology.workers.machineDeployments[1].name',
-      capi: 'Invalid value: "md-0": name must be unique. MachineDeployment with name "md-0" is defined more than once',
-      fix: 'rename one of them',
+      path: 'spec.topology.workers.machineDeployments[1]',
+      capi: 'Duplicate value: {"name":"md-0"}: the API server would reject this Cluster',
+      fix: 'fix it in the input',
+      open: true,
     });
     expectRule(rs, {
       ...C1,
-      path: 'spec.topology.workers.machinePools[1].name',
-      capi: 'Invalid value: "mp-0": name must be unique. MachinePool with name "mp-0" is defined more than once',
-      fix: 'rename one of them',
+      path: 'spec.topology.workers.machinePools[1]',
+      capi: 'Duplicate value: {"name":"mp-0"}: the API server would reject this Cluster',
+      fix: 'fix it in the input',
+      open: true,
     });
   });
 
@@ -1294,7 +1302,9 @@ describe('Cluster create rules (§8.2)', () => {
   it('cl-16 topology taints', () => {
     const rs = renderCluster(
       (spec) =>
-        (topology(spec).controlPlane = { taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }] }),
+        (topology(spec).controlPlane = {
+          taints: [{ key: 'node.kubernetes.io/unreachable', effect: 'NoExecute', propagation: 'Always' }],
+        }),
     );
     expectRule(rs, {
       ...C1,
