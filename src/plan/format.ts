@@ -60,7 +60,7 @@ function rolloutText(r: PlannedRollout, code: (s: string) => string): string {
 const mdCode = (s: string) => `\`${s}\``;
 
 /** GitHub refuses a comment longer than this (characters; a JavaScript string's length never undercounts them). */
-export const GITHUB_COMMENT_LIMIT = 65_536;
+const GITHUB_COMMENT_LIMIT = 65_536;
 
 function markdownCluster(c: ClusterPlan): string {
   const lines = [`<details><summary><code>${c.cluster}</code> (${c.clusterClass}): ${statusText(c)}</summary>`];

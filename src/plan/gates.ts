@@ -24,7 +24,7 @@ type GateName = FailOn | 'max-replaced-machines' | 'max-rolling-clusters';
  * lowest (a broken Cluster outweighs a budget, a budget any rollout). 0-3 and 128+ keep their
  * meaning (cli/io.ts ExitCode).
  */
-export const GATE_EXIT_CODES: Record<GateName, number> = {
+const GATE_EXIT_CODES: Record<GateName, number> = {
   'new-error': 4,
   'double-rollout': 5,
   'max-replaced-machines': 6,

@@ -78,7 +78,7 @@ export interface ClusterPlan {
 }
 
 /** What one group of Clusters (a ClusterClass, the fleet) adds up to. */
-export interface PlanCounts {
+interface PlanCounts {
   clusters: number;
   changed: number;
   rollingOut: number;
@@ -91,7 +91,7 @@ export interface PlanCounts {
 }
 
 /** The version of the JSON contract (schemas/plan.v1.json). */
-export const PLAN_SCHEMA_VERSION = 1;
+const PLAN_SCHEMA_VERSION = 1;
 
 export interface Plan {
   schemaVersion: typeof PLAN_SCHEMA_VERSION;
