@@ -24,7 +24,7 @@ function headline(plan: Plan): string {
     s.doubleRollouts > 0
       ? `; ${counted(s.doubleRollouts, 'worker')} ${s.doubleRollouts === 1 ? 'rolls' : 'roll'} twice`
       : '';
-  return `${thousands(s.changed)} of ${counted(s.clusters, 'Cluster')} change, ${thousands(s.rollingOut)} roll out replacing ${machinesPhrase(s.machines)}, ${thousands(s.newlyFailing)} newly fail validation${still}${waiting}${twice}`;
+  return `${thousands(s.changed)} of ${counted(s.clusters, 'Cluster')} change, ${thousands(s.rollingOut)} roll out${s.rollingOut > 0 ? ` replacing ${machinesPhrase(s.machines)}` : ''}, ${thousands(s.newlyFailing)} newly fail validation${still}${waiting}${twice}`;
 }
 
 /** Said once for the fleet rather than once per Cluster. */
