@@ -8,6 +8,7 @@ import type { ArgSpec } from './args.js';
 import { CAPI_VERSIONS } from '../core/capi-release.js';
 import { FAIL_ON, MODES, UPGRADE_POLICIES } from '../krm/config.js';
 import { CAPI_FLAGS, EXTENSION_FLAGS } from './inputs.js';
+import { PLAN_FAIL_ON } from '../plan/gates.js';
 
 export interface CommandSpec extends ArgSpec {
   /** How it is called, after the program name (the help's first column). */
@@ -21,6 +22,8 @@ export interface CommandSpec extends ArgSpec {
 /** `render --format`: manifests, kpt's view, a ResourceList, kustomize's plugin output, or one JSON List. */
 export const RENDER_FORMATS = ['manifests', 'all', 'resourcelist', 'kustomize', 'json'] as const;
 export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
+/** `plan --only`: what to list. */
+export const PLAN_ONLY = ['rollouts'] as const;
 const EXPLAIN_FORMATS = ['text', 'json'] as const;
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 /** The colour choices of the global `--color[=WHEN]`. */
@@ -74,10 +77,15 @@ const plan: CommandSpec = {
     config: 'string',
     set: 'list',
     help: 'boolean',
+    class: 'list',
+    only: 'string',
+    'max-replaced-machines': 'string',
+    'max-rolling-clusters': 'string',
+    'fail-on': 'list',
     ...EXTENSION_FLAGS,
     ...CAPI_FLAGS,
   },
-  values: { format: PLAN_FORMATS, ...CAPI_VALUES },
+  values: { format: PLAN_FORMATS, only: PLAN_ONLY, 'fail-on': PLAN_FAIL_ON, ...CAPI_VALUES },
   paths: ['base', 'config', ...EXTENSION_PATHS],
 };
 

@@ -28,7 +28,7 @@ export function colourFor(when: ColourWhen, tty: boolean, env: NodeJS.ProcessEnv
   return tty && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 
-/** Exit codes shared by every command, each meaning one thing (README "Exit codes"; the KRM Functions Specification (kustomize cmd/config/docs/api-conventions/functions-spec.md)). */
+/** Exit codes shared by every command, each meaning one thing (README "Exit codes"; `plan`'s gates add 4-8, plan/gates.ts; the KRM Functions Specification (kustomize cmd/config/docs/api-conventions/functions-spec.md)). */
 export const ExitCode = {
   ok: 0,
   /** Error results, including input that cannot be read. */

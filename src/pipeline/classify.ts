@@ -133,7 +133,7 @@ function duplicateGroups(items: readonly IdentifiedItem[], defaultNamespace: str
  * (`v1alpha4`) or a topology hidden by a typo (`topolgy:`) changes how it is read, never whether
  * it is there.
  */
-const isClusterObject = (ref: ObjectRef): boolean =>
+export const isClusterObject = (ref: ObjectRef): boolean =>
   ref.kind === 'Cluster' && ref.apiVersion.startsWith(`${CAPI_GROUP}/`);
 
 export function classify(

@@ -94,9 +94,12 @@ export function renderClusterItem(
     markReusable(done.objects, inputsMark(inputs, done.objects.length));
   ctx.results.push(renderedResult(ref, key, done.objects.length));
   runs.objects += done.objects.length;
-  return done.provenance
-    ? { cluster: key, objects: done.objects, provenance: done.provenance }
-    : { cluster: key, objects: done.objects };
+  return {
+    cluster: key,
+    objects: done.objects,
+    ...(done.provenance ? { provenance: done.provenance } : {}),
+    ...(done.deferred ? { deferred: done.deferred } : {}),
+  };
 }
 
 /** The Cluster as the API server decodes it and CAPI's webhook admits it, with its compiled class; undefined when refused. */
@@ -174,10 +177,12 @@ function renderedObjects(r: RenderedCluster): RenderedObject[] {
 function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | undefined): Attempt {
   const out: Result[] = [];
   const current = earlier || ctx.observed.length > 0 ? { previous: earlier, observed: ctx.observed } : undefined;
+  const sequenceFrom = ctx.extras.sequenceFrom?.get(t.key);
   const options = {
     coreVersion: t.coreVersion,
     upgrade: ctx.config.upgrade,
     ...(current ? { current } : {}),
+    ...(sequenceFrom ? { sequenceFrom } : {}),
     ...(ctx.extensions ? { extensions: ctx.extensions } : {}),
   };
   // With provenance, the render records where every value came from (a plain render records nothing). So it does
@@ -193,7 +198,8 @@ function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | un
   if (ctx.haveCrds) out.push(...crdResults(ctx, t, objects, originsOf(ctx, t, options, entries, recorder)));
   out.push(...rolloutResults(earlier, objects, t.ref, t.key));
   if (!ctx.mode.emits) return { results: out, objects };
-  return { results: out, ...emitted(ctx, t, outcome.rendered, entries, recorder) };
+  const { deferred } = outcome.rendered;
+  return { results: out, ...emitted(ctx, t, outcome.rendered, entries, recorder), ...(deferred ? { deferred } : {}) };
 }
 
 /** As on create: CRD defaults, the provider's defaulting webhook, CRD defaults, then the schema (admission.ts). */

@@ -91,7 +91,8 @@ export function runContext(
     ...previous.map((i) => ({ ...i, value: withoutPreviousMark(i.value) })),
     ...(extras.previousInputs ?? []),
   ];
-  let previousRender: Map<string, JsonObject[]> | undefined;
+  let previousRender: Map<string, JsonObject[]> | undefined =
+    extras.previousRendered && new Map(extras.previousRendered);
   let clusterUpdates = new Map<string, Result[]>();
   if (previousInputs.length > 0) {
     const isPrevious = new Set<InputItem>(previous);

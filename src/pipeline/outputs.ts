@@ -37,6 +37,7 @@ export interface Attempt {
   objects?: JsonObject[];
   edit?: ItemEdit;
   provenance?: ClusterOutput['provenance'];
+  deferred?: ClusterOutput['deferred'];
 }
 
 /** A digest of an object's content, whatever the key order of the inputs it was built from. */

@@ -6,6 +6,7 @@ import type { CutEarlierOutput } from '../krm/earlier.js';
 import type { InputItem } from '../krm/item.js';
 import type { ProvenanceInput } from '../provenance/report.js';
 import type { KeptOutputs } from './keep.js';
+import type { DeferredWorker } from '../topology/upgrade.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
@@ -25,6 +26,8 @@ export interface ClusterOutput {
    * `objects` is then empty.
    */
   reused?: string[];
+  /** With `PipelineExtras.sequenceFrom`: the workers upgrade sequencing holds back. */
+  deferred?: DeferredWorker[];
 }
 
 /** What a run decides besides the generated objects (known once every Cluster is rendered). */
@@ -67,6 +70,13 @@ export interface PipelineExtras {
   progress?: (done: number, total: number) => void;
   /** Input files that could not be read or parsed (the CLI's; reported already): while there are any, nothing is pruned. */
   unreadable?: readonly string[];
+  /** The previous inputs already rendered (plan's base), by `namespace/name`: each Cluster's current state, not rendered again. */
+  previousRendered?: ReadonlyMap<string, JsonObject[]>;
+  /**
+   * Each Cluster's objects before a planned change (plan's base render), by `namespace/name`: the
+   * render stays at the target versions and says which workers sequencing holds back.
+   */
+  sequenceFrom?: ReadonlyMap<string, readonly JsonObject[]>;
   /** Clusters with output from an earlier run that is not among the items (the CLI's `-o DIR`). */
   earlierClusters?: ReadonlySet<string>;
 }

@@ -16,8 +16,15 @@ import { objectNameErrors } from '../core/go/k8s-validation.js';
 import { computeDesiredState, type DesiredState } from './desired.js';
 import { patchDesiredState } from './patching.js';
 import { dropIgnoredPaths } from './applied.js';
-import { currentStateOf, sequenceUpgrade, targetVersions, type TopologyVersions } from './upgrade.js';
-import { groupOf } from '../core/labels.js';
+import {
+  controlPlaneKindOf,
+  currentStateOf,
+  deferredWorkers,
+  sequenceUpgrade,
+  targetVersions,
+  type DeferredWorker,
+  type TopologyVersions,
+} from './upgrade.js';
 import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from '../names/names.js';
 import { keyed } from '../core/fixes.js';
 import { UpgradePolicy } from '../krm/config.js';
@@ -29,6 +36,8 @@ export interface RenderedCluster {
   variables: DefaultedVariables;
   /** The Kubernetes version of each object (CAPI exp/topology/desiredstate/upgrade_plan.go `ComputeUpgradePlan`). */
   versions: TopologyVersions;
+  /** With `sequenceFrom`: the workers upgrade sequencing holds back on the way from those objects. */
+  deferred?: DeferredWorker[];
 }
 
 /**
@@ -189,15 +198,15 @@ export interface RenderClusterOptions {
   upgrade?: UpgradePolicy;
   /** What is known of the Cluster's current objects: an earlier render and/or observed (live) objects. */
   current?: { previous?: readonly JsonObject[]; observed?: readonly JsonObject[] };
+  /**
+   * The Cluster's objects before a planned change (plan's base): the render stays at the target
+   * versions and says which workers sequencing holds back on the way from them.
+   */
+  sequenceFrom?: readonly JsonObject[];
   /** The Runtime SDK client for external patches and ValidateTopology. */
   extensions?: ExternalHooks;
   /** Learns where every value of the rendered objects came from (provenance); a plain render has none. */
   recorder?: Recorder;
-}
-
-/** The group and kind of the control plane object the class creates (its template's kind without `Template`). */
-function controlPlaneKind(bp: Blueprint): { group: string; kind: string } {
-  return { group: groupOf(bp.controlPlane.ref.apiVersion), kind: bp.controlPlane.ref.kind.replace(/Template$/, '') };
 }
 
 export function renderCluster(
@@ -224,7 +233,7 @@ export function renderCluster(
   const stable = stableNames(bp, cluster, clusterRef);
   results.push(...stable.results);
   if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results, validated: true };
-  const current = options.current ? currentStateOf(cluster, controlPlaneKind(bp), options.current) : undefined;
+  const current = options.current ? currentStateOf(cluster, controlPlaneKindOf(bp.cc), options.current) : undefined;
   const sequenced = current
     ? sequenceUpgrade(cluster, bp.cc, current, options.upgrade ?? 'control-plane-first', clusterRef)
     : undefined;
@@ -267,5 +276,14 @@ export function renderCluster(
   }
   dropIgnoredPaths(passB.infrastructureCluster, rec);
   dropIgnoredPaths(passB.controlPlane, rec);
-  return { ok: true, rendered: { desired: passB, variables: vars.variables, versions }, results };
+  const rendered: RenderedCluster = { desired: passB, variables: vars.variables, versions };
+  if (options.sequenceFrom)
+    rendered.deferred = deferredWorkers(
+      cluster,
+      bp.cc,
+      options.sequenceFrom,
+      options.upgrade ?? 'control-plane-first',
+      clusterRef,
+    );
+  return { ok: true, rendered, results };
 }

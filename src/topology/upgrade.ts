@@ -387,6 +387,8 @@ interface WorkerRound {
   controlPlane: ControlPlaneDecision;
   /** Offline, "stable" also needs evidence: observed state showing the control plane at its version. */
   evidence: boolean;
+  /** Said to a worker waiting without evidence: how to give it (empty where no observed state can be given). */
+  evidenceHint: string;
   /** How many workers may upgrade at once (annotation UPGRADE_CONCURRENCY). */
   concurrency: number;
   note: Note;
@@ -407,7 +409,7 @@ interface WorkerList {
  * once the control plane is stable, in topology order, within the concurrency limit, unless held.
  */
 function workerVersions(round: WorkerRound, { kind, list, topos, current, plan }: WorkerList): Map<string, string> {
-  const { target, evidence, concurrency, note, noPlan } = round;
+  const { target, evidence, evidenceHint, concurrency, note, noPlan } = round;
   const [next] = plan;
   const { version: cpVersion, stableOrWaiting } = round.controlPlane;
   const key = list === 'machineDeployments' ? 'machineDeployment' : 'machinePool';
@@ -448,7 +450,7 @@ function workerVersions(round: WorkerRound, { kind, list, topos, current, plan }
       );
     else if (!stableOrWaiting || !evidence)
       keep(
-        `waiting for the control plane to finish its upgrade to ${cpVersion}${evidence ? '' : `; ${OBSERVED_HINT}`}`,
+        `waiting for the control plane to finish its upgrade to ${cpVersion}${evidence || !evidenceHint ? '' : `; ${evidenceHint}`}`,
       );
     else if (next === undefined) {
       out.set(t.name, w.version);
@@ -466,6 +468,8 @@ function workerVersions(round: WorkerRound, { kind, list, topos, current, plan }
 /**
  * The versions of one Cluster's objects. `current` is undefined or empty for a new Cluster.
  * Results are `info` (what moves, what is held back and why) or `error` (no upgrade plan).
+ * `evidenceHint` tells a waiting worker how to show the control plane done (none in a plan, which
+ * previews the whole change).
  */
 export function sequenceUpgrade(
   cluster: Cluster,
@@ -473,6 +477,7 @@ export function sequenceUpgrade(
   current: CurrentState,
   policy: UpgradePolicy,
   ref: ObjectRef,
+  evidenceHint: string = OBSERVED_HINT,
 ): Decision {
   const target = cluster.topology.version;
   const allAtTarget = targetVersions(cluster);
@@ -509,7 +514,15 @@ export function sequenceUpgrade(
   const anyRolling = [...currentMDs, ...currentMPs].some((w) => w.rolling);
   const controlPlane = controlPlaneVersion(cpState, target, plan, { mdPlan, mpPlan, anyRolling }, note, noPlan);
   const concurrency = Math.max(1, Number.parseInt(cluster.metadata.annotations?.[UPGRADE_CONCURRENCY] ?? '1', 10) || 1);
-  const round: WorkerRound = { target, controlPlane, evidence: cpState.observed, concurrency, note, noPlan };
+  const round: WorkerRound = {
+    target,
+    controlPlane,
+    evidence: cpState.observed,
+    evidenceHint,
+    concurrency,
+    note,
+    noPlan,
+  };
   return {
     versions: {
       controlPlane: controlPlane.version,
@@ -531,6 +544,53 @@ export function sequenceUpgrade(
     },
     results,
   };
+}
+
+/** The group and kind of the control plane object a class creates (its template's kind without `Template`). */
+export function controlPlaneKindOf(cc: ClusterClass): { group: string; kind: string } {
+  const ref = cc.controlPlane.templateRef;
+  return { group: groupOf(ref.apiVersion), kind: ref.kind.replace(/Template$/, '') };
+}
+
+/** A worker the next apply leaves below the topology version (upgrade sequencing holds it back), and why. */
+export interface DeferredWorker {
+  kind: 'MachineDeployment' | 'MachinePool';
+  /** Its name in the Cluster topology. */
+  topology: string;
+  from: string;
+  to: string;
+  reason: string;
+}
+
+/**
+ * The workers sequencing holds back when the Cluster moves from `previous` (its objects as
+ * rendered before the change, taken as applied) to its topology: what `sequenceUpgrade` decides
+ * for the next apply, without rendering anything.
+ */
+export function deferredWorkers(
+  cluster: Cluster,
+  cc: ClusterClass,
+  previous: readonly JsonObject[],
+  policy: UpgradePolicy,
+  ref: ObjectRef,
+): DeferredWorker[] {
+  const current = currentStateOf(cluster, controlPlaneKindOf(cc), { previous });
+  const { versions } = sequenceUpgrade(cluster, cc, current, policy, ref, '');
+  const target = cluster.topology.version;
+  const held = (kind: DeferredWorker['kind'], key: string, byName: ReadonlyMap<string, string>): DeferredWorker[] =>
+    [...byName]
+      .filter(([, version]) => version !== target)
+      .map(([topology, from]) => ({
+        kind,
+        topology,
+        from,
+        to: target,
+        reason: versions.reasons?.get(`${key}/${topology}`) ?? '',
+      }));
+  return [
+    ...held('MachineDeployment', 'machineDeployment', versions.machineDeployments),
+    ...held('MachinePool', 'machinePool', versions.machinePools),
+  ];
 }
 
 /** Every object at the topology version: a new Cluster, or `upgrade: all-at-once`. */

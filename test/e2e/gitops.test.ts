@@ -490,6 +490,7 @@ describe('a clean first run', () => {
       'dist/render-clusterclass.cjs',
       'dist/render-clusterclass.cjs.cache',
       'package.json',
+      'schemas/plan.v1.json',
     ]);
     const installed = mkdtempSync(join(tmpdir(), 'rcc-pkg-'));
     for (const f of packed) cpSync(join(repoRoot, f), join(installed, f));

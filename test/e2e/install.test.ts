@@ -82,6 +82,7 @@ const INSTALLED = [
   'dist/render-clusterclass.cjs',
   'dist/render-clusterclass.cjs.cache',
   'package.json',
+  'schemas/plan.v1.json',
 ];
 
 /**
