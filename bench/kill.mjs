@@ -254,7 +254,7 @@ export async function killCampaign({ clusters, kills, seed, log = () => {} }) {
             readFileSync(join(dir, LIST), 'utf8')
               .split('\n')
               .filter((l) => l && !l.startsWith('#'))
-              .map((l) => l.slice(0, l.lastIndexOf('\t'))),
+              .map((l) => l.split('\t')[0]),
           )
         : undefined;
       // Files whose content changes: how many the killed run got to (new) and how many it did not (old).

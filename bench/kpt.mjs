@@ -35,19 +35,26 @@ const PAIRS = Math.max(1, Number(process.env.BENCH_KPT_PAIRS ?? 3));
 const bin = join(here, '..', 'bin', 'render-clusterclass');
 const TIME = '/usr/bin/time';
 
-/** Runs argv under /usr/bin/time: wall s, cpu s (user+sys, children included), peak RSS MiB, load average after. */
-export function timed(argv, { stdin, stdout, env } = {}) {
+/** Runs argv under /usr/bin/time: wall s, cpu s (user+sys, children included), peak RSS MiB, load average after, and its stderr. */
+export function timed(argv, { stdin, stdout, env, cwd } = {}) {
   const r = spawnSync(TIME, ['-f', '__TIME %e %U %S %M', ...argv], {
     input: stdin === undefined ? undefined : readFileSync(stdin),
     stdio: ['pipe', stdout === undefined ? 'ignore' : 'pipe', 'pipe'],
     maxBuffer: 1 << 30,
     env,
+    cwd,
   });
   const stderr = r.stderr.toString();
   const m = /__TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(stderr);
   if (r.status !== 0 || !m) throw new Error(`${argv.join(' ')} exited ${r.status}: ${stderr.slice(-2000)}`);
   if (stdout) writeFileSync(stdout, r.stdout);
-  return { wall: Number(m[1]), cpu: Number(m[2]) + Number(m[3]), rssMiB: Number(m[4]) / 1024, load: loadavg()[0] };
+  return {
+    wall: Number(m[1]),
+    cpu: Number(m[2]) + Number(m[3]),
+    rssMiB: Number(m[4]) / 1024,
+    load: loadavg()[0],
+    stderr: stderr.slice(0, m.index),
+  };
 }
 
 /** The run with the median CPU time. */

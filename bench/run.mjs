@@ -9,13 +9,15 @@
 //   BENCH_KEEP=1           keep the temporary directory (inputs, outputs, precomputed floor data)
 //   BENCH_RENDERER=bin|dist  force bin/render-clusterclass (bundle) or dist/cli/main.js
 //   BENCH_KPT_SIZES=2000,10000  fleet sizes through the real kpt (bench/kpt.mjs); 0 skips it
+//   BENCH_REUSE_O_SIZES=2000,10000  fleet sizes of `render -o DIR` run again (bench/reuse-o.mjs); 0 skips it
 //   BENCH_HOSTILE=0        skip timing the hostile corpus (bench/hostile.mjs)
 //   BENCH_KUSTOMIZE=0      skip kustomize at fleet size (bench/kustomize.mjs; ~30 minutes)
 //   BENCH_AB=REV           A/B: build git revision REV in a temporary worktree and run its bin in
 //                          turn with this checkout's for the cold start and every render with a
 //                          floor (1/100/1,000 Clusters), reporting both and their ratio
 // The last line printed is `render-ratio=<x> cold-start-ratio=<y> scaling=<z> peak-rss-mib=<m>
-// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> hostile-max-wall-s=<h> ... kustomize-plugin-exponent=<e> ...`.
+// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> reuse-o-rerender-ratio=<r> hostile-max-wall-s=<h> ...
+// kustomize-plugin-exponent=<e> ...`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
@@ -35,6 +37,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { fleetResourceList } from './fleet.mjs';
 import { hostileBench, hostileReport } from './hostile.mjs';
 import { kptBench, kptReport } from './kpt.mjs';
+import { reuseOBench, reuseOReport } from './reuse-o.mjs';
 import { kustomizeBench, kustomizeReport } from './kustomize.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -319,6 +322,14 @@ try {
     .filter((n) => n > 0);
   const kpt =
     kptSizes.length > 0 ? kptReport(kptBench(kptSizes, log)) : { lines: [], summary: 'kpt-rerender-ratio=n/a' };
+  const reuseOSizes = (env.BENCH_REUSE_O_SIZES ?? (QUICK ? '200' : '2000,10000'))
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
+  const reuseO =
+    reuseOSizes.length > 0
+      ? reuseOReport(reuseOBench(reuseOSizes, log))
+      : { lines: [], summary: 'reuse-o-rerender-ratio=n/a' };
   const hostile =
     env.BENCH_HOSTILE === '0' ? { lines: [], summary: 'hostile-max-wall-s=n/a' } : hostileReport(hostileBench(log));
   const kustomize =
@@ -327,13 +338,14 @@ try {
       : kustomizeReport(kustomizeBench(QUICK ? { plugin: [100, 200], rendered: [200], render: [] } : undefined, log));
   out.push(
     ...kpt.lines,
+    ...reuseO.lines,
     ...hostile.lines,
     ...kustomize.lines,
     '',
     `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`,
   );
   out.push(
-    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${hostile.summary} ${kustomize.summary}`,
+    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${reuseO.summary} ${hostile.summary} ${kustomize.summary}`,
   );
   process.stdout.write(out.join('\n') + '\n');
 } finally {

@@ -260,10 +260,12 @@ function split(ws, dirRel) {
   return parts;
 }
 
+/** The outputs list's lines as path<TAB>Cluster (without the reuse marks a line may carry after them). */
 const listLines = (text) =>
   (text ?? '')
     .split('\n')
     .filter((l) => l && !l.startsWith('#'))
+    .map((l) => l.split('\t').slice(0, 2).join('\t'))
     .sort();
 
 function diffMaps(a, b) {
@@ -703,6 +705,20 @@ export function commandArbitraries(fc) {
     ),
     pick.map((i) =>
       command('link on an output file', outputPaths, i, (m, real, p, label) => linkOnPath(m, real, p, label)),
+    ),
+    // A file edited by hand is never reused (cli/outdir.ts intactOutputs): a Cluster rendered next
+    // gets its fresh render back; one kept keeps the file as it is now.
+    ...['append a line', 'truncate'].map((how) =>
+      pick.map((i) =>
+        command(`edit an output file by hand (${how})`, outputPaths, i, async (m, real, p, label) => {
+          const [owner, files] = [...m.last].find(([, f]) => f.has(p));
+          const text = how === 'truncate' ? files.get(p).slice(0, 20) : `${files.get(p)}# edited by hand\n`;
+          writeFileSync(join(real.dir, p), text);
+          // A copy: the files may be a fresh render's, shared by every sequence.
+          m.last.set(owner, new Map(files).set(p, text));
+          await renderAndCheck(m, real, label);
+        }),
+      ),
     ),
     ...[LIST, LOCK].map((p) =>
       fc.constant(

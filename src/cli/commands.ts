@@ -49,6 +49,7 @@ const render: CommandSpec = {
     set: 'list',
     ...HELP_FLAGS,
     'with-inputs': 'boolean',
+    'no-reuse': 'boolean',
     'fail-on': 'string',
     strict: 'boolean',
     upgrade: 'string',

@@ -277,6 +277,7 @@ export async function configFromFlags(
   const urls = flags.extension as string[] | undefined;
   if (urls && urls.length > 0) settings.extensionURLs = urls.join(',');
   if (flags.strict === true) settings.strict = 'true';
+  if (flags['no-reuse'] === true) settings.reuse = 'false';
   const merged = applySettings(cfg.config, settings, true);
   if (!merged.ok) return merged;
   const { extensions, extensionURLs } = settings;

@@ -9,6 +9,10 @@
  * - `DIR/.render-clusterclass-outputs` lists every file written, with its Cluster. DIR's listed
  *   files are never read as input, and files of Clusters that are gone are pruned — only regular
  *   files the list names, reached without links, never anything else in DIR.
+ * - A file of a reusable render (pipeline/reuse.ts) is listed with its inputs mark and the SHA-256
+ *   of its content as written. A re-run reuses a Cluster's files only when every one of them is a
+ *   regular file with that content (`intactOutputs`): one edited by hand, truncated, replaced by a
+ *   link or missing is rendered again. Reused files are not touched; their lines stay.
  * - Files the caller keeps (pipeline/keep.ts: a Cluster in the inputs that was not rendered; every
  *   file in a run that could not read all its inputs) stay untouched.
  * - Nothing is written outside DIR: no link below DIR is followed, new files are created
@@ -20,26 +24,48 @@
  * - A file whose content is unchanged is not touched (its mtime stays, so rsync, make and git
  *   see no change).
  */
+import { createHash } from 'node:crypto';
 import { join, relative, sep } from 'node:path';
 import { isClusterFile } from '../pipeline/layout.js';
+import type { EarlierFile } from '../pipeline/types.js';
 import { SafeDir, UnsafePath, relativePathProblem, type LockedDir } from './safefs.js';
 
 /** The list of files this tool wrote in an output directory (not YAML, so no applier reads it). */
 export const OUTPUTS_LIST = '.render-clusterclass-outputs';
-const HEADER = '# Files written by render-clusterclass (path<TAB>Cluster; "-" for copied inputs). Do not edit.\n';
+const HEADER =
+  '# Files written by render-clusterclass (path<TAB>Cluster[<TAB>inputs<TAB>sha256]; "-" for copied inputs). Do not edit.\n';
 const INPUTS = '-';
 
-export interface OutputFile {
+/** A line of the outputs list: whose file it is and, for a file of a reusable render, its inputs mark and content hash. */
+export interface ListEntry {
+  /** `<namespace>/<name>` of the Cluster, or `-` for a copied input. */
+  owner: string;
+  /** The mark of the render that wrote it (pipeline/reuse.ts `inputsMark`). */
+  inputs?: string;
+  /** The SHA-256 of its content as written, hex. */
+  sha256?: string;
+}
+
+/** A file `-o DIR` holds after this run: new content, or the content of a reused render, left as it is. */
+export type OutputFile = {
   /** Relative to the output directory, `/`-separated. */
   path: string;
   /** `<namespace>/<name>` of the Cluster, or undefined for a copied input. */
   cluster?: string;
-  text: string;
-}
+} & (
+  | {
+      text: string;
+      /** The mark of a reusable render (pipeline/reuse.ts), listed with the hash of `text`. */
+      inputs?: string;
+    }
+  | { reused: Required<ListEntry> }
+);
 
 export interface OutputSummary<Reason extends string> {
   written: number;
   unchanged: number;
+  /** Of the unchanged: files of reused renders, not rendered again. */
+  reused: number;
   pruned: number;
   /** Earlier files left as they were, by the reason the caller's `keep` gave. */
   kept: Map<Reason, number>;
@@ -57,21 +83,32 @@ export interface ListGuard {
   holdsInputs: boolean;
 }
 
-/** The outputs list: path → Cluster; lines that cannot name a file of DIR are left out, with why. */
-function parseList(text: string, shown: string): { entries: Map<string, string>; notes: string[] } {
-  const entries = new Map<string, string>();
+/** A mark as pipeline/reuse.ts `inputsMark` writes it, and a SHA-256 in hex. */
+const MARK = /^[0-9a-f]{32}\/[1-9][0-9]{0,5}$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * The outputs list: path → entry; lines that cannot name a file of DIR are left out, with why. The
+ * marks of a line are kept only when well-formed and on a Cluster's file (else its file is rendered
+ * again); a list written before marks existed has none.
+ */
+function parseList(text: string, shown: string): { entries: Map<string, ListEntry>; notes: string[] } {
+  const entries = new Map<string, ListEntry>();
   const notes: string[] = [];
   text.split('\n').forEach((line, i) => {
     if (line === '' || line.startsWith('#')) return;
-    const tab = line.lastIndexOf('\t');
-    const path = line.slice(0, Math.max(tab, 0));
-    const owner = line.slice(tab + 1);
+    const fields = line.split('\t');
+    const [path = '', owner = '', inputs = '', sha256 = ''] = fields;
     const problem =
-      tab <= 0 || tab === line.length - 1
-        ? 'not "path<TAB>Cluster"'
+      (fields.length !== 2 && fields.length !== 4) || path === '' || owner === ''
+        ? 'not "path<TAB>Cluster[<TAB>inputs<TAB>sha256]"'
         : (relativePathProblem(path) ?? notOwnersFile(path, owner));
     if (problem) notes.push(`${join(shown, OUTPUTS_LIST)}:${i + 1}: ignored: ${problem}`);
-    else entries.set(path, owner);
+    else
+      entries.set(
+        path,
+        owner !== INPUTS && MARK.test(inputs) && SHA256.test(sha256) ? { owner, inputs, sha256 } : { owner },
+      );
   });
   return { entries, notes };
 }
@@ -84,11 +121,13 @@ function parseList(text: string, shown: string): { entries: Map<string, string>;
 const notOwnersFile = (path: string, owner: string): string | undefined =>
   owner === INPUTS || isClusterFile(path, owner) ? undefined : `not a file of Cluster ${owner}`;
 
-const listText = (entries: ReadonlyMap<string, string>): string =>
+const listText = (entries: ReadonlyMap<string, ListEntry>): string =>
   `${HEADER}${[...entries]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([p, c]) => `${p}\t${c}\n`)
+    .map(([p, e]) => `${[p, e.owner, ...(e.inputs && e.sha256 ? [e.inputs, e.sha256] : [])].join('\t')}\n`)
     .join('')}`;
+
+const sha256Of = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** How paths are compared for collisions: as a case-insensitive, normalising filesystem (macOS) would. */
 const pathKey = (path: string): string => path.normalize('NFC').toLowerCase();
@@ -138,12 +177,40 @@ export function outputPathProblems(
   return problems;
 }
 
-/** What DIR's outputs list names, path → Cluster, and DIR's real path (undefined: no DIR yet); UnsafePath when DIR or its list cannot be read safely. */
-export async function listedOutputs(dir: string): Promise<{ root: string; entries: Map<string, string> } | undefined> {
+/** What DIR's outputs list names, path → entry, and DIR's real path (undefined: no DIR yet); UnsafePath when DIR or its list cannot be read safely. */
+export async function listedOutputs(
+  dir: string,
+): Promise<{ root: string; entries: Map<string, ListEntry> } | undefined> {
   const root = await SafeDir.open(dir, { create: false, followNamed: true });
   if (!root) return undefined;
   return { root: root.abs, entries: parseList((await root.read(OUTPUTS_LIST)) ?? '', dir).entries };
 }
+
+/**
+ * The files each Cluster's earlier render left in DIR, as `listed` names them, each with its mark
+ * only when it is a regular file (reached without links) whose content has the hash the list
+ * gives: a file edited, truncated, replaced or missing has none, so its Cluster is rendered again.
+ */
+export async function intactOutputs(
+  dir: string,
+  listed: ReadonlyMap<string, ListEntry>,
+): Promise<Map<string, EarlierFile[]>> {
+  const root = await SafeDir.open(dir, { create: false, followNamed: true });
+  const byCluster = new Map<string, EarlierFile[]>();
+  const files = [...listed].filter(([, e]) => listedCluster(e.owner) !== undefined);
+  for (const [path, e] of files) {
+    const text = e.inputs && root ? await root.readIfRegular(path) : undefined;
+    const file: EarlierFile =
+      text !== undefined && sha256Of(text) === e.sha256
+        ? { path, inputs: e.inputs, objects: documents(text) }
+        : { path, objects: 0 };
+    byCluster.set(e.owner, [...(byCluster.get(e.owner) ?? []), file]);
+  }
+  return byCluster;
+}
+
+/** The documents of a file this tool wrote (output/write.ts `stringifyDocuments`: `---` lines between them, none inside). */
+const documents = (text: string): number => (text === '' ? 0 : text.split('\n---\n').length);
 
 /** Whether `path` is `dir` or below it (both absolute). */
 export const within = (path: string, dir: string): boolean =>
@@ -186,20 +253,30 @@ async function bringUpToDate<Reason extends string>(
   const root = run.dir;
   const listed = await root.read(OUTPUTS_LIST);
   const { entries: before, notes } = parseList(listed ?? '', root.shown);
-  const summary: OutputSummary<Reason> = { written: 0, unchanged: 0, pruned: 0, kept: new Map(), notes };
+  const summary: OutputSummary<Reason> = { written: 0, unchanged: 0, reused: 0, pruned: 0, kept: new Map(), notes };
 
   // First look, change nothing: every path is checked before the first write.
-  const after = new Map<string, string>();
+  const after = new Map<string, ListEntry>();
   const produced = new Set(files.map((f) => f.path));
-  for (const [path, cluster] of before) {
-    const reason = produced.has(path) ? undefined : keep(listedCluster(cluster));
+  for (const [path, entry] of before) {
+    const reason = produced.has(path) ? undefined : keep(listedCluster(entry.owner));
     if (reason === undefined) continue;
-    after.set(path, cluster);
+    after.set(path, entry);
     summary.kept.set(reason, (summary.kept.get(reason) ?? 0) + 1);
   }
-  const changed: OutputFile[] = [];
+  const changed: { path: string; text: string }[] = [];
   for (const f of files) {
-    after.set(f.path, listedOwner(f));
+    if ('reused' in f) {
+      // Found intact before the render (intactOutputs); a change since shows as a hash mismatch next run.
+      after.set(f.path, f.reused);
+      summary.unchanged++;
+      summary.reused++;
+      continue;
+    }
+    after.set(
+      f.path,
+      f.inputs ? { owner: listedOwner(f), inputs: f.inputs, sha256: sha256Of(f.text) } : { owner: listedOwner(f) },
+    );
     if ((await root.read(f.path)) === f.text) summary.unchanged++;
     else changed.push(f);
   }
@@ -208,7 +285,7 @@ async function bringUpToDate<Reason extends string>(
     if (after.has(path)) continue;
     const why = guard.inputs.has(path)
       ? 'an input of this run'
-      : guard.holdsInputs && before.get(path) === INPUTS
+      : guard.holdsInputs && before.get(path)?.owner === INPUTS
         ? 'DIR holds inputs, so no copied input can be there'
         : undefined;
     if (why) {
@@ -226,7 +303,7 @@ async function bringUpToDate<Reason extends string>(
   await run.sweep();
   const staged = await mapLimited(changed, async (f) => ({ path: f.path, staged: await run.stage(f.text) }));
   // The list names every file this run may write before the first is renamed into place.
-  const writeList = async (entries: ReadonlyMap<string, string>, current: string | undefined) => {
+  const writeList = async (entries: ReadonlyMap<string, ListEntry>, current: string | undefined) => {
     const text = listText(entries);
     if (text !== current) await run.install(await run.stage(text), OUTPUTS_LIST);
     return text;

@@ -25,6 +25,7 @@ import {
   renderPipeline,
   runPipeline,
   type KeepDecision,
+  type PipelineExtras,
   type PipelineOutput,
   type PipelineSummary,
 } from '../pipeline/run.js';
@@ -44,6 +45,7 @@ import {
 import { ExitCode, type CliIO } from './io.js';
 import { locator } from './locate.js';
 import {
+  intactOutputs,
   listedCluster,
   listedOutputs,
   listedOwner,
@@ -52,6 +54,7 @@ import {
   relativeTo,
   within,
   writeOutputDir,
+  type ListEntry,
   type OutputFile,
   type OutputSummary,
 } from './outdir.js';
@@ -64,6 +67,7 @@ import { COMMANDS, RENDER_FORMATS } from './commands.js';
 import { RENDERER_BUILD } from './build.js';
 import { commandSources, functionConfigSources, prepareExtensions, type PreparedExtensions } from './extensions.js';
 import { PATH_ANNOTATION } from '../core/labels.js';
+import { inputsMark } from '../pipeline/reuse.js';
 import type { InputItem } from '../krm/item.js';
 
 function exitCodeFor(results: readonly Result[], config: RenderConfig): number {
@@ -136,7 +140,8 @@ export async function runFunction(io: CliIO): Promise<number> {
   const extras = {
     extensions: extensions.value.inputs,
     ...(input.earlier ? { earlier: input.earlier } : {}),
-    ...(RENDERER_BUILD ? { renderer: RENDERER_BUILD } : {}),
+    // Opt-in here: the marks are annotations on every object (pipeline/reuse.ts).
+    ...(cfg.config.reuse === true && RENDERER_BUILD ? { renderer: RENDERER_BUILD } : {}),
   };
   const output = renderPipeline(input.items, cfg.config, [...input.results, ...extensions.value.results], extras, (g) =>
     writer.add(g),
@@ -194,6 +199,9 @@ Options:
                        are not rewritten, nothing half-written appears, no link below DIR is
                        followed, and one run at a time writes DIR (see README)
   --with-inputs        with -o: also write the applyable inputs (ClusterClass, templates, ...)
+  --no-reuse           with -o: render every Cluster, also those whose files DIR's outputs list
+                       shows were rendered from the same inputs (reused by default; also
+                       --set reuse=false)
   --config FILE        function config (RenderClusterClass or ConfigMap) as a file
   --set KEY=VALUE      a function config field (repeatable), e.g. --set mode=preview
   --mode MODE          expand (default) | preview (the rendered objects, for review) |
@@ -396,9 +404,16 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   if (typeof request === 'number') return request;
   const { config, format, outDir, withInputs } = request;
   let own: OwnOutputs = { exclude: [], holdsInput: false, listed: new Map() };
+  let reuse: Pick<PipelineExtras, 'renderer' | 'earlierFiles'> = {};
   if (outDir !== undefined) {
     try {
       own = await ownOutputs(outDir, request.paths);
+      // On unless turned off (--no-reuse, reuse: false): the marks live in DIR's outputs list, not in the YAML.
+      if (config.reuse !== false && config.mode !== 'validate' && RENDERER_BUILD)
+        reuse = {
+          renderer: `${RENDERER_BUILD} -o --format ${format}`,
+          earlierFiles: await intactOutputs(outDir, own.listed),
+        };
     } catch (e) {
       return cannotWrite(io, outDir, e);
     }
@@ -423,7 +438,8 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     unreadable: [...inputs.unreadable.map((u) => u.path), ...inputs.links.flatMap((l) => l.file?.path ?? [])],
     ...(outDir === undefined
       ? {}
-      : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry) ?? [])) }),
+      : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry.owner) ?? [])) }),
+    ...reuse,
   });
   shown.end();
   const saved = await extensions.save();
@@ -433,7 +449,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const dirFiles =
     outDir !== undefined && config.mode !== 'validate'
       ? await checkedOutputFiles(
-          outputDirFiles(output, config, inputs.files, withInputs, manifest),
+          outputDirFiles(output, config, { files: inputs.files, withInputs, listed: own.listed }, manifest),
           items,
           inputs.files,
           config,
@@ -540,15 +556,15 @@ function pruningApplier(format: Format, env: NodeJS.ProcessEnv): string | undefi
 
 /**
  * The files of `-o DIR`: each rendered Cluster's objects at `<namespace>/<cluster>.yaml` (their
- * path below `outputDir`), a provenance report as is (it is wanted next to them); with
- * `--with-inputs` the applyable inputs too, at their path below the argument they came from.
- * One file per Cluster (or copied input) and path: two that share a path are refused later.
+ * path below `outputDir`), a provenance report as is (it is wanted next to them), each marked when
+ * its render is reusable; a reused Cluster's files as `listed` gives them; with `--with-inputs`
+ * the applyable inputs too, at their path below the argument they came from. One file per Cluster
+ * (or copied input) and path: two that share a path are refused later.
  */
 function outputDirFiles(
   output: PipelineOutput,
   config: RenderConfig,
-  files: readonly InputFile[],
-  withInputs: boolean,
+  dir: { files: readonly InputFile[]; withInputs: boolean; listed: OwnOutputs['listed'] },
   manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined,
 ): OutputFile[] {
   const bySource = new Map<string, { path: string; cluster?: string; objects: JsonObject[] }>();
@@ -560,7 +576,14 @@ function outputDirFiles(
     bySource.set(key, entry);
   };
   const below = `${config.outputDir}/`;
+  const reused: OutputFile[] = [];
+  const marks = new Map<string, string>();
   for (const g of output.generated) {
+    for (const path of g.reused ?? []) {
+      const { owner, inputs, sha256 } = dir.listed.get(path) ?? {};
+      if (owner && inputs && sha256) reused.push({ path, cluster: g.cluster, reused: { owner, inputs, sha256 } });
+    }
+    if (g.inputs) marks.set(g.cluster, g.inputs);
     for (const o of g.objects) {
       const path = String(annotationsOf(o)[PATH_ANNOTATION]);
       add(
@@ -570,12 +593,23 @@ function outputDirFiles(
       );
     }
   }
-  if (withInputs) {
-    const rel = new Map(files.map((f) => [f.path, f.rel]));
+  if (dir.withInputs) {
+    const rel = new Map(dir.files.map((f) => [f.path, f.rel]));
     for (const i of output.keep)
       add(rel.get(i.file?.path ?? '') ?? 'stdin.yaml', undefined, manifest(outputValue(i, output), false));
   }
-  return [...bySource.values()].map(({ objects, ...f }) => ({ ...f, text: stringifyDocuments(objects) }));
+  const written = [...bySource.values()];
+  // A reusable render's files are marked with its digest and their count (pipeline/reuse.ts).
+  const fileCount = new Map<string | undefined, number>();
+  for (const f of written) fileCount.set(f.cluster, (fileCount.get(f.cluster) ?? 0) + 1);
+  return [
+    ...written.map(({ objects, ...f }) => {
+      const digest = f.cluster === undefined ? undefined : marks.get(f.cluster);
+      const text = stringifyDocuments(objects);
+      return digest ? { ...f, text, inputs: inputsMark(digest, fileCount.get(f.cluster) ?? 0) } : { ...f, text };
+    }),
+    ...reused,
+  ];
 }
 
 /** What `-o DIR` must not read back, whether DIR is (or holds) an input path, and what its list names. */
@@ -585,8 +619,8 @@ interface OwnOutputs {
   holdsInput: boolean;
   /** DIR's real path, when it exists. */
   root?: string;
-  /** The outputs list: path → Cluster. */
-  listed: ReadonlyMap<string, string>;
+  /** The outputs list: path → entry. */
+  listed: ReadonlyMap<string, ListEntry>;
 }
 
 /**
@@ -602,7 +636,7 @@ async function ownOutputs(outDir: string, paths: readonly string[]): Promise<Own
   if (!listed) return { exclude, holdsInput: false, listed: new Map() };
   const own: OwnOutputs = { exclude, holdsInput: false, root: listed.root, listed: listed.entries };
   // Only Clusters' files: a copied input is never ours to hide when DIR holds inputs (--with-inputs is refused then).
-  const files = [...listed.entries].flatMap(([p, owner]) =>
+  const files = [...listed.entries].flatMap(([p, { owner }]) =>
     listedCluster(owner) === undefined ? [] : [join(listed.root, p)],
   );
   for (const p of paths) {
@@ -656,7 +690,7 @@ async function checkedOutputFiles(
     inputsInDir,
   );
   files.forEach((f, i) => {
-    const keeper = own.listed.get(f.path);
+    const keeper = own.listed.get(f.path)?.owner;
     if (
       keeper === undefined ||
       keeper === listedOwner(f) ||
@@ -714,7 +748,7 @@ function describeOutputs(dir: string, s: OutputSummary<KeepReason>, skippedFiles
   const reasons = [...s.kept].map(([reason, n]) => `${s.kept.size > 1 ? `${n} ` : ''}${KEPT_BECAUSE[reason]}`);
   const parts = [
     `${s.written} written`,
-    `${s.unchanged} unchanged`,
+    `${s.unchanged} unchanged${s.reused > 0 ? ` (${s.reused} reused: inputs unchanged)` : ''}`,
     `${kept} kept${kept > 0 ? ` (${reasons.join(', ')})` : ''}`,
     `${skippedFiles} skipped${skippedFiles > 0 ? ` (input ${skippedFiles === 1 ? 'file' : 'files'} could not be read)` : ''}`,
     `${s.pruned} pruned${s.pruned > 0 ? ' (gone from the inputs)' : ''}`,

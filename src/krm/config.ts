@@ -56,10 +56,11 @@ export interface RenderConfig {
   /** Write a provenance report (where every rendered field comes from) next to each rendered file. */
   provenance: boolean;
   /**
-   * KRM function: mark clean renders with the digest of their inputs, and write an unchanged
-   * Cluster's earlier objects back as they came instead of rendering it again (pipeline/reuse.ts).
+   * Reuse an unchanged Cluster's earlier output instead of rendering it again (pipeline/reuse.ts).
+   * Unset: off for the KRM function (its marks are annotations on every object), on for
+   * `render -o DIR` (its marks live in DIR's outputs list).
    */
-  reuse: boolean;
+  reuse?: boolean;
   /** An `info` result for every rendered Cluster, instead of the one summary of the run (pipeline/report.ts). */
   reportEachCluster: boolean;
   /** Render only the Clusters of shard I of N (`I/N`, 0-based): a stable hash of namespace/name. */
@@ -100,7 +101,6 @@ export const DEFAULT_CONFIG: RenderConfig = {
   upgrade: 'control-plane-first',
   defaultNamespace: 'default',
   provenance: false,
-  reuse: false,
   reportEachCluster: false,
   extensionURLs: {},
   capiVersion: DEFAULT_CAPI_VERSION,

@@ -28,7 +28,8 @@ import { classKeyOf, clusterKey, dropAnnotations, isToolAnnotation, type Identif
 import type { RunContext } from './context.js';
 import { annotateGenerated, markReusable, renderWithState, type Attempt } from './outputs.js';
 import { classInvalid, classMissing, renderedResult, rolloutResults } from './results.js';
-import { clusterInputsDigest, inputsMark, reusableEntries } from './reuse.js';
+import { clusterInputsDigest, inputsMark, reusable } from './reuse.js';
+import type { EarlierOutput } from '../krm/earlier.js';
 import { coreVersionFor } from './versions.js';
 import type { ClusterOutput, ClusterRuns, ItemEdit } from './types.js';
 
@@ -69,14 +70,14 @@ export function renderClusterItem(
     classDigest && annotationsOf(item.value)['kustomize.config.k8s.io/id'] === undefined
       ? clusterInputsDigest(classDigest, item.value)
       : undefined;
-  const reused = inputs && reusableEntries(earlier, inputs);
+  const reused = inputs && reusedOutput(ctx, key, earlier, inputs);
   if (reused) {
     ctx.results.push(...(ctx.clusterUpdates.get(key) ?? []));
     runs.rendered.add(key);
     if (ctx.mode.expands) runs.edits.set(item, { addAnnotations: { [LOCAL_CONFIG_ANNOTATION]: 'true' } });
-    ctx.results.push(renderedResult(ref, key, reused.length));
-    runs.objects += reused.length;
-    return { cluster: key, objects: [], reused };
+    ctx.results.push(renderedResult(ref, key, reused.objects));
+    runs.objects += reused.objects;
+    return { cluster: key, objects: [], reused: reused.items };
   }
   const stateful = ctx.observed.length > 0 || ctx.extensions !== undefined;
   const { done, stateless } = renderWithState(
@@ -90,8 +91,9 @@ export function renderClusterItem(
   runs.rendered.add(key);
   if (!ctx.mode.emits) return undefined;
   if (done.edit) runs.edits.set(item, done.edit);
-  if (inputs && stateless && done.results.length === 0)
-    markReusable(done.objects, inputsMark(inputs, done.objects.length));
+  const markable = inputs && stateless && done.results.length === 0;
+  // -o DIR marks its files in its outputs list; under kpt the objects carry the mark.
+  if (markable && !ctx.extras.earlierFiles) markReusable(done.objects, inputsMark(inputs, done.objects.length));
   ctx.results.push(renderedResult(ref, key, done.objects.length));
   runs.objects += done.objects.length;
   return {
@@ -99,7 +101,29 @@ export function renderClusterItem(
     objects: done.objects,
     ...(done.provenance ? { provenance: done.provenance } : {}),
     ...(done.deferred ? { deferred: done.deferred } : {}),
+    ...(markable && ctx.extras.earlierFiles ? { inputs } : {}),
   };
+}
+
+/**
+ * The earlier output of a Cluster that is reused as it is, when it is all of one reusable render
+ * of these inputs (pipeline/reuse.ts): under kpt its objects' entries (the current state a render
+ * would read, a fixed point); for `-o DIR` its files' paths, unless the render would read another
+ * current state (the previous inputs' render).
+ */
+function reusedOutput(
+  ctx: RunContext,
+  key: string,
+  earlier: readonly EarlierOutput[] | undefined,
+  inputs: string,
+): { items: string[]; objects: number } | undefined {
+  const files = ctx.extras.earlierFiles;
+  if (files) {
+    const found = ctx.previousRender?.has(key) ? undefined : reusable(files.get(key), inputs);
+    return found && { items: found.map((f) => f.path), objects: found.reduce((n, f) => n + f.objects, 0) };
+  }
+  const entries = reusable(earlier, inputs)?.flatMap((e) => (e.entry === undefined ? [] : [e.entry]));
+  return entries && entries.length === earlier?.length ? { items: entries, objects: entries.length } : undefined;
 }
 
 /** The Cluster as the API server decodes it and CAPI's webhook admits it, with its compiled class; undefined when refused. */

@@ -167,9 +167,9 @@ export function runContext(
 }
 
 /**
- * With reuse on, the digest of what a class's Clusters' renders read besides the Cluster (once
- * per class); undefined otherwise. Renders that read a current state (observed objects, extension
- * answers) are never reused (`stateless` false).
+ * With reuse on (`PipelineExtras.renderer`), the digest of what a class's Clusters' renders read
+ * besides the Cluster (once per class); undefined otherwise. Renders that read a current state
+ * (observed objects, extension answers) are never reused (`stateless` false).
  */
 function classInputsCache(
   config: RenderConfig,
@@ -179,7 +179,7 @@ function classInputsCache(
 ): RunContext['classInputsOf'] {
   const renderer = extras.renderer;
   const runInputs =
-    config.reuse && renderer !== undefined && stateless
+    renderer !== undefined && stateless
       ? runInputsDigest(renderer, config, [...crdObjects, ...(extras.crds ?? [])])
       : undefined;
   const classInputs = new Map<string, string>();

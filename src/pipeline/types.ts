@@ -7,6 +7,7 @@ import type { InputItem } from '../krm/item.js';
 import type { ProvenanceInput } from '../provenance/report.js';
 import type { KeptOutputs } from './keep.js';
 import type { DeferredWorker } from '../topology/upgrade.js';
+import type { EarlierItem } from './reuse.js';
 
 export interface ItemEdit {
   /** Replace the item with this object (kustomize: the classic Cluster takes the topology Cluster's place). */
@@ -21,13 +22,15 @@ export interface ClusterOutput {
   /** With `provenance: true`: where every field of the rendered objects came from. */
   provenance?: ProvenanceInput;
   /**
-   * A Cluster whose earlier objects are reused as they came (pipeline/reuse.ts; only with earlier
-   * outputs cut from a ResourceList, so only in KRM function mode): their list entries, as text.
-   * `objects` is then empty.
+   * A Cluster whose earlier output is reused as it is (pipeline/reuse.ts), `objects` then empty:
+   * under kpt its objects' list entries, as text, written back; for `-o DIR` the paths of its
+   * files, left as they are.
    */
   reused?: string[];
   /** With `PipelineExtras.sequenceFrom`: the workers upgrade sequencing holds back. */
   deferred?: DeferredWorker[];
+  /** For `-o DIR` (`PipelineExtras.earlierFiles`): the digest of the inputs of a reusable render, for DIR's outputs list to mark its files with. */
+  inputs?: string;
 }
 
 /** What a run decides besides the generated objects (known once every Cluster is rendered). */
@@ -64,8 +67,17 @@ export interface PipelineExtras {
   extensions?: ExtensionInputs;
   /** Objects generated on an earlier run, cut from a ResourceList's text (krm/earlier.ts). */
   earlier?: readonly CutEarlierOutput[];
-  /** The renderer's build (cli/build.ts): with one and `reuse: true`, renders are marked reusable and earlier ones reused (pipeline/reuse.ts). */
+  /**
+   * With reuse on (the front end's decision), the renderer's build (cli/build.ts) and the form its
+   * output is written in: renders are marked reusable and earlier ones reused (pipeline/reuse.ts).
+   */
   renderer?: string;
+  /**
+   * `-o DIR` with reuse on: the files each Cluster's earlier render left in DIR, by `namespace/name`,
+   * each with its mark when DIR's outputs list gives one and the file is as the list says it was
+   * written. Renders are then marked in the list (`ClusterOutput.inputs`), not in annotations.
+   */
+  earlierFiles?: ReadonlyMap<string, readonly EarlierFile[]>;
   /** Told after each Cluster (the CLI's progress indicator). */
   progress?: (done: number, total: number) => void;
   /** Input files that could not be read or parsed (the CLI's; reported already): while there are any, nothing is pruned. */
@@ -79,6 +91,14 @@ export interface PipelineExtras {
   sequenceFrom?: ReadonlyMap<string, readonly JsonObject[]>;
   /** Clusters with output from an earlier run that is not among the items (the CLI's `-o DIR`). */
   earlierClusters?: ReadonlySet<string>;
+}
+
+/** A file of `-o DIR` written by an earlier render of a Cluster (cli/outdir.ts `intactOutputs`). */
+export interface EarlierFile extends EarlierItem {
+  /** Relative to DIR. */
+  path: string;
+  /** The objects it holds. */
+  objects: number;
 }
 
 /** What the run learns of its Clusters one by one. */

@@ -58,7 +58,7 @@ describe('render PATH... -o DIR', () => {
     expect(mtimes(dir)).toEqual(afterFirst.times);
     expect(runs.map((r) => r.stderr)).toEqual([
       'rendered/: 1 written, 0 unchanged, 0 kept, 0 skipped, 0 pruned\n',
-      ...Array(2).fill('rendered/: 0 written, 1 unchanged, 0 kept, 0 skipped, 0 pruned\n'),
+      ...Array(2).fill('rendered/: 0 written, 1 unchanged (1 reused: inputs unchanged), 0 kept, 0 skipped, 0 pruned\n'),
     ]);
     // The written file is the rendered objects only: no source Cluster, no class inputs.
     const written = kinds(readFileSync(join(dir, 'rendered', 'bar', 'foo.yaml'), 'utf8'));
@@ -81,7 +81,9 @@ describe('render PATH... -o DIR', () => {
     rmSync(join(dir, 'cluster-foo2.yaml'));
     const out = cli(['render', '.', '-o', 'rendered'], { cwd: dir });
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stderr).toBe('rendered: 0 written, 1 unchanged, 0 kept, 0 skipped, 1 pruned (gone from the inputs)\n');
+    expect(out.stderr).toBe(
+      'rendered: 0 written, 1 unchanged (1 reused: inputs unchanged), 0 kept, 0 skipped, 1 pruned (gone from the inputs)\n',
+    );
     expect(readdirSync(join(dir, 'rendered', 'bar')).sort()).toEqual(['foo.yaml', 'notes.yaml']);
   });
 
@@ -121,7 +123,7 @@ describe('render PATH... -o DIR', () => {
       'clusterclass.yaml',
     ]);
     expect(cli(['render', '.', '-o', 'out'], { cwd: dir }).stderr).toBe(
-      'out: 0 written, 1 unchanged, 0 kept, 0 skipped, 1 pruned (gone from the inputs)\n',
+      'out: 0 written, 1 unchanged (1 reused: inputs unchanged), 0 kept, 0 skipped, 1 pruned (gone from the inputs)\n',
     );
   });
 });

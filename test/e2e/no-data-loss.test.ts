@@ -110,13 +110,15 @@ describe('render -o DIR keeps the output of every Cluster in the inputs', () => 
       `warning: 1 file of Clusters not found this run kept: input ${join(repo, 'junk-0.yaml')} and ${join(repo, 'junk-1.yaml')} could not be read; nothing is pruned while an input cannot be read (the Clusters missing from this run may be in it)\n`,
     );
     expect(unread.stderr.split('\n').at(-2)).toBe(
-      `${out}: 0 written, 2 unchanged, 1 kept (not pruned: an input could not be read), 2 skipped (input files could not be read), 0 pruned`,
+      `${out}: 0 written, 2 unchanged (2 reused: inputs unchanged), 1 kept (not pruned: an input could not be read), 2 skipped (input files could not be read), 0 pruned`,
     );
     expect(snapshot(out)).toEqual(before);
     writeRepo(repo, repoFiles(withoutC3, 0));
     const read = cli(['render', repo, '-o', out]);
     expect(read.code, read.stderr).toBe(0);
-    expect(read.stderr).toBe(`${out}: 0 written, 2 unchanged, 0 kept, 0 skipped, 1 pruned (gone from the inputs)\n`);
+    expect(read.stderr).toBe(
+      `${out}: 0 written, 2 unchanged (2 reused: inputs unchanged), 0 kept, 0 skipped, 1 pruned (gone from the inputs)\n`,
+    );
     expect(Object.keys(snapshot(out))).toEqual(['.render-clusterclass-outputs', 'fleet/c1.yaml', 'fleet/c2.yaml']);
   });
 
