@@ -11,6 +11,7 @@ import { hasTool } from '../helpers/tools.js';
 import { FIXTURES, cli, editDocs, extensionConfig, parseAll, readFixture, tempDir } from './helpers.js';
 import { startExtension, type RunningExtension } from './server.js';
 import { makePki, type TestPki } from './tls.js';
+import { withTaintPropagation } from '../realworld/helpers.js';
 
 const FILE = 'capi-docker-quick-start-runtimesdk.yaml';
 const skip = !hasTool('openssl') || !existsSync(join(FIXTURES, FILE));
@@ -117,9 +118,12 @@ describe.skipIf(skip)('real-world: capi-docker-quick-start-runtimesdk through it
       { name: 'lbImageRepository', value: 'kindest' },
     ];
     const onlyClass = editDocs(inline, (d) => {
-      if (d.kind === 'Cluster') d.metadata.name = `unused-${d.metadata.name}`;
+      if (d.kind !== 'Cluster') return;
+      if (d.metadata.name === 'qs-custom') withTaintPropagation([d]);
+      d.metadata.name = `unused-${d.metadata.name}`;
     });
-    // The quick-start's qs-custom (renamed, rendered alongside) sets taints: they need MachineTaintPropagation.
+    // The quick-start's qs-custom (renamed, rendered alongside, with the taint propagation its CRD
+    // requires) sets taints: they need MachineTaintPropagation.
     const inlineRun = await render(
       tempDir({ 'fixture.yaml': onlyClass, 'rt-1.yaml': JSON.stringify(rt1) }),
       '--feature-gates',

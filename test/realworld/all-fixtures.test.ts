@@ -9,6 +9,9 @@
  *   - capi-docker-quick-start-runtimesdk / rt-1 (skipExternalPatches=false only): an external
  *     patch needs the Runtime Extension, and none is configured here (spec §7.7; with the
  *     extension, see test/extensions/runtimesdk-fixture.e2e.test.ts).
+ *   - capi-docker-quick-start / qs-custom: CAPI rejects it too — its taint has no `propagation`,
+ *     which the Cluster CRD requires since v1.13 (api/core/v1beta2 common_types.go `MachineTaint`),
+ *     so the API server refuses the Cluster (README, "Inputs judged as the API server ...").
  *   - capa-ci-default / capa-ci-selfhosted: NOT a CAPI rejection, and only without CRDs (as here).
  *     Live, CAPA's AWSClusterTemplate webhook (webhooks/awsclustertemplate_webhook.go `Default`,
  *     with the Go round trip) creates network.vpc in the stored template and the CRD defaults
@@ -38,9 +41,13 @@ const SELFHOSTED =
 const CAPZ_WIN =
   'Cluster default/capz-ci-win: patch "logLevel" (definitions[0].jsonPatches[0]) failed on KubeadmControlPlaneTemplate "capz-ci-control-plane" at /spec/template/spec/kubeadmConfigSpec/clusterConfiguration/controllerManager/extraArgs/v: failed to calculate value: variable "logLevel" does not exist';
 
+const QS_CUSTOM =
+  'Required value: the API server would reject this Cluster as written (cluster.x-k8s.io/v1beta2 CRD schema); fix it in the input';
+
 /** file → Cluster → the exact message of its single error; per skipExternalPatches setting. */
 const EXPECTED_ERRORS: Record<string, { plain: Record<string, string>; skip: Record<string, string> }> = {
   'capa-ci-default.yaml': { plain: { 'capa-ci-selfhosted': SELFHOSTED }, skip: { 'capa-ci-selfhosted': SELFHOSTED } },
+  'capi-docker-quick-start.yaml': { plain: { 'qs-custom': QS_CUSTOM }, skip: { 'qs-custom': QS_CUSTOM } },
   'capi-docker-quick-start-runtimesdk.yaml': {
     plain: {
       'rt-1':

@@ -19,8 +19,20 @@ import {
   fixtureMissing,
   nameRe,
   renderFixture,
+  withTaintPropagation,
   type FixtureRender,
+  type RenderOptions,
 } from './helpers.js';
+
+/** The fixture as CAPI admits all three Clusters (qs-custom's taint with its propagation). */
+const renderAdmitted = (options: RenderOptions = {}): FixtureRender =>
+  renderFixture(FILE, {
+    ...options,
+    mutate: (docs) => {
+      withTaintPropagation(docs);
+      options.mutate?.(docs);
+    },
+  });
 
 const FILE = 'capi-docker-quick-start.yaml';
 
@@ -53,7 +65,7 @@ const CLASS_CP_CHECKS = {
 
 describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () => {
   let r: FixtureRender;
-  const render = () => (r ??= renderFixture(FILE));
+  const render = () => (r ??= renderAdmitted());
 
   it('renders all three Clusters with no error result', () => {
     expectNoErrors(render());
@@ -527,7 +539,9 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       expect(ts.failureDomain).toBe('fd5');
       expect(ts.minReadySeconds).toBe(30);
       expect(ts.deletion).toEqual({ nodeDrainTimeoutSeconds: 600 });
-      expect(ts.taints).toEqual([{ key: 'example.com/dedicated', value: 'large', effect: 'NoSchedule' }]);
+      expect(ts.taints).toEqual([
+        { key: 'example.com/dedicated', value: 'large', effect: 'NoSchedule', propagation: 'Always' },
+      ]);
       expect(ts.version).toBe('v1.33.5');
     });
 
@@ -599,7 +613,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
     const cluster = (docs: Doc[], name: string) => docs.find((d) => d.kind === 'Cluster' && d.metadata.name === name)!;
 
     it('upstream e2e value kubeadmControlPlaneMaxSurge "0" gives the string `0"`; ipv6Primary adds localAPIEndpoint', () => {
-      const out = renderFixture(FILE, {
+      const out = renderAdmitted({
         mutate: (docs: Doc[]) => {
           cluster(docs, 'qs-dev-1').spec.topology.variables.push(
             { name: 'kubeadmControlPlaneMaxSurge', value: '0' },
@@ -614,7 +628,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
     });
 
     it('enabledIf is evaluated per template: a CP-only override of kubeletLogLevel enables the CP patch but not the worker one', () => {
-      const out = renderFixture(FILE, {
+      const out = renderAdmitted({
         mutate: (docs: Doc[]) => {
           const t = cluster(docs, 'qs-minimal').spec.topology;
           t.controlPlane = { variables: { overrides: [{ name: 'kubeletLogLevel', value: '5' }] } };
@@ -649,7 +663,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
       // template's own /metadata makes the class invalid. (Writing the template's own metadata
       // back, which only external patches can do, is covered by test/patches/writeback.test.ts.)
       let probeIndex = -1;
-      const outsideSpec = renderFixture(FILE, {
+      const outsideSpec = renderAdmitted({
         mutate: (docs: Doc[]) => {
           probeIndex =
             docs
@@ -676,7 +690,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         ],
       ]);
       expect(outsideSpec.clusters.size).toBe(0);
-      const out = renderFixture(FILE, {
+      const out = renderAdmitted({
         mutate: (docs: Doc[]) => {
           docs
             .find((d) => d.kind === 'ClusterClass')!
@@ -721,7 +735,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
         selector: { apiVersion, kind, matchResources },
         jsonPatches: [{ op: 'add', path: '/spec/template/spec/probe', valueFrom: { variable } }],
       });
-      const out = renderFixture(FILE, {
+      const out = renderAdmitted({
         mutate: (docs: Doc[]) => {
           const cc = docs.find((d) => d.kind === 'ClusterClass')!;
           cc.spec.patches.push({
@@ -821,7 +835,7 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
 
   it('with a Cluster uid, owner references → Cluster go exactly on the CP machine template, MD templates, MP objects and MHCs (§2.11)', () => {
     const uid = '6a1f5c9e-0000-4000-8000-000000000001';
-    const withUid = renderFixture(FILE, {
+    const withUid = renderAdmitted({
       mutate: (docs) => {
         docs.find((d) => d.kind === 'Cluster' && d.metadata.name === 'qs-dev-1').metadata.uid = uid;
       },
@@ -846,10 +860,10 @@ describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start', () 
     const { runRender } = await import('../../src/cli/render.js');
     const { fakeIO } = await import('../helpers/io.js');
     const { parseAllDocuments } = await import('yaml');
-    const { FIXTURE_DIR } = await import('./helpers.js');
+    const { quickStart } = await import('../explain/helpers.js');
     const io = fakeIO();
     const code = await runRender(
-      [`${FIXTURE_DIR}/${FILE}`, '--format', 'manifests', '--feature-gates', 'MachineTaintPropagation=true'],
+      [quickStart, '--format', 'manifests', '--feature-gates', 'MachineTaintPropagation=true'],
       io,
     );
     expect(code).toBe(0);

@@ -15,7 +15,15 @@ import type { JsonObject } from '../../src/core/model.js';
 import type { Result } from '../../src/core/result.js';
 import { loadCrds, type CrdIndex } from '../../src/apiserver/crds.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
-import { FIXTURE_DIR, errorsFor, readFixtureItems, renderFixture, type FixtureRender, type Obj } from './helpers.js';
+import {
+  FIXTURE_DIR,
+  errorsFor,
+  readFixtureItems,
+  renderFixture,
+  withTaintPropagation,
+  type FixtureRender,
+  type Obj,
+} from './helpers.js';
 
 const fixturesPresent = existsSync(FIXTURE_DIR);
 if (!fixturesPresent) console.warn(`SKIPPED: ${FIXTURE_DIR} is not available; the CRD acceptance tests did not run`);
@@ -109,11 +117,7 @@ const FIXES: Record<
   'qs-custom: set the taint propagation': {
     file: 'capi-docker-quick-start.yaml',
     cluster: 'qs-custom',
-    mutate: (docs) => {
-      const md = docNamed(docs, 'Cluster', 'qs-custom').spec.topology.workers.machineDeployments[1];
-      expect(md.name).toBe('md-large');
-      md.taints[0].propagation = 'Always';
-    },
+    mutate: withTaintPropagation,
   },
   'capv: remove the worker part of createEmptyArrays': {
     file: 'capv-clusterclass.yaml',

@@ -157,6 +157,17 @@ function group(objects: Obj[]): ClusterObjects {
   return { all, cluster, infraCluster, cpMachineTemplate, controlPlane, cpHealthCheck, md, mp, mhcs };
 }
 
+/**
+ * qs-custom's taint with the `propagation` CAPI's CRD requires (v1.13+; upstream's quick-start
+ * lacks it, so the API server refuses qs-custom): the quick-start as CAPI admits all three Clusters.
+ */
+export function withTaintPropagation(docs: Obj[]): void {
+  const md = docs.find((d) => d.kind === 'Cluster' && d.metadata?.name === 'qs-custom').spec.topology.workers
+    .machineDeployments[1];
+  if (md.name !== 'md-large') throw new Error(`qs-custom's second MachineDeployment is ${md.name}, not md-large`);
+  md.taints[0].propagation = 'Always';
+}
+
 /** Feature gates a fixture needs: the quick-start's `qs-custom` sets topology taints (the fixture says they need MachineTaintPropagation). */
 export const FIXTURE_GATES: Record<string, Record<string, boolean>> = {
   'capi-docker-quick-start.yaml': { MachineTaintPropagation: true },
