@@ -34,7 +34,7 @@ const renderedCluster = (stdout: string) =>
 /** The example's Cluster with a taint on its first MachineDeployment. */
 const TAINTED = CLUSTER.replace(
   '        replicas: 5\n',
-  '        replicas: 5\n        taints:\n        - key: example.com/dedicated\n          effect: NoSchedule\n',
+  '        replicas: 5\n        taints:\n        - key: example.com/dedicated\n          effect: NoSchedule\n          propagation: Always\n',
 );
 
 describe('--capi-version', () => {

@@ -60,6 +60,15 @@ const autoscaledPool = (t: string) =>
       machinePools:`,
   );
 
+/** qs-custom's taint with the `propagation` CAPI's CRD requires (v1.13+; upstream's quick-start lacks it). */
+const taintPropagation = (t: string) =>
+  edit(
+    t,
+    'name: qs-custom',
+    '          effect: NoSchedule\n',
+    '          effect: NoSchedule\n          propagation: Always\n',
+  );
+
 const dir = mkdtempSync(join(tmpdir(), 'rcc-plan-blast-'));
 /** A directory holding the fixture, edited. */
 function tree(name: string, ...edits: ((t: string) => string)[]): string {
@@ -67,7 +76,7 @@ function tree(name: string, ...edits: ((t: string) => string)[]): string {
   mkdirSync(path, { recursive: true });
   writeFileSync(
     join(path, 'quick-start.yaml'),
-    edits.reduce((t, e) => e(t), readFileSync(FIXTURE, 'utf8')),
+    [taintPropagation, ...edits].reduce((t, e) => e(t), readFileSync(FIXTURE, 'utf8')),
   );
   return path;
 }
