@@ -86,6 +86,14 @@ describe.skipIf(skipUnless('git'))('the GitHub Action', () => {
     expect(github.comments.get(PR)).toHaveLength(121);
   });
 
+  it('fails the job with the exit code of a breached gate, and still updates the comment', async () => {
+    edit('memoryMiB: 8192', 'memoryMiB: 16384');
+    const gated = await action(pullRequest(), { args: '--fail-on rollout' });
+    expect(gated.failed, gated.log).toEqual({ step: 'Gates', code: 8 });
+    expect(planComments()).toHaveLength(1);
+    expect(planComments()[0]!.body).toContain('memoryMiB');
+  });
+
   it('posts nothing outside a pull request, or when asked not to comment', async () => {
     const before = github.requests.length;
     const push = await action({}, { base });
