@@ -22,17 +22,21 @@
  *   an empty list below `minItems` says that `[]` is kept and rejected, not treated as unset.
  *   Mutating admission (provider defaulting webhooks) is emulated in `admission.ts`.
  *
- * The index owns one ajv instance and compiles a version's schema on first use.
+ * The index owns one schema compiler and compiles a version's schema on first use.
  */
 import { jsonText } from '../core/json.js';
-import type { Ajv } from 'ajv';
 import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { ContractVersion } from '../krm/config.js';
 import type { Result } from '../core/result.js';
 import { applyStructuralDefaults } from '../variables/defaulting.js';
 import { errorBody, type BadValue, type FieldError } from '../core/fielderror.js';
 import { deepCopy, goMarshal, hasOwn, isJsonObject, jsonTypeName, setOwn } from '../core/go/json.js';
-import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from '../variables/openapi.js';
+import {
+  newSchemaCompiler,
+  schemaErrors,
+  type CompiledSchemaValidator,
+  type SchemaCompiler,
+} from '../variables/openapi.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from '../variables/schema.js';
 import { compileCelTree, validateCel, type CelTree } from '../variables/cel/validate.js';
 import { newCelEnv } from '../variables/cel/library.js';
@@ -70,7 +74,7 @@ export interface CrdIndex {
   /** @internal compiled schemas, filled on first use */
   readonly compiled: Map<string, CompiledCrdSchema>;
   /** @internal owned by this index */
-  readonly ajv: Ajv;
+  readonly schemas: SchemaCompiler;
   /** @internal the CEL environment of `x-kubernetes-validations`, made on first use */
   celEnv?: CelEnv;
 }
@@ -170,7 +174,7 @@ export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; resu
     });
     kinds.set(`${group}/${kind}`, defined);
   }
-  return { crds: { versions, kinds, compiled: new Map(), ajv: newAjv() }, results };
+  return { crds: { versions, kinds, compiled: new Map(), schemas: newSchemaCompiler() }, results };
 }
 
 /**
@@ -224,7 +228,7 @@ function compiledFor(crds: CrdIndex, entry: CrdVersion): CompiledCrdSchema {
     if (e) {
       out = { node, problem: `the CRD schema cannot be used: ${e.field}: ${errorBody(e)}` };
     } else {
-      const v = compileSchemaValidator(crds.ajv, node);
+      const v = crds.schemas.compile(node);
       if ('error' in v) out = { node, problem: `the CRD schema cannot be compiled: ${v.error}` };
       else {
         const cel = compileCelTree((crds.celEnv ??= newCelEnv()), node);

@@ -28,6 +28,7 @@ import type { ContractLookup } from './contract.js';
 import { objectKindOf } from '../core/labels.js';
 import { validateClusterClass, validateClusterClassDeep } from '../webhooks/clusterclass.js';
 import { clusterClassListCaps } from '../apiserver/crd-caps.js';
+import type { SchemaCompiler } from '../variables/openapi.js';
 
 /** Looks up template documents by apiVersion/kind/namespace/name. */
 export interface TemplateIndex {
@@ -79,6 +80,8 @@ export interface BlueprintOptions {
   contractOf: ContractLookup;
   /** The Runtime SDK client: DiscoverVariables is called for the class (else external hooks are warned about). */
   extensions?: ExtensionClient;
+  /** Shared by the classes of a run: a variable schema several classes define is compiled once. */
+  schemas: SchemaCompiler;
 }
 
 /**
@@ -179,7 +182,7 @@ export function buildBlueprint(
   }
 
   const discovered = options.extensions ? discoverVariables(cc, classRef, options.extensions, results) : undefined;
-  const compiledVariables = compileClassVariables(cc, classRef, discovered);
+  const compiledVariables = compileClassVariables(cc, classRef, discovered, options.schemas);
   results.push(...compiledVariables.results);
   const compiledPatches = compilePatches(cc, classRef, {
     skipExternalPatches: options.skipExternalPatches,

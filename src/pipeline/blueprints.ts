@@ -13,6 +13,7 @@ import type { ExtensionClient } from '../extensions/client.js';
 import type { TemplateDefaults } from '../provenance/recorder.js';
 import { clusterKey, namespacedRef, type IdentifiedItem } from './classify.js';
 import { internalError } from './results.js';
+import { newSchemaCompiler } from '../variables/openapi.js';
 
 /** A compiled class, with the document it was read from (explain names its fields as written). */
 type BlueprintEntry = { ok: true; blueprint: Blueprint; document: JsonObject } | { ok: false };
@@ -64,6 +65,7 @@ export function blueprintCache(
   const docs = new Map<string, IdentifiedItem>();
   for (const item of classes) docs.set(clusterKey(item.ref.namespace ?? ns, item.ref.name), item);
   const cache = new Map<string, BlueprintEntry>();
+  const schemas = newSchemaCompiler();
   const classTemplates = new Set<string>();
   const get = (key: string): BlueprintEntry | undefined => {
     const cached = cache.get(key);
@@ -91,6 +93,7 @@ export function blueprintCache(
           capi: capiProfileOf(config),
           skipExternalPatches: config.skipExternalPatches,
           contractOf,
+          schemas,
           ...(extensions ? { extensions } : {}),
         });
         results.push(...built.results);

@@ -4,7 +4,6 @@
  * problems, then structural-schema errors, then default validation, then per-node checks
  * (type, example, enum, properties/additionalProperties, CEL).
  */
-import type { Ajv } from 'ajv';
 import type { CelEnv } from '@bufbuild/cel';
 import type { ClusterClassVariable, Json } from '../core/model.js';
 import { compileCelTree, resolveRuleFieldPath, validateCel, type CelTree } from './cel/validate.js';
@@ -23,7 +22,7 @@ import {
 } from '../core/fielderror.js';
 import { goMarshal } from '../core/go/json.js';
 import { validateMetadata } from './labels.js';
-import { compileSchemaValidator, schemaErrors } from './openapi.js';
+import { schemaErrors, type SchemaCompiler } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import type { SchemaNode } from './schema.js';
 import { RE2JS } from 're2js';
@@ -33,7 +32,7 @@ const VALID_TYPES = ['array', 'boolean', 'integer', 'number', 'object', 'string'
 const VALID_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
 
 export interface ClassCheckContext {
-  ajv: Ajv;
+  schemas: SchemaCompiler;
   env: CelEnv;
 }
 
@@ -178,7 +177,7 @@ const classBadValue = (offending: Json, typeName?: string): BadValue => {
 };
 
 function valueErrors(ctx: ClassCheckContext, n: SchemaNode, value: Json, path: string): FieldError[] {
-  const v = compileSchemaValidator(ctx.ajv, n);
+  const v = ctx.schemas.compile(n);
   if ('error' in v) return [invalid(n.path, '', `failed to build schema validator: ${v.error}`)];
   return schemaErrors(v, value, path, classBadValue);
 }

@@ -5,7 +5,6 @@
  * field paths and messages of CAPI's webhooks.
  */
 import type { CelEnv } from '@bufbuild/cel';
-import type { Ajv } from 'ajv';
 import type {
   Cluster,
   ClusterClass,
@@ -39,7 +38,7 @@ import {
   type FieldError,
 } from '../core/fielderror.js';
 import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
-import { compileSchemaValidator, newAjv, schemaErrors, type CompiledSchemaValidator } from './openapi.js';
+import { newSchemaCompiler, schemaErrors, type CompiledSchemaValidator, type SchemaCompiler } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
 import { FIX, fixed, withFix } from '../core/fixes.js';
@@ -75,8 +74,7 @@ export interface CompiledVariables {
   /** Status order: sorted by name (Go string order). */
   sorted: readonly CompiledVariable[];
   byName: ReadonlyMap<string, CompiledVariable>;
-  /** Owned by this compiled class: ajv instance and CEL environment used for its programs. */
-  ajv: Ajv;
+  /** Owned by this compiled class: the CEL environment of its programs. */
   env: CelEnv;
   /** What "variable is not defined" tells the user to do: where the definitions come from. */
   undefinedFix: string;
@@ -121,7 +119,7 @@ function undecodableSchemaError(e: FieldError, v: ClusterClassVariable, schemaPa
 }
 
 function compileVariable(
-  ajv: Ajv,
+  schemas: SchemaCompiler,
   env: CelEnv,
   v: ClusterClassVariable,
   base: string,
@@ -158,7 +156,7 @@ function compileVariable(
     errors.push(...structural);
     return compiled;
   }
-  const ctx = { ajv, env };
+  const ctx = { schemas, env };
   const defaults = defaultErrors(ctx, schema);
   errors.push(...defaults);
   if (defaults.length === 0) {
@@ -166,7 +164,7 @@ function compileVariable(
     errors.push(...node.errors);
     warnings.push(...node.warnings);
   }
-  const validator = compileSchemaValidator(ajv, schema);
+  const validator = schemas.compile(schema);
   if ('error' in validator) errors.push(invalid(schemaPath, '', `failed to build validator: ${validator.error}`));
   else compiled.validator = validator;
   const cel = compileCelTree(env, schema);
@@ -181,7 +179,7 @@ function compileVariable(
  * ClusterClass controller, so they are compiled without reporting.
  */
 function statusDefinitions(
-  ajv: Ajv,
+  schemas: SchemaCompiler,
   env: CelEnv,
   cc: ClusterClass,
   statusVariables: NonNullable<ClusterClass['statusVariables']>,
@@ -200,7 +198,7 @@ function statusDefinitions(
       fieldPath: key('status.variables', sv.name),
     };
     if (def.deprecatedV1Beta1Metadata) variable.deprecatedV1Beta1Metadata = def.deprecatedV1Beta1Metadata;
-    const compiled = compileVariable(ajv, env, variable, variable.fieldPath, [], [], def.from);
+    const compiled = compileVariable(schemas, env, variable, variable.fieldPath, [], [], def.from);
     compiled.from = sv.definitions.map((d) => d.from);
     byName.set(sv.name, compiled);
   }
@@ -254,7 +252,7 @@ function sameDefinition(a: CompiledVariable, b: CompiledVariable): boolean {
  * at `<patch>.variables`; a name defined twice with different definitions is a conflict.
  */
 function addDiscovered(
-  ajv: Ajv,
+  schemas: SchemaCompiler,
   env: CelEnv,
   cc: ClusterClass,
   classRef: ObjectRef,
@@ -268,7 +266,7 @@ function addDiscovered(
     const base = `${set.from}.variables`;
     const setErrors: FieldError[] = validateVariableNames(set.variables, base);
     const compiled = set.variables.map((v) =>
-      compileVariable(ajv, env, v, key(base, v.name), setErrors, warnings, set.from),
+      compileVariable(schemas, env, v, key(base, v.name), setErrors, warnings, set.from),
     );
     errors.push(...setErrors);
     if (setErrors.length > 0) continue;
@@ -304,20 +302,20 @@ export function compileClassVariables(
   cc: ClusterClass,
   classRef: ObjectRef,
   discovered?: readonly DiscoveredVariables[],
+  schemas: SchemaCompiler = newSchemaCompiler(),
 ): { variables: CompiledVariables; results: Result[] } {
-  const ajv = newAjv();
   const env = newCelEnv();
   const errors: FieldError[] = validateVariableNames(cc.variables, 'spec.variables');
   const warnings: FieldError[] = [];
   const inline = new Map<string, CompiledVariable>();
   for (const v of cc.variables) {
-    const compiled = compileVariable(ajv, env, v, key('spec.variables', v.name), errors, warnings);
+    const compiled = compileVariable(schemas, env, v, key('spec.variables', v.name), errors, warnings);
     // A repeated name is an error above; the first definition is the one used.
     if (!inline.has(v.name)) inline.set(v.name, compiled);
   }
-  const conflicts = discovered ? addDiscovered(ajv, env, cc, classRef, inline, discovered, errors, warnings) : [];
+  const conflicts = discovered ? addDiscovered(schemas, env, cc, classRef, inline, discovered, errors, warnings) : [];
   const fromStatus =
-    !discovered && cc.statusVariables ? statusDefinitions(ajv, env, cc, cc.statusVariables) : undefined;
+    !discovered && cc.statusVariables ? statusDefinitions(schemas, env, cc, cc.statusVariables) : undefined;
   const byName = fromStatus?.byName ?? inline;
   const sorted = [...byName.values()].sort((a, b) => compareGoStrings(a.name, b.name));
   const results = dedupeResults([
@@ -326,7 +324,7 @@ export function compileClassVariables(
     ...conflicts,
   ]);
   const undefinedFix = fromStatus?.fix ?? specUndefinedFix(cc, discovered !== undefined);
-  const variables: CompiledVariables = { classRef, sorted, byName, ajv, env, undefinedFix };
+  const variables: CompiledVariables = { classRef, sorted, byName, env, undefinedFix };
   if (fromStatus?.invalidDefinitions) variables.invalidDefinitions = fromStatus.invalidDefinitions;
   return { variables, results };
 }

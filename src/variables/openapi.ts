@@ -1,7 +1,7 @@
 /**
  * OpenAPI schema validation of variable values, behaving like the Kubernetes CRD validator
  * (kube-openapi `validate` behind `apiextensions-apiserver/pkg/apiserver/validation`), built on
- * ajv. A schema is translated and compiled once (per variable, per class) and the compiled
+ * ajv. A schema is translated and compiled once per run (`SchemaCompiler`) and the compiled
  * function is reused for every Cluster.
  *
  * Kubernetes specifics handled in translation: `exclusiveMaximum`/`exclusiveMinimum` are
@@ -19,7 +19,7 @@ import { defineKey, isObject, jsonText } from '../core/json.js';
 import { goMarshal, jsonTypeName } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
 
-/** Owned by one compiled ClusterClass: ajv instance with the Kubernetes formats and RE2 patterns. */
+/** An ajv instance with the Kubernetes formats and RE2 patterns. */
 export function newAjv(): Ajv {
   const regExp = Object.assign(
     (pattern: string, flags: string) => {
@@ -83,12 +83,36 @@ export interface CompiledSchemaValidator {
   validate: ValidateFunction;
 }
 
-export function compileSchemaValidator(ajv: Ajv, n: SchemaNode): CompiledSchemaValidator | { error: string } {
-  try {
-    return { validate: ajv.compile(toAjvSchema(n)) };
-  } catch (e) {
-    return { error: e instanceof Error ? e.message : String(e) };
-  }
+/**
+ * Compiles schema nodes into validators, once per distinct schema. ajv generates and compiles a
+ * JavaScript function per schema, which costs far more than validating one value with it; a class
+ * checks each node with a default, an example or enum values, and then the whole variable, and a
+ * fleet's classes often share variable schemas, so one compiler serves a whole run.
+ */
+export interface SchemaCompiler {
+  compile(n: SchemaNode): CompiledSchemaValidator | { error: string };
+}
+
+export function newSchemaCompiler(): SchemaCompiler {
+  const ajv = newAjv();
+  // Keyed by the translated schema's JSON text: equal text, equal validation (and error order).
+  const compiled = new Map<string, CompiledSchemaValidator | { error: string }>();
+  return {
+    compile(n) {
+      const schema = toAjvSchema(n);
+      const text = JSON.stringify(schema);
+      let v = compiled.get(text);
+      if (!v) {
+        try {
+          v = { validate: ajv.compile(schema) };
+        } catch (e) {
+          v = { error: e instanceof Error ? e.message : String(e) };
+        }
+        compiled.set(text, v);
+      }
+      return v;
+    },
+  };
 }
 
 /** Chooses the field error's BadValue (CAPI uses the raw variable, class checks the offending value). */

@@ -20,6 +20,7 @@ import type { Result } from '../../src/core/result.js';
 import { classify } from '../../src/pipeline/classify.js';
 import { runPipeline } from '../../src/pipeline/run.js';
 import { defaultAndValidateClusterVariables } from '../../src/variables/index.js';
+import { newSchemaCompiler } from '../../src/variables/openapi.js';
 import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 import type { InputItem } from '../../src/krm/item.js';
 
@@ -198,6 +199,7 @@ function defaultedVariables(items: InputItem[]): Map<string, ClusterVariable[]> 
   const ns = 'default';
   const { classes, clusters, templates } = classify(items, ns);
   const out = new Map<string, ClusterVariable[]>();
+  const schemas = newSchemaCompiler();
   for (const item of clusters) {
     const ref = { ...item.ref!, namespace: item.ref!.namespace ?? ns };
     const cluster = normalizeCluster(item.value, ref).value;
@@ -211,6 +213,7 @@ function defaultedVariables(items: InputItem[]): Map<string, ClusterVariable[]> 
       capi: capiProfileOf(DEFAULT_CONFIG),
       skipExternalPatches: true,
       contractOf: contractLookup({}),
+      schemas,
     }).blueprint;
     if (!bp) continue;
     out.set(

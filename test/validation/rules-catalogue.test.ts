@@ -97,6 +97,7 @@ import { validateClusterTopology } from '../../src/webhooks/cluster.js';
 import { validateClusterClassPatches } from '../../src/webhooks/patches.js';
 import { updateResults } from '../../src/pipeline/update.js';
 import { buildBlueprint } from '../../src/blueprint/blueprint.js';
+import { newSchemaCompiler } from '../../src/variables/openapi.js';
 import {
   CLASS_REF,
   classDoc,
@@ -1184,6 +1185,7 @@ describe('Cluster create rules (§8.2)', () => {
         capi: capiProfileOf(DEFAULT_CONFIG),
         skipExternalPatches: false,
         contractOf: () => 'v1beta2',
+        schemas: newSchemaCompiler(),
       },
     ).blueprint!;
     const cluster = makeCluster('c1');

@@ -3,6 +3,7 @@ import { formatChecker } from '../../src/core/go/formats.js';
 import { goQuote } from '../../src/core/fielderror.js';
 import { goMarshal } from '../../src/core/go/json.js';
 import { escapeCelPropertyName } from '../../src/variables/cel/values.js';
+import type { JsonObject } from '../../src/core/model.js';
 
 describe('primitives', () => {
   it('quotes like Go strconv.Quote', () => {
@@ -70,5 +71,25 @@ describe('RE2 patterns in ajv', () => {
     expect(validate({ lower: 'abc', kind: 'KubeadmConfigTemplate' })).toBe(true);
     expect(validate({ lower: 'abc', kind: 'lowercase' })).toBe(false);
     expect(validate({ lower: 'ABC', kind: 'Kind' })).toBe(false);
+  });
+});
+
+describe('schema compiler', () => {
+  it('compiles each distinct schema once and keeps distinct schemas apart', async () => {
+    const { newSchemaCompiler } = await import('../../src/variables/openapi.js');
+    const { parseSchema } = await import('../../src/variables/schema.js');
+    const node = (raw: JsonObject, path: string) => parseSchema(raw, path, { errors: [], ignored: [] });
+    const schemas = newSchemaCompiler();
+    const port = { type: 'integer', minimum: 1, maximum: 65535 };
+    // The same schema at two places (two classes, or a node and its enum values) is one validator.
+    const a = schemas.compile(node(port, 'spec.variables[0]'));
+    expect(schemas.compile(node(port, 'spec.variables[3]'))).toBe(a);
+    // A different bound, or the same keywords in another order of properties, is another one.
+    expect(schemas.compile(node({ ...port, maximum: 1024 }, 'x'))).not.toBe(a);
+    const ab = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } };
+    const ba = { type: 'object', properties: { b: { type: 'string' }, a: { type: 'string' } } };
+    expect(schemas.compile(node(ba, 'x'))).not.toBe(schemas.compile(node(ab, 'x')));
+    if ('error' in a) throw new Error(a.error);
+    expect([a.validate(80), a.validate(0), a.validate(70000)]).toEqual([true, false, false]);
   });
 });
