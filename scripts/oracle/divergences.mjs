@@ -38,11 +38,6 @@ const DIVERGENCES = [
         (d.kind === 'render' && /doc is missing path|not successfully reconciled/.test(text(d.oracle)) && /capa-ci-default|capz-aks-clusterclass/.test(c.fixture))),
   },
   {
-    id: 'scope-runtime-extensions',
-    // External patches call Runtime SDK extensions; the oracle runs with RuntimeSDK off.
-    match: (d) => refusedBy(d, /RuntimeSDK feature flag|external patch extension/) || /external patch extension|ExtensionConfig/.test(text(d.product)),
-  },
-  {
     id: 'scope-unreconciled-previous',
     // A version change is refused while the previous Cluster's topology never reconciled (no
     // control plane reference); the product, given only the previous inputs, cannot know.

@@ -85,6 +85,16 @@ export const HAND_CASES = [
       { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'C1', namespace: ns, labels: JSON.parse('{"__proto__": "x", "ok": "fine"}') }, spec: { topology: { classRef: { name: 'class' }, version: 'v1.34.2', workers: { machineDeployments: [{ class: 'md', name: 'md_0' }] } } } },
     ],
   },
+  {
+    name: 'external-patch-without-runtime-sdk',
+    // RuntimeSDK is off by default in v1.12-v1.14 (feature/feature.go): the ClusterClass webhook
+    // refuses an external patch (core/webhooks/admission/patch_validation.go `validatePatches`).
+    objects: (ns) => {
+      const objs = v1beta2Class(ns);
+      objs.at(-1).spec.patches = [{ name: 'lb', external: { generatePatchesExtension: 'generate-patches.lb-extension' } }];
+      return [...objs, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1', namespace: ns }, spec: { topology: { classRef: { name: 'class' }, version: 'v1.34.2' } } }];
+    },
+  },
 ];
 
 export const handCase = (name) => HAND_CASES.find((c) => c.name === name);

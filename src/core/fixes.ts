@@ -110,6 +110,8 @@ export const FIX = {
   patchDefinitionsOrExternal: 'add definitions (inline JSON patches) or external (a Runtime Extension)',
   patchDefinitionsAndExternal: 'keep one of definitions and external, and move the other into a patch of its own',
   patchExternalExtension: 'set generatePatchesExtension or validateTopologyExtension',
+  patchExternalRuntimeSdk:
+    'if the management cluster runs RuntimeSDK=true, say so: --extensions or --replay-extensions (call the extension), skipExternalPatches (render without it) or --feature-gates RuntimeSDK=true',
   patchOp: 'use add, replace or remove',
   patchPath: 'patch the template\'s spec: start the path with "/spec/" (e.g. /spec/template/spec/...)',
   patchArrayAdd: 'use "0" to prepend or "-" to append; to change other elements, replace the whole array',

@@ -89,6 +89,18 @@ export interface RenderConfig {
 export const capiProfileOf = (config: Pick<RenderConfig, 'capiVersion' | 'featureGates'>): CapiProfile =>
   capiProfile(config.capiVersion, config.featureGates);
 
+/**
+ * The config a run follows once its inputs are known. ExtensionConfigs (among the inputs or given
+ * with --extensions), recorded answers and skipExternalPatches say that the management cluster runs
+ * Runtime Extensions, which CAPI does only with the RuntimeSDK gate on (its ExtensionConfig webhook
+ * refuses ExtensionConfigs while the gate is off, core/webhooks/admission/extensionconfig.go
+ * `ValidateCreate`): they turn the gate on, unless it is set explicitly.
+ */
+export function withImpliedGates(config: RenderConfig, extensionConfigs: boolean): RenderConfig {
+  if (config.featureGates.RuntimeSDK !== undefined || !(extensionConfigs || config.skipExternalPatches)) return config;
+  return { ...config, featureGates: { ...config.featureGates, RuntimeSDK: true } };
+}
+
 export const DEFAULT_CONFIG: RenderConfig = {
   mode: 'expand',
   keepClassInputs: true,

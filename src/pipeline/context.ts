@@ -5,7 +5,7 @@
  */
 import type { JsonObject, ObjectRef } from '../core/model.js';
 import type { Result } from '../core/result.js';
-import { capiProfileOf, type RenderConfig } from '../krm/config.js';
+import { capiProfileOf, withImpliedGates, type RenderConfig } from '../krm/config.js';
 import type { InputItem } from '../krm/item.js';
 import { asObject, cloneJson } from '../core/json.js';
 import { PREVIOUS_ANNOTATION } from '../core/labels.js';
@@ -75,12 +75,17 @@ export type PreviousRender = (inputs: readonly InputItem[]) => Map<string, JsonO
 /** Sets up a run; its first results (reading, update rules, CRDs, extensions, classes, duplicates, classic Clusters) are in `results`. */
 export function runContext(
   items: readonly InputItem[],
-  config: RenderConfig,
+  asked: RenderConfig,
   readResults: readonly Result[],
   extras: PipelineExtras,
   renderPrevious: PreviousRender,
 ): RunContext {
   const results: Result[] = [...readResults];
+  const { client: extensions, results: extensionResults } = extensionClientFor(
+    items.map((i) => i.value),
+    extras.extensions,
+  );
+  const config = withImpliedGates(asked, extensions !== undefined);
   const ns = config.defaultNamespace;
   const classified = classify(items, ns, extras.earlier);
   const { classes, templates, crdObjects, previous, duplicates } = classified;
@@ -118,10 +123,6 @@ export function runContext(
   const checkInput: InputCheck | undefined =
     crdCheck &&
     ((obj, ref) => crdCheck(obj, ref).filter((r) => !(r.tags?.rule === 'crd-pruned' && isCapiTopologyKind(ref))));
-  const { client: extensions, results: extensionResults } = extensionClientFor(
-    items.map((i) => i.value),
-    extras.extensions,
-  );
   results.push(...extensionResults);
   const defaulted = haveCrds ? defaultedTemplates(templates, loaded.crds) : undefined;
   const blueprintInputs = {

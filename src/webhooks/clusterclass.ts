@@ -223,7 +223,7 @@ export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef, capi:
       capi,
     ),
   );
-  results.push(...validateClusterClassPatches(cc, ref));
+  results.push(...validateClusterClassPatches(cc, ref, capi));
   results.push(...toResults(metadataErrors(cc.controlPlane.metadata, 'spec.controlPlane.metadata'), ref, 'metadata'));
   for (const md of cc.workers.machineDeployments)
     results.push(...toResults(metadataErrors(md.metadata, `${mdPath(md.class)}.template.metadata`), ref, 'metadata'));

@@ -1,8 +1,9 @@
 /**
  * The ClusterClass webhook's patch rules (CAPI core/webhooks/admission/patch_validation.go `validatePatches` and CAPI core/webhooks/admission/clusterclass.go rule 9): CAPI's
  * `validatePatches` (core/webhooks/admission/patch_validation.go) with its field paths, texts and
- * bad values, in its order. The RuntimeSDK feature gate counts as enabled (external patches are
- * the patch compiler's business, see `skipExternalPatches`). Templates are parsed, not executed.
+ * bad values, in its order. Calling external patches is the patch compiler's business (see
+ * `skipExternalPatches`); this only checks that the RuntimeSDK gate allows them. Templates are
+ * parsed, not executed.
  *
  * Bad values are printed as `field.Error` does: strings `%q`-quoted — which includes CAPI's
  * `prettyPrint` (indented JSON) of a JSON patch or selector — and structs as compact JSON.
@@ -19,8 +20,17 @@ import type {
 } from '../core/model.js';
 import { parseTemplate } from '../gotemplate/index.js';
 import type { Result } from '../core/result.js';
+import type { CapiProfile } from '../core/capi-release.js';
 import { goAtoi } from '../core/go/strconv.js';
-import { fieldError, goQuote, invalid, notSupported, required, type FieldError } from '../core/fielderror.js';
+import {
+  fieldError,
+  forbidden,
+  goQuote,
+  invalid,
+  notSupported,
+  required,
+  type FieldError,
+} from '../core/fielderror.js';
 import { goMarshal } from '../core/go/json.js';
 import { qualifiedNameErrors } from '../variables/labels.js';
 import { FIX, fixed, toResults, withFix } from '../core/fixes.js';
@@ -448,12 +458,13 @@ function selectorErrors(s: PatchSelector, cc: ClusterClass, base: string): Field
   return out;
 }
 
-/** `validatePatchDefinitions` (RuntimeSDK enabled). */
+/** `validatePatchDefinitions`; `runtimeSdk`: the RuntimeSDK feature gate. */
 function definitionErrors(
   p: ClusterClassPatch,
   cc: ClusterClass,
   variables: ReadonlySet<string>,
   path: string,
+  runtimeSdk: boolean,
 ): FieldError[] {
   const out = templateErrors(p.enabledIf, 'enabledIf', `${path}.enabledIf`);
   if (!p.definitions && !p.external)
@@ -470,6 +481,17 @@ function definitionErrors(
     const base = `${path}.definitions[${j}]`;
     out.push(...jsonPatchErrors(d, variables, base), ...selectorErrors(d.selector, cc, base));
   }
+  // Off by default in v1.12.10, v1.13.6 and v1.14.2 (feature/feature.go); the same rule in each.
+  if (p.external && !runtimeSdk)
+    out.push(
+      forbidden(
+        `${path}.external`,
+        withFix(
+          'patch.external can be used only if the RuntimeSDK feature flag is enabled',
+          FIX.patchExternalRuntimeSdk,
+        ),
+      ),
+    );
   if (p.external && !p.external.generatePatchesExtension && !p.external.validateTopologyExtension) {
     out.push(
       invalid(
@@ -486,7 +508,7 @@ function definitionErrors(
 }
 
 /** The webhook's patch rules for a ClusterClass, as error results on `ref` tagged with the patch name. */
-export function validateClusterClassPatches(cc: ClusterClass, ref: ObjectRef): Result[] {
+export function validateClusterClassPatches(cc: ClusterClass, ref: ObjectRef, capi: CapiProfile): Result[] {
   const results: Result[] = [];
   const variables = new Set(cc.variables.map((v) => v.name));
   const names = new Set<string>();
@@ -495,7 +517,15 @@ export function validateClusterClassPatches(cc: ClusterClass, ref: ObjectRef): R
     const tags = { patch: p.name };
     results.push(...toResults(nameErrors(p, names, path), ref, 'patch-name', 'error', tags));
     names.add(p.name);
-    results.push(...toResults(definitionErrors(p, cc, variables, path), ref, 'patch-definitions', 'error', tags));
+    results.push(
+      ...toResults(
+        definitionErrors(p, cc, variables, path, capi.gates.RuntimeSDK),
+        ref,
+        'patch-definitions',
+        'error',
+        tags,
+      ),
+    );
   });
   return results;
 }

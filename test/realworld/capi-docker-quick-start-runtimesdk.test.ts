@@ -20,7 +20,23 @@ import {
 const FILE = 'capi-docker-quick-start-runtimesdk.yaml';
 
 describe.skipIf(fixtureMissing(FILE))('real-world: capi-docker-quick-start-runtimesdk', () => {
-  it('without skipExternalPatches: rt-1 fails with exactly one error naming the external generate extension; nothing rendered', () => {
+  it("with CAPI's default gates: the class is refused as CAPI's webhook refuses it (RuntimeSDK off), nothing rendered", () => {
+    const r = renderFixture(FILE, { settings: { featureGates: {} } });
+    expect(
+      r.errors
+        .filter((e) => e.resourceRef?.kind === 'ClusterClass')
+        .map((e) => [e.field?.path, e.message.split('; ')[0]]),
+    ).toEqual([
+      [
+        'spec.patches[0].external',
+        'Forbidden: patch.external can be used only if the RuntimeSDK feature flag is enabled',
+      ],
+    ]);
+    expect(errorsFor(r, 'rt-1').map((e) => e.tags?.rule)).toEqual(['class-invalid']);
+    expect(r.clusters.has('default/rt-1')).toBe(false);
+  });
+
+  it('with RuntimeSDK on and no extension: rt-1 fails with exactly one error naming the external generate extension; nothing rendered', () => {
     const r = renderFixture(FILE);
     expect(r.errors).toHaveLength(1);
     expect(errorsFor(r, 'rt-1')).toHaveLength(1);

@@ -169,9 +169,14 @@ export function withTaintPropagation(docs: Obj[]): void {
   md.taints[0].propagation = 'Always';
 }
 
-/** Feature gates a fixture needs: the quick-start's `qs-custom` sets topology taints (the fixture says they need MachineTaintPropagation). */
+/**
+ * Feature gates a fixture needs: the quick-start's `qs-custom` sets topology taints (the fixture
+ * says they need MachineTaintPropagation); the Runtime SDK quick-start is CAPI's class for a
+ * management cluster running RuntimeSDK=true (its external patches are refused otherwise).
+ */
 export const FIXTURE_GATES: Record<string, Record<string, boolean>> = {
   'capi-docker-quick-start.yaml': { MachineTaintPropagation: true },
+  'capi-docker-quick-start-runtimesdk.yaml': { RuntimeSDK: true },
 };
 
 /** Renders every Cluster of a fixture file (pipeline entry point) and computes the defaulted variables. */

@@ -3,7 +3,7 @@ import type { JsonObject } from '../../src/core/model.js';
 import type { Result } from '../../src/core/result.js';
 import { validateClusterClassDeep } from '../../src/webhooks/clusterclass.js';
 import { validateClusterDeep } from '../../src/webhooks/cluster.js';
-import { capiProfile } from '../../src/core/capi-release.js';
+import { capiProfile, type CapiProfile } from '../../src/core/capi-release.js';
 import { CLASS_REF, clusterRef, makeClass, makeCluster, mdClasses, topology, workers } from './helpers.js';
 
 /** The default release with its default gates (MachineTaintPropagation off). */
@@ -187,15 +187,19 @@ describe('validateClusterClassDeep: patches (§7.5, §8.1 rule 9)', () => {
   const KCT = ['bootstrap.cluster.x-k8s.io/v1beta2', 'KubeadmConfigTemplate'] as const;
   const DMPT = ['infrastructure.cluster.x-k8s.io/v1beta2', 'DevMachinePoolTemplate'] as const;
   const add = (path: string, source: JsonObject): JsonObject => ({ op: 'add', path, ...source });
-  const patched = (...patches: JsonObject[]) =>
+  const patchedWith = (capi: CapiProfile, ...patches: JsonObject[]) =>
     validateClusterClassDeep(
       makeClass((spec) => (spec.patches = patches)),
       CLASS_REF,
-      V1_14,
+      capi,
     );
+  const patched = (...patches: JsonObject[]) => patchedWith(V1_14, ...patches);
+  // A management cluster that runs Runtime Extensions.
+  const RUNTIME_SDK = capiProfile('1.14', { RuntimeSDK: true });
 
-  it('accepts valid inline and external patches of every kind', () => {
-    const rs = patched(
+  it('accepts valid inline and external patches of every kind (RuntimeSDK on)', () => {
+    const rs = patchedWith(
+      RUNTIME_SDK,
       {
         name: 'inline-all',
         enabledIf: '{{ if .imageRepository }}true{{ end }}',
@@ -286,11 +290,33 @@ describe('validateClusterClassDeep: patches (§7.5, §8.1 rule 9)', () => {
       ],
       [
         'spec.patches[0].external',
+        'Forbidden: patch.external can be used only if the RuntimeSDK feature flag is enabled',
+        { patch: 'inline', rule: 'patch-definitions' },
+      ],
+      [
+        'spec.patches[0].external',
         'Invalid value: {}: one of validateTopologyExtension and generatePatchesExtension must be defined',
         { patch: 'inline', rule: 'patch-definitions' },
       ],
     ]);
     expect(rs.every((r) => r.severity === 'error' && r.resourceRef === CLASS_REF)).toBe(true);
+  });
+
+  // core/webhooks/admission/patch_validation.go `validatePatches` (v1.14.2; internal/webhooks in
+  // v1.12.10 and v1.13.6): the same rule in each, and RuntimeSDK is off by default in each
+  // (feature/feature.go).
+  it.each(['1.12', '1.13', '1.14'] as const)('refuses external patches while RuntimeSDK is off (%s default)', (v) => {
+    const external: JsonObject[] = [
+      { name: 'generate', external: { generatePatchesExtension: 'gen' } },
+      { name: 'validate-only', external: { validateTopologyExtension: 'val' } },
+    ];
+    expect(brief(patchedWith(capiProfile(v), ...external)).map((r) => [r.path, r.message])).toEqual(
+      [0, 1].map((i) => [
+        `spec.patches[${i}].external`,
+        'Forbidden: patch.external can be used only if the RuntimeSDK feature flag is enabled; if the management cluster runs RuntimeSDK=true, say so: --extensions or --replay-extensions (call the extension), skipExternalPatches (render without it) or --feature-gates RuntimeSDK=true',
+      ]),
+    );
+    expect(patchedWith(capiProfile(v, { RuntimeSDK: true }), ...external)).toEqual([]);
   });
 
   it('escapes values as Go does: HTML characters in JSON, %q around the pretty-printed patch', () => {

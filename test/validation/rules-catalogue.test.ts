@@ -837,7 +837,7 @@ describe('ClusterClass patches (§7.5, §8.1 rule 9)', () => {
       }),
     ]);
     const cc = makeClass(infinite);
-    expectRule(validateClusterClassPatches(cc, CLASS_REF), {
+    expectRule(validateClusterClassPatches(cc, CLASS_REF, capiProfileOf(DEFAULT_CONFIG)), {
       ...CC,
       path: 'spec.patches[0].definitions[0].jsonPatches[0].value',
       capi: 'Invalid value: "{\\"size\\":Infinity}": jsonPatch Value is invalid JSON',
