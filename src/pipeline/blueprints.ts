@@ -42,7 +42,9 @@ export interface BlueprintInputs {
 
 /**
  * ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them;
- * `checkInput` sees each used class and the templates it references, as written.
+ * `checkInput` sees each used class and the templates it references, as written. The API server
+ * refuses a class its CRD schema rejects: such a class is not compiled (its validating webhook
+ * never runs). A template's errors are reported on it and on each object cloned from it.
  */
 export function blueprintCache(
   classes: readonly IdentifiedItem[],
@@ -76,8 +78,10 @@ export function blueprintCache(
     let entry: BlueprintEntry = { ok: false };
     try {
       const { config, templates, contractOf, extensions, checkInput } = inputs;
-      if (checkInput) results.push(...checkInput(item.value, ref));
-      const normalized = rejected.has(item) ? { results: [] } : normalizeClusterClass(item.value, ref);
+      const schemaErrors = checkInput ? checkInput(item.value, ref) : [];
+      results.push(...schemaErrors);
+      const refused = rejected.has(item) || hasErrors(schemaErrors);
+      const normalized = refused ? { results: [] } : normalizeClusterClass(item.value, ref);
       results.push(...normalized.results);
       const cc: ClusterClass | undefined = normalized.value;
       if (cc) {

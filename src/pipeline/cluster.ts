@@ -131,7 +131,8 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
   const { results } = ctx;
   const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds, capiProfileOf(ctx.config));
   results.push(...decoding);
-  if (ctx.checkInput) results.push(...ctx.checkInput(item.value, ref));
+  const schemaErrors = ctx.checkInput ? ctx.checkInput(item.value, ref) : [];
+  results.push(...schemaErrors);
   // A field the CRD does not declare fails the request as it is decoded. Everything else the API
   // server checks in one pass (name, labels, annotations, schema) and refuses with every invalid
   // field listed; only a Cluster it accepts reaches the webhook.
@@ -140,7 +141,7 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
   const normalized = normalizeCluster(item.value, ref);
   results.push(...naming.apiServer, ...normalized.results);
   const cluster = normalized.value;
-  if (hasErrors(decoding) || naming.apiServer.length > 0 || !cluster) return undefined;
+  if (hasErrors(decoding) || hasErrors(schemaErrors) || naming.apiServer.length > 0 || !cluster) return undefined;
   results.push(...naming.webhook);
   if (naming.webhook.length > 0) return undefined;
   const classKey = classKeyOf(cluster);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { binPath, run } from '../helpers/tools.js';
 import { fleetCluster, fleetDocs, type Obj } from '../helpers/scenario.js';
+import { fixtureCrdsMissing, loadFixtureCrds } from '../helpers/fixture-crds.js';
 
 const render = (...args: string[]) => run(binPath, ['render', ...args]);
 const stream = (docs: readonly Obj[]) => docs.map((d) => YAML.stringify(d)).join('---\n');
@@ -300,5 +301,61 @@ describe('a v1beta1 topology name that makes an invalid object name', () => {
     );
     expect(render(input, '-o', out).code).toBe(1);
     expect(readFileSync(join(out, 'fleet', 'c1.yaml'), 'utf8')).toBe(earlier);
+  });
+});
+
+describe.skipIf(fixtureCrdsMissing())('CAPI CRDs given with --crds: a schema error refuses the object', () => {
+  // apiextensions-apiserver validates a custom resource against its CRD's schema before any
+  // validating webhook (pkg/registry/customresource/validator.go): CAPI never sees such a Cluster
+  // or ClusterClass, so nothing is rendered for it and its earlier output is kept.
+  const crdDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcc-crds-'));
+    // Only the Cluster and ClusterClass CRDs: the fleet's templates are not what is tested here.
+    loadFixtureCrds()
+      .filter((crd) =>
+        ['clusters.cluster.x-k8s.io', 'clusterclasses.cluster.x-k8s.io'].includes((crd.metadata as Obj).name),
+      )
+      .forEach((crd, i) => writeFileSync(join(dir, `${i}.yaml`), YAML.stringify(crd)));
+    return dir;
+  };
+
+  it('a Cluster its CRD refuses, and a ClusterClass its CRD refuses, are not rendered; the others are', () => {
+    const crds = crdDir();
+    const dir = mkdtempSync(join(tmpdir(), 'rcc-crd-refused-'));
+    const input = join(dir, 'in.yaml');
+    const out = join(dir, 'out');
+    const clusters = () => [fleetCluster('c1'), fleetCluster('c2')];
+    writeFileSync(input, stream([...fleetDocs(), ...clusters()]));
+    expect(render(input, '--crds', crds, '-o', out).code).toBe(0);
+    const earlier = (name: string) => readFileSync(join(out, 'fleet', `${name}.yaml`), 'utf8');
+    const [c1, c2] = [earlier('c1'), earlier('c2')];
+
+    // minReadySeconds has `minimum: 0` in the v1beta2 Cluster CRD; the built-in rules do not check it.
+    const negative = fleetCluster(
+      'c1',
+      (t) => ((t.workers.machineDeployments[0].minReadySeconds = -1), (t.version = 'v1.33.1')),
+    );
+    writeFileSync(input, stream([...fleetDocs(), negative, fleetCluster('c2', (t) => (t.version = 'v1.33.1'))]));
+    const refused = render(input, '--crds', crds, '-o', out);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'Cluster fleet/c1 spec.topology.workers.machineDeployments[0].minReadySeconds: Invalid value: -1: spec.topology.workers.machineDeployments[0].minReadySeconds in body should be greater than or equal to 0',
+    );
+    expect(earlier('c1')).toBe(c1);
+    expect(earlier('c2')).not.toBe(c2);
+
+    // The same bound in the ClusterClass CRD: no Cluster of the class is rendered, none of the
+    // class's webhook rules is reported (the API server refused it first).
+    const docs = fleetDocs();
+    docs.find((d) => d.kind === 'ClusterClass').spec.workers.machineDeployments[0].minReadySeconds = -1;
+    writeFileSync(input, stream([...docs, fleetCluster('c1'), fleetCluster('c2')]));
+    const classRefused = render(input, '--crds', crds, '-o', out);
+    expect(classRefused.code).toBe(1);
+    expect(classRefused.stderr).toContain(
+      'ClusterClass fleet/fleet spec.workers.machineDeployments[0].minReadySeconds: Invalid value: -1',
+    );
+    expect(classRefused.stderr).toContain('Cluster fleet/c1 spec.topology: ClusterClass "fleet/fleet" is invalid');
+    expect(classRefused.stderr).not.toContain('Cluster fleet/c2 spec.topology.workers');
+    expect(earlier('c1')).toBe(c1);
   });
 });
