@@ -50,9 +50,9 @@ function documents(side: PlanSide, ns: string): Map<string, InputItem> {
 
 /**
  * The segments of a diff path (core/diff.ts: `a.b[0]`, `list[name=x]`, `list (order)`, keys that
- * hold dots unquoted) in `root`, as far as `root` has them; `complete` when it has all of them.
+ * hold dots unquoted) in `root`, as far as `root` has them: a removed field's nearest parent.
  */
-function diffSegments(root: Json, path: string): { segs: Seg[]; complete: boolean } {
+function diffSegments(root: Json, path: string): Seg[] {
   const segs: Seg[] = [];
   let cur: Json | undefined = root;
   let rest = path.replace(/ \(order\)$/, '');
@@ -77,7 +77,7 @@ function diffSegments(root: Json, path: string): { segs: Seg[]; complete: boolea
     cur = cur[key];
     rest = rest.slice(key.length).replace(/^\./, '');
   }
-  return { segs, complete: rest === '' };
+  return segs;
 }
 
 /** A path-based source's path with its last `n` segments cut (the node a whole changed subtree came from). */
@@ -239,7 +239,7 @@ export function planCauses(
           const subject = subjectOf(t.objects, rollout, reason);
           if (!subject) return [];
           return (reason.fields.length > 0 ? reason.fields : ['']).flatMap((path) => {
-            const { segs } = diffSegments(subject.object, path);
+            const segs = diffSegments(subject.object, path);
             return subject.fields
               .filter((f) => segsHavePrefix(f.segs, segs))
               .flatMap((f) => sourceFields(f.source, f.segs.length - segs.length, inputs));

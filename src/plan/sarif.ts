@@ -101,6 +101,10 @@ interface Finding {
   logical?: string;
 }
 
+/** The fields found, or else (values no input line sets: a CRD's default, the controller's) the Cluster that rolls. */
+const orElse = (fields: InputField[], fallback: InputField | undefined): InputField[] =>
+  fields.length > 0 || !fallback ? fields : [fallback];
+
 function findingsOf(c: ClusterPlan, causes: Causes, placeOfResult: SarifInputs['placeOfResult']): Finding[] {
   const cluster = c.cluster;
   const errors = c.newErrors.map((e): Finding => ({
@@ -125,7 +129,7 @@ function findingsOf(c: ClusterPlan, causes: Causes, placeOfResult: SarifInputs['
         : `${r.kind} ${r.name} of Cluster ${cluster} rolls out, replacing ${machines}: ${why}`,
       cluster,
       machines: addMachines(NO_MACHINES, r.machines, r.double ? 2 : 1),
-      fields: causes.ofRollout(cluster, r),
+      fields: orElse(causes.ofRollout(cluster, r), causes.document('Cluster', cluster)),
     };
   });
   const deferred = c.deferred.map((d): Finding => ({

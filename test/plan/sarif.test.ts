@@ -29,6 +29,15 @@ describe.skipIf(fixtureMissing(FIXTURE) || skipUnless('git'))('plan --format sar
     expect(text).toContain(from);
     writeFileSync(join(repo, file), text.replace(from, to));
   };
+  /** An edit inside the MachineDeployments' DevMachineTemplate only (the control plane's has the same lines). */
+  const editWorkerTemplate = (from: string, to: string) => {
+    const template = readFileSync(join(repo, CLASS_FILE), 'utf8')
+      .split('---\n')
+      .find((d) =>
+        d.includes('kind: DevMachineTemplate\nmetadata:\n  name: quick-start-default-worker-machinetemplate'),
+      )!;
+    edit(CLASS_FILE, template, template.replace(from, to));
+  };
   const plan = (...args: string[]) =>
     run(process.execPath, [binPath, 'plan', '--base', 'HEAD', '--format', 'sarif', ...args], { cwd: repo });
   const results = (out: { stdout: string }, rule: string): SarifResult[] =>
@@ -52,12 +61,7 @@ describe.skipIf(fixtureMissing(FIXTURE) || skipUnless('git'))('plan --format sar
   afterEach(() => rmSync(repo, { recursive: true, force: true }));
 
   it('points a rollout caused by a template change at the template line', () => {
-    const template = readFileSync(join(repo, CLASS_FILE), 'utf8')
-      .split('---\n')
-      .find((d) =>
-        d.includes('kind: DevMachineTemplate\nmetadata:\n  name: quick-start-default-worker-machinetemplate'),
-      )!;
-    edit(CLASS_FILE, template, template.replace('hostPath: "/var/run/docker.sock"', 'hostPath: "/run/docker.sock"'));
+    editWorkerTemplate('hostPath: "/var/run/docker.sock"', 'hostPath: "/run/docker.sock"');
     const out = plan();
     expect(out.code, out.stderr).toBe(1);
     const [rollout, ...others] = results(out, 'rollout');
@@ -66,6 +70,15 @@ describe.skipIf(fixtureMissing(FIXTURE) || skipUnless('git'))('plan --format sar
     const location = rollout!.locations![0]!;
     expect(location.physicalLocation!.artifactLocation).toEqual({ uri: CLASS_FILE, uriBaseId: 'SRCROOT' });
     expect(lineAt(repo, location)).toBe('            hostPath: "/run/docker.sock"');
+  });
+
+  it('points a rollout caused by a removed template field at its nearest parent still written', () => {
+    editWorkerTemplate('            hostPath: "/var/run/docker.sock"\n', '');
+    const [rollout] = results(plan(), 'rollout');
+    expect(rollout!.message.text).toContain('(spec.template.spec.backend.docker.extraMounts[0].hostPath)');
+    expect(rollout!.locations!.map((l) => lineAt(repo, l))).toEqual([
+      '          - containerPath: "/var/run/docker.sock"',
+    ]);
   });
 
   it('points a rollout caused by a variable at the Cluster value, with the patch it flows through', () => {
