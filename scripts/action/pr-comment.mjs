@@ -2,36 +2,15 @@
 // The pull-request comment of the GitHub Action (action.yml): creates it, or updates the one it
 // created before, found by a hidden marker on its first line, so a pull request never gets a
 // second one. Reads the plan (Markdown) from the file named on the command line; GitHub's own
-// variables say where: GITHUB_API_URL, GITHUB_REPOSITORY, GITHUB_EVENT_PATH (the pull_request
-// event), GITHUB_TOKEN. Outside a pull request it says so and does nothing.
+// variables say where: GITHUB_REPOSITORY, GITHUB_EVENT_PATH (the pull_request event), and those
+// of ./github.mjs. Outside a pull request it says so and does nothing.
 import { readFileSync } from 'node:fs';
+import { env, github } from './github.mjs';
 
 const MARKER = '<!-- render-clusterclass plan -->';
 /** GitHub refuses a comment body of more characters. */
 const COMMENT_LIMIT = 65_536;
 const TRUNCATED = '\n\n… (truncated: the whole plan is in the job summary)\n';
-
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
-
-/** One GitHub REST call; the parsed answer. */
-async function github(method, path, body) {
-  const response = await fetch(`${process.env.GITHUB_API_URL ?? 'https://api.github.com'}${path}`, {
-    method,
-    headers: {
-      accept: 'application/vnd.github+json',
-      authorization: `Bearer ${env('GITHUB_TOKEN')}`,
-      'x-github-api-version': '2022-11-28',
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
 
 /** The comment this action posted before on the pull request, if any (every page is read). */
 async function ownComment(repository, number) {

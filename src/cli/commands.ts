@@ -21,7 +21,9 @@ export interface CommandSpec extends ArgSpec {
 
 /** `render --format`: manifests, kpt's view, a ResourceList, kustomize's plugin output, or one JSON List. */
 export const RENDER_FORMATS = ['manifests', 'all', 'resourcelist', 'kustomize', 'json'] as const;
-export const PLAN_FORMATS = ['text', 'markdown', 'json'] as const;
+export const PLAN_FORMATS = ['text', 'markdown', 'json', 'sarif'] as const;
+/** What `version` prints, and the SARIF log's tool version. */
+export const TOOL_VERSION = '0.1.0';
 /** `plan --only`: what to list. */
 export const PLAN_ONLY = ['rollouts'] as const;
 const EXPLAIN_FORMATS = ['text', 'json'] as const;

@@ -29,11 +29,11 @@ function fieldSegments(path: string): Segment[] {
   return out;
 }
 
-/** The node a field path leads to, with the node to point at (a map entry's key); undefined when absent. */
-function nodeAt(root: Node, path: string): Node | undefined {
+/** The node field segments lead to, with the node to point at (a map entry's key); undefined when absent. */
+function nodeAt(root: Node, segments: readonly Segment[]): Node | undefined {
   let node: unknown = root;
   let at: Node | undefined;
-  for (const seg of fieldSegments(path)) {
+  for (const seg of segments) {
     if ('index' in seg) {
       node = isSeq(node) ? node.items[seg.index] : undefined;
       at = node as Node | undefined;
@@ -54,15 +54,26 @@ function nodeAt(root: Node, path: string): Node | undefined {
   return at;
 }
 
+/** A place in an input file: 1-based line and column when the file and node are known. */
+export interface Position {
+  path: string;
+  line?: number;
+  column?: number;
+}
+
 /**
- * `path:line:column` for results about the given items, and about files that could not be read
- * where they broke (undefined for results about other things).
+ * Positions in the files read: of a field of an input item (its nearest written ancestor when the
+ * field itself is not written), and of results about the given items and about files that could
+ * not be read where they broke (undefined for results about other things).
  */
-export function locator(
+export function positions(
   items: readonly InputItem[],
   files: readonly InputFile[],
   unreadable: readonly UnreadableFile[] = [],
-): (r: Result) => string | undefined {
+): {
+  ofField: (item: InputItem, fieldPath: string) => Position | undefined;
+  ofResult: (r: Result) => Position | undefined;
+} {
   const broken = new Map(unreadable.map((u) => [u.path, u]));
   const texts = new Map(files.map((f) => [f.path, f.text.replace(/^\uFEFF/, '')]));
   const counters = new Map<string, LineCounter>();
@@ -77,18 +88,45 @@ export function locator(
     }
     return lc;
   };
+  const at = (path: string, node: Node | undefined): Position => {
+    const lc = lineCounter(path);
+    const offset = node?.range?.[0];
+    if (!lc || offset === undefined) return { path };
+    const { line, col } = lc.linePos(offset);
+    return { path, line, column: col };
+  };
   const byFile = new Map<string, InputItem>();
   for (const i of items) if (i.file) byFile.set(`${i.file.path}#${i.file.index ?? 0}`, i);
+  return {
+    ofField(item, fieldPath) {
+      if (!item.file) return undefined;
+      const segments = fieldSegments(fieldPath);
+      for (let n = segments.length; n > 0; n--) {
+        const node = nodeAt(item.node, segments.slice(0, n));
+        if (node) return at(item.file.path, node);
+      }
+      return at(item.file.path, item.node);
+    },
+    ofResult(r) {
+      if (!r.file) return undefined;
+      const stop = r.tags?.rule === UNREADABLE_FILE ? broken.get(r.file.path) : undefined;
+      if (stop?.line !== undefined) return { path: stop.path, line: stop.line, column: stop.column };
+      const item = byFile.get(`${r.file.path}#${r.file.index ?? 0}`);
+      const node = item && r.field?.path ? (nodeAt(item.node, fieldSegments(r.field.path)) ?? item.node) : item?.node;
+      return at(r.file.path, node);
+    },
+  };
+}
+
+/** `path:line:column` of a result, as compilers and linters print it (see `positions`). */
+export function locator(
+  items: readonly InputItem[],
+  files: readonly InputFile[],
+  unreadable: readonly UnreadableFile[] = [],
+): (r: Result) => string | undefined {
+  const { ofResult } = positions(items, files, unreadable);
   return (r) => {
-    if (!r.file) return undefined;
-    const at = r.tags?.rule === UNREADABLE_FILE ? broken.get(r.file.path) : undefined;
-    if (at?.line !== undefined) return `${at.path}:${at.line}:${at.column}`;
-    const lc = lineCounter(r.file.path);
-    const item = byFile.get(`${r.file.path}#${r.file.index ?? 0}`);
-    const node = item && r.field?.path ? (nodeAt(item.node, r.field.path) ?? item.node) : item?.node;
-    const offset = node?.range?.[0];
-    if (!lc || offset === undefined) return r.file.path;
-    const { line, col } = lc.linePos(offset);
-    return `${r.file.path}:${line}:${col}`;
+    const p = ofResult(r);
+    return p && (p.line === undefined ? p.path : `${p.path}:${p.line}:${p.column}`);
   };
 }

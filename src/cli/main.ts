@@ -3,7 +3,7 @@
  * `exec: render-clusterclass` works in kpt and kustomize as is.
  */
 import { closestMatches, didYouMean } from '../core/suggest.js';
-import { COLOUR_WHEN, COMMANDS, GLOBAL, commandLines } from './commands.js';
+import { COLOUR_WHEN, COMMANDS, GLOBAL, TOOL_VERSION, commandLines } from './commands.js';
 import { COMPLETION_HELP } from './completion.js';
 import { CONVERT_HELP } from './convert.js';
 import { EXPLAIN_HELP } from './explain.js';
@@ -96,7 +96,7 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
     }
     case 'version':
     case '--version':
-      await io.stdout('render-clusterclass 0.1.0\n');
+      await io.stdout(`render-clusterclass ${TOOL_VERSION}\n`);
       return ExitCode.ok;
     default: {
       // `-v` is not an option of its own: it begins --version, so that is the hint.

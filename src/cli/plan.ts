@@ -10,6 +10,8 @@ import { CAPI_HELP, EXTENSION_HELP, configFromFlags, readInputs } from './inputs
 import { commandSources, prepareExtensions } from './extensions.js';
 import { computePlan, planHasChanges } from '../plan/plan.js';
 import { formatJson, formatMarkdown, formatText } from '../plan/format.js';
+import { formatSarif } from '../plan/sarif.js';
+import { sarifInputs } from './sarif.js';
 import { PLAN_FAIL_ON, checkGates, gateExitCode, gateResults, type Gates } from '../plan/gates.js';
 import { onlyRollouts, selectClasses, unknownClass } from '../plan/select.js';
 import { closestMatches, didYouMean } from '../core/suggest.js';
@@ -27,7 +29,9 @@ and each ClusterClass are summed up.
 Options:
   --base REF|DIR       what to compare against (required)
   --format FORMAT      text (default; colour on a terminal) | markdown (a pull-request comment,
-                       within GitHub's 65,536 characters) | json (schemas/plan.v1.json)
+                       within GitHub's 65,536 characters) | json (schemas/plan.v1.json) |
+                       sarif (SARIF 2.1.0 for code scanning: each finding at the input lines
+                       that cause it)
   --class NS/NAME      only the Clusters of this ClusterClass (repeatable): counts and gates too
   --only rollouts      list only the Clusters that roll out, and only their rollouts
   --max-replaced-machines N   gate: at most N Machines replaced (an autoscaled pool at its maximum)
@@ -81,7 +85,7 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
   }
   const format = (parsed.flags.format as string | undefined) ?? 'text';
   if (!(PLAN_FORMATS as readonly string[]).includes(format)) {
-    io.stderr('render-clusterclass plan: --format must be text, markdown or json\n');
+    io.stderr(`render-clusterclass plan: --format must be ${PLAN_FORMATS.join(', ')}\n`);
     return ExitCode.functionConfig;
   }
   const only = parsed.flags.only as string | undefined;
@@ -116,7 +120,8 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
   }
   // What was not read or not used (links, URLs): said whatever the plan is.
   io.stderr(formatResults([...before.links, ...after.links, ...extensions.value.results], 'warning'));
-  const whole = computePlan(before, after, cfg.config, { extensions: extensions.value.inputs });
+  const extras = { extensions: extensions.value.inputs };
+  const whole = computePlan(before, after, cfg.config, extras);
   const saved = await extensions.value.save();
   if (saved) {
     io.stderr(`render-clusterclass plan: ${saved}\n`);
@@ -133,11 +138,13 @@ export async function runPlanCommand(args: string[], io: CliIO): Promise<number>
   const checks = checkGates(plan, gates.gates);
   const shown = only === 'rollouts' ? onlyRollouts(plan) : plan;
   await io.stdout(
-    format === 'json'
-      ? formatJson(shown, checks)
-      : format === 'markdown'
-        ? formatMarkdown(shown, checks)
-        : formatText(shown, io.colour?.stdout === true, checks),
+    format === 'sarif'
+      ? formatSarif(shown, checks, sarifInputs(shown, before, after, cfg.config, extras))
+      : format === 'json'
+        ? formatJson(shown, checks)
+        : format === 'markdown'
+          ? formatMarkdown(shown, checks)
+          : formatText(shown, io.colour?.stdout === true, checks),
   );
   io.stderr(formatResults(gateResults(checks, plan), 'error', { colour: io.colour?.stderr === true }));
   return gateExitCode(checks) ?? (planHasChanges(plan) ? ExitCode.errorResults : ExitCode.ok);

@@ -3,12 +3,13 @@
  * with their defaults, `if:` conditions, `${{ }}` expressions, each `run:` in bash with GitHub's
  * flags, `GITHUB_OUTPUT`/`GITHUB_STEP_SUMMARY` files, and a stop at the first failing step. Only
  * the expressions action.yml uses are modelled; any other fails the test rather than being guessed.
- * Also a local server for the GitHub REST calls the action makes (issue comments), so nothing
- * reaches the network.
+ * Also a local server for the GitHub REST calls the action makes (issue comments, the SARIF
+ * upload of code scanning), so nothing reaches the network.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
@@ -136,10 +137,22 @@ interface Comment {
   body: string;
 }
 
-/** The issue-comment endpoints of GitHub's REST API for one repository, in memory. */
+/** A SARIF upload as code scanning received it, its log decoded (base64, then gzip). */
+interface SarifUpload {
+  commit_sha: string;
+  ref: string;
+  tool_name?: string;
+  /** The SARIF file's text. */
+  log: string;
+}
+
+/** The issue-comment and SARIF-upload endpoints of GitHub's REST API for one repository, in memory. */
 export interface FakeGitHub {
   url: string;
   comments: Map<number, Comment[]>;
+  sarifs: SarifUpload[];
+  /** Answer SARIF uploads with 403, as for a repository without code scanning. */
+  refuseSarif: boolean;
   /** Every request, as `METHOD path`. */
   requests: string[];
   close(): Promise<void>;
@@ -148,6 +161,8 @@ export interface FakeGitHub {
 export async function fakeGitHub(repository: string, token: string): Promise<FakeGitHub> {
   const comments = new Map<number, Comment[]>();
   const requests: string[] = [];
+  const sarifs: SarifUpload[] = [];
+  const state = { refuseSarif: false };
   let nextId = 1000;
   const server: Server = createServer((req, res) => {
     let text = '';
@@ -162,6 +177,14 @@ export async function fakeGitHub(repository: string, token: string): Promise<Fak
       if (req.headers.authorization !== `Bearer ${token}`) return answer(401, { message: 'Bad credentials' });
       const list = /^\/repos\/([^/]+\/[^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
       const one = /^\/repos\/([^/]+\/[^/]+)\/issues\/comments\/(\d+)$/.exec(url.pathname);
+      if (url.pathname === `/repos/${repository}/code-scanning/sarifs` && req.method === 'POST') {
+        if (state.refuseSarif) return answer(403, { message: 'Code scanning is not enabled for this repository' });
+        const body = JSON.parse(text) as Omit<SarifUpload, 'log'> & { sarif: string };
+        // GitHub's contract: `sarif` is the file gzip-compressed, then base64-encoded.
+        const { sarif, ...upload } = body;
+        sarifs.push({ ...upload, log: gunzipSync(Buffer.from(sarif, 'base64')).toString('utf8') });
+        return answer(202, { id: `sarif-${sarifs.length}`, url: `${url.origin}/sarifs/${sarifs.length}` });
+      }
       if (list && list[1] === repository) {
         const number = Number(list[2]);
         const all = comments.get(number) ?? [];
@@ -191,6 +214,13 @@ export async function fakeGitHub(repository: string, token: string): Promise<Fak
   return {
     url: `http://127.0.0.1:${address.port}`,
     comments,
+    sarifs,
+    get refuseSarif() {
+      return state.refuseSarif;
+    },
+    set refuseSarif(refuse: boolean) {
+      state.refuseSarif = refuse;
+    },
     requests,
     close: () => new Promise<void>((done) => server.close(() => done())),
   };
