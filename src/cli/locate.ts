@@ -1,12 +1,13 @@
 /**
  * Where a result points in the files the user gave, as compilers and linters say it:
  * `path:line:column` of the field when the result names one that is written in the file, else of
- * the object. Positions come from the YAML nodes the reader kept (`InputItem.node`).
+ * the object. The reader keeps no YAML nodes of files (a fleet's would be most of a run's memory):
+ * a file is parsed again when a result about it needs a position.
  */
-import { LineCounter, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Result } from '../core/result.js';
 import { UNREADABLE_FILE, type InputFile, type UnreadableFile } from './inputs.js';
-import type { InputItem } from '../krm/item.js';
+import { documentRoots } from '../krm/read.js';
 
 type Segment = { key: string } | { index: number } | { name: string };
 
@@ -55,40 +56,31 @@ function nodeAt(root: Node, path: string): Node | undefined {
 }
 
 /**
- * `path:line:column` for results about the given items, and about files that could not be read
- * where they broke (undefined for results about other things).
+ * `path:line:column` for results about documents of the given files, and about files that could
+ * not be read where they broke (undefined for results about other things). Results come by
+ * Cluster, so mostly several about one file in a row: the last file parsed is kept.
  */
 export function locator(
-  items: readonly InputItem[],
   files: readonly InputFile[],
   unreadable: readonly UnreadableFile[] = [],
 ): (r: Result) => string | undefined {
   const broken = new Map(unreadable.map((u) => [u.path, u]));
-  const texts = new Map(files.map((f) => [f.path, f.text.replace(/^\uFEFF/, '')]));
-  const counters = new Map<string, LineCounter>();
-  const lineCounter = (path: string): LineCounter | undefined => {
-    let lc = counters.get(path);
-    const text = texts.get(path);
-    if (!lc && text !== undefined) {
-      lc = new LineCounter();
-      lc.addNewLine(0);
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
-      counters.set(path, lc);
-    }
-    return lc;
-  };
-  const byFile = new Map<string, InputItem>();
-  for (const i of items) if (i.file) byFile.set(`${i.file.path}#${i.file.index ?? 0}`, i);
+  const texts = new Map(files.map((f) => [f.path, f.text]));
+  let last: { path: string; parsed: ReturnType<typeof documentRoots> } | undefined;
+  const parsed = (path: string, text: string) =>
+    (last?.path === path ? last : (last = { path, parsed: documentRoots(text) })).parsed;
   return (r) => {
     if (!r.file) return undefined;
     const at = r.tags?.rule === UNREADABLE_FILE ? broken.get(r.file.path) : undefined;
     if (at?.line !== undefined) return `${at.path}:${at.line}:${at.column}`;
-    const lc = lineCounter(r.file.path);
-    const item = byFile.get(`${r.file.path}#${r.file.index ?? 0}`);
-    const node = item && r.field?.path ? (nodeAt(item.node, r.field.path) ?? item.node) : item?.node;
+    const text = texts.get(r.file.path);
+    if (text === undefined) return r.file.path;
+    const { roots, lineCounter } = parsed(r.file.path, text);
+    const root = roots[r.file.index ?? 0];
+    const node = root && r.field?.path ? (nodeAt(root, r.field.path) ?? root) : root;
     const offset = node?.range?.[0];
-    if (!lc || offset === undefined) return r.file.path;
-    const { line, col } = lc.linePos(offset);
+    if (offset === undefined) return r.file.path;
+    const { line, col } = lineCounter.linePos(offset);
     return `${r.file.path}:${line}:${col}`;
   };
 }

@@ -462,7 +462,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
     io.stderr(
       formatResults(results, 'warning', {
         colour: io.colour?.stderr === true,
-        locate: locator(items, inputs.files, inputs.unreadable),
+        locate: locator(inputs.files, inputs.unreadable),
       }),
     );
   printResults(results);
