@@ -272,7 +272,7 @@ function readsByEntries(text: string, list: ListEntries): boolean {
   const boundaries = [list.start, ...list.entries.map(([from]) => from), list.end];
   for (const at of boundaries) {
     // Lines before the boundary up to the last line with content (a line of `listEntries` that is not blank or a comment).
-    for (let stop = at - 1; stop > list.start;) {
+    for (let stop = at - 1; stop >= list.start;) {
       const lineStart = text.lastIndexOf('\n', stop - 1) + 1;
       const line = text.slice(lineStart, stop);
       if (BLANK_LINE.test(line)) return false;

@@ -82,7 +82,15 @@ const generatedEntry = fc
   });
 
 /** What makes a text one the reader must read whole. */
-const WHOLE = ['crlf', 'document-start', 'byte-order-mark', 'blank-line', 'alias-across-entries'] as const;
+const WHOLE = [
+  'crlf',
+  'document-start',
+  'byte-order-mark',
+  'blank-line',
+  'blank-line-first',
+  'blank-line-last',
+  'alias-across-entries',
+] as const;
 
 const resourceList = fc.record({
   entries: fc.array(fc.oneof(generatedEntry, fc.constantFrom(...SPECIAL_ENTRIES)), { minLength: 1, maxLength: 6 }),
@@ -105,6 +113,8 @@ function textOf(g: Generated): string {
       : FUNCTION_CONFIG;
   let entries = g.entries.map((e, i) => `${g.comments[i] ?? ''}${entryAt(e, g.dash)}`);
   if (g.whole === 'blank-line') entries = [entries[0]!, '\n', ...entries.slice(1)];
+  if (g.whole === 'blank-line-first') entries = ['\n', ...entries];
+  if (g.whole === 'blank-line-last') entries = [...entries, '\n'];
   if (g.whole === 'alias-across-entries')
     entries = [
       entryAt('- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: &n anchor}\n', g.dash),
