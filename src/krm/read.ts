@@ -271,8 +271,9 @@ function readsByEntries(text: string, list: ListEntries): boolean {
   if (text.startsWith('\uFEFF')) return false;
   const boundaries = [list.start, ...list.entries.map(([from]) => from), list.end];
   for (const at of boundaries) {
-    // Lines before the boundary up to the last line with content (a line of `listEntries` that is not blank or a comment).
-    for (let stop = at - 1; stop >= list.start;) {
+    // Lines before the boundary up to the last line with content (a line of `listEntries` that is
+    // not blank or a comment); `stop` is where a line ends (the text's last may have no line break).
+    for (let stop = text.charCodeAt(at - 1) === 10 ? at - 1 : at; stop >= list.start;) {
       const lineStart = text.lastIndexOf('\n', stop - 1) + 1;
       const line = text.slice(lineStart, stop);
       if (BLANK_LINE.test(line)) return false;

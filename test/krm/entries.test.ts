@@ -99,6 +99,7 @@ const resourceList = fc.record({
   comments: fc.array(fc.constantFrom('', '# between\n', '  # indented\n'), { maxLength: 6 }),
   functionConfig: fc.constantFrom('none', 'before', 'after', 'after-refused'),
   whole: fc.option(fc.constantFrom(...WHOLE), { nil: undefined, freq: 3 }),
+  finalLineBreak: fc.boolean(),
 });
 
 type Generated = typeof resourceList extends fc.Arbitrary<infer T> ? T : never;
@@ -121,13 +122,15 @@ function textOf(g: Generated): string {
       ...entries,
       entryAt('- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: *n}\n', g.dash),
     ];
-  const text = [
+  let text = [
     'apiVersion: config.kubernetes.io/v1\n# the head\nkind: ResourceList\n',
     g.functionConfig === 'before' ? FUNCTION_CONFIG : '',
     'items:\n',
     ...entries,
     g.functionConfig.startsWith('after') ? fnConfig : '',
   ].join('');
+  // Only where nothing else is meant to be read whole (a blank last line is a final line break and one more).
+  if (!g.finalLineBreak && g.whole === undefined) text = text.replace(/\n$/, '');
   if (g.whole === 'crlf') return text.replace(/\n/g, '\r\n');
   if (g.whole === 'document-start') return `---\n${text}`;
   if (g.whole === 'byte-order-mark') return `\uFEFF${text}`;
@@ -216,6 +219,9 @@ functionConfig:
       'items[1] (line 7, column 5) is not an object: it is a scalar (42)',
       expect.stringContaining('items[2]: the integer 12345678901234567890 at line 11, column 15 is beyond ±2^53'),
     ]);
+    // Without the final line break, ending in an entry: read by entries too.
+    const ending = readResourceList(text.slice(0, text.indexOf('functionConfig:') - 1));
+    expect(ending.ok && ending.input.items.every((i) => i.yaml && 'entry' in i.yaml)).toBe(true);
     expect(read.input.functionConfigProblem).toBe(
       'Kubernetes cannot read it: json: unsupported value: +Inf at line 16, column 13',
     );
