@@ -127,12 +127,39 @@ export function clusterObject(i) {
   };
 }
 
-/** Input objects of a fleet with their file in a kpt package (path, index in the file). */
-export function fleetFiles(count) {
+/** Clusters per class when a fleet has many classes (`perClass`): 10,000 Clusters use 200 classes. */
+export const CLUSTERS_PER_CLASS = 50;
+
+/** The name of the class (or template) `name` in copy `k` of the class: `fleet` is `fleet-k7`, `fleet-worker` is `fleet-k7-worker`. */
+const copyName = (name, k) => name.replace(/^fleet(?=-|$)/, `fleet-k${k}`);
+
+/** Copy `k` of the class and its templates: every name and template reference renamed. */
+function classCopy(k) {
+  const rename = (value, key) => {
+    if (Array.isArray(value)) return value.map((v) => rename(v));
+    if (value === null || typeof value !== 'object')
+      return key === 'name' && typeof value === 'string' ? copyName(value, k) : value;
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, rename(v, key)]));
+  };
+  return classObjects().map((o) => rename(o));
+}
+
+/**
+ * Input objects of a fleet with their file in a kpt package (path, index in the file). With
+ * `perClass`, every `CLUSTERS_PER_CLASS` Clusters get a class of their own (a copy of the class,
+ * renamed), in `classes/<class>.yaml`.
+ */
+export function fleetFiles(count, { perClass = false } = {}) {
   const out = [];
-  classObjects().forEach((object, index) => out.push({ path: 'clusterclass.yaml', index, object }));
-  for (let i = 0; i < count; i++)
-    out.push({ path: `clusters/${clusterName(i)}.yaml`, index: 0, object: clusterObject(i) });
+  const classes = perClass ? Math.ceil(count / CLUSTERS_PER_CLASS) : 0;
+  if (!perClass) classObjects().forEach((object, index) => out.push({ path: 'clusterclass.yaml', index, object }));
+  for (let k = 0; k < classes; k++)
+    classCopy(k).forEach((object, index) => out.push({ path: `classes/${copyName('fleet', k)}.yaml`, index, object }));
+  for (let i = 0; i < count; i++) {
+    const object = clusterObject(i);
+    if (perClass) object.spec.topology.classRef.name = copyName('fleet', Math.floor(i / CLUSTERS_PER_CLASS));
+    out.push({ path: `clusters/${clusterName(i)}.yaml`, index: 0, object });
+  }
   return out;
 }
 
@@ -156,8 +183,8 @@ const KPTFILE = {
  * and the Kptfile's `configMap:` as a ConfigMap functionConfig. Serialised like kyaml: compact
  * sequences, single-quoted strings.
  */
-export function fleetResourceList(count, config = {}) {
-  const files = [{ path: 'Kptfile', index: 0, object: structuredClone(KPTFILE) }, ...fleetFiles(count)];
+export function fleetResourceList(count, config = {}, { perClass = false } = {}) {
+  const files = [{ path: 'Kptfile', index: 0, object: structuredClone(KPTFILE) }, ...fleetFiles(count, { perClass })];
   const items = files.map(({ path, index, object }, n) => {
     const meta = (object.metadata ??= {});
     meta.annotations = {

@@ -10,6 +10,7 @@
 //   BENCH_RENDERER=bin|dist  force bin/render-clusterclass (bundle) or dist/cli/main.js
 //   BENCH_KPT_SIZES=2000,10000  fleet sizes through the real kpt (bench/kpt.mjs); 0 skips it
 //   BENCH_REUSE_O_SIZES=2000,10000  fleet sizes of `render -o DIR` run again (bench/reuse-o.mjs); 0 skips it
+//   BENCH_SHAPES_SIZES=1000,10000  fleet sizes of the peak-memory shapes (bench/shapes.mjs); 0 skips them
 //   BENCH_HOSTILE=0        skip timing the hostile corpus (bench/hostile.mjs)
 //   BENCH_KUSTOMIZE=0      skip kustomize at fleet size (bench/kustomize.mjs; ~30 minutes)
 //   BENCH_AB=REV           A/B: build git revision REV in a temporary worktree and run its bin in
@@ -38,6 +39,7 @@ import { fleetResourceList } from './fleet.mjs';
 import { hostileBench, hostileReport } from './hostile.mjs';
 import { kptBench, kptReport } from './kpt.mjs';
 import { reuseOBench, reuseOReport } from './reuse-o.mjs';
+import { shapesBench, shapesReport } from './shapes.mjs';
 import { kustomizeBench, kustomizeReport } from './kustomize.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -316,20 +318,29 @@ try {
   const f2 = (v) => (v === undefined ? 'n/a' : v.toFixed(2));
   out.push(`gotemplate-evals-per-second=${evals.value}`);
   // kpt at fleet size and the hostile corpus's times (run last: the 10,000-Cluster kpt case is the heaviest).
-  const kptSizes = (env.BENCH_KPT_SIZES ?? (QUICK ? '200' : '2000,10000'))
-    .split(',')
-    .map(Number)
-    .filter((n) => n > 0);
-  const kpt =
-    kptSizes.length > 0 ? kptReport(kptBench(kptSizes, log)) : { lines: [], summary: 'kpt-rerender-ratio=n/a' };
-  const reuseOSizes = (env.BENCH_REUSE_O_SIZES ?? (QUICK ? '200' : '2000,10000'))
-    .split(',')
-    .map(Number)
-    .filter((n) => n > 0);
-  const reuseO =
-    reuseOSizes.length > 0
-      ? reuseOReport(reuseOBench(reuseOSizes, log))
-      : { lines: [], summary: 'reuse-o-rerender-ratio=n/a' };
+  /** Fleet sizes from a comma-separated setting (`0` runs none), or the defaults. */
+  const sizes = (setting, quick, full) =>
+    (setting ?? (QUICK ? quick : full))
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0);
+  /** A part run at the given sizes, or its summary saying it was not. */
+  const atSizes = (list, runPart, skipped) => (list.length > 0 ? runPart(list) : { lines: [], summary: skipped });
+  const kpt = atSizes(
+    sizes(env.BENCH_KPT_SIZES, '200', '2000,10000'),
+    (list) => kptReport(kptBench(list, log)),
+    'kpt-rerender-ratio=n/a',
+  );
+  const reuseO = atSizes(
+    sizes(env.BENCH_REUSE_O_SIZES, '200', '2000,10000'),
+    (list) => reuseOReport(reuseOBench(list, log)),
+    'reuse-o-rerender-ratio=n/a',
+  );
+  const shapes = atSizes(
+    sizes(env.BENCH_SHAPES_SIZES, '1000', '1000,10000'),
+    (list) => shapesReport(shapesBench(list, log)),
+    'shapes-peak-rss-mib=n/a',
+  );
   const hostile =
     env.BENCH_HOSTILE === '0' ? { lines: [], summary: 'hostile-max-wall-s=n/a' } : hostileReport(hostileBench(log));
   const kustomize =
@@ -339,13 +350,14 @@ try {
   out.push(
     ...kpt.lines,
     ...reuseO.lines,
+    ...shapes.lines,
     ...hostile.lines,
     ...kustomize.lines,
     '',
     `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`,
   );
   out.push(
-    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${reuseO.summary} ${hostile.summary} ${kustomize.summary}`,
+    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${reuseO.summary} ${shapes.summary} ${hostile.summary} ${kustomize.summary}`,
   );
   process.stdout.write(out.join('\n') + '\n');
 } finally {

@@ -1,11 +1,13 @@
 /**
  * Where a result points in the files the user gave, as compilers and linters say it:
  * `path:line:column` of the field when the result names one that is written in the file, else of
- * the object. Positions come from the YAML nodes the reader kept (`InputItem.node`).
+ * the object. The reader keeps no YAML nodes of files (a fleet's would be most of a run's memory):
+ * a file is parsed again when a result about it needs a position.
  */
-import { LineCounter, isMap, isScalar, isSeq, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import type { Result } from '../core/result.js';
 import { UNREADABLE_FILE, type InputFile, type UnreadableFile } from './inputs.js';
+import { documentRoots } from '../krm/read.js';
 import type { InputItem } from '../krm/item.js';
 
 type Segment = { key: string } | { index: number } | { name: string };
@@ -29,7 +31,7 @@ function fieldSegments(path: string): Segment[] {
   return out;
 }
 
-/** The node field segments lead to, with the node to point at (a map entry's key); undefined when absent. */
+/** The node a field path leads to, with the node to point at (a map entry's key); undefined when absent. */
 function nodeAt(root: Node, segments: readonly Segment[]): Node | undefined {
   let node: unknown = root;
   let at: Node | undefined;
@@ -62,12 +64,12 @@ export interface Position {
 }
 
 /**
- * Positions in the files read: of a field of an input item (its nearest written ancestor when the
- * field itself is not written), and of results about the given items and about files that could
- * not be read where they broke (undefined for results about other things).
+ * Positions in the given files: of a field of an input item (its nearest written ancestor when the
+ * field itself is not written), and of results about documents of the files and about files that
+ * could not be read, where they broke (undefined for results about other things). Positions are
+ * asked by Cluster, so mostly several about one file in a row: the last file parsed is kept.
  */
 export function positions(
-  items: readonly InputItem[],
   files: readonly InputFile[],
   unreadable: readonly UnreadableFile[] = [],
 ): {
@@ -75,56 +77,44 @@ export function positions(
   ofResult: (r: Result) => Position | undefined;
 } {
   const broken = new Map(unreadable.map((u) => [u.path, u]));
-  const texts = new Map(files.map((f) => [f.path, f.text.replace(/^\uFEFF/, '')]));
-  const counters = new Map<string, LineCounter>();
-  const lineCounter = (path: string): LineCounter | undefined => {
-    let lc = counters.get(path);
+  const texts = new Map(files.map((f) => [f.path, f.text]));
+  let last: { path: string; parsed: ReturnType<typeof documentRoots> } | undefined;
+  /**
+   * The position of the node `segments` leads to in document `index` of `path`: else of its nearest
+   * written ancestor (`nearest`), or of the document.
+   */
+  const at = (path: string, index: number, segments: readonly Segment[], nearest: boolean): Position => {
     const text = texts.get(path);
-    if (!lc && text !== undefined) {
-      lc = new LineCounter();
-      lc.addNewLine(0);
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
-      counters.set(path, lc);
-    }
-    return lc;
-  };
-  const at = (path: string, node: Node | undefined): Position => {
-    const lc = lineCounter(path);
-    const offset = node?.range?.[0];
-    if (!lc || offset === undefined) return { path };
-    const { line, col } = lc.linePos(offset);
+    if (text === undefined) return { path };
+    if (last?.path !== path) last = { path, parsed: documentRoots(text) };
+    const { roots, lineCounter } = last.parsed;
+    const root = roots[index];
+    if (!root) return { path };
+    let node: Node | undefined;
+    for (let n = segments.length; n > 0 && !node && (nearest || n === segments.length); n--)
+      node = nodeAt(root, segments.slice(0, n));
+    const offset = (node ?? root).range?.[0];
+    if (offset === undefined) return { path };
+    const { line, col } = lineCounter.linePos(offset);
     return { path, line, column: col };
   };
-  const byFile = new Map<string, InputItem>();
-  for (const i of items) if (i.file) byFile.set(`${i.file.path}#${i.file.index ?? 0}`, i);
   return {
-    ofField(item, fieldPath) {
-      if (!item.file) return undefined;
-      const segments = fieldSegments(fieldPath);
-      for (let n = segments.length; n > 0; n--) {
-        const node = nodeAt(item.node, segments.slice(0, n));
-        if (node) return at(item.file.path, node);
-      }
-      return at(item.file.path, item.node);
-    },
+    ofField: (item, fieldPath) => item.file && at(item.file.path, item.file.index ?? 0, fieldSegments(fieldPath), true),
     ofResult(r) {
       if (!r.file) return undefined;
       const stop = r.tags?.rule === UNREADABLE_FILE ? broken.get(r.file.path) : undefined;
       if (stop?.line !== undefined) return { path: stop.path, line: stop.line, column: stop.column };
-      const item = byFile.get(`${r.file.path}#${r.file.index ?? 0}`);
-      const node = item && r.field?.path ? (nodeAt(item.node, fieldSegments(r.field.path)) ?? item.node) : item?.node;
-      return at(r.file.path, node);
+      return at(r.file.path, r.file.index ?? 0, r.field?.path ? fieldSegments(r.field.path) : [], false);
     },
   };
 }
 
 /** `path:line:column` of a result, as compilers and linters print it (see `positions`). */
 export function locator(
-  items: readonly InputItem[],
   files: readonly InputFile[],
   unreadable: readonly UnreadableFile[] = [],
 ): (r: Result) => string | undefined {
-  const { ofResult } = positions(items, files, unreadable);
+  const { ofResult } = positions(files, unreadable);
   return (r) => {
     const p = ofResult(r);
     return p && (p.line === undefined ? p.path : `${p.path}:${p.line}:${p.column}`);

@@ -24,6 +24,7 @@ import { classify, clusterKey, namespacedRef, shardOf, type Classified } from '.
 import {
   renderPipeline,
   runPipeline,
+  type ClusterOutput,
   type KeepDecision,
   type PipelineExtras,
   type PipelineOutput,
@@ -428,41 +429,49 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const { inputs, crds, observed, previousInputs, extensions } = reading.read;
   const { items, readResults } = inputs;
   const shown = progress(io, 'rendering Clusters');
-  const output = runPipeline(items, config, [...readResults, ...crds.links, ...observed.links, ...extensions.results], {
-    crds: crds.objects,
-    observed: observed.objects,
-    previousInputs,
-    progress: shown.tick,
-    extensions: extensions.inputs,
-    // A link not followed is an input not read: the Cluster missing from this run may be behind it.
-    unreadable: [...inputs.unreadable.map((u) => u.path), ...inputs.links.flatMap((l) => l.file?.path ?? [])],
-    ...(outDir === undefined
-      ? {}
-      : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry.owner) ?? [])) }),
-    ...reuse,
-  });
+  const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
+    format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
+  const toDir =
+    outDir !== undefined && config.mode !== 'validate' ? outputDirFiles(config, own.listed, manifest) : undefined;
+  const readAll = [...readResults, ...crds.links, ...observed.links, ...extensions.results];
+  const output = runPipeline(
+    items,
+    config,
+    readAll,
+    {
+      crds: crds.objects,
+      observed: observed.objects,
+      previousInputs,
+      progress: shown.tick,
+      extensions: extensions.inputs,
+      // A link not followed is an input not read: the Cluster missing from this run may be behind it.
+      unreadable: [...inputs.unreadable.map((u) => u.path), ...inputs.links.flatMap((l) => l.file?.path ?? [])],
+      ...(outDir === undefined
+        ? {}
+        : { earlierClusters: new Set([...own.listed.values()].flatMap((entry) => listedCluster(entry.owner) ?? [])) }),
+      ...reuse,
+    },
+    toDir?.held,
+  );
   shown.end();
   const saved = await extensions.save();
   if (saved) return unreadable(io, saved);
-  const manifest = (o: JsonObject, generated: boolean): JsonObject | undefined =>
-    format === 'all' ? o : toManifest(o, format === 'kustomize', generated && config.mode === 'preview');
-  const dirFiles =
-    outDir !== undefined && config.mode !== 'validate'
-      ? await checkedOutputFiles(
-          outputDirFiles(output, config, { files: inputs.files, withInputs, listed: own.listed }, manifest),
-          items,
-          inputs.files,
-          config,
-          own,
-          output.kept.reason,
-        )
-      : undefined;
+  const dirFiles = toDir
+    ? await checkedOutputFiles(
+        toDir.files(output, { files: inputs.files, withInputs }),
+        items,
+        inputs.files,
+        config,
+        own,
+        output.kept.reason,
+      )
+    : undefined;
   const results = dirFiles ? [...output.results, ...dirFiles.results] : output.results;
   const printResults = (results: readonly Result[]) =>
     io.stderr(
       formatResults(results, 'warning', {
         colour: io.colour?.stderr === true,
-        locate: locator(items, inputs.files, inputs.unreadable),
+        locate: locator(inputs.files, inputs.unreadable),
       }),
     );
   printResults(results);
@@ -470,7 +479,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   if (code !== ExitCode.ok && !hasErrors(results)) failingOnWarnings(io, results);
   const classified = classify(items, config.defaultNamespace);
   const clusters = classified.clusters.length;
-  const objects = output.generated.reduce((n, g) => n + g.objects.length, 0);
+  const objects = toDir?.objects ?? output.generated.reduce((n, g) => n + g.objects.length, 0);
   const summary = () =>
     summaryLine(
       config.mode === 'validate'
@@ -554,62 +563,87 @@ function pruningApplier(format: Format, env: NodeJS.ProcessEnv): string | undefi
   return format === 'kustomize' ? 'kustomize' : undefined;
 }
 
+/** One rendered Cluster's files of `-o DIR`: its objects by path (below `outputDir`), and its reused files as `listed` gives them. */
+function clusterFiles(
+  g: ClusterOutput,
+  below: string,
+  listed: OwnOutputs['listed'],
+  manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined,
+): { written: OutputFile[]; reused: OutputFile[] } {
+  const byPath = new Map<string, JsonObject[]>();
+  for (const o of g.objects) {
+    const shown = o.kind === PROVENANCE_KIND ? o : manifest(o, true);
+    const path = String(annotationsOf(o)[PATH_ANNOTATION]);
+    const rel = path.startsWith(below) ? path.slice(below.length) : path;
+    if (shown) byPath.set(rel, [...(byPath.get(rel) ?? []), shown]);
+  }
+  // A reusable render's files are marked with its digest and their count (pipeline/reuse.ts).
+  const written = [...byPath].map(([path, objects]): OutputFile => {
+    const text = stringifyDocuments(objects);
+    return g.inputs
+      ? { path, cluster: g.cluster, text, inputs: inputsMark(g.inputs, byPath.size) }
+      : { path, cluster: g.cluster, text };
+  });
+  const reused = (g.reused ?? []).flatMap((path): OutputFile[] => {
+    const { owner, inputs, sha256 } = listed.get(path) ?? {};
+    return owner && inputs && sha256 ? [{ path, cluster: g.cluster, reused: { owner, inputs, sha256 } }] : [];
+  });
+  return { written, reused };
+}
+
+/** With `--with-inputs`: the applyable inputs, at their path below the argument they came from. */
+function inputFiles(
+  output: PipelineOutput,
+  files: readonly InputFile[],
+  manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined,
+): OutputFile[] {
+  const rel = new Map(files.map((f) => [f.path, f.rel]));
+  const byPath = new Map<string, JsonObject[]>();
+  for (const i of output.keep) {
+    const shown = manifest(outputValue(i, output), false);
+    const path = rel.get(i.file?.path ?? '') ?? 'stdin.yaml';
+    if (shown) byPath.set(path, [...(byPath.get(path) ?? []), shown]);
+  }
+  return [...byPath].map(([path, objects]) => ({ path, text: stringifyDocuments(objects) }));
+}
+
 /**
  * The files of `-o DIR`: each rendered Cluster's objects at `<namespace>/<cluster>.yaml` (their
  * path below `outputDir`), a provenance report as is (it is wanted next to them), each marked when
  * its render is reusable; a reused Cluster's files as `listed` gives them; with `--with-inputs`
- * the applyable inputs too, at their path below the argument they came from. One file per Cluster
- * (or copied input) and path: two that share a path are refused later.
+ * the applyable inputs too. One file per Cluster (or copied input) and path: two that share a
+ * path are refused later. A Cluster's files are made as soon as it is rendered (`held`, for
+ * runPipeline), so the run holds their text, not its objects (at fleet size the larger part of
+ * its memory).
  */
 function outputDirFiles(
-  output: PipelineOutput,
   config: RenderConfig,
-  dir: { files: readonly InputFile[]; withInputs: boolean; listed: OwnOutputs['listed'] },
+  listed: OwnOutputs['listed'],
   manifest: (o: JsonObject, generated: boolean) => JsonObject | undefined,
-): OutputFile[] {
-  const bySource = new Map<string, { path: string; cluster?: string; objects: JsonObject[] }>();
-  const add = (path: string, cluster: string | undefined, o: JsonObject | undefined) => {
-    if (!o) return;
-    const key = `${cluster ?? ''}\t${path}`;
-    const entry = bySource.get(key) ?? (cluster === undefined ? { path, objects: [] } : { path, cluster, objects: [] });
-    entry.objects.push(o);
-    bySource.set(key, entry);
-  };
+) {
   const below = `${config.outputDir}/`;
-  const reused: OutputFile[] = [];
-  const marks = new Map<string, string>();
-  for (const g of output.generated) {
-    for (const path of g.reused ?? []) {
-      const { owner, inputs, sha256 } = dir.listed.get(path) ?? {};
-      if (owner && inputs && sha256) reused.push({ path, cluster: g.cluster, reused: { owner, inputs, sha256 } });
-    }
-    if (g.inputs) marks.set(g.cluster, g.inputs);
-    for (const o of g.objects) {
-      const path = String(annotationsOf(o)[PATH_ANNOTATION]);
-      add(
-        path.startsWith(below) ? path.slice(below.length) : path,
-        g.cluster,
-        o.kind === PROVENANCE_KIND ? o : manifest(o, true),
-      );
-    }
-  }
-  if (dir.withInputs) {
-    const rel = new Map(dir.files.map((f) => [f.path, f.rel]));
-    for (const i of output.keep)
-      add(rel.get(i.file?.path ?? '') ?? 'stdin.yaml', undefined, manifest(outputValue(i, output), false));
-  }
-  const written = [...bySource.values()];
-  // A reusable render's files are marked with its digest and their count (pipeline/reuse.ts).
-  const fileCount = new Map<string | undefined, number>();
-  for (const f of written) fileCount.set(f.cluster, (fileCount.get(f.cluster) ?? 0) + 1);
-  return [
-    ...written.map(({ objects, ...f }) => {
-      const digest = f.cluster === undefined ? undefined : marks.get(f.cluster);
-      const text = stringifyDocuments(objects);
-      return digest ? { ...f, text, inputs: inputsMark(digest, fileCount.get(f.cluster) ?? 0) } : { ...f, text };
-    }),
-    ...reused,
-  ];
+  const made = new Map<ClusterOutput, ReturnType<typeof clusterFiles>>();
+  let objects = 0;
+  return {
+    held: (g: ClusterOutput): ClusterOutput => {
+      objects += g.objects.length;
+      const { provenance: _, ...kept } = { ...g, objects: [] };
+      made.set(kept, clusterFiles(g, below, listed, manifest));
+      return kept;
+    },
+    /** Objects rendered. */
+    get objects() {
+      return objects;
+    },
+    files(output: PipelineOutput, dir: { files: readonly InputFile[]; withInputs: boolean }): OutputFile[] {
+      const clusters = output.generated.flatMap((g) => made.get(g) ?? []);
+      return [
+        ...clusters.flatMap((c) => c.written),
+        ...(dir.withInputs ? inputFiles(output, dir.files, manifest) : []),
+        ...clusters.flatMap((c) => c.reused),
+      ];
+    },
+  };
 }
 
 /** What `-o DIR` must not read back, whether DIR is (or holds) an input path, and what its list names. */

@@ -52,7 +52,7 @@ export function sarifInputs(
   const traced = new Set(plan.clusters.filter((c) => c.rollouts.length > 0).map((c) => c.cluster));
   const causes = planCauses(head, base, config, extras, traced);
   const root = repositoryRoot();
-  const at = positions(head.items, head.files);
+  const at = positions(head.files);
   return {
     causes,
     placeOf: (f) => placeAt(root, at.ofField(f.item, f.path)),

@@ -57,6 +57,8 @@ export type CutEarlierOutput = EarlierOutput & { entry: string };
 export interface CutOutputs {
   /** The ResourceList text without the earlier outputs (parse this). */
   rest: string;
+  /** The entries of `rest`'s `items:` list (what `listEntries(rest)` finds), when any are left. */
+  restEntries: ListEntries | undefined;
   outputs: { owner: string; digest: string | undefined; inputs: string | undefined; entry: string }[];
 }
 
@@ -189,11 +191,14 @@ export function cutEarlierOutputs(text: string): CutOutputs | undefined {
   if (!list) return undefined;
   const { start, end, dash, entries } = list;
   const rest: string[] = [text.slice(0, start)];
+  const restEntries: [number, number][] = [];
+  let restEnd = start;
   const outputs: CutOutputs['outputs'] = [];
   for (const [from, to] of entries) {
     const found = entryAnnotations(text, from, to, dash);
     if (!found) {
       rest.push(text.slice(from, to));
+      restEntries.push([restEnd, (restEnd += to - from)]);
       continue;
     }
     const { runLines, ...annotations } = found;
@@ -203,5 +208,9 @@ export function cutEarlierOutputs(text: string): CutOutputs | undefined {
   }
   if (outputs.length === 0) return undefined;
   rest.push(text.slice(end));
-  return { rest: rest.join(''), outputs };
+  return {
+    rest: rest.join(''),
+    restEntries: restEntries.length > 0 ? { start, end: restEnd, dash, entries: restEntries } : undefined,
+    outputs,
+  };
 }

@@ -11,7 +11,7 @@
  * than the limit is counted: ordinary inputs cost a line scan, and only when they are that long.
  */
 import { CST, Lexer } from 'yaml';
-import { listEntries } from './earlier.js';
+import type { ListEntries } from './earlier.js';
 
 const { SCALAR } = CST;
 
@@ -46,12 +46,16 @@ function documentsOf(text: string): [number, number][] {
 
 /**
  * Why the input is refused, when one object in it (an item of a ResourceList in block style, as
- * kpt and kustomize write it, or a document of a YAML stream) has too many values. A ResourceList
- * in flow style or JSON is not split into items, so it is not checked.
+ * kpt and kustomize write it: its `entries`, found by `listEntries`; or a document of a YAML
+ * stream) has too many values. A ResourceList in flow style or JSON is not split into items, so it
+ * is not checked.
  */
-export function oversizedObject(text: string, shape: 'resource-list' | 'stream'): string | undefined {
+export function oversizedObject(
+  text: string,
+  shape: { resourceList: ListEntries | undefined } | 'stream',
+): string | undefined {
   if (text.length <= MAX_OBJECT_VALUES) return undefined;
-  const pieces = shape === 'stream' ? documentsOf(text) : (listEntries(text)?.entries ?? []);
+  const pieces = shape === 'stream' ? documentsOf(text) : (shape.resourceList?.entries ?? []);
   for (const [i, [from, to]] of pieces.entries()) {
     if (to - from <= MAX_OBJECT_VALUES || valueCount(text.slice(from, to), MAX_OBJECT_VALUES) <= MAX_OBJECT_VALUES)
       continue;

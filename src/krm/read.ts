@@ -1,8 +1,10 @@
 /**
  * Reading input: a KRM ResourceList (YAML or JSON) from stdin, or a stream of YAML documents from
- * files. Items keep their YAML nodes so pass-through objects are written back untouched; the
- * renderer reads plain JSON values converted as Kubernetes converts them (sigs.k8s.io/yaml over
- * go-yaml v2: kubernetes-yaml.ts).
+ * files. The renderer reads plain JSON values converted as Kubernetes converts them
+ * (sigs.k8s.io/yaml over go-yaml v2: kubernetes-yaml.ts). A ResourceList's items keep their YAML
+ * so pass-through objects are written back untouched: their list entry's text when the list could
+ * be read entry by entry (`readResourceListText`), else their node in the whole document. A document of
+ * a file keeps nothing but its value.
  */
 import YAML, { Document, LineCounter, isMap, isScalar, isSeq, type YAMLMap } from 'yaml';
 import type { JsonObject, ObjectRef, SourceLocation } from '../core/model.js';
@@ -23,13 +25,13 @@ import {
   type Conversion,
   type ReadLimits,
 } from '../yaml/decode.js';
-import { cutEarlierOutputs, type CutEarlierOutput } from './earlier.js';
+import { cutEarlierOutputs, listEntries, type CutEarlierOutput, type ListEntries } from './earlier.js';
 import { oversizedObject } from './oversized.js';
 import { INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, PATH_ANNOTATION } from '../core/labels.js';
-import type { InputItem } from './item.js';
+import type { InputItem, ItemYaml } from './item.js';
 
 export interface ResourceListInput {
-  /** The ResourceList document. */
+  /** The ResourceList document; without its items when they were read entry by entry (they keep their text). */
   doc: Document;
   items: InputItem[];
   /** The `functionConfig` value, of whatever shape the input gave it (parseFunctionConfig judges it). */
@@ -51,7 +53,7 @@ const API_VERSION_KEY = /(?:^|[\s{,])["']?apiVersion["']?[ \t]*:/gm;
  * more objects than the item limit (parsing hundreds of thousands of items is the slow part), or
  * when one object in it is too large to be stored (oversized.ts).
  */
-function tooLarge(text: string, limits: ReadLimits, shape: 'resource-list' | 'stream'): string | undefined {
+function tooLarge(text: string, limits: ReadLimits, shape: Parameters<typeof oversizedObject>[1]): string | undefined {
   // UTF-16 length is a lower bound of the UTF-8 byte length and the bound the parser's work follows.
   if (text.length > limits.maxInputBytes) {
     return `input is too large (${Buffer.byteLength(text, 'utf8')} bytes; the limit is ${limits.maxInputBytes} bytes, RENDER_CLUSTERCLASS_MAX_INPUT_BYTES changes it)`;
@@ -104,8 +106,8 @@ interface SkipNonObjects {
  * (`notAnObject`) is no error: it is marked skipped, with an `info` result.
  */
 function readItem(
+  yaml: ItemYaml | undefined,
   node: YAML.Node,
-  doc: Document,
   converted: Conversion,
   lineCounter: LineCounter,
   where: string,
@@ -113,7 +115,7 @@ function readItem(
   skip?: SkipNonObjects,
 ): InputItem {
   const value = converted.ok && isObject(converted.value) ? converted.value : {};
-  const item: InputItem = { node, doc, value };
+  const item: InputItem = yaml ? { yaml, value } : { value };
   const notObject =
     skip && converted.ok && converted.rejected.length === 0 && isObject(converted.value)
       ? notAnObject(converted.value)
@@ -183,17 +185,23 @@ const isNull = (node: unknown): boolean =>
  * results (the item is echoed back untouched), problems of the function config are reported with it.
  * Objects this function generated on an earlier run are cut out first and kept as text
  * (krm/earlier.ts; `cutEarlier: false` reads them as items too); the limits apply to the rest.
+ * Items are read entry by entry where the text allows (`readResourceListText`); `byEntries: false`
+ * reads the document whole, the reference that reading is held to.
  */
 export function readResourceList(
   text: string,
   limits: ReadLimits = DEFAULT_READ_LIMITS,
-  options: { cutEarlier?: boolean } = {},
+  options: { cutEarlier?: boolean; byEntries?: boolean } = {},
 ): ReadOutcome {
+  const byEntries = options.byEntries !== false;
   const cut = options.cutEarlier === false ? undefined : cutEarlierOutputs(text);
-  if (!cut) return readResourceListText(text, limits);
-  const read = readResourceListText(cut.rest, limits);
+  if (!cut) return readResourceListText(text, limits, listEntries(text), byEntries);
+  const read = readResourceListText(cut.rest, limits, cut.restEntries, byEntries);
   // Positions in an error refer to the text as given: read it whole when that is allowed.
-  if (!read.ok) return text.length <= limits.maxInputBytes ? readResourceListText(text, limits) : read;
+  if (!read.ok)
+    return text.length <= limits.maxInputBytes
+      ? readResourceListText(text, limits, listEntries(text), byEntries)
+      : read;
   read.input.earlier = cut.outputs.map(({ owner, digest, inputs, entry }) => {
     let parsed: JsonObject | undefined | null = null;
     return {
@@ -228,13 +236,104 @@ function parseEntry(entry: string, limits: ReadLimits): JsonObject | undefined {
   }
 }
 
-function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
-  const large = tooLarge(text, limits, 'resource-list');
+/**
+ * Reads a ResourceList whose `items:` entries are `list` (krm/earlier.ts `listEntries`; undefined
+ * when the text is not split so). The YAML library's document of a whole 10,000-Cluster
+ * ResourceList is most of a render's peak memory (about 300 MiB of nodes for 18 MiB of text, and
+ * more while it is composed), so the entries are read one at a time (`readParsed` with `list`)
+ * when they can be: each is parsed alone and only its text and value are kept. Anything that
+ * reading cannot take as it is (`readsByEntries`, `readParsed`) is read whole, as every input was
+ * before: same items, values, results, positions and output bytes, and the whole read's message
+ * for anything wrong.
+ */
+function readResourceListText(
+  text: string,
+  limits: ReadLimits,
+  list: ListEntries | undefined,
+  byEntries: boolean,
+): ReadOutcome {
+  const large = tooLarge(text, limits, { resourceList: list });
   if (large) return { ok: false, message: large };
+  const read = byEntries && list && readsByEntries(text, list) ? readParsed(text, limits, list) : undefined;
+  return read?.ok ? read : readParsed(text, limits, undefined);
+}
+
+/** A line holding nothing but spaces: where the YAML library notes a blank line (`spaceBefore`). */
+const BLANK_LINE = /^ *$/;
+
+/**
+ * Whether the entries can be read one at a time with the same result as the whole document: the
+ * entries alone hold no blank line the document would give to a neighbour (a blank line between
+ * two entries is the next one's `spaceBefore`, written back), and the text no byte-order mark.
+ * Lines between entries may be comments (dropped from the output either way).
+ */
+function readsByEntries(text: string, list: ListEntries): boolean {
+  if (text.startsWith('\uFEFF')) return false;
+  const boundaries = [list.start, ...list.entries.map(([from]) => from), list.end];
+  for (const at of boundaries) {
+    // Lines before the boundary up to the last line with content (a line of `listEntries` that is
+    // not blank or a comment); `stop` is where a line ends (the text's last may have no line break).
+    for (let stop = text.charCodeAt(at - 1) === 10 ? at - 1 : at; stop >= list.start;) {
+      const lineStart = text.lastIndexOf('\n', stop - 1) + 1;
+      const line = text.slice(lineStart, stop);
+      if (BLANK_LINE.test(line)) return false;
+      if (!line.trimStart().startsWith('#')) break;
+      stop = lineStart - 1;
+    }
+  }
+  return true;
+}
+
+/** The lines of `text`, as the YAML parser would have counted them. */
+function lineCounterOf(text: string): LineCounter {
   const lineCounter = new LineCounter();
+  lineCounter.addNewLine(0);
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
+  return lineCounter;
+}
+
+/**
+ * The ResourceList's document without its `items:` entries (`items:` is then empty), every node
+ * at its offset in `text`: parsed from the text without them, the nodes after them moved back.
+ */
+function documentWithoutEntries(text: string, { start, end }: ListEntries): Document[] {
+  const docs = parseYaml(text.slice(0, start) + text.slice(end), new LineCounter());
+  const moved = (offset: number) => (offset >= start ? offset + end - start : offset);
+  for (const doc of docs)
+    YAML.visit(doc, {
+      Node(_, node) {
+        if (node.range) node.range = [moved(node.range[0]), moved(node.range[1]), moved(node.range[2])];
+      },
+    });
+  return docs;
+}
+
+/**
+ * One list entry (`- …`) of a ResourceList read alone: its node, positioned in the whole text;
+ * undefined when it does not read alone as one YAML list entry without errors, or refers to an
+ * anchor outside it.
+ */
+function entryNode(text: string, [from, to]: [number, number], lineCounter: LineCounter): YAML.Node | undefined {
+  const docs = parseYaml(text, lineCounter, { from, to });
+  const [doc] = docs;
+  const seq = doc?.contents;
+  if (docs.length !== 1 || !doc || doc.errors.length > 0 || !isSeq(seq) || seq.items.length !== 1) return undefined;
+  return unresolvedAlias(doc, lineCounter) === undefined ? (seq.items[0] as YAML.Node) : undefined;
+}
+
+/** A ResourceList's document, ready to be converted; or why the input is not one. */
+type Parsed = { ok: true; doc: Document; root: YAMLMap; lineCounter: LineCounter } | { ok: false; message: string };
+
+/**
+ * Parses the ResourceList whole, or without its entries (`documentWithoutEntries`: `list` given),
+ * and checks what it is: one document, a mapping of kind ResourceList, items a list within the
+ * limit, no alias without anchor. Reading by entries needs `items:` to be left empty.
+ */
+function parseResourceList(text: string, limits: ReadLimits, list: ListEntries | undefined): Parsed {
+  const lineCounter = list ? lineCounterOf(text) : new LineCounter();
   let doc: Document;
   try {
-    const docs = parseYaml(text.replace(/^\uFEFF/, ''), lineCounter);
+    const docs = list ? documentWithoutEntries(text, list) : parseYaml(text.replace(/^\uFEFF/, ''), lineCounter);
     const [first, second] = docs;
     if (second)
       return {
@@ -265,35 +364,53 @@ function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
     };
   }
   const itemsNode = root.get('items', true);
+  if (list && !(root.has('items') && isNull(itemsNode))) return { ok: false, message: 'the entries are not its items' };
   if (!isNull(itemsNode) && !isSeq(itemsNode)) {
     return {
       ok: false,
       message: `input is not a ResourceList: items must be a list${positionOf(itemsNode, lineCounter)}`,
     };
   }
-  if (isSeq(itemsNode) && itemsNode.items.length > limits.maxItems) {
-    return {
-      ok: false,
-      message: `input is not a valid ResourceList: ${itemsNode.items.length} items; the limit is ${limits.maxItems}`,
-    };
-  }
+  const items = list ? list.entries.length : isSeq(itemsNode) ? itemsNode.items.length : 0;
+  if (items > limits.maxItems)
+    return { ok: false, message: `input is not a valid ResourceList: ${items} items; the limit is ${limits.maxItems}` };
   const unresolved = unresolvedAlias(doc, lineCounter);
   if (unresolved) return { ok: false, message: `input is not valid YAML: ${unresolved}` };
+  return { ok: true, doc, root, lineCounter };
+}
+
+/**
+ * Reads the ResourceList from its whole document, or, with `list`, from its document without the
+ * entries and each entry read alone, in document order (so go-yaml's alias counts see what
+ * go-yaml would), keeping of each only its text and value. Reading by entries fails (with no
+ * message of its own) whenever the text is not exactly what it expects: the caller then reads
+ * the whole.
+ */
+function readParsed(text: string, limits: ReadLimits, list: ListEntries | undefined): ReadOutcome {
+  const parsed = parseResourceList(text, limits, list);
+  if (!parsed.ok) return parsed;
+  const { doc, root, lineCounter } = parsed;
+  const cannotSplit: ReadOutcome = { ok: false, message: 'an entry does not read alone' };
   const input: ResourceListInput = { doc, items: [], results: [] };
   const st = newConvertState(limits, lineCounter);
+  const read = (yaml: ItemYaml, node: YAML.Node, i: number) =>
+    input.items.push(readItem(yaml, node, convertPart(node, st), lineCounter, `items[${i}]`, input.results, {}));
   try {
     // In document order, so that anchors and go-yaml's alias counts see what go-yaml would.
     countDecoded(st, root, 1, false);
     for (const pair of root.items) {
       countDecoded(st, pair.key, 1, false);
       const key = isScalar(pair.key) ? pair.key.value : undefined;
-      if (key === 'items' && isSeq(itemsNode)) {
-        countDecoded(st, itemsNode, 1, false);
-        itemsNode.items.forEach((node, i) =>
-          input.items.push(
-            readItem(node as YAML.Node, doc, convertPart(node, st), lineCounter, `items[${i}]`, input.results, {}),
-          ),
-        );
+      if (key === 'items' && list) {
+        countDecoded(st, pair.value, 1, false);
+        for (const [i, entry] of list.entries.entries()) {
+          const node = entryNode(text, entry, lineCounter);
+          if (!node) return cannotSplit;
+          read({ doc, entry: text.slice(...entry) }, node, i);
+        }
+      } else if (key === 'items' && isSeq(pair.value)) {
+        countDecoded(st, pair.value, 1, false);
+        pair.value.items.forEach((node, i) => read({ doc, node: node as YAML.Node }, node as YAML.Node, i));
       } else if (key === 'functionConfig') {
         const fc = convertPart(pair.value, st);
         if (!fc.ok) input.functionConfigProblem = fc.message;
@@ -307,7 +424,7 @@ function readResourceListText(text: string, limits: ReadLimits): ReadOutcome {
       }
     }
   } catch (e) {
-    return { ok: false, message: readErrorMessage(e) };
+    return list ? cannotSplit : { ok: false, message: readErrorMessage(e) };
   }
   const repeated = repeatedKey(root, lineCounter);
   if (repeated) return { ok: false, message: `input is not valid YAML: ${repeated}` };
@@ -360,6 +477,21 @@ const skippedResult = (where: string, notObject: string, file: SourceLocation | 
 });
 
 /**
+ * The root node of each document of a file that is not empty, by the index `readYamlStream` gives
+ * its item (`SourceLocation.index`), positioned by `lineCounter`: for results that point into the
+ * file (cli/locate.ts). Empty when the file does not parse.
+ */
+export function documentRoots(text: string): { roots: YAML.Node[]; lineCounter: LineCounter } {
+  const lineCounter = new LineCounter();
+  try {
+    const docs = parseYaml(text.replace(/^\uFEFF/, ''), lineCounter);
+    return { roots: docs.flatMap((doc) => (isNull(doc.contents) ? [] : [doc.contents as YAML.Node])), lineCounter };
+  } catch {
+    return { roots: [], lineCounter };
+  }
+}
+
+/**
  * Parses a stream of YAML documents (one file); every document must be a mapping or empty. With
  * `skipNonObjects` (files of the user's), mappings that are not Kubernetes objects are skipped
  * with an `info` result (readItem's rule): they are no items of the stream; otherwise they are
@@ -403,8 +535,8 @@ export function readYamlStream(
       if (!converted.ok) return { ok: false, message: `${relPath}: document ${index}: ${converted.message}` };
       const file = index > 0 ? { path: relPath, index } : { path: relPath };
       const item = readItem(
+        undefined,
         root,
-        doc,
         converted,
         lineCounter,
         `${relPath} document ${index}`,

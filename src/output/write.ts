@@ -1,7 +1,8 @@
 /**
- * Writing output. ResourceList mode keeps every pass-through item as its original YAML node (so
- * untouched objects stay byte-for-byte what they were, modulo comments, which kpt restores by id)
- * and appends generated objects. Manifest mode prints plain multi-document YAML for appliers.
+ * Writing output. ResourceList mode writes every pass-through item from its original YAML node
+ * (so untouched objects stay what they were, modulo comments, which kpt restores by id) and
+ * appends generated objects. An item read as a list entry (krm/read.ts) is parsed again when it
+ * is written, alone: the whole ResourceList's nodes are never held at once. Manifest mode prints plain multi-document YAML for appliers.
  *
  * The output ResourceList is, in this order: the input's own keys (apiVersion, kind,
  * functionConfig, …) as they were, then `items` (the kept input items in input order, then the
@@ -11,7 +12,8 @@
  * string; the bytes are the same.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import YAML, { isMap, visit, type Document, type Node, type YAMLMap } from 'yaml';
+import YAML, { LineCounter, isMap, isNode, isSeq, visit, type Document, type Node, type YAMLMap } from 'yaml';
+import { parseYaml } from '../yaml/decode.js';
 import type { Json, JsonObject } from '../core/model.js';
 import { emitYaml } from './emit.js';
 import { KUBERNETES_YAML } from '../yaml/kubernetes.js';
@@ -59,12 +61,60 @@ function setAnnotation(doc: Document, node: YAMLMap, key: string, value: string)
   );
 }
 
-function itemNode(doc: Document, item: InputItem, output: PipelineSummary): Node {
+/** A kept item's node in `doc`, edited: its `own` node from that document, else one made from its value. */
+function itemNode(doc: Document, item: InputItem, own: Node | undefined, output: PipelineSummary): Node {
   const edit = output.edits.get(item);
   if (edit?.replaceWith) return doc.createNode(edit.replaceWith, NODE_OPTIONS);
-  const node = item.doc === doc ? item.node : (doc.createNode(item.value, NODE_OPTIONS) as YAMLMap);
+  const node = own ?? doc.createNode(item.value, NODE_OPTIONS);
   if (isMap(node)) for (const [k, v] of Object.entries(edit?.addAnnotations ?? {})) setAnnotation(doc, node, k, v);
   return node;
+}
+
+/** Indents every line but empty ones by two spaces (an empty line in a block scalar has no indentation). */
+const indentedTwo = (text: string): string =>
+  text
+    .split('\n')
+    .map((line) => (line === '' ? line : `  ${line}`))
+    .join('\n');
+
+/** A list entry's text (krm/read.ts read it as a list of one item) parsed alone: the list's document. */
+function entryDocument(entry: string): { doc: Document; seq: YAML.YAMLSeq<Node> } {
+  const [doc] = parseYaml(entry, new LineCounter());
+  const seq = doc?.contents;
+  if (!doc || !isSeq<Node>(seq) || !isNode(seq.items[0])) throw new Error('a list entry no longer reads as one');
+  return { doc, seq };
+}
+
+/** A kept item's own node when it came in `doc`: its node, or its list entry's, parsed again (a different document's). */
+function ownNode(doc: Document, item: InputItem): Node | undefined {
+  const yaml = item.yaml;
+  if (yaml?.doc !== doc) return undefined;
+  return 'node' in yaml ? yaml.node : entryDocument(yaml.entry).seq.items[0];
+}
+
+/**
+ * A kept item read as a list entry, as `doc` writes it in `items:`: the entry parsed alone is a
+ * list of one item, written at column 0 and moved to the list's column 2 (every line of a node's
+ * text is relative to its column; lineWidth 0 folds no line).
+ */
+function entryText(item: InputItem, entry: string, output: PipelineSummary): string {
+  const { doc, seq } = entryDocument(entry);
+  seq.items = [itemNode(doc, item, seq.items[0], output)];
+  stripComments(doc);
+  return indentedTwo(doc.toString({ lineWidth: 0 }));
+}
+
+/**
+ * The kept items as `items:` entries when every one was read as a list entry of `doc` (the text
+ * `doc` writes with their nodes, without holding them all), else undefined.
+ */
+function keptEntries(doc: Document, summary: PipelineSummary): string | undefined {
+  let text = '';
+  for (const item of summary.keep) {
+    if (item.yaml?.doc !== doc || !('entry' in item.yaml)) return undefined;
+    text += entryText(item, item.yaml.entry, summary);
+  }
+  return text;
 }
 
 /** A YAML document body as an entry of the `items:` list (two-space list indentation, as the yaml library prints it). */
@@ -102,11 +152,13 @@ function resourceListHead(doc: Document, summary: PipelineSummary, entriesFollow
   root.delete('results');
   root.delete('items');
   const kept = doc.createNode([]) as YAML.YAMLSeq;
-  for (const item of summary.keep) kept.items.push(itemNode(doc, item, summary));
+  const keptText = keptEntries(doc, summary);
+  if (keptText === undefined)
+    for (const item of summary.keep) kept.items.push(itemNode(doc, item, ownNode(doc, item), summary));
   // `items` goes last so the generated entries can follow the kept ones.
   root.set('items', kept);
   const text = doc.toString({ lineWidth: 0 });
-  const entries = textEntries(summary.keepEntries);
+  const entries = `${keptText ?? ''}${textEntries(summary.keepEntries)}`;
   const opened = (entriesFollow || entries !== '') && kept.items.length === 0;
   return `${opened ? text.replace(/items: \[\]\n$/, 'items:\n') : text}${entries}`;
 }

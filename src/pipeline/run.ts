@@ -39,15 +39,19 @@ export type {
   PipelineSummary,
 } from './types.js';
 
-/** The run with every Cluster's objects collected (sorted by Cluster). */
+/**
+ * The run with every Cluster's output collected (sorted by Cluster): as rendered, or what `held`
+ * keeps of it until the run ends (`render -o` keeps its files' text, not its objects).
+ */
 export function runPipeline(
   items: readonly InputItem[],
   config: RenderConfig,
   readResults: readonly Result[] = [],
   extras: PipelineExtras = {},
+  held: (g: ClusterOutput) => ClusterOutput = (g) => g,
 ): PipelineOutput & KeepDecision {
   const generated: ClusterOutput[] = [];
-  const summary = renderPipeline(items, config, readResults, extras, (g) => generated.push(g));
+  const summary = renderPipeline(items, config, readResults, extras, (g) => generated.push(held(g)));
   return { ...summary, generated: generated.sort(compareClusterOutputs) };
 }
 

@@ -142,14 +142,25 @@ export function decodeDoubleQuoted(source: string): { value: string } | { proble
   return { value: parts.join('') };
 }
 
+/** A piece of a text, as [from, to) offsets. */
+export interface Span {
+  from: number;
+  to: number;
+}
+
 /**
  * The documents of a YAML text, as `YAML.parseAllDocuments` makes them, except that long
  * double-quoted values are decoded by `decodeDoubleQuoted` (their tokens reach the library as
- * `""`, and the decoded text is put into the node that starts at the same offset).
+ * `""`, and the decoded text is put into the node that starts at the same offset). With `span`,
+ * only that piece of the text is parsed, as if it were the whole text, but with node ranges and
+ * error positions as offsets into `text`; `lineCounter` must then already hold every line of `text`.
  */
-export function parseYaml(text: string, lineCounter: LineCounter): Document[] {
+export function parseYaml(text: string, lineCounter: LineCounter, span?: Span): Document[] {
   const long = new Map<number, string>();
-  const tokens = [...new YAML.Parser(lineCounter.addNewLine).parse(text)];
+  const parser = new YAML.Parser(span ? undefined : lineCounter.addNewLine);
+  // The parser counts offsets from here: every token, node range and error is placed in `text`.
+  if (span) parser.offset = span.from;
+  const tokens = [...parser.parse(span ? text.slice(span.from, span.to) : text)];
   try {
     for (const token of tokens) {
       if (token.type !== 'document') continue;
@@ -167,7 +178,7 @@ export function parseYaml(text: string, lineCounter: LineCounter): Document[] {
     // Too deeply nested to walk: the library's composer reports it, with its position.
     if (!(e instanceof RangeError)) throw e;
   }
-  const docs = [...new YAML.Composer(parseOptions()).compose(tokens, true, text.length)] as Document[];
+  const docs = [...new YAML.Composer(parseOptions()).compose(tokens, true, span ? span.to : text.length)] as Document[];
   for (const doc of docs) {
     for (const error of doc.errors) error.linePos ??= [lineCounter.linePos(error.pos[0])];
     if (long.size > 0) {
