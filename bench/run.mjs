@@ -10,13 +10,14 @@
 //   BENCH_RENDERER=bin|dist  force bin/render-clusterclass (bundle) or dist/cli/main.js
 //   BENCH_KPT_SIZES=2000,10000  fleet sizes through the real kpt (bench/kpt.mjs); 0 skips it
 //   BENCH_REUSE_O_SIZES=2000,10000  fleet sizes of `render -o DIR` run again (bench/reuse-o.mjs); 0 skips it
+//   BENCH_PLAN_SIZES=2000  fleet sizes of `plan` against one render (bench/plan.mjs); 0 skips it
 //   BENCH_HOSTILE=0        skip timing the hostile corpus (bench/hostile.mjs)
 //   BENCH_KUSTOMIZE=0      skip kustomize at fleet size (bench/kustomize.mjs; ~30 minutes)
 //   BENCH_AB=REV           A/B: build git revision REV in a temporary worktree and run its bin in
 //                          turn with this checkout's for the cold start and every render with a
 //                          floor (1/100/1,000 Clusters), reporting both and their ratio
 // The last line printed is `render-ratio=<x> cold-start-ratio=<y> scaling=<z> peak-rss-mib=<m>
-// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> reuse-o-rerender-ratio=<r> hostile-max-wall-s=<h> ...
+// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> reuse-o-rerender-ratio=<r> plan-render-ratio=<p> hostile-max-wall-s=<h> ...
 // kustomize-plugin-exponent=<e> ...`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -38,6 +39,7 @@ import { fleetResourceList } from './fleet.mjs';
 import { hostileBench, hostileReport } from './hostile.mjs';
 import { kptBench, kptReport } from './kpt.mjs';
 import { reuseOBench, reuseOReport } from './reuse-o.mjs';
+import { planBench, planReport } from './plan.mjs';
 import { kustomizeBench, kustomizeReport } from './kustomize.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -330,6 +332,12 @@ try {
     reuseOSizes.length > 0
       ? reuseOReport(reuseOBench(reuseOSizes, log))
       : { lines: [], summary: 'reuse-o-rerender-ratio=n/a' };
+  const planSizes = (env.BENCH_PLAN_SIZES ?? (QUICK ? '200' : '2000'))
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
+  const plan =
+    planSizes.length > 0 ? planReport(planBench(planSizes, log)) : { lines: [], summary: 'plan-render-ratio=n/a' };
   const hostile =
     env.BENCH_HOSTILE === '0' ? { lines: [], summary: 'hostile-max-wall-s=n/a' } : hostileReport(hostileBench(log));
   const kustomize =
@@ -339,13 +347,14 @@ try {
   out.push(
     ...kpt.lines,
     ...reuseO.lines,
+    ...plan.lines,
     ...hostile.lines,
     ...kustomize.lines,
     '',
     `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`,
   );
   out.push(
-    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${reuseO.summary} ${hostile.summary} ${kustomize.summary}`,
+    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${reuseO.summary} ${plan.summary} ${hostile.summary} ${kustomize.summary}`,
   );
   process.stdout.write(out.join('\n') + '\n');
 } finally {
