@@ -187,7 +187,8 @@ function render(side: PlanSide, platform: Platform, extras: PipelineExtras): Ren
   const deferred = new Map<string, DeferredWorker[]>();
   for (const g of out.generated) {
     objects.set(g.cluster, g.objects.map(storedForm));
-    if (g.deferred) deferred.set(g.cluster, g.deferred);
+    // Only Clusters that hold a worker back: an empty list would cost them a render of the next step.
+    if (g.deferred && g.deferred.length > 0) deferred.set(g.cluster, g.deferred);
   }
   const errors = new Map<string, Result[]>();
   const classes = new Map<string, string>();
