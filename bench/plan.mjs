@@ -110,7 +110,11 @@ export function planReport(rows) {
   const last = rows[rows.length - 1];
   const ratio = last ? (last.plan.cpu / last.render.cpu).toFixed(2) : 'n/a';
   const upgrade = last ? (last.planUpgrade.cpu / last.render.cpu).toFixed(2) : 'n/a';
-  return { lines, summary: `plan-render-ratio=${ratio} plan-upgrade-render-ratio=${upgrade}` };
+  const bump = last ? (last.planBump.cpu / last.render.cpu).toFixed(2) : 'n/a';
+  return {
+    lines,
+    summary: `plan-render-ratio=${ratio} plan-upgrade-render-ratio=${upgrade} plan-bump-render-ratio=${bump}`,
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
