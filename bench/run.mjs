@@ -11,13 +11,14 @@
 //   BENCH_KPT_SIZES=2000,10000  fleet sizes through the real kpt (bench/kpt.mjs); 0 skips it
 //   BENCH_REUSE_O_SIZES=2000,10000  fleet sizes of `render -o DIR` run again (bench/reuse-o.mjs); 0 skips it
 //   BENCH_SHAPES_SIZES=1000,10000  fleet sizes of the peak-memory shapes (bench/shapes.mjs); 0 skips them
+//   BENCH_PLAN_SIZES=2000  fleet sizes of `plan` against one render (bench/plan.mjs); 0 skips it
 //   BENCH_HOSTILE=0        skip timing the hostile corpus (bench/hostile.mjs)
 //   BENCH_KUSTOMIZE=0      skip kustomize at fleet size (bench/kustomize.mjs; ~30 minutes)
 //   BENCH_AB=REV           A/B: build git revision REV in a temporary worktree and run its bin in
 //                          turn with this checkout's for the cold start and every render with a
 //                          floor (1/100/1,000 Clusters), reporting both and their ratio
 // The last line printed is `render-ratio=<x> cold-start-ratio=<y> scaling=<z> peak-rss-mib=<m>
-// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> reuse-o-rerender-ratio=<r> hostile-max-wall-s=<h> ...
+// kpt-rerender-ratio=<k> fn-rerender-ratio=<f> reuse-o-rerender-ratio=<r> plan-render-ratio=<p> hostile-max-wall-s=<h> ...
 // kustomize-plugin-exponent=<e> ...`.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -40,6 +41,7 @@ import { hostileBench, hostileReport } from './hostile.mjs';
 import { kptBench, kptReport } from './kpt.mjs';
 import { reuseOBench, reuseOReport } from './reuse-o.mjs';
 import { shapesBench, shapesReport } from './shapes.mjs';
+import { planBench, planReport } from './plan.mjs';
 import { kustomizeBench, kustomizeReport } from './kustomize.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -341,6 +343,11 @@ try {
     (list) => shapesReport(shapesBench(list, log)),
     'shapes-peak-rss-mib=n/a',
   );
+  const plan = atSizes(
+    sizes(env.BENCH_PLAN_SIZES, '200', '2000'),
+    (list) => planReport(planBench(list, log)),
+    'plan-render-ratio=n/a',
+  );
   const hostile =
     env.BENCH_HOSTILE === '0' ? { lines: [], summary: 'hostile-max-wall-s=n/a' } : hostileReport(hostileBench(log));
   const kustomize =
@@ -351,13 +358,14 @@ try {
     ...kpt.lines,
     ...reuseO.lines,
     ...shapes.lines,
+    ...plan.lines,
     ...hostile.lines,
     ...kustomize.lines,
     '',
     `(bench wall time ${((performance.now() - startedAt) / 1000).toFixed(0)} s)`,
   );
   out.push(
-    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${reuseO.summary} ${shapes.summary} ${hostile.summary} ${kustomize.summary}`,
+    `render-ratio=${f2(renderRatio)} cold-start-ratio=${f2(coldRatio)} scaling=${f2(scaling)} peak-rss-mib=${peakMiB === undefined ? 'n/a' : peakMiB.toFixed(0)} ${kpt.summary} ${reuseO.summary} ${shapes.summary} ${plan.summary} ${hostile.summary} ${kustomize.summary}`,
   );
   process.stdout.write(out.join('\n') + '\n');
 } finally {

@@ -85,11 +85,20 @@ const plan: CommandSpec = {
     'max-replaced-machines': 'string',
     'max-rolling-clusters': 'string',
     'fail-on': 'list',
+    crds: 'string',
+    'to-capi-version': 'string',
+    'to-crds': 'string',
     ...EXTENSION_FLAGS,
     ...CAPI_FLAGS,
   },
-  values: { format: PLAN_FORMATS, only: PLAN_ONLY, 'fail-on': PLAN_FAIL_ON, ...CAPI_VALUES },
-  paths: ['base', 'config', ...EXTENSION_PATHS],
+  values: {
+    format: PLAN_FORMATS,
+    only: PLAN_ONLY,
+    'fail-on': PLAN_FAIL_ON,
+    'to-capi-version': CAPI_VERSIONS,
+    ...CAPI_VALUES,
+  },
+  paths: ['base', 'config', 'crds', 'to-crds', ...EXTENSION_PATHS],
 };
 
 const explain: CommandSpec = {

@@ -6,20 +6,18 @@
  * Cluster is compared. Each difference names the object, the field, both values and where the
  * value came from (the provenance report: a template, the topology or a patch operation).
  *
- * Objects are compared as the API server would store them (see `normalised`). Template clone
- * names are mapped: they are a hash of the clone's apiVersion and spec, so they change with the
- * apiVersion even when nothing else does; the count is reported.
+ * Objects are compared as the API server would store them (plan/stored.ts `storedForm`), names included:
+ * template clones are named after their content as stored (topology/render.ts), so a converted
+ * template keeps its clones' names, as CAPI keeps them.
  */
 import type { Json, JsonObject } from '../core/model.js';
 import { asArray, asObject, asString, isObject } from '../core/json.js';
-import { JsonTree, conversionFor, convertObject, pathText, type Segment } from '../api/conversion/index.js';
-import { runStepsLeniently } from '../api/conversion/engine.js';
+import { pathText, type Segment } from '../api/conversion/index.js';
+import { storedForm } from '../plan/stored.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../krm/config.js';
 import type { Result } from '../core/result.js';
 import { runPipeline, type PipelineOutput } from '../pipeline/run.js';
 import { PROVENANCE_KIND } from '../provenance/report.js';
-import { admissionDefaults } from '../apiserver/admission.js';
-import { DIGEST_ANNOTATION } from '../core/labels.js';
 import type { InputItem } from '../krm/item.js';
 
 interface Difference {
@@ -35,8 +33,6 @@ interface Difference {
 type ClusterVerdict = {
   cluster: string;
   objects: number;
-  /** Template clones whose name changed with their apiVersion. */
-  renamed: number;
 } & (
   | { verdict: 'equivalent' | 'different' }
   | {
@@ -58,24 +54,6 @@ const PROOF_CONFIG: RenderConfig = {
   outputApiVersion: 'v1beta2',
   skipExternalPatches: true,
 };
-
-/**
- * A rendered object as the API server would store it, in v1beta2: converted when it came out
- * v1beta1, the zero values CAPI's conversion unsets unset either way, then the emulated
- * defaulting webhooks (src/apiserver/admission.ts; e.g. the KubeadmControlPlane rollout type,
- * which the v1beta1 → v1beta2 template conversion also sets).
- */
-function normalised(obj: JsonObject): JsonObject {
-  const converted = convertObject(obj)?.value ?? structuredClone(obj);
-  const group = asString(converted.apiVersion)?.split('/')[0];
-  const conversion = conversionFor(`${group}/v1beta1`, asString(converted.kind));
-  if (conversion) runStepsLeniently(new JsonTree(converted), conversion.steps);
-  const stored = admissionDefaults(converted);
-  // The digest annotation hashes the object as rendered (v1beta1 or v1beta2), not as stored.
-  const annotations = asObject(asObject(stored.metadata)?.annotations);
-  if (annotations) delete annotations[DIGEST_ANNOTATION];
-  return stored;
-}
 
 interface Rendered {
   objects: Map<string, JsonObject[]>;
@@ -104,18 +82,6 @@ function rendered(out: PipelineOutput): Rendered {
     if (r.severity === 'error' && c) errors.set(c, [...(errors.get(c) ?? []), r.message]);
   }
   return { objects, provenance, errors };
-}
-
-/** Every string equal to or containing an old clone name, with the new name. */
-function renamed(v: Json, names: Map<string, string>): Json {
-  if (typeof v === 'string') {
-    let s = v;
-    for (const [from, to] of names) s = s.split(from).join(to);
-    return s;
-  }
-  if (Array.isArray(v)) return v.map((x) => renamed(x, names));
-  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renamed(x, names)]));
-  return v;
 }
 
 /** Leaf-level differences between two values. */
@@ -165,13 +131,12 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
         cluster,
         verdict: 'fails-both',
         objects: 0,
-        renamed: 0,
         errors: { before: before.errors.get(cluster) ?? [], after: after.errors.get(cluster) ?? [] },
       });
       return;
     }
     const failed = (b ? after : before).errors.get(cluster) ?? [];
-    out.clusters.push({ cluster, verdict: 'different', objects: rendered.length, renamed: 0 });
+    out.clusters.push({ cluster, verdict: 'different', objects: rendered.length });
     out.differences.push({
       cluster,
       object: 'Cluster',
@@ -180,29 +145,20 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
     });
     return;
   }
-  // Objects pair by kind, in render order; clone names that differ are mapped.
+  // Objects pair by kind, in render order.
   const byKind = (list: JsonObject[]) => {
     const m = new Map<string, JsonObject[]>();
     for (const o of list) m.set(asString(o.kind) ?? '', [...(m.get(asString(o.kind) ?? '') ?? []), o]);
     return m;
   };
-  const bk = byKind(b.map(normalised));
-  const ak = byKind(a.map(normalised));
-  const names = new Map<string, string>();
-  for (const [kind, list] of bk) {
-    (ak.get(kind) ?? []).forEach((o, i) => {
-      const from = asString(asObject(list[i]?.metadata)?.name);
-      const to = asString(asObject(o.metadata)?.name);
-      if (from && to && from !== to) names.set(from, to);
-    });
-  }
+  const bk = byKind(b.map(storedForm));
+  const ak = byKind(a.map(storedForm));
   const found: Difference[] = [];
   for (const kind of new Set([...bk.keys(), ...ak.keys()])) {
     const bl = bk.get(kind) ?? [];
     const al = ak.get(kind) ?? [];
     for (let i = 0; i < Math.max(bl.length, al.length); i++) {
-      const original = bl[i];
-      const bo = original && (renamed(original, names) as JsonObject);
+      const bo = bl[i];
       const ao = al[i];
       const object = ao ?? bo;
       if (!object) continue;
@@ -212,7 +168,7 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
         const path = pathText(l.path);
         const cause =
           (ao && causeOf(after.provenance.get(cluster), ao, path)) ??
-          (original && causeOf(before.provenance.get(cluster), original, path));
+          (bo && causeOf(before.provenance.get(cluster), bo, path));
         found.push({
           cluster,
           object: objectId(object),
@@ -228,7 +184,6 @@ function compareCluster(cluster: string, before: Rendered, after: Rendered, out:
     cluster,
     verdict: found.length === 0 ? 'equivalent' : 'different',
     objects: a.length,
-    renamed: names.size,
   });
   out.differences.push(...found);
 }
@@ -281,11 +236,9 @@ export function proofResults(proof: Proof): Result[] {
   for (const c of proof.clusters) {
     const tags = { rule: 'convert-proof', cluster: c.cluster, verdict: c.verdict };
     if (c.verdict === 'equivalent') {
-      const names =
-        c.renamed > 0 ? `; ${c.renamed} template clone name(s) change, because they hash the apiVersion` : '';
       out.push({
         severity: 'info',
-        message: `equivalent (${c.objects} rendered objects compared${names})`,
+        message: `equivalent (${c.objects} rendered objects compared)`,
         resourceRef: ref(c.cluster),
         tags,
       });

@@ -43,7 +43,24 @@ export interface PlannedRollout extends Rollout {
   double: boolean;
   /** When it rolls twice: what rolls it now (the rest of `reasons` rolls it with the version step). */
   rollsNow?: string[];
+  /**
+   * With the `InPlaceUpdates` gate on: CAPI asks the update extensions first and replaces the
+   * Machines only if none accepts (counted as replaced: the most it costs).
+   */
+  inPlace?: true;
 }
+
+/**
+ * Whether CAPI may update a rollout's Machines in place (gate `InPlaceUpdates` on): a
+ * MachineDeployment's (core/reconcilers/machinedeployment/machinedeployment_rollout_rollingupdate.go
+ * `reconcileInPlaceUpdateIntent`) or a KubeadmControlPlane's (controlplane/kubeadm/reconcilers/
+ * kubeadmcontrolplane/update.go), not when `rollout.after` forces the replacement
+ * (mdutil/util.go `FindNewAndOldMachineSets`, controlplane/kubeadm/pkg/filters.go
+ * `UpToDate`); a MachinePool's is not.
+ */
+const mayUpdateInPlace = (r: Rollout): boolean =>
+  (r.kind === 'MachineDeployment' || r.kind === 'KubeadmControlPlane') &&
+  r.reasons.every((x) => x.cause !== 'rolloutAfter');
 
 const spec = (o: JsonObject) => asObject(o.spec) ?? {};
 const replicasOf = (o: JsonObject) => asNumber(spec(o).replicas);
@@ -92,13 +109,15 @@ const topologyName = (o: JsonObject | undefined, kind: string) =>
  * their current versions). A held-back worker rolls when its version step comes; if the next apply
  * rolls it too, it rolls twice (CAPI rotates templates at once and steps versions in sequence:
  * exp/topology/desiredstate/desired_state.go `computeMachineDeployment`). A template that only
- * follows the version (an image named after it) changes with the step and rolls once.
+ * follows the version (an image named after it) changes with the step and rolls once. With
+ * `inPlaceGate`, the rollouts CAPI may update in place say so.
  */
 export function plannedRollouts(
   rollouts: readonly Rollout[],
   objects: readonly JsonObject[],
   deferred: readonly DeferredWorker[],
   rollingNow: readonly Rollout[],
+  inPlaceGate: boolean,
 ): PlannedRollout[] {
   const byKindName = new Map(objects.map((o) => [`${asString(o.kind)}/${asString(asObject(o.metadata)?.name)}`, o]));
   return rollouts.map((r) => {
@@ -110,6 +129,7 @@ export function plannedRollouts(
     const planned: PlannedRollout = { ...r, machines, double: false };
     const now = held && rollingNow.find((n) => n.kind === r.kind && n.name === r.name);
     if (held) planned.deferred = held.reason;
+    if (inPlaceGate && mayUpdateInPlace(r)) planned.inPlace = true;
     if (now) {
       planned.double = true;
       planned.rollsNow = now.reasons.map((x) => x.template);

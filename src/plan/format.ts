@@ -2,18 +2,19 @@
  * Plan output: human text (colour on a terminal), Markdown for pull-request comments (within
  * GitHub's comment limit), JSON (schemas/plan.v1.json). Each leads with the fleet: what changes,
  * the Machines replaced, who waits, the gates; then identical changes grouped; then each Cluster.
+ * An upgrade preview is a section of its own, after the change, with its own gates.
  */
 import type { Json } from '../core/model.js';
 import type { ObjectRef } from '../core/model.js';
 import { DOUBLE_ROLLOUT_FIX, counted, machinesPhrase, thousands, type PlannedRollout } from './blast.js';
 import { gateText, type GateCheck } from './gates.js';
 import { groupChanges, groupText } from './group.js';
-import type { ClusterPlan, Plan } from './plan.js';
+import type { ClusterPlan, Plan, PlanSection, UpgradeSection } from './plan.js';
 
 const value = (v: Json | undefined): string => (v === undefined ? '(none)' : JSON.stringify(v));
 const objectName = (r: ObjectRef): string => `${r.kind} ${r.name}`;
 
-function headline(plan: Plan): string {
+function headline(plan: PlanSection): string {
   const s = plan.summary;
   const still = s.stillFailing > 0 ? `, ${thousands(s.stillFailing)} still fail` : '';
   const waiting =
@@ -28,7 +29,7 @@ function headline(plan: Plan): string {
 }
 
 /** Said once for the fleet rather than once per Cluster. */
-const missingClassLines = (plan: Plan): string[] =>
+const missingClassLines = (plan: PlanSection): string[] =>
   plan.missingClasses.map(
     (m) =>
       `ClusterClass "${m.clusterClass}" is not among the inputs (${m.clusters} Cluster${m.clusters === 1 ? ' uses' : 's use'} it): pass the path that holds it, or run plan where it is`,
@@ -54,7 +55,8 @@ function rolloutText(r: PlannedRollout, code: (s: string) => string): string {
   if (r.double)
     return `${r.kind} ${code(r.name)} rolls twice (${machines} each time): now for ${(r.rollsNow ?? []).join('; ')}; again for ${r.reasons.map(why).join('; ')} when its version step comes (${r.deferred}); ${DOUBLE_ROLLOUT_FIX}`;
   const waits = r.deferred ? ` (its version step waits: ${r.deferred})` : '';
-  return `${r.kind} ${code(r.name)}: ${r.reasons.map(why).join('; ')}; ${machines}${waits}`;
+  const cost = r.inPlace ? `in place if an extension accepts, else ${machines} replaced` : machines;
+  return `${r.kind} ${code(r.name)}: ${r.reasons.map(why).join('; ')}; ${cost}${waits}`;
 }
 
 const mdCode = (s: string) => `\`${s}\``;
@@ -85,21 +87,40 @@ function markdownCluster(c: ClusterPlan): string {
   return lines.join('\n');
 }
 
-/**
- * Markdown for a pull-request comment: the fleet summary and gates, the grouped changes, then each
- * Cluster folded. Kept within `limit` characters: what does not fit is left out, counted, and the
- * comment says where the full report is.
- */
-export function formatMarkdown(plan: Plan, gates: readonly GateCheck[] = [], limit = GITHUB_COMMENT_LIMIT): string {
-  const head: string[] = ['## ClusterClass render plan', '', `**${headline(plan)}.**`, ''];
+/** What the plan's sections are called: the upgrade by what it upgrades. */
+const platformText = (p: UpgradeSection['from']) =>
+  `CAPI ${p.capiVersion}${p.crds ? ` with the CRDs of ${p.crds}` : ''}`;
+const upgradeTitle = (u: UpgradeSection) => `Upgrade preview: ${platformText(u.from)} → ${platformText(u.to)}`;
+
+/** Which sections to show: the change (base → head) unless only an upgrade was asked for. */
+interface Sections {
+  change: boolean;
+}
+
+/** The sections shown, each with its gates and title (the change has none: it is the plan's own). */
+function sectionsOf(plan: Plan, gates: readonly GateCheck[], shown: Sections) {
+  const out: { section: PlanSection; gates: GateCheck[]; title?: string }[] = [];
+  if (shown.change) out.push({ section: plan, gates: gates.filter((g) => g.section === undefined) });
+  if (plan.upgrade)
+    out.push({
+      section: plan.upgrade,
+      gates: gates.filter((g) => g.section === 'upgrade'),
+      title: upgradeTitle(plan.upgrade),
+    });
+  return out;
+}
+
+/** One section in Markdown within `limit` characters: what does not fit is left out and counted. */
+function markdownSection(section: PlanSection, gates: readonly GateCheck[], plan: Plan, limit: number): string {
+  const head: string[] = [`**${headline(section)}.**`, ''];
   for (const g of gates) head.push(`- ${g.breached ? '❌' : '✅'} ${mdCode(gateText(g, plan))}`);
   if (gates.length > 0) head.push('');
-  for (const m of missingClassLines(plan)) head.push(`> **${m}**`, '');
+  for (const m of missingClassLines(section)) head.push(`> **${m}**`, '');
   head.push(
     '| ClusterClass | Clusters | Changed | Rolling out | Machines replaced | Waiting | Rolling twice | Newly failing |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
-  for (const c of plan.summary.byClass) {
+  for (const c of section.summary.byClass) {
     const machines =
       c.machines.min === c.machines.max
         ? thousands(c.machines.max)
@@ -108,9 +129,9 @@ export function formatMarkdown(plan: Plan, gates: readonly GateCheck[] = [], lim
       `| \`${c.clusterClass}\` | ${thousands(c.clusters)} | ${thousands(c.changed)} | ${thousands(c.rollingOut)} | ${machines} | ${thousands(c.deferred)} | ${thousands(c.doubleRollouts)} | ${thousands(c.newlyFailing)} |`,
     );
   }
-  const groups = groupChanges(plan, interesting);
-  const shown = plan.clusters.filter(interesting);
-  const sections = [
+  const groups = groupChanges(section, interesting);
+  const shown = section.clusters.filter(interesting);
+  const parts = [
     { title: '### Changes, grouped', items: groups.map((g) => `- ${groupText(g, mdCode)}\n`), what: 'group' },
     { title: '### Clusters', items: shown.map(markdownCluster), what: 'Cluster' },
   ];
@@ -118,7 +139,7 @@ export function formatMarkdown(plan: Plan, gates: readonly GateCheck[] = [], lim
   const reserve = 600;
   let out = `${head.join('\n')}\n`;
   const left: string[] = [];
-  for (const s of sections) {
+  for (const s of parts) {
     if (s.items.length === 0) continue;
     let i = 0;
     if (out.length + s.title.length + 2 + reserve <= limit) {
@@ -132,25 +153,53 @@ export function formatMarkdown(plan: Plan, gates: readonly GateCheck[] = [], lim
     if (i < s.items.length) left.push(`${thousands(s.items.length - i)} of ${counted(s.items.length, s.what)}`);
   }
   if (left.length > 0)
-    out += `\n> **Not shown: ${left.join(', ')}**, to stay within GitHub's ${thousands(limit)}-character comment limit. The full report: \`render-clusterclass plan --format json\` (keep it as an artifact of the CI run), or narrow this one with \`--class NAMESPACE/NAME\` or \`--only rollouts\`.\n`;
+    out += `\n> **Not shown: ${left.join(', ')}**, to stay within GitHub's ${thousands(GITHUB_COMMENT_LIMIT)}-character comment limit. The full report: \`render-clusterclass plan --format json\` (keep it as an artifact of the CI run), or narrow this one with \`--class NAMESPACE/NAME\` or \`--only rollouts\`.\n`;
   return out;
+}
+
+/**
+ * Markdown for a pull-request comment: per section, the fleet summary and gates, the grouped
+ * changes, then each Cluster folded. Kept within `limit` characters (shared by the sections).
+ */
+export function formatMarkdown(
+  plan: Plan,
+  gates: readonly GateCheck[] = [],
+  shown: Sections = { change: true },
+  limit = GITHUB_COMMENT_LIMIT,
+): string {
+  const title = '## ClusterClass render plan\n\n';
+  const sections = sectionsOf(plan, gates, shown);
+  const share = Math.floor((limit - title.length) / Math.max(sections.length, 1));
+  return (
+    title +
+    sections
+      .map(({ section, gates: g, title: t }) => {
+        const heading = t ? `## ${t}\n\n` : '';
+        return heading + markdownSection(section, g, plan, share - heading.length);
+      })
+      .join('\n')
+  );
 }
 
 const colours = { red: '\x1b[31m', green: '\x1b[32m', yellow: '\x1b[33m', bold: '\x1b[1m', reset: '\x1b[0m' } as const;
 
-export function formatText(plan: Plan, colour: boolean, gates: readonly GateCheck[] = []): string {
-  const c = (name: keyof typeof colours, s: string) => (colour ? `${colours[name]}${s}${colours.reset}` : s);
-  const lines: string[] = [c('bold', headline(plan))];
+function textSection(
+  section: PlanSection,
+  gates: readonly GateCheck[],
+  plan: Plan,
+  c: (name: keyof typeof colours, s: string) => string,
+): string[] {
+  const lines: string[] = [c('bold', headline(section))];
   for (const g of gates) lines.push(c(g.breached ? 'red' : 'green', `  gate ${gateText(g, plan)}`));
-  for (const m of missingClassLines(plan)) lines.push(c('red', m));
-  for (const k of plan.summary.byClass)
+  for (const m of missingClassLines(section)) lines.push(c('red', m));
+  for (const k of section.summary.byClass)
     lines.push(
       `  ${k.clusterClass}: ${k.changed}/${k.clusters} changed, ${k.rollingOut} rolling out (${machinesPhrase(k.machines)}), ${k.deferred} waiting, ${k.doubleRollouts} rolling twice, ${k.newlyFailing} newly failing`,
     );
-  const groups = groupChanges(plan, interesting);
+  const groups = groupChanges(section, interesting);
   if (groups.length > 0)
     lines.push('', c('bold', 'Changes, grouped:'), ...groups.map((g) => `  ${groupText(g, (s) => s)}`));
-  for (const p of plan.clusters.filter(interesting)) {
+  for (const p of section.clusters.filter(interesting)) {
     lines.push('', c('bold', `${p.cluster} (${p.clusterClass}): ${statusText(p)}`));
     for (const e of shownErrors(p)) lines.push(c('red', `  ! ${e.field ? `${e.field.path}: ` : ''}${e.message}`));
     for (const r of p.rollouts) lines.push(c('yellow', `  ~ rolls out ${rolloutText(r, (s) => s)}`));
@@ -163,9 +212,31 @@ export function formatText(plan: Plan, colour: boolean, gates: readonly GateChec
     for (const r of p.created) lines.push(c('green', `  + ${objectName(r)}`));
     for (const r of p.deleted) lines.push(c('red', `  - ${objectName(r)}`));
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
-/** The JSON contract (schemas/plan.v1.json): the plan, its grouped changes and the gates checked. */
-export const formatJson = (plan: Plan, gates: readonly GateCheck[] = []): string =>
-  `${JSON.stringify({ ...plan, groups: groupChanges(plan, interesting), gates }, null, 2)}\n`;
+export function formatText(
+  plan: Plan,
+  colour: boolean,
+  gates: readonly GateCheck[] = [],
+  shown: Sections = { change: true },
+): string {
+  const c = (name: keyof typeof colours, s: string) => (colour ? `${colours[name]}${s}${colours.reset}` : s);
+  const parts = sectionsOf(plan, gates, shown).map(({ section, gates: g, title }) => [
+    ...(title ? [c('bold', `== ${title} ==`)] : []),
+    ...textSection(section, g, plan, c),
+  ]);
+  return `${parts.map((lines) => lines.join('\n')).join('\n\n')}\n`;
+}
+
+/** The JSON contract (schemas/plan.v1.json): the plan, its grouped changes (the upgrade's with it) and the gates checked. */
+export const formatJson = (plan: Plan, gates: readonly GateCheck[] = []): string => {
+  const { upgrade, ...change } = plan;
+  const json = {
+    ...change,
+    groups: groupChanges(plan, interesting),
+    gates,
+    ...(upgrade ? { upgrade: { ...upgrade, groups: groupChanges(upgrade, interesting) } } : {}),
+  };
+  return `${JSON.stringify(json, null, 2)}\n`;
+};

@@ -5,7 +5,7 @@
  */
 import type { Result } from '../core/result.js';
 import { machinesPhrase, thousands } from './blast.js';
-import type { Plan } from './plan.js';
+import type { Plan, PlanSection } from './plan.js';
 
 /** What `--fail-on` can name. */
 export const PLAN_FAIL_ON = ['rollout', 'double-rollout', 'new-error'] as const;
@@ -40,11 +40,13 @@ export interface GateCheck {
   actual: number;
   breached: boolean;
   exitCode: number;
+  /** `upgrade`: checked against the upgrade preview, which is judged apart from the change. */
+  section?: 'upgrade';
 }
 
-/** The gates asked for, checked against the plan (in precedence order). A budget counts an autoscaled pool at its maximum. */
-export function checkGates(plan: Plan, gates: Gates): GateCheck[] {
-  const s = plan.summary;
+/** The gates asked for, checked against one section of the plan (in precedence order). A budget counts an autoscaled pool at its maximum. */
+function checkSection(section: PlanSection, gates: Gates, upgrade: boolean): GateCheck[] {
+  const s = section.summary;
   const checks: GateCheck[] = [];
   const add = (gate: GateName, actual: number, limit?: number) =>
     checks.push({
@@ -53,6 +55,7 @@ export function checkGates(plan: Plan, gates: Gates): GateCheck[] {
       breached: limit === undefined ? actual > 0 : actual > limit,
       exitCode: GATE_EXIT_CODES[gate],
       ...(limit === undefined ? {} : { limit }),
+      ...(upgrade ? { section: 'upgrade' as const } : {}),
     });
   if (gates.failOn.includes('new-error')) add('new-error', s.newlyFailing);
   if (gates.failOn.includes('double-rollout')) add('double-rollout', s.doubleRollouts);
@@ -62,14 +65,27 @@ export function checkGates(plan: Plan, gates: Gates): GateCheck[] {
   return checks.sort((a, b) => a.exitCode - b.exitCode);
 }
 
+/**
+ * The gates asked for, checked against the change (unless there is none: an upgrade previewed
+ * without a base) and, apart, against the upgrade preview: each must stay within the budgets on
+ * its own (they reach the fleet at different times).
+ */
+export const checkGates = (plan: Plan, gates: Gates, change = true): GateCheck[] => [
+  ...(change ? checkSection(plan, gates, false) : []),
+  ...(plan.upgrade ? checkSection(plan.upgrade, gates, true) : []),
+];
+
 /** The exit code of the gates that breach (the lowest), if any does. */
 export const gateExitCode = (checks: readonly GateCheck[]): number | undefined =>
-  checks.find((c) => c.breached)?.exitCode;
+  checks
+    .filter((c) => c.breached)
+    .map((c) => c.exitCode)
+    .sort((a, b) => a - b)[0];
 
 /** What a gate says of the plan, breached or not (the summary's line). */
 export function gateText(check: GateCheck, plan: Plan): string {
-  const s = plan.summary;
-  const verdict = check.breached ? 'breached' : 'passed';
+  const s = (check.section === 'upgrade' && plan.upgrade ? plan.upgrade : plan).summary;
+  const verdict = `${check.section === 'upgrade' ? 'by the upgrade ' : ''}${check.breached ? 'breached' : 'passed'}`;
   switch (check.gate) {
     case 'new-error':
       return `--fail-on new-error ${verdict}: ${thousands(s.newlyFailing)} Cluster(s) newly fail validation (exit ${check.exitCode})`;

@@ -5,7 +5,7 @@
  */
 import type { Json } from '../core/model.js';
 import { NO_MACHINES, addMachines, counted, machinesPhrase, thousands, type Machines } from './blast.js';
-import type { ClusterPlan, Plan } from './plan.js';
+import type { ClusterPlan, PlanSection } from './plan.js';
 
 /** One field path of a grouped change, with its values when every Cluster of the group has the same. */
 interface GroupedField {
@@ -63,7 +63,7 @@ function addRollouts(g: ChangeGroup, rollouts: ClusterPlan['rollouts']): void {
 }
 
 /** Groups of Clusters sharing a change, most Clusters first. */
-export function groupChanges(plan: Plan, shown: (c: ClusterPlan) => boolean): ChangeGroup[] {
+export function groupChanges(plan: PlanSection, shown: (c: ClusterPlan) => boolean): ChangeGroup[] {
   const groups = new Map<string, ChangeGroup>();
   const group = (key: string, c: ClusterPlan, fresh: () => ChangeGroup): ChangeGroup => {
     let g = groups.get(key);

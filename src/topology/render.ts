@@ -25,6 +25,7 @@ import {
   type DeferredWorker,
   type TopologyVersions,
 } from './upgrade.js';
+import { atHub } from '../api/conversion/index.js';
 import { PLACEHOLDER_SUFFIX, contentSuffix, generateStableName, prefixName, stablePrefixName } from '../names/names.js';
 import { keyed } from '../core/fixes.js';
 import { UpgradePolicy } from '../krm/config.js';
@@ -181,13 +182,21 @@ function withRotating(
   return names;
 }
 
+/**
+ * A rotating clone's content suffix, of the clone as stored at the hub version: CAPI compares the
+ * current clone with the desired one after the API server's conversion and rotates only on a spec
+ * change (core/reconcilers/topology/cluster/reconcile_state.go `reconcileReferencedTemplate`), so
+ * a template moved to v1beta2 by `convert` keeps its clones' names.
+ */
+const storedSuffix = (template: JsonObject): string => contentSuffix(atHub(template));
+
 /** Content suffixes of the rotating clones of a (patched) desired state. */
 function rotatingSuffixes(desired: DesiredState): Map<string, string> {
   const out = new Map<string, string>();
-  if (desired.controlPlaneMachineTemplate) out.set('cp/machine', contentSuffix(desired.controlPlaneMachineTemplate));
+  if (desired.controlPlaneMachineTemplate) out.set('cp/machine', storedSuffix(desired.controlPlaneMachineTemplate));
   for (const md of desired.machineDeployments) {
-    out.set(`md/${md.topology.name}/bootstrap`, contentSuffix(md.bootstrapTemplate));
-    out.set(`md/${md.topology.name}/infrastructure`, contentSuffix(md.infrastructureTemplate));
+    out.set(`md/${md.topology.name}/bootstrap`, storedSuffix(md.bootstrapTemplate));
+    out.set(`md/${md.topology.name}/infrastructure`, storedSuffix(md.infrastructureTemplate));
   }
   return out;
 }

@@ -6,7 +6,15 @@
 import type { Json, JsonObject } from '../../core/model.js';
 import { asObject, asString, cloneJson, isObject, valueAt } from '../../core/json.js';
 import { CONVERSION_DATA } from '../../core/labels.js';
-import { inputField, inputPath, parsePath, runSteps, type ConversionResult, type Step } from './engine.js';
+import {
+  inputField,
+  inputPath,
+  parsePath,
+  runSteps,
+  runStepsLeniently,
+  type ConversionResult,
+  type Step,
+} from './engine.js';
 import { CLUSTER_CLASS_STEPS, CLUSTER_STEPS } from './core.js';
 import {
   KUBEADM_CONFIG_STEPS,
@@ -117,6 +125,22 @@ export function convertObject(value: JsonObject): Converted | undefined {
   const results: ConversionResult[] = [];
   convertTree(new JsonTree(copy), copy, conversion, (r) => results.push(r));
   return { value: copy, results, inputPath: (path) => inputPath(conversion.steps, path) };
+}
+
+/**
+ * An object as the API server stores it at the hub version (v1beta2), whichever version it was
+ * written in: converted when it is v1beta1, and either way without the zero values and fields
+ * CAPI's conversion unsets (so a v1beta1 object and its `convert` output are equal here). Kinds
+ * without a conversion are returned as they are.
+ */
+export function atHub(value: JsonObject): JsonObject {
+  const converted = convertObject(value)?.value ?? value;
+  const group = asString(converted.apiVersion)?.split('/')[0];
+  const conversion = conversionFor(`${group}/v1beta1`, asString(converted.kind));
+  if (!conversion) return converted;
+  const copy = converted === value ? cloneJson(value) : converted;
+  runStepsLeniently(new JsonTree(copy), conversion.steps);
+  return copy;
 }
 
 /**
