@@ -74,12 +74,6 @@ const DIVERGENCES = [
     match: (d) => onlyMissing(d, /cannot be deleted because it is used by Cluster/),
   },
   {
-    id: 'render-errors-after-refusal',
-    // CAPI stops at the refused request; the product also reports the patch failures of the
-    // refused Cluster's render.
-    match: (d) => d.kind === 'verdict' && productFields(d).length > 0 && missing(d).length === 0 && extra(d).every((f) => f.startsWith('spec.patches[')),
-  },
-  {
     id: 'anyof-error-path',
     // A value matching no branch of an anyOf (int-or-string): CAPI (kube-openapi's validator)
     // reports `must validate at least one schema (anyOf)` at the parent, the product at the value.

@@ -203,19 +203,21 @@ function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | un
   const out: Result[] = [];
   const current = earlier || ctx.observed.length > 0 ? { previous: earlier, observed: ctx.observed } : undefined;
   const sequenceFrom = ctx.extras.sequenceFrom?.get(t.key);
+  const updates = ctx.clusterUpdates.get(t.key) ?? [];
   const options = {
     coreVersion: t.coreVersion,
     upgrade: ctx.config.upgrade,
     ...(current ? { current } : {}),
     ...(sequenceFrom ? { sequenceFrom } : {}),
     ...(ctx.extensions ? { extensions: ctx.extensions } : {}),
+    ...(hasErrors(updates) ? { updateRefused: true } : {}),
   };
   // With provenance, the render records where every value came from (a plain render records nothing). So it does
   // when CRDs may reject a value and extensions are called: the origins of such an error come from this render.
   const recorder = ctx.config.provenance || (ctx.haveCrds && ctx.extensions) ? ctx.newRecorder() : undefined;
   const outcome = renderCluster(t.blueprint, t.cluster, t.ref, recorder ? { ...options, recorder } : options);
   // The update rules are the validating webhook's: not reached when the defaulting webhook refused.
-  if (outcome.ok || outcome.validated) out.push(...(ctx.clusterUpdates.get(t.key) ?? []));
+  if (outcome.ok || outcome.validated) out.push(...updates);
   out.push(...outcome.results.map((r) => withStoredTemplateHint(r, ctx.crds)));
   if (!outcome.ok) return { results: out };
   const entries = renderedObjects(outcome.rendered);

@@ -216,6 +216,11 @@ export interface RenderClusterOptions {
   extensions?: ExternalHooks;
   /** Learns where every value of the rendered objects came from (provenance); a plain render has none. */
   recorder?: Recorder;
+  /**
+   * The validating webhook's update rules refuse the Cluster (pipeline/update.ts): its create
+   * rules are still reported with them, as `ValidateUpdate` lists both, but nothing is rendered.
+   */
+  updateRefused?: boolean;
 }
 
 export function renderCluster(
@@ -237,7 +242,7 @@ export function renderCluster(
     ...validation.results,
     ...validateClusterDeep(input, clusterRef, bp.capi, bp.cc),
   ];
-  if (!validation.cluster) return { ok: false, results, validated: true };
+  if (!validation.cluster || options.updateRefused) return { ok: false, results, validated: true };
   const cluster = validation.cluster;
   const stable = stableNames(bp, cluster, clusterRef);
   results.push(...stable.results);
