@@ -50,6 +50,18 @@ const DIVERGENCES = [
     match: (d) => onlyMissing(d, /^spec\.variables\[\d+\]\.required Required value/),
   },
   {
+    id: 'defaulting-before-schema',
+    // The Cluster defaulting webhook (mutating admission) runs before the API server validates the
+    // schema: when it refuses the variables, CAPI reports only that; the product reports the
+    // schema error (a duplicate list-map key) and stops before the variables.
+    match: (d) =>
+      d.kind === 'verdict' &&
+      missing(d).length > 0 &&
+      missing(d).every((e) => /^spec\.topology\.variables\[/.test(e.field)) &&
+      extra(d).length > 0 &&
+      extra(d).every((f) => /^spec\.topology\.workers\.(machineDeployments|machinePools)\[\d+\]$/.test(f)),
+  },
+  {
     id: 'cel-compilation',
     // CAPI compiles and type-checks the CEL rules of variable schemas; the product does not.
     match: (d) => onlyMissing(d, /compilation failed/),
