@@ -155,6 +155,24 @@ function readMachineFields(
   if (t) out.taints = t;
 }
 
+/** MachineDeployments' `deletion.order` (MachinePools have none), beside the node timeouts read before. */
+function readDeletionOrder(c: Ctx, item: JsonObject, path: string, md: { deletion?: { order?: string } }): void {
+  const order = c.r.string(c.r.object(item, 'deletion', `${path}.deletion`), 'order', `${path}.deletion.order`);
+  if (order) md.deletion = { ...md.deletion, order };
+}
+
+/** A MachinePool class's or topology's `failureDomains`. */
+function withFailureDomains<T extends { failureDomains?: string[] }>(
+  c: Ctx,
+  item: JsonObject,
+  path: string,
+  mp: T | undefined,
+): T | undefined {
+  const fds = c.r.stringList(item, 'failureDomains', `${path}.failureDomains`);
+  if (mp && fds) mp.failureDomains = fds;
+  return mp;
+}
+
 /** What MachineDeployment and MachinePool classes share: class name, template refs, metadata, naming, timeouts. */
 function workerClass(c: Ctx, item: JsonObject, path: string) {
   const cls = c.r.string(item, 'class', `${path}.class`, true);
@@ -192,18 +210,12 @@ function machineDeploymentClass(c: Ctx, item: JsonObject, path: string): Machine
   const rollout = c.r.object(item, 'rollout', `${path}.rollout`);
   const strategy = c.r.object(rollout, 'strategy', `${path}.rollout.strategy`);
   if (strategy) md.rollout = { strategy: cloneJson(strategy) };
-  const deletion: MachineDeploymentClass['deletion'] = { ...md.deletion };
-  const order = c.r.string(c.r.object(item, 'deletion', `${path}.deletion`), 'order', `${path}.deletion.order`);
-  if (order) deletion.order = order;
-  if (Object.keys(deletion).length > 0) md.deletion = deletion;
+  readDeletionOrder(c, item, path, md);
   return md;
 }
 
 function machinePoolClass(c: Ctx, item: JsonObject, path: string): MachinePoolClass | undefined {
-  const mp = workerClass(c, item, path);
-  const fds = c.r.stringList(item, 'failureDomains', `${path}.failureDomains`);
-  if (mp && fds) mp.failureDomains = fds;
-  return mp;
+  return withFailureDomains(c, item, path, workerClass(c, item, path));
 }
 
 function classVariable(c: Ctx, item: JsonObject, path: string): ClusterClassVariable | undefined {
@@ -471,18 +483,12 @@ function machineDeploymentTopology(c: Ctx, item: JsonObject, path: string): Mach
     if (strategy) r.strategy = cloneJson(strategy);
     if (Object.keys(r).length > 0) md.rollout = r;
   }
-  const deletion: MachineDeploymentTopology['deletion'] = { ...md.deletion };
-  const order = c.r.string(c.r.object(item, 'deletion', `${path}.deletion`), 'order', `${path}.deletion.order`);
-  if (order) deletion.order = order;
-  if (Object.keys(deletion).length > 0) md.deletion = deletion;
+  readDeletionOrder(c, item, path, md);
   return md;
 }
 
 function machinePoolTopology(c: Ctx, item: JsonObject, path: string): MachinePoolTopology | undefined {
-  const mp = workerTopology(c, item, path);
-  const fds = c.r.stringList(item, 'failureDomains', `${path}.failureDomains`);
-  if (mp && fds) mp.failureDomains = fds;
-  return mp;
+  return withFailureDomains(c, item, path, workerTopology(c, item, path));
 }
 
 /** True when a Cluster document has `spec.topology` (only those are rendered). */

@@ -158,21 +158,24 @@ const nonEmptyString =
     return undefined;
   };
 
+/** `key=value,...` as [key, value] pairs (value undefined without `=`), or a typed map's entries. */
+function pairsOf(v: string | Record<string, unknown>): [string, unknown][] {
+  if (typeof v !== 'string') return Object.entries(v);
+  return v
+    .split(',')
+    .filter((s) => s.trim() !== '')
+    .map((s) => {
+      const i = s.indexOf('=');
+      return i < 0 ? [s.trim(), undefined] : [s.slice(0, i).trim(), s.slice(i + 1).trim()];
+    });
+}
+
 /** `a/v/Kind=v1beta1,b/v/Kind=v1beta2` (ConfigMap) or a map (typed config). */
 const contractVersions: Setter = (cfg, v) => {
-  const entries: [string, unknown][] =
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .filter((s) => s.trim() !== '')
-          .map((s) => s.trim().split('=') as [string, unknown])
-      : isObject(v)
-        ? Object.entries(v)
-        : [];
   if (typeof v !== 'string' && !isObject(v))
     return 'contractVersions must be a map of group/version/Kind to v1beta1|v1beta2';
   const out: Record<string, ContractVersion> = {};
-  for (const [k, c] of entries) {
+  for (const [k, c] of pairsOf(v)) {
     if (k.split('/').length !== 3) return `contractVersions key ${shown(k)} must be group/version/Kind`;
     if (c !== 'v1beta1' && c !== 'v1beta2') return `contractVersions[${shown(k)}] must be v1beta1 or v1beta2`;
     out[k] = c;
@@ -193,21 +196,9 @@ const path =
 
 /** `name=https://...,other=https://...` (ConfigMap, `--extension`) or a map (typed config). */
 const extensionURLs: Setter = (cfg, v) => {
-  const entries: [string, unknown][] =
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .filter((s) => s.trim() !== '')
-          .map((s) => {
-            const i = s.indexOf('=');
-            return [s.slice(0, i).trim(), s.slice(i + 1).trim()];
-          })
-      : isObject(v)
-        ? Object.entries(v)
-        : [];
   if (typeof v !== 'string' && !isObject(v)) return 'extensionURLs must be a map of ExtensionConfig name to URL';
   const out: Record<string, string> = {};
-  for (const [k, url] of entries) {
+  for (const [k, url] of pairsOf(v)) {
     if (k === '' || typeof url !== 'string' || !/^https?:\/\//.test(url))
       return `extensionURLs entry "${k}" must be NAME=https://HOST:PORT[/PATH]`;
     out[k] = url;
@@ -227,18 +218,8 @@ const capiVersion: Setter = (cfg, v) => {
 const featureGates: Setter = (cfg, v, fromString) => {
   if (typeof v !== 'string' && !isObject(v))
     return 'featureGates must be Name=true|false,... or a map of gate name to boolean';
-  const entries: [string, unknown][] =
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .filter((s) => s.trim() !== '')
-          .map((s) => {
-            const i = s.indexOf('=');
-            return [s.slice(0, i < 0 ? s.length : i).trim(), i < 0 ? undefined : s.slice(i + 1).trim()];
-          })
-      : Object.entries(v);
   const out: Partial<FeatureGates> = {};
-  for (const [name, raw] of entries) {
+  for (const [name, raw] of pairsOf(v)) {
     if (!isFeatureGate(name)) return `unknown feature gate ${shown(name)}; known gates: ${FEATURE_GATES.join(', ')}`;
     const on =
       fromString || typeof raw === 'string' ? (raw === 'true' ? true : raw === 'false' ? false : undefined) : raw;

@@ -33,6 +33,9 @@ describe('function config', () => {
     [{ keepClassInputs: 'yes' }, /keepClassInputs must be true or false/],
     [{ outputDir: '../x' }, /outputDir must stay inside the package/],
     [{ shard: '4/4' }, /shard must be I\/N/],
+    [{ contractVersions: 'a.io/v1/X=v1beta2=v1beta1' }, /contractVersions\["a.io\/v1\/X"\] must be v1beta1 or v1beta2/],
+    [{ extensionURLs: 'runtime-sdk' }, /extensionURLs entry "runtime-sdk" must be NAME=https/],
+    [{ featureGates: 'RuntimeSDK' }, /feature gate RuntimeSDK must be true or false/],
   ])('rejects %j', (data, message) => {
     const out = parseFunctionConfig({ apiVersion: 'v1', kind: 'ConfigMap', data });
     expect(out.ok).toBe(false);
