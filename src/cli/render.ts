@@ -138,6 +138,7 @@ export async function runFunction(io: CliIO): Promise<number> {
     return ExitCode.errorResults;
   }
   const writer = resourceListWriter();
+  io.rendering?.(input.items.length);
   const extras = {
     extensions: extensions.value.inputs,
     ...(input.earlier ? { earlier: input.earlier } : {}),
@@ -434,6 +435,7 @@ export async function runRender(args: string[], io: CliIO): Promise<number> {
   const toDir =
     outDir !== undefined && config.mode !== 'validate' ? outputDirFiles(config, own.listed, manifest) : undefined;
   const readAll = [...readResults, ...crds.links, ...observed.links, ...extensions.results];
+  io.rendering?.(items.length);
   const output = runPipeline(
     items,
     config,

@@ -1,7 +1,8 @@
 /**
- * How the bin starts: the bundle with its V8 code cache, and CEL initialised only when a class has
- * a rule (scripts/bundle.mjs, scripts/lazy-cel.mjs). No timing here: what is checked is which code
- * runs and that the output never depends on how the code was loaded.
+ * How the bin starts: the bundle with its V8 code cache, CEL initialised only when a class has a
+ * rule (scripts/bundle.mjs, scripts/lazy-cel.mjs), V8 told the length of the run before it renders
+ * (src/cli/io.ts). No timing here: what is checked is which code runs and that the output never
+ * depends on how the code was loaded.
  */
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,8 +10,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { classObjects, clusterObject } from '../../bench/fleet.mjs';
+import { classObjects, clusterObject, fleetResourceList } from '../../bench/fleet.mjs';
 import { lazyCel } from '../../scripts/lazy-cel.mjs';
+import { runFunction, runRender } from '../../src/cli/render.js';
+import { fakeIO } from '../helpers/io.js';
 import { binPath, repoRoot, run } from '../helpers/tools.js';
 
 const CEL_LOADED = 'test: @bufbuild/cel initialised';
@@ -148,5 +151,31 @@ process.stdout.write(String(s.cachedDataRejected));
 `,
     );
     expect(run(process.execPath, [probe]).stdout).toBe('false');
+  });
+});
+
+describe('a render says how many items it renders before it renders them', () => {
+  /** A CliIO that notes `rendering` calls and whether anything was written before the first. */
+  const recordingIO = (stdin = '') => {
+    const io = fakeIO(stdin);
+    const calls: { items: number; writtenBefore: boolean }[] = [];
+    return Object.assign(io, {
+      calls,
+      rendering: (items: number) => calls.push({ items, writtenBefore: io.out !== '' }),
+    });
+  };
+
+  it('the KRM function: every item of the ResourceList', async () => {
+    const io = recordingIO(fleetResourceList(3));
+    expect(await runFunction(io)).toBe(0);
+    // The Kptfile, the class and its templates, and the Clusters.
+    expect(io.calls).toEqual([{ items: 1 + classObjects().length + 3, writtenBefore: false }]);
+  });
+
+  it('render PATH: every object of the files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rcc-items-'));
+    const io = recordingIO();
+    expect(await runRender([fleetInput(dir)], io)).toBe(0);
+    expect(io.calls).toEqual([{ items: classObjects().length + 1, writtenBefore: false }]);
   });
 });
