@@ -8,7 +8,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts/bundle.mjs ./scripts/bundle.mjs
+COPY scripts/bundle.mjs scripts/lazy-cel.mjs ./scripts/
 COPY bin ./bin
 COPY examples/basic ./examples/basic
 RUN npm run build

@@ -105,19 +105,38 @@ function baselineCommand(rev, work) {
   };
 }
 
-/** Runs argv with stdin from a file and stdout to a file; wall time in ms, max RSS in KiB. */
-function run(argv, { stdin, stdout = '/dev/null', measureRss = false }) {
+/**
+ * bash's `time` reports the child's user and system CPU to the millisecond (/usr/bin/time rounds
+ * to 10 ms, a sixth of `node -e 0`).
+ */
+const CPU_TIMED = ['bash', '-c', 'TIMEFORMAT="__CPU_S=%3U+%3S"; time "$@"', 'bash'];
+
+/**
+ * Runs argv with stdin from a file and stdout to a file; wall time in ms, max RSS in KiB, with
+ * `measureCpu` the CPU time (user+sys, every thread) in ms.
+ */
+function run(argv, { stdin, stdout = '/dev/null', measureRss = false, measureCpu = false }) {
   const inFd = openSync(stdin ?? '/dev/null', 'r');
   const outFd = openSync(stdout, 'w');
-  const full = measureRss && TIME_BIN ? [TIME_BIN, '-f', '__RSS_KB=%M', ...argv] : argv;
+  const full = measureCpu
+    ? [...CPU_TIMED, ...argv]
+    : measureRss && TIME_BIN
+      ? [TIME_BIN, '-f', '__RSS_KB=%M', ...argv]
+      : argv;
   try {
     const t0 = performance.now();
     const r = spawnSync(full[0], full.slice(1), { stdio: [inFd, outFd, 'pipe'], maxBuffer: 64 << 20, env: CHILD_ENV });
     const ms = performance.now() - t0;
     const stderr = r.stderr?.toString('utf8') ?? '';
     const rss = /__RSS_KB=(\d+)/.exec(stderr);
+    const cpu = /__CPU_S=([\d.]+)\+([\d.]+)/.exec(stderr);
     if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status ?? r.signal}: ${stderr.slice(0, 2000)}`);
-    return { ms, rssKiB: rss ? Number(rss[1]) : undefined, stderr: stderr.replace(/__RSS_KB=\d+\n?/, '') };
+    return {
+      ms,
+      cpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : undefined,
+      rssKiB: rss ? Number(rss[1]) : undefined,
+      stderr: stderr.replace(/__RSS_KB=\d+\n?/, '').replace(/__CPU_S=\S+\n?/, ''),
+    };
   } finally {
     closeSync(inFd);
     closeSync(outFd);
@@ -155,22 +174,25 @@ try {
     log(`fleet ${n}: ${(statSync(input[n]).size / 1048576).toFixed(1)} MiB input`);
   }
 
-  // Cold start: whole process for the 1-Cluster input vs `node -e 0`, interleaved.
-  const nodeTimes = [];
-  const coldTimes = [];
-  const baselineColdTimes = [];
-  run([process.execPath, '-e', '0'], {});
-  run(renderer.cmd, { stdin: input[1] });
-  if (baseline) run(baseline.cmd, { stdin: input[1] });
+  // Cold start: whole process for the 1-Cluster input vs `node -e 0`, interleaved. The target is
+  // CPU (user+sys of every thread: V8 compiles and collects garbage on others), wall is reported too.
+  const cold = { node: [], render: [], baseline: [] };
+  const coldRun = (argv, stdin) => run(argv, { stdin, measureCpu: true });
+  coldRun([process.execPath, '-e', '0']);
+  coldRun(renderer.cmd, input[1]);
+  if (baseline) coldRun(baseline.cmd, input[1]);
   for (let i = 0; i < RUNS.coldStart; i++) {
-    nodeTimes.push(run([process.execPath, '-e', '0'], {}).ms);
-    coldTimes.push(run(renderer.cmd, { stdin: input[1] }).ms);
-    if (baseline) baselineColdTimes.push(run(baseline.cmd, { stdin: input[1] }).ms);
+    cold.node.push(coldRun([process.execPath, '-e', '0']));
+    cold.render.push(coldRun(renderer.cmd, input[1]));
+    if (baseline) cold.baseline.push(coldRun(baseline.cmd, input[1]));
   }
-  figures.nodeMs = median(nodeTimes);
-  figures.coldMs = median(coldTimes);
-  if (baseline) figures.baselineColdMs = median(baselineColdTimes);
-  log(`cold start: render ${fmtMs(figures.coldMs)}, node -e 0 ${fmtMs(figures.nodeMs)}`);
+  const coldFigures = (runs) => ({ cpuMs: median(runs.map((r) => r.cpuMs)), ms: median(runs.map((r) => r.ms)) });
+  figures.node = coldFigures(cold.node);
+  figures.cold = coldFigures(cold.render);
+  if (baseline) figures.baselineCold = coldFigures(cold.baseline);
+  log(
+    `cold start: render ${fmtMs(figures.cold.cpuMs)} CPU, ${fmtMs(figures.cold.ms)} wall; node -e 0 ${fmtMs(figures.node.cpuMs)} CPU, ${fmtMs(figures.node.ms)} wall`,
+  );
 
   // Render vs floor at each size: one reference render (saved, fed to the floor), then render and
   // floor runs interleaved so drift on the noisy machine hits both alike.
@@ -264,6 +286,7 @@ try {
   const med = (r) => median(r.render);
   const ratio = (r) => (r.floor.length ? med(r) / median(r.floor) : undefined);
   const out = [];
+  const f2 = (v) => (v === undefined ? 'n/a' : v.toFixed(2));
   out.push('');
   out.push(
     `render-clusterclass bench — node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model?.trim() ?? '?'}), renderer: ${renderer.label}`,
@@ -289,14 +312,15 @@ try {
   const p1000 = byN[1000]?.floorPhases?.[0];
   if (p1000) out.push(`floor phases at 1,000 (ms, first run): ${p1000.replace('floor-phases ', '')}`);
   out.push('');
-  const coldRatio = figures.coldMs / figures.nodeMs;
+  const coldRatio = figures.cold.cpuMs / figures.node.cpuMs;
   out.push(
-    `cold start (1 Cluster, whole process): ${fmtMs(figures.coldMs)} vs node -e 0 ${fmtMs(figures.nodeMs)} (median of ${RUNS.coldStart})`,
+    `cold start (1 Cluster, whole process, median of ${RUNS.coldStart}): CPU ${fmtMs(figures.cold.cpuMs)} vs node -e 0 ${fmtMs(figures.node.cpuMs)} (${f2(coldRatio)}); wall ${fmtMs(figures.cold.ms)} vs ${fmtMs(figures.node.ms)} (${f2(figures.cold.ms / figures.node.ms)})`,
   );
   if (baseline) {
     out.push(`A/B against ${baseline.label}, run in turn (baseline / this checkout, median; ratio this/baseline):`);
+    const b = figures.baselineCold;
     out.push(
-      `  cold start: ${fmtMs(figures.baselineColdMs)} / ${fmtMs(figures.coldMs)} (${(figures.coldMs / figures.baselineColdMs).toFixed(2)})`,
+      `  cold start CPU: ${fmtMs(b.cpuMs)} / ${fmtMs(figures.cold.cpuMs)} (${f2(figures.cold.cpuMs / b.cpuMs)}); wall ${fmtMs(b.ms)} / ${fmtMs(figures.cold.ms)} (${f2(figures.cold.ms / b.ms)})`,
     );
     for (const r of rows.filter((row) => row.baseline.length)) {
       const floor = median(r.floor);
@@ -314,10 +338,9 @@ try {
   out.push('');
   out.push('targets:');
   out.push(target('render ratio @1,000', renderRatio, 1.3));
-  out.push(target('cold-start ratio', coldRatio, 3));
+  out.push(target('cold-start ratio (CPU)', coldRatio, 2));
   out.push(target('scaling 10,000/1,000', scaling, 10.5));
   out.push(target('peak RSS MiB @10,000', peakMiB, 1024));
-  const f2 = (v) => (v === undefined ? 'n/a' : v.toFixed(2));
   out.push(`gotemplate-evals-per-second=${evals.value}`);
   // kpt at fleet size and the hostile corpus's times (run last: the 10,000-Cluster kpt case is the heaviest).
   /** Fleet sizes from a comma-separated setting (`0` runs none), or the defaults. */

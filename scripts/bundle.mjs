@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lazyCel } from './lazy-cel.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(root, 'dist', 'render-clusterclass.cjs');
@@ -22,6 +23,7 @@ for (const file of [...sources, join(root, 'package-lock.json')])
   sourceDigest.update(`${relative(root, file)}\n`).update(readFileSync(file));
 
 await build({
+  plugins: [lazyCel(root)],
   entryPoints: [join(root, 'src', 'cli', 'main.ts')],
   bundle: true,
   minify: true,

@@ -1,4 +1,5 @@
 /** The process boundary every CLI command talks through, so commands stay testable. */
+import { setFlagsFromString } from 'node:v8';
 
 export interface CliIO {
   /** Reads all of standard input as UTF-8 text. */
@@ -15,6 +16,8 @@ export interface CliIO {
   colour?: { stdout: boolean; stderr: boolean };
   /** Milliseconds from a fixed start, for progress and the summary line; absent: neither is shown. */
   now?: () => number;
+  /** Told how many input items a render reads, before it renders: lets the process tune V8 for the run's length. */
+  rendering?(items: number): void;
 }
 
 export type ColourWhen = 'auto' | 'always' | 'never';
@@ -43,6 +46,16 @@ export const ExitCode = {
    */
   stdoutClosed: 141,
 } as const;
+
+/**
+ * Items above which a render is a fleet: V8 then optimises as it does by default. The bin raises
+ * V8's optimisation budget for a short run (bin/render-clusterclass); over a fleet, functions
+ * left unoptimised that long cost more than the compiling saved (1,000 Clusters: +10-24% CPU,
+ * 100 Clusters: -20%).
+ */
+const FLEET_ITEMS = 500;
+/** V8's own --interrupt-budget (v8/src/flags/flag-definitions.h; 66 KB of bytecode in Node 20's V8 11.3). */
+const V8_INTERRUPT_BUDGET = 66 * 1024;
 
 /** The real process's IO, and at the end what became of its stdout. */
 export interface ProcessIO extends CliIO {
@@ -80,6 +93,9 @@ export function processIO(): ProcessIO {
         failed || process.stdout.destroyed ? resolve() : process.stdout.write('', () => resolve()),
       ),
     stdoutError: () => failed,
+    rendering: (items) => {
+      if (items > FLEET_ITEMS) setFlagsFromString(`--interrupt-budget=${V8_INTERRUPT_BUDGET}`);
+    },
   };
 }
 
