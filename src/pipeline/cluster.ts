@@ -23,6 +23,7 @@ import { provenanceReport } from '../provenance/report.js';
 import type { OriginRecorder } from '../provenance/recorder.js';
 import { renderCluster, type RenderClusterOptions, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
+import { defaultAndValidateClusterVariables } from '../variables/index.js';
 import type { CoreVersion } from '../topology/types.js';
 import { classKeyOf, clusterKey, dropAnnotations, isToolAnnotation, type IdentifiedItem } from './classify.js';
 import type { RunContext } from './context.js';
@@ -130,18 +131,25 @@ function reusedOutput(
 function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Target | undefined {
   const { results } = ctx;
   const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds, capiProfileOf(ctx.config));
-  results.push(...decoding);
   const schemaErrors = ctx.checkInput ? ctx.checkInput(item.value, ref) : [];
-  results.push(...schemaErrors);
   // A field the CRD does not declare fails the request as it is decoded. Everything else the API
   // server checks in one pass (name, labels, annotations, schema) and refuses with every invalid
-  // field listed; only a Cluster it accepts reaches the webhook.
-  if (decoding.some((r) => r.tags?.rule === 'strict-decoding')) return undefined;
+  // field listed; only a Cluster it accepts reaches the validating webhook.
+  if (decoding.some((r) => r.tags?.rule === 'strict-decoding')) {
+    results.push(...decoding, ...schemaErrors);
+    return undefined;
+  }
   const naming = clusterNameResults(ref);
   const normalized = normalizeCluster(item.value, ref);
-  results.push(...naming.apiServer, ...normalized.results);
   const cluster = normalized.value;
-  if (hasErrors(decoding) || hasErrors(schemaErrors) || naming.apiServer.length > 0 || !cluster) return undefined;
+  const apiServer = [...decoding, ...schemaErrors, ...naming.apiServer, ...normalized.results];
+  if (hasErrors(decoding) || hasErrors(schemaErrors) || naming.apiServer.length > 0 || !cluster) {
+    // Mutating admission runs between decoding and that pass: a refusal of the defaulting webhook is all CAPI reports.
+    const defaulting = cluster ? defaultingRefusal(ctx, cluster, ref) : [];
+    results.push(...(defaulting.length > 0 ? defaulting : apiServer));
+    return undefined;
+  }
+  results.push(...apiServer);
   results.push(...naming.webhook);
   if (naming.webhook.length > 0) return undefined;
   const classKey = classKeyOf(cluster);
@@ -165,6 +173,19 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
     inputs,
     coreVersion: coreVersionFor(cluster, ctx.config),
   };
+}
+
+/**
+ * The Cluster defaulting webhook's refusal (CAPI v1.14.2 core/webhooks/admission/cluster.go,
+ * v1.12/v1.13 internal/webhooks/cluster.go, `Cluster.Default` -> `DefaultAndValidateVariables`):
+ * its variables' errors when its class is found and reconciled; renderCluster runs the same
+ * check for a Cluster the API server accepts.
+ */
+function defaultingRefusal(ctx: RunContext, cluster: Cluster, ref: ObjectRef): Result[] {
+  const entry = ctx.blueprints.get(classKeyOf(cluster));
+  if (!entry?.ok) return [];
+  const { results } = defaultAndValidateClusterVariables(entry.blueprint.variables, cluster, ref);
+  return hasErrors(results) ? results : [];
 }
 
 interface RenderedObject {
