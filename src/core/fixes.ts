@@ -69,6 +69,10 @@ export const FIX = {
     `${path} differs between the previous ClusterClass "${oldKey}" and ClusterClass "${newKey}": keep class "${oldKey}", or move to a class whose templates have the same API groups and kinds`,
   previousClassMissing: 'add the previous ClusterClass to the previous state so the change can be checked',
   versionDecreased: (old: string) => `Kubernetes cannot be downgraded: restore version v${old} (or later)`,
+  versionChangeUnreconciled: (old: string) =>
+    `the previous Cluster never reconciled (its render fails, so CAPI has not created its control plane): land its fix at version v${old} first, then change the version`,
+  versionChangeUpgrading: (old: string) =>
+    `wait until the observed objects have finished their upgrade to v${old}, then change the version`,
   versionCeiling: (nextMinor: string) =>
     `upgrade one minor version at a time (to ${nextMinor} first), or list the versions in the ClusterClass spec.kubernetesVersions`,
   // Cluster variables (CAPI internal/topology/variables/cluster_variable_validation.go, cluster_variable_defaulting.go; src/variables/index.ts).

@@ -88,6 +88,7 @@ export function renderClusterItem(
     stateful,
   );
   ctx.results.push(...done.results);
+  if (done.unreconciled) runs.unreconciled.add(key);
   if (!done.objects) return undefined;
   runs.rendered.add(key);
   if (!ctx.mode.emits) return undefined;
@@ -240,7 +241,7 @@ function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | un
   // The update rules are the validating webhook's: not reached when the defaulting webhook refused.
   if (outcome.ok || outcome.validated) out.push(...updates);
   out.push(...outcome.results.map((r) => withStoredTemplateHint(r, ctx.crds)));
-  if (!outcome.ok) return { results: out };
+  if (!outcome.ok) return { results: out, ...(outcome.admitted ? { unreconciled: true } : {}) };
   const entries = renderedObjects(outcome.rendered);
   const objects = entries.map((e) => e.object);
   if (ctx.haveCrds) out.push(...crdResults(ctx, t, objects, originsOf(ctx, t, options, entries, recorder)));

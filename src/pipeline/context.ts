@@ -18,8 +18,10 @@ import { OriginRecorder } from '../provenance/recorder.js';
 import { classify, clusterKey, namespacedRef, shardOf, type Classified } from './classify.js';
 import { blueprintCache, defaultedTemplates, type BlueprintCache, type InputCheck } from './blueprints.js';
 import { classInputsDigest, runInputsDigest } from './reuse.js';
-import { topologyRemoved, updateResults } from './update.js';
+import { topologyRemoved, updateResults, type CurrentStateOf } from './update.js';
+import { controlPlaneKindOf, currentStateOf } from '../topology/upgrade.js';
 import { duplicateResults, passedThrough } from './results.js';
+import { earlierObjects } from './outputs.js';
 import { apiServerDecodingErrors } from '../apiserver/strict.js';
 import type { PipelineExtras } from './types.js';
 
@@ -69,8 +71,14 @@ export interface RunContext {
   inThisShard: (namespace: string, name: string) => boolean;
 }
 
-/** Renders the previous inputs (their preview), each Cluster's objects by `namespace/name`. */
-export type PreviousRender = (inputs: readonly InputItem[]) => Map<string, JsonObject[]>;
+/**
+ * Renders the previous inputs (their preview): each Cluster's objects by `namespace/name`, and the
+ * Clusters admitted whose render failed.
+ */
+export type PreviousRender = (inputs: readonly InputItem[]) => {
+  rendered: Map<string, JsonObject[]>;
+  unreconciled: ReadonlySet<string>;
+};
 
 /** Sets up a run; its first results (reading, update rules, CRDs, extensions, classes, duplicates, classic Clusters) are in `results`. */
 export function runContext(
@@ -101,17 +109,29 @@ export function runContext(
   let clusterUpdates = new Map<string, Result[]>();
   if (previousInputs.length > 0) {
     const isPrevious = new Set<InputItem>(previous);
+    const earlierRender = renderPrevious(previousInputs);
+    const rendered = earlierRender.rendered;
+    previousRender = rendered;
+    // The current state a version change is checked against is the one a render reads
+    // (outputs.ts renderWithState): the earlier objects, else the previous render, and the
+    // observed objects. A previous Cluster CAPI never stored (refused) has none to check.
+    const currentOf: CurrentStateOf = (key, cluster, cc) => {
+      if (!rendered.has(key) && !earlierRender.unreconciled.has(key)) return undefined;
+      const earlier = classified.generated.get(key);
+      const objects = earlier ? earlierObjects(earlier) : rendered.get(key);
+      return currentStateOf(cluster, controlPlaneKindOf(cc), { previous: objects, observed });
+    };
     const updates = updateResults(
       previousInputs,
       items.filter((i) => !isPrevious.has(i)),
       config,
+      currentOf,
     );
     results.push(...updates.filter((r) => r.resourceRef?.kind !== 'Cluster'));
     clusterUpdates = byCluster(
       updates.filter((r) => r.resourceRef?.kind === 'Cluster'),
       ns,
     );
-    previousRender = renderPrevious(previousInputs);
   }
   const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])]);
   results.push(...loaded.results);

@@ -9,6 +9,13 @@ import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { classify, classKeyOf, clusterKey, namespacedRef } from './classify.js';
 import { compareClusterClasses, compareClusters } from '../webhooks/compatibility.js';
 import type { InputItem } from '../krm/item.js';
+import type { CurrentState } from '../topology/upgrade.js';
+
+/**
+ * The current state of a Cluster of the previous inputs (`namespace/name`) with its class there,
+ * as the webhook's version rules read it; undefined when nothing is known of it.
+ */
+export type CurrentStateOf = (key: string, cluster: Cluster, cc: ClusterClass) => CurrentState | undefined;
 
 interface Normalized {
   classes: Map<string, { cc: ClusterClass; ref: ObjectRef }>;
@@ -38,6 +45,7 @@ export function updateResults(
   before: readonly InputItem[],
   after: readonly InputItem[],
   config: RenderConfig,
+  currentOf?: CurrentStateOf,
 ): Result[] {
   const old = normalizeSide(before, config);
   const cur = normalizeSide(after, config);
@@ -56,7 +64,8 @@ export function updateResults(
     const newClass = cur.classes.get(classKeyOf(cluster))?.cc;
     if (oldClass) classes.old = oldClass;
     if (newClass) classes.new = newClass;
-    results.push(...compareClusters(prev.cluster, cluster, ref, classes));
+    const current = currentOf && oldClass ? () => currentOf(key, prev.cluster, oldClass) : undefined;
+    results.push(...compareClusters(prev.cluster, cluster, ref, classes, current));
   }
   return results;
 }
