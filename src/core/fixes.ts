@@ -53,6 +53,8 @@ export const FIX = {
   // Update rules (CAPI core/webhooks/admission/clusterclass.go rules 12–13, CAPI core/webhooks/admission/cluster.go rules 12–13; src/webhooks/compatibility.ts).
   templateChange:
     'keep the previous API group and kind (switching provider or template kind needs a new ClusterClass and new Clusters)',
+  classAppliedFirst: (clusters: readonly string[]) =>
+    `this refusal depends on the order the change is applied in: CAPI gives it when this ClusterClass is applied while ${clusters.length > 0 ? `Cluster(s) ${clusters.map((c) => `"${c}"`).join(', ')} still are` : 'its Clusters still are'} as in the previous state (Argo CD applies both in the same sync wave), not when they are applied first (kustomize's legacy order puts Clusters before ClusterClasses). To apply in any order, land the Clusters' change first and this ClusterClass change in a later commit`,
   usedBy: (clusters: readonly string[]) => `used by Cluster(s) ${clusters.map((c) => `"${c}"`).join(', ')}`,
   workerClassInUse: (cluster: string, key: string, cls: string) =>
     `keep the class until no Cluster uses it (move Cluster "${cluster}"'s ${key} of class "${cls}" to another class first)`,

@@ -28,7 +28,7 @@ import type { CoreVersion } from '../topology/types.js';
 import { classKeyOf, clusterKey, dropAnnotations, isToolAnnotation, type IdentifiedItem } from './classify.js';
 import type { RunContext } from './context.js';
 import { annotateGenerated, markReusable, renderWithState, type Attempt } from './outputs.js';
-import { classInvalid, classMissing, renderedResult, rolloutResults } from './results.js';
+import { classInvalid, classMissing, classUpdateRefused, renderedResult, rolloutResults } from './results.js';
 import { clusterInputsDigest, inputsMark, reusable } from './reuse.js';
 import type { EarlierOutput } from '../krm/earlier.js';
 import { coreVersionFor } from './versions.js';
@@ -154,6 +154,10 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
   results.push(...naming.webhook);
   if (naming.webhook.length > 0) return undefined;
   const classKey = classKeyOf(cluster);
+  if (ctx.refusedClassUpdates.has(classKey)) {
+    results.push(classUpdateRefused(ref, classKey));
+    return undefined;
+  }
   const entry = ctx.blueprints.get(classKey);
   if (!entry?.ok) {
     results.push(

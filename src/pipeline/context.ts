@@ -64,6 +64,11 @@ export interface RunContext {
   newRecorder: () => OriginRecorder;
   /** ClusterClasses given more than once (`namespace/name`): their Clusters are not rendered. */
   duplicateClasses: Set<string>;
+  /**
+   * ClusterClasses (`namespace/name`) whose update the webhook refuses: CAPI keeps the previous
+   * class, so their Clusters are not rendered against the new one.
+   */
+  refusedClassUpdates: ReadonlySet<string>;
   /** The Cluster webhook's update refusals, by `namespace/name` (reported where the Cluster is judged). */
   clusterUpdates: ReadonlyMap<string, readonly Result[]>;
   /** With reuse on: the digest of what a class's Clusters' renders read besides the Cluster. */
@@ -107,6 +112,7 @@ export function runContext(
   let previousRender: Map<string, JsonObject[]> | undefined =
     extras.previousRendered && new Map(extras.previousRendered);
   let clusterUpdates = new Map<string, Result[]>();
+  const refusedClassUpdates = new Set<string>();
   if (previousInputs.length > 0) {
     const isPrevious = new Set<InputItem>(previous);
     const earlierRender = renderPrevious(previousInputs);
@@ -127,7 +133,11 @@ export function runContext(
       config,
       currentOf,
     );
-    results.push(...updates.filter((r) => r.resourceRef?.kind !== 'Cluster'));
+    const classUpdates = updates.filter((r) => r.resourceRef?.kind !== 'Cluster');
+    results.push(...classUpdates);
+    for (const r of classUpdates)
+      if (r.severity === 'error' && r.resourceRef?.kind === 'ClusterClass')
+        refusedClassUpdates.add(clusterKey(r.resourceRef.namespace ?? ns, r.resourceRef.name));
     clusterUpdates = byCluster(
       updates.filter((r) => r.resourceRef?.kind === 'Cluster'),
       ns,
@@ -172,6 +182,7 @@ export function runContext(
     blueprints,
     newRecorder: () => new OriginRecorder(defaulted?.defaults),
     clusterUpdates,
+    refusedClassUpdates,
     duplicateClasses: new Set(
       duplicates
         .map(([first]) => namespacedRef(first, ns))
