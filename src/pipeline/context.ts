@@ -21,7 +21,7 @@ import { classInputsDigest, runInputsDigest } from './reuse.js';
 import { topologyRemoved, updateResults, type CurrentStateOf } from './update.js';
 import { controlPlaneKindOf, currentStateOf } from '../topology/upgrade.js';
 import { duplicateResults, passedThrough } from './results.js';
-import { earlierObjects } from './outputs.js';
+import { earlierObjects } from '../krm/earlier.js';
 import { apiServerDecodingErrors } from '../apiserver/strict.js';
 import type { PipelineExtras } from './types.js';
 

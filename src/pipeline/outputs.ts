@@ -16,7 +16,7 @@ import {
   OWNER_ANNOTATION,
   PATH_ANNOTATION,
 } from '../core/labels.js';
-import type { EarlierOutput } from '../krm/earlier.js';
+import { earlierObjects, type EarlierOutput } from '../krm/earlier.js';
 import type { InputItem } from '../krm/item.js';
 import { annotationsOf, SKIPPED_RULE } from '../krm/read.js';
 import { templateKey } from '../blueprint/blueprint.js';
@@ -63,10 +63,6 @@ function containsDigests(digests: readonly string[], objects: readonly JsonObjec
     return n > 0;
   });
 }
-
-/** The earlier objects of a Cluster that parse. */
-export const earlierObjects = (earlier: readonly EarlierOutput[]): JsonObject[] =>
-  earlier.map((e) => e.value()).filter((v): v is JsonObject => v !== undefined);
 
 /**
  * A Cluster's render against its current state: the earlier objects, else its previous inputs'

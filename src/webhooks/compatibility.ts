@@ -34,7 +34,6 @@ import { canonicalJson, compareText } from '../core/json.js';
 import { compareCore, parseTolerant, semverText } from '../core/go/primitives.js';
 import { hasAutoscalerAnnotations } from './rules.js';
 import { FIX, keyed, withFix } from '../core/fixes.js';
-import type { CurrentState } from '../topology/upgrade.js';
 import type { SemVer } from 'semver';
 
 const goList = (names: readonly string[]) => `[${names.join(' ')}]`;
@@ -387,7 +386,7 @@ export function compareClusters(
   newCluster: Cluster,
   ref: ObjectRef,
   classes: { old?: ClusterClass; new?: ClusterClass },
-  current?: () => CurrentState | undefined,
+  current?: () => CurrentObjects | undefined,
 ): Result[] {
   const results: Result[] = [];
   const push = (severity: 'error' | 'warning', path: string, message: string, rule: string) =>
@@ -476,6 +475,26 @@ export function compareClusters(
   return results;
 }
 
+/** A MachineDeployment or MachinePool of the current state. */
+interface CurrentWorker {
+  /** `metadata.name`. */
+  name: string;
+  semver: SemVer;
+  observed: boolean;
+  rolling: boolean;
+}
+
+/**
+ * What the version rules read of a Cluster's current objects (topology/upgrade.ts `currentStateOf`
+ * computes it): the control plane, and the workers by topology name; `observed` when the object
+ * comes from the observed (live) export, which alone tells provisioning, upgrading and rolling.
+ */
+export interface CurrentObjects {
+  controlPlane?: { version: string; observed: boolean; provisioning: boolean; upgrading: boolean };
+  machineDeployments: ReadonlyMap<string, CurrentWorker>;
+  machinePools: ReadonlyMap<string, CurrentWorker>;
+}
+
 /**
  * Why the current state refuses a version change (CAPI core/webhooks/admission/cluster.go, v1.12/v1.13
  * internal/webhooks/cluster.go: `validateTopologyControlPlaneVersion`,
@@ -486,7 +505,7 @@ export function compareClusters(
  * control plane is at the old version: at another one, the live Cluster may already carry this
  * change (the previous inputs lag behind what was applied), which CAPI then does not check again.
  */
-function versionChangeBlockers(state: CurrentState, oldV: SemVer): string[] {
+function versionChangeBlockers(state: CurrentObjects, oldV: SemVer): string[] {
   const old = semverText(oldV);
   const cp = state.controlPlane;
   if (!cp) {
@@ -499,7 +518,7 @@ function versionChangeBlockers(state: CurrentState, oldV: SemVer): string[] {
   const out: string[] = [];
   if (cp.provisioning) out.push('control plane is currently provisioning');
   else if (cp.upgrading) out.push('control plane is still completing a previous upgrade');
-  const upgrading = (workers: Map<string, { name: string; semver: SemVer; observed: boolean; rolling: boolean }>) =>
+  const upgrading = (workers: ReadonlyMap<string, CurrentWorker>) =>
     [...workers.values()].filter((w) => w.observed && (semverText(w.semver) !== old || w.rolling)).map((w) => w.name);
   const mds = upgrading(state.machineDeployments);
   if (mds.length > 0) out.push(`there are still MachineDeployments completing a previous upgrade: [${mds.join(', ')}]`);
