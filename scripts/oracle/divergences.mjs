@@ -5,7 +5,6 @@
 // of the oracle (what it does not run), not product divergences.
 
 const text = (v) => JSON.stringify(v ?? '');
-const refusedBy = (d, pattern) => pattern.test(text(d.oracle));
 const subjectKind = (d) => d.subject.split(' ')[0];
 
 /** The causes of the oracle's refusal in a verdict difference (type, field, message). */
@@ -38,28 +37,10 @@ const DIVERGENCES = [
         (d.kind === 'render' && /doc is missing path|not successfully reconciled/.test(text(d.oracle)) && /capa-ci-default|capz-aks-clusterclass/.test(c.fixture))),
   },
   {
-    id: 'scope-unreconciled-previous',
-    // A version change is refused while the previous Cluster's topology never reconciled (no
-    // control plane reference); the product, given only the previous inputs, cannot know.
-    match: (d) => d.kind === 'verdict' && refusedBy(d, /failed to get control plane object: cannot get object - object reference not set/),
-  },
-  {
     id: 'variable-required-field',
     // CAPI's ClusterClass CRD (v1.11+) requires spec.variables[].required; the product accepts a
     // variable without it unless CAPI's CRDs are given.
     match: (d) => onlyMissing(d, /^spec\.variables\[\d+\]\.required Required value/),
-  },
-  {
-    id: 'defaulting-before-schema',
-    // The Cluster defaulting webhook (mutating admission) runs before the API server validates the
-    // schema: when it refuses the variables, CAPI reports only that; the product reports the
-    // schema error (a duplicate list-map key) and stops before the variables.
-    match: (d) =>
-      d.kind === 'verdict' &&
-      missing(d).length > 0 &&
-      missing(d).every((e) => /^spec\.topology\.variables\[/.test(e.field)) &&
-      extra(d).length > 0 &&
-      extra(d).every((f) => /^spec\.topology\.workers\.(machineDeployments|machinePools)\[\d+\]$/.test(f)),
   },
   {
     id: 'cel-compilation',
@@ -80,33 +61,11 @@ const DIVERGENCES = [
     match: (d) => onlyMissing(d, /rule compiler initialization error/),
   },
   {
-    id: 'class-update-order',
-    // A ClusterClass update is checked against the Clusters stored when it is applied (the
-    // previous ones); the product checks it against the Clusters of the same input.
-    match: (d) => onlyMissing(d, /cannot be deleted because it is used by Cluster/),
-  },
-  {
-    id: 'anyof-error-path',
-    // A value matching no branch of an anyOf (int-or-string): CAPI (kube-openapi's validator)
-    // reports `must validate at least one schema (anyOf)` at the parent, the product at the value.
-    match: (d) =>
-      d.kind === 'verdict' &&
-      missing(d).length > 0 &&
-      missing(d).every((e) => /must validate at least one schema \(anyOf\)/.test(e.message)) &&
-      extra(d).length === 0,
-  },
-  {
-    id: 'anyof-best-failure',
-    // A value matching no branch of an anyOf: kube-openapi's validator (schema_props.go
-    // schemaPropsValidator.Validate) adds the errors of the best-matching branch to the anyOf
-    // error ("count in body must be of type integer", "Checked value must be of type integer
-    // (default format) in count" at the parent); the product reports only the anyOf error.
-    match: (d) =>
-      d.kind === 'verdict' &&
-      oracleCauses(d).some((e) => /must validate at least one schema \(anyOf\)/.test(e.message)) &&
-      missing(d).length > 0 &&
-      missing(d).every((e) => /must validate at least one schema \(anyOf\)|must be of type/.test(e.message)) &&
-      extra(d).length === 0,
+    id: 'class-refused-on-update',
+    // A new Cluster of a ClusterClass whose update is refused (class-update-order): CAPI keeps the
+    // previous class and renders the Cluster against it; the product renders nothing, since in
+    // the other apply order the class is accepted and the render is the new class's.
+    match: (d) => d.kind === 'render' && Array.isArray(d.product?.notRendered) && d.product.notRendered.some((m) => /is refused on update/.test(m)),
   },
   {
     id: 'expand-cluster-namespace',

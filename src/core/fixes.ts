@@ -53,6 +53,8 @@ export const FIX = {
   // Update rules (CAPI core/webhooks/admission/clusterclass.go rules 12–13, CAPI core/webhooks/admission/cluster.go rules 12–13; src/webhooks/compatibility.ts).
   templateChange:
     'keep the previous API group and kind (switching provider or template kind needs a new ClusterClass and new Clusters)',
+  classAppliedFirst: (clusters: readonly string[]) =>
+    `this refusal depends on the order the change is applied in: CAPI gives it when this ClusterClass is applied while ${clusters.length > 0 ? `Cluster(s) ${clusters.map((c) => `"${c}"`).join(', ')} still are` : 'its Clusters still are'} as in the previous state (Argo CD applies both in the same sync wave), not when they are applied first (kustomize's legacy order puts Clusters before ClusterClasses). To apply in any order, land the Clusters' change first and this ClusterClass change in a later commit`,
   usedBy: (clusters: readonly string[]) => `used by Cluster(s) ${clusters.map((c) => `"${c}"`).join(', ')}`,
   workerClassInUse: (cluster: string, key: string, cls: string) =>
     `keep the class until no Cluster uses it (move Cluster "${cluster}"'s ${key} of class "${cls}" to another class first)`,
@@ -69,6 +71,10 @@ export const FIX = {
     `${path} differs between the previous ClusterClass "${oldKey}" and ClusterClass "${newKey}": keep class "${oldKey}", or move to a class whose templates have the same API groups and kinds`,
   previousClassMissing: 'add the previous ClusterClass to the previous state so the change can be checked',
   versionDecreased: (old: string) => `Kubernetes cannot be downgraded: restore version v${old} (or later)`,
+  versionChangeUnreconciled: (old: string) =>
+    `the previous Cluster never reconciled (its render fails, so CAPI has not created its control plane): land its fix at version v${old} first, then change the version`,
+  versionChangeUpgrading: (old: string) =>
+    `wait until the observed objects have finished their upgrade to v${old}, then change the version`,
   versionCeiling: (nextMinor: string) =>
     `upgrade one minor version at a time (to ${nextMinor} first), or list the versions in the ClusterClass spec.kubernetesVersions`,
   // Cluster variables (CAPI internal/topology/variables/cluster_variable_validation.go, cluster_variable_defaulting.go; src/variables/index.ts).

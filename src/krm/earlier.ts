@@ -51,6 +51,10 @@ export interface EarlierOutput {
   item?: InputItem;
 }
 
+/** The objects of earlier outputs whose text parses. */
+export const earlierObjects = (earlier: readonly EarlierOutput[]): JsonObject[] =>
+  earlier.map((e) => e.value()).filter((v): v is JsonObject => v !== undefined);
+
 /** An earlier output cut from a ResourceList's text: written back as its entry. */
 export type CutEarlierOutput = EarlierOutput & { entry: string };
 

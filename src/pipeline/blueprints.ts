@@ -2,6 +2,7 @@
 import type { ClusterClass, JsonObject, ObjectRef } from '../core/model.js';
 import { hasErrors, type Result } from '../core/result.js';
 import { capiProfileOf, type RenderConfig } from '../krm/config.js';
+import { atLeast } from '../core/capi-release.js';
 import { normalizeClusterClass } from '../api/normalize.js';
 import { templateRefsOf } from '../api/refs.js';
 import { buildBlueprint, templateKey, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
@@ -67,7 +68,7 @@ export function blueprintCache(
   const docs = new Map<string, IdentifiedItem>();
   for (const item of classes) docs.set(clusterKey(item.ref.namespace ?? ns, item.ref.name), item);
   const cache = new Map<string, BlueprintEntry>();
-  const schemas = newSchemaCompiler();
+  const schemas = newSchemaCompiler({ numberRanges: atLeast(capiProfileOf(inputs.config), '1.14') });
   const classTemplates = new Set<string>();
   const get = (key: string): BlueprintEntry | undefined => {
     const cached = cache.get(key);

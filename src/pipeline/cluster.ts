@@ -23,11 +23,12 @@ import { provenanceReport } from '../provenance/report.js';
 import type { OriginRecorder } from '../provenance/recorder.js';
 import { renderCluster, type RenderClusterOptions, type RenderedCluster } from '../topology/render.js';
 import { classicCluster } from '../topology/cluster.js';
+import { defaultAndValidateClusterVariables } from '../variables/index.js';
 import type { CoreVersion } from '../topology/types.js';
 import { classKeyOf, clusterKey, dropAnnotations, isToolAnnotation, type IdentifiedItem } from './classify.js';
 import type { RunContext } from './context.js';
 import { annotateGenerated, markReusable, renderWithState, type Attempt } from './outputs.js';
-import { classInvalid, classMissing, renderedResult, rolloutResults } from './results.js';
+import { classInvalid, classMissing, classUpdateRefused, renderedResult, rolloutResults } from './results.js';
 import { clusterInputsDigest, inputsMark, reusable } from './reuse.js';
 import type { EarlierOutput } from '../krm/earlier.js';
 import { coreVersionFor } from './versions.js';
@@ -87,6 +88,7 @@ export function renderClusterItem(
     stateful,
   );
   ctx.results.push(...done.results);
+  if (done.unreconciled) runs.unreconciled.add(key);
   if (!done.objects) return undefined;
   runs.rendered.add(key);
   if (!ctx.mode.emits) return undefined;
@@ -130,21 +132,32 @@ function reusedOutput(
 function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Target | undefined {
   const { results } = ctx;
   const decoding = apiServerDecodingErrors(item.value, ref, ctx.crds, capiProfileOf(ctx.config));
-  results.push(...decoding);
   const schemaErrors = ctx.checkInput ? ctx.checkInput(item.value, ref) : [];
-  results.push(...schemaErrors);
   // A field the CRD does not declare fails the request as it is decoded. Everything else the API
   // server checks in one pass (name, labels, annotations, schema) and refuses with every invalid
-  // field listed; only a Cluster it accepts reaches the webhook.
-  if (decoding.some((r) => r.tags?.rule === 'strict-decoding')) return undefined;
+  // field listed; only a Cluster it accepts reaches the validating webhook.
+  if (decoding.some((r) => r.tags?.rule === 'strict-decoding')) {
+    results.push(...decoding, ...schemaErrors);
+    return undefined;
+  }
   const naming = clusterNameResults(ref);
   const normalized = normalizeCluster(item.value, ref);
-  results.push(...naming.apiServer, ...normalized.results);
   const cluster = normalized.value;
-  if (hasErrors(decoding) || hasErrors(schemaErrors) || naming.apiServer.length > 0 || !cluster) return undefined;
+  const apiServer = [...decoding, ...schemaErrors, ...naming.apiServer, ...normalized.results];
+  if (hasErrors(decoding) || hasErrors(schemaErrors) || naming.apiServer.length > 0 || !cluster) {
+    // Mutating admission runs between decoding and that pass: a refusal of the defaulting webhook is all CAPI reports.
+    const defaulting = cluster ? defaultingRefusal(ctx, cluster, ref) : [];
+    results.push(...(defaulting.length > 0 ? defaulting : apiServer));
+    return undefined;
+  }
+  results.push(...apiServer);
   results.push(...naming.webhook);
   if (naming.webhook.length > 0) return undefined;
   const classKey = classKeyOf(cluster);
+  if (ctx.refusedClassUpdates.has(classKey)) {
+    results.push(classUpdateRefused(ref, classKey));
+    return undefined;
+  }
   const entry = ctx.blueprints.get(classKey);
   if (!entry?.ok) {
     results.push(
@@ -165,6 +178,19 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
     inputs,
     coreVersion: coreVersionFor(cluster, ctx.config),
   };
+}
+
+/**
+ * The Cluster defaulting webhook's refusal (CAPI v1.14.2 core/webhooks/admission/cluster.go,
+ * v1.12/v1.13 internal/webhooks/cluster.go, `Cluster.Default` -> `DefaultAndValidateVariables`):
+ * its variables' errors when its class is found and reconciled; renderCluster runs the same
+ * check for a Cluster the API server accepts.
+ */
+function defaultingRefusal(ctx: RunContext, cluster: Cluster, ref: ObjectRef): Result[] {
+  const entry = ctx.blueprints.get(classKeyOf(cluster));
+  if (!entry?.ok) return [];
+  const { results } = defaultAndValidateClusterVariables(entry.blueprint.variables, cluster, ref);
+  return hasErrors(results) ? results : [];
 }
 
 interface RenderedObject {
@@ -219,7 +245,7 @@ function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | un
   // The update rules are the validating webhook's: not reached when the defaulting webhook refused.
   if (outcome.ok || outcome.validated) out.push(...updates);
   out.push(...outcome.results.map((r) => withStoredTemplateHint(r, ctx.crds)));
-  if (!outcome.ok) return { results: out };
+  if (!outcome.ok) return { results: out, ...(outcome.admitted ? { unreconciled: true } : {}) };
   const entries = renderedObjects(outcome.rendered);
   const objects = entries.map((e) => e.object);
   if (ctx.haveCrds) out.push(...crdResults(ctx, t, objects, originsOf(ctx, t, options, entries, recorder)));

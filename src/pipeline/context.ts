@@ -18,8 +18,10 @@ import { OriginRecorder } from '../provenance/recorder.js';
 import { classify, clusterKey, namespacedRef, shardOf, type Classified } from './classify.js';
 import { blueprintCache, defaultedTemplates, type BlueprintCache, type InputCheck } from './blueprints.js';
 import { classInputsDigest, runInputsDigest } from './reuse.js';
-import { topologyRemoved, updateResults } from './update.js';
+import { topologyRemoved, updateResults, type CurrentStateOf } from './update.js';
+import { controlPlaneKindOf, currentStateOf } from '../topology/upgrade.js';
 import { duplicateResults, passedThrough } from './results.js';
+import { earlierObjects } from '../krm/earlier.js';
 import { apiServerDecodingErrors } from '../apiserver/strict.js';
 import type { PipelineExtras } from './types.js';
 
@@ -62,6 +64,11 @@ export interface RunContext {
   newRecorder: () => OriginRecorder;
   /** ClusterClasses given more than once (`namespace/name`): their Clusters are not rendered. */
   duplicateClasses: Set<string>;
+  /**
+   * ClusterClasses (`namespace/name`) whose update the webhook refuses: CAPI keeps the previous
+   * class, so their Clusters are not rendered against the new one.
+   */
+  refusedClassUpdates: ReadonlySet<string>;
   /** The Cluster webhook's update refusals, by `namespace/name` (reported where the Cluster is judged). */
   clusterUpdates: ReadonlyMap<string, readonly Result[]>;
   /** With reuse on: the digest of what a class's Clusters' renders read besides the Cluster. */
@@ -69,8 +76,14 @@ export interface RunContext {
   inThisShard: (namespace: string, name: string) => boolean;
 }
 
-/** Renders the previous inputs (their preview), each Cluster's objects by `namespace/name`. */
-export type PreviousRender = (inputs: readonly InputItem[]) => Map<string, JsonObject[]>;
+/**
+ * Renders the previous inputs (their preview): each Cluster's objects by `namespace/name`, and the
+ * Clusters admitted whose render failed.
+ */
+export type PreviousRender = (inputs: readonly InputItem[]) => {
+  rendered: Map<string, JsonObject[]>;
+  unreconciled: ReadonlySet<string>;
+};
 
 /** Sets up a run; its first results (reading, update rules, CRDs, extensions, classes, duplicates, classic Clusters) are in `results`. */
 export function runContext(
@@ -99,19 +112,36 @@ export function runContext(
   let previousRender: Map<string, JsonObject[]> | undefined =
     extras.previousRendered && new Map(extras.previousRendered);
   let clusterUpdates = new Map<string, Result[]>();
+  const refusedClassUpdates = new Set<string>();
   if (previousInputs.length > 0) {
     const isPrevious = new Set<InputItem>(previous);
+    const earlierRender = renderPrevious(previousInputs);
+    const rendered = earlierRender.rendered;
+    previousRender = rendered;
+    // The current state a version change is checked against is the one a render reads
+    // (outputs.ts renderWithState): the earlier objects, else the previous render, and the
+    // observed objects. A previous Cluster CAPI never stored (refused) has none to check.
+    const currentOf: CurrentStateOf = (key, cluster, cc) => {
+      if (!rendered.has(key) && !earlierRender.unreconciled.has(key)) return undefined;
+      const earlier = classified.generated.get(key);
+      const objects = earlier ? earlierObjects(earlier) : rendered.get(key);
+      return currentStateOf(cluster, controlPlaneKindOf(cc), { previous: objects, observed });
+    };
     const updates = updateResults(
       previousInputs,
       items.filter((i) => !isPrevious.has(i)),
       config,
+      currentOf,
     );
-    results.push(...updates.filter((r) => r.resourceRef?.kind !== 'Cluster'));
+    const classUpdates = updates.filter((r) => r.resourceRef?.kind !== 'Cluster');
+    results.push(...classUpdates);
+    for (const r of classUpdates)
+      if (r.severity === 'error' && r.resourceRef?.kind === 'ClusterClass')
+        refusedClassUpdates.add(clusterKey(r.resourceRef.namespace ?? ns, r.resourceRef.name));
     clusterUpdates = byCluster(
       updates.filter((r) => r.resourceRef?.kind === 'Cluster'),
       ns,
     );
-    previousRender = renderPrevious(previousInputs);
   }
   const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])]);
   results.push(...loaded.results);
@@ -152,6 +182,7 @@ export function runContext(
     blueprints,
     newRecorder: () => new OriginRecorder(defaulted?.defaults),
     clusterUpdates,
+    refusedClassUpdates,
     duplicateClasses: new Set(
       duplicates
         .map(([first]) => namespacedRef(first, ns))

@@ -16,7 +16,7 @@ import {
   OWNER_ANNOTATION,
   PATH_ANNOTATION,
 } from '../core/labels.js';
-import type { EarlierOutput } from '../krm/earlier.js';
+import { earlierObjects, type EarlierOutput } from '../krm/earlier.js';
 import type { InputItem } from '../krm/item.js';
 import { annotationsOf, SKIPPED_RULE } from '../krm/read.js';
 import { templateKey } from '../blueprint/blueprint.js';
@@ -25,7 +25,7 @@ import { keptOutputs, named, unreadableKeptResult, type KeepReason } from './kee
 import { reportedResults, type RunTally } from './report.js';
 import { clusterKey, type IdentifiedItem } from './classify.js';
 import { located, strictly, withFiles } from './results.js';
-import type { ClusterOutput, ClusterRuns, ItemEdit, KeepDecision, PipelineSummary } from './types.js';
+import type { ClusterOutput, ClusterRuns, ItemEdit, KeepDecision, PipelineSummary, Unreconciled } from './types.js';
 
 /** The output order of generated objects: by Cluster key (a stable sort keeps duplicates in input order). */
 export const compareClusterOutputs = (a: Pick<ClusterOutput, 'cluster'>, b: Pick<ClusterOutput, 'cluster'>): number =>
@@ -38,6 +38,8 @@ export interface Attempt {
   edit?: ItemEdit;
   provenance?: ClusterOutput['provenance'];
   deferred?: ClusterOutput['deferred'];
+  /** No objects: the webhooks admit the Cluster but its topology fails to reconcile. */
+  unreconciled?: boolean;
 }
 
 /** A digest of an object's content, whatever the key order of the inputs it was built from. */
@@ -80,7 +82,7 @@ export function renderWithState(
     const attempted = attempt(undefined);
     if (attempted.objects && containsDigests(digests, attempted.objects)) return { done: attempted, stateless: true };
   }
-  const state = earlier ? earlier.map((e) => e.value()).filter((v): v is JsonObject => v !== undefined) : previous;
+  const state = earlier ? earlierObjects(earlier) : previous;
   return { done: attempt(state), stateless: state === undefined };
 }
 
@@ -127,7 +129,7 @@ const unreadableItems = (items: readonly InputItem[]): string[] =>
  * run are replaced for Clusters rendered now and pruned for Clusters that are gone (keep.ts); a
  * Cluster in the inputs that is not rendered keeps them as they came.
  */
-export function summarize(ctx: RunContext, runs: ClusterRuns): PipelineSummary & KeepDecision {
+export function summarize(ctx: RunContext, runs: ClusterRuns): PipelineSummary & KeepDecision & Unreconciled {
   const { items, config, extras, mode, ns, results, blueprints } = ctx;
   const { present, generated, classes } = ctx.classified;
   const { rendered, edits } = runs;
@@ -178,7 +180,7 @@ export function summarize(ctx: RunContext, runs: ClusterRuns): PipelineSummary &
     tally,
     config.reportEachCluster,
   );
-  return { keep, keepEntries, edits, results: reported, kept };
+  return { keep, keepEntries, edits, results: reported, kept, unreconciled: runs.unreconciled };
 }
 
 /** Clusters without a topology that were never rendered: CAPI's classic form, passed through (context.ts), no failure. */

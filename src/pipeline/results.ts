@@ -62,6 +62,19 @@ export const classInvalid = (ref: ObjectRef, classKey: string): Result => ({
   tags: { rule: 'class-invalid' },
 });
 
+/**
+ * The Cluster of a ClusterClass whose update the webhook refuses: CAPI keeps the previous class
+ * and reconciles the Cluster against it, so a render against the new class would show what does
+ * not happen; the earlier output is kept.
+ */
+export const classUpdateRefused = (ref: ObjectRef, classKey: string): Result => ({
+  severity: 'error',
+  message: `ClusterClass "${classKey}" is refused on update (see its results): CAPI keeps the previous class, so this Cluster is not rendered against the new one and its earlier output is kept`,
+  resourceRef: ref,
+  field: { path: 'spec.topology' },
+  tags: { rule: 'class-update-refused' },
+});
+
 /** Control planes and MachineDeployments whose rendered templates or versions changed since the earlier render. */
 export function rolloutResults(
   previous: readonly JsonObject[] | undefined,

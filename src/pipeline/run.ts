@@ -26,6 +26,7 @@ import type {
   PipelineExtras,
   PipelineOutput,
   PipelineSummary,
+  Unreconciled,
 } from './types.js';
 
 export { compareClusterOutputs } from './outputs.js';
@@ -49,7 +50,7 @@ export function runPipeline(
   readResults: readonly Result[] = [],
   extras: PipelineExtras = {},
   held: (g: ClusterOutput) => ClusterOutput = (g) => g,
-): PipelineOutput & KeepDecision {
+): PipelineOutput & KeepDecision & Unreconciled {
   const generated: ClusterOutput[] = [];
   const summary = renderPipeline(items, config, readResults, extras, (g) => generated.push(held(g)));
   return { ...summary, generated: generated.sort(compareClusterOutputs) };
@@ -62,10 +63,10 @@ export function renderPipeline(
   readResults: readonly Result[],
   extras: PipelineExtras,
   sink: ClusterSink,
-): PipelineSummary & KeepDecision {
+): PipelineSummary & KeepDecision & Unreconciled {
   const ctx = runContext(items, config, readResults, extras, previousRender(config, extras));
   const { clusters } = ctx.classified;
-  const runs: ClusterRuns = { edits: new Map(), rendered: new Set(), objects: 0 };
+  const runs: ClusterRuns = { edits: new Map(), rendered: new Set(), objects: 0, unreconciled: new Set() };
   for (const [done, item] of clusters.entries()) {
     extras.progress?.(done, clusters.length);
     const ref = namespacedRef(item, ctx.ns);
@@ -82,7 +83,10 @@ export function renderPipeline(
   return summarize(ctx, runs);
 }
 
-/** The previous inputs as a preview run renders them (with this run's CRDs and extensions): each Cluster's objects. */
+/**
+ * The previous inputs as a preview run renders them (with this run's CRDs and extensions): each
+ * Cluster's objects, and the Clusters admitted whose render failed.
+ */
 function previousRender(config: RenderConfig, extras: PipelineExtras): PreviousRender {
   const { crds, extensions } = extras;
   return (inputs) => {
@@ -90,6 +94,9 @@ function previousRender(config: RenderConfig, extras: PipelineExtras): PreviousR
       ...(crds ? { crds } : {}),
       ...(extensions ? { extensions } : {}),
     });
-    return new Map(earlier.generated.map((g) => [g.cluster, g.objects]));
+    return {
+      rendered: new Map(earlier.generated.map((g) => [g.cluster, g.objects])),
+      unreconciled: earlier.unreconciled,
+    };
   };
 }

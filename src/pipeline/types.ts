@@ -48,6 +48,11 @@ export interface KeepDecision {
   kept: KeptOutputs;
 }
 
+/** The Clusters (`namespace/name`) the webhooks admit but whose topology fails to reconcile: CAPI stores them without a control plane. */
+export interface Unreconciled {
+  unreconciled: ReadonlySet<string>;
+}
+
 export interface PipelineOutput extends PipelineSummary {
   /** Sorted by Cluster (`compareClusterOutputs`). */
   generated: ClusterOutput[];
@@ -108,4 +113,6 @@ export interface ClusterRuns {
   rendered: Set<string>;
   /** Objects of the Clusters rendered (or reused). */
   objects: number;
+  /** `namespace/name` of the Clusters admitted whose render failed (`Unreconciled`). */
+  unreconciled: Set<string>;
 }

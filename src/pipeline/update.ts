@@ -9,6 +9,14 @@ import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { classify, classKeyOf, clusterKey, namespacedRef } from './classify.js';
 import { compareClusterClasses, compareClusters } from '../webhooks/compatibility.js';
 import type { InputItem } from '../krm/item.js';
+import { FIX, withFix } from '../core/fixes.js';
+import type { CurrentState } from '../topology/upgrade.js';
+
+/**
+ * The current state of a Cluster of the previous inputs (`namespace/name`) with its class there,
+ * as the webhook's version rules read it; undefined when nothing is known of it.
+ */
+export type CurrentStateOf = (key: string, cluster: Cluster, cc: ClusterClass) => CurrentState | undefined;
 
 interface Normalized {
   classes: Map<string, { cc: ClusterClass; ref: ObjectRef }>;
@@ -38,6 +46,7 @@ export function updateResults(
   before: readonly InputItem[],
   after: readonly InputItem[],
   config: RenderConfig,
+  currentOf?: CurrentStateOf,
 ): Result[] {
   const old = normalizeSide(before, config);
   const cur = normalizeSide(after, config);
@@ -45,8 +54,17 @@ export function updateResults(
   for (const [key, { cc, ref }] of cur.classes) {
     const prev = old.classes.get(key);
     if (!prev) continue;
-    const using = [...cur.clusters.values()].map((c) => c.cluster).filter((c) => classKeyOf(c) === key);
-    results.push(...compareClusterClasses(prev.cc, cc, ref, using));
+    const usingOf = (side: Normalized) =>
+      [...side.clusters.values()].map((c) => c.cluster).filter((c) => classKeyOf(c) === key);
+    const now = compareClusterClasses(prev.cc, cc, ref, usingOf(cur));
+    results.push(...now);
+    // CAPI checks the update against the Clusters stored when the class is applied
+    // (core/webhooks/admission/clusterclass.go `ClusterClass.validate` over
+    // `getClustersUsingClusterClass`; v1.12/v1.13 internal/webhooks/clusterclass.go): before the
+    // Clusters of this change are applied, the previous ones.
+    const reported = new Set(now.map(resultKey));
+    const classFirst = compareClusterClasses(prev.cc, cc, ref, usingOf(old)).filter((r) => !reported.has(resultKey(r)));
+    results.push(...classFirst.map(appliedBeforeClusters));
   }
   for (const [key, { cluster, ref }] of cur.clusters) {
     const prev = old.clusters.get(key);
@@ -56,9 +74,30 @@ export function updateResults(
     const newClass = cur.classes.get(classKeyOf(cluster))?.cc;
     if (oldClass) classes.old = oldClass;
     if (newClass) classes.new = newClass;
-    results.push(...compareClusters(prev.cluster, cluster, ref, classes));
+    const current = currentOf && oldClass ? () => currentOf(key, prev.cluster, oldClass) : undefined;
+    results.push(...compareClusters(prev.cluster, cluster, ref, classes, current));
   }
   return results;
+}
+
+const resultKey = (r: Result) => `${r.field?.path ?? ''}\u0000${r.message}`;
+
+/**
+ * A refusal of a ClusterClass update that only the previous Clusters cause: CAPI gives it when the
+ * class is applied before them. GitOps tools apply one change in different orders: kustomize's
+ * legacy order sorts by group, version, then kind, so a Cluster before its ClusterClass; Argo CD
+ * (gitops-engine pkg/sync/sync_tasks.go) puts both kinds, unknown to its kind order, in the same
+ * wave and applies that wave's tasks together. So it is an error (the change may not apply, and an
+ * automated Argo CD sync is not retried for the same revision by default) that says how to make
+ * the change apply in any order.
+ */
+function appliedBeforeClusters(r: Result): Result {
+  const clusters = r.tags?.clusters?.split(',') ?? [];
+  return {
+    ...r,
+    message: withFix(r.message, FIX.classAppliedFirst(clusters)),
+    tags: { ...r.tags, rule: 'class-update-order' },
+  };
 }
 
 /**

@@ -43,10 +43,13 @@ export interface RenderedCluster {
 
 /**
  * A render, or why there is none. `validated` is false when the Cluster defaulting webhook refused
- * it: CAPI's validating webhook, with its update rules (pipeline/update.ts), never ran.
+ * it: CAPI's validating webhook, with its update rules (pipeline/update.ts), never ran. `admitted`
+ * is true when the webhooks accept the Cluster and only its topology fails to reconcile (names,
+ * upgrade plan, patches): CAPI stores such a Cluster, with no control plane reference.
  */
 export type ClusterOutcome =
-  { ok: true; rendered: RenderedCluster; results: Result[] } | { ok: false; results: Result[]; validated: boolean };
+  | { ok: true; rendered: RenderedCluster; results: Result[] }
+  | { ok: false; results: Result[]; validated: boolean; admitted: boolean };
 
 /** Rotating clone prefixes (CAPI internal/topology/names/names.go): `<cluster>-` and `<cluster>-<md>-`. */
 function rotatingNames(
@@ -235,24 +238,28 @@ export function renderCluster(
   // `Cluster.Default` -> `DefaultAndValidateVariables`). Mutating admission runs before the
   // validating webhook, so a refusal there is the only one reported.
   const vars = defaultAndValidateClusterVariables(bp.variables, input, clusterRef, { origins: !!rec });
-  if (vars.results.some((r) => r.severity === 'error')) return { ok: false, results: vars.results, validated: false };
+  if (vars.results.some((r) => r.severity === 'error'))
+    return { ok: false, results: vars.results, validated: false, admitted: false };
   const validation = validateClusterTopology(bp, input, clusterRef, rec);
   const results: Result[] = [
     ...vars.results,
     ...validation.results,
     ...validateClusterDeep(input, clusterRef, bp.capi, bp.cc),
   ];
-  if (!validation.cluster || options.updateRefused) return { ok: false, results, validated: true };
+  const admitted = !results.some((r) => r.severity === 'error');
+  if (!validation.cluster || options.updateRefused) return { ok: false, results, validated: true, admitted: false };
   const cluster = validation.cluster;
+  // Past the webhooks, what fails is the topology's reconcile.
+  const unreconciled = { ok: false, results, validated: true, admitted } as const;
   const stable = stableNames(bp, cluster, clusterRef);
   results.push(...stable.results);
-  if (results.some((r) => r.severity === 'error') || !stable.names) return { ok: false, results, validated: true };
+  if (results.some((r) => r.severity === 'error') || !stable.names) return unreconciled;
   const current = options.current ? currentStateOf(cluster, controlPlaneKindOf(bp.cc), options.current) : undefined;
   const sequenced = current
     ? sequenceUpgrade(cluster, bp.cc, current, options.upgrade ?? 'control-plane-first', clusterRef)
     : undefined;
   results.push(...(sequenced?.results ?? []));
-  if (results.some((r) => r.severity === 'error')) return { ok: false, results, validated: true };
+  if (results.some((r) => r.severity === 'error')) return unreconciled;
   const versions = sequenced?.versions ?? targetVersions(cluster);
 
   const hasPatches = bp.cc.patches.length > 0;
@@ -267,7 +274,7 @@ export function renderCluster(
   if (hasPatches) {
     const patchResults = patchDesiredState(bp, cluster, clusterRef, passA, vars.variables, options.extensions, false);
     results.push(...patchResults);
-    if (patchResults.some((r) => r.severity === 'error')) return { ok: false, results, validated: true };
+    if (patchResults.some((r) => r.severity === 'error')) return unreconciled;
   }
   // Pass B: final names, so builtins and references carry them; what is recorded is this pass.
   const finalNames = withRotating(stable.names, rotatingNames(cluster, bp, rotatingSuffixes(passA)));
@@ -284,7 +291,7 @@ export function renderCluster(
       rec,
     );
     const errors = passBResults.filter((r) => r.severity === 'error');
-    if (errors.length > 0) return { ok: false, results: [...results, ...errors], validated: true };
+    if (errors.length > 0) return { ...unreconciled, results: [...results, ...errors] };
     // Pass A's warnings are already in; ValidateTopology only runs in pass B.
     results.push(...passBResults.filter((r) => r.tags?.hook === 'ValidateTopology'));
   }

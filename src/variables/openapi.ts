@@ -19,6 +19,57 @@ import { defineKey, isObject, jsonText } from '../core/json.js';
 import { goMarshal, jsonTypeName } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
 
+/** The keyword of kube-openapi's numeric range check (`numberRange`), placed after `type`. */
+const NUMBER_RANGE = 'k8sNumberRange';
+
+interface NumberRange {
+  type: 'integer' | 'number';
+  /** The format the check uses: `int32`/`int64` for integers, `float`/`double` for numbers, else ''. */
+  format: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+/**
+ * kube-openapi `IsValueValidAgainstRange` on a JSON number (a float64, as CAPI unmarshals a
+ * variable's value): whether it converts to the type and format without loss. Its text.
+ */
+function outOfRange(v: number, r: NumberRange, prefix: string, name: string): string | undefined {
+  const ok =
+    r.type === 'integer'
+      ? Number.isInteger(v) && (r.format === 'int32' ? v >= -(2 ** 31) && v < 2 ** 31 : v >= -(2 ** 63) && v < 2 ** 63)
+      : r.format !== 'float' || Number.isFinite(Math.fround(v));
+  if (ok) return undefined;
+  const type = r.format === '' ? `${r.type} (default format)` : `${r.type} with format ${r.format}`;
+  return `${prefix} value must be of type ${type} in ${name}`;
+}
+
+/**
+ * kube-openapi `numberValidator.Validate` (pkg/validation/validate/validator.go, with the type and
+ * format its `SchemaValidator.numberValidator` gives since the release CAPI v1.14 builds with):
+ * the value, then the minimum and maximum, must fit the node's single numeric type and format.
+ * These are plain errors, not validation errors: apiextensions' `ValidateCustomResource` reports
+ * them at the root of the value, in this order.
+ */
+function numberRangeErrors(v: number, r: NumberRange, name: string): string[] {
+  const checks: [number | undefined, string][] = [
+    [v, 'Checked'],
+    [r.minimum, 'Minimum boundary'],
+    [r.maximum, 'Maximum boundary'],
+  ];
+  return checks.flatMap(([n, prefix]) => (n === undefined ? [] : (outOfRange(n, r, prefix, name) ?? [])));
+}
+
+/** The node's range check, when kube-openapi runs one: a single numeric type (not int-or-string). */
+function numberRangeOf(n: SchemaNode): NumberRange | undefined {
+  if (n.intOrString || (n.type !== 'integer' && n.type !== 'number')) return undefined;
+  const formats = n.type === 'integer' ? ['int32', 'int64'] : ['float', 'double'];
+  const r: NumberRange = { type: n.type, format: formats.includes(n.format) ? n.format : '' };
+  if (n.minimum !== undefined) r.minimum = n.minimum;
+  if (n.maximum !== undefined) r.maximum = n.maximum;
+  return r;
+}
+
 /** An ajv instance with the Kubernetes formats and RE2 patterns. */
 export function newAjv(): Ajv {
   const regExp = Object.assign(
@@ -44,21 +95,35 @@ export function newAjv(): Ajv {
     const check = formatChecker(name) as (s: string) => boolean;
     ajv.addFormat(name, { type: 'string', validate: check });
   }
+  // Fails where numberRangeErrors finds errors; schemaErrors reports them.
+  ajv.addKeyword({
+    keyword: NUMBER_RANGE,
+    type: 'number',
+    schemaType: 'object',
+    errors: false,
+    validate: (r: NumberRange, v: number) => numberRangeErrors(v, r, '').length === 0,
+  });
   return ajv;
 }
 
-/** The JSON Schema ajv compiles for a Kubernetes schema node (draft-07 semantics). */
-function toAjvSchema(n: SchemaNode): JsonObject {
+/**
+ * The JSON Schema ajv compiles for a Kubernetes schema node (draft-07 semantics); `ranges`: with
+ * kube-openapi's numeric range check.
+ */
+function toAjvSchema(n: SchemaNode, ranges: boolean): JsonObject {
   const s: JsonObject = {};
   if (n.intOrString) s.type = ['integer', 'string'];
   else if (n.type !== '') s.type = n.type;
+  const range = ranges ? numberRangeOf(n) : undefined;
+  if (range) s[NUMBER_RANGE] = { ...range };
+  const sub = (c: SchemaNode) => toAjvSchema(c, ranges);
   if (n.properties) {
     const props: JsonObject = {};
-    for (const [k, p] of n.properties) defineKey(props, k, toAjvSchema(p));
+    for (const [k, p] of n.properties) defineKey(props, k, sub(p));
     s.properties = props;
   }
-  if (n.additionalProperties) s.additionalProperties = toAjvSchema(n.additionalProperties);
-  if (n.items) s.items = toAjvSchema(n.items);
+  if (n.additionalProperties) s.additionalProperties = sub(n.additionalProperties);
+  if (n.items) s.items = sub(n.items);
   if (n.required) s.required = [...n.required];
   for (const k of ['maxProperties', 'minProperties', 'maxItems', 'minItems', 'maxLength', 'minLength'] as const) {
     const v = n[k];
@@ -73,9 +138,9 @@ function toAjvSchema(n: SchemaNode): JsonObject {
   if (n.enum) s.enum = n.enum;
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
     const l = n[k];
-    if (l) s[k] = l.map(toAjvSchema);
+    if (l) s[k] = l.map(sub);
   }
-  if (n.not) s.not = toAjvSchema(n.not);
+  if (n.not) s.not = sub(n.not);
   return s;
 }
 
@@ -93,13 +158,18 @@ export interface SchemaCompiler {
   compile(n: SchemaNode): CompiledSchemaValidator | { error: string };
 }
 
-export function newSchemaCompiler(): SchemaCompiler {
+/**
+ * `numberRanges`: kube-openapi checks numbers against their type's range (the release CAPI v1.14
+ * builds with, k8s.io/kube-openapi v0.0.0-20260317180543; v1.12 and v1.13 build with releases
+ * whose `numberValidator` has no type, so it checks nothing).
+ */
+export function newSchemaCompiler(options: { numberRanges?: boolean } = {}): SchemaCompiler {
   const ajv = newAjv();
   // Keyed by the translated schema's JSON text: equal text, equal validation (and error order).
   const compiled = new Map<string, CompiledSchemaValidator | { error: string }>();
   return {
     compile(n) {
-      const schema = toAjvSchema(n);
+      const schema = toAjvSchema(n, options.numberRanges === true);
       const text = JSON.stringify(schema);
       let v = compiled.get(text);
       if (!v) {
@@ -137,19 +207,17 @@ export function schemaErrors(
     // kube-openapi only runs the type check on null values.
     if ((data === null || data === undefined) && e.keyword !== 'type' && e.keyword !== 'required') continue;
     const name = openAPIName(value, e.instancePath);
+    if (e.keyword === NUMBER_RANGE) {
+      for (const m of numberRangeErrors(data as number, e.schema as NumberRange, name))
+        out.push(fieldError('Invalid value', basePath, m, badValue(value)));
+      continue;
+    }
     const mapped = mapError(e, name, data ?? null, basePath, badValue);
     if (mapped) out.push(mapped);
     const allOfMatch = /^(.*)\/allOf\/\d+\/[^/]+$/.exec(e.schemaPath);
     if (allOfMatch && !seenAllOf.has(e.instancePath)) {
       seenAllOf.add(e.instancePath);
-      out.push(
-        fieldError(
-          'Invalid value',
-          pathFor(basePath, name),
-          inBody(name, 'must validate all the schemas (allOf)'),
-          badValue(data ?? null),
-        ),
-      );
+      out.push(composite(name, 'must validate all the schemas (allOf)', data ?? null, basePath, badValue));
     }
   }
   return out;
@@ -196,6 +264,15 @@ const pathFor = (base: string, name: string): string => (name === '' ? base : ch
 const inBody = (name: string, msg: string): string => (name === '' ? msg : `${name} in body ${msg}`);
 
 const fmtNum = (n: unknown): string => String(n);
+
+/**
+ * An anyOf/oneOf/allOf/not failure: kube-openapi makes it a plain error (`errors.New` with
+ * `CompositeErrorCode`, pkg/validation/validate/schema_messages.go), not a validation error, so
+ * apiextensions' `kubeOpenAPIResultToFieldErrors` reports it at the root of the value, naming the
+ * node with %q.
+ */
+const composite = (name: string, msg: string, data: Json, basePath: string, badValue: BadValueOf): FieldError =>
+  fieldError('Invalid value', basePath, `${goQuote(name)} ${msg}`, badValue(data));
 
 function mapError(
   e: ErrorObject,
@@ -258,14 +335,14 @@ function mapError(
         badValue(data, String(p.format)),
       );
     case 'anyOf':
-      return invalidWith('must validate at least one schema (anyOf)');
+      return composite(name, 'must validate at least one schema (anyOf)', data, basePath, badValue);
     case 'oneOf': {
       const passing = p.passingSchemas;
       const extra = Array.isArray(passing) ? `Found ${passing.length} valid alternatives` : 'Found none valid';
-      return invalidWith(`must validate one and only one schema (oneOf). ${extra}`);
+      return composite(name, `must validate one and only one schema (oneOf). ${extra}`, data, basePath, badValue);
     }
     case 'not':
-      return invalidWith('must not validate the schema (not)');
+      return composite(name, 'must not validate the schema (not)', data, basePath, badValue);
     default:
       return invalidWith(e.message ?? e.keyword);
   }

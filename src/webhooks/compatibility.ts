@@ -8,8 +8,9 @@
  *   annotations vs Clusters setting replicas). Results name the affected Clusters in the message
  *   and in `tags.clusters` (comma-separated names).
  * - `compareClusters`: what the Cluster webhook refuses on update (version downgrade, more than
- *   one minor up without `kubernetesVersions`, incompatible class change). The live checks
- *   (control plane / MachineDeployments still upgrading, pending hooks) cannot be done offline.
+ *   one minor up without `kubernetesVersions`, incompatible class change, a version change while
+ *   the current state has no control plane or observed objects are still upgrading). The pending
+ *   `AfterClusterUpgrade` hook is not checked.
  * - `rolloutReport`: which control planes and MachineDeployments (and MachinePools, for version
  *   changes) roll out their Machines between two renders, and why.
  */
@@ -33,6 +34,7 @@ import { canonicalJson, compareText } from '../core/json.js';
 import { compareCore, parseTolerant, semverText } from '../core/go/primitives.js';
 import { hasAutoscalerAnnotations } from './rules.js';
 import { FIX, keyed, withFix } from '../core/fixes.js';
+import type { SemVer } from 'semver';
 
 const goList = (names: readonly string[]) => `[${names.join(' ')}]`;
 const uniqueSorted = (names: Iterable<string>) => [...new Set(names)].sort();
@@ -384,6 +386,7 @@ export function compareClusters(
   newCluster: Cluster,
   ref: ObjectRef,
   classes: { old?: ClusterClass; new?: ClusterClass },
+  current?: () => CurrentObjects | undefined,
 ): Result[] {
   const results: Result[] = [];
   const push = (severity: 'error' | 'warning', path: string, message: string, rule: string) =>
@@ -453,9 +456,75 @@ export function compareClusters(
         ),
         'version-update',
       );
+      return results;
     }
   }
+  const state = current?.();
+  const blockers = state ? versionChangeBlockers(state, oldV) : [];
+  if (blockers.length > 0) {
+    // kerrors.NewAggregate's text: one error as it is, several in brackets.
+    const cause = blockers.length === 1 ? blockers[0] : `[${blockers.join(', ')}]`;
+    const fix = state?.controlPlane ? FIX.versionChangeUpgrading : FIX.versionChangeUnreconciled;
+    push(
+      'error',
+      'spec.topology.version',
+      withFix(`Invalid value: ${raw}: version cannot be changed: ${cause}`, fix(semverText(oldV))),
+      'version-update',
+    );
+  }
   return results;
+}
+
+/** A MachineDeployment or MachinePool of the current state. */
+interface CurrentWorker {
+  /** `metadata.name`. */
+  name: string;
+  semver: SemVer;
+  observed: boolean;
+  rolling: boolean;
+}
+
+/**
+ * What the version rules read of a Cluster's current objects (topology/upgrade.ts `currentStateOf`
+ * computes it): the control plane, and the workers by topology name; `observed` when the object
+ * comes from the observed (live) export, which alone tells provisioning, upgrading and rolling.
+ */
+export interface CurrentObjects {
+  controlPlane?: { version: string; observed: boolean; provisioning: boolean; upgrading: boolean };
+  machineDeployments: ReadonlyMap<string, CurrentWorker>;
+  machinePools: ReadonlyMap<string, CurrentWorker>;
+}
+
+/**
+ * Why the current state refuses a version change (CAPI core/webhooks/admission/cluster.go, v1.12/v1.13
+ * internal/webhooks/cluster.go: `validateTopologyControlPlaneVersion`,
+ * `validateTopologyMachineDeploymentVersions`, `validateTopologyMachinePoolVersions`). The control
+ * plane is read through the old Cluster's `spec.controlPlaneRef`, which the topology controller sets
+ * once it created the control plane: a Cluster whose topology never reconciled has none. The
+ * upgrade checks read live objects, so only observed ones are checked, and only while the observed
+ * control plane is at the old version: at another one, the live Cluster may already carry this
+ * change (the previous inputs lag behind what was applied), which CAPI then does not check again.
+ */
+function versionChangeBlockers(state: CurrentObjects, oldV: SemVer): string[] {
+  const old = semverText(oldV);
+  const cp = state.controlPlane;
+  if (!cp) {
+    return [
+      'failed to check if control plane is upgrading: failed to get control plane object: cannot get object - object reference not set',
+    ];
+  }
+  const cpVersion = parseTolerant(cp.version);
+  if (!cp.observed || !cpVersion || semverText(cpVersion) !== old) return [];
+  const out: string[] = [];
+  if (cp.provisioning) out.push('control plane is currently provisioning');
+  else if (cp.upgrading) out.push('control plane is still completing a previous upgrade');
+  const upgrading = (workers: ReadonlyMap<string, CurrentWorker>) =>
+    [...workers.values()].filter((w) => w.observed && (semverText(w.semver) !== old || w.rolling)).map((w) => w.name);
+  const mds = upgrading(state.machineDeployments);
+  if (mds.length > 0) out.push(`there are still MachineDeployments completing a previous upgrade: [${mds.join(', ')}]`);
+  const mps = upgrading(state.machinePools);
+  if (mps.length > 0) out.push(`there are still MachinePools completing a previous upgrade: [${mps.join(', ')}]`);
+  return out;
 }
 
 // ------------------------------------------------------------------ rollouts

@@ -39,6 +39,21 @@ export function fleetCluster(name: string, edit: (topology: Obj, cluster: Obj) =
   return cluster;
 }
 
+/** The KubeadmControlPlane of Cluster c1 (namespace `fleet`) as `kubectl get -o yaml` exports it. */
+export function observedControlPlane(spec: string, status?: string): JsonObject {
+  return {
+    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
+    kind: 'KubeadmControlPlane',
+    metadata: {
+      name: 'c1-abcde',
+      namespace: 'fleet',
+      labels: { 'cluster.x-k8s.io/cluster-name': 'c1', 'topology.cluster.x-k8s.io/owned': '' },
+    },
+    spec: { version: spec },
+    ...(status ? { status: { version: status } } : {}),
+  } as JsonObject;
+}
+
 /** Input items from documents; `files` names the file of each document (default `in.yaml`). */
 export function itemsOf(docs: readonly JsonObject[], files?: readonly string[]): InputItem[] {
   return docs.flatMap((d, i) => {

@@ -19,6 +19,7 @@ import { runPipeline, type PipelineExtras } from '../../src/pipeline/run.js';
 import { compareVersions, parseTolerant } from '../../src/core/go/primitives.js';
 import { runFunction, runRender } from '../../src/cli/render.js';
 import { fakeIO } from '../helpers/io.js';
+import { observedControlPlane } from '../helpers/scenario.js';
 import type { InputItem } from '../../src/krm/item.js';
 
 const classText = readFileSync(join(import.meta.dirname, '..', 'golden', 'plan', 'clusterclass.yaml'), 'utf8');
@@ -103,21 +104,6 @@ function render(
       .map((r) => `${r.field?.path}: ${r.message}`),
     errors: out.results.filter((r) => r.severity === 'error'),
   };
-}
-
-/** The live objects of Cluster c1 as `kubectl get -o yaml` would export them. */
-function observedControlPlane(spec: string, status?: string): JsonObject {
-  return {
-    apiVersion: 'controlplane.cluster.x-k8s.io/v1beta2',
-    kind: 'KubeadmControlPlane',
-    metadata: {
-      name: 'c1-abcde',
-      namespace: 'fleet',
-      labels: { 'cluster.x-k8s.io/cluster-name': 'c1', 'topology.cluster.x-k8s.io/owned': '' },
-    },
-    spec: { version: spec },
-    ...(status ? { status: { version: status } } : {}),
-  } as JsonObject;
 }
 
 function observedMachineDeployment(name: string, version: string, rolling = false): JsonObject {
