@@ -6,7 +6,15 @@
  */
 import type { CelEnv } from '@bufbuild/cel';
 import type { ClusterClassVariable, Json } from '../core/model.js';
-import { compileCelTree, resolveRuleFieldPath, validateCel, type CelTree } from './cel/validate.js';
+import {
+  compileCelTree,
+  compileUntypedCelTree,
+  resolveRuleFieldPath,
+  validateCel,
+  type CelTree,
+} from './cel/validate.js';
+import { compileRule } from './cel/rules.js';
+import { schemaDeclType } from './cel/types.js';
 import {
   child,
   fieldError,
@@ -34,6 +42,8 @@ const VALID_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValue
 export interface ClassCheckContext {
   schemas: SchemaCompiler;
   env: CelEnv;
+  /** The variable's schema: the root of apiextensions' CEL context (`RootCELContext`). */
+  root: SchemaNode;
 }
 
 export interface ClassCheckOutcome {
@@ -193,21 +203,31 @@ function celValueErrors(
   return validateCel(tree, value, old, path, n.type).errors;
 }
 
-/** `structuraldefaulting.ValidateDefaults` with requirePrunedDefaults. additionalProperties are not followed. */
-export function defaultErrors(ctx: ClassCheckContext, n: SchemaNode): FieldError[] {
-  const errs: FieldError[] = [];
-  if (n.default) {
-    const p = child(n.path, 'default');
-    const def = n.default.value;
-    if (unknownFieldPaths(def, n).length > 0)
-      errs.push(invalid(p, classBadValue(def), withFix('must not have unknown fields', FIX.schemaDefaultUnknown)));
-    const schemaErrs = valueErrors(ctx, n, def, p);
-    const valueErrs = schemaErrs.length > 0 ? schemaErrs : celValueErrors(compileCelTree(ctx.env, n), n, def, def, p);
-    errs.push(...valueErrs.map((e) => fixed(e, FIX.schemaDefault)));
-  }
-  if (n.items) errs.push(...defaultErrors(ctx, n.items));
-  if (n.properties) for (const s of n.properties.values()) errs.push(...defaultErrors(ctx, s));
-  return errs;
+/**
+ * `structuraldefaulting.ValidateDefaults` with requirePrunedDefaults. additionalProperties are not
+ * followed. The variable's schema is the resource root there (`validate`: `s == rootSchema`), so
+ * its CEL validator is built from `model.WithTypeAndObjectMeta`, which keeps no `items`: a root
+ * array has no CEL declaration type and the rules under it cannot compile
+ * (`compileUntypedCelTree`).
+ */
+export function defaultErrors(ctx: ClassCheckContext, root: SchemaNode): FieldError[] {
+  const errors = (n: SchemaNode, isRoot: boolean): FieldError[] => {
+    const errs: FieldError[] = [];
+    if (n.default) {
+      const p = child(n.path, 'default');
+      const def = n.default.value;
+      if (unknownFieldPaths(def, n).length > 0)
+        errs.push(invalid(p, classBadValue(def), withFix('must not have unknown fields', FIX.schemaDefaultUnknown)));
+      const schemaErrs = valueErrors(ctx, n, def, p);
+      const tree = isRoot && n.type === 'array' ? compileUntypedCelTree(ctx.env, n) : compileCelTree(ctx.env, n);
+      const valueErrs = schemaErrs.length > 0 ? schemaErrs : celValueErrors(tree, n, def, def, p);
+      errs.push(...valueErrs.map((e) => fixed(e, FIX.schemaDefault)));
+    }
+    if (n.items) errs.push(...errors(n.items, false));
+    if (n.properties) for (const s of n.properties.values()) errs.push(...errors(s, false));
+    return errs;
+  };
+  return errors(root, true);
 }
 
 /** `validateSchema` in CAPI: per-node checks, recursing through the whole schema. */
@@ -331,13 +351,21 @@ function celRuleErrors(
   });
   if (!noSchemaErrors || out.errors.length > 0 || !celAllowed) return out;
 
-  const tree = compileCelTree(ctx.env, {
-    ...n,
-    properties: undefined,
-    additionalProperties: undefined,
-    items: undefined,
-  });
-  tree?.rules.forEach((c, i) => {
+  // `CELSchemaContext.TypeInfo`: the root is a resource root (`SchemaDeclType(s, true)`, whose
+  // copy keeps no items: a root array has no type); other nodes have their own declared type.
+  const self = schemaDeclType(n, n === ctx.root);
+  if (!self) {
+    out.errors.push(
+      fieldError(
+        'Internal error',
+        base,
+        'internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations',
+      ),
+    );
+    return out;
+  }
+  const rules = n.validations.map((d) => compileRule(ctx.env, d, self));
+  rules.forEach((c, i) => {
     const p = index(base, i);
     if (c.rule.compileError !== undefined)
       out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));

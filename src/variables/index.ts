@@ -156,7 +156,7 @@ function compileVariable(
     errors.push(...structural);
     return compiled;
   }
-  const ctx = { schemas, env };
+  const ctx = { schemas, env, root: schema };
   const defaults = defaultErrors(ctx, schema);
   errors.push(...defaults);
   if (defaults.length === 0) {
