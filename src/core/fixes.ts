@@ -89,6 +89,8 @@ export const FIX = {
   schemaPropertiesXorAdditional: 'keep either properties or additionalProperties',
   schemaDefaultUnknown: 'remove the fields the schema does not declare from the default, or declare them',
   schemaDefault: 'change the default so it satisfies the schema',
+  schemaDefaultRootArrayRules:
+    'Cluster API cannot check these rules against the default of a variable that is a list: drop the default (an empty list passes) or make the variable an object holding the list',
   schemaExample: 'change the example so it satisfies the schema',
   schemaEnum: 'change or remove this enum value so it satisfies the schema',
   celRule: 'set rule to a CEL expression',

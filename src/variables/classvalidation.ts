@@ -46,9 +46,80 @@ export interface ClassCheckContext {
   root: SchemaNode;
 }
 
-export interface ClassCheckOutcome {
+interface ClassCheckOutcome {
   errors: FieldError[];
   warnings: FieldError[];
+  /** Estimated cost of each compiled rule and messageExpression (undefined: not estimated here). */
+  costs: ExpressionCost[];
+}
+
+interface ExpressionCost {
+  path: string;
+  cost: bigint | undefined;
+}
+
+/** apiextensions validation.go `StaticEstimatedCostLimit` and `StaticEstimatedCRDCostLimit`. */
+const STATIC_ESTIMATED_COST_LIMIT = 10_000_000n;
+const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000n;
+/** apiextensions compilation.go `maxCardinality` (`celconfig.MaxRequestSizeBytes`). */
+const maxCardinality = (minSerializedSize: number): bigint =>
+  BigInt(Math.trunc((3 * 1024 * 1024) / (minSerializedSize + 1)));
+
+/** CAPI clusterclass_variable_validation.go `getCostErrorMessage`. */
+function costErrorMessage(costName: string, cost: bigint, limit: bigint): string {
+  const factor = Number(cost) / Number(limit);
+  const shown = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return `${costName} exceeds budget by factor of ${shown} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
+
+/**
+ * apiextensions cel_validation.go `extractMaxElements`: how many times a node's children can
+ * occur per occurrence of the node (undefined: unbounded).
+ */
+function maxElements(n: SchemaNode): bigint | undefined {
+  if (n.type === 'object')
+    return n.additionalProperties
+      ? n.maxProperties === undefined
+        ? undefined
+        : BigInt(Math.max(0, n.maxProperties))
+      : 1n;
+  if (n.type === 'array') return n.maxItems === undefined ? undefined : BigInt(Math.max(0, n.maxItems));
+  return 1n;
+}
+
+/**
+ * CAPI `validateRootSchema` from `validateSchema` on: the checks of every node, then the
+ * estimated cost of all rules and messageExpressions of the variable's schema against
+ * `StaticEstimatedCRDCostLimit` (its four most expensive expressions of at least 1% of the limit
+ * are named). A total with an expression not estimated here is not judged.
+ */
+export function rootSchemaErrors(ctx: ClassCheckContext): { errors: FieldError[]; warnings: FieldError[] } {
+  const out = schemaNodeErrors(ctx, ctx.root, undefined, true, 1n);
+  if (out.costs.some((c) => c.cost === undefined)) return out;
+  const total = out.costs.reduce((sum, c) => sum + (c.cost as bigint), 0n);
+  if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return out;
+  const mostExpensive = out.costs
+    .filter((c) => (c.cost as bigint) >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100n)
+    .sort((a, b) => ((b.cost as bigint) > (a.cost as bigint) ? 1 : (b.cost as bigint) < (a.cost as bigint) ? -1 : 0))
+    .slice(0, 4);
+  const errors = [
+    ...out.errors,
+    ...mostExpensive.map((c) =>
+      forbidden(
+        c.path,
+        'contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema',
+      ),
+    ),
+    forbidden(
+      ctx.root.path,
+      costErrorMessage(
+        'x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema',
+        total,
+        STATIC_ESTIMATED_CRD_COST_LIMIT,
+      ),
+    ),
+  ];
+  return { errors, warnings: out.warnings };
 }
 
 export function validateVariableNames(vars: readonly ClusterClassVariable[], base: string): FieldError[] {
@@ -221,7 +292,16 @@ export function defaultErrors(ctx: ClassCheckContext, root: SchemaNode): FieldEr
       const schemaErrs = valueErrors(ctx, n, def, p);
       const tree = isRoot && n.type === 'array' ? compileUntypedCelTree(ctx.env, n) : compileCelTree(ctx.env, n);
       const valueErrs = schemaErrs.length > 0 ? schemaErrs : celValueErrors(tree, n, def, def, p);
-      errs.push(...valueErrs.map((e) => fixed(e, FIX.schemaDefault)));
+      errs.push(
+        ...valueErrs.map((e) =>
+          fixed(
+            e,
+            e.detail.startsWith('rule compiler initialization error')
+              ? FIX.schemaDefaultRootArrayRules
+              : FIX.schemaDefault,
+          ),
+        ),
+      );
     }
     if (n.items) errs.push(...errors(n.items, false));
     if (n.properties) for (const s of n.properties.values()) errs.push(...errors(s, false));
@@ -231,13 +311,14 @@ export function defaultErrors(ctx: ClassCheckContext, root: SchemaNode): FieldEr
 }
 
 /** `validateSchema` in CAPI: per-node checks, recursing through the whole schema. */
-export function schemaNodeErrors(
+function schemaNodeErrors(
   ctx: ClassCheckContext,
   n: SchemaNode,
   uncorrelatable: string | undefined,
   celAllowed: boolean,
+  cardinality: bigint | null,
 ): ClassCheckOutcome {
-  const out: ClassCheckOutcome = { errors: [], warnings: [] };
+  const out: ClassCheckOutcome = { errors: [], warnings: [], costs: [] };
   if (n.type !== '' && !VALID_TYPES.includes(n.type)) {
     out.errors.push(fixed(notSupported(child(n.path, 'type'), n.type, VALID_TYPES), FIX.schemaTypeValue));
     return out;
@@ -270,7 +351,12 @@ export function schemaNodeErrors(
   const merge = (o: ClassCheckOutcome) => {
     out.errors.push(...o.errors);
     out.warnings.push(...o.warnings);
+    out.costs.push(...o.costs);
   };
+  // `CELSchemaContext.childContext`: a child's cardinality is its parent's times the parent's
+  // maxProperties/maxItems, unbounded (null) once any of them is.
+  const perChild = maxElements(n);
+  const childCardinality = cardinality === null || perChild === undefined ? null : cardinality * perChild;
   if (n.additionalProperties) {
     if (n.properties && n.properties.size > 0)
       out.errors.push(
@@ -279,15 +365,19 @@ export function schemaNodeErrors(
           withFix('additionalProperties and properties are mutually exclusive', FIX.schemaPropertiesXorAdditional),
         ),
       );
-    merge(schemaNodeErrors(ctx, n.additionalProperties, uncorrelatable, celAllowed));
+    merge(schemaNodeErrors(ctx, n.additionalProperties, uncorrelatable, celAllowed, childCardinality));
   }
-  if (n.properties) for (const p of n.properties.values()) merge(schemaNodeErrors(ctx, p, uncorrelatable, celAllowed));
-  if (n.items) merge(schemaNodeErrors(ctx, n.items, uncorrelatable ?? child(n.path, 'items'), celAllowed));
-  if (n.not) merge(schemaNodeErrors(ctx, n.not, uncorrelatable, false));
+  if (n.properties)
+    for (const p of n.properties.values())
+      merge(schemaNodeErrors(ctx, p, uncorrelatable, celAllowed, childCardinality));
+  if (n.items)
+    merge(schemaNodeErrors(ctx, n.items, uncorrelatable ?? child(n.path, 'items'), celAllowed, childCardinality));
+  if (n.not) merge(schemaNodeErrors(ctx, n.not, uncorrelatable, false, null));
   for (const k of ['allOf', 'oneOf', 'anyOf'] as const)
-    for (const s of n[k] ?? []) merge(schemaNodeErrors(ctx, s, uncorrelatable, false));
+    for (const s of n[k] ?? []) merge(schemaNodeErrors(ctx, s, uncorrelatable, false, null));
 
-  if (n.validations.length > 0) merge(celRuleErrors(ctx, n, uncorrelatable, celAllowed, out.errors.length === 0));
+  if (n.validations.length > 0)
+    merge(celRuleErrors(ctx, n, uncorrelatable, celAllowed, out.errors.length === 0, cardinality));
   return out;
 }
 
@@ -308,8 +398,9 @@ function celRuleErrors(
   uncorrelatable: string | undefined,
   celAllowed: boolean,
   noSchemaErrors: boolean,
+  cardinality: bigint | null,
 ): ClassCheckOutcome {
-  const out: ClassCheckOutcome = { errors: [], warnings: [] };
+  const out: ClassCheckOutcome = { errors: [], warnings: [], costs: [] };
   const base = child(n.path, 'x-kubernetes-validations');
   n.validations.forEach((r, i) => {
     const p = index(base, i);
@@ -365,14 +456,35 @@ function celRuleErrors(
     return out;
   }
   const rules = n.validations.map((d) => compileRule(ctx.env, d, self));
+  // `getExpressionCost`: a rule's cost times the node's cardinality, or when that is unbounded
+  // times `maxCardinality` of its type; a messageExpression's cost as estimated.
+  const times = cardinality ?? maxCardinality(self.sized?.minSerializedSize ?? 0);
   rules.forEach((c, i) => {
     const p = index(base, i);
+    const ruleCost = c.rule.compileError !== undefined ? 0n : c.rule.cost;
+    const cost = ruleCost === undefined ? undefined : ruleCost * times;
+    if (cost !== undefined && cost > STATIC_ESTIMATED_COST_LIMIT)
+      out.errors.push(
+        forbidden(child(p, 'rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)),
+      );
+    out.costs.push({ path: child(p, 'rule'), cost });
     if (c.rule.compileError !== undefined)
       out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));
     if (c.message?.compileError !== undefined)
       out.errors.push(
         invalid(child(p, 'messageExpression'), goRule(c.def), withFix(c.message.compileError, FIX.celCompile)),
       );
+    else if (c.message) {
+      const messageCost = c.message.cost;
+      if (messageCost !== undefined && messageCost > STATIC_ESTIMATED_COST_LIMIT)
+        out.errors.push(
+          forbidden(
+            child(p, 'messageExpression'),
+            costErrorMessage('estimated messageExpression cost', messageCost, STATIC_ESTIMATED_COST_LIMIT),
+          ),
+        );
+      out.costs.push({ path: child(p, 'messageExpression'), cost: messageCost });
+    }
     if (c.rule.usesOldSelf && uncorrelatable !== undefined) {
       out.errors.push(
         invalid(

@@ -21,7 +21,7 @@ import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import {
   defaultErrors,
-  schemaNodeErrors,
+  rootSchemaErrors,
   structuralErrors,
   validateVariableMetadata,
   validateVariableNames,
@@ -160,7 +160,7 @@ function compileVariable(
   const defaults = defaultErrors(ctx, schema);
   errors.push(...defaults);
   if (defaults.length === 0) {
-    const node = schemaNodeErrors(ctx, schema, undefined, true);
+    const node = rootSchemaErrors(ctx);
     errors.push(...node.errors);
     warnings.push(...node.warnings);
   }

@@ -50,6 +50,7 @@ describe('a root array default whose items carry rules', () => {
       ),
     );
     expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/; Cluster API cannot check these rules .*: drop the default \(an empty list passes\)/);
   });
 
   it('accepts an empty default, and the same default one level down', () => {
@@ -129,5 +130,65 @@ describe('the types of CEL rules', () => {
       rule({ 'x-kubernetes-int-or-string': true }, "self.foo == 1 || self > 'a'"),
     ])
       expect(classErrors(schema)).toEqual({ code: 0, errors: [] });
+  });
+});
+
+describe('the estimated cost of CEL rules', () => {
+  // CAPI internal/topology/variables/clusterclass_variable_validation.go `validateSchema`
+  // (`getExpressionCost`, `StaticEstimatedCostLimit`) and `validateRootSchema`
+  // (`StaticEstimatedCRDCostLimit`); apiextensions-apiserver compilation.go `compileRule` with
+  // cel-go checker/cost.go and k8s.io/apiserver pkg/cel/library/cost.go.
+  const X = `${V}.x-kubernetes-validations[0]`;
+  const limits = (errors: string[]) => errors.map((e) => e.replace(/ \(try simplifying.*$/, ''));
+  const JOINED = "'bad: ' + self.map(k, self[k]).join(',')";
+  const costly = (messageExpression = JOINED, more: JsonObject = {}, value: JsonObject = { type: 'string' }) => ({
+    type: 'object',
+    additionalProperties: value,
+    ...more,
+    'x-kubernetes-validations': [{ rule: 'self.all(k, self[k].size() > 0)', messageExpression }],
+  });
+
+  it('refuses a messageExpression joining an unbounded map, and names it in the total', () => {
+    expect(limits(classErrors(costly()).errors)).toEqual([
+      `${X}.messageExpression: Forbidden: estimated messageExpression cost exceeds budget by factor of more than 100x`,
+      `${X}.messageExpression: Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `${X}.rule: Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `${V}: Forbidden: x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x`,
+    ]);
+  });
+
+  it('refuses it bounded too (a mapped list has no declared item size); accepts a bounded message', () => {
+    expect(classErrors(costly(JOINED, { maxProperties: 10 }, { type: 'string', maxLength: 10 })).errors).toHaveLength(
+      3,
+    );
+    expect(classErrors(costly("'bad: ' + (self.size() > 3 ? 'many' : 'few')"))).toEqual({ code: 0, errors: [] });
+  });
+
+  it('reports by how much a quadratic rule exceeds the limit', () => {
+    const schema = {
+      type: 'object',
+      properties: { l: { type: 'array', maxItems: 3000, items: { type: 'string', maxLength: 50 } } },
+      'x-kubernetes-validations': [{ rule: 'self.l.all(x, self.l.exists(y, x == y))' }],
+    };
+    expect(limits(classErrors(schema).errors)).toEqual([
+      `${X}.rule: Forbidden: estimated rule cost exceeds budget by factor of 23.4x`,
+      `${X}.rule: Forbidden: contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema`,
+      `${V}: Forbidden: x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema exceeds budget by factor of 2.3x`,
+    ]);
+  });
+
+  it('multiplies a rule under an unbounded list by the most items a request can hold', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        l: {
+          type: 'array',
+          items: { type: 'string', 'x-kubernetes-validations': [{ rule: "self.matches('^[a-z]+$')" }] },
+        },
+      },
+    };
+    expect(limits(classErrors(schema).errors)[0]).toBe(
+      `${V}.properties[l].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x`,
+    );
   });
 });

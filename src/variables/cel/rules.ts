@@ -9,6 +9,7 @@
 import { isCelError, parse, plan, type CelEnv, type CelInput, type CelResult } from '@bufbuild/cel';
 import type { ValidationRuleDef } from '../schema.js';
 import { check, type CheckResult } from './check.js';
+import { estimateCost } from './cost.js';
 import { UNKNOWN, type CelType } from './types.js';
 
 type Parsed = ReturnType<typeof parse>;
@@ -23,6 +24,8 @@ interface CompiledExpression {
   compileError?: string;
   /** The checked types (absent when the expression does not parse). */
   checked?: CheckResult;
+  /** The estimated maximum cost when it compiles (undefined: not estimated here, `cost.ts`). */
+  cost?: bigint;
 }
 
 export interface CompiledRule {
@@ -68,7 +71,11 @@ function compileExpression(
   }
   const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
   const c = check(parsed.expr, self, positions);
-  const base = { usesOldSelf: c.usesOldSelf, checked: c };
+  const base = {
+    usesOldSelf: c.usesOldSelf,
+    checked: c,
+    cost: c.errors.length === 0 ? estimateCost(parsed.expr, c, self) : undefined,
+  };
   if (c.errors.length > 0)
     return {
       ...base,

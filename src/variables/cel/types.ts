@@ -22,7 +22,7 @@ export type CelType =
   | { kind: 'object'; name: string; fields: ReadonlyMap<string, CelType>; sized?: Sized };
 
 /** Size bounds of a declared type (`DeclType.MaxElements`, `DeclType.MinSerializedSize`). */
-export interface Sized {
+interface Sized {
   maxElements: number;
   minSerializedSize: number;
 }
