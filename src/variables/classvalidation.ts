@@ -290,7 +290,8 @@ export function defaultErrors(ctx: ClassCheckContext, root: SchemaNode): FieldEr
       if (unknownFieldPaths(def, n).length > 0)
         errs.push(invalid(p, classBadValue(def), withFix('must not have unknown fields', FIX.schemaDefaultUnknown)));
       const schemaErrs = valueErrors(ctx, n, def, p);
-      const tree = isRoot && n.type === 'array' ? compileUntypedCelTree(ctx.env, n) : compileCelTree(ctx.env, n);
+      const tree =
+        isRoot && n.type === 'array' ? compileUntypedCelTree(ctx.env, n) : compileCelTree(ctx.env, n, isRoot);
       const valueErrs = schemaErrs.length > 0 ? schemaErrs : celValueErrors(tree, n, def, def, p);
       errs.push(
         ...valueErrs.map((e) =>

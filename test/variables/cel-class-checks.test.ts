@@ -53,6 +53,13 @@ describe('a root array default whose items carry rules', () => {
     expect(errors[0]).toMatch(/; Cluster API cannot check these rules .*: drop the default \(an empty list passes\)/);
   });
 
+  it("types a root object's default as a resource root (apiVersion, kind, metadata), values not", () => {
+    // The class and its default pass; a Cluster's value is validated with
+    // `cel.NewValidator(ss, false)` (cluster_variable_validation.go), where `kind` is undefined.
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'b' } };
+    expect(classErrors({ ...schema, 'x-kubernetes-validations': [{ rule: '!has(self.kind)' }] }).errors).toEqual([]);
+  });
+
   it('accepts an empty default, and the same default one level down', () => {
     expect(classErrors({ type: 'array', items, default: [] })).toEqual({ code: 0, errors: [] });
     expect(classErrors({ type: 'object', properties: { list: { type: 'array', items, default: ['a'] } } })).toEqual({
