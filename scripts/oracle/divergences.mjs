@@ -62,24 +62,6 @@ const DIVERGENCES = [
       extra(d).every((f) => /^spec\.topology\.workers\.(machineDeployments|machinePools)\[\d+\]$/.test(f)),
   },
   {
-    id: 'cel-compilation',
-    // CAPI compiles and type-checks the CEL rules of variable schemas; the product does not.
-    match: (d) => onlyMissing(d, /compilation failed/),
-  },
-  {
-    id: 'cel-cost',
-    // CAPI estimates the cost of CEL rules and messageExpressions, each and their total for the
-    // schema ("cost total for entire OpenAPIv3 schema exceeds budget"); the product does not.
-    match: (d) => onlyMissing(d, /cost (total for entire OpenAPIv3 schema )?exceeds budget|exceeding cost limit/),
-  },
-  {
-    id: 'cel-items-default',
-    // CAPI validates a variable's default with the CEL rules of its schema; for an array default
-    // whose items carry a rule it fails ("rule compiler initialization error: failed to convert to
-    // declType for CEL validation rules") and refuses the class. The product accepts it.
-    match: (d) => onlyMissing(d, /rule compiler initialization error/),
-  },
-  {
     id: 'class-update-order',
     // A ClusterClass update is checked against the Clusters stored when it is applied (the
     // previous ones); the product checks it against the Clusters of the same input.
