@@ -90,7 +90,7 @@ export const FIX = {
   schemaDefaultUnknown: 'remove the fields the schema does not declare from the default, or declare them',
   schemaDefault: 'change the default so it satisfies the schema',
   schemaDefaultRootArrayRules:
-    'Cluster API cannot check these rules against the default of a variable that is a list: drop the default (an empty list passes) or make the variable an object holding the list',
+    'drop the default (an empty list passes) or make the variable an object holding the list: these rules cannot be checked against the default of a list',
   schemaExample: 'change the example so it satisfies the schema',
   schemaEnum: 'change or remove this enum value so it satisfies the schema',
   celRule: 'set rule to a CEL expression',

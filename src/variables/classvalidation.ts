@@ -393,6 +393,13 @@ function goRule(r: SchemaNode['validations'][number]): BadValue {
   };
 }
 
+/** One expression's estimated cost against `StaticEstimatedCostLimit`, kept for the schema's total. */
+function costErrors(out: ClassCheckOutcome, path: string, costName: string, cost: bigint | undefined): void {
+  if (cost !== undefined && cost > STATIC_ESTIMATED_COST_LIMIT)
+    out.errors.push(forbidden(path, costErrorMessage(costName, cost, STATIC_ESTIMATED_COST_LIMIT)));
+  out.costs.push({ path, cost });
+}
+
 function celRuleErrors(
   ctx: ClassCheckContext,
   n: SchemaNode,
@@ -463,29 +470,15 @@ function celRuleErrors(
   rules.forEach((c, i) => {
     const p = index(base, i);
     const ruleCost = c.rule.compileError !== undefined ? 0n : c.rule.cost;
-    const cost = ruleCost === undefined ? undefined : ruleCost * times;
-    if (cost !== undefined && cost > STATIC_ESTIMATED_COST_LIMIT)
-      out.errors.push(
-        forbidden(child(p, 'rule'), costErrorMessage('estimated rule cost', cost, STATIC_ESTIMATED_COST_LIMIT)),
-      );
-    out.costs.push({ path: child(p, 'rule'), cost });
+    costErrors(out, child(p, 'rule'), 'estimated rule cost', ruleCost === undefined ? undefined : ruleCost * times);
     if (c.rule.compileError !== undefined)
       out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));
     if (c.message?.compileError !== undefined)
       out.errors.push(
         invalid(child(p, 'messageExpression'), goRule(c.def), withFix(c.message.compileError, FIX.celCompile)),
       );
-    else if (c.message) {
-      const messageCost = c.message.cost;
-      if (messageCost !== undefined && messageCost > STATIC_ESTIMATED_COST_LIMIT)
-        out.errors.push(
-          forbidden(
-            child(p, 'messageExpression'),
-            costErrorMessage('estimated messageExpression cost', messageCost, STATIC_ESTIMATED_COST_LIMIT),
-          ),
-        );
-      out.costs.push({ path: child(p, 'messageExpression'), cost: messageCost });
-    }
+    else if (c.message)
+      costErrors(out, child(p, 'messageExpression'), 'estimated messageExpression cost', c.message.cost);
     if (c.rule.usesOldSelf && uncorrelatable !== undefined) {
       out.errors.push(
         invalid(

@@ -15,6 +15,7 @@ import { KUBERNETES_NAMESPACES, KUBERNETES_ONLY_FUNCTIONS, SUPPORTED_FUNCTIONS, 
 import { DYN, formatType, listOf, simple, UNKNOWN, type CelType } from './types.js';
 
 type Expr = ReturnType<typeof parse>['expr'];
+type Comprehension = Extract<Expr['exprKind'], { case: 'comprehensionExpr' }>['value'];
 
 export interface CheckResult {
   /** Messages with their source offset, in cel-go's words. */
@@ -119,6 +120,16 @@ const RESULT: Record<string, CelType> = {
   format: T.string,
 };
 
+const CONSTANT_TYPES: Record<string, CelType> = {
+  boolValue: T.bool,
+  int64Value: T.int,
+  uint64Value: T.uint,
+  doubleValue: T.double,
+  stringValue: T.string,
+  bytesValue: T.bytes,
+  nullValue: simple('null'),
+};
+
 const isOpen = (t: CelType): boolean => t.kind === 'dyn' || t.kind === 'unknown' || t.kind === 'error';
 
 type Bindings = Map<'A' | 'B', CelType>;
@@ -177,43 +188,52 @@ function signature(argTypes: CelType[], member: boolean): string {
   return member && target ? `${formatType(target)}.${list(rest)}` : list(argTypes);
 }
 
-/**
- * Checks `expr` with `self` (and `oldSelf`) of type `self`. `positions` maps expression ids to
- * source offsets.
- */
-export function check(expr: Expr, self: CelType, positions: Record<string, number>): CheckResult {
-  const r: CheckResult = { errors: [], type: UNKNOWN, types: new Map(), usesOldSelf: false, unsupported: [] };
-  const error = (e: Expr, message: string) => r.errors.push({ offset: positions[e.id.toString()], message });
+type Scope = ReadonlyMap<string, CelType>;
 
-  const select = (e: Expr, operand: CelType, field: string): CelType => {
+/** cel-go `checker`: one walk over an expression, recording each expression's type. */
+class Checker {
+  readonly r: CheckResult = { errors: [], type: UNKNOWN, types: new Map(), usesOldSelf: false, unsupported: [] };
+
+  constructor(
+    private readonly self: CelType,
+    private readonly positions: Record<string, number>,
+  ) {}
+
+  private error(e: Expr, message: string): void {
+    this.r.errors.push({ offset: this.positions[e.id.toString()], message });
+  }
+
+  /** `checkSelectField`. */
+  private select(e: Expr, operand: CelType, field: string): CelType {
     switch (operand.kind) {
       case 'map':
         return operand.value;
       case 'object': {
         const t = operand.fields.get(field);
-        if (!t) error(e, `undefined field '${field}'`);
+        if (!t) this.error(e, `undefined field '${field}'`);
         return t ?? simple('error');
       }
       default:
-        if (!isOpen(operand)) error(e, `type '${formatType(operand)}' does not support field selection`);
+        if (!isOpen(operand)) this.error(e, `type '${formatType(operand)}' does not support field selection`);
         return operand.kind === 'unknown' ? UNKNOWN : DYN;
     }
-  };
+  }
 
-  const call = (e: Expr, fn: string, target: Expr | undefined, args: Expr[], scope: Scope): CelType => {
+  /** `checkCall` and `resolveOverload`. */
+  private call(e: Expr, fn: string, target: Expr | undefined, args: Expr[], scope: Scope): CelType {
     const tt = target?.exprKind;
     if (tt?.case === 'identExpr' && KUBERNETES_NAMESPACES.has(tt.value.name) && !scope.has(tt.value.name)) {
-      r.unsupported.push(`${tt.value.name}.${fn}`);
-      for (const a of args) walk(a, scope);
+      this.r.unsupported.push(`${tt.value.name}.${fn}`);
+      for (const a of args) this.walk(a, scope);
       return UNKNOWN;
     }
-    const targetType = target ? walk(target, scope) : undefined;
-    const argTypes = args.map((a) => walk(a, scope));
+    const targetType = target ? this.walk(target, scope) : undefined;
+    const argTypes = args.map((a) => this.walk(a, scope));
     if (fn === '_&&_' || fn === '_||_') {
       // `resolveOverload`, logical operators: each argument must be a bool.
       args.forEach((a, i) => {
         const t = argTypes[i] as CelType;
-        if (!isOpen(t) && t.kind !== 'bool') error(a, `expected type 'bool' but found '${formatType(t)}'`);
+        if (!isOpen(t) && t.kind !== 'bool') this.error(a, `expected type 'bool' but found '${formatType(t)}'`);
       });
       return T.bool;
     }
@@ -222,112 +242,109 @@ export function check(expr: Expr, self: CelType, positions: Record<string, numbe
     if (overloads) {
       const t = resolve(overloads, all);
       if (t === undefined) {
-        error(e, `found no matching overload for '${fn}' applied to '${signature(all, targetType !== undefined)}'`);
+        this.error(
+          e,
+          `found no matching overload for '${fn}' applied to '${signature(all, targetType !== undefined)}'`,
+        );
         return simple('error');
       }
       return t;
     }
     if (!/^[_!@-]/.test(fn) && !SUPPORTED_FUNCTIONS.has(fn)) {
-      if (KUBERNETES_ONLY_FUNCTIONS.has(fn)) r.unsupported.push(fn);
+      if (KUBERNETES_ONLY_FUNCTIONS.has(fn)) this.r.unsupported.push(fn);
       else {
-        error(e, `undeclared reference to '${fn}' (in container '')`);
+        this.error(e, `undeclared reference to '${fn}' (in container '')`);
         return simple('error');
       }
     }
     if (fn === 'indexOf' || fn === 'lastIndexOf') return T.int;
     return RESULT[fn] ?? UNKNOWN;
-  };
+  }
 
-  type Scope = ReadonlyMap<string, CelType>;
-  const walk = (e: Expr, scope: Scope): CelType => {
-    const t = infer(e, scope);
-    r.types.set(e.id, t);
+  /** `checkComprehension`. */
+  private comprehension(c: Comprehension, scope: Scope): CelType {
+    const range = this.walk(c.iterRange as Expr, scope);
+    const accu = this.walk(c.accuInit as Expr, scope);
+    let vars: [CelType, CelType];
+    if (range.kind === 'list') vars = c.iterVar2 ? [T.int, range.elem] : [range.elem, UNKNOWN];
+    else if (range.kind === 'map') vars = [range.key, range.value];
+    else {
+      if (!isOpen(range))
+        this.error(
+          c.iterRange as Expr,
+          `expression of type '${formatType(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`,
+        );
+      const open = range.kind === 'unknown' ? UNKNOWN : DYN;
+      vars = [open, open];
+    }
+    const inner = new Map(scope);
+    inner.set(c.accuVar, accu);
+    inner.set(c.iterVar, vars[0]);
+    if (c.iterVar2) inner.set(c.iterVar2, vars[1]);
+    if (c.loopCondition) this.walk(c.loopCondition, inner);
+    const step = c.loopStep ? this.walk(c.loopStep, inner) : UNKNOWN;
+    // The accumulator's type is what the step makes of it (a list built by map/filter).
+    if (accu.kind === 'list' && step.kind === 'list') inner.set(c.accuVar, step);
+    return c.result ? this.walk(c.result, inner) : UNKNOWN;
+  }
+
+  walk(e: Expr, scope: Scope): CelType {
+    const t = this.infer(e, scope);
+    this.r.types.set(e.id, t);
     return t;
-  };
-  const infer = (e: Expr, scope: Scope): CelType => {
+  }
+
+  private infer(e: Expr, scope: Scope): CelType {
     const k = e.exprKind;
     switch (k.case) {
       case 'constExpr':
-        switch (k.value.constantKind.case) {
-          case 'boolValue':
-            return T.bool;
-          case 'int64Value':
-            return T.int;
-          case 'uint64Value':
-            return T.uint;
-          case 'doubleValue':
-            return T.double;
-          case 'stringValue':
-            return T.string;
-          case 'bytesValue':
-            return T.bytes;
-          case 'nullValue':
-            return simple('null');
-          default:
-            return UNKNOWN;
-        }
+        return CONSTANT_TYPES[k.value.constantKind.case ?? ''] ?? UNKNOWN;
       case 'identExpr': {
         const n = k.value.name;
         const local = scope.get(n);
         if (local) return local;
-        if (n === 'self') return self;
+        if (n === 'self') return this.self;
         if (n === 'oldSelf') {
-          r.usesOldSelf = true;
-          return self;
+          this.r.usesOldSelf = true;
+          return this.self;
         }
         if (TYPE_IDENTIFIERS.has(n)) return simple('type');
-        error(e, `undeclared reference to '${n}' (in container '')`);
+        this.error(e, `undeclared reference to '${n}' (in container '')`);
         return simple('error');
       }
       case 'selectExpr': {
-        const t = select(e, walk(k.value.operand as Expr, scope), k.value.field);
+        const t = this.select(e, this.walk(k.value.operand as Expr, scope), k.value.field);
         return k.value.testOnly ? T.bool : t;
       }
       case 'callExpr':
-        return call(e, k.value.function, k.value.target, k.value.args, scope);
+        return this.call(e, k.value.function, k.value.target, k.value.args, scope);
       case 'listExpr': {
-        const elems = k.value.elements.map((el) => walk(el, scope));
+        const elems = k.value.elements.map((el) => this.walk(el, scope));
         const [first] = elems;
         return listOf(first && elems.every((t) => sameType(t, first)) ? first : UNKNOWN);
       }
       case 'structExpr':
-        if (k.value.messageName) r.unsupported.push(`message construction ${k.value.messageName}`);
+        if (k.value.messageName) this.r.unsupported.push(`message construction ${k.value.messageName}`);
         for (const entry of k.value.entries) {
-          if (entry.keyKind.case === 'mapKey') walk(entry.keyKind.value, scope);
-          if (entry.value) walk(entry.value, scope);
+          if (entry.keyKind.case === 'mapKey') this.walk(entry.keyKind.value, scope);
+          if (entry.value) this.walk(entry.value, scope);
         }
         return UNKNOWN;
-      case 'comprehensionExpr': {
-        const c = k.value;
-        const range = walk(c.iterRange as Expr, scope);
-        const accu = walk(c.accuInit as Expr, scope);
-        let vars: [CelType, CelType];
-        if (range.kind === 'list') vars = c.iterVar2 ? [T.int, range.elem] : [range.elem, UNKNOWN];
-        else if (range.kind === 'map') vars = [range.key, range.value];
-        else {
-          if (!isOpen(range))
-            error(
-              c.iterRange as Expr,
-              `expression of type '${formatType(range)}' cannot be range of a comprehension (must be list, map, or dynamic)`,
-            );
-          const open = range.kind === 'unknown' ? UNKNOWN : DYN;
-          vars = [open, open];
-        }
-        const inner = new Map(scope);
-        inner.set(c.accuVar, accu);
-        inner.set(c.iterVar, vars[0]);
-        if (c.iterVar2) inner.set(c.iterVar2, vars[1]);
-        if (c.loopCondition) walk(c.loopCondition, inner);
-        const step = c.loopStep ? walk(c.loopStep, inner) : UNKNOWN;
-        // The accumulator's type is what the step makes of it (a list built by map/filter).
-        if (accu.kind === 'list' && step.kind === 'list') inner.set(c.accuVar, step);
-        return c.result ? walk(c.result, inner) : UNKNOWN;
-      }
+      case 'comprehensionExpr':
+        return this.comprehension(k.value, scope);
       default:
         return UNKNOWN;
     }
-  };
-  r.type = walk(expr, new Map());
-  r.errors.sort((a, b) => (a.offset ?? -1) - (b.offset ?? -1));
-  return r;
+  }
+}
+
+/**
+ * Checks `expr` with `self` (and `oldSelf`) of type `self`. `positions` maps expression ids to
+ * source offsets.
+ */
+export function check(expr: Expr, self: CelType, positions: Record<string, number>): CheckResult {
+  const c = new Checker(self, positions);
+  c.r.type = c.walk(expr, new Map());
+  c.r.errors.sort((a, b) => (a.offset ?? -1) - (b.offset ?? -1));
+  return c.r;
 }

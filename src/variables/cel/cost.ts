@@ -46,8 +46,13 @@ interface Local {
   entry?: Entry;
 }
 
-/** The maximum estimated cost of `expr`, or undefined where it is not covered. */
-export function estimateCost(expr: Expr, checked: CheckResult, self: CelType): bigint | undefined {
+const unionEntry = (a: Entry | undefined, b: Entry | undefined): Entry | undefined =>
+  a && b
+    ? { container: a.container, key: a.key > b.key ? a.key : b.key, val: a.val > b.val ? a.val : b.val }
+    : undefined;
+
+/** The coster's state and its size helpers (cel-go `coster`: paths, computed sizes, entry sizes, local variables). */
+function sizeState(checked: CheckResult, self: CelType) {
   const paths = new Map<bigint, string[]>();
   const sizes = new Map<bigint, bigint>();
   const entries = new Map<bigint, Entry>();
@@ -116,10 +121,6 @@ export function estimateCost(expr: Expr, checked: CheckResult, self: CelType): b
   const sizeOrUnknown = (e: Expr): bigint => computeSize(e) ?? U64_MAX;
   const entryOf = (e: Expr): Entry | undefined =>
     entries.get(e.id) ?? (e.exprKind.case === 'identExpr' ? peek(e.exprKind.value.name)?.entry : undefined);
-  const unionEntry = (a: Entry | undefined, b: Entry | undefined): Entry | undefined =>
-    a && b
-      ? { container: a.container, key: a.key > b.key ? a.key : b.key, val: a.val > b.val ? a.val : b.val }
-      : undefined;
   /** An AST node's path as the library estimator sees it (`newAstNode`: none under an accumulator). */
   const nodePath = (e: Expr): string[] => {
     const p = pathOf(e);
@@ -134,261 +135,307 @@ export function estimateCost(expr: Expr, checked: CheckResult, self: CelType): b
   };
 
   const kindOf = (e: Expr) => typeOf(e).kind;
-
-  const cost = (e: Expr): bigint => {
-    const k = e.exprKind;
-    switch (k.case) {
-      case 'constExpr':
-        return 0n;
-      case 'identExpr': {
-        const l = peek(k.value.name);
-        paths.set(e.id, l ? l.path : [k.value.name]);
-        return SELECT_AND_IDENT;
-      }
-      case 'selectExpr': {
-        const operand = k.value.operand as Expr;
-        // Kubernetes' base environment: PresenceTestHasCost(false).
-        if (k.value.testOnly) return cost(operand);
-        let sum = cost(operand);
-        if (['map', 'object'].includes(kindOf(operand))) sum = add(sum, SELECT_AND_IDENT);
-        paths.set(e.id, [...pathOf(operand), k.value.field]);
-        return sum;
-      }
-      case 'callExpr':
-        return costCall(e, k.value.function, k.value.target, k.value.args);
-      case 'listExpr': {
-        let sum = 0n;
-        let item = 0n;
-        for (const el of k.value.elements) {
-          sum = add(sum, cost(el));
-          const s = sizeOrUnknown(el);
-          if (s > item) item = s;
-        }
-        entries.set(e.id, { container: 'list', key: 1n, val: item });
-        return add(sum, LIST_CREATE_BASE);
-      }
-      case 'structExpr': {
-        if (k.value.messageName) throw new NotCovered();
-        let sum = 0n;
-        let keyMax = 0n;
-        let valMax = 0n;
-        for (const entry of k.value.entries) {
-          if (entry.keyKind.case !== 'mapKey' || !entry.value) throw new NotCovered();
-          sum = add(add(sum, cost(entry.keyKind.value)), cost(entry.value));
-          const ks = sizeOrUnknown(entry.keyKind.value);
-          const vs = sizeOrUnknown(entry.value);
-          if (ks > keyMax) keyMax = ks;
-          if (vs > valMax) valMax = vs;
-        }
-        entries.set(e.id, { container: 'map', key: keyMax, val: valMax });
-        return add(sum, MAP_CREATE_BASE);
-      }
-      case 'comprehensionExpr': {
-        const c = k.value;
-        const range = c.iterRange as Expr;
-        const init = c.accuInit as Expr;
-        let sum = add(cost(range), cost(init));
-        push(c.accuVar, { path: pathOf(init), size: computeSize(init), entry: entryOf(init) });
-        const rangeEntry = entryOf(range);
-        const container = rangeEntry?.container ?? (kindOf(range) === 'list' ? 'list' : 'map');
-        const rangePath = pathOf(range);
-        if (c.iterVar2) {
-          push(c.iterVar, { path: [...rangePath, container === 'list' ? '@indices' : '@keys'], size: rangeEntry?.key });
-          push(c.iterVar2, {
-            path: [...rangePath, container === 'list' ? '@items' : '@values'],
-            size: rangeEntry?.val,
-          });
-        } else if (container === 'list') push(c.iterVar, { path: [...rangePath, '@items'], size: rangeEntry?.val });
-        else push(c.iterVar, { path: [...rangePath, '@keys'], size: rangeEntry?.key });
-        const loop = c.loopCondition ? cost(c.loopCondition) : 0n;
-        const step = c.loopStep ? cost(c.loopStep) : 0n;
-        pop(c.iterVar);
-        if (c.iterVar2) pop(c.iterVar2);
-        sum = add(sum, c.result ? cost(c.result) : 0n);
-        pop(c.accuVar);
-        const rangeCount = sizeOrUnknown(range);
-        sum = add(sum, mul(rangeCount, add(step, loop)));
-        const ik = init.exprKind.case;
-        if (ik === 'constExpr') {
-          const s = computeSize(init);
-          if (s !== undefined) sizes.set(e.id, s);
-        } else if (ik === 'listExpr' || ik === 'structExpr') {
-          sizes.set(e.id, rangeCount);
-          const stepEntry = c.loopStep && entryOf(c.loopStep);
-          if (stepEntry) entries.set(e.id, stepEntry);
-        }
-        return sum;
-      }
-      default:
-        throw new NotCovered();
-    }
+  return {
+    paths,
+    sizes,
+    entries,
+    peek,
+    push,
+    pop,
+    typeOf,
+    pathOf,
+    declaredSize,
+    computeSize,
+    sizeOrUnknown,
+    entryOf,
+    nodePath,
+    librarySize,
+    elementSize,
+    kindOf,
   };
+}
+type State = ReturnType<typeof sizeState>;
 
-  const costCall = (e: Expr, fn: string, target: Expr | undefined, args: Expr[]): bigint => {
-    if (fn === 'dyn' && args.length === 1 && !target) {
-      const a = args[0] as Expr;
-      const c = cost(a);
-      const s = computeSize(a);
-      if (s !== undefined) sizes.set(e.id, s);
-      const en = entryOf(a);
-      if (en) entries.set(e.id, en);
-      return add(1n, c);
+function cost(e: Expr, st: State): bigint {
+  const k = e.exprKind;
+  switch (k.case) {
+    case 'constExpr':
+      return 0n;
+    case 'identExpr': {
+      const l = st.peek(k.value.name);
+      st.paths.set(e.id, l ? l.path : [k.value.name]);
+      return SELECT_AND_IDENT;
     }
-    const argCosts = args.map(cost);
-    let sum = 0n;
-    if (target) {
-      sum = cost(target);
-      typeOf(target);
+    case 'selectExpr': {
+      const operand = k.value.operand as Expr;
+      // Kubernetes' base environment: PresenceTestHasCost(false).
+      if (k.value.testOnly) return cost(operand, st);
+      let sum = cost(operand, st);
+      if (['map', 'object'].includes(st.kindOf(operand))) sum = add(sum, SELECT_AND_IDENT);
+      st.paths.set(e.id, [...st.pathOf(operand), k.value.field]);
+      return sum;
     }
-    const argSum = argCosts.reduce(add, 0n);
-    const [a0, a1] = args;
-    const kinds = args.map(kindOf);
-    const concrete = (ks: string[]) => ks.every((x) => x !== 'dyn' && x !== 'error');
-    let fnCost: bigint;
-    let resultSize: bigint | undefined;
-    const isString = (x: string) => x === 'string' || x === 'bytes';
-    switch (fn) {
-      case '_&&_':
-      case '_||_':
-        fnCost = add(argCosts[0] ?? 0n, argCosts[1] ?? 0n);
-        break;
-      case '_?_:_': {
-        const t = argCosts[1] ?? 0n;
-        const f = argCosts[2] ?? 0n;
-        const st = sizeOrUnknown(args[1] as Expr);
-        const sf = sizeOrUnknown(args[2] as Expr);
-        resultSize = st > sf ? st : sf;
-        const en = unionEntry(entryOf(args[1] as Expr), entryOf(args[2] as Expr));
-        if (en) entries.set(e.id, en);
-        fnCost = add(argCosts[0] ?? 0n, t > f ? t : f);
-        break;
+    case 'callExpr':
+      return costCall(e, k.value.function, k.value.target, k.value.args, st);
+    case 'listExpr': {
+      let sum = 0n;
+      let item = 0n;
+      for (const el of k.value.elements) {
+        sum = add(sum, cost(el, st));
+        const s = st.sizeOrUnknown(el);
+        if (s > item) item = s;
       }
-      case '_==_':
-      case '_!=_':
-      case '_<_':
-      case '_<=_':
-      case '_>_':
-      case '_>=_': {
-        if (!fn.includes('=') || fn === '_<=_' || fn === '_>=_') {
-          // Ordering: strings and bytes by size, everything else fixed.
-          if (!concrete(kinds)) throw new NotCovered();
-          if (!isString(kinds[0] as string)) {
-            fnCost = add(1n, argSum);
-            break;
-          }
-        }
-        const l = sizeOrUnknown(a0 as Expr);
-        const r = sizeOrUnknown(a1 as Expr);
-        fnCost = add(byFactor(l < r ? l : r, STRING_TRAVERSAL), argSum);
-        break;
+      st.entries.set(e.id, { container: 'list', key: 1n, val: item });
+      return add(sum, LIST_CREATE_BASE);
+    }
+    case 'structExpr': {
+      if (k.value.messageName) throw new NotCovered();
+      let sum = 0n;
+      let keyMax = 0n;
+      let valMax = 0n;
+      for (const entry of k.value.entries) {
+        if (entry.keyKind.case !== 'mapKey' || !entry.value) throw new NotCovered();
+        sum = add(add(sum, cost(entry.keyKind.value, st)), cost(entry.value, st));
+        const ks = st.sizeOrUnknown(entry.keyKind.value);
+        const vs = st.sizeOrUnknown(entry.value);
+        if (ks > keyMax) keyMax = ks;
+        if (vs > valMax) valMax = vs;
       }
-      case '_+_': {
+      st.entries.set(e.id, { container: 'map', key: keyMax, val: valMax });
+      return add(sum, MAP_CREATE_BASE);
+    }
+    case 'comprehensionExpr': {
+      const c = k.value;
+      const range = c.iterRange as Expr;
+      const init = c.accuInit as Expr;
+      let sum = add(cost(range, st), cost(init, st));
+      st.push(c.accuVar, { path: st.pathOf(init), size: st.computeSize(init), entry: st.entryOf(init) });
+      const rangeEntry = st.entryOf(range);
+      const container = rangeEntry?.container ?? (st.kindOf(range) === 'list' ? 'list' : 'map');
+      const rangePath = st.pathOf(range);
+      if (c.iterVar2) {
+        st.push(c.iterVar, {
+          path: [...rangePath, container === 'list' ? '@indices' : '@keys'],
+          size: rangeEntry?.key,
+        });
+        st.push(c.iterVar2, {
+          path: [...rangePath, container === 'list' ? '@items' : '@values'],
+          size: rangeEntry?.val,
+        });
+      } else if (container === 'list') st.push(c.iterVar, { path: [...rangePath, '@items'], size: rangeEntry?.val });
+      else st.push(c.iterVar, { path: [...rangePath, '@keys'], size: rangeEntry?.key });
+      const loop = c.loopCondition ? cost(c.loopCondition, st) : 0n;
+      const step = c.loopStep ? cost(c.loopStep, st) : 0n;
+      st.pop(c.iterVar);
+      if (c.iterVar2) st.pop(c.iterVar2);
+      sum = add(sum, c.result ? cost(c.result, st) : 0n);
+      st.pop(c.accuVar);
+      const rangeCount = st.sizeOrUnknown(range);
+      sum = add(sum, mul(rangeCount, add(step, loop)));
+      const ik = init.exprKind.case;
+      if (ik === 'constExpr') {
+        const s = st.computeSize(init);
+        if (s !== undefined) st.sizes.set(e.id, s);
+      } else if (ik === 'listExpr' || ik === 'structExpr') {
+        st.sizes.set(e.id, rangeCount);
+        const stepEntry = c.loopStep && st.entryOf(c.loopStep);
+        if (stepEntry) st.entries.set(e.id, stepEntry);
+      }
+      return sum;
+    }
+    default:
+      throw new NotCovered();
+  }
+}
+
+function costCall(e: Expr, fn: string, target: Expr | undefined, args: Expr[], st: State): bigint {
+  if (fn === 'dyn' && args.length === 1 && !target) {
+    const a = args[0] as Expr;
+    const c = cost(a, st);
+    const s = st.computeSize(a);
+    if (s !== undefined) st.sizes.set(e.id, s);
+    const en = st.entryOf(a);
+    if (en) st.entries.set(e.id, en);
+    return add(1n, c);
+  }
+  const argCosts = args.map((a) => cost(a, st));
+  let sum = 0n;
+  if (target) {
+    sum = cost(target, st);
+    st.typeOf(target);
+  }
+  const argSum = argCosts.reduce(add, 0n);
+  const [a0, a1] = args;
+  const kinds = args.map(st.kindOf);
+  const concrete = (ks: string[]) => ks.every((x) => x !== 'dyn' && x !== 'error');
+  let fnCost: bigint;
+  let resultSize: bigint | undefined;
+  const isString = (x: string) => x === 'string' || x === 'bytes';
+  switch (fn) {
+    case '_&&_':
+    case '_||_':
+      fnCost = add(argCosts[0] ?? 0n, argCosts[1] ?? 0n);
+      break;
+    case '_?_:_': {
+      const t = argCosts[1] ?? 0n;
+      const f = argCosts[2] ?? 0n;
+      const sTrue = st.sizeOrUnknown(args[1] as Expr);
+      const sFalse = st.sizeOrUnknown(args[2] as Expr);
+      resultSize = sTrue > sFalse ? sTrue : sFalse;
+      const en = unionEntry(st.entryOf(args[1] as Expr), st.entryOf(args[2] as Expr));
+      if (en) st.entries.set(e.id, en);
+      fnCost = add(argCosts[0] ?? 0n, t > f ? t : f);
+      break;
+    }
+    case '_==_':
+    case '_!=_':
+    case '_<_':
+    case '_<=_':
+    case '_>_':
+    case '_>=_': {
+      if (!fn.includes('=') || fn === '_<=_' || fn === '_>=_') {
+        // Ordering: strings and bytes by size, everything else fixed.
         if (!concrete(kinds)) throw new NotCovered();
-        const kind = kinds[0] as string;
-        if (isString(kind) || kind === 'list') {
-          resultSize = add(sizeOrUnknown(a0 as Expr), sizeOrUnknown(a1 as Expr));
-          const en = unionEntry(entryOf(a0 as Expr), entryOf(a1 as Expr));
-          if (en) entries.set(e.id, en);
-          fnCost = kind === 'list' ? add(1n, argSum) : add(byFactor(resultSize, STRING_TRAVERSAL), argSum);
-        } else fnCost = add(1n, argSum);
-        break;
+        if (!isString(kinds[0] as string)) {
+          fnCost = add(1n, argSum);
+          break;
+        }
       }
-      case '_[_]': {
-        const container = kinds[0];
-        if (container !== 'list' && container !== 'map') throw new NotCovered();
-        fnCost = add(1n, argSum);
-        resultSize = entryOf(a0 as Expr)?.val;
-        paths.set(e.id, [...pathOf(a0 as Expr), container === 'list' ? '@items' : '@values']);
-        break;
-      }
-      case '@in': {
-        const container = kinds[1];
-        if (container === 'list') fnCost = add(byFactor(sizeOrUnknown(a1 as Expr), 1), argSum);
-        else if (container === 'map') fnCost = add(1n, argSum);
-        else throw new NotCovered();
-        break;
-      }
-      case 'startsWith':
-      case 'endsWith':
-        fnCost = add(byFactor(sizeOrUnknown(a0 as Expr), STRING_TRAVERSAL), argSum);
-        break;
-      case 'contains':
-        fnCost = add(
-          mul(
-            byFactor(sizeOrUnknown(target as Expr), STRING_TRAVERSAL),
-            byFactor(sizeOrUnknown(a0 as Expr), STRING_TRAVERSAL),
-          ),
-          argSum,
-        );
-        break;
-      case 'matches': {
-        const [str, re] = target ? [target, a0] : [a0, a1];
-        fnCost = add(
-          mul(
-            byFactor(add(sizeOrUnknown(str as Expr), 1n), STRING_TRAVERSAL),
-            byFactor(sizeOrUnknown(re as Expr), REGEX_STRING_LENGTH),
-          ),
-          argSum,
-        );
-        break;
-      }
-      case 'lowerAscii':
-      case 'upperAscii':
-      case 'trim':
-      case 'substring': {
-        if (!target) throw new NotCovered();
-        const s = librarySize(target);
-        fnCost = add(byFactor(s, STRING_TRAVERSAL), argSum);
-        resultSize = s;
-        break;
-      }
-      case 'split': {
-        if (!target) throw new NotCovered();
-        const s = librarySize(target);
-        const limit = args[1]?.exprKind;
-        fnCost = add(byFactor(s, 2 * STRING_TRAVERSAL), argSum);
-        resultSize =
-          limit?.case === 'constExpr' && limit.value.constantKind.case === 'int64Value'
-            ? BigInt.asUintN(64, limit.value.constantKind.value)
-            : s;
-        break;
-      }
-      case 'join': {
-        if (!target) throw new NotCovered();
-        const listSize = librarySize(target);
-        let s = mul(listSize, elementSize(target));
-        if (a0) s = add(s, mul(librarySize(a0), listSize > 0n ? listSize - 1n : 0n));
-        fnCost = add(byFactor(s, STRING_TRAVERSAL), argSum);
-        resultSize = s;
-        break;
-      }
-      case 'size':
-      case '!_':
-      case '-_':
-      case '_-_':
-      case '_*_':
-      case '_/_':
-      case '_%_':
-      case '@not_strictly_false':
-      case 'int':
-      case 'uint':
-      case 'double':
-      case 'bool':
-      case 'string':
-      case 'type':
-        if (fn === 'string' && kinds[0] === 'bytes') throw new NotCovered();
-        fnCost = add(1n, argSum);
-        break;
-      default:
-        throw new NotCovered();
+      const l = st.sizeOrUnknown(a0 as Expr);
+      const r = st.sizeOrUnknown(a1 as Expr);
+      fnCost = add(byFactor(l < r ? l : r, STRING_TRAVERSAL), argSum);
+      break;
     }
-    if (resultSize === undefined) resultSize = computeSize(e);
-    if (resultSize !== undefined) sizes.set(e.id, resultSize);
-    return add(sum, fnCost);
-  };
+    case '_+_': {
+      if (!concrete(kinds)) throw new NotCovered();
+      const kind = kinds[0] as string;
+      if (isString(kind) || kind === 'list') {
+        resultSize = add(st.sizeOrUnknown(a0 as Expr), st.sizeOrUnknown(a1 as Expr));
+        const en = unionEntry(st.entryOf(a0 as Expr), st.entryOf(a1 as Expr));
+        if (en) st.entries.set(e.id, en);
+        fnCost = kind === 'list' ? add(1n, argSum) : add(byFactor(resultSize, STRING_TRAVERSAL), argSum);
+      } else fnCost = add(1n, argSum);
+      break;
+    }
+    case '_[_]': {
+      const container = kinds[0];
+      if (container !== 'list' && container !== 'map') throw new NotCovered();
+      fnCost = add(1n, argSum);
+      resultSize = st.entryOf(a0 as Expr)?.val;
+      st.paths.set(e.id, [...st.pathOf(a0 as Expr), container === 'list' ? '@items' : '@values']);
+      break;
+    }
+    case '@in': {
+      const container = kinds[1];
+      if (container === 'list') fnCost = add(byFactor(st.sizeOrUnknown(a1 as Expr), 1), argSum);
+      else if (container === 'map') fnCost = add(1n, argSum);
+      else throw new NotCovered();
+      break;
+    }
+    case 'size':
+    case '!_':
+    case '-_':
+    case '_-_':
+    case '_*_':
+    case '_/_':
+    case '_%_':
+    case '@not_strictly_false':
+    case 'int':
+    case 'uint':
+    case 'double':
+    case 'bool':
+    case 'string':
+    case 'type':
+      if (fn === 'string' && kinds[0] === 'bytes') throw new NotCovered();
+      fnCost = add(1n, argSum);
+      break;
+    default: {
+      const library = libraryCallCost(fn, target, args, argSum, st);
+      fnCost = library.fnCost;
+      resultSize = library.resultSize;
+    }
+  }
+  if (resultSize === undefined) resultSize = st.computeSize(e);
+  if (resultSize !== undefined) st.sizes.set(e.id, resultSize);
+  return add(sum, fnCost);
+}
 
+/** Kubernetes' library estimator (`EstimateCallCost`) and cel-go's for the string and list functions. */
+function libraryCallCost(
+  fn: string,
+  target: Expr | undefined,
+  args: Expr[],
+  argSum: bigint,
+  st: State,
+): { fnCost: bigint; resultSize?: bigint } {
+  const [a0, a1] = args;
+  let fnCost: bigint;
+  let resultSize: bigint | undefined;
+  switch (fn) {
+    case 'startsWith':
+    case 'endsWith':
+      fnCost = add(byFactor(st.sizeOrUnknown(a0 as Expr), STRING_TRAVERSAL), argSum);
+      break;
+    case 'contains':
+      fnCost = add(
+        mul(
+          byFactor(st.sizeOrUnknown(target as Expr), STRING_TRAVERSAL),
+          byFactor(st.sizeOrUnknown(a0 as Expr), STRING_TRAVERSAL),
+        ),
+        argSum,
+      );
+      break;
+    case 'matches': {
+      const [str, re] = target ? [target, a0] : [a0, a1];
+      fnCost = add(
+        mul(
+          byFactor(add(st.sizeOrUnknown(str as Expr), 1n), STRING_TRAVERSAL),
+          byFactor(st.sizeOrUnknown(re as Expr), REGEX_STRING_LENGTH),
+        ),
+        argSum,
+      );
+      break;
+    }
+    case 'lowerAscii':
+    case 'upperAscii':
+    case 'trim':
+    case 'substring': {
+      if (!target) throw new NotCovered();
+      const s = st.librarySize(target);
+      fnCost = add(byFactor(s, STRING_TRAVERSAL), argSum);
+      resultSize = s;
+      break;
+    }
+    case 'split': {
+      if (!target) throw new NotCovered();
+      const s = st.librarySize(target);
+      const limit = args[1]?.exprKind;
+      fnCost = add(byFactor(s, 2 * STRING_TRAVERSAL), argSum);
+      resultSize =
+        limit?.case === 'constExpr' && limit.value.constantKind.case === 'int64Value'
+          ? BigInt.asUintN(64, limit.value.constantKind.value)
+          : s;
+      break;
+    }
+    case 'join': {
+      if (!target) throw new NotCovered();
+      const listSize = st.librarySize(target);
+      let s = mul(listSize, st.elementSize(target));
+      if (a0) s = add(s, mul(st.librarySize(a0), listSize > 0n ? listSize - 1n : 0n));
+      fnCost = add(byFactor(s, STRING_TRAVERSAL), argSum);
+      resultSize = s;
+      break;
+    }
+    default:
+      throw new NotCovered();
+  }
+  return { fnCost, resultSize };
+}
+
+/** The maximum estimated cost of `expr`, or undefined where it is not covered. */
+export function estimateCost(expr: Expr, checked: CheckResult, self: CelType): bigint | undefined {
   try {
-    return cost(expr);
+    return cost(expr, sizeState(checked, self));
   } catch (err) {
     if (err instanceof NotCovered) return undefined;
     throw err;
