@@ -43,24 +43,6 @@ const DIVERGENCES = [
     match: (d) => onlyMissing(d, /^spec\.variables\[\d+\]\.required Required value/),
   },
   {
-    id: 'cel-compilation',
-    // CAPI compiles and type-checks the CEL rules of variable schemas; the product does not.
-    match: (d) => onlyMissing(d, /compilation failed/),
-  },
-  {
-    id: 'cel-cost',
-    // CAPI estimates the cost of CEL rules and messageExpressions, each and their total for the
-    // schema ("cost total for entire OpenAPIv3 schema exceeds budget"); the product does not.
-    match: (d) => onlyMissing(d, /cost (total for entire OpenAPIv3 schema )?exceeds budget|exceeding cost limit/),
-  },
-  {
-    id: 'cel-items-default',
-    // CAPI validates a variable's default with the CEL rules of its schema; for an array default
-    // whose items carry a rule it fails ("rule compiler initialization error: failed to convert to
-    // declType for CEL validation rules") and refuses the class. The product accepts it.
-    match: (d) => onlyMissing(d, /rule compiler initialization error/),
-  },
-  {
     id: 'class-refused-on-update',
     // A new Cluster of a ClusterClass whose update is refused (class-update-order): CAPI keeps the
     // previous class and renders the Cluster against it; the product renders nothing, since in

@@ -95,6 +95,8 @@ export const FIX = {
   schemaPropertiesXorAdditional: 'keep either properties or additionalProperties',
   schemaDefaultUnknown: 'remove the fields the schema does not declare from the default, or declare them',
   schemaDefault: 'change the default so it satisfies the schema',
+  schemaDefaultRootArrayRules:
+    'drop the default (an empty list passes) or make the variable an object holding the list: these rules cannot be checked against the default of a list',
   schemaExample: 'change the example so it satisfies the schema',
   schemaEnum: 'change or remove this enum value so it satisfies the schema',
   celRule: 'set rule to a CEL expression',

@@ -6,7 +6,15 @@
  */
 import type { CelEnv } from '@bufbuild/cel';
 import type { ClusterClassVariable, Json } from '../core/model.js';
-import { compileCelTree, resolveRuleFieldPath, validateCel, type CelTree } from './cel/validate.js';
+import {
+  compileCelTree,
+  compileUntypedCelTree,
+  resolveRuleFieldPath,
+  validateCel,
+  type CelTree,
+} from './cel/validate.js';
+import { compileRule } from './cel/rules.js';
+import { schemaDeclType } from './cel/types.js';
 import {
   child,
   fieldError,
@@ -34,11 +42,84 @@ const VALID_REASONS = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValue
 export interface ClassCheckContext {
   schemas: SchemaCompiler;
   env: CelEnv;
+  /** The variable's schema: the root of apiextensions' CEL context (`RootCELContext`). */
+  root: SchemaNode;
 }
 
-export interface ClassCheckOutcome {
+interface ClassCheckOutcome {
   errors: FieldError[];
   warnings: FieldError[];
+  /** Estimated cost of each compiled rule and messageExpression (undefined: not estimated here). */
+  costs: ExpressionCost[];
+}
+
+interface ExpressionCost {
+  path: string;
+  cost: bigint | undefined;
+}
+
+/** apiextensions validation.go `StaticEstimatedCostLimit` and `StaticEstimatedCRDCostLimit`. */
+const STATIC_ESTIMATED_COST_LIMIT = 10_000_000n;
+const STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000n;
+/** apiextensions compilation.go `maxCardinality` (`celconfig.MaxRequestSizeBytes`). */
+const maxCardinality = (minSerializedSize: number): bigint =>
+  BigInt(Math.trunc((3 * 1024 * 1024) / (minSerializedSize + 1)));
+
+/** CAPI clusterclass_variable_validation.go `getCostErrorMessage`. */
+function costErrorMessage(costName: string, cost: bigint, limit: bigint): string {
+  const factor = Number(cost) / Number(limit);
+  const shown = factor > 100 ? 'more than 100x' : factor < 1.5 ? `${factor.toFixed(6)}x` : `${factor.toFixed(1)}x`;
+  return `${costName} exceeds budget by factor of ${shown} (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`;
+}
+
+/**
+ * apiextensions cel_validation.go `extractMaxElements`: how many times a node's children can
+ * occur per occurrence of the node (undefined: unbounded).
+ */
+function maxElements(n: SchemaNode): bigint | undefined {
+  if (n.type === 'object')
+    return n.additionalProperties
+      ? n.maxProperties === undefined
+        ? undefined
+        : BigInt(Math.max(0, n.maxProperties))
+      : 1n;
+  if (n.type === 'array') return n.maxItems === undefined ? undefined : BigInt(Math.max(0, n.maxItems));
+  return 1n;
+}
+
+/**
+ * CAPI `validateRootSchema` from `validateSchema` on: the checks of every node, then the
+ * estimated cost of all rules and messageExpressions of the variable's schema against
+ * `StaticEstimatedCRDCostLimit` (its four most expensive expressions of at least 1% of the limit
+ * are named). A total with an expression not estimated here is not judged.
+ */
+export function rootSchemaErrors(ctx: ClassCheckContext): { errors: FieldError[]; warnings: FieldError[] } {
+  const out = schemaNodeErrors(ctx, ctx.root, undefined, true, 1n);
+  if (out.costs.some((c) => c.cost === undefined)) return out;
+  const total = out.costs.reduce((sum, c) => sum + (c.cost as bigint), 0n);
+  if (total <= STATIC_ESTIMATED_CRD_COST_LIMIT) return out;
+  const mostExpensive = out.costs
+    .filter((c) => (c.cost as bigint) >= STATIC_ESTIMATED_CRD_COST_LIMIT / 100n)
+    .sort((a, b) => ((b.cost as bigint) > (a.cost as bigint) ? 1 : (b.cost as bigint) < (a.cost as bigint) ? -1 : 0))
+    .slice(0, 4);
+  const errors = [
+    ...out.errors,
+    ...mostExpensive.map((c) =>
+      forbidden(
+        c.path,
+        'contributed to estimated rule & messageExpression cost total exceeding cost limit for entire OpenAPIv3 schema',
+      ),
+    ),
+    forbidden(
+      ctx.root.path,
+      costErrorMessage(
+        'x-kubernetes-validations estimated rule & messageExpression cost total for entire OpenAPIv3 schema',
+        total,
+        STATIC_ESTIMATED_CRD_COST_LIMIT,
+      ),
+    ),
+  ];
+  return { errors, warnings: out.warnings };
 }
 
 export function validateVariableNames(vars: readonly ClusterClassVariable[], base: string): FieldError[] {
@@ -193,31 +274,52 @@ function celValueErrors(
   return validateCel(tree, value, old, path, n.type).errors;
 }
 
-/** `structuraldefaulting.ValidateDefaults` with requirePrunedDefaults. additionalProperties are not followed. */
-export function defaultErrors(ctx: ClassCheckContext, n: SchemaNode): FieldError[] {
-  const errs: FieldError[] = [];
-  if (n.default) {
-    const p = child(n.path, 'default');
-    const def = n.default.value;
-    if (unknownFieldPaths(def, n).length > 0)
-      errs.push(invalid(p, classBadValue(def), withFix('must not have unknown fields', FIX.schemaDefaultUnknown)));
-    const schemaErrs = valueErrors(ctx, n, def, p);
-    const valueErrs = schemaErrs.length > 0 ? schemaErrs : celValueErrors(compileCelTree(ctx.env, n), n, def, def, p);
-    errs.push(...valueErrs.map((e) => fixed(e, FIX.schemaDefault)));
-  }
-  if (n.items) errs.push(...defaultErrors(ctx, n.items));
-  if (n.properties) for (const s of n.properties.values()) errs.push(...defaultErrors(ctx, s));
-  return errs;
+/**
+ * `structuraldefaulting.ValidateDefaults` with requirePrunedDefaults. additionalProperties are not
+ * followed. The variable's schema is the resource root there (`validate`: `s == rootSchema`), so
+ * its CEL validator is built from `model.WithTypeAndObjectMeta`, which keeps no `items`: a root
+ * array has no CEL declaration type and the rules under it cannot compile
+ * (`compileUntypedCelTree`).
+ */
+export function defaultErrors(ctx: ClassCheckContext, root: SchemaNode): FieldError[] {
+  const errors = (n: SchemaNode, isRoot: boolean): FieldError[] => {
+    const errs: FieldError[] = [];
+    if (n.default) {
+      const p = child(n.path, 'default');
+      const def = n.default.value;
+      if (unknownFieldPaths(def, n).length > 0)
+        errs.push(invalid(p, classBadValue(def), withFix('must not have unknown fields', FIX.schemaDefaultUnknown)));
+      const schemaErrs = valueErrors(ctx, n, def, p);
+      const tree =
+        isRoot && n.type === 'array' ? compileUntypedCelTree(ctx.env, n) : compileCelTree(ctx.env, n, isRoot);
+      const valueErrs = schemaErrs.length > 0 ? schemaErrs : celValueErrors(tree, n, def, def, p);
+      errs.push(
+        ...valueErrs.map((e) =>
+          fixed(
+            e,
+            e.detail.startsWith('rule compiler initialization error')
+              ? FIX.schemaDefaultRootArrayRules
+              : FIX.schemaDefault,
+          ),
+        ),
+      );
+    }
+    if (n.items) errs.push(...errors(n.items, false));
+    if (n.properties) for (const s of n.properties.values()) errs.push(...errors(s, false));
+    return errs;
+  };
+  return errors(root, true);
 }
 
 /** `validateSchema` in CAPI: per-node checks, recursing through the whole schema. */
-export function schemaNodeErrors(
+function schemaNodeErrors(
   ctx: ClassCheckContext,
   n: SchemaNode,
   uncorrelatable: string | undefined,
   celAllowed: boolean,
+  cardinality: bigint | null,
 ): ClassCheckOutcome {
-  const out: ClassCheckOutcome = { errors: [], warnings: [] };
+  const out: ClassCheckOutcome = { errors: [], warnings: [], costs: [] };
   if (n.type !== '' && !VALID_TYPES.includes(n.type)) {
     out.errors.push(fixed(notSupported(child(n.path, 'type'), n.type, VALID_TYPES), FIX.schemaTypeValue));
     return out;
@@ -250,7 +352,12 @@ export function schemaNodeErrors(
   const merge = (o: ClassCheckOutcome) => {
     out.errors.push(...o.errors);
     out.warnings.push(...o.warnings);
+    out.costs.push(...o.costs);
   };
+  // `CELSchemaContext.childContext`: a child's cardinality is its parent's times the parent's
+  // maxProperties/maxItems, unbounded (null) once any of them is.
+  const perChild = maxElements(n);
+  const childCardinality = cardinality === null || perChild === undefined ? null : cardinality * perChild;
   if (n.additionalProperties) {
     if (n.properties && n.properties.size > 0)
       out.errors.push(
@@ -259,15 +366,19 @@ export function schemaNodeErrors(
           withFix('additionalProperties and properties are mutually exclusive', FIX.schemaPropertiesXorAdditional),
         ),
       );
-    merge(schemaNodeErrors(ctx, n.additionalProperties, uncorrelatable, celAllowed));
+    merge(schemaNodeErrors(ctx, n.additionalProperties, uncorrelatable, celAllowed, childCardinality));
   }
-  if (n.properties) for (const p of n.properties.values()) merge(schemaNodeErrors(ctx, p, uncorrelatable, celAllowed));
-  if (n.items) merge(schemaNodeErrors(ctx, n.items, uncorrelatable ?? child(n.path, 'items'), celAllowed));
-  if (n.not) merge(schemaNodeErrors(ctx, n.not, uncorrelatable, false));
+  if (n.properties)
+    for (const p of n.properties.values())
+      merge(schemaNodeErrors(ctx, p, uncorrelatable, celAllowed, childCardinality));
+  if (n.items)
+    merge(schemaNodeErrors(ctx, n.items, uncorrelatable ?? child(n.path, 'items'), celAllowed, childCardinality));
+  if (n.not) merge(schemaNodeErrors(ctx, n.not, uncorrelatable, false, null));
   for (const k of ['allOf', 'oneOf', 'anyOf'] as const)
-    for (const s of n[k] ?? []) merge(schemaNodeErrors(ctx, s, uncorrelatable, false));
+    for (const s of n[k] ?? []) merge(schemaNodeErrors(ctx, s, uncorrelatable, false, null));
 
-  if (n.validations.length > 0) merge(celRuleErrors(ctx, n, uncorrelatable, celAllowed, out.errors.length === 0));
+  if (n.validations.length > 0)
+    merge(celRuleErrors(ctx, n, uncorrelatable, celAllowed, out.errors.length === 0, cardinality));
   return out;
 }
 
@@ -282,14 +393,22 @@ function goRule(r: SchemaNode['validations'][number]): BadValue {
   };
 }
 
+/** One expression's estimated cost against `StaticEstimatedCostLimit`, kept for the schema's total. */
+function costErrors(out: ClassCheckOutcome, path: string, costName: string, cost: bigint | undefined): void {
+  if (cost !== undefined && cost > STATIC_ESTIMATED_COST_LIMIT)
+    out.errors.push(forbidden(path, costErrorMessage(costName, cost, STATIC_ESTIMATED_COST_LIMIT)));
+  out.costs.push({ path, cost });
+}
+
 function celRuleErrors(
   ctx: ClassCheckContext,
   n: SchemaNode,
   uncorrelatable: string | undefined,
   celAllowed: boolean,
   noSchemaErrors: boolean,
+  cardinality: bigint | null,
 ): ClassCheckOutcome {
-  const out: ClassCheckOutcome = { errors: [], warnings: [] };
+  const out: ClassCheckOutcome = { errors: [], warnings: [], costs: [] };
   const base = child(n.path, 'x-kubernetes-validations');
   n.validations.forEach((r, i) => {
     const p = index(base, i);
@@ -331,20 +450,35 @@ function celRuleErrors(
   });
   if (!noSchemaErrors || out.errors.length > 0 || !celAllowed) return out;
 
-  const tree = compileCelTree(ctx.env, {
-    ...n,
-    properties: undefined,
-    additionalProperties: undefined,
-    items: undefined,
-  });
-  tree?.rules.forEach((c, i) => {
+  // `CELSchemaContext.TypeInfo`: the root is a resource root (`SchemaDeclType(s, true)`, whose
+  // copy keeps no items: a root array has no type); other nodes have their own declared type.
+  const self = schemaDeclType(n, n === ctx.root);
+  if (!self) {
+    out.errors.push(
+      fieldError(
+        'Internal error',
+        base,
+        'internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations',
+      ),
+    );
+    return out;
+  }
+  const rules = n.validations.map((d) => compileRule(ctx.env, d, self));
+  // `getExpressionCost`: a rule's cost times the node's cardinality, or when that is unbounded
+  // times `maxCardinality` of its type; a messageExpression's cost as estimated.
+  const times = cardinality ?? maxCardinality(self.sized?.minSerializedSize ?? 0);
+  rules.forEach((c, i) => {
     const p = index(base, i);
+    const ruleCost = c.rule.compileError !== undefined ? 0n : c.rule.cost;
+    costErrors(out, child(p, 'rule'), 'estimated rule cost', ruleCost === undefined ? undefined : ruleCost * times);
     if (c.rule.compileError !== undefined)
       out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));
     if (c.message?.compileError !== undefined)
       out.errors.push(
         invalid(child(p, 'messageExpression'), goRule(c.def), withFix(c.message.compileError, FIX.celCompile)),
       );
+    else if (c.message)
+      costErrors(out, child(p, 'messageExpression'), 'estimated messageExpression cost', c.message.cost);
     if (c.rule.usesOldSelf && uncorrelatable !== undefined) {
       out.errors.push(
         invalid(

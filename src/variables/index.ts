@@ -21,7 +21,7 @@ import { newCelEnv } from './cel/library.js';
 import { compileCelTree, validateCel, type CelTree } from './cel/validate.js';
 import {
   defaultErrors,
-  schemaNodeErrors,
+  rootSchemaErrors,
   structuralErrors,
   validateVariableMetadata,
   validateVariableNames,
@@ -156,11 +156,11 @@ function compileVariable(
     errors.push(...structural);
     return compiled;
   }
-  const ctx = { schemas, env };
+  const ctx = { schemas, env, root: schema };
   const defaults = defaultErrors(ctx, schema);
   errors.push(...defaults);
   if (defaults.length === 0) {
-    const node = schemaNodeErrors(ctx, schema, undefined, true);
+    const node = rootSchemaErrors(ctx);
     errors.push(...node.errors);
     warnings.push(...node.warnings);
   }

@@ -701,7 +701,7 @@ withBase(
 withBase(
   R,
   'cel-expensive-rule',
-  `${victimClass({ variables: [{ name: 'v', required: true, schema: { openAPIV3Schema: { type: 'array', items: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(x, self.all(y, self.all(z, x + y + z != "")))' }] } } }] })}---\n${victimCluster({ variables: [{ name: 'v', value: Array.from({ length: 2000 }, (_, i) => `s${i}`) }] })}`,
+  `${victimClass({ variables: [{ name: 'v', required: true, schema: { openAPIV3Schema: { type: 'object', properties: { l: { type: 'array', items: { type: 'string' } } }, 'x-kubernetes-validations': [{ rule: 'self.l.all(x, self.l.all(y, self.l.all(z, x + y + z != "")))' }] } } }] })}---\n${victimCluster({ variables: [{ name: 'v', value: { l: Array.from({ length: 2000 }, (_, i) => `s${i}`) } }] })}`,
   { failed: ['hostile/victim'], stderr: 'cost limit' },
 );
 withBase(

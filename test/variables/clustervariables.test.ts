@@ -347,10 +347,13 @@ describe('validation (§5.5)', () => {
         type: 'object',
         properties: {
           l: { type: 'array', items: { type: 'integer' }, 'x-kubernetes-validations': [{ rule: 'self.isSorted()' }] },
+          // Bounded: over an unbounded map of unbounded strings the rule's estimated cost is refused.
           m: {
             type: 'object',
+            maxProperties: 10,
             additionalProperties: {
               type: 'string',
+              maxLength: 20,
               'x-kubernetes-validations': [{ rule: 'self.matches("^[a-z]+$")', message: 'lowercase' }],
             },
           },

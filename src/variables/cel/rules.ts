@@ -1,17 +1,18 @@
 /**
  * Compilation and evaluation of single `x-kubernetes-validations` rules.
  *
- * @bufbuild/cel has no exported type checker, so compile-time checks are an AST walk: it finds
- * `oldSelf` (transition rules), undeclared identifiers/functions (compile errors, as in the API
- * server) and Kubernetes library functions this module does not implement (the rule is then
- * marked unsupported and reported as "not evaluated", never passed silently).
+ * @bufbuild/cel has no exported type checker, so compile-time checks are `check.ts`'s: it finds
+ * `oldSelf` (transition rules), type errors and undeclared identifiers/functions (compile errors,
+ * as in the API server) and Kubernetes library functions this module does not implement (the rule
+ * is then marked unsupported and reported as "not evaluated", never passed silently).
  */
 import { isCelError, parse, plan, type CelEnv, type CelInput, type CelResult } from '@bufbuild/cel';
 import type { ValidationRuleDef } from '../schema.js';
-import { KUBERNETES_NAMESPACES, KUBERNETES_ONLY_FUNCTIONS, SUPPORTED_FUNCTIONS, TYPE_IDENTIFIERS } from './library.js';
+import { check, type CheckResult } from './check.js';
+import { estimateCost } from './cost.js';
+import { UNKNOWN, type CelType } from './types.js';
 
 type Parsed = ReturnType<typeof parse>;
-type Expr = Parsed['expr'];
 type Program = (ctx: Record<string, CelInput>) => CelResult;
 
 interface CompiledExpression {
@@ -21,83 +22,16 @@ interface CompiledExpression {
   unsupported?: string;
   /** Compile error detail as the API server words it. */
   compileError?: string;
+  /** The checked types (absent when the expression does not parse). */
+  checked?: CheckResult;
+  /** The estimated maximum cost when it compiles (undefined: not estimated here, `cost.ts`). */
+  cost?: bigint;
 }
 
 export interface CompiledRule {
   def: ValidationRuleDef;
   rule: CompiledExpression;
   message?: CompiledExpression;
-}
-
-interface Analysis {
-  usesOldSelf: boolean;
-  unsupported: string[];
-  undeclared: { name: string; id: bigint }[];
-}
-
-function analyse(expr: Expr): Analysis {
-  const a: Analysis = { usesOldSelf: false, unsupported: [], undeclared: [] };
-  const walk = (e: Expr | undefined, scope: ReadonlySet<string>): void => {
-    if (!e) return;
-    const k = e.exprKind;
-    switch (k.case) {
-      case 'identExpr': {
-        const n = k.value.name;
-        if (scope.has(n) || n === 'self' || TYPE_IDENTIFIERS.has(n)) return;
-        if (n === 'oldSelf') {
-          a.usesOldSelf = true;
-          return;
-        }
-        a.undeclared.push({ name: n, id: e.id });
-        return;
-      }
-      case 'selectExpr':
-        walk(k.value.operand, scope);
-        return;
-      case 'callExpr': {
-        const { function: fn, target, args } = k.value;
-        const t = target?.exprKind;
-        if (t?.case === 'identExpr' && KUBERNETES_NAMESPACES.has(t.value.name) && !scope.has(t.value.name)) {
-          a.unsupported.push(`${t.value.name}.${fn}`);
-        } else {
-          walk(target, scope);
-          if (/^[_!@-]/.test(fn)) {
-            // operators and internal helpers
-          } else if (SUPPORTED_FUNCTIONS.has(fn)) {
-            // implemented
-          } else if (KUBERNETES_ONLY_FUNCTIONS.has(fn)) a.unsupported.push(fn);
-          else a.undeclared.push({ name: fn, id: e.id });
-        }
-        for (const arg of args) walk(arg, scope);
-        return;
-      }
-      case 'listExpr':
-        for (const el of k.value.elements) walk(el, scope);
-        return;
-      case 'structExpr':
-        if (k.value.messageName) a.unsupported.push(`message construction ${k.value.messageName}`);
-        for (const entry of k.value.entries) {
-          if (entry.keyKind.case === 'mapKey') walk(entry.keyKind.value, scope);
-          walk(entry.value, scope);
-        }
-        return;
-      case 'comprehensionExpr': {
-        const c = k.value;
-        walk(c.iterRange, scope);
-        walk(c.accuInit, scope);
-        const inner = new Set(scope);
-        for (const v of [c.iterVar, c.iterVar2, c.accuVar]) if (v) inner.add(v);
-        walk(c.loopCondition, inner);
-        walk(c.loopStep, inner);
-        walk(c.result, inner);
-        return;
-      }
-      default:
-        return;
-    }
-  };
-  walk(expr, new Set());
-  return a;
 }
 
 /** cel-go style location + snippet: `<input>:L:C: msg\n | src\n | ..^`. */
@@ -111,7 +45,17 @@ function located(source: string, offset: number | undefined, msg: string): strin
   return `ERROR: <input>:${line}:${col + 1}: ${msg}\n | ${srcLine}\n | ${'.'.repeat(col)}^`;
 }
 
-function compileExpression(env: CelEnv, source: string): CompiledExpression {
+/**
+ * Parses and checks one expression (`self` of type `self`), as apiextensions' `compileRule` does
+ * (schema/cel/compilation.go): a rule must be a bool, a messageExpression a string.
+ */
+function compileExpression(
+  env: CelEnv,
+  source: string,
+  self: CelType,
+  kind: 'rule' | 'messageExpression',
+): CompiledExpression {
+  const failed = kind === 'rule' ? 'compilation failed' : 'messageExpression compilation failed';
   let parsed: Parsed;
   try {
     parsed = parse(source);
@@ -123,37 +67,50 @@ function compileExpression(env: CelEnv, source: string): CompiledExpression {
         usesOldSelf: /\boldSelf\b/.test(source),
         unsupported: 'optional field selection syntax is not supported',
       };
-    return { usesOldSelf: false, compileError: `compilation failed: ERROR: ${msg}` };
+    return { usesOldSelf: false, compileError: `${failed}: ERROR: ${msg}` };
   }
-  const a = analyse(parsed.expr);
-  if (a.undeclared.length > 0) {
-    const positions = parsed.sourceInfo?.positions ?? {};
-    const details = a.undeclared.map((u) => {
-      const pos = (positions as Record<string, number>)[u.id.toString()];
-      return located(source, pos, `undeclared reference to '${u.name}' (in container '')`);
-    });
-    return { usesOldSelf: a.usesOldSelf, compileError: `compilation failed: ${details.join('\n')}` };
-  }
-  if (a.unsupported.length > 0) {
-    const names = [...new Set(a.unsupported)];
+  const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
+  const c = check(parsed.expr, self, positions);
+  const base = {
+    usesOldSelf: c.usesOldSelf,
+    checked: c,
+    cost: c.errors.length === 0 ? estimateCost(parsed.expr, c, self) : undefined,
+  };
+  if (c.errors.length > 0)
     return {
-      usesOldSelf: a.usesOldSelf,
+      ...base,
+      compileError: `${failed}: ${c.errors.map((e) => located(source, e.offset, e.message)).join('\n')}`,
+    };
+  const want = kind === 'rule' ? 'bool' : 'string';
+  if (c.type.kind !== want && c.type.kind !== 'unknown')
+    return {
+      ...base,
+      compileError:
+        kind === 'rule' ? 'cel expression must evaluate to a bool' : 'messageExpression must evaluate to a string',
+    };
+  if (c.unsupported.length > 0) {
+    const names = [...new Set(c.unsupported)];
+    return {
+      ...base,
       unsupported: `unsupported CEL function${names.length > 1 ? 's' : ''} ${names.map((n) => `'${n}'`).join(', ')}`,
     };
   }
   try {
-    return { usesOldSelf: a.usesOldSelf, program: plan(env, parsed) };
+    return { ...base, program: plan(env, parsed) };
   } catch (e) {
-    return {
-      usesOldSelf: a.usesOldSelf,
-      compileError: `compilation failed: ERROR: ${e instanceof Error ? e.message : String(e)}`,
-    };
+    return { ...base, compileError: `${failed}: ERROR: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
 
-export function compileRule(env: CelEnv, def: ValidationRuleDef): CompiledRule {
-  const compiled: CompiledRule = { def, rule: compileExpression(env, def.rule) };
-  if (def.messageExpression.trim() !== '') compiled.message = compileExpression(env, def.messageExpression);
+/**
+ * Compiles a rule and its messageExpression against `self` (undefined: the type is not known,
+ * nothing is reported about types). As in `compileRule`, the messageExpression is compiled only
+ * when the rule compiles.
+ */
+export function compileRule(env: CelEnv, def: ValidationRuleDef, self: CelType = UNKNOWN): CompiledRule {
+  const compiled: CompiledRule = { def, rule: compileExpression(env, def.rule, self, 'rule') };
+  if (def.messageExpression.trim() !== '' && compiled.rule.compileError === undefined)
+    compiled.message = compileExpression(env, def.messageExpression, self, 'messageExpression');
   return compiled;
 }
 

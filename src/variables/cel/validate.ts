@@ -12,20 +12,28 @@ import { child, fieldError, index, key, type BadValue, type FieldError } from '.
 import { isObject } from '../../core/json.js';
 import { getOwn } from '../../core/go/json.js';
 import type { SchemaNode } from '../schema.js';
+import { schemaDeclType } from './types.js';
 import { compileRule, evaluate, ruleErrorString, ruleMessageOrDefault, type CompiledRule } from './rules.js';
-import { CostBudget, toCel } from './values.js';
+import { CostBudget, escapeCelPropertyName, toCel } from './values.js';
 
 export interface CelTree {
   node: SchemaNode;
   rules: CompiledRule[];
+  /** Set when the validator cannot compile this node's rules: every non-null value fails with it. */
+  initError?: string;
   properties?: Map<string, CelTree>;
   additionalProperties?: CelTree;
   items?: CelTree;
 }
 
-/** Compiles every rule below `node`; undefined when the schema has no rules at all. */
-export function compileCelTree(env: CelEnv, node: SchemaNode): CelTree | undefined {
-  const t: CelTree = { node, rules: node.validations.map((d) => compileRule(env, d)) };
+/**
+ * Compiles every rule below `node`, each against its node's CEL type (`schemaDeclType`; at a
+ * resource root with `apiVersion`, `kind` and `metadata`); undefined when the schema has no rules
+ * at all.
+ */
+export function compileCelTree(env: CelEnv, node: SchemaNode, isResourceRoot = false): CelTree | undefined {
+  const self = schemaDeclType(node, isResourceRoot);
+  const t: CelTree = { node, rules: node.validations.map((d) => compileRule(env, d, self)) };
   let any = t.rules.length > 0;
   if (node.properties) {
     const props = new Map<string, CelTree>();
@@ -49,6 +57,38 @@ export function compileCelTree(env: CelEnv, node: SchemaNode): CelTree | undefin
     const sub = compileCelTree(env, node.items);
     if (sub) {
       t.items = sub;
+      any = true;
+    }
+  }
+  return any ? t : undefined;
+}
+
+/**
+ * The tree apiextensions' CEL validator builds when the node has no CEL declaration type
+ * (`schema/cel/validation.go` `validator` with a nil declType): a node's own rules fail to compile
+ * (`Compile`: "failed to convert to declType for CEL validation rules"), items and
+ * additionalProperties inherit the nil type, properties with CEL-escapable names are skipped and
+ * the others are typed from their own schema.
+ */
+export function compileUntypedCelTree(env: CelEnv, node: SchemaNode): CelTree | undefined {
+  const t: CelTree = { node, rules: [] };
+  if (node.validations.length > 0) t.initError = 'failed to convert to declType for CEL validation rules';
+  let any = t.initError !== undefined;
+  if (node.properties) {
+    const props = new Map<string, CelTree>();
+    for (const [k, p] of node.properties) {
+      const sub = escapeCelPropertyName(k) === undefined ? compileCelTree(env, p) : undefined;
+      if (sub) props.set(k, sub);
+    }
+    if (props.size > 0) {
+      t.properties = props;
+      any = true;
+    }
+  }
+  for (const k of ['additionalProperties', 'items'] as const) {
+    const sub = node[k] && compileUntypedCelTree(env, node[k]);
+    if (sub) {
+      t[k] = sub;
       any = true;
     }
   }
@@ -200,6 +240,13 @@ function runRules(
   badValue: BadValue,
   out: CelOutcome,
 ): void {
+  if (t.initError !== undefined) {
+    // `Validator.validateExpressions`: the bad value is the type of the node's schema.
+    out.errors.push(
+      fieldError('Invalid value', path, `rule compiler initialization error: ${t.initError}`, t.node.type),
+    );
+    return;
+  }
   if (t.rules.length === 0) return;
   const budget = new CostBudget(RULE_COST_LIMIT);
   const self = toCel(value, t.node, budget);
