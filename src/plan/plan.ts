@@ -78,7 +78,11 @@ export interface ClusterPlan {
   machines: Machines;
   /** Workers upgrade sequencing holds back (their version step follows the control plane's). */
   deferred: DeferredWorker[];
-  /** Error results in head that the base did not have. */
+  /**
+   * Error results in head that the base did not have, of a Cluster that newly fails: one failing on
+   * both sides is `still-failing` with all its errors listed, whatever their text became (an edit of
+   * the class renumbers the patches its errors name, as `convert` does).
+   */
   newErrors: Result[];
   /** Every error result of the Cluster in head. */
   errors: Result[];
@@ -249,6 +253,7 @@ function planCluster(
   if (!after) {
     plan.status =
       headErrors.length === 0 ? 'deleted' : !before && base.classes.has(cluster) ? 'still-failing' : 'failing';
+    if (plan.status === 'still-failing') plan.newErrors = [];
     if (plan.status === 'deleted') plan.deleted = (before ?? []).map(refOfObject);
     return plan;
   }

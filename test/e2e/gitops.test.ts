@@ -291,6 +291,23 @@ spec:
     expect(json.summary).toMatchObject({ clusters: 3, changed: 0, stillFailing: 1 });
   });
 
+  it('a Cluster failing on both sides with another error is not newly failing; one that renders before is', () => {
+    const dir = repo();
+    const edit = (name: string, from: string, to: string) => {
+      const file = join(dir, 'clusters', `${name}.yaml`);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(`class: ${from}`, `class: ${to}`));
+    };
+    edit('c3', 'no-such-class', 'another-missing-class');
+    const still = cli(['plan', '--base', 'HEAD', '--fail-on', 'new-error', '.'], { cwd: dir });
+    expect(still.code, still.stderr).toBe(0);
+    expect(still.stdout).toMatch(/^0 of 3 Clusters change, 0 roll out, 0 newly fail validation, 1 still fail$/m);
+    expect(still.stdout).toContain('MachineDeploymentClass with name "another-missing-class" does not exist');
+    edit('c1', 'general', 'no-such-class');
+    const newly = cli(['plan', '--base', 'HEAD', '--fail-on', 'new-error', '.'], { cwd: dir });
+    expect(newly.code, newly.stderr).toBe(4);
+    expect(newly.stdout).toMatch(/^1 of 3 Clusters change, 0 roll out, 1 newly fail validation, 1 still fail$/m);
+  });
+
   it('from a subdirectory that lacks the class, says once that it is missing, and reports no change', () => {
     const dir = repo();
     const out = cli(['plan', '--base', 'HEAD'], { cwd: join(dir, 'clusters') });
