@@ -8,7 +8,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts/bundle.mjs scripts/lazy-cel.mjs scripts/prng.mjs ./scripts/
+COPY scripts/bundle.mjs scripts/lazy-cel.mjs scripts/lazy-builtins.mjs scripts/prng.mjs ./scripts/
 COPY bin ./bin
 COPY examples/basic ./examples/basic
 # The code cache is warmed by a render of the example and a KRM run of the bench's class.

@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fleetResourceList } from '../bench/fleet.mjs';
+import { lazyBuiltins } from './lazy-builtins.mjs';
 import { lazyCel } from './lazy-cel.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,7 +25,7 @@ for (const file of [...sources, join(root, 'package-lock.json')])
   sourceDigest.update(`${relative(root, file)}\n`).update(readFileSync(file));
 
 await build({
-  plugins: [lazyCel(root)],
+  plugins: [lazyCel(root), lazyBuiltins(root)],
   entryPoints: [join(root, 'src', 'cli', 'main.ts')],
   bundle: true,
   minify: true,
