@@ -511,6 +511,7 @@ describe('a clean first run', () => {
     expect(packed).toEqual([
       'LICENSE',
       'README.md',
+      'bin/package.json',
       'bin/render-clusterclass',
       'dist/render-clusterclass.cjs',
       'dist/render-clusterclass.cjs.cache',
