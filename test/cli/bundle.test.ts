@@ -130,11 +130,12 @@ describe('Node built-ins are required on first call, not at start-up', () => {
     expect(r.loaded).toEqual([]);
   });
 
-  it('a one-Cluster KRM run loads only hashing and deflating, and writes what the bin writes', () => {
+  it('a one-Cluster KRM run loads only hashing, and writes what the bin writes', () => {
     const input = fleetResourceList(1);
     const r = probed([], input);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.loaded.sort()).toEqual(['node:crypto', 'node:zlib']);
+    // Its output is not deflated while it waits to be written: it is less than 1 MiB (output/write.ts).
+    expect(r.loaded).toEqual(['node:crypto']);
     expect(r.stdout).toBe(run(process.execPath, [binPath], { input }).stdout);
   });
 
