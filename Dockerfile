@@ -8,9 +8,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY scripts/bundle.mjs scripts/lazy-cel.mjs ./scripts/
+COPY scripts/bundle.mjs scripts/lazy-cel.mjs scripts/lazy-builtins.mjs scripts/prng.mjs ./scripts/
 COPY bin ./bin
 COPY examples/basic ./examples/basic
+# The code cache is warmed by a render of the example and a KRM run of the bench's class.
+COPY bench/fleet.mjs bench/fleet-class.yaml ./bench/
 RUN npm run build
 
 # The bin runs one bundle (dependencies included) with its V8 code cache: nothing else is needed.

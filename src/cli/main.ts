@@ -89,7 +89,8 @@ export async function dispatch(args: string[], io: CliIO): Promise<number> {
         await io.stdout(HELP);
         return ExitCode.ok;
       }
-      const help = COMMAND_HELP[topic];
+      // Own keys only: `help toString` is an unknown command, not Object.prototype's function.
+      const help = Object.hasOwn(COMMAND_HELP, topic) ? COMMAND_HELP[topic] : undefined;
       if (help === undefined) return unknown('command', topic, Object.keys(COMMAND_HELP), io);
       await io.stdout(help);
       return ExitCode.ok;

@@ -176,8 +176,12 @@ export function writeResourceList(doc: Document, output: PipelineOutput): string
   return resourceListHead(doc, output, entries !== '') + entries + resourceListTail(output.results);
 }
 
-/** Spooled text is compressed (about 7× for rendered objects) at zlib's fastest level. */
+/**
+ * Spooled text is compressed (about 7× for rendered objects) at zlib's fastest level, once the
+ * spool holds this many characters as text: a run of a few Clusters never loads zlib.
+ */
 const SPOOL_DEFLATE = { level: 1 } as const;
+const SPOOL_TEXT_CHARS = 1 << 20;
 
 /** Pieces handed to the writer are joined up to about this many characters. */
 const PIECE_CHARS = 1 << 20;
@@ -202,13 +206,13 @@ export interface ResourceListWriter {
 export function resourceListWriter(): ResourceListWriter {
   // Reused entries stay text: they are slices of the input, held anyway.
   const spool: { cluster: string; text: Buffer | string }[] = [];
+  let spooledText = 0;
   return {
     add(output) {
       const text = clusterEntries(output);
-      spool.push({
-        cluster: output.cluster,
-        text: output.reused || text === '' ? text : deflateRawSync(text, SPOOL_DEFLATE),
-      });
+      const keepText = output.reused || spooledText + text.length <= SPOOL_TEXT_CHARS;
+      if (keepText && !output.reused) spooledText += text.length;
+      spool.push({ cluster: output.cluster, text: keepText ? text : deflateRawSync(text, SPOOL_DEFLATE) });
     },
     get clusters() {
       return spool.length;

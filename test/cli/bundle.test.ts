@@ -1,6 +1,7 @@
 /**
  * How the bin starts: the bundle with its V8 code cache, CEL initialised only when a class has a
- * rule (scripts/bundle.mjs, scripts/lazy-cel.mjs), V8 told the length of the run before it renders
+ * rule (scripts/bundle.mjs, scripts/lazy-cel.mjs), Node built-ins required on first call
+ * (scripts/lazy-builtins.mjs), V8 told the length of the run before it renders
  * (src/cli/io.ts). No timing here: what is checked is which code runs and that the output never
  * depends on how the code was loaded.
  */
@@ -11,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { classObjects, clusterObject, fleetResourceList } from '../../bench/fleet.mjs';
+import { LAZY_BUILTINS, lazyBuiltins } from '../../scripts/lazy-builtins.mjs';
 import { lazyCel } from '../../scripts/lazy-cel.mjs';
 import { runFunction, runRender } from '../../src/cli/render.js';
 import { fakeIO } from '../helpers/io.js';
@@ -99,6 +101,68 @@ describe('CEL is initialised on the first rule, not at start-up', () => {
   });
 });
 
+describe('Node built-ins are required on first call, not at start-up', () => {
+  let work: string;
+  let probe: string;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'rcc-builtins-'));
+    probe = join(work, 'probe.cjs');
+    // The public built-ins the process loaded, on stderr as it exits.
+    writeFileSync(
+      probe,
+      `process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ') && !m.includes('internal/')).map((m) => 'node:' + m.slice(13))) + '\\n'));\n`,
+    );
+  });
+
+  /** The bin's output, and the lazy built-ins it loaded. */
+  const probed = (args: string[], input?: string) => {
+    const r = run(process.execPath, ['--require', probe, binPath, ...args], { input });
+    const line = /^LOADED (.*)\n/m.exec(r.stderr);
+    if (!line?.[1]) throw new Error(`no LOADED line: ${r.stderr}`);
+    const loaded = (JSON.parse(line[1]) as string[]).filter((m) => LAZY_BUILTINS.includes(m));
+    return { ...r, stderr: r.stderr.replace(line[0], ''), loaded };
+  };
+
+  it('--version loads none of them', () => {
+    const r = probed(['--version']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.loaded).toEqual([]);
+  });
+
+  it('a one-Cluster KRM run loads only hashing, and writes what the bin writes', () => {
+    const input = fleetResourceList(1);
+    const r = probed([], input);
+    expect(r.code, r.stderr).toBe(0);
+    // Its output is not deflated while it waits to be written: it is less than 1 MiB (output/write.ts).
+    expect(r.loaded).toEqual(['node:crypto']);
+    expect(r.stdout).toBe(run(process.execPath, [binPath], { input }).stdout);
+  });
+
+  it('a render of files loads the file functions it calls', () => {
+    const r = probed(['render', join(repoRoot, 'examples', 'basic')]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.loaded).toContain('node:fs/promises');
+    expect(r.loaded).not.toContain('node:worker_threads');
+  });
+
+  it('a constant of a lazy built-in fails the build: it would be needed at load', async () => {
+    mkdirSync(join(work, 'src'));
+    const entry = join(work, 'src', 'uses-constant.ts');
+    writeFileSync(entry, "import { EOL } from 'node:os';\nexport const eol = EOL;\n");
+    const bundle = build({
+      plugins: [lazyBuiltins(work)],
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      write: false,
+      logLevel: 'silent',
+    });
+    await expect(bundle).rejects.toThrow(/No matching export .* for import "EOL"/);
+  });
+});
+
 describe('the code cache', () => {
   const bundle = join(repoRoot, 'dist', 'render-clusterclass.cjs');
   const example = join(repoRoot, 'examples', 'basic');
@@ -109,6 +173,7 @@ describe('the code cache', () => {
     mkdirSync(join(dir, 'bin'));
     mkdirSync(join(dir, 'dist'));
     copyFileSync(binPath, join(dir, 'bin', 'render-clusterclass'));
+    copyFileSync(join(dirname(binPath), 'package.json'), join(dir, 'bin', 'package.json'));
     writeFileSync(join(dir, 'dist', 'render-clusterclass.cjs'), source);
     if (cache) writeFileSync(join(dir, 'dist', 'render-clusterclass.cjs.cache'), cache);
     return join(dir, 'bin', 'render-clusterclass');

@@ -375,6 +375,12 @@ describe('CLI habits of kubectl, kpt and git', () => {
     expect(command.stderr).toBe(
       'render-clusterclass: unknown command "rendr"; did you mean "render"? (see render-clusterclass help)\n',
     );
+    // A name of Object.prototype is no command either (it was an internal error, exit 2).
+    for (const topic of ['toString', '__proto__']) {
+      const help = cli(['help', topic]);
+      expect(help.code, topic).toBe(3);
+      expect(help.stderr).toMatch(new RegExp(`^render-clusterclass: unknown command "${topic}"`));
+    }
     const flag = cli(['render', '.', '--outptu', 'x']);
     expect(flag.code).toBe(3);
     expect(flag.stderr).toBe(
@@ -505,6 +511,7 @@ describe('a clean first run', () => {
     expect(packed).toEqual([
       'LICENSE',
       'README.md',
+      'bin/package.json',
       'bin/render-clusterclass',
       'dist/render-clusterclass.cjs',
       'dist/render-clusterclass.cjs.cache',

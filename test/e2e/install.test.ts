@@ -78,6 +78,7 @@ const installedFiles = (prefix: string) =>
 const INSTALLED = [
   'LICENSE',
   'README.md',
+  'bin/package.json',
   'bin/render-clusterclass',
   'dist/render-clusterclass.cjs',
   'dist/render-clusterclass.cjs.cache',
