@@ -260,7 +260,8 @@ function args(tree: Tree, ctx: ConversionContext, at: Segment[]): void {
 function seconds(tree: Tree, ctx: ConversionContext, from: Segment[], to: Segment[], zeroWhenAbsent: boolean): void {
   const v = scalar(tree, from);
   if (v === undefined || v === null) {
-    if (zeroWhenAbsent && tree.get(parentOf(from)) !== undefined) tree.set(to, 0, from);
+    // Only an object gets the field: any other item is the schema's to refuse, not a place to write.
+    if (zeroWhenAbsent && isObject(tree.get(parentOf(from)))) tree.set(to, 0, from);
     return;
   }
   const secs = typeof v === 'string' ? durationToSeconds(v) : undefined;
