@@ -22,6 +22,48 @@ import { oracleBinary, oracleDir } from './capi-versions.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const binPath = join(root, 'bin', 'render-clusterclass');
 
+/**
+ * Integers beyond ±(2^53 - 1) are compared by their digits: JavaScript numbers would round both
+ * sides alike. Each becomes this prefix and its digits, a string, which recording keeps.
+ */
+const BIG = '\u0000int:';
+const bigText = (digits) => (Number.isSafeInteger(Number(digits)) ? Number(digits) : `${BIG}${digits}`);
+
+/** The oracle's JSON, each integer beyond ±(2^53 - 1) as its digits (`bigText`). */
+export function parseOracleJson(text) {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '-' || (c >= '0' && c <= '9')) {
+      let j = i + 1;
+      while (j < text.length && /[-+.eE0-9]/.test(text[j])) j++;
+      const token = text.slice(i, j);
+      if (/^-?\d+$/.test(token) && typeof bigText(token) === 'string') {
+        out += text.slice(from, i) + JSON.stringify(`${BIG}${token}`);
+        from = j;
+      }
+      i = j - 1;
+    }
+  }
+  return JSON.parse(out + text.slice(from));
+}
+
+/** The product's YAML, each integer beyond ±(2^53 - 1) as its digits (`bigText`). */
+function parseProductYaml(text) {
+  const walk = (v) =>
+    typeof v === 'bigint'
+      ? bigText(v.toString())
+      : Array.isArray(v)
+        ? v.map(walk)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+          : v;
+  return walk(YAML.parse(text, { intAsBigInt: true }));
+}
+
 /** Annotations that are the product's (or kpt's) bookkeeping, not CAPI content. */
 const BOOKKEEPING = /^(config\.kubernetes\.io|internal\.config\.kubernetes\.io|render-clusterclass\.dev|kustomize\.config\.k8s\.io)\//;
 /** The characters k8s.io/apimachinery/pkg/util/rand draws names from. */
@@ -41,7 +83,7 @@ export function renderWithProduct(minor, { paths, crds, previous, input, feature
   if (previous) args.push('--previous', previous);
   const r = spawnSync(process.execPath, [binPath, ...args], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0 && r.status !== 1) throw new Error(`render-clusterclass exited ${r.status}: ${r.stderr}`);
-  const list = YAML.parse(r.stdout || 'items: []') ?? {};
+  const list = parseProductYaml(r.stdout || 'items: []') ?? {};
   return { code: r.status, items: list.items ?? [], results: list.results ?? [], stderr: r.stderr };
 }
 
@@ -53,7 +95,7 @@ export function askOracle(minor, { paths, crds, previous, input, featureGates })
   if (featureGates) args.push('-feature-gates', featureGates);
   const r = spawnSync(oracleBinary(minor), [...args, ...paths], { input, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`capi-oracle ${minor} exited ${r.status}: ${r.stderr}`);
-  return JSON.parse(r.stdout);
+  return parseOracleJson(r.stdout);
 }
 
 const keyOf = (ref) => `${ref.kind} ${ref.namespace || 'default'}/${ref.name}`;

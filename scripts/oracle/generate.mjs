@@ -57,6 +57,10 @@ export function generatedCrds() {
   return out;
 }
 
+/** Integers beyond ±2^53 within int64 (the extremes, neighbours of 2^53), and uint64s beyond int64. */
+const BIG_INT64S = [9223372036854775807n, -9223372036854775808n, 9223372036854775806n, 9007199254740993n, -9007199254740993n, 1152921504606846977n];
+const BIG_UINT64S = [9223372036854775808n, 18446744073709551615n];
+
 /** A small random toolbox over one case's PRNG. */
 function toolbox(seed, index) {
   const next = prng((Math.imul(seed >>> 0, 2654435761) ^ Math.imul(index + 1, 40503)) >>> 0);
@@ -67,6 +71,8 @@ function toolbox(seed, index) {
     pick: (xs) => xs[Math.floor(next() * xs.length)],
     some: (xs, max = xs.length) => xs.filter(() => next() < 0.5).slice(0, max),
     word: () => t.pick(['alpha', 'beta', 'gamma', 'delta', 'eu-west', 'us-east', 'yes', 'on', '0x1F', '1e3', 'null', 'true']),
+    /** An integer beyond ±2^53: an int64, or a uint64 the API server reads as a float64. */
+    big: () => t.pick([...BIG_INT64S, ...BIG_UINT64S]),
   };
   return t;
 }
@@ -75,7 +81,7 @@ function toolbox(seed, index) {
 
 /** A variable schema with generators of valid and invalid values. */
 function schemaOf(t, depth = 0) {
-  const kind = t.pick(depth > 1 ? ['string', 'integer', 'number', 'boolean', 'intOrString'] : ['string', 'string', 'integer', 'number', 'boolean', 'intOrString', 'array', 'object', 'map']);
+  const kind = t.pick(depth > 1 ? ['string', 'integer', 'number', 'boolean', 'intOrString'] : ['string', 'string', 'integer', 'number', 'boolean', 'intOrString', 'array', 'object', 'map', 'any']);
   switch (kind) {
     case 'string': {
       const s = { type: 'string' };
@@ -123,6 +129,13 @@ function schemaOf(t, depth = 0) {
         s['x-kubernetes-validations'] = [{ rule: 'self % 2 == 0', message: 'must be even' }];
         valid = () => 2 * t.int(1, 5);
         invalid = () => 3;
+      } else if (s.minimum === undefined && t.chance(0.3)) {
+        // int64s beyond ±2^53 that CAPI's float64 round trip of variable values keeps within int64;
+        // those it takes beyond (2^63 - 1 becomes 2^63, -2^63 is written as -9223372036854776000)
+        // and uint64s are floats, which a typed integer refuses.
+        if (t.chance(0.3)) s.format = 'int64';
+        valid = () => t.pick(BIG_INT64S.filter((n) => n < 2n ** 63n - 512n && n > -(2n ** 63n)));
+        invalid = () => t.pick([9223372036854775807n, -9223372036854775808n, ...BIG_UINT64S]);
       }
       if (t.chance(0.4)) s.default = valid();
       return { schema: s, valid, invalid };
@@ -131,7 +144,7 @@ function schemaOf(t, depth = 0) {
       // CAPI's JSONSchemaProps bounds are int64 (a fractional bound is refused).
       const s = { type: 'number', minimum: 1 };
       if (t.chance(0.3)) s.exclusiveMinimum = true;
-      const valid = () => t.pick([1.5, 2, 3.25]);
+      const valid = () => (t.chance(0.2) ? t.pick([...BIG_INT64S, ...BIG_UINT64S].filter((n) => n > 0n)) : t.pick([1.5, 2, 3.25]));
       if (t.chance(0.4)) s.default = valid();
       return { schema: s, valid, invalid: () => t.pick([0.5, 'x']) };
     }
@@ -161,6 +174,12 @@ function schemaOf(t, depth = 0) {
       };
       if (t.chance(0.3)) s.default = s.minItems ? [item.valid()] : [];
       return { schema: s, valid, invalid: () => (s.maxItems ? [item.valid(), item.valid(), item.valid(), item.valid()] : item.invalid ? [item.invalid()] : 'not-a-list') };
+    }
+    case 'any': {
+      const s = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+      const valid = () => ({ n: t.big(), list: [t.big(), 1] });
+      if (t.chance(0.4)) s.default = valid();
+      return { schema: s, valid, invalid: () => 'not-an-object' };
     }
     case 'map': {
       const s = { type: 'object', additionalProperties: { type: 'string' } };
@@ -202,6 +221,7 @@ function template(t, k, name, ns) {
   if (t.chance(0.4)) spec.tags = { team: t.word() };
   if (t.chance(0.5)) spec.items = [{ name: 'first', value: t.int(0, 9) }];
   if (t.chance(0.3)) spec.nested = { deep: { value: t.word() } };
+  if (t.chance(0.3)) spec.big = [t.big(), t.big()];
   const obj = { apiVersion: `${k.group}/${k.version}`, kind: k.kind, metadata: { name, namespace: ns }, spec: { template: { spec } } };
   if (t.chance(0.3)) obj.spec.template.metadata = { labels: { 'template-label': t.word() }, annotations: { 'template.example.com/note': 'from-template' } };
   if (t.chance(0.15)) delete obj.spec.template.spec;
@@ -251,13 +271,13 @@ function patches(t, variables, targets) {
     const target = t.pick(targets);
     const ops = [];
     for (let j = t.int(1, 3); j > 0; j--) {
-      const field = t.pick(['region', 'size', 'mode', 'tags/team', 'extra', 'items/-', 'nested/deep/value', 'labelled']);
+      const field = t.pick(['region', 'size', 'mode', 'tags/team', 'extra', 'items/-', 'nested/deep/value', 'labelled', 'huge']);
       const path = `/spec/template/spec/${field}`;
       const op = field.includes('-') || t.chance(0.7) ? 'add' : t.pick(['replace', 'remove']);
       const jp = { op, path };
       if (op !== 'remove') {
         const how = t.pick(['value', 'variable', 'template', 'builtin']);
-        if (how === 'value' || (how === 'variable' && variables.length === 0)) jp.value = field === 'size' ? t.int(1, 70) : field === 'items/-' ? { name: 'added', value: t.int(0, 9) } : t.word();
+        if (how === 'value' || (how === 'variable' && variables.length === 0)) jp.value = field === 'size' ? t.int(1, 70) : field === 'items/-' ? { name: 'added', value: t.int(0, 9) } : field === 'huge' ? t.big() : t.word();
         else if (how === 'variable') jp.valueFrom = { variable: variablePath(t, t.pick(variables)) };
         else if (how === 'builtin') jp.valueFrom = { variable: t.pick(['builtin.cluster.name', 'builtin.cluster.namespace', 'builtin.cluster.topology.version', 'builtin.controlPlane.replicas', ...(target.worker ? [`builtin.${target.worker}.topologyName`, `builtin.${target.worker}.class`] : [])]) };
         else {
@@ -271,6 +291,7 @@ function patches(t, variables, targets) {
               v ? `{{ .${v.name} | toJson }}` : '{{ upper .builtin.cluster.name }}',
               v ? `{{ if .${v.name} }}set{{ else }}unset{{ end }}` : '{{ printf "%s-%s" .builtin.cluster.name "x" }}',
               '- a\n- b',
+              `big: ${t.big()}\nlist: [${t.big()}]`,
             ]),
           };
         }
@@ -613,7 +634,10 @@ function breakCase(t, rule, c) {
   }
 }
 
+/** JSON text of a generated object, bigints in all their digits. */
+const jsonOf = (o) => JSON.stringify(o, (_k, v) => (typeof v === 'bigint' ? `\u0000${v}` : v)).replace(/"\\u0000(-?\d+)"/g, '$1');
+
 /** A case's objects as a YAML stream of JSON documents (JSON is YAML, read alike by every reader). */
 export function streamOf(objects) {
-  return objects.map((o) => JSON.stringify(o)).join('\n---\n') + '\n';
+  return objects.map(jsonOf).join('\n---\n') + '\n';
 }

@@ -21,13 +21,13 @@ export interface Disagreement {
   problem?: string;
 }
 export interface CampaignResult {
-  counts: { scalars: number; comparisons: number; exact: number; bothReject: number; nearestDouble: number };
+  counts: { scalars: number; comparisons: number; exact: number; bothReject: number };
   disagreements: Disagreement[];
 }
 export function readingTexts(s: string): Record<string, string>;
 export function passThroughList(scalars: string[]): string;
 export function parseLossless(text: string): unknown;
-export function compareJson(oracle: unknown, ours: unknown, goType?: string): 'exact' | 'nearestDouble' | 'different';
+export function compareJson(oracle: unknown, ours: unknown): 'exact' | 'different';
 export function parseAnswer(line: string): { value: string; type: string } | { error: string };
 export function binaryOracle(path: string): Oracle;
 export function runCampaign(options: { scalars: string[]; product: Product; oracle: Oracle }): Promise<CampaignResult>;

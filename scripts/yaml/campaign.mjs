@@ -64,7 +64,6 @@ export function binaryOracle(path) {
   };
 }
 
-const BEYOND_2_53 = /beyond ±2\^53/;
 /** The reader's error result for an object Kubernetes cannot convert (it is passed through, not used). */
 const REFUSED = /Kubernetes cannot read this object/;
 const NUMBER = '\u0000';
@@ -96,36 +95,42 @@ function stringEnd(text, start) {
   throw new Error(`unterminated string in ${text}`);
 }
 
-const RANK = { exact: 0, nearestDouble: 1, different: 2 };
-const worst = (a, b) => (RANK[a] >= RANK[b] ? a : b);
+const worst = (a, b) => (a === 'exact' ? b : a);
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
 
 /**
- * The oracle's value (parseLossless) against ours: `exact` (every number the same value, int64s
- * to the last digit), `nearestDouble` (only integers beyond ±2^53 differ, ours being their
- * nearest double), or `different`. `goType` is the Go type of the document's numbers: Go writes
- * an int in all its digits and a float64 in its shortest digits (2^63 as 9223372036854776000).
+ * A JSON number as the API server stores it (apimachinery util/json `convertNumber`): an int64
+ * where the text parses as one (a number within ±(2^53 - 1), else a bigint), else a float64.
  */
-export function compareJson(oracle, ours, goType) {
+function storedNumber(t) {
+  if (!/^-?\d+$/.test(t) || t === '-0') return Number(t);
+  const n = BigInt(t);
+  if (n < INT64_MIN || n > INT64_MAX) return Number(t);
+  return Number.isSafeInteger(Number(n)) ? Number(n) : n;
+}
+
+/**
+ * The oracle's value (parseLossless) against ours: `exact` (every number the value the API server
+ * stores from the oracle's JSON, int64s to the last digit) or `different`. Go writes an int in all
+ * its digits and a float64 in its shortest digits (2^63 as 9223372036854776000); the API server
+ * reads either back as an int64 where it fits, else as a float64 (so a uint64 beyond int64 too).
+ */
+export function compareJson(oracle, ours) {
   if (oracle !== null && typeof oracle === 'object' && !Array.isArray(oracle) && NUMBER in oracle) {
-    const t = oracle[NUMBER];
-    if (typeof ours !== 'number') return 'different';
-    const isInt = /^-?\d+$/.test(t) && /^u?int/.test(goType ?? '');
-    if (!isInt) return Object.is(Number(t), ours) ? 'exact' : 'different';
-    if (!Number.isInteger(ours)) return 'different';
-    if (BigInt(t) === BigInt(ours) && (ours !== 0 || Object.is(Number(t), ours))) return 'exact';
-    const beyond = BigInt(t) > 2n ** 53n || BigInt(t) < -(2n ** 53n);
-    return beyond && Number(t) === ours ? 'nearestDouble' : 'different';
+    const stored = storedNumber(oracle[NUMBER]);
+    return typeof ours === typeof stored && Object.is(stored, ours) ? 'exact' : 'different';
   }
   if (Array.isArray(oracle)) {
     if (!Array.isArray(ours) || ours.length !== oracle.length) return 'different';
-    return oracle.reduce((r, o, i) => worst(r, compareJson(o, ours[i], goType)), 'exact');
+    return oracle.reduce((r, o, i) => worst(r, compareJson(o, ours[i])), 'exact');
   }
   if (oracle !== null && typeof oracle === 'object') {
     if (ours === null || typeof ours !== 'object' || Array.isArray(ours)) return 'different';
     const keys = Object.keys(oracle);
     if (keys.length !== Object.keys(ours).length || !keys.every((k) => Object.prototype.hasOwnProperty.call(ours, k)))
       return 'different';
-    return keys.reduce((r, k) => worst(r, compareJson(oracle[k], ours[k], goType)), 'exact');
+    return keys.reduce((r, k) => worst(r, compareJson(oracle[k], ours[k])), 'exact');
   }
   return oracle === ours ? 'exact' : 'different';
 }
@@ -134,17 +139,15 @@ export function compareJson(oracle, ours, goType) {
  * Runs the campaign. `product` holds our functions (src/ or dist/): readYamlStream,
  * parseTemplateOutput, emitYaml, goMarshal, and `krmFunction(text) → Promise<{code, out}>`.
  * `oracle(texts) → answer lines`. Returns counts and the disagreements (empty when all agree).
- * A comparison is `exact` (same JSON text), `bothReject`, or `nearestDouble`: an integer beyond
- * ±2^53, which a JavaScript number cannot hold, read as its nearest double (README), with the
- * reader's warning where the reader reports results.
+ * A comparison is `exact` (same value) or `bothReject`.
  */
 export async function runCampaign({ scalars, product, oracle }) {
   const { readYamlStream, parseTemplateOutput, emitYaml, goMarshal, krmFunction } = product;
-  const counts = { scalars: scalars.length, comparisons: 0, exact: 0, bothReject: 0, nearestDouble: 0 };
+  const counts = { scalars: scalars.length, comparisons: 0, exact: 0, bothReject: 0 };
   const disagreements = [];
   const MISSING = 'no recorded oracle answer for this text (regenerate: npm run yaml:goldens)';
 
-  const compare = (where, s, answer, ours, goType) => {
+  const compare = (where, s, answer, ours) => {
     counts.comparisons++;
     if (answer.missing) disagreements.push({ where, scalar: s, problem: MISSING });
     else if (answer.error !== undefined) {
@@ -152,9 +155,8 @@ export async function runCampaign({ scalars, product, oracle }) {
       else disagreements.push({ where, scalar: s, oracle: `rejects: ${answer.error}`, ours: goMarshal(ours.value) });
     } else if (!ours.ok) disagreements.push({ where, scalar: s, oracle: answer.value, ours: `rejects: ${ours.error}` });
     else {
-      const verdict = compareJson(parseLossless(answer.value), ours.value, goType);
+      const verdict = compareJson(parseLossless(answer.value), ours.value);
       if (verdict === 'exact') counts.exact++;
-      else if (verdict === 'nearestDouble' && (ours.warned ?? true)) counts.nearestDouble++;
       else disagreements.push({ where, scalar: s, oracle: answer.value, ours: goMarshal(ours.value) });
     }
   };
@@ -163,7 +165,7 @@ export async function runCampaign({ scalars, product, oracle }) {
     if (!r.ok) return { ok: false, error: r.message };
     const refused = r.results.find((x) => REFUSED.test(x.message));
     if (refused) return { ok: false, error: refused.message };
-    return { ok: true, value: r.items[0]?.value ?? null, warned: r.results.some((x) => BEYOND_2_53.test(x.message)) };
+    return { ok: true, value: r.items[0]?.value ?? null };
   };
   const template = (text) => {
     const r = parseTemplateOutput(text);
@@ -180,13 +182,11 @@ export async function runCampaign({ scalars, product, oracle }) {
   const passing = [];
   const refused = [];
   for (const { s, texts } of perScalar) {
-    // The Go type of the scalar (`v: S` answers with it) says how Go wrote the numbers made from it.
-    const goType = round1(texts.blockValue).type;
     const ours = {};
     for (const [position, text] of Object.entries(texts)) {
       const answer = round1(text);
-      if (position !== 'document') compare(`read ${position}`, s, answer, (ours[position] = stream(text)), goType);
-      if (position !== 'variables') compare(`template output ${position}`, s, answer, template(text), goType);
+      if (position !== 'document') compare(`read ${position}`, s, answer, (ours[position] = stream(text)));
+      if (position !== 'variables') compare(`template output ${position}`, s, answer, template(text));
     }
     // Writing: the string as a value, a list item and a key, and the value we read, as we emit them.
     const strings = { value: s, list: [s] };

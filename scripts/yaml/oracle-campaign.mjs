@@ -29,7 +29,7 @@ if (!existsSync(oraclePath)) {
 }
 const dist = (path) => import(join(root, 'dist', path));
 const [{ runFunction }, { parseTemplateOutput }, { emitYaml }, { readYamlStream }, { goMarshal }] = await Promise.all(
-  ['cli/render.js', 'gotemplate/index.js', 'krm/emit.js', 'krm/read.js', 'variables/json.js'].map(dist),
+  ['cli/render.js', 'gotemplate/index.js', 'output/emit.js', 'krm/read.js', 'core/go/json.js'].map(dist),
 );
 const product = {
   readYamlStream,

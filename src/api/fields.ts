@@ -4,7 +4,7 @@
  */
 import type { Result, ResourceRef } from '../core/result.js';
 import type { Json, JsonObject, Metadata } from '../core/model.js';
-import { asStringMap, isObject } from '../core/json.js';
+import { asStringMap, isObject, jsonString } from '../core/json.js';
 
 export class FieldReader {
   readonly results: Result[] = [];
@@ -39,7 +39,7 @@ export class FieldReader {
       return undefined;
     }
     if (!check(v)) {
-      this.error(path, `Invalid value: ${JSON.stringify(v)}: must be of type ${typeName}`);
+      this.error(path, `Invalid value: ${jsonString(v)}: must be of type ${typeName}`);
       return undefined;
     }
     return v;
@@ -59,7 +59,7 @@ export class FieldReader {
     const out: { item: JsonObject; path: string }[] = [];
     arr.forEach((item, i) => {
       if (isObject(item)) out.push({ item, path: `${path}[${i}]` });
-      else this.error(`${path}[${i}]`, `Invalid value: ${JSON.stringify(item)}: must be of type object`);
+      else this.error(`${path}[${i}]`, `Invalid value: ${jsonString(item)}: must be of type object`);
     });
     return out;
   }
@@ -90,7 +90,7 @@ export class FieldReader {
     if (!arr) return undefined;
     return arr.filter((v, i) => {
       if (typeof v === 'string') return true;
-      this.error(`${path}[${i}]`, `Invalid value: ${JSON.stringify(v)}: must be of type string`);
+      this.error(`${path}[${i}]`, `Invalid value: ${jsonString(v)}: must be of type string`);
       return false;
     }) as string[];
   }
@@ -99,8 +99,7 @@ export class FieldReader {
     const m = this.object(obj, key, path);
     if (!m) return undefined;
     for (const [k, v] of Object.entries(m)) {
-      if (typeof v !== 'string')
-        this.error(`${path}.${k}`, `Invalid value: ${JSON.stringify(v)}: must be of type string`);
+      if (typeof v !== 'string') this.error(`${path}.${k}`, `Invalid value: ${jsonString(v)}: must be of type string`);
     }
     return asStringMap(m);
   }

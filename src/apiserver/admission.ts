@@ -33,6 +33,7 @@ import { KUBEADM_WEBHOOKS } from './providers/kubeadm.js';
 import { AZURE_WEBHOOKS } from './providers/azure.js';
 import { AWS_WEBHOOKS } from './providers/aws.js';
 import { DOCKER_WEBHOOKS } from './providers/docker.js';
+import { jsonString } from '../core/json.js';
 
 /** Known defaulting webhooks, by `group/Kind`: one module per provider in providers/. */
 const WEBHOOKS: ReadonlyMap<string, AdmissionWebhook> = new Map(
@@ -80,7 +81,7 @@ function addedPaths(before: Json | undefined, after: Json, path: (string | numbe
   }
   if (Array.isArray(after) && Array.isArray(before))
     return after.flatMap((item, i) => addedPaths(before[i], item, [...path, i]));
-  return JSON.stringify(before) === JSON.stringify(after) ? [] : [path];
+  return jsonString(before) === jsonString(after) ? [] : [path];
 }
 
 /**

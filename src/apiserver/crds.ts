@@ -24,7 +24,7 @@
  *
  * The index owns one schema compiler and compiles a version's schema on first use.
  */
-import { jsonText } from '../core/json.js';
+import { jsonString, jsonText } from '../core/json.js';
 import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { ContractVersion } from '../krm/config.js';
 import type { Result } from '../core/result.js';
@@ -364,7 +364,7 @@ function fixHint(e: FieldError, schema: JsonObject): string {
   if (e.type === 'Required value') {
     const values = rawSchemaAt(schema, e.field)?.enum;
     return Array.isArray(values) && values.length > 0
-      ? ` (set it to one of: ${values.map((v) => JSON.stringify(v)).join(', ')})`
+      ? ` (set it to one of: ${values.map((v) => jsonString(v)).join(', ')})`
       : '';
   }
   if (

@@ -11,7 +11,7 @@
  * CRDs the product knows (strict.ts).
  */
 import type { Json, JsonObject } from '../core/model.js';
-import { fieldError, index, invalid, type FieldError } from '../core/fielderror.js';
+import { fieldError, index, invalid, type BadValue, type FieldError } from '../core/fielderror.js';
 import { goMarshal, hasOwn, isJsonObject } from '../core/go/json.js';
 
 const schemaAt = (s: JsonObject, k: string): JsonObject | undefined => {
@@ -51,8 +51,7 @@ function arrayErrors(schema: JsonObject, list: Json[], path: string): FieldError
 }
 
 /** A field error's value as `ErrorBody` prints it: Go's `json.Marshal` for maps and lists. */
-const badValue = (v: Json): string | number | boolean | null | { go: string } =>
-  isJsonObject(v) || Array.isArray(v) ? { go: goMarshal(v) } : v;
+const badValue = (v: Json): BadValue => (isJsonObject(v) || Array.isArray(v) ? { go: goMarshal(v) } : v);
 
 /** `validateListSet`: the indexes where an item appears the second time (Go's map equality: same JSON). */
 function secondAppearances(items: readonly (Json | typeof UNSPECIFIED)[]): number[] {

@@ -11,6 +11,7 @@ import { formatResults } from '../output/write.js';
 import { explainCluster } from './explain-cluster.js';
 import { filterFields, formatText, selectObject } from '../provenance/format.js';
 import type { ExplainedObject, FieldOrigin } from '../provenance/types.js';
+import { jsonString } from '../core/json.js';
 
 export const EXPLAIN_HELP: string = `Usage: render-clusterclass explain CLUSTER [KIND/NAME] [options]
 
@@ -133,7 +134,7 @@ export async function runExplainCommand(args: string[], io: CliIO): Promise<numb
       objects: selected.map(({ object, fields }) => ({ ...object, fields })),
       results: result.results.filter((r) => r.severity !== 'info'),
     };
-    await io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+    await io.stdout(`${jsonString(out, 2)}\n`);
   } else {
     const options = {
       patches: field === undefined,

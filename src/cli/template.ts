@@ -19,6 +19,7 @@ import { executeTemplate, parseTemplate, parseTemplateOutput, type FunctionSet }
 import { ExitCode, type CliIO } from './io.js';
 import { closestMatches, didYouMean } from '../core/suggest.js';
 import { COMMANDS } from './commands.js';
+import { jsonString } from '../core/json.js';
 
 export const TEMPLATE_HELP = `Usage: render-clusterclass template TEMPLATE [options]
        render-clusterclass template --jsonl
@@ -196,7 +197,7 @@ async function runJsonl(io: CliIO, o: Options): Promise<number> {
     const data = req.data === undefined || req.data === null ? {} : (req.data as Json);
     const r = evaluate(req.template, data, { missingKey, functions: o.functions });
     await io.stdout(
-      JSON.stringify('output' in r ? { id, output: r.output } : { id, error: r.error, phase: r.phase }) + '\n',
+      jsonString('output' in r ? { id, output: r.output } : { id, error: r.error, phase: r.phase }) + '\n',
     );
   }
   return ExitCode.ok;
@@ -253,7 +254,7 @@ export async function runTemplateCommand(args: string[], io: CliIO): Promise<num
         io.stderr(`yaml error: ${y.error}\n`);
         return ExitCode.errorResults;
       }
-      await io.stdout(JSON.stringify(y.value) + '\n');
+      await io.stdout(jsonString(y.value) + '\n');
       return ExitCode.ok;
     }
     await io.stdout(r.output.endsWith('\n') || r.output === '' ? r.output : r.output + '\n');

@@ -6,7 +6,7 @@
  * carries one object's plan out on a Tree — a YAML document's text or plain JSON.
  */
 import type { Json, JsonObject } from '../core/model.js';
-import { asArray, asObject, asString } from '../core/json.js';
+import { asArray, asObject, asString, jsonString } from '../core/json.js';
 import {
   conversionFor,
   convertObject,
@@ -211,7 +211,7 @@ function rewriteOp(tree: Tree, at: Segment[], old: JsonObject, next: JsonPatchJs
   } else {
     if (old.valueFrom !== undefined) tree.remove([...at, 'valueFrom']);
     if (next.value === undefined) tree.remove([...at, 'value']);
-    else if (JSON.stringify(old.value) !== JSON.stringify(next.value)) tree.set([...at, 'value'], next.value);
+    else if (jsonString(old.value) !== jsonString(next.value)) tree.set([...at, 'value'], next.value);
   }
 }
 

@@ -11,7 +11,7 @@
  * template keeps its clones' names, as CAPI keeps them.
  */
 import type { Json, JsonObject } from '../core/model.js';
-import { asArray, asObject, asString, isObject } from '../core/json.js';
+import { asArray, asObject, asString, isObject, jsonString } from '../core/json.js';
 import { pathText, type Segment } from '../api/conversion/index.js';
 import { storedForm } from '../plan/stored.js';
 import { DEFAULT_CONFIG, type RenderConfig } from '../krm/config.js';
@@ -91,7 +91,7 @@ function differences(
   path: Segment[],
   out: { path: Segment[]; before?: Json; after?: Json }[],
 ): void {
-  if (JSON.stringify(a) === JSON.stringify(b)) return;
+  if (jsonString(a) === jsonString(b)) return;
   if (isObject(a) && isObject(b)) {
     for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) differences(a[k], b[k], [...path, k], out);
     return;
@@ -231,7 +231,7 @@ export function proofResults(proof: Proof): Result[] {
     const [namespace, name] = cluster.split('/') as [string, string];
     return { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', namespace, name };
   };
-  const show = (v: Json | undefined) => (v === undefined ? '(absent)' : JSON.stringify(v));
+  const show = (v: Json | undefined) => (v === undefined ? '(absent)' : jsonString(v));
   const out: Result[] = [];
   for (const c of proof.clusters) {
     const tags = { rule: 'convert-proof', cluster: c.cluster, verdict: c.verdict };
@@ -244,7 +244,7 @@ export function proofResults(proof: Proof): Result[] {
       });
     } else if (c.verdict === 'fails-both') {
       const { before, after } = c.errors;
-      const same = JSON.stringify(before) === JSON.stringify(after);
+      const same = jsonString(before) === jsonString(after);
       out.push({
         severity: 'info',
         message: `equivalent (renders nothing before and after: ${same ? before.join('; ') : `before: ${before.join('; ')}; after: ${after.join('; ')}`})`,

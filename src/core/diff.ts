@@ -1,6 +1,6 @@
 /** Field-level differences between two JSON values, as dotted paths with `[i]` for list items. */
 import type { Json } from './model.js';
-import { isObject } from './json.js';
+import { isObject, jsonString } from './json.js';
 
 export interface FieldChange {
   path: string;
@@ -56,7 +56,7 @@ export function diffJson(a: Json | undefined, b: Json | undefined, path = ''): F
     for (let i = 0; i < Math.max(a.length, b.length); i++) out.push(...diffJson(a[i], b[i], `${path}[${i}]`));
     return out;
   }
-  if (JSON.stringify(a) === JSON.stringify(b)) return [];
+  if (jsonString(a) === jsonString(b)) return [];
   const change: FieldChange = { path };
   if (a !== undefined) change.before = a;
   if (b !== undefined) change.after = b;

@@ -24,7 +24,7 @@ export type FieldErrorType =
  * A bad value as Go would print it: strings are `%q`-quoted, numbers/booleans printed bare,
  * `{ go: text }` is already-rendered Go syntax (e.g. a struct printed with `%#v`).
  */
-export type BadValue = string | number | boolean | null | { go: string };
+export type BadValue = string | number | bigint | boolean | null | { go: string };
 
 export interface FieldError {
   type: FieldErrorType;
@@ -72,7 +72,7 @@ export function errorBody(e: FieldError): string {
     const v = e.badValue;
     if (v === null) s += ': "null"';
     else if (typeof v === 'string') s += ': ' + cut(v, goQuote);
-    else if (typeof v === 'number' || typeof v === 'boolean') s += ': ' + String(v);
+    else if (typeof v === 'number' || typeof v === 'bigint' || typeof v === 'boolean') s += ': ' + String(v);
     else s += ': ' + cut(v.go, (t) => t);
   }
   if (e.detail.length > 0) s += ': ' + e.detail;

@@ -72,14 +72,83 @@ export function sortedMap(m: Record<string, string> | undefined): Record<string,
   return out;
 }
 
-/** Canonical JSON: sorted keys, no whitespace (used for content hashes). */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Whether an integer fits Go's int64. */
+export const isInt64 = (n: bigint): boolean => n >= INT64_MIN && n <= INT64_MAX;
+
+/**
+ * An integer as the API server stores it (apimachinery util/json `convertNumber`): an int64 when it
+ * fits (a number within ±(2^53 - 1), else a bigint, so it stays exact), else the nearest float64.
+ */
+export function jsonInteger(n: bigint): number | bigint {
+  const d = Number(n);
+  if (Number.isSafeInteger(d)) return d;
+  return isInt64(n) ? n : d;
+}
+
+/**
+ * A float64 as the API server stores it: `json.Marshal` writes a whole float64 below 1e21 in its
+ * shortest digits padded with zeros (as `String` does: 2^60 as 1152921504606847000), which
+ * `convertNumber` reads back as an int64 where it fits (so 1e18 is an int64, -2^63 a float64).
+ */
+export const jsonNumber = (n: number): number | bigint =>
+  Number.isInteger(n) && !Number.isSafeInteger(n) && Math.abs(n) < 1e21 ? jsonInteger(BigInt(String(n))) : n;
+
+/**
+ * A double standing for an int64 where only doubles are compared (ajv's checks, schema bounds):
+ * the nearest one within ±(2^63 - 1024), so never ±2^63, which a float64 beyond int64 may be.
+ */
+export const int64Double = (n: bigint): number => Math.max(Math.min(Number(n), 2 ** 63 - 1024), 1024 - 2 ** 63);
+
+/** Whether the value holds an int64 beyond ±2^53 anywhere. */
+export const holdsBigint = (v: Json): boolean =>
+  typeof v === 'bigint' || (v !== null && typeof v === 'object' && Object.values(v).some(holdsBigint));
+
+/**
+ * `JSON.stringify` for data that may hold int64s beyond ±2^53 (bigints, which `JSON.stringify`
+ * refuses): the same text, with each bigint in all its digits. `indent` as JSON.stringify's.
+ */
+export function jsonString(value: unknown, indent = 0): string {
+  return writeJson(value, '', ' '.repeat(indent)) ?? 'null';
+}
+
+function writeJson(v: unknown, pad: string, step: string): string | undefined {
+  if (v === undefined || typeof v === 'function' || typeof v === 'symbol') return undefined;
+  if (typeof v === 'bigint') return v.toString();
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  const toJSON = (v as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return writeJson((toJSON as () => unknown).call(v), pad, step);
+  const inner = pad + step;
+  const wrap = (open: string, parts: string[], close: string): string =>
+    parts.length === 0
+      ? open + close
+      : step === ''
+        ? `${open}${parts.join(',')}${close}`
+        : `${open}\n${inner}${parts.join(`,\n${inner}`)}\n${pad}${close}`;
+  if (Array.isArray(v))
+    return wrap(
+      '[',
+      v.map((x) => writeJson(x, inner, step) ?? 'null'),
+      ']',
+    );
+  const o = v as Record<string, unknown>;
+  const parts = Object.keys(o).flatMap((k) => {
+    const text = writeJson(o[k], inner, step);
+    return text === undefined ? [] : [`${JSON.stringify(k)}:${step === '' ? '' : ' '}${text}`];
+  });
+  return wrap('{', parts, '}');
+}
+
+/** Canonical JSON: sorted keys, no whitespace (used for content hashes); int64s in all their digits. */
 export function canonicalJson(value: Json): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (isObject(value)) {
     const keys = Object.keys(value).sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] as Json)}`).join(',')}}`;
   }
-  return JSON.stringify(value);
+  return typeof value === 'bigint' ? value.toString() : JSON.stringify(value);
 }
 
 /** Drops keys whose value is undefined (objects built with optional fields). */

@@ -2,10 +2,12 @@
  * The internal model: ClusterClass and Cluster in the cluster.x-k8s.io/v1beta2 hub shape
  * (CAPI api/core/v1beta1/conversion.go), whatever version the input used. Every later stage reads only these
  * types. Plain JSON values (`Json`) are what YAML input becomes after normalisation: no Dates,
- * numbers as JS numbers, objects with null prototypes are not required (keys are checked at the
- * input boundary).
+ * objects with null prototypes are not required (keys are checked at the input boundary).
+ * Numbers are what the API server stores (apimachinery util/json `convertNumber`): an int64 or a
+ * float64. A JS number holds a float64 and every integer within ±(2^53 - 1); an int64 beyond
+ * that is a bigint (`jsonInteger`), so each integer has one form and int64 values stay exact.
  */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
 /** Identifies an input or output object; also the KRM result resourceRef. */

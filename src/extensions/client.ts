@@ -39,6 +39,7 @@ import {
   type Registration,
 } from './registry.js';
 import { postSync, type HttpPost } from './transport.js';
+import { jsonString } from '../core/json.js';
 
 /** client.go `defaultDiscoveryTimeout` and `DefaultHandlersTimeoutSeconds`. */
 const DISCOVERY_TIMEOUT_SECONDS = 10;
@@ -202,7 +203,7 @@ export class ExtensionClient implements ExternalHooks {
         );
       }
       if (recorded.ignored !== undefined) return { ok: true, response: emptyResponse(hook), ignored: recorded.ignored };
-      const decoded = decodeResponse(hook, JSON.stringify(recorded.response ?? {}));
+      const decoded = decodeResponse(hook, jsonString(recorded.response ?? {}));
       if (!decoded.ok) return fail(`recorded answer ${key.slice(0, 24)} is not a ${hook}Response: ${decoded.error}`);
       const status = statusError(decoded.value, 'call extension handler', name);
       return status ? { ok: false, error: status } : { ok: true, response: decoded.value };
@@ -322,7 +323,7 @@ export class ExtensionClient implements ExternalHooks {
     const url = callUrl(endpoint.endpoint.url, hookPath(hook, handler), timeoutSeconds);
     const post: HttpPost = {
       url,
-      body: JSON.stringify(request),
+      body: jsonString(request),
       verifyHost: endpoint.endpoint.verifyHost,
       timeoutMs: timeoutSeconds * 1000,
     };

@@ -7,7 +7,7 @@
  * `failurePolicy: Ignore` handler turned into a success (replayed as that success).
  */
 import { createHash } from 'node:crypto';
-import { canonicalJson, isObject } from '../core/json.js';
+import { canonicalJson, isObject, jsonString } from '../core/json.js';
 import type { Json, JsonObject } from '../core/model.js';
 import type { HookName, HookRequest } from './hooks.js';
 
@@ -34,7 +34,7 @@ export const recordingFileName = (r: Recording, key: string): string =>
 
 /** The file text: two-space JSON, fields in a fixed order, a final newline. */
 export function recordingText(r: Recording): string {
-  return `${JSON.stringify(r, null, 2)}\n`;
+  return `${jsonString(r, 2)}\n`;
 }
 
 /**

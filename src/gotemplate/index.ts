@@ -2,11 +2,13 @@
  * Public interface of the Go text/template + sprig engine. Other stages import only this file.
  */
 import type { Json } from '../core/model.js';
+import { goFloat64s } from '../core/go/json.js';
+import { holdsBigint } from '../core/json.js';
 import { ExecError, execute, type ExecEnv } from './exec.js';
 import { builtinFuncs } from './funcs-builtin.js';
 import { ParseError, parseTemplates, type Tree } from './parser.js';
 import { MUTATING_FUNCS, sprigFuncs } from './sprig/index.js';
-import type { GoFunc } from './values.js';
+import type { GoFunc, GoValue } from './values.js';
 import { parseYamlOutput } from './yaml-output.js';
 
 /** Which function map a template is parsed with. */
@@ -135,15 +137,11 @@ function parseUncached(text: string, name: string, functions: FunctionSet): Pars
   return { ok: true, template: new Compiled(name, text, functions, trees, mutates) };
 }
 
-function deepCopyJson(v: Json): Json {
-  if (v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map(deepCopyJson);
-  const out: { [k: string]: Json } = {};
-  for (const [k, x] of Object.entries(v)) out[k] = deepCopyJson(x);
-  return out;
-}
-
-/** Executes a compiled template against JSON data (numbers behave as Go float64). */
+/**
+ * Executes a compiled template against JSON data. Numbers behave as Go float64, as CAPI's template
+ * data is `json.Unmarshal`ed into `interface{}` (inline/json_patch_generator.go
+ * `calculateTemplateData`): an int64 beyond ±2^53 is its nearest double there.
+ */
 export function executeTemplate(template: CompiledTemplate, data: Json, options?: ExecOptions): ExecResult {
   if (!(template instanceof Compiled)) {
     const parsed = parseTemplate(template.source, { name: template.name });
@@ -161,9 +159,10 @@ export function executeTemplate(template: CompiledTemplate, data: Json, options?
     };
   }
   let dot: Json = data === null || data === undefined ? {} : data;
-  if (t.mutates) dot = deepCopyJson(dot);
+  // A copy where the template could change its data, or where it must hold float64s only.
+  if (t.mutates || holdsBigint(dot)) dot = goFloat64s(dot);
   try {
-    const r = execute(t.env, t.name, tree.root, dot, options?.missingKey === 'error', limits);
+    const r = execute(t.env, t.name, tree.root, dot as GoValue, options?.missingKey === 'error', limits);
     return { ok: true, output: r.output, warnings: r.warnings };
   } catch (e) {
     if (e instanceof ExecError) return { ok: false, error: e.message, phase: 'exec' };

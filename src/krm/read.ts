@@ -137,12 +137,6 @@ function readItem(
     report('error', `${where}: Kubernetes cannot read this object: ${converted.rejected.join('; ')}`);
   else {
     if (ref) item.ref = ref;
-    for (const integer of converted.inexact) {
-      report(
-        'warning',
-        `${where}: the integer ${integer} is beyond ±2^53, which a JavaScript number cannot hold exactly: it is read as the nearest double, which objects rendered from it carry (Kubernetes keeps int64 values exactly; objects passed through keep their text)`,
-      );
-    }
     if (notObject) {
       // Returned as it came, like every item: kpt deletes the file of an item left out.
       item.skipped = notObject;

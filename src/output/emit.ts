@@ -27,6 +27,7 @@ function afterKey(v: Json, indent: string): string {
   if (v === null) return ' null';
   if (typeof v === 'boolean') return v ? ' true' : ' false';
   if (typeof v === 'number') return ` ${yamlNumber(v)}`;
+  if (typeof v === 'bigint') return ` ${v}`;
   if (typeof v === 'string') {
     if (!v.includes('\n')) return ` ${scalar(v)}`;
     // Block scalars: let the library choose the style, then indent its body under this key.

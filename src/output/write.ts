@@ -24,7 +24,7 @@ import {
   type PipelineSummary,
 } from '../pipeline/run.js';
 import { dropAnnotations, isToolAnnotation } from '../pipeline/classify.js';
-import { asObject, cloneJson } from '../core/json.js';
+import { asObject, cloneJson, jsonString } from '../core/json.js';
 import type { Result } from '../core/result.js';
 import { annotationsOf } from '../krm/read.js';
 import { LOCAL_CONFIG_ANNOTATION, PREVIOUS_ANNOTATION } from '../core/labels.js';
@@ -281,7 +281,7 @@ export function stringifyDocuments(objects: JsonObject[]): string {
 
 /** The objects as one JSON document, a v1 List as `kubectl get -o json` prints several: two-space indent, final newline. */
 export const jsonList = (objects: JsonObject[]): string =>
-  `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }, null, 2)}\n`;
+  `${jsonString({ apiVersion: 'v1', kind: 'List', items: objects }, 2)}\n`;
 
 /** How results are printed: with colour (a terminal), and where each points (`path:line:column`). */
 export interface ResultFormat {

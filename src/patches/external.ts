@@ -7,7 +7,7 @@
  * themselves are the Runtime SDK client's (src/extensions), reached through `ExternalHooks`.
  */
 import { createHash } from 'node:crypto';
-import { isObject } from '../core/json.js';
+import { isObject, jsonString } from '../core/json.js';
 import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type {
   GeneratePatchesRequest,
@@ -240,7 +240,7 @@ export function applyGeneratedPatches(
       return {
         ok: false,
         item: n,
-        error: `failed to apply patch to template: failed to convert patched object to Unstructured: Object 'Kind' is missing in '${JSON.stringify(patched)}'`,
+        error: `failed to apply patch to template: failed to convert patched object to Unstructured: Object 'Kind' is missing in '${jsonString(patched)}'`,
       };
     }
     out[n] = copyBack(current, patched, record?.rec);

@@ -58,6 +58,7 @@ function fastjsonType(v: Json): string {
     case 'string':
       return 'string';
     case 'number':
+    case 'bigint':
       return 'number';
     default:
       return v ? 'true' : 'false';

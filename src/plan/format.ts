@@ -10,8 +10,9 @@ import { DOUBLE_ROLLOUT_FIX, counted, machinesPhrase, thousands, type PlannedRol
 import { gateText, type GateCheck } from './gates.js';
 import { groupChanges, groupText } from './group.js';
 import type { ClusterPlan, Plan, PlanSection, UpgradeSection } from './plan.js';
+import { jsonString } from '../core/json.js';
 
-const value = (v: Json | undefined): string => (v === undefined ? '(none)' : JSON.stringify(v));
+const value = (v: Json | undefined): string => (v === undefined ? '(none)' : jsonString(v));
 const objectName = (r: ObjectRef): string => `${r.kind} ${r.name}`;
 
 function headline(plan: PlanSection): string {
@@ -238,5 +239,5 @@ export const formatJson = (plan: Plan, gates: readonly GateCheck[] = []): string
     gates,
     ...(upgrade ? { upgrade: { ...upgrade, groups: groupChanges(upgrade, interesting) } } : {}),
   };
-  return `${JSON.stringify(json, null, 2)}\n`;
+  return `${jsonString(json, 2)}\n`;
 };

@@ -6,6 +6,7 @@
 import type { Json } from '../core/model.js';
 import { NO_MACHINES, addMachines, counted, machinesPhrase, thousands, type Machines } from './blast.js';
 import type { ClusterPlan, PlanSection } from './plan.js';
+import { jsonString } from '../core/json.js';
 
 /** One field path of a grouped change, with its values when every Cluster of the group has the same. */
 interface GroupedField {
@@ -36,7 +37,7 @@ const verbOf = (before: Json | undefined, after: Json | undefined): GroupedField
 
 const statusOf = (c: ClusterPlan) => (c.status === 'unchanged' ? 'new errors' : c.status.replace('-', ' '));
 
-const json = (v: Json | undefined) => JSON.stringify(v ?? null);
+const json = (v: Json | undefined) => jsonString(v ?? null);
 
 type Modified = ClusterPlan['modified'][number];
 

@@ -22,6 +22,7 @@ import {
 import type { Causes, InputField } from './causes.js';
 import { gateText, type GateCheck } from './gates.js';
 import type { ClusterPlan, Plan } from './plan.js';
+import { jsonString } from '../core/json.js';
 
 /** Where a field or result is in the repository: `uri` relative to its root (SRCROOT) unless `base` is false. */
 export interface ArtifactPlace {
@@ -307,5 +308,5 @@ export function formatSarif(plan: Plan, gates: readonly GateCheck[], inputs: Sar
       },
     ],
   };
-  return `${JSON.stringify(log, null, 2)}\n`;
+  return `${jsonString(log, 2)}\n`;
 }

@@ -2,9 +2,10 @@
 import type { Json } from '../core/model.js';
 import type { ExplainResult, ExplainedObject, FieldOrigin, PatchEvaluation, Source, VariableUse } from './types.js';
 import { parsePath, segsHavePrefix, type Seg } from './paths.js';
+import { jsonString } from '../core/json.js';
 
 const short = (v: Json, max = 60): string => {
-  const s = JSON.stringify(v) ?? 'null';
+  const s = jsonString(v) ?? 'null';
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 };
 

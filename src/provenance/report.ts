@@ -7,6 +7,7 @@ import type { Json, JsonObject, ObjectRef } from '../core/model.js';
 import type { ExplainedObject, Source } from './types.js';
 import { describePatch, describeSource } from './format.js';
 import { LOCAL_CONFIG_ANNOTATION } from '../core/labels.js';
+import { defineKey } from '../core/json.js';
 
 const PROVENANCE_API_VERSION = 'fn.render-clusterclass.dev/v1alpha1';
 export const PROVENANCE_KIND = 'ProvenanceReport';
@@ -22,8 +23,16 @@ export interface ProvenanceOptions {
   values?: boolean;
 }
 
-/** The structured source as plain JSON, without undefined members. */
-const sourceJson = (s: Source): JsonObject => JSON.parse(JSON.stringify(s)) as JsonObject;
+/** A structured value as plain JSON, without undefined members (values, int64s too, as they are). */
+function plain(v: unknown): Json {
+  if (Array.isArray(v)) return v.map(plain);
+  if (v === null || typeof v !== 'object') return v as Json;
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) if (x !== undefined) defineKey(out, k, plain(x));
+  return out;
+}
+
+const sourceJson = (s: Source): JsonObject => plain(s) as JsonObject;
 
 /** `<cluster>_provenance.yaml` content: kind ProvenanceReport, marked local-config. */
 export function provenanceReport(explained: ProvenanceInput, options: ProvenanceOptions = {}): JsonObject {

@@ -37,7 +37,14 @@ import {
   toResult,
   type FieldError,
 } from '../core/fielderror.js';
-import { goKeyOrder, compareGoStrings, deepEqualJson, goMarshal, isJsonObject } from '../core/go/json.js';
+import {
+  throughGoFloat64s,
+  goKeyOrder,
+  compareGoStrings,
+  deepEqualJson,
+  goMarshal,
+  isJsonObject,
+} from '../core/go/json.js';
 import { newSchemaCompiler, schemaErrors, type CompiledSchemaValidator, type SchemaCompiler } from './openapi.js';
 import { unknownFieldPaths } from './pruning.js';
 import { parseSchema, type ParseIssues, type SchemaNode } from './schema.js';
@@ -403,7 +410,9 @@ function defaultVariableList(
       continue;
     }
     if (!item.current && (!createVariables || !def.schema.default)) continue;
-    const value = goKeyOrder(defaultVariableValue(item.current?.value, def.schema));
+    // CAPI decodes the value with encoding/json and writes it back (cluster_variable_defaulting.go
+    // `defaultValue`): its numbers pass through float64s; that is what is validated and patched.
+    const value = goKeyOrder(throughGoFloat64s(defaultVariableValue(item.current?.value, def.schema)));
     out.push(
       originsAt === undefined
         ? { name: item.name, value }

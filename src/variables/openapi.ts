@@ -15,9 +15,18 @@ import { RE2JS } from 're2js';
 import type { Json, JsonObject } from '../core/model.js';
 import { child, fieldError, goQuote, type BadValue, type FieldError } from '../core/fielderror.js';
 import { checkedFormatName, formatChecker, formatNames } from '../core/go/formats.js';
-import { defineKey, isObject, jsonText } from '../core/json.js';
+import { defineKey, holdsBigint, int64Double, isInt64, isObject, jsonText, valueAt } from '../core/json.js';
 import { goMarshal, jsonTypeName } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
+
+/**
+ * The keyword completing ajv's `integer` type check as kube-openapi's (validate/type.go, swag
+ * `IsFloat64AJSONInteger`): a float64 is an integer only within ±(2^53 - 1). A whole JS number
+ * beyond that is a float64 beyond int64 here (`jsonNumber`; int64s are bigints, checked as
+ * doubles within ±(2^63 - 1024), `int64Double`), which ajv would call an integer. Its value is the
+ * node's type list, for the error.
+ */
+const JSON_INTEGER = 'k8sJsonInteger';
 
 /** The keyword of kube-openapi's numeric range check (`numberRange`), placed after `type`. */
 const NUMBER_RANGE = 'k8sNumberRange';
@@ -31,13 +40,14 @@ interface NumberRange {
 }
 
 /**
- * kube-openapi `IsValueValidAgainstRange` on a JSON number (a float64, as CAPI unmarshals a
- * variable's value): whether it converts to the type and format without loss. Its text.
+ * kube-openapi `IsValueValidAgainstRange` on a JSON number: whether its text (a float64's shortest
+ * digits, as `String` writes them below 1e21) parses as the type and format. Its text.
  */
 function outOfRange(v: number, r: NumberRange, prefix: string, name: string): string | undefined {
   const ok =
     r.type === 'integer'
-      ? Number.isInteger(v) && (r.format === 'int32' ? v >= -(2 ** 31) && v < 2 ** 31 : v >= -(2 ** 63) && v < 2 ** 63)
+      ? Number.isInteger(v) &&
+        (r.format === 'int32' ? v >= -(2 ** 31) && v < 2 ** 31 : Math.abs(v) < 1e21 && isInt64(BigInt(String(v))))
       : r.format !== 'float' || Number.isFinite(Math.fround(v));
   if (ok) return undefined;
   const type = r.format === '' ? `${r.type} (default format)` : `${r.type} with format ${r.format}`;
@@ -70,6 +80,20 @@ function numberRangeOf(n: SchemaNode): NumberRange | undefined {
   return r;
 }
 
+/**
+ * The value as ajv checks it: ajv knows only JS numbers, so an int64 beyond ±2^53 (a bigint) is
+ * checked as its `int64Double`, which keeps its integer type and int64 range; bounds, multipleOf
+ * and enum compare it at double precision. Error values are read from the original value.
+ */
+function ajvValue(v: Json): Json {
+  if (typeof v === 'bigint') return int64Double(v);
+  if (Array.isArray(v)) return v.map(ajvValue);
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) defineKey(out, k, ajvValue(v[k] as Json));
+  return out;
+}
+
 /** An ajv instance with the Kubernetes formats and RE2 patterns. */
 export function newAjv(): Ajv {
   const regExp = Object.assign(
@@ -97,6 +121,13 @@ export function newAjv(): Ajv {
     const check = formatChecker(name) as (s: string) => boolean;
     ajv.addFormat(name, { type: 'string', validate: check });
   }
+  ajv.addKeyword({
+    keyword: JSON_INTEGER,
+    type: 'number',
+    schemaType: ['string', 'array'],
+    errors: false,
+    validate: (_: unknown, v: number) => !Number.isInteger(v) || Math.abs(v) < 2 ** 63,
+  });
   // Fails where numberRangeErrors finds errors; schemaErrors reports them.
   ajv.addKeyword({
     keyword: NUMBER_RANGE,
@@ -116,6 +147,7 @@ function toAjvSchema(n: SchemaNode, ranges: boolean): JsonObject {
   const s: JsonObject = {};
   if (n.intOrString) s.type = ['integer', 'string'];
   else if (n.type !== '') s.type = n.type;
+  if (n.intOrString || n.type === 'integer') s[JSON_INTEGER] = s.type ?? null;
   const range = ranges ? numberRangeOf(n) : undefined;
   if (range) s[NUMBER_RANGE] = { ...range };
   const sub = (c: SchemaNode) => toAjvSchema(c, ranges);
@@ -137,7 +169,7 @@ function toAjvSchema(n: SchemaNode, ranges: boolean): JsonObject {
   if (n.minimum !== undefined) s[n.exclusiveMinimum ? 'exclusiveMinimum' : 'minimum'] = n.minimum;
   const format = checkedFormatName(n.format);
   if (format !== undefined) s.format = format;
-  if (n.enum) s.enum = n.enum;
+  if (n.enum) s.enum = n.enum.map(ajvValue);
   for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
     const l = n[k];
     if (l) s[k] = l.map(sub);
@@ -199,18 +231,30 @@ export function schemaErrors(
   basePath: string,
   badValue: BadValueOf,
 ): FieldError[] {
-  if (v.validate(value)) return [];
+  const exact = !holdsBigint(value);
+  if (v.validate(exact ? value : ajvValue(value))) return [];
   const out: FieldError[] = [];
   const seenAllOf = new Set<string>();
   for (const e of v.validate.errors ?? []) {
     // Sub-errors of anyOf/oneOf/not branches are summarised by the composite error only.
     if (passesThroughBranch(e.schemaPath)) continue;
-    const data = e.data as Json | undefined;
+    const data = exact ? (e.data as Json | undefined) : valueAtPointer(value, e.instancePath);
     // kube-openapi only runs the type check on null values.
     if ((data === null || data === undefined) && e.keyword !== 'type' && e.keyword !== 'required') continue;
     const name = openAPIName(value, e.instancePath);
+    if (e.keyword === JSON_INTEGER) {
+      const typeError = mapError(
+        { ...e, keyword: 'type', params: { type: e.schema } },
+        name,
+        data ?? null,
+        basePath,
+        badValue,
+      );
+      if (typeError) out.push(typeError);
+      continue;
+    }
     if (e.keyword === NUMBER_RANGE) {
-      for (const m of numberRangeErrors(data as number, e.schema as NumberRange, name))
+      for (const m of numberRangeErrors(e.data as number, e.schema as NumberRange, name))
         out.push(fieldError('Invalid value', basePath, m, badValue(value)));
       continue;
     }
@@ -238,6 +282,19 @@ function passesThroughBranch(schemaPath: string): boolean {
   }
   return false;
 }
+
+/** The value a JSON pointer (ajv's `instancePath`) leads to. */
+const valueAtPointer = (root: Json, pointer: string): Json | undefined =>
+  pointer === ''
+    ? root
+    : valueAt(
+        root,
+        pointer
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+          .map((s, i, all) => (Array.isArray(valueAt(root, all.slice(0, i))) ? Number(s) : s)),
+      );
 
 /** kube-openapi names: properties joined with `.`, list items as `[i]`; `""` is the root. */
 function openAPIName(root: Json, instancePath: string): string {

@@ -7,7 +7,7 @@
  */
 import type { Json, JsonObject } from '../core/model.js';
 import { child, fieldError, invalid, key, index, type FieldError } from '../core/fielderror.js';
-import { defineKey, isObject } from '../core/json.js';
+import { defineKey, int64Double, isObject } from '../core/json.js';
 import { getOwn, goMarshal } from '../core/go/json.js';
 
 export interface ValidationRuleDef {
@@ -173,7 +173,15 @@ function keywordReader(raw: JsonObject, path: string, issues: ParseIssues, json:
     keep,
     str: (k) => scalar(k, (v): v is string => typeof v === 'string', 'must be a string'),
     // maximum/minimum are int64 in CAPI's API: fractional bounds cannot be decoded.
-    int: (k) => scalar(k, (v): v is number => typeof v === 'number' && Number.isInteger(v), 'must be an integer'),
+    int: (k) => {
+      const v = scalar(
+        k,
+        (x): x is number | bigint => typeof x === 'bigint' || Number.isInteger(x),
+        'must be an integer',
+      );
+      // Bounds beyond ±2^53 are compared as doubles (ajv compares doubles).
+      return typeof v === 'bigint' ? int64Double(v) : v;
+    },
     bool: (k) => scalar(k, (v): v is boolean => typeof v === 'boolean', 'must be a boolean'),
     sub: (k) => {
       const v = get(k);

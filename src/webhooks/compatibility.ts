@@ -30,7 +30,7 @@ import { diffJson } from '../core/diff.js';
 import { CLUSTER_NAME_LABEL, UNSAFE_VERSION_CHECK_ANNOTATION, groupOf } from '../core/labels.js';
 import { compileClassVariables, validateVariableList, type CompiledVariables } from '../variables/index.js';
 import { errorBody, errorString, forbidden, invalid, type FieldError } from '../core/fielderror.js';
-import { canonicalJson, compareText } from '../core/json.js';
+import { canonicalJson, compareText, jsonString } from '../core/json.js';
 import { compareCore, parseTolerant, semverText } from '../core/go/primitives.js';
 import { hasAutoscalerAnnotations } from './rules.js';
 import { FIX, keyed, withFix } from '../core/fixes.js';
@@ -627,9 +627,9 @@ function valueReason(
   before: Json | undefined,
   after: Json | undefined,
 ): RolloutReason | undefined {
-  if (JSON.stringify(before ?? null) === JSON.stringify(after ?? null)) return undefined;
+  if (jsonString(before ?? null) === jsonString(after ?? null)) return undefined;
   const text = (v: Json | undefined) =>
-    v === undefined || v === null ? 'unset' : typeof v === 'string' ? v : JSON.stringify(v);
+    v === undefined || v === null ? 'unset' : typeof v === 'string' ? v : jsonString(v);
   const reason: RolloutReason = { template: `${label} ${text(before)} → ${text(after)}`, fields: [path], cause };
   if (before !== undefined && before !== null) reason.from = text(before);
   if (after !== undefined && after !== null) reason.to = text(after);

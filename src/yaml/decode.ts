@@ -234,8 +234,6 @@ export interface ConvertState {
   aliased: number;
   limits: ReadLimits;
   where: (node: unknown) => string;
-  /** Integers beyond ±2^53 read as the nearest double, with their position. */
-  inexact: string[];
   /** What Kubernetes refuses to convert (`.inf` values, null keys), with its position. */
   rejected: string[];
 }
@@ -359,7 +357,7 @@ function convertSeq(node: YAML.YAMLSeq, st: ConvertState, depth: number): Conver
 
 /**
  * A converted node where it becomes a value (not a map key, where `.inf` is fine): a value
- * Kubernetes cannot write as JSON is noted as rejected (and read as null), an inexact integer noted.
+ * Kubernetes cannot write as JSON is noted as rejected (and read as null).
  */
 function placed(c: Converted, node: unknown, st: ConvertState): Json {
   const unsupported = unsupportedValue(c.value);
@@ -367,7 +365,6 @@ function placed(c: Converted, node: unknown, st: ConvertState): Json {
     st.rejected.push(`${unsupported}${st.where(node)}`);
     return null;
   }
-  if (typeof c.scalar?.value === 'bigint') st.inexact.push(`${c.scalar.value}${st.where(node)}`);
   return c.value;
 }
 
@@ -392,7 +389,6 @@ export function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): 
     decoded: 1, // the document node
     aliased: 0,
     limits,
-    inexact: [],
     rejected: [],
     where: (node) => {
       const offset = (node as { range?: [number, number, number] } | null)?.range?.[0];
@@ -406,7 +402,7 @@ export function newConvertState(limits: ReadLimits, lineCounter?: LineCounter): 
 /**
  * A parsed document's JSON as Kubernetes makes it (sigs.k8s.io/yaml `YAMLToJSON`), for YAML that
  * is a value rather than an object (Go-template output, template data). Throws on what Kubernetes
- * rejects (and on alias bombs and nesting past the limit). Integers beyond ±2^53 become the nearest double.
+ * rejects (and on alias bombs and nesting past the limit).
  */
 export function documentJson(doc: Document, limits: ReadLimits = DEFAULT_READ_LIMITS): Json {
   const st = newConvertState(limits);
@@ -425,19 +421,17 @@ export function documentJson(doc: Document, limits: ReadLimits = DEFAULT_READ_LI
  * returned as a message, and its nodes are left out of the document's alias counts so the parts
  * after it are judged on their own; input that cannot be read at all throws.
  */
-export type Conversion =
-  { ok: true; value: Json; rejected: string[]; inexact: string[] } | { ok: false; message: string };
+export type Conversion = { ok: true; value: Json; rejected: string[] } | { ok: false; message: string };
 
 export function convertPart(node: unknown, st: ConvertState): Conversion {
-  const before = { decoded: st.decoded, aliased: st.aliased, rejected: st.rejected.length, inexact: st.inexact.length };
+  const before = { decoded: st.decoded, aliased: st.aliased, rejected: st.rejected.length };
   try {
     const value = placed(convertNode(node, st, 1), node, st);
-    return { ok: true, value, rejected: st.rejected.slice(before.rejected), inexact: st.inexact.slice(before.inexact) };
+    return { ok: true, value, rejected: st.rejected.slice(before.rejected) };
   } catch (e) {
     if (!(e instanceof ItemProblem)) throw e;
     Object.assign(st, { decoded: before.decoded, aliased: before.aliased });
     st.rejected.length = before.rejected;
-    st.inexact.length = before.inexact;
     return { ok: false, message: e.message };
   }
 }

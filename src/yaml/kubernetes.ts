@@ -19,6 +19,7 @@
 import { Scalar, Schema, type CollectionTag, type ScalarTag, type Tags } from 'yaml';
 import { stringTag, stringifyString } from 'yaml/util';
 import type { Json } from '../core/model.js';
+import { jsonInteger, jsonNumber } from '../core/json.js';
 
 /** A scalar as go-yaml v2 decodes it into `interface{}` (timestamps stay their text). */
 type GoScalar =
@@ -246,11 +247,11 @@ function goUtf8(bytes: Uint8Array): string {
 }
 /* eslint-enable @typescript-eslint/no-non-null-assertion */
 
-/** The value a go-yaml v2 scalar has in the `yaml` package's document (integers beyond 2^53 as bigint). */
+/** The value a go-yaml v2 scalar has in the `yaml` package's document (integers beyond ±(2^53 - 1) as bigint). */
 function nodeValue(s: GoScalar): unknown {
   if (s.type !== 'int' && s.type !== 'uint64') return s.value;
   const n = Number(s.value);
-  return BigInt(n) === s.value ? n : s.value;
+  return Number.isSafeInteger(n) ? n : s.value;
 }
 
 const sameValue = (a: unknown, b: unknown): boolean => a === b || (Number.isNaN(a) && Number.isNaN(b));
@@ -264,15 +265,17 @@ function goScalarOf(node: Scalar): GoScalar {
 }
 
 /**
- * A scalar node's JSON value: what `json.Marshal` makes of the Go value. Integers beyond ±2^53
- * (a bigint in the node) have no exact JS number and become the nearest double. NaN and ±Inf are
- * kept here (a map key may be `.inf`); `unsupportedValue` rejects them as values.
+ * A scalar node's JSON value: what `json.Marshal` makes of the Go value, as the API server stores
+ * it (`jsonInteger`, `jsonNumber`): an int64 beyond ±2^53 (a bigint in the node) stays exact, a
+ * uint64 beyond int64 becomes a float64, and a whole float64 within int64 an int64. NaN and ±Inf are kept here (a map key may be `.inf`);
+ * `unsupportedValue` rejects them as values.
  */
 export function scalarJson(node: Scalar): Json {
   const v = node.value;
   if (v === null || v === undefined) return null;
-  if (typeof v === 'bigint') return Number(v);
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  if (typeof v === 'bigint') return jsonInteger(v);
+  if (typeof v === 'number') return jsonNumber(v);
+  if (typeof v === 'string' || typeof v === 'boolean') return v;
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- any other value the yaml library puts in a scalar, as its text
   return String(v);
 }
@@ -376,14 +379,13 @@ function shortestFloat32(f: number): [string, number] {
 }
 
 /**
- * A number as we write it, so that go-yaml v2 reads back the same value: integers below 1e21 with
- * all their digits (JavaScript prints 2^63 as 9223372036854776000, which go-yaml would read as a
- * different uint64), others as JavaScript prints them (`1.5`, `1e+21`: read as the same float64),
- * and `-0` as `-0.0`, because `-0` reads back as the integer 0.
+ * A number as we write it, so that the API server stores the same value: as `json.Marshal` writes
+ * a float64, in its shortest digits (a whole number held as a JS number is a float64 beyond int64
+ * here, `jsonNumber`: -2^63 - 1024 as -9223372036854776000, which is beyond int64 again), and
+ * `-0` as `-0.0`, because `-0` reads back as the integer 0.
  */
 export function yamlNumber(n: number): string {
-  if (Object.is(n, -0)) return '-0.0';
-  return Number.isInteger(n) && Math.abs(n) < 1e21 ? BigInt(n).toString() : String(n);
+  return Object.is(n, -0) ? '-0.0' : String(n);
 }
 
 /** A scalar node read from input whose value is still what its text says: written as it was. */

@@ -196,11 +196,19 @@ describe('variable values as CAPI v1.14 judges them (kube-openapi)', () => {
       properties: { small: { type: 'integer', format: 'int32' }, any: { 'x-kubernetes-int-or-string': true } },
     };
     const root = layout({
-      now: { 'class.yaml': withSchema(schema), 'cluster.yaml': sized({ small: 3000000000, any: 1e300 }) },
+      now: { 'class.yaml': withSchema(schema), 'cluster.yaml': sized({ small: 3000000000, any: 3000000000 }) },
     });
     const r = render(root, '--capi-version', '1.14');
     expect(errorsAt(r.results)).toEqual(['Cluster spec.topology.variables[sizing].value']);
     expect(r.results[0]?.message).toContain('Checked value must be of type integer with format int32 in small');
+  });
+
+  it('a float64 beyond ±2^53 is not an integer, for an int-or-string too (kube-openapi type.go, swag IsFloat64AJSONInteger)', () => {
+    const schema = { type: 'object', properties: { any: { 'x-kubernetes-int-or-string': true } } };
+    const root = layout({ now: { 'class.yaml': withSchema(schema), 'cluster.yaml': sized({ any: 1e300 }) } });
+    const r = render(root, '--capi-version', '1.14');
+    expect(errorsAt(r.results)).toEqual(['Cluster spec.topology.variables[sizing].value.any']);
+    expect(r.results[0]?.message).toContain('any in body must be of type integer,string: "number"');
   });
 
   it('reports an anyOf no branch passes at the root of the value, naming the field', () => {

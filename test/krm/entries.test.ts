@@ -205,7 +205,7 @@ items:
   - apiVersion: v1
     kind: ConfigMap
     metadata: {name: b}
-    data: {n: 12345678901234567890}
+    data: {n: .inf}
 functionConfig:
   apiVersion: v1
   kind: ConfigMap
@@ -217,7 +217,9 @@ functionConfig:
     expect(read.input.items.map((i) => i.yaml && 'entry' in i.yaml)).toEqual([true, true, true]);
     expect(read.input.results.map((r) => r.message)).toEqual([
       'items[1] (line 7, column 5) is not an object: it is a scalar (42)',
-      expect.stringContaining('items[2]: the integer 12345678901234567890 at line 11, column 15 is beyond ±2^53'),
+      expect.stringContaining(
+        'items[2]: Kubernetes cannot read this object: json: unsupported value: +Inf at line 11, column 15',
+      ),
     ]);
     // Without the final line break, ending in an entry: read by entries too.
     const ending = readResourceList(text.slice(0, text.indexOf('functionConfig:') - 1));

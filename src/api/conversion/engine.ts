@@ -8,7 +8,7 @@
  * wrote them.
  */
 import type { Json, JsonObject } from '../../core/model.js';
-import { asString, isObject } from '../../core/json.js';
+import { asString, isObject, jsonString } from '../../core/json.js';
 import { durationToSeconds } from '../../core/go/duration.js';
 import { NotMechanical, Opaque, Unknown, parentOf, pathText, type Path, type Segment, type Tree } from './tree.js';
 
@@ -227,7 +227,7 @@ function args(tree: Tree, ctx: ConversionContext, at: Segment[]): void {
     ctx.report({
       severity: 'error',
       path: pathText(at),
-      message: `Invalid value: ${JSON.stringify(map)}: must be a map of strings`,
+      message: `Invalid value: ${jsonString(map)}: must be a map of strings`,
     });
     return;
   }
@@ -245,7 +245,7 @@ function args(tree: Tree, ctx: ConversionContext, at: Segment[]): void {
     ctx.report({
       severity: 'error',
       path: pathText([...at, bad]),
-      message: `Invalid value: ${JSON.stringify(map[bad])}: must be of type string`,
+      message: `Invalid value: ${jsonString(map[bad])}: must be of type string`,
     });
     return;
   }
@@ -260,7 +260,8 @@ function args(tree: Tree, ctx: ConversionContext, at: Segment[]): void {
 function seconds(tree: Tree, ctx: ConversionContext, from: Segment[], to: Segment[], zeroWhenAbsent: boolean): void {
   const v = scalar(tree, from);
   if (v === undefined || v === null) {
-    if (zeroWhenAbsent && tree.get(parentOf(from)) !== undefined) tree.set(to, 0, from);
+    // Only an object gets the field: any other item is the schema's to refuse, not a place to write.
+    if (zeroWhenAbsent && isObject(tree.get(parentOf(from)))) tree.set(to, 0, from);
     return;
   }
   const secs = typeof v === 'string' ? durationToSeconds(v) : undefined;
@@ -268,7 +269,7 @@ function seconds(tree: Tree, ctx: ConversionContext, from: Segment[], to: Segmen
     ctx.report({
       severity: 'error',
       path: pathText(from),
-      message: `Invalid value: ${JSON.stringify(v)}: must be a duration such as 2m30s`,
+      message: `Invalid value: ${jsonString(v)}: must be a duration such as 2m30s`,
     });
     return;
   }

@@ -11,6 +11,7 @@ import { durationToSeconds } from '../../core/go/duration.js';
 import { parsePath, restoredValue, scalar, type Step } from './engine.js';
 import { pathText, type Tree } from './tree.js';
 import { deletionTimeouts } from './core.js';
+import { jsonString } from '../../core/json.js';
 
 const ARGS = 'api/bootstrap/kubeadm/v1beta2/conversion.go ConvertToArgs';
 const RESTORE_BOOLS = 'bootstrap webhook RestoreBoolIntentKubeadmConfigSpec';
@@ -86,7 +87,7 @@ function restoreTimeouts(p: string): Step {
       for (const config of ['initConfiguration', 'joinConfiguration']) {
         const path = parsePath(`${p}.${config}.timeouts`);
         const restored = restoredValue(tree, ctx.restored, path);
-        if (restored !== undefined && restored !== null && JSON.stringify(restored) !== '{}') tree.set(path, restored);
+        if (restored !== undefined && restored !== null && jsonString(restored) !== '{}') tree.set(path, restored);
       }
     },
   };

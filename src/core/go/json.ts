@@ -4,7 +4,7 @@
  * and are read with own-property checks only. The generic helpers (`isObject`, `defineKey`,
  * `cloneJson`) are src/core/json.ts's; what is here is Go-specific (json.Marshal, key order).
  */
-import { cloneJson, defineKey, isObject } from '../json.js';
+import { cloneJson, defineKey, isObject, jsonNumber } from '../json.js';
 import type { Json, JsonObject } from '../model.js';
 
 /** The src/core/json.ts helpers under this module's former names (src/apiserver and src/webhooks import them). */
@@ -31,6 +31,31 @@ export function goKeyOrder(v: Json): Json {
   }
   return v;
 }
+
+/** A copy of the value with each bigint replaced. */
+function mapBigints(v: Json, f: (n: bigint) => Json): Json {
+  if (typeof v === 'bigint') return f(v);
+  if (Array.isArray(v)) return v.map((x) => mapBigints(x, f));
+  if (isObject(v)) {
+    const out: JsonObject = {};
+    for (const k of Object.keys(v)) defineKey(out, k, mapBigints(v[k] as Json, f));
+    return out;
+  }
+  return v;
+}
+
+/**
+ * The value as `encoding/json` decodes it into `interface{}`: every number a float64, so an int64
+ * beyond ±2^53 becomes its nearest double (and 2^63 - 1 becomes 2^63).
+ */
+export const goFloat64s = (v: Json): Json => mapBigints(v, Number);
+
+/**
+ * The value after CAPI decodes it with `encoding/json` and writes it back (`json.Marshal`), as the
+ * API server and CAPI then read that JSON (`jsonNumber`): 9007199254740993 comes back as the int64
+ * 9007199254740992, 2^63 - 1 as the float64 2^63.
+ */
+export const throughGoFloat64s = (v: Json): Json => mapBigints(v, (n) => jsonNumber(Number(n)));
 
 /** Go sorts map keys by byte order of their UTF-8 encoding; this matches for all code points. */
 export function compareGoStrings(a: string, b: string): number {
@@ -67,6 +92,7 @@ export function goMarshal(v: Json): string {
   if (v === null) return 'null';
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'number') return goJsonNumber(v);
+  if (typeof v === 'bigint') return v.toString();
   if (typeof v === 'string') return goJsonString(v);
   if (Array.isArray(v)) return '[' + v.map(goMarshal).join(',') + ']';
   const keys = Object.keys(v).sort(compareGoStrings);
@@ -86,11 +112,15 @@ export function deepEqualJson(a: Json, b: Json): boolean {
   return false;
 }
 
-/** The JSON type name the Kubernetes OpenAPI validator reports (`integer` for integral numbers). */
+/**
+ * The JSON type name the Kubernetes OpenAPI validator reports: `integer` for an int64 (a bigint, or
+ * a whole number within ±(2^53 - 1), swag `IsFloat64AJSONInteger`), `number` for other float64s.
+ */
 export function jsonTypeName(v: Json | undefined): string {
   if (v === null || v === undefined) return 'null';
   if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? 'integer' : 'number';
+  if (typeof v === 'bigint') return 'integer';
   if (typeof v === 'object') return 'object';
   return typeof v;
 }

@@ -6,6 +6,7 @@
 import { parse as semverParse, type SemVer } from 'semver';
 import type { Json } from '../model.js';
 import { isIPv4, isIPv6 } from './formats.js';
+import { jsonString } from '../json.js';
 
 const INT64_MAX = 9223372036854775807n;
 const INT64_MIN = -9223372036854775808n;
@@ -29,11 +30,11 @@ export function intOrPercentError(v: Json | undefined): string | undefined {
   if (typeof v !== 'string') return 'invalid value for IntOrString: invalid type: neither int nor percentage';
   if (!v.endsWith('%')) return 'invalid value for IntOrString: invalid type: string is not a percentage';
   const err = atoiError(v.slice(0, -1));
-  return err ? `invalid value for IntOrString: invalid value ${JSON.stringify(v)}: ${err}` : undefined;
+  return err ? `invalid value for IntOrString: invalid value ${jsonString(v)}: ${err}` : undefined;
 }
 
 /** `IntOrString.String()`: the bad value the webhooks print. */
-export const intOrStringText = (v: Json | undefined): string => (typeof v === 'string' ? v : JSON.stringify(v ?? null));
+export const intOrStringText = (v: Json | undefined): string => (typeof v === 'string' ? v : jsonString(v ?? null));
 
 /** blang `semver.ParseTolerant`: trims spaces and a leading `v`, drops leading zeros, pads `1.2` to `1.2.0`. */
 export function parseTolerant(input: string): SemVer | undefined {

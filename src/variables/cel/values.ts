@@ -95,6 +95,8 @@ function metered(items: CelInput[], budget: CostBudget): CelInput[] {
 export function toCel(value: Json, s: SchemaNode | undefined, budget?: CostBudget): CelInput {
   if (value === null) return null;
   if (typeof value === 'boolean' || typeof value === 'string') return value;
+  // An int64 beyond ±2^53: a CEL int, or a double where the schema says number.
+  if (typeof value === 'bigint') return s?.type === 'number' ? Number(value) : value;
   if (typeof value === 'number') {
     if (s && s.type === 'number') return value;
     if (s && (s.type === 'integer' || s.intOrString)) return Number.isInteger(value) ? BigInt(value) : value;
