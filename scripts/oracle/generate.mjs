@@ -593,7 +593,8 @@ function breakCase(t, rule, c) {
       cls.variables = [...(cls.variables ?? []), { name: 'noRequired', schema: { openAPIV3Schema: { type: 'string', default: 'x' } } }];
       break;
     case 'invalidCEL':
-      cls.variables = [...(cls.variables ?? []), { name: 'badCel', required: false, schema: { openAPIV3Schema: { type: 'string', 'x-kubernetes-validations': [{ rule: t.pick(['self.size() >', 'self.foo == 1', 'self > 1']) }] } } }];
+      // Syntax, selection, overloads, null, mixed literals, Kubernetes library overloads.
+      cls.variables = [...(cls.variables ?? []), { name: 'badCel', required: false, schema: { openAPIV3Schema: { type: 'string', 'x-kubernetes-validations': [{ rule: t.pick(['self.size() >', 'self.foo == 1', 'self > 1', 'self == null', "size([1, 'a']) > 0", 'self.find(1) == self', 'quantity(self).sign() == 1']) }] } } }];
       break;
     case 'invalidDefault':
       cls.variables = [...(cls.variables ?? []), { name: 'badDefault', required: false, schema: { openAPIV3Schema: { type: 'integer', default: 'abc' } } }];
@@ -623,9 +624,15 @@ function breakCase(t, rule, c) {
       previous.push(...templates, template(t, KINDS.machine, 'removed-machines', ns), template(t, KINDS.bootstrap, 'removed-bootstrap', ns), prevClass, prevCluster);
       break;
     }
-    case 'celCostExceeded':
-      cls.variables = [...(cls.variables ?? []), { name: 'costly', required: false, schema: { openAPIV3Schema: { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(k, self[k].size() > 0)', messageExpression: "'bad: ' + self.map(k, self[k]).join(',')" }] } } }];
+    case 'celCostExceeded': {
+      // An unbounded messageExpression, or Kubernetes library calls over many bounded strings.
+      const library = t.pick([undefined, "self.replace('a', 'bb').contains('x')", "self.find('[a-z]+').contains('x')", "url(self).getHost() == 'x'", "isCIDR(self) && cidr(self).containsIP('1.2.3.4')"]);
+      const schema = library
+        ? { type: 'array', maxItems: 100000, items: { type: 'string', maxLength: 5000, 'x-kubernetes-validations': [{ rule: library }] } }
+        : { type: 'object', additionalProperties: { type: 'string' }, 'x-kubernetes-validations': [{ rule: 'self.all(k, self[k].size() > 0)', messageExpression: "'bad: ' + self.map(k, self[k]).join(',')" }] };
+      cls.variables = [...(cls.variables ?? []), { name: 'costly', required: false, schema: { openAPIV3Schema: schema } }];
       break;
+    }
     case 'fractionalBound':
       cls.variables = [...(cls.variables ?? []), { name: 'fraction', required: false, schema: { openAPIV3Schema: { type: 'number', minimum: 0.5 } } }];
       break;

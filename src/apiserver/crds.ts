@@ -106,7 +106,11 @@ function stringMap(v: Json | undefined): Record<string, string> {
  * apiextensions version, missing group/kind/versions, two CRDs defining the same version) are
  * results on the CRD object; the first definition of a version wins.
  */
-export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; results: Result[] } {
+/** `numberRanges`: the API server checks numbers against their type's range (`checksNumberRanges`). */
+export function loadCrds(
+  objects: readonly JsonObject[],
+  options: { numberRanges?: boolean } = {},
+): { crds: CrdIndex; results: Result[] } {
   const versions = new Map<string, CrdVersion>();
   const kinds = new Map<string, CrdVersion[]>();
   const results: Result[] = [];
@@ -174,7 +178,7 @@ export function loadCrds(objects: readonly JsonObject[]): { crds: CrdIndex; resu
     });
     kinds.set(`${group}/${kind}`, defined);
   }
-  return { crds: { versions, kinds, compiled: new Map(), schemas: newSchemaCompiler() }, results };
+  return { crds: { versions, kinds, compiled: new Map(), schemas: newSchemaCompiler(options) }, results };
 }
 
 /**
@@ -295,13 +299,19 @@ function prune(
   return out;
 }
 
-/** kube-openapi reports the actual type name as the bad value of a type error, the value otherwise. */
-const badValue = (v: Json, typeName?: string): BadValue =>
-  typeName !== undefined && typeName === jsonTypeName(v)
-    ? typeName
-    : v !== null && typeof v === 'object'
-      ? { go: goMarshal(v) }
-      : v;
+/**
+ * kube-openapi reports the actual type name as the bad value of a type error, the value otherwise;
+ * apiextensions' `kubeOpenAPIResultToFieldErrors` gives a plain error (not an
+ * `errors.Validation`: composites, range checks) the bad value "".
+ */
+const badValue = (v: Json, typeName?: string, plain?: boolean): BadValue =>
+  plain === true
+    ? ''
+    : typeName !== undefined && typeName === jsonTypeName(v)
+      ? typeName
+      : v !== null && typeof v === 'object'
+        ? { go: goMarshal(v) }
+        : v;
 
 function checkedObject(obj: JsonObject): JsonObject {
   return isJsonObject(obj) ? obj : {};

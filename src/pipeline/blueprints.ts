@@ -2,7 +2,6 @@
 import type { ClusterClass, JsonObject, ObjectRef } from '../core/model.js';
 import { hasErrors, type Result } from '../core/result.js';
 import { capiProfileOf, type RenderConfig } from '../krm/config.js';
-import { atLeast } from '../core/capi-release.js';
 import { normalizeClusterClass } from '../api/normalize.js';
 import { templateRefsOf } from '../api/refs.js';
 import { buildBlueprint, templateKey, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
@@ -14,7 +13,7 @@ import type { ExtensionClient } from '../extensions/client.js';
 import type { TemplateDefaults } from '../provenance/recorder.js';
 import { clusterKey, namespacedRef, type IdentifiedItem } from './classify.js';
 import { internalError } from './results.js';
-import { newSchemaCompiler } from '../variables/openapi.js';
+import { checksNumberRanges, newSchemaCompiler } from '../variables/openapi.js';
 
 /** A compiled class, with the document it was read from (explain names its fields as written). */
 type BlueprintEntry = { ok: true; blueprint: Blueprint; document: JsonObject } | { ok: false };
@@ -68,7 +67,7 @@ export function blueprintCache(
   const docs = new Map<string, IdentifiedItem>();
   for (const item of classes) docs.set(clusterKey(item.ref.namespace ?? ns, item.ref.name), item);
   const cache = new Map<string, BlueprintEntry>();
-  const schemas = newSchemaCompiler({ numberRanges: atLeast(capiProfileOf(inputs.config), '1.14') });
+  const schemas = newSchemaCompiler({ numberRanges: checksNumberRanges(capiProfileOf(inputs.config)) });
   const classTemplates = new Set<string>();
   const get = (key: string): BlueprintEntry | undefined => {
     const cached = cache.get(key);

@@ -12,6 +12,7 @@ import { PREVIOUS_ANNOTATION } from '../core/labels.js';
 import type { Blueprint } from '../blueprint/blueprint.js';
 import { contractLookup } from '../blueprint/contract.js';
 import { contractVersionsFromCrds, loadCrds, type CrdIndex } from '../apiserver/crds.js';
+import { checksNumberRanges } from '../variables/openapi.js';
 import { inputCrdValidator } from '../apiserver/admission.js';
 import { extensionClientFor, type ExtensionClient } from '../extensions/client.js';
 import { OriginRecorder } from '../provenance/recorder.js';
@@ -143,7 +144,9 @@ export function runContext(
       ns,
     );
   }
-  const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])]);
+  const loaded = loadCrds([...crdObjects, ...(extras.crds ?? [])], {
+    numberRanges: checksNumberRanges(capiProfileOf(config)),
+  });
   results.push(...loaded.results);
   const haveCrds = crdObjects.length + (extras.crds?.length ?? 0) > 0;
   const contractOf = contractLookup(config.contractVersions, contractVersionsFromCrds(loaded.crds));

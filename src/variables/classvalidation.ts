@@ -51,6 +51,11 @@ interface ClassCheckOutcome {
   warnings: FieldError[];
   /** Estimated cost of each compiled rule and messageExpression (undefined: not estimated here). */
   costs: ExpressionCost[];
+  /**
+   * How many of `errors` come from compiling rules (apiextensions' `CELErrors`): unlike schema
+   * errors, they do not keep an enclosing node's rules from being compiled.
+   */
+  celErrors: number;
 }
 
 interface ExpressionCost {
@@ -319,7 +324,7 @@ function schemaNodeErrors(
   celAllowed: boolean,
   cardinality: bigint | null,
 ): ClassCheckOutcome {
-  const out: ClassCheckOutcome = { errors: [], warnings: [], costs: [] };
+  const out: ClassCheckOutcome = { errors: [], warnings: [], costs: [], celErrors: 0 };
   if (n.type !== '' && !VALID_TYPES.includes(n.type)) {
     out.errors.push(fixed(notSupported(child(n.path, 'type'), n.type, VALID_TYPES), FIX.schemaTypeValue));
     return out;
@@ -353,6 +358,7 @@ function schemaNodeErrors(
     out.errors.push(...o.errors);
     out.warnings.push(...o.warnings);
     out.costs.push(...o.costs);
+    out.celErrors += o.celErrors;
   };
   // `CELSchemaContext.childContext`: a child's cardinality is its parent's times the parent's
   // maxProperties/maxItems, unbounded (null) once any of them is.
@@ -378,19 +384,27 @@ function schemaNodeErrors(
     for (const s of n[k] ?? []) merge(schemaNodeErrors(ctx, s, uncorrelatable, false, null));
 
   if (n.validations.length > 0)
-    merge(celRuleErrors(ctx, n, uncorrelatable, celAllowed, out.errors.length === 0, cardinality));
+    merge(celRuleErrors(ctx, n, uncorrelatable, celAllowed, out.errors.length === out.celErrors, cardinality));
   return out;
 }
 
-/** Go `%#v` of an `apiextensions.ValidationRule`, the BadValue CAPI reports for rule compile errors. */
-function goRule(r: SchemaNode['validations'][number]): BadValue {
-  const reason =
-    r.reason === ''
-      ? '(*apiextensions.FieldValueErrorReason)(nil)'
-      : `(*apiextensions.FieldValueErrorReason)(${goQuote(r.reason)})`;
-  return {
-    go: `apiextensions.ValidationRule{Rule:${goQuote(r.rule)}, Message:${goQuote(r.message)}, MessageExpression:${goQuote(r.messageExpression)}, Reason:${reason}, FieldPath:${goQuote(r.fieldPath)}, OptionalOldSelf:(*bool)(nil)}`,
-  };
+/**
+ * The BadValue CAPI reports for a rule's compile error: the `apiextensions.ValidationRule`, which
+ * apimachinery's `field.Invalid` (validation/field/errors.go `ErrorBody`) prints as its JSON, fields
+ * in declaration order (the same in CAPI v1.12-v1.14). The ClusterClass CRD defaults `reason` of
+ * the schema's own rules (clusterclass_types.go `+kubebuilder:default`); nested schemas are kept
+ * as written (preserve-unknown-fields), so their rules' `reason` stays null.
+ */
+function ruleValue(r: SchemaNode['validations'][number], atRoot: boolean): BadValue {
+  const fields: [string, Json][] = [
+    ['Rule', r.rule],
+    ['Message', r.message],
+    ['MessageExpression', r.messageExpression],
+    ['Reason', r.reason === '' ? (atRoot ? 'FieldValueInvalid' : null) : r.reason],
+    ['FieldPath', r.fieldPath],
+    ['OptionalOldSelf', null],
+  ];
+  return { go: `{${fields.map(([k, v]) => `"${k}":${goMarshal(v)}`).join(',')}}` };
 }
 
 /** One expression's estimated cost against `StaticEstimatedCostLimit`, kept for the schema's total. */
@@ -408,7 +422,7 @@ function celRuleErrors(
   noSchemaErrors: boolean,
   cardinality: bigint | null,
 ): ClassCheckOutcome {
-  const out: ClassCheckOutcome = { errors: [], warnings: [], costs: [] };
+  const out: ClassCheckOutcome = { errors: [], warnings: [], costs: [], celErrors: 0 };
   const base = child(n.path, 'x-kubernetes-validations');
   n.validations.forEach((r, i) => {
     const p = index(base, i);
@@ -449,10 +463,25 @@ function celRuleErrors(
     }
   });
   if (!noSchemaErrors || out.errors.length > 0 || !celAllowed) return out;
+  return { ...compiledRuleErrors(ctx, n, uncorrelatable, cardinality, out), celErrors: out.errors.length };
+}
+
+/** The errors of compiling `n`'s rules, their costs and their checks of the node's example and enum. */
+function compiledRuleErrors(
+  ctx: ClassCheckContext,
+  n: SchemaNode,
+  uncorrelatable: string | undefined,
+  cardinality: bigint | null,
+  out: ClassCheckOutcome,
+): ClassCheckOutcome {
+  const base = child(n.path, 'x-kubernetes-validations');
 
   // `CELSchemaContext.TypeInfo`: the root is a resource root (`SchemaDeclType(s, true)`, whose
-  // copy keeps no items: a root array has no type); other nodes have their own declared type.
-  const self = schemaDeclType(n, n === ctx.root);
+  // copy keeps no items: a root array has no type); other nodes have their own declared type,
+  // read from their parent's when the parent is in a rule's scope: under a root array with rules
+  // of its own, every node's type fails as the root's does.
+  const rootFails = n !== ctx.root && ctx.root.validations.length > 0 && !schemaDeclType(ctx.root, true);
+  const self = rootFails ? undefined : schemaDeclType(n, n === ctx.root);
   if (!self) {
     out.errors.push(
       fieldError(
@@ -472,10 +501,16 @@ function celRuleErrors(
     const ruleCost = c.rule.compileError !== undefined ? 0n : c.rule.cost;
     costErrors(out, child(p, 'rule'), 'estimated rule cost', ruleCost === undefined ? undefined : ruleCost * times);
     if (c.rule.compileError !== undefined)
-      out.errors.push(invalid(child(p, 'rule'), goRule(c.def), withFix(c.rule.compileError, FIX.celCompile)));
+      out.errors.push(
+        invalid(child(p, 'rule'), ruleValue(c.def, n === ctx.root), withFix(c.rule.compileError, FIX.celCompile)),
+      );
     if (c.message?.compileError !== undefined)
       out.errors.push(
-        invalid(child(p, 'messageExpression'), goRule(c.def), withFix(c.message.compileError, FIX.celCompile)),
+        invalid(
+          child(p, 'messageExpression'),
+          ruleValue(c.def, n === ctx.root),
+          withFix(c.message.compileError, FIX.celCompile),
+        ),
       );
     else if (c.message)
       costErrors(out, child(p, 'messageExpression'), 'estimated messageExpression cost', c.message.cost);

@@ -18,6 +18,7 @@ import { checkedFormatName, formatChecker, formatNames } from '../core/go/format
 import { defineKey, holdsBigint, int64Double, isInt64, isObject, jsonText, valueAt } from '../core/json.js';
 import { goMarshal, jsonTypeName } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
+import { atLeast, type CapiProfile } from '../core/capi-release.js';
 
 /**
  * The keyword completing ajv's `integer` type check as kube-openapi's (validate/type.go, swag
@@ -193,10 +194,15 @@ export interface SchemaCompiler {
 }
 
 /**
- * `numberRanges`: kube-openapi checks numbers against their type's range (the release CAPI v1.14
- * builds with, k8s.io/kube-openapi v0.0.0-20260317180543; v1.12 and v1.13 build with releases
- * whose `numberValidator` has no type, so it checks nothing).
+ * Whether kube-openapi checks numbers against their type's range (`SchemaValidator.numberValidator`
+ * gives `numberValidator` the node's type and format): from the release CAPI v1.14 builds with
+ * (k8s.io/kube-openapi v0.0.0-20260317180543, also apiextensions-apiserver v0.36's, so the API
+ * server's validation of custom resources too); v1.12 and v1.13 build with releases
+ * (20250710124328, 20250910181357) whose `numberValidator` has no type and checks nothing.
  */
+export const checksNumberRanges = (profile: CapiProfile): boolean => atLeast(profile, '1.14');
+
+/** `numberRanges`: see `checksNumberRanges`. */
 export function newSchemaCompiler(options: { numberRanges?: boolean } = {}): SchemaCompiler {
   const ajv = newAjv();
   // Keyed by the translated schema's JSON text: equal text, equal validation (and error order).
@@ -220,7 +226,11 @@ export function newSchemaCompiler(options: { numberRanges?: boolean } = {}): Sch
 }
 
 /** Chooses the field error's BadValue (CAPI uses the raw variable, class checks the offending value). */
-export type BadValueOf = (offending: Json, typeName?: string) => BadValue;
+/**
+ * The bad value of an error at `offending`: `typeName` for a type error; `plain` for kube-openapi's
+ * plain errors (composite and range checks), which apiextensions reports without their value.
+ */
+export type BadValueOf = (offending: Json, typeName?: string, plain?: boolean) => BadValue;
 
 /**
  * Runs a compiled validator and maps ajv errors to Kubernetes field errors rooted at `basePath`.
@@ -255,7 +265,7 @@ export function schemaErrors(
     }
     if (e.keyword === NUMBER_RANGE) {
       for (const m of numberRangeErrors(e.data as number, e.schema as NumberRange, name))
-        out.push(fieldError('Invalid value', basePath, m, badValue(value)));
+        out.push(fieldError('Invalid value', basePath, m, badValue(value, undefined, true)));
       continue;
     }
     const mapped = mapError(e, name, data ?? null, basePath, badValue);
@@ -331,7 +341,7 @@ const fmtNum = (n: unknown): string => String(n);
  * node with %q.
  */
 const composite = (name: string, msg: string, data: Json, basePath: string, badValue: BadValueOf): FieldError =>
-  fieldError('Invalid value', basePath, `${goQuote(name)} ${msg}`, badValue(data));
+  fieldError('Invalid value', basePath, `${goQuote(name)} ${msg}`, badValue(data, undefined, true));
 
 function mapError(
   e: ErrorObject,

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { binPath, repoRoot } from '../helpers/tools.js';
 import { fleetCluster, observedControlPlane, type Obj } from '../helpers/scenario.js';
+import { generatedCrds, KINDS, type GeneratedKind } from '../../scripts/oracle/generate.mjs';
 
 interface Finding {
   severity: string;
@@ -162,6 +163,63 @@ describe('a ClusterClass update is checked against the Clusters stored when it i
     });
     const classResults = render(root).results.filter((r) => r.resourceRef?.kind === 'ClusterClass');
     expect(classResults.map((r) => r.tags?.rule)).toEqual(['class-removed']);
+  });
+});
+
+describe('template values as the API server of CAPI v1.14 judges them (kube-openapi)', () => {
+  // apiextensions-apiserver pkg/apiserver/validation/validation.go `ValidateCustomResource` with
+  // kube-openapi validate/schema.go `SchemaValidator.numberValidator` (v0.0.0-20260317180543, the
+  // release of apiextensions-apiserver v0.36 that CAPI v1.14 builds with): values.go
+  // `IsValueValidAgainstRange`, a plain error `kubeOpenAPIResultToFieldErrors` reports at the
+  // object's root with the bad value "".
+  const ref = (k: GeneratedKind, name: string) => ({
+    apiVersion: `${k.group}/${k.version}`,
+    kind: k.kind,
+    name,
+  });
+  const template = (k: GeneratedKind, name: string, spec: object = {}) => ({
+    apiVersion: `${k.group}/${k.version}`,
+    kind: k.kind,
+    metadata: { name, namespace: 'default' },
+    spec: { template: { spec } },
+  });
+  const inputs = (size: number) =>
+    [
+      ...generatedCrds(),
+      template(KINDS.infraCluster, 'infra', { size }),
+      template(KINDS.controlPlane, 'cp'),
+      {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'ClusterClass',
+        metadata: { name: 'gen', namespace: 'default' },
+        spec: {
+          infrastructure: { templateRef: ref(KINDS.infraCluster, 'infra') },
+          controlPlane: { templateRef: ref(KINDS.controlPlane, 'cp') },
+        },
+      },
+      {
+        apiVersion: 'cluster.x-k8s.io/v1beta2',
+        kind: 'Cluster',
+        metadata: { name: 'c1', namespace: 'default' },
+        spec: { topology: { classRef: { name: 'gen' }, version: 'v1.34.2' } },
+      },
+    ]
+      .map((d) => YAML.stringify(d))
+      .join('---\n');
+
+  it('a fraction for an integer field fails its type and, from v1.14, the range check at the root', () => {
+    const root = layout({ now: { 'all.yaml': inputs(2.5) } });
+    const v14 = render(root, '--capi-version', '1.14');
+    const templateErrors = v14.results.filter((r) => r.resourceRef?.kind === 'GenClusterTemplate');
+    expect(templateErrors.map((r) => r.field?.path ?? '')).toEqual(['spec.template.spec.size', '']);
+    expect(templateErrors[1]?.message).toMatch(
+      /^Invalid value: "": Checked value must be of type integer \(default format\) in spec\.template\.spec\.size/,
+    );
+    const v13 = render(root, '--capi-version', '1.13');
+    expect(
+      v13.results.filter((r) => r.resourceRef?.kind === 'GenClusterTemplate').map((r) => r.field?.path ?? ''),
+    ).toEqual(['spec.template.spec.size']);
+    expect(render(layout({ now: { 'all.yaml': inputs(3) } }), '--capi-version', '1.14').status).toBe(0);
   });
 });
 

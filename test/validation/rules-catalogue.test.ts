@@ -708,7 +708,7 @@ describe('ClusterClass variable definitions (§5.3)', () => {
     expectRule(compiled, {
       ...CC,
       path: 'spec.variables[c].schema.openAPIV3Schema.x-kubernetes-validations[0].rule',
-      capi: 'Invalid value: apiextensions.ValidationRule{Rule:"self +"',
+      capi: 'Invalid value: {"Rule":"self +","Message":"","MessageExpression":"","Reason":"FieldValueInvalid"',
       fix: 'fix the CEL expression',
       open: true,
     });

@@ -142,6 +142,105 @@ describe('the types of CEL rules', () => {
   });
 });
 
+describe('null, aggregate literals and the Kubernetes library in CEL rules', () => {
+  // cel-go checker/types.go `internalIsAssignableNull` (`isLegacyNullable`: objects, library
+  // types, durations and timestamps take null; strings, numbers, lists and maps do not).
+  const rule = (type: JsonObject, r: string) => ({ ...type, 'x-kubernetes-validations': [{ rule: r }] });
+  const compileError = (schema: JsonObject) => {
+    const { code, errors } = classErrors(schema);
+    expect(code).toBe(1);
+    expect(errors).toHaveLength(1);
+    return errors[0] as string;
+  };
+  const refusedAt = (schema: JsonObject, column: number, detail: string) => {
+    const e = compileError(schema);
+    expect(e.startsWith(`${V}.x-kubernetes-validations[0].rule: Invalid value: {"Rule":`)).toBe(true);
+    expect(e).toContain(`compilation failed: ERROR: <input>:1:${column}: ${detail}`);
+  };
+  const obj = (x: JsonObject) => ({ type: 'object', properties: { x } });
+
+  it('refuses comparing a string, a number, a list or a map with null; accepts an object, dyn', () => {
+    refusedAt(
+      rule(obj({ type: 'string' }), 'self.x == null'),
+      8,
+      "found no matching overload for '_==_' applied to '(string, null)'",
+    );
+    refusedAt(
+      rule(obj({ type: 'integer' }), 'self.x != null'),
+      8,
+      "found no matching overload for '_!=_' applied to '(int, null)'",
+    );
+    refusedAt(
+      rule(obj({ type: 'array', items: { type: 'string' } }), 'self.x == null'),
+      8,
+      "found no matching overload for '_==_' applied to '(list(string), null)'",
+    );
+    refusedAt(
+      rule({ type: 'string' }, 'null == self'),
+      6,
+      "found no matching overload for '_==_' applied to '(null, string)'",
+    );
+    for (const schema of [
+      rule(obj({ type: 'object', properties: { a: { type: 'string' } } }), 'self.x == null'),
+      rule(obj({ 'x-kubernetes-int-or-string': true }), 'self.x == null'),
+      rule({ type: 'string', format: 'date-time' }, 'self != null'),
+      rule({ type: 'string' }, 'quantity(self) != null && null == null'),
+    ])
+      expect(classErrors(schema)).toEqual({ code: 0, errors: [] });
+  });
+
+  it('refuses list and map literals mixing element types, as the homogeneity validator does', () => {
+    // cel-go cel/validator.go `homogeneousAggregateLiteralValidator` (k8s.io/apiserver
+    // pkg/cel/environment/base.go `HomogeneousAggregateLiterals`): each element against the first.
+    refusedAt(rule({ type: 'string' }, "size([1, 'a']) > 0"), 10, "expected type 'int' but found 'string'");
+    refusedAt(rule({ type: 'string' }, 'size([null, 1]) > 0'), 13, "expected type 'null' but found 'int'");
+    refusedAt(rule({ type: 'string' }, "size([dyn(1), 'a']) > 0"), 15, "expected type 'dyn' but found 'string'");
+    refusedAt(rule({ type: 'string' }, "size({'a': 1, 2: 3}) > 0"), 15, "expected type 'string' but found 'int'");
+    expect(classErrors(rule({ type: 'string' }, "'%s %d'.format(['a', 1]) != ''"))).toEqual({ code: 0, errors: [] });
+  });
+
+  it("type-checks the Kubernetes library's functions by their declared overloads, at cel-go's column", () => {
+    // k8s.io/apiserver pkg/cel/library quantity.go, urls.go, ip.go, cidr.go, regex.go; cel-go
+    // parser/parser.go locates a call at its `(`.
+    const overloads: [string, number, string][] = [
+      ["quantity(1) == quantity('1')", 9, "'quantity' applied to '(int)'"],
+      ['self.find(1) == self', 10, "'find' applied to 'string.(int)'"],
+      ['quantity(self).isGreaterThan(1)', 29, "'isGreaterThan' applied to 'kubernetes.Quantity.(int)'"],
+      ["ip(self).family() == 'x'", 19, "'_==_' applied to '(int, string)'"],
+      ['quantity(self).sign() == 1', 20, "'sign' applied to 'kubernetes.Quantity.()'"],
+      ["sets.contains([1], ['a'])", 14, "'sets.contains' applied to '(list(int), list(string))'"],
+    ];
+    for (const [r, column, call] of overloads)
+      refusedAt(rule({ type: 'string' }, r), column, `found no matching overload for ${call}`);
+    expect(compileError(rule({ type: 'string' }, 'quantity(self)'))).toMatch(/cel expression must evaluate to a bool/);
+    for (const r of [
+      'ip.isCanonical(self)',
+      "url(self).getQuery()['a'][0] == 'b'",
+      'cidr(self).ip().family() == 4 && cidr(self).masked() == cidr(self)',
+      "semver(self, true).isLessThan(semver('1.0.0'))",
+      "self.split(',', 2).size() == self.replace('a', 'b', 1).size()",
+    ])
+      expect(classErrors(rule({ type: 'string', maxLength: 64 }, r))).toEqual({ code: 0, errors: [] });
+  });
+
+  it('reports an internal error for every rule under a root array with rules of its own', () => {
+    // apiextensions validation/cel_validation.go `CELSchemaContext.TypeInfo`: a child's type info is
+    // read from its parent's, whose failure (a root array has no type) it returns.
+    const items = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      'x-kubernetes-validations': [{ rule: 'self.a == null' }],
+    };
+    const internal =
+      ': Internal error: internal error: failed to construct type information for x-kubernetes-validations rules: unable to convert structural schema to CEL declarations';
+    const { errors } = classErrors({ type: 'array', items, 'x-kubernetes-validations': [{ rule: 'self.size() < 5' }] });
+    expect(errors.map((e) => e.replace(/; .*$/, '')).sort()).toEqual([
+      `${V}.items.x-kubernetes-validations${internal}`,
+      `${V}.x-kubernetes-validations${internal}`,
+    ]);
+  });
+});
+
 describe('the estimated cost of CEL rules', () => {
   // CAPI internal/topology/variables/clusterclass_variable_validation.go `validateSchema`
   // (`getExpressionCost`, `StaticEstimatedCostLimit`) and `validateRootSchema`
@@ -199,5 +298,31 @@ describe('the estimated cost of CEL rules', () => {
     expect(limits(classErrors(schema).errors)[0]).toBe(
       `${V}.properties[l].items.x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x`,
     );
+  });
+
+  it('estimates the Kubernetes library functions and replace, find, maps as cel-go does', () => {
+    // k8s.io/apiserver pkg/cel/library/cost.go `EstimateCallCost` (`replace`: the target's size
+    // times twice the traversal factor, the result's size from the literals' sizes; `find`: the
+    // string's size times the regex's; `quantity`, `url`, `cidr`: the string's size), times the
+    // 100,000 items of the list. Factors as the v1.12-v1.14 oracles give them.
+    const perItem = (r: string) => ({
+      type: 'array',
+      maxItems: 100000,
+      items: { type: 'string', maxLength: 5000, 'x-kubernetes-validations': [{ rule: r }] },
+    });
+    const factor = (r: string) =>
+      limits(classErrors(perItem(r)).errors)[0]?.replace(/^.*exceeds budget by factor of /, '');
+    expect(factor("self.replace('a', 'bb') != ''")).toBe('40.0x');
+    expect(factor("self.replace('a', 'bb').contains('x')")).toBe('80.0x');
+    expect(factor("self.replace('ab', 'b').contains('x')")).toBe('60.0x');
+    expect(factor("self.find('[a-z]+').contains('x')")).toBe('60.0x');
+    expect(factor("url(self).getHost() == 'x'")).toBe('20.0x');
+    expect(factor("isQuantity(self) && quantity(self).isGreaterThan(quantity('1'))")).toBe('40.0x');
+    expect(
+      factor("isCIDR(self) && cidr(self).containsIP('1.2.3.4') && cidr(self).containsCIDR(cidr('1.0.0.0/8'))"),
+    ).toBe('60.2x');
+    expect(factor("{'a': self}['a'].contains('x')")).toBe('20.3x');
+    expect(factor("self.split(',').join('-') != ''")).toBe('more than 100x');
+    expect(factor('isURL(self)')).toBeUndefined();
   });
 });

@@ -233,7 +233,7 @@ describe('ClusterClass variable validation (§5.3)', () => {
       errs.some(
         (e) =>
           e.startsWith(
-            `${S}[c].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: apiextensions.ValidationRule{Rule:"self +"`,
+            `${S}[c].schema.openAPIV3Schema.x-kubernetes-validations[0].rule: Invalid value: {"Rule":"self +","Message":"","MessageExpression":"","Reason":"FieldValueInvalid","FieldPath":"","OptionalOldSelf":null}: compilation failed`,
           ) && e.includes('compilation failed'),
       ),
     ).toBe(true);

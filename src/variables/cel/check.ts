@@ -46,6 +46,15 @@ const T = {
   duration: simple('duration'),
   timestamp: simple('timestamp'),
 };
+const opaque = (name: string): CelType => ({ kind: 'opaque', name });
+/** The types of k8s.io/apiserver pkg/cel (quantity.go, ip.go, cidr.go, url.go, semver.go). */
+const K = {
+  quantity: opaque('kubernetes.Quantity'),
+  ip: opaque('net.IP'),
+  cidr: opaque('net.CIDR'),
+  url: opaque('kubernetes.URL'),
+  semver: opaque('kubernetes.Semver'),
+};
 const sig = (args: Param[], result: Param): Overload => ({ args, result });
 const same = (kinds: (keyof typeof T)[], result?: CelType): Overload[] =>
   kinds.map((k) => sig([T[k], T[k]], result ?? T[k]));
@@ -84,6 +93,23 @@ const GLOBAL: Record<string, Overload[]> = {
   size: [sig([T.string], T.int), sig([T.bytes], T.int), sig([{ list: 'A' }], T.int), sig([{ map: ['A', 'B'] }], T.int)],
   matches: [sig([T.string, T.string], T.bool)],
   '@not_strictly_false': [sig([T.bool], T.bool)],
+  // k8s.io/apiserver pkg/cel/library: quantity.go, urls.go, ip.go, cidr.go, semverlib.go
+  quantity: [sig([T.string], K.quantity)],
+  isQuantity: [sig([T.string], T.bool)],
+  url: [sig([T.string], K.url)],
+  isURL: [sig([T.string], T.bool)],
+  ip: [sig([T.string], K.ip)],
+  isIP: [sig([T.string], T.bool)],
+  cidr: [sig([T.string], K.cidr)],
+  isCIDR: [sig([T.string], T.bool)],
+  semver: [sig([T.string], K.semver), sig([T.string, T.bool], K.semver)],
+  isSemver: [sig([T.string], T.bool), sig([T.string, T.bool], T.bool)],
+  sign: [sig([K.quantity], T.int)],
+  'ip.isCanonical': [sig([T.string], T.bool)],
+  // cel-go ext/sets.go (list_sets_contains_list, ...)
+  'sets.contains': [sig([{ list: 'A' }, { list: 'A' }], T.bool)],
+  'sets.equivalent': [sig([{ list: 'A' }, { list: 'A' }], T.bool)],
+  'sets.intersects': [sig([{ list: 'A' }, { list: 'A' }], T.bool)],
 };
 
 const stringMember = (args: CelType[], result: CelType): Overload[] => [sig([T.string, ...args], result)];
@@ -98,6 +124,42 @@ const MEMBER: Record<string, Overload[]> = {
   upperAscii: stringMember([], T.string),
   trim: stringMember([], T.string),
   join: [sig([{ list: T.string }], T.string), sig([{ list: T.string }, T.string], T.string)],
+  // cel-go ext/strings.go
+  replace: [sig([T.string, T.string, T.string], T.string), sig([T.string, T.string, T.string, T.int], T.string)],
+  split: [sig([T.string, T.string], listOf(T.string)), sig([T.string, T.string, T.int], listOf(T.string))],
+  // k8s.io/apiserver pkg/cel/library: regex.go, quantity.go, semverlib.go, ip.go, cidr.go, urls.go
+  find: [sig([T.string, T.string], T.string)],
+  findAll: [sig([T.string, T.string], listOf(T.string)), sig([T.string, T.string, T.int], listOf(T.string))],
+  isGreaterThan: [sig([K.quantity, K.quantity], T.bool), sig([K.semver, K.semver], T.bool)],
+  isLessThan: [sig([K.quantity, K.quantity], T.bool), sig([K.semver, K.semver], T.bool)],
+  compareTo: [sig([K.quantity, K.quantity], T.int), sig([K.semver, K.semver], T.int)],
+  asApproximateFloat: [sig([K.quantity], T.double)],
+  // `sign` is declared as a global function only (`quantity_sign`): as a member it has no overload.
+  sign: [],
+  asInteger: [sig([K.quantity], T.int)],
+  isInteger: [sig([K.quantity], T.bool)],
+  add: [sig([K.quantity, K.quantity], K.quantity), sig([K.quantity, T.int], K.quantity)],
+  sub: [sig([K.quantity, K.quantity], K.quantity), sig([K.quantity, T.int], K.quantity)],
+  major: [sig([K.semver], T.int)],
+  minor: [sig([K.semver], T.int)],
+  patch: [sig([K.semver], T.int)],
+  family: [sig([K.ip], T.int)],
+  isUnspecified: [sig([K.ip], T.bool)],
+  isLoopback: [sig([K.ip], T.bool)],
+  isLinkLocalMulticast: [sig([K.ip], T.bool)],
+  isLinkLocalUnicast: [sig([K.ip], T.bool)],
+  isGlobalUnicast: [sig([K.ip], T.bool)],
+  containsIP: [sig([K.cidr, T.string], T.bool), sig([K.cidr, K.ip], T.bool)],
+  containsCIDR: [sig([K.cidr, T.string], T.bool), sig([K.cidr, K.cidr], T.bool)],
+  ip: [sig([K.cidr], K.ip)],
+  prefixLength: [sig([K.cidr], T.int)],
+  masked: [sig([K.cidr], K.cidr)],
+  getScheme: [sig([K.url], T.string)],
+  getHost: [sig([K.url], T.string)],
+  getHostname: [sig([K.url], T.string)],
+  getPort: [sig([K.url], T.string)],
+  getEscapedPath: [sig([K.url], T.string)],
+  getQuery: [sig([K.url], { kind: 'map', key: T.string, value: listOf(T.string) })],
 };
 
 /** Result types of functions whose overloads are not checked here, where every overload agrees. */
@@ -112,10 +174,8 @@ const RESULT: Record<string, CelType> = {
   timestamp: T.timestamp,
   type: simple('type'),
   dyn: DYN,
-  replace: T.string,
   substring: T.string,
   charAt: T.string,
-  split: listOf(T.string),
   quote: T.string,
   format: T.string,
 };
@@ -129,6 +189,9 @@ const CONSTANT_TYPES: Record<string, CelType> = {
   bytesValue: T.bytes,
   nullValue: simple('null'),
 };
+
+/** cel-go `isLegacyNullable` (opaque, struct, any, duration, timestamp) and null itself. */
+const NULLABLE: ReadonlySet<CelType['kind']> = new Set(['null', 'object', 'opaque', 'duration', 'timestamp']);
 
 const isOpen = (t: CelType): boolean => t.kind === 'dyn' || t.kind === 'unknown' || t.kind === 'error';
 
@@ -149,13 +212,15 @@ function assignable(actual: CelType, p: Param, b: Bindings): boolean {
   if ('map' in p)
     return actual.kind === 'map' && assignable(actual.key, p.map[0], b) && assignable(actual.value, p.map[1], b);
   if (isOpen(p)) return true;
-  // null: whether cel-go assigns it to a declared type is not modelled here; accept.
-  if (actual.kind === 'null' || p.kind === 'null') return true;
+  // cel-go checker/types.go `internalIsAssignableNull`: null only where `isLegacyNullable`.
+  if (actual.kind === 'null') return NULLABLE.has(p.kind);
+  if (p.kind === 'null') return NULLABLE.has(actual.kind);
   if (actual.kind !== p.kind) return false;
   if (actual.kind === 'list' && p.kind === 'list') return assignable(actual.elem, p.elem, b);
   if (actual.kind === 'map' && p.kind === 'map')
     return assignable(actual.key, p.key, b) && assignable(actual.value, p.value, b);
-  if (actual.kind === 'object' && p.kind === 'object') return actual.name === p.name;
+  if ((actual.kind === 'object' || actual.kind === 'opaque') && (p.kind === 'object' || p.kind === 'opaque'))
+    return actual.name === p.name;
   return true;
 }
 
@@ -190,9 +255,41 @@ function signature(argTypes: CelType[], member: boolean): string {
 
 type Scope = ReadonlyMap<string, CelType>;
 
+/** cel-go `mostGeneral` for what this module infers: an open type over a concrete one. */
+const mostGeneral = (a: CelType, b: CelType): CelType => (isOpen(a) ? a : isOpen(b) ? b : a);
+
+/**
+ * cel-go `checkCreateList`/`checkCreateMap` element types (`joinTypes`): Kubernetes' base
+ * environment (k8s.io/apiserver pkg/cel/environment/base.go) sets `HomogeneousAggregateLiterals`,
+ * which from cel-go v0.26 is only an AST validator, so the checker joins mixed elements to dyn.
+ */
+function joinTypes(ts: CelType[]): CelType {
+  let joined: CelType | undefined;
+  for (const t of ts)
+    joined = joined === undefined ? t : assignable(t, joined, new Map()) ? mostGeneral(joined, t) : DYN;
+  return joined ?? UNKNOWN;
+}
+
+const hasUnknown = (t: CelType): boolean =>
+  t.kind === 'unknown' ||
+  (t.kind === 'list' && hasUnknown(t.elem)) ||
+  (t.kind === 'map' && (hasUnknown(t.key) || hasUnknown(t.value)));
+
+/** The elements (or keys, or values) of one aggregate literal, for the homogeneity validator. */
+interface Literal {
+  exprs: Expr[];
+  /** A list reports its first mismatch only; a map every mismatching key and value. */
+  stopAtFirst: boolean;
+  /** Inside a `format` call, which the strings extension exempts. */
+  exempt: boolean;
+}
+
 /** cel-go `checker`: one walk over an expression, recording each expression's type. */
 class Checker {
   readonly r: CheckResult = { errors: [], type: UNKNOWN, types: new Map(), usesOldSelf: false, unsupported: [] };
+
+  private readonly literals: Literal[] = [];
+  private inFormat = 0;
 
   constructor(
     private readonly self: CelType,
@@ -201,6 +298,29 @@ class Checker {
 
   private error(e: Expr, message: string): void {
     this.r.errors.push({ offset: this.positions[e.id.toString()], message });
+  }
+
+  private typeOf(e: Expr): CelType {
+    return this.r.types.get(e.id) ?? UNKNOWN;
+  }
+
+  /**
+   * cel-go cel/validator.go `homogeneousAggregateLiteralValidator.Validate`, run after a check
+   * without errors: every element of a list or map literal has the type of the first
+   * (`IsEquivalentType`; a type not inferred here passes).
+   */
+  validateHomogeneousLiterals(): void {
+    for (const { exprs, stopAtFirst, exempt } of this.literals) {
+      const [first, ...rest] = exprs;
+      if (exempt || !first) continue;
+      const expected = this.typeOf(first);
+      for (const x of rest) {
+        const t = this.typeOf(x);
+        if (hasUnknown(expected) || hasUnknown(t) || formatType(expected) === formatType(t)) continue;
+        this.error(x, `expected type '${formatType(expected)}' but found '${formatType(t)}'`);
+        if (stopAtFirst) break;
+      }
+    }
   }
 
   /** `checkSelectField`. */
@@ -213,6 +333,9 @@ class Checker {
         if (!t) this.error(e, `undefined field '${field}'`);
         return t ?? simple('error');
       }
+      case 'opaque':
+        // A library object type has no fields cel-go would select; not modelled here.
+        return UNKNOWN;
       default:
         if (!isOpen(operand)) this.error(e, `type '${formatType(operand)}' does not support field selection`);
         return operand.kind === 'unknown' ? UNKNOWN : DYN;
@@ -221,11 +344,24 @@ class Checker {
 
   /** `checkCall` and `resolveOverload`. */
   private call(e: Expr, fn: string, target: Expr | undefined, args: Expr[], scope: Scope): CelType {
+    if (fn === 'format') this.inFormat++;
+    try {
+      return this.checkCall(e, fn, target, args, scope);
+    } finally {
+      if (fn === 'format') this.inFormat--;
+    }
+  }
+
+  private checkCall(e: Expr, fn: string, target: Expr | undefined, args: Expr[], scope: Scope): CelType {
     const tt = target?.exprKind;
-    if (tt?.case === 'identExpr' && KUBERNETES_NAMESPACES.has(tt.value.name) && !scope.has(tt.value.name)) {
-      this.r.unsupported.push(`${tt.value.name}.${fn}`);
-      for (const a of args) this.walk(a, scope);
-      return UNKNOWN;
+    const qualified = tt?.case === 'identExpr' && !scope.has(tt.value.name) ? `${tt.value.name}.${fn}` : undefined;
+    if (qualified && (GLOBAL[qualified] || KUBERNETES_NAMESPACES.has(qualified.split('.')[0] as string))) {
+      // A namespaced function (`sets.contains(...)`, `ip.isCanonical(...)`), resolved by its qualified name.
+      if (KUBERNETES_NAMESPACES.has(qualified.split('.')[0] as string)) this.r.unsupported.push(qualified);
+      const argTypes = args.map((a) => this.walk(a, scope));
+      const overloads = GLOBAL[qualified];
+      if (!overloads) return UNKNOWN;
+      return this.resolved(e, qualified, overloads, argTypes, false);
     }
     const targetType = target ? this.walk(target, scope) : undefined;
     const argTypes = args.map((a) => this.walk(a, scope));
@@ -239,26 +375,22 @@ class Checker {
     }
     const all = targetType ? [targetType, ...argTypes] : argTypes;
     const overloads = (targetType ? MEMBER : GLOBAL)[fn];
-    if (overloads) {
-      const t = resolve(overloads, all);
-      if (t === undefined) {
-        this.error(
-          e,
-          `found no matching overload for '${fn}' applied to '${signature(all, targetType !== undefined)}'`,
-        );
-        return simple('error');
-      }
-      return t;
-    }
-    if (!/^[_!@-]/.test(fn) && !SUPPORTED_FUNCTIONS.has(fn)) {
-      if (KUBERNETES_ONLY_FUNCTIONS.has(fn)) this.r.unsupported.push(fn);
-      else {
-        this.error(e, `undeclared reference to '${fn}' (in container '')`);
-        return simple('error');
-      }
+    if (KUBERNETES_ONLY_FUNCTIONS.has(fn)) this.r.unsupported.push(fn);
+    if (overloads) return this.resolved(e, fn, overloads, all, targetType !== undefined);
+    if (!/^[_!@-]/.test(fn) && !SUPPORTED_FUNCTIONS.has(fn) && !KUBERNETES_ONLY_FUNCTIONS.has(fn)) {
+      this.error(e, `undeclared reference to '${fn}' (in container '')`);
+      return simple('error');
     }
     if (fn === 'indexOf' || fn === 'lastIndexOf') return T.int;
     return RESULT[fn] ?? UNKNOWN;
+  }
+
+  /** `resolveOverload`'s result, or its error. */
+  private resolved(e: Expr, fn: string, overloads: Overload[], argTypes: CelType[], member: boolean): CelType {
+    const t = resolve(overloads, argTypes);
+    if (t !== undefined) return t;
+    this.error(e, `found no matching overload for '${fn}' applied to '${signature(argTypes, member)}'`);
+    return simple('error');
   }
 
   /** `checkComprehension`. */
@@ -320,16 +452,34 @@ class Checker {
         return this.call(e, k.value.function, k.value.target, k.value.args, scope);
       case 'listExpr': {
         const elems = k.value.elements.map((el) => this.walk(el, scope));
-        const [first] = elems;
-        return listOf(first && elems.every((t) => sameType(t, first)) ? first : UNKNOWN);
+        this.literals.push({ exprs: k.value.elements, stopAtFirst: true, exempt: this.inFormat > 0 });
+        return listOf(joinTypes(elems));
       }
-      case 'structExpr':
-        if (k.value.messageName) this.r.unsupported.push(`message construction ${k.value.messageName}`);
+      case 'structExpr': {
+        if (k.value.messageName) {
+          this.r.unsupported.push(`message construction ${k.value.messageName}`);
+          for (const entry of k.value.entries) if (entry.value) this.walk(entry.value, scope);
+          return UNKNOWN;
+        }
+        const keys: Expr[] = [];
+        const values: Expr[] = [];
         for (const entry of k.value.entries) {
+          if (entry.keyKind.case === 'mapKey') keys.push(entry.keyKind.value);
+          if (entry.value) values.push(entry.value);
           if (entry.keyKind.case === 'mapKey') this.walk(entry.keyKind.value, scope);
           if (entry.value) this.walk(entry.value, scope);
         }
-        return UNKNOWN;
+        if (keys.length !== values.length) return UNKNOWN;
+        this.literals.push({ exprs: keys, stopAtFirst: false, exempt: this.inFormat > 0 });
+        this.literals.push({ exprs: values, stopAtFirst: false, exempt: this.inFormat > 0 });
+        return keys.length === 0
+          ? { kind: 'map', key: UNKNOWN, value: UNKNOWN }
+          : {
+              kind: 'map',
+              key: joinTypes(keys.map((x) => this.typeOf(x))),
+              value: joinTypes(values.map((x) => this.typeOf(x))),
+            };
+      }
       case 'comprehensionExpr':
         return this.comprehension(k.value, scope);
       default:
@@ -345,6 +495,7 @@ class Checker {
 export function check(expr: Expr, self: CelType, positions: Record<string, number>): CheckResult {
   const c = new Checker(self, positions);
   c.r.type = c.walk(expr, new Map());
+  if (c.r.errors.length === 0) c.validateHomogeneousLiterals();
   c.r.errors.sort((a, b) => (a.offset ?? -1) - (b.offset ?? -1));
   return c.r;
 }

@@ -55,6 +55,8 @@ const unionEntry = (a: Entry | undefined, b: Entry | undefined): Entry | undefin
 function sizeState(checked: CheckResult, self: CelType) {
   const paths = new Map<bigint, string[]>();
   const sizes = new Map<bigint, bigint>();
+  /** Results whose size CAPI computes from minimum sizes, which are not tracked here. */
+  const unsized = new Set<bigint>();
   const entries = new Map<bigint, Entry>();
   const locals = new Map<string, Local[]>();
   const peek = (name: string): Local | undefined => locals.get(name)?.at(-1);
@@ -105,6 +107,7 @@ function sizeState(checked: CheckResult, self: CelType) {
 
   /** `computeSize`. */
   const computeSize = (e: Expr): bigint | undefined => {
+    if (unsized.has(e.id)) throw new NotCovered();
     const known = sizes.get(e.id);
     if (known !== undefined) return known;
     const lit = literalSize(e);
@@ -135,9 +138,11 @@ function sizeState(checked: CheckResult, self: CelType) {
   };
 
   const kindOf = (e: Expr) => typeOf(e).kind;
+  const hasType = (e: Expr) => checked.types.has(e.id);
   return {
     paths,
     sizes,
+    unsized,
     entries,
     peek,
     push,
@@ -152,6 +157,7 @@ function sizeState(checked: CheckResult, self: CelType) {
     librarySize,
     elementSize,
     kindOf,
+    hasType,
   };
 }
 type State = ReturnType<typeof sizeState>;
@@ -249,6 +255,9 @@ function cost(e: Expr, st: State): bigint {
 }
 
 function costCall(e: Expr, fn: string, target: Expr | undefined, args: Expr[], st: State): bigint {
+  // A namespaced function (`ip.isCanonical(s)`): the checker resolved it by its qualified name.
+  if (target?.exprKind.case === 'identExpr' && !st.hasType(target))
+    return costCall(e, `${target.exprKind.value.name}.${fn}`, undefined, args, st);
   if (fn === 'dyn' && args.length === 1 && !target) {
     const a = args[0] as Expr;
     const c = cost(a, st);
@@ -293,6 +302,11 @@ function costCall(e: Expr, fn: string, target: Expr | undefined, args: Expr[], s
     case '_<=_':
     case '_>_':
     case '_>=_': {
+      const opaqueEquality = fn === '_==_' && kinds[0] === 'opaque' ? libraryEqualityCost(a0 as Expr, st) : undefined;
+      if (opaqueEquality !== undefined) {
+        fnCost = add(opaqueEquality, argSum);
+        break;
+      }
       if (!fn.includes('=') || fn === '_<=_' || fn === '_>=_') {
         // Ordering: strings and bytes by size, everything else fixed.
         if (!concrete(kinds)) throw new NotCovered();
@@ -350,18 +364,38 @@ function costCall(e: Expr, fn: string, target: Expr | undefined, args: Expr[], s
       fnCost = add(1n, argSum);
       break;
     default: {
-      const library = libraryCallCost(fn, target, args, argSum, st);
+      const library = libraryCallCost(e, fn, target, args, argSum, st);
       fnCost = library.fnCost;
       resultSize = library.resultSize;
     }
   }
-  if (resultSize === undefined) resultSize = st.computeSize(e);
+  if (resultSize === undefined && !st.unsized.has(e.id)) resultSize = st.computeSize(e);
   if (resultSize !== undefined) st.sizes.set(e.id, resultSize);
   return add(sum, fnCost);
 }
 
+/**
+ * Kubernetes' estimate of `_==_` between library values (`EstimateCallCost`): 1 for IPs, CIDRs,
+ * quantities and semvers; a URL's size (its string's, the right side's taken for both) times the
+ * traversal factor.
+ */
+function libraryEqualityCost(lhs: Expr, st: State): bigint {
+  const t = st.typeOf(lhs);
+  if (t.kind !== 'opaque') throw new NotCovered();
+  if (t.name !== 'kubernetes.URL') return 1n;
+  throw new NotCovered();
+}
+
+const stringLiteralSize = (e: Expr | undefined): bigint | undefined => {
+  const k = e?.exprKind;
+  return k?.case === 'constExpr' && k.value.constantKind.case === 'stringValue'
+    ? BigInt([...k.value.constantKind.value].length)
+    : undefined;
+};
+
 /** Kubernetes' library estimator (`EstimateCallCost`) and cel-go's for the string and list functions. */
 function libraryCallCost(
+  e: Expr,
   fn: string,
   target: Expr | undefined,
   args: Expr[],
@@ -424,6 +458,134 @@ function libraryCallCost(
       if (a0) s = add(s, mul(st.librarySize(a0), listSize > 0n ? listSize - 1n : 0n));
       fnCost = add(byFactor(s, STRING_TRAVERSAL), argSum);
       resultSize = s;
+      break;
+    }
+    default:
+      return kubernetesCallCost(e, fn, target, args, argSum, st);
+  }
+  return { fnCost, resultSize };
+}
+
+/**
+ * Kubernetes' O(1) functions (members of quantities, semvers, IPs, CIDRs, URLs); `isURL` has no
+ * estimate there and takes cel-go's default, 1.
+ */
+const CONSTANT_COST: ReadonlySet<string> = new Set([
+  'masked',
+  'prefixLength',
+  'family',
+  'isUnspecified',
+  'isLoopback',
+  'isLinkLocalMulticast',
+  'isLinkLocalUnicast',
+  'isGlobalUnicast',
+  'sign',
+  'asInteger',
+  'isInteger',
+  'asApproximateFloat',
+  'isGreaterThan',
+  'isLessThan',
+  'compareTo',
+  'add',
+  'sub',
+  'major',
+  'minor',
+  'patch',
+  'getScheme',
+  'getHostname',
+  'getHost',
+  'getPort',
+  'getEscapedPath',
+  'getQuery',
+  'isURL',
+]);
+
+/** k8s.io/apiserver pkg/cel/library/cost.go `EstimateCallCost` for the Kubernetes library and `replace`. */
+function kubernetesCallCost(
+  e: Expr,
+  fn: string,
+  target: Expr | undefined,
+  args: Expr[],
+  argSum: bigint,
+  st: State,
+): { fnCost: bigint; resultSize?: bigint } {
+  if (CONSTANT_COST.has(fn)) return { fnCost: add(1n, argSum) };
+  const [a0, a1] = args;
+  let fnCost: bigint;
+  let resultSize: bigint | undefined;
+  switch (fn) {
+    case 'replace': {
+      // The size of the result needs the arguments' minimum sizes: known here for literals only.
+      if (!target || args.length < 2) throw new NotCovered();
+      const s = st.librarySize(target);
+      fnCost = add(byFactor(s, 2 * STRING_TRAVERSAL), argSum);
+      const from = stringLiteralSize(a0);
+      const to = stringLiteralSize(a1);
+      if (from === undefined || to === undefined || (from > 0n && to > from && s === U64_MAX)) st.unsized.add(e.id);
+      else if (from === 0n) resultSize = add(mul(s < U64_MAX ? s + 1n : s, to), s);
+      else if (to <= from) resultSize = s;
+      else resultSize = mul(BigInt(Math.ceil(Number(s) / Number(from))), to);
+      break;
+    }
+    case 'find':
+    case 'findAll': {
+      if (!target || !a0) throw new NotCovered();
+      const s = st.librarySize(target);
+      fnCost = add(
+        mul(byFactor(add(s, 1n), STRING_TRAVERSAL), byFactor(st.librarySize(a0), REGEX_STRING_LENGTH)),
+        argSum,
+      );
+      resultSize = s;
+      break;
+    }
+    case 'url':
+    case 'quantity':
+    case 'isQuantity':
+    case 'semver':
+    case 'isSemver':
+    case 'cidr':
+    case 'isIP':
+    case 'isCIDR':
+    case 'ip': {
+      if (fn === 'ip' && target) {
+        fnCost = add(1n, argSum); // `cidr_ip`
+        break;
+      }
+      if (target || !a0) throw new NotCovered();
+      const s = st.librarySize(a0);
+      fnCost = add(byFactor(s, STRING_TRAVERSAL), argSum);
+      if (fn === 'url') resultSize = s;
+      break;
+    }
+    case 'ip.isCanonical':
+      if (!a0) throw new NotCovered();
+      fnCost = add(byFactor(st.librarySize(a0), 2 * STRING_TRAVERSAL), argSum);
+      break;
+    case 'containsIP':
+    case 'containsCIDR': {
+      // An IP's size is taken as 4 to 16 bytes; a string argument is parsed first.
+      let c = byFactor(32n, STRING_TRAVERSAL);
+      if (fn === 'containsCIDR') c = add(add(c, byFactor(16n, STRING_TRAVERSAL)), 1n);
+      if (a0 && st.kindOf(a0) === 'string') c = add(c, byFactor(st.librarySize(a0), STRING_TRAVERSAL));
+      else if (!a0 || st.kindOf(a0) !== 'opaque') throw new NotCovered();
+      fnCost = add(c, argSum);
+      break;
+    }
+    case 'isSorted':
+    case 'sum':
+    case 'max':
+    case 'min':
+    case 'indexOf':
+    case 'lastIndexOf': {
+      if (!target) throw new NotCovered();
+      const t = st.typeOf(target);
+      if (t.kind === 'list') {
+        const elem = t.elem.kind;
+        if (elem === 'unknown') throw new NotCovered();
+        const elCost =
+          elem === 'string' || elem === 'bytes' ? add(1n, byFactor(st.elementSize(target), STRING_TRAVERSAL)) : 1n;
+        fnCost = add(mul(st.librarySize(target), elCost), argSum);
+      } else fnCost = add(byFactor(st.librarySize(target), STRING_TRAVERSAL), argSum);
       break;
     }
     default:

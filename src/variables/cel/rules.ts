@@ -13,6 +13,7 @@ import { estimateCost } from './cost.js';
 import { UNKNOWN, type CelType } from './types.js';
 
 type Parsed = ReturnType<typeof parse>;
+type Expr = Parsed['expr'];
 type Program = (ctx: Record<string, CelInput>) => CelResult;
 
 interface CompiledExpression {
@@ -45,6 +46,71 @@ function located(source: string, offset: number | undefined, msg: string): strin
   return `ERROR: <input>:${line}:${col + 1}: ${msg}\n | ${srcLine}\n | ${'.'.repeat(col)}^`;
 }
 
+const BINARY_OPERATORS = new Set([
+  '_==_',
+  '_!=_',
+  '_<_',
+  '_<=_',
+  '_>_',
+  '_>=_',
+  '_+_',
+  '_-_',
+  '_*_',
+  '_/_',
+  '_%_',
+  '@in',
+  '_&&_',
+  '_||_',
+]);
+
+/**
+ * The source offsets cel-go's parser gives calls (parser/parser.go: a function call at its `(`,
+ * `visitGlobalCall`/`visitMemberCall`; a binary operator at its token), where @bufbuild/cel gives
+ * the function's name (or the `.` before it) and the end of the left operand.
+ */
+function celGoPositions(expr: Expr, positions: Record<string, number>, source: string): Record<string, number> {
+  const out = { ...positions };
+  const visit = (e: Expr | undefined): void => {
+    if (!e) return;
+    const k = e.exprKind;
+    switch (k.case) {
+      case 'callExpr': {
+        const id = e.id.toString();
+        const at = positions[id];
+        if (at !== undefined && BINARY_OPERATORS.has(k.value.function)) {
+          const op = source.slice(at).search(/\S/);
+          if (op >= 0) out[id] = at + op;
+        } else if (at !== undefined && /^[A-Za-z_]/.test(k.value.function)) {
+          const open = source.indexOf('(', at);
+          if (open >= 0) out[id] = open;
+        }
+        visit(k.value.target);
+        k.value.args.forEach(visit);
+        break;
+      }
+      case 'selectExpr':
+        visit(k.value.operand);
+        break;
+      case 'listExpr':
+        k.value.elements.forEach(visit);
+        break;
+      case 'structExpr':
+        for (const entry of k.value.entries) {
+          if (entry.keyKind.case === 'mapKey') visit(entry.keyKind.value);
+          visit(entry.value);
+        }
+        break;
+      case 'comprehensionExpr':
+        for (const x of [k.value.iterRange, k.value.accuInit, k.value.loopCondition, k.value.loopStep, k.value.result])
+          visit(x);
+        break;
+      default:
+    }
+  };
+  visit(expr);
+  return out;
+}
+
 /**
  * Parses and checks one expression (`self` of type `self`), as apiextensions' `compileRule` does
  * (schema/cel/compilation.go): a rule must be a bool, a messageExpression a string.
@@ -69,7 +135,7 @@ function compileExpression(
       };
     return { usesOldSelf: false, compileError: `${failed}: ERROR: ${msg}` };
   }
-  const positions = (parsed.sourceInfo?.positions ?? {}) as Record<string, number>;
+  const positions = celGoPositions(parsed.expr, parsed.sourceInfo?.positions ?? {}, source);
   const c = check(parsed.expr, self, positions);
   const base = {
     usesOldSelf: c.usesOldSelf,

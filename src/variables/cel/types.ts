@@ -19,7 +19,9 @@ export type CelType =
   | { kind: 'unknown'; sized?: Sized }
   | { kind: 'list'; elem: CelType; sized?: Sized }
   | { kind: 'map'; key: CelType; value: CelType; sized?: Sized }
-  | { kind: 'object'; name: string; fields: ReadonlyMap<string, CelType>; sized?: Sized };
+  | { kind: 'object'; name: string; fields: ReadonlyMap<string, CelType>; sized?: Sized }
+  /** A Kubernetes library type (`kubernetes.Quantity`, `net.IP`, ...): its members are declared overloads. */
+  | { kind: 'opaque'; name: string; sized?: Sized };
 
 /** Size bounds of a declared type (`DeclType.MaxElements`, `DeclType.MinSerializedSize`). */
 interface Sized {
@@ -199,6 +201,7 @@ export function formatType(t: CelType): string {
     case 'map':
       return `map(${formatType(t.key)}, ${formatType(t.value)})`;
     case 'object':
+    case 'opaque':
       return t.name;
     case 'error':
       return '!error!';
