@@ -1,5 +1,5 @@
 /** The classes of a run, compiled once each, over templates as the API server stores them. */
-import type { ClusterClass, JsonObject, ObjectRef } from '../core/model.js';
+import type { ClusterClass, JsonObject, ObjectRef, TemplateRef } from '../core/model.js';
 import { hasErrors, type Result } from '../core/result.js';
 import { capiProfileOf, type RenderConfig } from '../krm/config.js';
 import { normalizeClusterClass } from '../api/normalize.js';
@@ -44,7 +44,7 @@ export interface BlueprintInputs {
  * ClusterClasses by `namespace/name`, compiled the first time a Cluster of this run uses them;
  * `checkInput` sees each used class and the templates it references, as written. The API server
  * refuses a class its CRD schema rejects: such a class is not compiled (its validating webhook
- * never runs). A template's errors are reported on it and on each object cloned from it.
+ * never runs). A template it refuses leaves the class's Clusters unrendered (`templateRefused`).
  */
 export function blueprintCache(
   classes: readonly IdentifiedItem[],
@@ -85,13 +85,19 @@ export function blueprintCache(
       results.push(...normalized.results);
       const cc: ClusterClass | undefined = normalized.value;
       if (cc) {
+        const refusedTemplates: Result[] = [];
         for (const t of templateRefsOf(cc)) {
           classTemplates.add(templateKey(t.apiVersion, t.kind, cc.namespace, t.name));
           const written = checkInput && templates.get(t.apiVersion, t.kind, cc.namespace, t.name);
-          if (written)
-            results.push(
-              ...checkInput(written, { apiVersion: t.apiVersion, kind: t.kind, namespace: cc.namespace, name: t.name }),
-            );
+          if (!written) continue;
+          const errors = checkInput(written, {
+            apiVersion: t.apiVersion,
+            kind: t.kind,
+            namespace: cc.namespace,
+            name: t.name,
+          });
+          results.push(...errors);
+          if (hasErrors(errors)) refusedTemplates.push(templateRefused(ref, t));
         }
         const built = buildBlueprint(cc, ref, templates, {
           capi: capiProfileOf(config),
@@ -100,8 +106,9 @@ export function blueprintCache(
           schemas,
           ...(extensions ? { extensions } : {}),
         });
-        results.push(...built.results);
-        if (built.blueprint) entry = { ok: true, blueprint: built.blueprint, document: item.value };
+        results.push(...built.results, ...refusedTemplates);
+        if (built.blueprint && refusedTemplates.length === 0)
+          entry = { ok: true, blueprint: built.blueprint, document: item.value };
       }
     } catch (e) {
       results.push(internalError(ref, e));
@@ -111,6 +118,20 @@ export function blueprintCache(
   };
   return { get, classTemplates, keys: [...docs.keys()] };
 }
+
+/**
+ * A template of the class that its CRD schema refuses does not exist live, and CAPI's topology
+ * controller reads every template of the class before it computes anything (v1.12/v1.13
+ * internal/controllers/topology/cluster/blueprint.go, v1.14 core/reconcilers/topology/cluster/
+ * blueprint.go `getBlueprint`): none of the class's Clusters is reconciled, so none is rendered.
+ */
+const templateRefused = (classRef: ObjectRef, t: TemplateRef): Result => ({
+  severity: 'error',
+  message: `${t.kind} "${t.name}" (${t.apiVersion}) is refused by the API server (see its results), so CAPI cannot read this ClusterClass's templates: none of its Clusters is rendered, and their earlier output is kept`,
+  resourceRef: classRef,
+  field: { path: t.fieldPath },
+  tags: { rule: 'template-refused' },
+});
 
 /**
  * The template index as the API server stores templates (CAPI core/reconcilers/topology/cluster/cluster_controller.go `reconcile`: CRD structural defaults and the

@@ -276,7 +276,7 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
     expect(rendered).toBeGreaterThan(100);
   });
 
-  it('a deliberately broken template field is reported on the template and on every object rendered from it, with its path', () => {
+  it('a deliberately broken template field is reported on the template, and no Cluster of its class renders (CAPI getBlueprint cannot read it)', () => {
     const TEMPLATE = 'quick-start-default-worker-machinetemplate';
     const PATH = 'spec.template.spec.backend.docker.extraMounts[0].containerPath';
     const r = renderFixture('capi-docker-quick-start.yaml', {
@@ -306,28 +306,20 @@ describe.skipIf(!present)('real-world fixtures × fixture CRDs: acceptance', () 
         tags: { rule: 'crd-schema' },
       },
     ]);
-    // Every MachineDeployment of class default-worker clones the template (and still renders).
-    const clones = [...r.clusters.entries()].flatMap(([key, c]) =>
-      Object.values(c.md)
-        .filter((md) => md.infra.metadata.annotations?.['cluster.x-k8s.io/cloned-from-name'] === TEMPLATE)
-        .map((md) => ({ key, name: md.infra.metadata.name as string })),
+    // The template does not exist live: the class says which reference fails, each Cluster is refused.
+    const others = r.errors.filter((e) => e.resourceRef?.name !== TEMPLATE);
+    const classResult = others.filter((e) => e.resourceRef?.kind === 'ClusterClass');
+    expect(classResult).toHaveLength(1);
+    expect(classResult[0]!.tags).toEqual({ rule: 'template-refused' });
+    expect(classResult[0]!.field?.path).toMatch(
+      /^spec\.workers\.machineDeployments\[\d+\]\.infrastructure\.templateRef$/,
     );
-    expect(clones.length).toBeGreaterThanOrEqual(3);
-    const rendered = r.errors.filter((e) => e.resourceRef?.name !== TEMPLATE);
-    expect(rendered).toHaveLength(clones.length);
-    for (const { key, name } of clones) {
-      const e = rendered.find((x) => x.resourceRef?.name === name)!;
-      expect(e, name).toBeDefined();
-      expect(e.resourceRef).toEqual({
-        apiVersion: 'infrastructure.cluster.x-k8s.io/v1beta2',
-        kind: 'DevMachineTemplate',
-        namespace: 'default',
-        name,
-      });
-      expect(e.field).toEqual({ path: PATH });
-      expect(e.tags).toEqual({ rule: 'crd-schema', cluster: key });
-      expect(e.message).toContain(`Invalid value: "integer": ${PATH} in body must be of type string`);
-      expect(e.message).toContain(`(${PATH} comes from template DevMachineTemplate/${TEMPLATE} ${PATH})`);
-    }
+    expect(classResult[0]!.message).toContain(`DevMachineTemplate "${TEMPLATE}"`);
+    const clusters = others.filter((e) => e.resourceRef?.kind === 'Cluster');
+    expect(clusters.map((e) => e.tags?.rule)).toEqual(
+      clustersIn('capi-docker-quick-start.yaml').map(() => 'class-invalid'),
+    );
+    expect(others).toHaveLength(1 + clusters.length);
+    expect(r.clusters.size).toBe(0);
   });
 });

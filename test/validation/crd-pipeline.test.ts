@@ -168,7 +168,7 @@ describe('CRDs in the pipeline', () => {
     expect(error.tags).toMatchObject({ rule: 'crd-schema', cluster: 'ns/w1' });
   });
 
-  it('validates the input objects a render uses once each, at their own resourceRef and file', () => {
+  it('validates the input objects a render uses once each, at their own resourceRef and file; a refused template refuses its class', () => {
     const text =
       inputs('small').replace(
         'kind: WidgetClusterTemplate\nmetadata: {name: widget, namespace: ns}\nspec:\n  template: {}',
@@ -184,8 +184,16 @@ spec:
 `;
     const out = renderText(text, true);
     const errors = out.results.filter((r) => r.severity === 'error');
-    // The template as written violates minimum 1; the patch replaces the value, so nothing rendered is wrong.
-    expect(errors).toEqual([
+    // The template as written violates minimum 1: the API server refuses it, so it does not exist live and
+    // CAPI's getBlueprint cannot read the class (that a patch would replace the value changes nothing).
+    expect(errors.filter((r) => r.tags?.rule !== 'crd-schema').map((r) => [r.resourceRef?.name, r.tags?.rule])).toEqual(
+      [
+        ['widgets', 'template-refused'],
+        ['w1', 'class-invalid'],
+        ['w2', 'class-invalid'],
+      ],
+    );
+    expect(errors.filter((r) => r.tags?.rule === 'crd-schema')).toEqual([
       {
         severity: 'error',
         message: expect.stringContaining(
@@ -202,6 +210,6 @@ spec:
         tags: { rule: 'crd-schema' },
       },
     ]);
-    expect(out.generated.map((g) => g.cluster)).toEqual(['ns/w1', 'ns/w2']);
+    expect(out.generated).toEqual([]);
   });
 });
