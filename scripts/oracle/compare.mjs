@@ -334,7 +334,7 @@ export function compareAnswers(answer, product) {
       // One difference per differing field, so that each can be told apart (and classified).
       for (const field of jsonDiff(a, b, '', [], 50)) diff('object', what, { objectKind: o.object.kind, fields: [field] });
       const oracleApiErrors = sortedUnique(causes(o.apiServer?.errors).map((e) => e.field));
-      const productApiErrors = sortedUnique((errors.get(keyOf({ kind: p.object.kind, namespace: p.object.metadata?.namespace, name: p.object.metadata?.name })) ?? []).map((r) => r.field?.path ?? ''));
+      const productApiErrors = withoutRootRepeats(sortedUnique((errors.get(keyOf({ kind: p.object.kind, namespace: p.object.metadata?.namespace, name: p.object.metadata?.name })) ?? []).map((r) => r.field?.path ?? '')));
       if (canonicalJSON(oracleApiErrors) !== canonicalJSON(productApiErrors)) diff('apiServer', what, { objectKind: o.object.kind, oracle: causes(o.apiServer?.errors), product: productApiErrors });
     }
   }
@@ -352,6 +352,9 @@ function causes(errors = []) {
   // integer ... in spec.x"): the one with the field stands for both.
   return named.some((e) => e.field) ? named.filter((e) => e.field || e.origin !== 'apiserver') : named;
 }
+
+/** The product's side of `causes`: its plain root errors (the range check's repeats) count when nothing names a field. */
+const withoutRootRepeats = (paths) => (paths.some((f) => f !== '') ? paths.filter((f) => f !== '') : paths);
 
 /** Name → token pairs, longest names first (so that a name inside another is replaced last). */
 function uniqueNames(pairs) {
