@@ -26,7 +26,7 @@ import type { ExtensionClient } from '../extensions/client.js';
 import { compilePatches, type CompiledPatches } from '../patches/index.js';
 import type { ContractLookup } from './contract.js';
 import { objectKindOf } from '../core/labels.js';
-import { validateClusterClass, validateClusterClassDeep } from '../webhooks/clusterclass.js';
+import { classWebhookResults } from '../webhooks/clusterclass.js';
 import { clusterClassListCaps } from '../apiserver/crd-caps.js';
 import type { SchemaCompiler } from '../variables/openapi.js';
 
@@ -142,10 +142,7 @@ export function buildBlueprint(
 ): { blueprint?: Blueprint; results: Result[] } {
   const refused = clusterClassListCaps(cc, classRef);
   if (refused.length > 0) return { results: refused };
-  const results: Result[] = [
-    ...validateClusterClass(cc, classRef),
-    ...validateClusterClassDeep(cc, classRef, options.capi),
-  ];
+  const results: Result[] = classWebhookResults(cc, classRef, options.capi);
   const resolve = (ref: TemplateRef): ResolvedTemplate | undefined => {
     const object = templates.get(ref.apiVersion, ref.kind, cc.namespace, ref.name);
     if (!object) {

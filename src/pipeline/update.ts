@@ -3,8 +3,13 @@
  * compatibility for the Clusters using it, Cluster version and class changes.
  */
 import type { Cluster, ClusterClass, ObjectRef } from '../core/model.js';
-import type { Result } from '../core/result.js';
-import type { RenderConfig } from '../krm/config.js';
+import { hasErrors, type Result } from '../core/result.js';
+import { capiProfileOf, type RenderConfig } from '../krm/config.js';
+import type { CapiProfile } from '../core/capi-release.js';
+import { clusterClassListCaps } from '../apiserver/crd-caps.js';
+import { classWebhookResults } from '../webhooks/clusterclass.js';
+import { compileClassVariables } from '../variables/index.js';
+import { checksNumberRanges, newSchemaCompiler } from '../variables/openapi.js';
 import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { classify, classKeyOf, clusterKey, namespacedRef } from './classify.js';
 import { compareClusterClasses, compareClusters } from '../webhooks/compatibility.js';
@@ -51,9 +56,11 @@ export function updateResults(
   const old = normalizeSide(before, config);
   const cur = normalizeSide(after, config);
   const results: Result[] = [];
+  const capi = capiProfileOf(config);
   for (const [key, { cc, ref }] of cur.classes) {
     const prev = old.classes.get(key);
-    if (!prev) continue;
+    // A previous class its create rules refuse was never stored: the current one is a create.
+    if (!prev || refusedOnCreate(prev.cc, prev.ref, capi)) continue;
     const usingOf = (side: Normalized) =>
       [...side.clusters.values()].map((c) => c.cluster).filter((c) => classKeyOf(c) === key);
     const now = compareClusterClasses(prev.cc, cc, ref, usingOf(cur));
@@ -79,6 +86,15 @@ export function updateResults(
   }
   return results;
 }
+
+/**
+ * Whether the API server's list caps or CAPI's ClusterClass webhook (its rules and its variable
+ * validation, internal/topology/variables/clusterclass_variable_validation.go) refuse the class on create.
+ */
+const refusedOnCreate = (cc: ClusterClass, ref: ObjectRef, capi: CapiProfile): boolean =>
+  clusterClassListCaps(cc, ref).length > 0 ||
+  hasErrors(classWebhookResults(cc, ref, capi)) ||
+  hasErrors(compileClassVariables(cc, ref, [], newSchemaCompiler({ numberRanges: checksNumberRanges(capi) })).results);
 
 const resultKey = (r: Result) => `${r.field?.path ?? ''}\u0000${r.message}`;
 

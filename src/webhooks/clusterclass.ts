@@ -232,3 +232,9 @@ export function validateClusterClassDeep(cc: ClusterClass, ref: ObjectRef, capi:
   results.push(...toResults(kubernetesVersionsErrors(cc.kubernetesVersions), ref, 'kubernetes-versions'));
   return results;
 }
+
+/** Every create rule of CAPI's ClusterClass webhook (`validateClusterClass` and the deep rules above). */
+export const classWebhookResults = (cc: ClusterClass, ref: ObjectRef, capi: CapiProfile): Result[] => [
+  ...validateClusterClass(cc, ref),
+  ...validateClusterClassDeep(cc, ref, capi),
+];

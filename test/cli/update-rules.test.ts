@@ -156,6 +156,23 @@ describe('a ClusterClass update is checked against the Clusters stored when it i
     expect(r.written).toEqual([]);
   });
 
+  it('takes a class whose previous version its webhook refused on create as a create, not an update', () => {
+    // The previous class was never stored (its default fails its schema), so CAPI creates this one.
+    const refusedBefore = fleetClass.replace(
+      '{type: string, default: registry.example.com}',
+      '{type: string, default: 5}',
+    );
+    expect(refusedBefore).not.toBe(fleetClass);
+    const root = layout({
+      before: { 'class.yaml': refusedBefore, 'cluster.yaml': cluster('v1.30.0', 'gpu') },
+      now: { 'class.yaml': withoutGpu, 'cluster.yaml': cluster('v1.30.0', 'general') },
+    });
+    const r = render(root);
+    expect(r.results.filter((x) => x.severity === 'error')).toEqual([]);
+    expect(r.status).toBe(0);
+    expect(r.written.length).toBeGreaterThan(0);
+  });
+
   it('reports the refusal once, as an error of any order, while the Cluster of the input still uses the class', () => {
     const root = layout({
       before: { 'class.yaml': fleetClass, 'cluster.yaml': cluster('v1.30.0', 'gpu') },
