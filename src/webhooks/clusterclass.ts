@@ -21,7 +21,7 @@ import { validateClusterClassPatches } from './patches.js';
 import { FIX, keyed, toResults, withFix } from '../core/fixes.js';
 import { templateRefsOf } from '../api/refs.js';
 
-export function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
+function validateClusterClass(cc: ClusterClass, ref: ObjectRef): Result[] {
   return [
     ...toResults(templateRefErrors(cc), ref, 'template-ref'),
     ...toResults(uniqueClassErrors(cc), ref, 'unique-class'),
