@@ -233,8 +233,11 @@ export function compareAnswers(answer, product) {
   // A patch that fails for one Cluster is reported at the ClusterClass field that holds it, with
   // a message naming the Cluster ("Cluster ns/name: patch ..."): for CAPI that is the Cluster's
   // reconcile failing, so it counts for the Cluster.
+  // A ClusterClass whose template the API server refuses is admitted: CAPI fails its reconcile
+  // (and its Clusters', getBlueprint), which the Clusters' render errors compare; the product's
+  // error on the class's reference says why, and is no admission verdict.
   const errors = new Map();
-  for (const r of product.results.filter((r) => r.severity === 'error')) {
+  for (const r of product.results.filter((r) => r.severity === 'error' && r.tags?.rule !== 'template-refused')) {
     const cluster = /^Cluster ([^/\s]+)\/([^:\s]+): /.exec(r.message ?? '');
     const k = cluster ? keyOf({ kind: 'Cluster', namespace: cluster[1], name: cluster[2] }) : r.resourceRef ? keyOf(r.resourceRef) : '(no object)';
     if (!errors.has(k)) errors.set(k, []);
@@ -276,7 +279,7 @@ export function compareAnswers(answer, product) {
     counts.objects++;
     const subject = keyOf(entry);
     const productErrors = errors.get(subject) ?? [];
-    const productFields = sortedUnique(productErrors.map((r) => r.field?.path ?? ''));
+    const productFields = resultFields(productCauses(productErrors));
     const oracleFields = sortedUnique(causes(entry.errors).map((e) => e.field ?? ''));
     const render = entry.kind === 'Cluster' ? renders.get(`${entry.namespace || 'default'}/${entry.name}`) : undefined;
     if (entry.kind === 'Cluster' && refusedClasses.has(classOf(entry))) {
@@ -334,7 +337,7 @@ export function compareAnswers(answer, product) {
       // One difference per differing field, so that each can be told apart (and classified).
       for (const field of jsonDiff(a, b, '', [], 50)) diff('object', what, { objectKind: o.object.kind, fields: [field] });
       const oracleApiErrors = sortedUnique(causes(o.apiServer?.errors).map((e) => e.field));
-      const productApiErrors = withoutRootRepeats(sortedUnique((errors.get(keyOf({ kind: p.object.kind, namespace: p.object.metadata?.namespace, name: p.object.metadata?.name })) ?? []).map((r) => r.field?.path ?? '')));
+      const productApiErrors = resultFields(productCauses(errors.get(keyOf({ kind: p.object.kind, namespace: p.object.metadata?.namespace, name: p.object.metadata?.name })) ?? []));
       if (canonicalJSON(oracleApiErrors) !== canonicalJSON(productApiErrors)) diff('apiServer', what, { objectKind: o.object.kind, oracle: causes(o.apiServer?.errors), product: productApiErrors });
     }
   }
@@ -353,8 +356,12 @@ function causes(errors = []) {
   return named.some((e) => e.field) ? named.filter((e) => e.field || e.origin !== 'apiserver') : named;
 }
 
-/** The product's side of `causes`: its plain root errors (the range check's repeats) count when nothing names a field. */
-const withoutRootRepeats = (paths) => (paths.some((f) => f !== '') ? paths.filter((f) => f !== '') : paths);
+/**
+ * The product's side of `causes`: its API server schema errors at no field (kube-openapi's plain
+ * range-check errors) count only when no error names a field.
+ */
+const productCauses = (results) => (results.some((r) => r.field?.path) ? results.filter((r) => r.field?.path || r.tags?.rule !== 'crd-schema') : results);
+const resultFields = (results) => sortedUnique(results.map((r) => r.field?.path ?? ''));
 
 /** Name → token pairs, longest names first (so that a name inside another is replaced last). */
 function uniqueNames(pairs) {

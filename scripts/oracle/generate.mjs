@@ -35,6 +35,7 @@ export function generatedCrds() {
     size: { type: 'integer', minimum: 1, maximum: 64 },
     mode: { type: 'string', enum: ['fast', 'safe'] },
     tags: { type: 'object', additionalProperties: { type: 'string' } },
+    numbers: { type: 'object', properties: NUMBER_FIELDS },
   };
   const spec = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: typed };
   const meta = { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string' } }, annotations: { type: 'object', additionalProperties: { type: 'string' } } } };
@@ -60,6 +61,20 @@ export function generatedCrds() {
 /** Integers beyond ±2^53 within int64 (the extremes, neighbours of 2^53), and uint64s beyond int64. */
 const BIG_INT64S = [9223372036854775807n, -9223372036854775808n, 9223372036854775806n, 9007199254740993n, -9007199254740993n, 1152921504606846977n];
 const BIG_UINT64S = [9223372036854775808n, 18446744073709551615n];
+
+/**
+ * Numeric fields whose bounds kube-openapi compares in ways JSON Schema does not: fractional
+ * bounds and factors (truncated to int64 for an int64 value), a float32 format, bounds beyond
+ * ±2^53 and at 2^63 (out of int64).
+ */
+const NUMBER_FIELDS = {
+  ratio: { type: 'number', minimum: 0.5, maximum: 2.5, exclusiveMaximum: true, multipleOf: 0.5 },
+  step: { type: 'integer', minimum: -0.5, multipleOf: 2.5 },
+  weight: { type: 'number', format: 'float', multipleOf: 0.1, maximum: 3.4e38 },
+  count: { type: 'integer', format: 'int32', minimum: -9007199254740993n, maximum: 9007199254740993n },
+  wide: { type: 'integer', maximum: 9223372036854775807n, exclusiveMinimum: true, minimum: 0 },
+};
+const NUMBER_VALUES = [0, 1, 2, 3, 5, -1, 0.5, 1.5, 2.5, 0.3, 0.7, 1e39, 9007199254740993n, 9223372036854775807n, -9223372036854775808n, 18446744073709551615n];
 
 /** A small random toolbox over one case's PRNG. */
 function toolbox(seed, index) {
@@ -222,6 +237,7 @@ function template(t, k, name, ns) {
   if (t.chance(0.5)) spec.items = [{ name: 'first', value: t.int(0, 9) }];
   if (t.chance(0.3)) spec.nested = { deep: { value: t.word() } };
   if (t.chance(0.3)) spec.big = [t.big(), t.big()];
+  if (t.chance(0.08)) spec.numbers = Object.fromEntries(t.some(Object.keys(NUMBER_FIELDS), 2).map((f) => [f, t.pick(NUMBER_VALUES)]));
   const obj = { apiVersion: `${k.group}/${k.version}`, kind: k.kind, metadata: { name, namespace: ns }, spec: { template: { spec } } };
   if (t.chance(0.3)) obj.spec.template.metadata = { labels: { 'template-label': t.word() }, annotations: { 'template.example.com/note': 'from-template' } };
   if (t.chance(0.15)) delete obj.spec.template.spec;
@@ -271,13 +287,13 @@ function patches(t, variables, targets) {
     const target = t.pick(targets);
     const ops = [];
     for (let j = t.int(1, 3); j > 0; j--) {
-      const field = t.pick(['region', 'size', 'mode', 'tags/team', 'extra', 'items/-', 'nested/deep/value', 'labelled', 'huge']);
+      const field = t.pick(['region', 'size', 'mode', 'tags/team', 'extra', 'items/-', 'nested/deep/value', 'labelled', 'huge', 'numbers/ratio']);
       const path = `/spec/template/spec/${field}`;
       const op = field.includes('-') || t.chance(0.7) ? 'add' : t.pick(['replace', 'remove']);
       const jp = { op, path };
       if (op !== 'remove') {
         const how = t.pick(['value', 'variable', 'template', 'builtin']);
-        if (how === 'value' || (how === 'variable' && variables.length === 0)) jp.value = field === 'size' ? t.int(1, 70) : field === 'items/-' ? { name: 'added', value: t.int(0, 9) } : field === 'huge' ? t.big() : t.word();
+        if (how === 'value' || (how === 'variable' && variables.length === 0)) jp.value = field === 'size' ? t.int(1, 70) : field === 'items/-' ? { name: 'added', value: t.int(0, 9) } : field === 'huge' ? t.big() : field === 'numbers/ratio' ? t.pick(NUMBER_VALUES) : t.word();
         else if (how === 'variable') jp.valueFrom = { variable: variablePath(t, t.pick(variables)) };
         else if (how === 'builtin') jp.valueFrom = { variable: t.pick(['builtin.cluster.name', 'builtin.cluster.namespace', 'builtin.cluster.topology.version', 'builtin.controlPlane.replicas', ...(target.worker ? [`builtin.${target.worker}.topologyName`, `builtin.${target.worker}.class`] : [])]) };
         else {

@@ -95,6 +95,19 @@ export const HAND_CASES = [
       return [...objs, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1', namespace: ns }, spec: { topology: { classRef: { name: 'class' }, version: 'v1.34.2' } } }];
     },
   },
+  {
+    name: 'crd-number-bounds',
+    // kube-openapi's numberValidator (pkg/validation/validate/validator.go) compares an int64 with
+    // its float64 bounds truncated to int64 (values.go MinimumNativeType, MaximumNativeType,
+    // MultipleOfNativeType); from the release CAPI v1.14 builds with it knows the node's type and
+    // format, and a bound out of that range is an error of its own, compared as float64. The
+    // fields are generate.mjs's NUMBER_FIELDS.
+    objects: (ns) => {
+      const objs = v1beta2Class(ns);
+      objs[0].spec.template.spec = { numbers: { ratio: 1, step: 5, wide: 7, count: 9007199254740993n, weight: 1e39 } };
+      return [...objs, { apiVersion: 'cluster.x-k8s.io/v1beta2', kind: 'Cluster', metadata: { name: 'c1', namespace: ns }, spec: { topology: { classRef: { name: 'class' }, version: 'v1.34.2' } } }];
+    },
+  },
 ];
 
 export const handCase = (name) => HAND_CASES.find((c) => c.name === name);

@@ -178,7 +178,10 @@ export function loadCrds(
     });
     kinds.set(`${group}/${kind}`, defined);
   }
-  return { crds: { versions, kinds, compiled: new Map(), schemas: newSchemaCompiler(options) }, results };
+  return {
+    crds: { versions, kinds, compiled: new Map(), schemas: newSchemaCompiler({ ...options, numberDecoding: 'int64' }) },
+    results,
+  };
 }
 
 /**
@@ -227,7 +230,7 @@ function compiledFor(crds: CrdIndex, entry: CrdVersion): CompiledCrdSchema {
   if (!entry.schema) out = { problem: 'the CRD version has no openAPIV3Schema' };
   else {
     const issues: ParseIssues = { errors: [], ignored: [] };
-    const node = parseSchema(entry.schema, '', issues);
+    const node = parseSchema(entry.schema, '', issues, 'crd');
     const [e] = issues.errors;
     if (e) {
       out = { node, problem: `the CRD schema cannot be used: ${e.field}: ${errorBody(e)}` };

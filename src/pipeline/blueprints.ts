@@ -2,7 +2,7 @@
 import type { ClusterClass, JsonObject, ObjectRef, TemplateRef } from '../core/model.js';
 import { hasErrors, type Result } from '../core/result.js';
 import { capiProfileOf, type RenderConfig } from '../krm/config.js';
-import { normalizeClusterClass } from '../api/normalize.js';
+import { normalizeCluster, normalizeClusterClass } from '../api/normalize.js';
 import { templateRefsOf } from '../api/refs.js';
 import { buildBlueprint, templateKey, type Blueprint, type TemplateIndex } from '../blueprint/blueprint.js';
 import type { ContractLookup } from '../blueprint/contract.js';
@@ -11,12 +11,17 @@ import { storedTemplate } from '../apiserver/admission.js';
 import { apiServerDecodingErrors } from '../apiserver/strict.js';
 import type { ExtensionClient } from '../extensions/client.js';
 import type { TemplateDefaults } from '../provenance/recorder.js';
-import { clusterKey, namespacedRef, type IdentifiedItem } from './classify.js';
+import { classKeyOf, clusterKey, namespacedRef, type IdentifiedItem } from './classify.js';
 import { internalError } from './results.js';
 import { checksNumberRanges, newSchemaCompiler } from '../variables/openapi.js';
 
-/** A compiled class, with the document it was read from (explain names its fields as written). */
-type BlueprintEntry = { ok: true; blueprint: Blueprint; document: JsonObject } | { ok: false };
+/**
+ * A compiled class, with the document it was read from (explain names its fields as written);
+ * `templatesRefused` when the API server refuses one of its templates: the class is admitted and
+ * its Clusters are judged against it, but none of them can be reconciled.
+ */
+type BlueprintEntry =
+  { ok: true; blueprint: Blueprint; document: JsonObject; templatesRefused: boolean } | { ok: false };
 
 /** Validates an input object against its CRD (each object once); absent without CRDs. */
 export type InputCheck = (obj: JsonObject, ref: ObjectRef) => Result[];
@@ -81,8 +86,10 @@ export function blueprintCache(
       const schemaErrors = checkInput ? checkInput(item.value, ref) : [];
       results.push(...schemaErrors);
       const refused = rejected.has(item) || hasErrors(schemaErrors);
-      const normalized = refused ? { results: [] } : normalizeClusterClass(item.value, ref);
-      results.push(...normalized.results);
+      // A class the API server refuses is read only for its templates' references: the API
+      // server judges each template it is sent, whatever becomes of the class.
+      const normalized = normalizeClusterClass(item.value, ref);
+      if (!refused) results.push(...normalized.results);
       const cc: ClusterClass | undefined = normalized.value;
       if (cc) {
         const refusedTemplates: Result[] = [];
@@ -99,16 +106,23 @@ export function blueprintCache(
           results.push(...errors);
           if (hasErrors(errors)) refusedTemplates.push(templateRefused(ref, t));
         }
-        const built = buildBlueprint(cc, ref, templates, {
-          capi: capiProfileOf(config),
-          skipExternalPatches: config.skipExternalPatches,
-          contractOf,
-          schemas,
-          ...(extensions ? { extensions } : {}),
-        });
-        results.push(...built.results, ...refusedTemplates);
-        if (built.blueprint && refusedTemplates.length === 0)
-          entry = { ok: true, blueprint: built.blueprint, document: item.value };
+        if (!refused) {
+          const built = buildBlueprint(cc, ref, templates, {
+            capi: capiProfileOf(config),
+            skipExternalPatches: config.skipExternalPatches,
+            contractOf,
+            schemas,
+            ...(extensions ? { extensions } : {}),
+          });
+          results.push(...built.results, ...refusedTemplates);
+          if (built.blueprint)
+            entry = {
+              ok: true,
+              blueprint: built.blueprint,
+              document: item.value,
+              templatesRefused: refusedTemplates.length > 0,
+            };
+        }
       }
     } catch (e) {
       results.push(internalError(ref, e));
@@ -124,6 +138,7 @@ export function blueprintCache(
  * controller reads every template of the class before it computes anything (v1.12/v1.13
  * internal/controllers/topology/cluster/blueprint.go, v1.14 core/reconcilers/topology/cluster/
  * blueprint.go `getBlueprint`): none of the class's Clusters is reconciled, so none is rendered.
+ * The webhooks read no template, so the class and its Clusters are still admitted or refused.
  */
 const templateRefused = (classRef: ObjectRef, t: TemplateRef): Result => ({
   severity: 'error',
@@ -163,4 +178,27 @@ export function defaultedTemplates(
     return out;
   };
   return { index, defaults };
+}
+
+/**
+ * A ClusterClass that no Cluster uses is applied all the same, and CAPI's webhooks and the API
+ * server judge it and its templates: compiled here for its results. Every shard reads every class,
+ * so only the first shard judges those that no Cluster of the input uses.
+ */
+export function judgeUnusedClasses(
+  blueprints: BlueprintCache,
+  clusters: readonly IdentifiedItem[],
+  ns: string,
+  shard: { index: number } | undefined,
+): void {
+  if (shard && shard.index !== 0) return;
+  const used = shard
+    ? new Set(
+        clusters.flatMap((i) => {
+          const c = normalizeCluster(i.value, namespacedRef(i, ns)).value;
+          return c ? [classKeyOf(c)] : [];
+        }),
+      )
+    : undefined;
+  for (const key of blueprints.keys) if (!used?.has(key)) blueprints.get(key);
 }

@@ -46,6 +46,8 @@ interface Target {
   /** The Cluster and its class as written (explain names their fields). */
   inputs: { cluster: JsonObject; clusterClass: JsonObject };
   coreVersion: CoreVersion;
+  /** Why the Cluster's class does not reconcile (its templates are refused). */
+  classUnreconciled?: Result;
 }
 
 /**
@@ -177,6 +179,7 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
     blueprint: entry.blueprint,
     inputs,
     coreVersion: coreVersionFor(cluster, ctx.config),
+    ...(entry.templatesRefused ? { classUnreconciled: classInvalid(ref, classKey) } : {}),
   };
 }
 
@@ -188,7 +191,8 @@ function admitted(ctx: RunContext, item: IdentifiedItem, ref: Target['ref']): Ta
  */
 function defaultingRefusal(ctx: RunContext, cluster: Cluster, ref: ObjectRef): Result[] {
   const entry = ctx.blueprints.get(classKeyOf(cluster));
-  if (!entry?.ok) return [];
+  // No variables are defaulted or validated against a class that does not reconcile (judgedOnly).
+  if (!entry?.ok || entry.templatesRefused) return [];
   const { results } = defaultAndValidateClusterVariables(entry.blueprint.variables, cluster, ref);
   return hasErrors(results) ? results : [];
 }
@@ -237,6 +241,7 @@ function attempt(ctx: RunContext, t: Target, earlier: readonly JsonObject[] | un
     ...(sequenceFrom ? { sequenceFrom } : {}),
     ...(ctx.extensions ? { extensions: ctx.extensions } : {}),
     ...(hasErrors(updates) ? { updateRefused: true } : {}),
+    ...(t.classUnreconciled ? { classUnreconciled: t.classUnreconciled } : {}),
   };
   // With provenance, the render records where every value came from (a plain render records nothing). So it does
   // when CRDs may reject a value and extensions are called: the origins of such an error come from this render.

@@ -15,6 +15,7 @@ import type { RenderConfig } from '../krm/config.js';
 import type { InputItem } from '../krm/item.js';
 import { namespacedRef } from './classify.js';
 import { runContext, type PreviousRender } from './context.js';
+import { judgeUnusedClasses } from './blueprints.js';
 import { renderClusterItem } from './cluster.js';
 import { compareClusterOutputs, summarize } from './outputs.js';
 import { internalError } from './results.js';
@@ -80,6 +81,7 @@ export function renderPipeline(
     // Outside the try: a failing sink (the writer) fails the run rather than passing for this Cluster's error.
     if (output) sink(output);
   }
+  judgeUnusedClasses(ctx.blueprints, clusters, ctx.ns, ctx.config.shard);
   return summarize(ctx, runs);
 }
 

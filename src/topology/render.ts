@@ -224,6 +224,34 @@ export interface RenderClusterOptions {
    * rules are still reported with them, as `ValidateUpdate` lists both, but nothing is rendered.
    */
   updateRefused?: boolean;
+  /**
+   * Why the class's own reconcile fails (a template refused): CAPI's webhooks then judge the
+   * Cluster without its variables, and the admitted Cluster is not reconciled.
+   */
+  classUnreconciled?: Result;
+}
+
+/**
+ * A Cluster of a class whose reconcile fails (status.observedGeneration lags): the defaulting
+ * webhook neither defaults nor validates its variables (CAPI v1.14.2 core/webhooks/admission/
+ * cluster.go, v1.12/v1.13 internal/webhooks/cluster.go, `Cluster.Default`: `clusterClassNotReconciled`),
+ * the validating webhook still judges it against the class, and once admitted its topology is
+ * not reconciled (`why`). `updateRefused`: its update rules refuse it (RenderClusterOptions).
+ */
+function judgedOnly(
+  bp: Blueprint,
+  input: Cluster,
+  clusterRef: ObjectRef,
+  why: Result,
+  updateRefused: boolean,
+): ClusterOutcome {
+  const results: Result[] = [
+    ...validateClusterTopology(bp, input, clusterRef).results,
+    ...validateClusterDeep(input, clusterRef, bp.capi, bp.cc),
+  ];
+  const admitted = !updateRefused && !results.some((r) => r.severity === 'error');
+  if (admitted) results.push(why);
+  return { ok: false, results, validated: true, admitted };
 }
 
 export function renderCluster(
@@ -232,6 +260,8 @@ export function renderCluster(
   clusterRef: ObjectRef,
   options: RenderClusterOptions,
 ): ClusterOutcome {
+  if (options.classUnreconciled)
+    return judgedOnly(bp, input, clusterRef, options.classUnreconciled, options.updateRefused === true);
   const rec = options.recorder;
   // The Cluster defaulting webhook defaults and validates the variables (CAPI v1.14.2
   // core/webhooks/admission/cluster.go, v1.12.10 and v1.13.6 internal/webhooks/cluster.go,

@@ -11,14 +11,16 @@
  * by `ValidateCustomResource`.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import { RE2JS } from 're2js';
 import type { Json, JsonObject } from '../core/model.js';
 import { child, fieldError, goQuote, type BadValue, type FieldError } from '../core/fielderror.js';
 import { checkedFormatName, formatChecker, formatNames } from '../core/go/formats.js';
-import { defineKey, holdsBigint, int64Double, isInt64, isObject, jsonText, valueAt } from '../core/json.js';
+import { defineKey, holdsBigint, int64Double, isObject, jsonText, valueAt } from '../core/json.js';
 import { goMarshal, jsonTypeName } from '../core/go/json.js';
 import type { SchemaNode } from './schema.js';
 import { atLeast, type CapiProfile } from '../core/capi-release.js';
+import { decodedNumber, numberErrors, type NumberChecks, type NumberDecoding } from './numbers.js';
 
 /**
  * The keyword completing ajv's `integer` type check as kube-openapi's (validate/type.go, swag
@@ -29,56 +31,26 @@ import { atLeast, type CapiProfile } from '../core/capi-release.js';
  */
 const JSON_INTEGER = 'k8sJsonInteger';
 
-/** The keyword of kube-openapi's numeric range check (`numberRange`), placed after `type`. */
-const NUMBER_RANGE = 'k8sNumberRange';
-
-interface NumberRange {
-  type: 'integer' | 'number';
-  /** The format the check uses: `int32`/`int64` for integers, `float`/`double` for numbers, else ''. */
-  format: string;
-  minimum?: number;
-  maximum?: number;
-}
-
 /**
- * kube-openapi `IsValueValidAgainstRange` on a JSON number: whether its text (a float64's shortest
- * digits, as `String` writes them below 1e21) parses as the type and format. Its text.
+ * The keyword of kube-openapi's `numberValidator` (numbers.ts): ranges, multipleOf and bounds,
+ * which ajv's arithmetic would judge otherwise. Its value is the node's `NumberChecks`.
  */
-function outOfRange(v: number, r: NumberRange, prefix: string, name: string): string | undefined {
-  const ok =
-    r.type === 'integer'
-      ? Number.isInteger(v) &&
-        (r.format === 'int32' ? v >= -(2 ** 31) && v < 2 ** 31 : Math.abs(v) < 1e21 && isInt64(BigInt(String(v))))
-      : r.format !== 'float' || Number.isFinite(Math.fround(v));
-  if (ok) return undefined;
-  const type = r.format === '' ? `${r.type} (default format)` : `${r.type} with format ${r.format}`;
-  return `${prefix} value must be of type ${type} in ${name}`;
-}
+const NUMBER_CHECKS = 'k8sNumber';
 
-/**
- * kube-openapi `numberValidator.Validate` (pkg/validation/validate/validator.go, with the type and
- * format its `SchemaValidator.numberValidator` gives since the release CAPI v1.14 builds with):
- * the value, then the minimum and maximum, must fit the node's single numeric type and format.
- * These are plain errors, not validation errors: apiextensions' `ValidateCustomResource` reports
- * them at the root of the value, in this order.
- */
-function numberRangeErrors(v: number, r: NumberRange, name: string): string[] {
-  const checks: [number | undefined, string][] = [
-    [v, 'Checked'],
-    [r.minimum, 'Minimum boundary'],
-    [r.maximum, 'Maximum boundary'],
-  ];
-  return checks.flatMap(([n, prefix]) => (n === undefined ? [] : (outOfRange(n, r, prefix, name) ?? [])));
-}
-
-/** The node's range check, when kube-openapi runs one: a single numeric type (not int-or-string). */
-function numberRangeOf(n: SchemaNode): NumberRange | undefined {
-  if (n.intOrString || (n.type !== 'integer' && n.type !== 'number')) return undefined;
-  const formats = n.type === 'integer' ? ['int32', 'int64'] : ['float', 'double'];
-  const r: NumberRange = { type: n.type, format: formats.includes(n.format) ? n.format : '' };
-  if (n.minimum !== undefined) r.minimum = n.minimum;
-  if (n.maximum !== undefined) r.maximum = n.maximum;
-  return r;
+/** What the node's `numberValidator` checks; `typed`: kube-openapi gives it the node's type and format. */
+function numberChecksOf(n: SchemaNode, typed: boolean): NumberChecks | undefined {
+  const single = !n.intOrString && (n.type === 'integer' || n.type === 'number');
+  const type = typed && single ? (n.type as 'integer' | 'number') : '';
+  const formats = type === 'integer' ? ['int32', 'int64'] : ['float', 'double'];
+  const c: NumberChecks = { type, format: type !== '' && formats.includes(n.format) ? n.format : '' };
+  if (n.multipleOf !== undefined) c.multipleOf = n.multipleOf;
+  if (n.minimum !== undefined) c.minimum = n.minimum;
+  if (n.exclusiveMinimum) c.exclusiveMinimum = true;
+  if (n.maximum !== undefined) c.maximum = n.maximum;
+  if (n.exclusiveMaximum) c.exclusiveMaximum = true;
+  return type === '' && c.multipleOf === undefined && c.minimum === undefined && c.maximum === undefined
+    ? undefined
+    : c;
 }
 
 /**
@@ -95,8 +67,24 @@ function ajvValue(v: Json): Json {
   return out;
 }
 
+/**
+ * How the compiled validators read numbers: `decoding` as numbers.ts; `exact` the value being
+ * validated, where ajv holds an int64 beyond ±2^53 as a stand-in double.
+ */
+interface NumberReading {
+  decoding: NumberDecoding;
+  exact: Json | undefined;
+}
+
+/** The number ajv validates at `instancePath`, or the int64 it stands for in `exact`. */
+function exactNumber(v: number, exact: Json | undefined, instancePath: string): number | bigint {
+  if (exact === undefined || Number.isSafeInteger(v) || !Number.isInteger(v)) return v;
+  const o = valueAtPointer(exact, instancePath);
+  return typeof o === 'bigint' ? o : v;
+}
+
 /** An ajv instance with the Kubernetes formats and RE2 patterns. */
-export function newAjv(): Ajv {
+export function newAjv(numbers: NumberReading = { decoding: 'float64', exact: undefined }): Ajv {
   const regExp = Object.assign(
     (pattern: string, flags: string) => {
       const re = RE2JS.compile(pattern);
@@ -129,13 +117,19 @@ export function newAjv(): Ajv {
     errors: false,
     validate: (_: unknown, v: number) => !Number.isInteger(v) || Math.abs(v) < 2 ** 63,
   });
-  // Fails where numberRangeErrors finds errors; schemaErrors reports them.
+  // Fails where numberErrors finds errors; schemaErrors reports them.
   ajv.addKeyword({
-    keyword: NUMBER_RANGE,
+    keyword: NUMBER_CHECKS,
     type: 'number',
     schemaType: 'object',
     errors: false,
-    validate: (r: NumberRange, v: number) => numberRangeErrors(v, r, '').length === 0,
+    validate: (c: NumberChecks, v: number, _: unknown, cxt?: DataValidationCxt) =>
+      numberErrors(
+        decodedNumber(exactNumber(v, numbers.exact, cxt?.instancePath ?? ''), numbers.decoding),
+        c,
+        '',
+        (m) => m,
+      ).length === 0,
   });
   return ajv;
 }
@@ -149,8 +143,8 @@ function toAjvSchema(n: SchemaNode, ranges: boolean): JsonObject {
   if (n.intOrString) s.type = ['integer', 'string'];
   else if (n.type !== '') s.type = n.type;
   if (n.intOrString || n.type === 'integer') s[JSON_INTEGER] = s.type ?? null;
-  const range = ranges ? numberRangeOf(n) : undefined;
-  if (range) s[NUMBER_RANGE] = { ...range };
+  const numbers = numberChecksOf(n, ranges);
+  if (numbers) s[NUMBER_CHECKS] = { ...numbers };
   const sub = (c: SchemaNode) => toAjvSchema(c, ranges);
   if (n.properties) {
     const props: JsonObject = {};
@@ -166,8 +160,6 @@ function toAjvSchema(n: SchemaNode, ranges: boolean): JsonObject {
   }
   if (n.uniqueItems) s.uniqueItems = true;
   if (n.pattern !== undefined) s.pattern = n.pattern;
-  if (n.maximum !== undefined) s[n.exclusiveMaximum ? 'exclusiveMaximum' : 'maximum'] = n.maximum;
-  if (n.minimum !== undefined) s[n.exclusiveMinimum ? 'exclusiveMinimum' : 'minimum'] = n.minimum;
   const format = checkedFormatName(n.format);
   if (format !== undefined) s.format = format;
   if (n.enum) s.enum = n.enum.map(ajvValue);
@@ -181,6 +173,7 @@ function toAjvSchema(n: SchemaNode, ranges: boolean): JsonObject {
 
 export interface CompiledSchemaValidator {
   validate: ValidateFunction;
+  numbers: NumberReading;
 }
 
 /**
@@ -202,9 +195,16 @@ export interface SchemaCompiler {
  */
 export const checksNumberRanges = (profile: CapiProfile): boolean => atLeast(profile, '1.14');
 
-/** `numberRanges`: see `checksNumberRanges`. */
-export function newSchemaCompiler(options: { numberRanges?: boolean } = {}): SchemaCompiler {
-  const ajv = newAjv();
+/**
+ * `numberRanges`: see `checksNumberRanges`; `numberDecoding`: how the validated documents were
+ * decoded (numbers.ts): `int64` for the API server's validation of objects, `float64` (the
+ * default) for CAPI's webhooks.
+ */
+export function newSchemaCompiler(
+  options: { numberRanges?: boolean; numberDecoding?: NumberDecoding } = {},
+): SchemaCompiler {
+  const numbers: NumberReading = { decoding: options.numberDecoding ?? 'float64', exact: undefined };
+  const ajv = newAjv(numbers);
   // Keyed by the translated schema's JSON text: equal text, equal validation (and error order).
   const compiled = new Map<string, CompiledSchemaValidator | { error: string }>();
   return {
@@ -214,7 +214,7 @@ export function newSchemaCompiler(options: { numberRanges?: boolean } = {}): Sch
       let v = compiled.get(text);
       if (!v) {
         try {
-          v = { validate: ajv.compile(schema) };
+          v = { validate: ajv.compile(schema), numbers };
         } catch (e) {
           v = { error: e instanceof Error ? e.message : String(e) };
         }
@@ -242,7 +242,10 @@ export function schemaErrors(
   badValue: BadValueOf,
 ): FieldError[] {
   const exact = !holdsBigint(value);
-  if (v.validate(exact ? value : ajvValue(value))) return [];
+  v.numbers.exact = exact ? undefined : value;
+  const valid = v.validate(exact ? value : ajvValue(value));
+  v.numbers.exact = undefined;
+  if (valid) return [];
   const out: FieldError[] = [];
   const seenAllOf = new Set<string>();
   for (const e of v.validate.errors ?? []) {
@@ -263,9 +266,14 @@ export function schemaErrors(
       if (typeError) out.push(typeError);
       continue;
     }
-    if (e.keyword === NUMBER_RANGE) {
-      for (const m of numberRangeErrors(e.data as number, e.schema as NumberRange, name))
-        out.push(fieldError('Invalid value', basePath, m, badValue(value, undefined, true)));
+    if (e.keyword === NUMBER_CHECKS) {
+      const n = decodedNumber(data as number | bigint, v.numbers.decoding);
+      for (const ne of numberErrors(n, e.schema as NumberChecks, name, (m) => inBody(name, m)))
+        out.push(
+          ne.plain
+            ? fieldError('Invalid value', basePath, ne.message, badValue(value, undefined, true))
+            : fieldError('Invalid value', pathFor(basePath, name), ne.message, badValue(ne.value ?? (data as Json))),
+        );
       continue;
     }
     const mapped = mapError(e, name, data ?? null, basePath, badValue);

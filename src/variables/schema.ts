@@ -37,8 +37,11 @@ export interface SchemaNode {
   maxLength?: number;
   minLength?: number;
   pattern?: string;
+  /** The bounds as kube-openapi reads them: float64s (CAPI's int64 bounds converted). */
   maximum?: number;
   minimum?: number;
+  /** Only in CRD schemas (CAPI's `JSONSchemaProps` has no multipleOf). */
+  multipleOf?: number;
   exclusiveMaximum: boolean;
   exclusiveMinimum: boolean;
   enum?: Json[];
@@ -96,9 +99,23 @@ const SUPPORTED = new Set([
   'not',
 ]);
 
+/**
+ * Whose `JSONSchemaProps` a schema is: a ClusterClass variable's (CAPI's API: int64 bounds, no
+ * multipleOf) or a CRD's (apiextensions: float64 bounds and multipleOf).
+ */
+export type SchemaDialect = 'clusterclass' | 'crd';
+
+const supportedIn = (dialect: SchemaDialect, k: string): boolean =>
+  SUPPORTED.has(k) || (dialect === 'crd' && k === 'multipleOf');
+
 const RULE_FIELDS = new Set(['rule', 'message', 'messageExpression', 'reason', 'fieldPath', 'optionalOldSelf']);
 
-export function parseSchema(raw: Json | undefined, path: string, issues: ParseIssues): SchemaNode {
+export function parseSchema(
+  raw: Json | undefined,
+  path: string,
+  issues: ParseIssues,
+  dialect: SchemaDialect = 'clusterclass',
+): SchemaNode {
   const node: SchemaNode = {
     path,
     type: '',
@@ -117,7 +134,7 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
   }
   node.json = {};
   for (const k of Object.keys(raw)) {
-    if (!SUPPORTED.has(k)) {
+    if (!supportedIn(dialect, k)) {
       issues.ignored.push(
         fieldError(
           'Forbidden',
@@ -128,7 +145,7 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
     }
   }
   // In this order: the pruned JSON keeps its keywords in the order they are read.
-  const r = keywordReader(raw, path, issues, node.json);
+  const r = keywordReader(raw, path, issues, node.json, dialect);
   readScalars(node, r);
   readStructure(node, r);
   readValuesAndRules(node, r);
@@ -138,18 +155,27 @@ export function parseSchema(raw: Json | undefined, path: string, issues: ParseIs
 /** The keywords of one schema object: each read once, a wrongly typed one reported, a well-typed one kept in the pruned JSON. */
 interface KeywordReader {
   path: string;
+  dialect: SchemaDialect;
   issues: ParseIssues;
   /** The keyword's value; absent and null are both undefined. */
   get(k: string): Json | undefined;
   keep(k: string, v: Json): void;
   str(k: string): string | undefined;
   int(k: string): number | undefined;
+  /** A bound: an int64 in CAPI's API, a float64 in a CRD's; either read as the float64 kube-openapi compares. */
+  bound(k: string): number | undefined;
   bool(k: string): boolean | undefined;
   sub(k: string): SchemaNode | undefined;
   subList(k: string): SchemaNode[] | undefined;
 }
 
-function keywordReader(raw: JsonObject, path: string, issues: ParseIssues, json: JsonObject): KeywordReader {
+function keywordReader(
+  raw: JsonObject,
+  path: string,
+  issues: ParseIssues,
+  json: JsonObject,
+  dialect: SchemaDialect,
+): KeywordReader {
   const get = (k: string): Json | undefined => {
     const v = getOwn(raw, k);
     return v === null ? undefined : v;
@@ -168,25 +194,35 @@ function keywordReader(raw: JsonObject, path: string, issues: ParseIssues, json:
   };
   return {
     path,
+    dialect,
     issues,
     get,
     keep,
     str: (k) => scalar(k, (v): v is string => typeof v === 'string', 'must be a string'),
-    // maximum/minimum are int64 in CAPI's API: fractional bounds cannot be decoded.
     int: (k) => {
       const v = scalar(
         k,
         (x): x is number | bigint => typeof x === 'bigint' || Number.isInteger(x),
         'must be an integer',
       );
-      // Bounds beyond ±2^53 are compared as doubles (ajv compares doubles).
+      // Lengths and counts beyond ±2^53 are compared as doubles (ajv compares doubles).
       return typeof v === 'bigint' ? int64Double(v) : v;
+    },
+    // maximum/minimum are int64 in CAPI's API (fractional bounds cannot be decoded), float64 in
+    // a CRD's; kube-openapi compares float64s, CAPI converting its int64s
+    // (internal/topology/variables/schema.go `convertToAPIExtensionsJSONSchemaProps`).
+    bound: (k) => {
+      const v =
+        dialect === 'crd'
+          ? scalar(k, (x): x is number | bigint => typeof x === 'number' || typeof x === 'bigint', 'must be a number')
+          : scalar(k, (x): x is number | bigint => typeof x === 'bigint' || Number.isInteger(x), 'must be an integer');
+      return v === undefined ? undefined : Number(v);
     },
     bool: (k) => scalar(k, (v): v is boolean => typeof v === 'boolean', 'must be a boolean'),
     sub: (k) => {
       const v = get(k);
       if (v === undefined) return undefined;
-      const n = parseSchema(v, child(path, k), issues);
+      const n = parseSchema(v, child(path, k), issues, dialect);
       keep(k, n.json);
       return n;
     },
@@ -197,7 +233,7 @@ function keywordReader(raw: JsonObject, path: string, issues: ParseIssues, json:
         issues.errors.push(invalid(child(path, k), { go: goMarshal(v) }, 'must be a list'));
         return undefined;
       }
-      const list = v.map((s, i) => parseSchema(s, index(child(path, k), i), issues));
+      const list = v.map((s, i) => parseSchema(s, index(child(path, k), i), issues, dialect));
       keep(
         k,
         list.map((n) => n.json),
@@ -215,17 +251,12 @@ function readScalars(node: SchemaNode, r: KeywordReader): void {
   node.format = r.str('format') ?? '';
   const pattern = r.str('pattern');
   if (pattern !== undefined) node.pattern = pattern;
-  for (const k of [
-    'maxProperties',
-    'minProperties',
-    'maxItems',
-    'minItems',
-    'maxLength',
-    'minLength',
-    'maximum',
-    'minimum',
-  ] as const) {
+  for (const k of ['maxProperties', 'minProperties', 'maxItems', 'minItems', 'maxLength', 'minLength'] as const) {
     const v = r.int(k);
+    if (v !== undefined) node[k] = v;
+  }
+  for (const k of ['maximum', 'minimum', 'multipleOf'] as const) {
+    const v = k === 'multipleOf' && !supportedIn(r.dialect, k) ? undefined : r.bound(k);
     if (v !== undefined) node[k] = v;
   }
   node.uniqueItems = r.bool('uniqueItems') ?? false;
@@ -255,7 +286,7 @@ function readStructure(node: SchemaNode, r: KeywordReader): void {
       node.properties = new Map(
         Object.keys(props).map((name) => [
           name,
-          parseSchema(props[name], key(child(path, 'properties'), name), issues),
+          parseSchema(props[name], key(child(path, 'properties'), name), issues, r.dialect),
         ]),
       );
       r.keep('properties', propertiesJson(node.properties));

@@ -215,7 +215,9 @@ const KPT_BREAKAGES = BREAKAGES.filter((b) => b !== 'unparseable');
 describe.skipIf(skipUnless('kpt'))('kpt: a broken Cluster never costs its rendered file', () => {
   it.each(KPT_BREAKAGES)('kpt fn render, %s: the function fails with the reason and every file stays', (breakage) => {
     const dir = kptPackage();
-    writeFileSync(join(dir, 'clusters', 'c2.yaml'), repoFiles(fleetOf(1, breakage), 0)['clusters/c2.yaml']!);
+    const files = repoFiles(fleetOf(1, breakage), 0);
+    writeFileSync(join(dir, 'clusters', 'c2.yaml'), files['clusters/c2.yaml']!);
+    if (files['classes-broken.yaml']) writeFileSync(join(dir, 'classes-broken.yaml'), files['classes-broken.yaml']);
     if (breakage === 'duplicate')
       writeFileSync(join(dir, 'clusters', 'c2-copy.yaml'), readFileSync(join(dir, 'clusters', 'c2.yaml'), 'utf8'));
     const before = snapshot(dir);

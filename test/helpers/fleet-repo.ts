@@ -28,17 +28,21 @@ interface ClusterState {
 /** The Clusters in the inputs, by name (namespace `fleet`). */
 export type Fleet = Map<string, ClusterState>;
 
-/** The repository's files besides the Clusters: the fleet class, its templates and a class its webhook would refuse. */
-function classDocs(): Obj[] {
-  const docs = fleetDocs();
-  const broken = structuredClone(docs[0]);
+const texts = (docs: Obj[]) => docs.map((d) => YAML.stringify(d)).join('---\n');
+
+/** The repository's files besides the Clusters: the fleet class and its templates. */
+const CLASSES = texts(fleetDocs());
+
+/**
+ * A class its webhook would refuse, in the repository while a Cluster uses it (a class no Cluster
+ * uses is judged too, and would fail every run).
+ */
+function brokenClass(): string {
+  const broken = structuredClone(fleetDocs()[0]);
   broken.metadata.name = 'fleet-broken';
   broken.spec.variables[0].schema.openAPIV3Schema.type = 'strin';
-  return [...docs, broken];
+  return texts([broken]);
 }
-const CLASSES = classDocs()
-  .map((d) => YAML.stringify(d))
-  .join('---\n');
 
 const OWNER = 'render-clusterclass.dev/cluster';
 export const ownerOf = (o: Obj): string | undefined => o?.metadata?.annotations?.[OWNER];
@@ -62,9 +66,13 @@ function clusterText(name: string, state: ClusterState): string {
   return text;
 }
 
-/** Relative path → text of every input file: `classes.yaml`, `clusters/<name>.yaml` (and a copy for a duplicate), `junk-<i>.yaml`. */
+/**
+ * Relative path → text of every input file: `classes.yaml` (and `classes-broken.yaml` while a
+ * Cluster uses the broken class), `clusters/<name>.yaml` (and a copy for a duplicate), `junk-<i>.yaml`.
+ */
 export function repoFiles(fleet: Fleet, junk: number): Record<string, string> {
   const files: Record<string, string> = { 'classes.yaml': CLASSES };
+  if ([...fleet.values()].some((s) => s.breakage === 'invalid-class')) files['classes-broken.yaml'] = brokenClass();
   for (const [name, state] of fleet) {
     files[`clusters/${name}.yaml`] = clusterText(name, state);
     if (state.breakage === 'duplicate') files[`clusters/${name}-copy.yaml`] = clusterText(name, state);

@@ -61,6 +61,16 @@ for (const { minor, capi, mode } of versions('hand-written case comparison')) {
       expect(md?.object?.spec?.template?.spec?.version).toBe('v1.34.2+rke2r1');
     });
 
+    it('checks numbers as kube-openapi does at this version: int64s against truncated bounds; typed ranges from v1.14', () => {
+      // k8s.io/kube-openapi pkg/validation/validate/validator.go numberValidator.Validate, values.go
+      // MinimumNativeType/MaximumNativeType/MultipleOfNativeType; from the release v1.14 builds
+      // with, schema.go SchemaValidator.numberValidator passes the node's type and format, and a
+      // bound out of that type's range is a plain error (at no field) compared as float64.
+      const errors: { field: string }[] = answer('crd-number-bounds').admission.find((a) => a.kind === 'GenClusterTemplate')?.errors ?? [];
+      const fields = errors.map((e) => e.field.replace('spec.template.spec.numbers.', '') || '(range)').sort();
+      expect(fields).toEqual(minor === 'v1.14' ? [...Array<string>(7).fill('(range)'), 'ratio', 'weight', 'weight'] : ['count', 'ratio', 'step', 'weight', 'weight', 'wide']);
+    });
+
     for (const name of handCaseNames()) {
       it(`${name}: the product differs only as recorded`, () => {
         const lines = differenceLines(answer(name), product(minor, name), { minor });
