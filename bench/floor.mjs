@@ -16,7 +16,7 @@
 // `floor-load-ms=<ms>`, so the bench can subtract that cost (the renderer computes these objects,
 // it never loads them). Phase timings go to stderr as `floor-phases ...`.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import YAML, { isMap } from 'yaml';
 
 /**
@@ -105,8 +105,7 @@ async function readStdin() {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
+async function cli(args) {
   if (args[0] === '--prepare') {
     process.stdout.write(JSON.stringify(prepare(readFileSync(args[1], 'utf8'), readFileSync(args[2], 'utf8'))));
   } else if (args.length === 1) {
@@ -131,4 +130,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     );
     process.exitCode = 2;
   }
+}
+
+// Not on import: bench/cold-floor.mjs bundles the floor (where import.meta is empty).
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  cli(process.argv.slice(2));
 }

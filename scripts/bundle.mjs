@@ -37,6 +37,16 @@ await build({
   define: { __RENDER_CLUSTERCLASS_BUILD__: JSON.stringify(sourceDigest.digest('hex').slice(0, 16)) },
 });
 
+// The bin reads the bundle as Latin-1, which V8 keeps as a one-byte string without decoding: one
+// non-ASCII character would make it decode all 1.3 MB of UTF-8 into a two-byte string, ~3% of a
+// one-Cluster run. esbuild escapes strings, not regular expressions: write \u00b5 there.
+const bundled = readFileSync(outfile, 'latin1');
+const nonAscii = /[^\x00-\x7f]/.exec(bundled);
+if (nonAscii) {
+  const line = bundled.slice(0, nonAscii.index).split('\n').length;
+  throw new Error(`${relative(root, outfile)}:${line}: a character outside ASCII; escape it in the source`);
+}
+
 // Warm the code cache with representative runs, so that it holds the bytecode of every function a
 // run executes, not only the top level: a render of the bundled example (the file-reading path),
 // then the KRM function on a one-Cluster ResourceList of the bench's class (14 variables, 19

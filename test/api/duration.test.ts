@@ -14,6 +14,11 @@ describe('Go durations', () => {
     expect(durationToSeconds(text)).toBe(secs);
   });
 
+  it('reads both micro signs, as time.ParseDuration (U+00B5 and U+03BC)', () => {
+    expect(parseGoDuration('1.5\u00b5s')).toBe(1500);
+    expect(parseGoDuration('2\u03bcs1us')).toBe(3000);
+  });
+
   it('caps at int32 max like ConvertToSeconds', () => {
     expect(durationToSeconds('1000000h')).toBe(2 ** 31 - 1);
   });

@@ -39,6 +39,11 @@ describe('sprig hermetic function map', () => {
     const r = renderTemplate('{{ div 1 0 }}', {});
     expect(r.ok).toBe(false);
   });
+  it('reads both micro signs of time.ParseDuration (U+00B5 and U+03BC)', () => {
+    const plus = (d: string) => out(`{{ mustDateModify "${d}" (toDate "2006-01-02" "2024-01-01") }}`);
+    expect(plus('1.5\u00b5s')).toBe('2024-01-01 00:00:00.0000015 +0000 UTC');
+    expect(plus('2\u03bcs')).toBe('2024-01-01 00:00:00.000002 +0000 UTC');
+  });
   it('lists and dicts', () => {
     expect(
       out(

@@ -27,6 +27,7 @@ describe('primitives', () => {
       ['datetime', '2026-08-19T22:21:07Z'],
       ['date-time', '2026-08-19T22:21:07.5+02:00'],
       ['duration', '1h30m'],
+      ['duration', '3\u00b5s'],
       ['byte', 'aGVsbG8='],
       ['quantity', '500m'],
       ['isbn10', '0306406152'],

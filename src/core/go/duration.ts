@@ -24,7 +24,7 @@ export function parseGoDuration(text: string): number | undefined {
   if (s === '0') return 0;
   if (s === '') return undefined;
   let total = 0;
-  const re = /^(\d*\.?\d*)(ns|us|µs|μs|ms|s|m|h)/;
+  const re = /^(\d*\.?\d*)(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/;
   while (s.length > 0) {
     const [whole, amount, unit] = re.exec(s) ?? [];
     const unitNs = unit === undefined ? undefined : UNIT_NS[unit];

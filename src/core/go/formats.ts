@@ -196,10 +196,10 @@ const DURATION_UNITS = new Set([
 ]);
 function isDuration(s: string): boolean {
   // Go time.ParseDuration syntax, or strfmt's "<n> <unit>" sequences.
-  if (/^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|µs|ms|s|m|h))+$/.test(s) || s === '0') return true;
-  const parts = s.trim().match(/\d+\s*[A-Za-zµ]+/g);
+  if (/^[-+]?((\d+(\.\d*)?|\.\d+)(ns|us|\u00b5s|ms|s|m|h))+$/.test(s) || s === '0') return true;
+  const parts = s.trim().match(/\d+\s*[A-Za-z\u00b5]+/g);
   if (!parts || parts.join('').replace(/\s/g, '') !== s.replace(/\s/g, '')) return false;
-  return parts.every((p) => DURATION_UNITS.has((/[A-Za-zµ]+$/.exec(p) as RegExpExecArray)[0]));
+  return parts.every((p) => DURATION_UNITS.has((/[A-Za-z\u00b5]+$/.exec(p) as RegExpExecArray)[0]));
 }
 
 /** `resource.ParseQuantity`. */

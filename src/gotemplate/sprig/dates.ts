@@ -358,7 +358,7 @@ function parseDuration(s: string): bigint {
   if (s === '') fail(`time: invalid duration ${JSON.stringify(orig)}`);
   const units: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
   let total = 0;
-  const re = /^(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/;
+  const re = /^(\d*)(?:\.(\d*))?(ns|us|\u00b5s|\u03bcs|ms|s|m|h)/;
   while (s !== '') {
     const [text = '', whole = '', fraction = '', unitName = ''] = re.exec(s) ?? [];
     if (whole === '' && fraction === '') fail(`time: invalid duration ${JSON.stringify(orig)}`);
